@@ -1,0 +1,123 @@
+/* Fp2 arithmetic (see fp2.h). Karatsuba multiplication, complex squaring. */
+#include "field/fp2.h"
+
+void sp_fp2_add(sp_fp2 *r, const sp_fp2 *a, const sp_fp2 *b)
+{
+    sp_fp_add(&r->c0, &a->c0, &b->c0);
+    sp_fp_add(&r->c1, &a->c1, &b->c1);
+}
+
+void sp_fp2_sub(sp_fp2 *r, const sp_fp2 *a, const sp_fp2 *b)
+{
+    sp_fp_sub(&r->c0, &a->c0, &b->c0);
+    sp_fp_sub(&r->c1, &a->c1, &b->c1);
+}
+
+void sp_fp2_neg(sp_fp2 *r, const sp_fp2 *a)
+{
+    sp_fp_neg(&r->c0, &a->c0);
+    sp_fp_neg(&r->c1, &a->c1);
+}
+
+void sp_fp2_dbl(sp_fp2 *r, const sp_fp2 *a)
+{
+    sp_fp_dbl(&r->c0, &a->c0);
+    sp_fp_dbl(&r->c1, &a->c1);
+}
+
+void sp_fp2_mul(sp_fp2 *r, const sp_fp2 *a, const sp_fp2 *b)
+{
+    /* (a0 + a1 u)(b0 + b1 u) = (a0b0 - a1b1) + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
+    sp_fp t0, t1, s0, s1;
+    sp_fp_mul(&t0, &a->c0, &b->c0);
+    sp_fp_mul(&t1, &a->c1, &b->c1);
+    sp_fp_add(&s0, &a->c0, &a->c1);
+    sp_fp_add(&s1, &b->c0, &b->c1);
+    sp_fp_mul(&s0, &s0, &s1);
+    sp_fp_sub(&s0, &s0, &t0);
+    sp_fp_sub(&r->c1, &s0, &t1);
+    sp_fp_sub(&r->c0, &t0, &t1);
+}
+
+void sp_fp2_sqr(sp_fp2 *r, const sp_fp2 *a)
+{
+    /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+    sp_fp s, d, m;
+    sp_fp_add(&s, &a->c0, &a->c1);
+    sp_fp_sub(&d, &a->c0, &a->c1);
+    sp_fp_mul(&m, &a->c0, &a->c1);
+    sp_fp_mul(&r->c0, &s, &d);
+    sp_fp_dbl(&r->c1, &m);
+}
+
+void sp_fp2_mul_fp(sp_fp2 *r, const sp_fp2 *a, const sp_fp *b)
+{
+    sp_fp_mul(&r->c0, &a->c0, b);
+    sp_fp_mul(&r->c1, &a->c1, b);
+}
+
+void sp_fp2_mul_by_nonresidue(sp_fp2 *r, const sp_fp2 *a)
+{
+    /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
+    sp_fp t;
+    sp_fp_sub(&t, &a->c0, &a->c1);
+    sp_fp_add(&r->c1, &a->c0, &a->c1);
+    r->c0 = t;
+}
+
+void sp_fp2_conj(sp_fp2 *r, const sp_fp2 *a)
+{
+    r->c0 = a->c0;
+    sp_fp_neg(&r->c1, &a->c1);
+}
+
+void sp_fp2_inv(sp_fp2 *r, const sp_fp2 *a)
+{
+    /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
+    sp_fp t0, t1;
+    sp_fp_sqr(&t0, &a->c0);
+    sp_fp_sqr(&t1, &a->c1);
+    sp_fp_add(&t0, &t0, &t1);
+    sp_fp_inv(&t0, &t0);
+    sp_fp_mul(&r->c0, &a->c0, &t0);
+    sp_fp_mul(&t1, &a->c1, &t0);
+    sp_fp_neg(&r->c1, &t1);
+}
+
+void sp_fp2_pow(sp_fp2 *r, const sp_fp2 *a, const uint64_t *e, size_t e_len)
+{
+    sp_fp2 acc, t, base = *a;
+    sp_fp2_set_one(&acc);
+    for (size_t i = e_len; i-- > 0;)
+        for (int b = 63; b >= 0; b--) {
+            sp_fp2_sqr(&acc, &acc);
+            sp_fp2_mul(&t, &acc, &base);
+            sp_fp2_cmov(&acc, &t, (int)((e[i] >> b) & 1));
+        }
+    *r = acc;
+}
+
+int sp_fp2_is_zero(const sp_fp2 *a) { return sp_fp_is_zero(&a->c0) & sp_fp_is_zero(&a->c1); }
+int sp_fp2_is_one(const sp_fp2 *a) { return sp_fp_is_one(&a->c0) & sp_fp_is_zero(&a->c1); }
+int sp_fp2_eq(const sp_fp2 *a, const sp_fp2 *b) { return sp_fp_eq(&a->c0, &b->c0) & sp_fp_eq(&a->c1, &b->c1); }
+void sp_fp2_set_zero(sp_fp2 *r) { sp_fp_set_zero(&r->c0); sp_fp_set_zero(&r->c1); }
+void sp_fp2_set_one(sp_fp2 *r) { sp_fp_set_one(&r->c0); sp_fp_set_zero(&r->c1); }
+
+void sp_fp2_cmov(sp_fp2 *r, const sp_fp2 *a, int c)
+{
+    sp_fp_cmov(&r->c0, &a->c0, c);
+    sp_fp_cmov(&r->c1, &a->c1, c);
+}
+
+void sp_fp2_random(sp_fp2 *r, sp_rng *rng)
+{
+    sp_fp_random(&r->c0, rng);
+    sp_fp_random(&r->c1, rng);
+}
+
+int sp_fp2_is_lexicographically_largest(const sp_fp2 *a)
+{
+    if (!sp_fp_is_zero(&a->c1))
+        return sp_fp_is_lexicographically_largest(&a->c1);
+    return sp_fp_is_lexicographically_largest(&a->c0);
+}

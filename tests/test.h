@@ -1,0 +1,67 @@
+/*
+ * Minimal test harness shared by the test programs. Each program checks
+ * with CHECK(...), counts, and ends with sp_test_done(), which prints one
+ * "name: N checks, M failed" line and returns the exit status.
+ * Random tests take their seed from sp_test_begin(), which prints it
+ * (replay with SP_SEED=<seed>).
+ */
+#ifndef SP_TESTS_TEST_H
+#define SP_TESTS_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "util/rng.h"
+
+static unsigned long sp_test_checks, sp_test_failures;
+static const char *sp_test_name = "test";
+
+#define CHECK(cond)                                                                 \
+    do {                                                                            \
+        sp_test_checks++;                                                           \
+        if (!(cond)) {                                                              \
+            sp_test_failures++;                                                     \
+            if (sp_test_failures <= 20)                                             \
+                fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                           \
+    } while (0)
+
+/* CHECK with a formatted note on failure. */
+#define CHECKF(cond, ...)                                                           \
+    do {                                                                            \
+        sp_test_checks++;                                                           \
+        if (!(cond)) {                                                              \
+            sp_test_failures++;                                                     \
+            if (sp_test_failures <= 20) {                                           \
+                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+                fprintf(stderr, __VA_ARGS__);                                       \
+                fputc('\n', stderr);                                                \
+            }                                                                       \
+        }                                                                           \
+    } while (0)
+
+static inline void sp_test_begin(const char *name, sp_rng *rng)
+{
+    sp_test_name = name;
+    uint64_t seed = sp_rng_test_seed();
+    printf("%s: seed %" PRIu64 " (replay: SP_SEED=%" PRIu64 ")\n", name, seed, seed);
+    fflush(stdout);
+    if (rng)
+        sp_rng_seed(rng, seed);
+}
+
+/* Iteration count scaled by $SP_TEST_ITERS (default 1) for longer runs. */
+static inline int sp_test_iters(int base)
+{
+    const char *e = getenv("SP_TEST_ITERS");
+    int k = e ? atoi(e) : 1;
+    return base * (k > 0 ? k : 1);
+}
+
+static inline int sp_test_done(void)
+{
+    printf("%s: %lu checks, %lu failed\n", sp_test_name, sp_test_checks, sp_test_failures);
+    return sp_test_failures ? 1 : 0;
+}
+
+#endif

@@ -31,4 +31,108 @@ typedef struct { sp_fp2 x, y; } sp_g2_affine;
 typedef struct { sp_fp2 x, y, z; } sp_g2_jac;
 typedef struct { sp_fp2 x, y, zz, zzz; } sp_g2_xyzz;
 
+/*
+ * The API, declared once for G in {g1, g2} by SP_DECLARE_CURVE, with
+ * FE = sp_fp for g1 and sp_fp2 for g2. "inf" is the point at infinity.
+ * Everything is constant time in the point values unless named _var (those
+ * branch on inf, P == Q and P == -Q, and are meant for public data such as
+ * MSM buckets); mul_var and the subgroup checks are variable time.
+ *
+ * Affine:
+ *   void sp_G_generator(sp_G_affine *r)            the standard generator
+ *   int  sp_G_affine_is_inf(const sp_G_affine *p)  1 when p = (0, 0)
+ *   void sp_G_affine_set_inf(sp_G_affine *r)
+ *   int  sp_G_affine_eq(a, b)                      1 when a = b
+ *   void sp_G_affine_neg(r, p)                     r = -p (-inf = inf)
+ *   int  sp_G_affine_is_on_curve(p)                1 when y^2 = x^3 + b or p is inf
+ *   void sp_G_curve_rhs(FE *r, const FE *x)        r = x^3 + b
+ *
+ * Jacobian (any (X, Y, 0) is inf):
+ *   void sp_G_jac_set_inf(r), int sp_G_jac_is_inf(p)
+ *   void sp_G_jac_from_affine(sp_G_jac *r, const sp_G_affine *p)
+ *   void sp_G_jac_to_affine(sp_G_affine *r, const sp_G_jac *p)   one inversion
+ *   int  sp_G_jac_eq(a, b)       same point (compared without inversion)
+ *   void sp_G_jac_neg(r, p)
+ *   void sp_G_jac_cmov(r, a, c)  r = a when c is 1, unchanged when c is 0
+ *   void sp_G_jac_dbl(r, p)      r = 2p ("dbl-2009-l", 2M + 5S)
+ *   void sp_G_jac_add(r, p, q)   r = p + q, complete and constant time
+ *   void sp_G_jac_add_var(r, p, q)          r = p + q ("add-2007-bl", 11M + 5S)
+ *   void sp_G_jac_add_affine_var(r, p, q)   r = p + q with q affine ("madd-2007-bl")
+ *
+ * XYZZ (any (X, Y, 0, ZZZ) is inf):
+ *   void sp_G_xyzz_set_inf(r), int sp_G_xyzz_is_inf(p)
+ *   void sp_G_xyzz_from_affine(sp_G_xyzz *r, const sp_G_affine *p)
+ *   void sp_G_xyzz_to_jac(sp_G_jac *r, const sp_G_xyzz *p)       2M, no inversion
+ *   void sp_G_xyzz_to_affine(sp_G_affine *r, const sp_G_xyzz *p) one inversion
+ *   void sp_G_xyzz_dbl(r, p)                 ("dbl-2008-s-1")
+ *   void sp_G_xyzz_add_var(r, p, q)          ("add-2008-s", 12M + 2S)
+ *   void sp_G_xyzz_add_affine_var(r, p, q)   q affine, the MSM bucket
+ *                                            step ("madd-2008-s", 8M + 2S)
+ *
+ * Batches (one field inversion for all n points; inf maps to (0, 0);
+ * out and in must not overlap; constant time in the values):
+ *   void sp_G_batch_to_affine(sp_G_affine *out, const sp_G_jac *in, size_t n)
+ *   void sp_G_xyzz_batch_to_affine(sp_G_affine *out, const sp_G_xyzz *in, size_t n)
+ *
+ * Scalar multiplication:
+ *   void sp_G_mul_var(sp_G_jac *r, const sp_G_jac *p, const uint64_t *k, size_t k_len)
+ *            r = [k]p, k given as k_len little-endian limbs (any length,
+ *            k_len = 0 means 0; not reduced mod r, so [r]p = inf tests
+ *            membership). Width-5 wNAF; variable time: public data only.
+ *   void sp_G_mul(sp_G_jac *r, const sp_G_jac *p, const sp_fr *k)
+ *            r = [k]p in constant time (fixed 4-bit window, constant-time
+ *            table lookup, complete additions): for secret scalars.
+ *
+ * Subgroup membership (p must be on the curve; inf is in the subgroup):
+ *   int sp_G_in_subgroup(const sp_G_affine *p)       fast endomorphism test
+ *            (g1: sigma(P) = [-z^2]P with sigma(x, y) = (beta x, y);
+ *             g2: psi(P) = [x]P; Scott, "A note on group membership tests
+ *             for G1, G2 and GT on BLS pairing-friendly curves", 2021)
+ *   int sp_G_in_subgroup_slow(const sp_G_affine *p)  [r]p = inf, the reference
+ */
+#define SP_DECLARE_CURVE(G, FE)                                                        \
+    void sp_##G##_generator(sp_##G##_affine *r);                                       \
+    int sp_##G##_affine_is_inf(const sp_##G##_affine *p);                              \
+    void sp_##G##_affine_set_inf(sp_##G##_affine *r);                                  \
+    int sp_##G##_affine_eq(const sp_##G##_affine *a, const sp_##G##_affine *b);        \
+    void sp_##G##_affine_neg(sp_##G##_affine *r, const sp_##G##_affine *p);            \
+    int sp_##G##_affine_is_on_curve(const sp_##G##_affine *p);                         \
+    void sp_##G##_curve_rhs(FE *r, const FE *x);                                       \
+    void sp_##G##_jac_set_inf(sp_##G##_jac *r);                                        \
+    int sp_##G##_jac_is_inf(const sp_##G##_jac *p);                                    \
+    void sp_##G##_jac_from_affine(sp_##G##_jac *r, const sp_##G##_affine *p);          \
+    void sp_##G##_jac_to_affine(sp_##G##_affine *r, const sp_##G##_jac *p);            \
+    int sp_##G##_jac_eq(const sp_##G##_jac *a, const sp_##G##_jac *b);                 \
+    void sp_##G##_jac_neg(sp_##G##_jac *r, const sp_##G##_jac *p);                     \
+    void sp_##G##_jac_cmov(sp_##G##_jac *r, const sp_##G##_jac *a, int c);             \
+    void sp_##G##_jac_dbl(sp_##G##_jac *r, const sp_##G##_jac *p);                     \
+    void sp_##G##_jac_add(sp_##G##_jac *r, const sp_##G##_jac *p, const sp_##G##_jac *q); \
+    void sp_##G##_jac_add_var(sp_##G##_jac *r, const sp_##G##_jac *p, const sp_##G##_jac *q); \
+    void sp_##G##_jac_add_affine_var(sp_##G##_jac *r, const sp_##G##_jac *p,           \
+                                     const sp_##G##_affine *q);                        \
+    void sp_##G##_xyzz_set_inf(sp_##G##_xyzz *r);                                      \
+    int sp_##G##_xyzz_is_inf(const sp_##G##_xyzz *p);                                  \
+    void sp_##G##_xyzz_from_affine(sp_##G##_xyzz *r, const sp_##G##_affine *p);        \
+    void sp_##G##_xyzz_to_jac(sp_##G##_jac *r, const sp_##G##_xyzz *p);                \
+    void sp_##G##_xyzz_to_affine(sp_##G##_affine *r, const sp_##G##_xyzz *p);          \
+    void sp_##G##_xyzz_dbl(sp_##G##_xyzz *r, const sp_##G##_xyzz *p);                  \
+    void sp_##G##_xyzz_add_var(sp_##G##_xyzz *r, const sp_##G##_xyzz *p,               \
+                               const sp_##G##_xyzz *q);                                \
+    void sp_##G##_xyzz_add_affine_var(sp_##G##_xyzz *r, const sp_##G##_xyzz *p,        \
+                                      const sp_##G##_affine *q);                       \
+    void sp_##G##_batch_to_affine(sp_##G##_affine *out, const sp_##G##_jac *in, size_t n); \
+    void sp_##G##_xyzz_batch_to_affine(sp_##G##_affine *out, const sp_##G##_xyzz *in,  \
+                                       size_t n);                                      \
+    void sp_##G##_mul_var(sp_##G##_jac *r, const sp_##G##_jac *p, const uint64_t *k,   \
+                          size_t k_len);                                               \
+    void sp_##G##_mul(sp_##G##_jac *r, const sp_##G##_jac *p, const sp_fr *k);         \
+    int sp_##G##_in_subgroup(const sp_##G##_affine *p);                                \
+    int sp_##G##_in_subgroup_slow(const sp_##G##_affine *p);
+
+SP_DECLARE_CURVE(g1, sp_fp)
+SP_DECLARE_CURVE(g2, sp_fp2)
+
+/* The BLS parameter is x = -SP_BLS_Z. */
+#define SP_BLS_Z 0xd201000000010000ULL
+
 #endif

@@ -97,6 +97,44 @@ void sp_fp2_pow(sp_fp2 *r, const sp_fp2 *a, const uint64_t *e, size_t e_len)
     *r = acc;
 }
 
+int sp_fp2_sqrt(sp_fp2 *r, const sp_fp2 *a)
+{
+    /* Algorithm 9 of Adj & Rodriguez-Henriquez, "Square root computation
+     * over even extension fields" (p = 3 mod 4). Exponents from
+     * tools/gen_frobenius.py. Branch-free; the result is checked by
+     * squaring, so a non-square is reported whatever the candidate is. */
+    static const uint64_t e1[SP_FP_LIMBS] = {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL,
+                                             0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
+                                             0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL}; /* (p-3)/4 */
+    static const uint64_t e2[SP_FP_LIMBS] = {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL,
+                                             0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
+                                             0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}; /* (p-1)/2 */
+    sp_fp2 a1, alpha, x0, x, b, minus_one, check;
+    sp_fp2_pow(&a1, a, e1, SP_FP_LIMBS);
+    sp_fp2_sqr(&alpha, &a1);
+    sp_fp2_mul(&alpha, &alpha, a); /* alpha = a^((p-1)/2) */
+    sp_fp2_mul(&x0, &a1, a);       /* x0 = a^((p+1)/4) */
+
+    /* alpha = -1: sqrt = u * x0 */
+    sp_fp2_set_one(&minus_one);
+    sp_fp2_neg(&minus_one, &minus_one);
+    int alpha_is_m1 = sp_fp2_eq(&alpha, &minus_one);
+    sp_fp_neg(&x.c0, &x0.c1);
+    x.c1 = x0.c0;
+
+    /* otherwise: sqrt = (1 + alpha)^((p-1)/2) * x0 */
+    sp_fp2 one;
+    sp_fp2_set_one(&one);
+    sp_fp2_add(&b, &alpha, &one);
+    sp_fp2_pow(&b, &b, e2, SP_FP_LIMBS);
+    sp_fp2_mul(&b, &b, &x0);
+    sp_fp2_cmov(&x, &b, 1 - alpha_is_m1);
+
+    sp_fp2_sqr(&check, &x);
+    *r = x;
+    return sp_fp2_eq(&check, a);
+}
+
 int sp_fp2_is_zero(const sp_fp2 *a) { return sp_fp_is_zero(&a->c0) & sp_fp_is_zero(&a->c1); }
 int sp_fp2_is_one(const sp_fp2 *a) { return sp_fp_is_one(&a->c0) & sp_fp_is_zero(&a->c1); }
 int sp_fp2_eq(const sp_fp2 *a, const sp_fp2 *b) { return sp_fp_eq(&a->c0, &b->c0) & sp_fp_eq(&a->c1, &b->c1); }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SP_PORTABLE_ONLY)
-#define SP_HAVE_FP_ASM 0
+#define SP_HAVE_FP_ASM 1
 #else
 #define SP_HAVE_FP_ASM 0
 #endif

@@ -1,0 +1,165 @@
+/*
+ * Field micro-benchmarks: `int sp_bench_field(int argc, char **argv)`.
+ *
+ * Each row is a dependent chain (every result feeds the next operation),
+ * so the numbers are latencies the compiler cannot hoist or overlap. A row
+ * is timed with clock_gettime over enough iterations to last ~20 ms, the
+ * best of several repeats is kept (the machine is shared and noisy).
+ * Arguments: substrings that select rows by name (none: all rows).
+ * To add a row, write a `static void bench_xxx(uint64_t iters)` and list
+ * it in rows_[].
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "field/field.h"
+
+/* Keeps results alive so the chains are not optimised away. */
+static volatile uint64_t sink_;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Deterministic, non-trivial operands: reduced values from a fixed seed. */
+static void fp_operands(sp_fp *a, sp_fp *b)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 1);
+    sp_fp_random(a, &rng);
+    sp_fp_random(b, &rng);
+}
+
+static void fr_operands(sp_fr *a, sp_fr *b)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 2);
+    sp_fr_random(a, &rng);
+    sp_fr_random(b, &rng);
+}
+
+static void bench_fp_mul(uint64_t iters)
+{
+    sp_fp a, b;
+    fp_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fp_mul(&a, &a, &b);
+    sink_ += a.l[0];
+}
+
+static void bench_fp_sqr(uint64_t iters)
+{
+    sp_fp a, b;
+    fp_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fp_sqr(&a, &a);
+    sink_ += a.l[0];
+}
+
+static void bench_fp_inv(uint64_t iters)
+{
+    sp_fp a, b;
+    fp_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++) {
+        sp_fp_inv(&a, &a);
+        sp_fp_add(&a, &a, &b); /* keeps a away from a fixed point */
+    }
+    sink_ += a.l[0];
+}
+
+static void bench_fp_add(uint64_t iters)
+{
+    sp_fp a, b;
+    fp_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fp_add(&a, &a, &b);
+    sink_ += a.l[0];
+}
+
+static void bench_fp_sub(uint64_t iters)
+{
+    sp_fp a, b;
+    fp_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fp_sub(&a, &a, &b);
+    sink_ += a.l[0];
+}
+
+static void bench_fr_mul(uint64_t iters)
+{
+    sp_fr a, b;
+    fr_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fr_mul(&a, &a, &b);
+    sink_ += a.l[0];
+}
+
+static void bench_fr_sqr(uint64_t iters)
+{
+    sp_fr a, b;
+    fr_operands(&a, &b);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_fr_sqr(&a, &a);
+    sink_ += a.l[0];
+}
+
+typedef struct {
+    const char *name;
+    void (*fn)(uint64_t iters);
+} bench_row;
+
+static const bench_row rows_[] = {
+    {"fp_mul", bench_fp_mul}, {"fp_sqr", bench_fp_sqr}, {"fp_inv", bench_fp_inv},
+    {"fp_add", bench_fp_add}, {"fp_sub", bench_fp_sub}, {"fr_mul", bench_fr_mul},
+    {"fr_sqr", bench_fr_sqr},
+};
+
+/* Best-of-repeats nanoseconds per operation for one row. */
+static double time_row(void (*fn)(uint64_t))
+{
+    uint64_t iters = 64;
+    for (;;) { /* grow until one run lasts about 20 ms */
+        double t0 = now_ns();
+        fn(iters);
+        double dt = now_ns() - t0;
+        if (dt >= 20e6 || iters >= (1ULL << 40))
+            break;
+        iters = dt < 1e6 ? iters * 16 : (uint64_t)((double)iters * 25e6 / dt);
+    }
+    double best = 0;
+    for (int rep = 0; rep < 7; rep++) {
+        double t0 = now_ns();
+        fn(iters);
+        double ns = (now_ns() - t0) / (double)iters;
+        if (rep == 0 || ns < best)
+            best = ns;
+    }
+    return best;
+}
+
+static int selected(const char *name, int argc, char **argv)
+{
+    if (argc <= 1)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strstr(name, argv[i]))
+            return 1;
+    return 0;
+}
+
+int sp_bench_field(int argc, char **argv)
+{
+    printf("%-16s %12s   (field path: %s)\n", "operation", "ns/op",
+           sp_field_asm_active() ? "x86-64 adx" : "portable C");
+    for (size_t i = 0; i < sizeof rows_ / sizeof rows_[0]; i++) {
+        if (!selected(rows_[i].name, argc, argv))
+            continue;
+        printf("%-16s %12.1f\n", rows_[i].name, time_row(rows_[i].fn));
+        fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,40 @@
+/*
+ * A minimal fork-join helper for the data-parallel loops of the NTT and
+ * synthesis layers (pthreads; no pool, threads live for one call).
+ */
+#ifndef SP_NTT_PAR_H
+#define SP_NTT_PAR_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* Shared state handed to every worker of one sp_par_run call. */
+typedef struct {
+    int nthreads;              /* how many workers actually run */
+    pthread_barrier_t barrier; /* sized to nthreads; see sp_par_sync */
+} sp_par;
+
+/* A worker: tid in [0, par->nthreads). */
+typedef void (*sp_par_fn)(sp_par *par, int tid, void *ctx);
+
+/*
+ * Runs fn on up to nthreads threads (the caller's thread is tid 0) and
+ * returns when all have finished.
+ * On input: nthreads >= 1 (values < 1 are treated as 1).
+ * On output: fn has run once per tid. When the system refuses to start
+ *   threads, fewer workers run (at least one); par->nthreads always says
+ *   how many, so work split by it is always complete. Never fails.
+ */
+void sp_par_run(int nthreads, sp_par_fn fn, void *ctx);
+
+/* Barrier across all workers of the current sp_par_run call. */
+void sp_par_sync(sp_par *par);
+
+/* [*lo, *hi): the tid-th of nt near-equal contiguous parts of [0, n). */
+void sp_par_range(size_t *lo, size_t *hi, size_t n, int tid, int nt);
+
+/* Thread count worth using for n units of work of about `grain` units per
+ * thread minimum: min(nthreads, max(1, n / grain)). */
+int sp_par_threads_for(int nthreads, size_t n, size_t grain);
+
+#endif

@@ -25,7 +25,7 @@ LDLIBS  += -lm
 comma   := ,
 
 # The core layers, bottom up. Every .c file under them goes into the library.
-LAYERS  := util field curve pairing ntt r1cs synth
+LAYERS  := util field curve pairing msm ntt r1cs synth
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a
@@ -35,7 +35,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all lib tests test bench demo clean
+.PHONY: all lib tests test bench demo clean check-layers
 all: lib tests $(BENCH_BIN)
 lib: $(LIB)
 
@@ -58,8 +58,12 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 
 tests: $(TEST_BIN)
 
-test: tests
+test: tests check-layers
 	@tests/run.sh $(BUILD)/tests
+
+# A file may include only its own layer or lower ones (ARCHITECTURE.md).
+check-layers:
+	@tools/check-layers.sh
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done

@@ -16,26 +16,26 @@ static int cpu_has_adx_bmi2(void)
 static int cpu_has_adx_bmi2(void) { return 0; }
 #endif
 
-/* -1: not decided yet. Reads race benignly: every thread computes the same. */
-static int asm_state = -1;
+/* Threads racing on the first decision all store the same value. */
+_Atomic int sp_field_asm_state = -1;
 
 static int decide(void)
 {
     const char *e = getenv("SP_NO_ASM");
     int on = cpu_has_adx_bmi2() && !(e && *e && *e != '0');
-    asm_state = on;
+    atomic_store_explicit(&sp_field_asm_state, on, memory_order_relaxed);
     return on;
 }
 
 int sp_field_asm_active(void)
 {
-    int s = asm_state;
+    int s = atomic_load_explicit(&sp_field_asm_state, memory_order_relaxed);
     return s >= 0 ? s : decide();
 }
 
 int sp_field_use_asm(int on)
 {
     int prev = sp_field_asm_active();
-    asm_state = on && cpu_has_adx_bmi2();
+    atomic_store_explicit(&sp_field_asm_state, on && cpu_has_adx_bmi2(), memory_order_relaxed);
     return prev;
 }

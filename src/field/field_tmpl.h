@@ -6,13 +6,15 @@
  *   MODULUS, MONT_ONE (R mod m), MONT_R2 (R^2 mod m): uint64_t[N] arrays
  *   N0      -m^(-1) mod 2^64
  *   DEC_MAX the decimal buffer size
- *   and optionally ASM_MUL(r, a, b) / ASM_SQR(r, a) on uint64_t arrays,
- *   used when sp_field_asm_active() says so.
+ *   and optionally ASM_MUL(r, a, b), ASM_SQR(r, a), ASM_ADD(r, a, b),
+ *   ASM_SUB(r, a, b), ASM_NEG(r, a) on uint64_t arrays (all or none),
+ *   used when sp_field_asm_on() says so (fp_asm.h).
  * Contracts are in field.h.
  */
 #include <string.h>
 #include "field/field.h"
 #include "field/mont.h"
+#include "field/fp_asm.h"
 
 #define SP_CAT2(a, b) a##b
 #define SP_CAT(a, b) SP_CAT2(a, b)
@@ -24,35 +26,38 @@ static const uint64_t mod_[N] = MODULUS;
 static const uint64_t one_[N] = MONT_ONE;
 static const uint64_t r2_[N] = MONT_R2;
 
-void FN(add)(T *r, const T *a, const T *b) { sp_mont_add(r->l, a->l, b->l, mod_, N); }
-void FN(sub)(T *r, const T *a, const T *b) { sp_mont_sub(r->l, a->l, b->l, mod_, N); }
-void FN(neg)(T *r, const T *a) { sp_mont_neg(r->l, a->l, mod_, N); }
-void FN(dbl)(T *r, const T *a) { sp_mont_add(r->l, a->l, a->l, mod_, N); }
-
+/* The portable bodies stay out of line so that the dispatching functions
+ * below compile to a test and a tail call, with no register saves. */
+#if defined(__GNUC__)
+#define SP_NOINLINE __attribute__((noinline))
+#else
+#define SP_NOINLINE
+#endif
+static SP_NOINLINE void FN(add_c_)(T *r, const T *a, const T *b) { sp_mont_add(r->l, a->l, b->l, mod_, N); }
+static SP_NOINLINE void FN(sub_c_)(T *r, const T *a, const T *b) { sp_mont_sub(r->l, a->l, b->l, mod_, N); }
+static SP_NOINLINE void FN(neg_c_)(T *r, const T *a) { sp_mont_neg(r->l, a->l, mod_, N); }
 void FN(mul_portable)(T *r, const T *a, const T *b) { sp_mont_mul(r->l, a->l, b->l, mod_, N0, N); }
 void FN(sqr_portable)(T *r, const T *a) { sp_mont_mul(r->l, a->l, a->l, mod_, N0, N); }
 
-void FN(mul)(T *r, const T *a, const T *b)
-{
+/* ASM_OR(x, c): run x on the assembly path, else the portable c. */
 #ifdef ASM_MUL
-    if (sp_field_asm_active()) {
-        ASM_MUL(r->l, a->l, b->l);
-        return;
-    }
+#define ASM_OR(x, c)                                                               \
+    do {                                                                           \
+        if (sp_field_asm_on())                                                     \
+            x;                                                                     \
+        else                                                                       \
+            c;                                                                     \
+    } while (0)
+#else
+#define ASM_OR(x, c) c
 #endif
-    sp_mont_mul(r->l, a->l, b->l, mod_, N0, N);
-}
 
-void FN(sqr)(T *r, const T *a)
-{
-#ifdef ASM_SQR
-    if (sp_field_asm_active()) {
-        ASM_SQR(r->l, a->l);
-        return;
-    }
-#endif
-    FN(mul)(r, a, a);
-}
+void FN(add)(T *r, const T *a, const T *b) { ASM_OR(ASM_ADD(r->l, a->l, b->l), FN(add_c_)(r, a, b)); }
+void FN(sub)(T *r, const T *a, const T *b) { ASM_OR(ASM_SUB(r->l, a->l, b->l), FN(sub_c_)(r, a, b)); }
+void FN(neg)(T *r, const T *a) { ASM_OR(ASM_NEG(r->l, a->l), FN(neg_c_)(r, a)); }
+void FN(dbl)(T *r, const T *a) { ASM_OR(ASM_ADD(r->l, a->l, a->l), FN(add_c_)(r, a, a)); }
+void FN(mul)(T *r, const T *a, const T *b) { ASM_OR(ASM_MUL(r->l, a->l, b->l), FN(mul_portable)(r, a, b)); }
+void FN(sqr)(T *r, const T *a) { ASM_OR(ASM_SQR(r->l, a->l), FN(sqr_portable)(r, a)); }
 
 int FN(is_zero)(const T *a) { return sp_limbs_is_zero(a->l, N); }
 int FN(is_one)(const T *a) { return sp_limbs_eq(a->l, one_, N); }
@@ -75,17 +80,71 @@ void FN(cmov)(T *r, const T *a, int c)
         r->l[i] ^= (r->l[i] ^ a->l[i]) & mask;
 }
 
+/* Fixed 4-bit windows: per window 4 squarings and one multiplication by a
+ * table entry picked with a full masked scan, so the time depends on
+ * e_len only. */
 void FN(pow)(T *r, const T *a, const uint64_t *e, size_t e_len)
 {
-    T acc, t, base = *a;
+    T tab[16], acc, t;
+    FN(set_one)(&tab[0]);
+    tab[1] = *a;
+    for (int i = 2; i < 16; i++)
+        FN(mul)(&tab[i], &tab[i - 1], a);
     FN(set_one)(&acc);
     for (size_t i = e_len; i-- > 0;) {
-        for (int b = 63; b >= 0; b--) {
-            FN(sqr)(&acc, &acc);
-            FN(mul)(&t, &acc, &base);
-            FN(cmov)(&acc, &t, (int)((e[i] >> b) & 1));
+        for (int w = 60; w >= 0; w -= 4) {
+            for (int k = 0; k < 4; k++)
+                FN(sqr)(&acc, &acc);
+            uint64_t idx = (e[i] >> w) & 15;
+            memset(&t, 0, sizeof t);
+            for (uint64_t j = 0; j < 16; j++) {
+                uint64_t mask = 0 - (((j ^ idx) - 1) >> 63); /* all ones iff j == idx */
+                for (int k = 0; k < N; k++)
+                    t.l[k] |= tab[j].l[k] & mask;
+            }
+            FN(mul)(&acc, &acc, &t);
         }
     }
+    *r = acc;
+}
+
+/* r = a^e for a public exponent e (e_len limbs, little-endian): the time
+ * depends on e, never on a. Left to right, 5-bit sliding windows over the
+ * odd powers a, a^3, .., a^31. */
+static void FN(pow_public_)(T *r, const T *a, const uint64_t *e, size_t e_len)
+{
+    T odd[16], a2, acc;
+    odd[0] = *a;
+    FN(sqr)(&a2, a);
+    for (int i = 1; i < 16; i++)
+        FN(mul)(&odd[i], &odd[i - 1], &a2);
+    FN(set_one)(&acc);
+    int started = 0;
+#define EBIT(k) ((e[(k) / 64] >> ((k) % 64)) & 1)
+    for (long bit = (long)e_len * 64 - 1; bit >= 0;) {
+        if (!EBIT(bit)) {
+            if (started)
+                FN(sqr)(&acc, &acc);
+            bit--;
+            continue;
+        }
+        long low = bit - 4 < 0 ? 0 : bit - 4; /* window [low, bit] ends in a 1 */
+        while (!EBIT(low))
+            low++;
+        unsigned v = 0;
+        for (long k = bit; k >= low; k--) {
+            v = (v << 1) | (unsigned)EBIT(k);
+            if (started)
+                FN(sqr)(&acc, &acc);
+        }
+        if (started)
+            FN(mul)(&acc, &acc, &odd[v >> 1]);
+        else
+            acc = odd[v >> 1];
+        started = 1;
+        bit = low - 1;
+    }
+#undef EBIT
     *r = acc;
 }
 
@@ -95,7 +154,7 @@ void FN(inv)(T *r, const T *a)
     uint64_t e[N];
     memcpy(e, mod_, sizeof e);
     e[0] -= 2;
-    FN(pow)(r, a, e, N);
+    FN(pow_public_)(r, a, e, N);
 }
 
 sp_status FN(from_canonical)(T *r, const uint64_t in[N])
@@ -223,5 +282,7 @@ sp_status FN(to_dec)(char *out, size_t out_len, const T *a)
     return SP_OK;
 }
 
+#undef ASM_OR
+#undef SP_NOINLINE
 #undef FN
 #undef T

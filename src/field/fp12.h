@@ -28,7 +28,7 @@ void sp_fp12_frobenius(sp_fp12 *r, const sp_fp12 *a, unsigned k);
 void sp_fp12_mul_by_014(sp_fp12 *r, const sp_fp12 *a, const sp_fp2 *b0, const sp_fp2 *b1,
                         const sp_fp2 *b4);
 /* r = a^2, valid only for a in the cyclotomic subgroup (a^(p^4 - p^2 + 1)
- * = 1, e.g. any a^((p^6-1)(p^2+1))); Granger-Scott, about 2/3 the cost of
+ * = 1, e.g. any a^((p^6-1)(p^2+1))); Granger-Scott, about half the cost of
  * sp_fp12_sqr. On other inputs the result is meaningless. */
 void sp_fp12_cyclotomic_sqr(sp_fp12 *r, const sp_fp12 *a);
 /* r = a^e, e as e_len little-endian limbs; variable time in e (public

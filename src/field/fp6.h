@@ -25,8 +25,7 @@ void sp_fp6_mul_fp2(sp_fp6 *r, const sp_fp6 *a, const sp_fp2 *b);
 /* Sparse products for line functions: r = a * (b0 + b1 v), r = a * (b1 v). */
 void sp_fp6_mul_by_01(sp_fp6 *r, const sp_fp6 *a, const sp_fp2 *b0, const sp_fp2 *b1);
 void sp_fp6_mul_by_1(sp_fp6 *r, const sp_fp6 *a, const sp_fp2 *b1);
-/* r = a^(p^k) for k in {1, 2, 3}; other k: r = a^(p^(k mod 6)) through
- * repeated application (k >= 0). */
+/* r = a^(p^k) for any k >= 0 (period 6); k = 1, 2, 3 are one step each. */
 void sp_fp6_frobenius(sp_fp6 *r, const sp_fp6 *a, unsigned k);
 int sp_fp6_is_zero(const sp_fp6 *a);
 int sp_fp6_is_one(const sp_fp6 *a);

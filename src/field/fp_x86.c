@@ -118,9 +118,99 @@ SP_ADX void sp_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6
         FP_OPERANDS);
 }
 
+/* Squaring, n = 6: the 12-limb square first (15 off-diagonal products,
+ * doubled, plus 6 diagonal ones), then Montgomery reduction of the low
+ * half and addition of the high half: (t + Q*m)/R = (t_lo + Q*m)/R + t_hi,
+ * where Q depends on t_lo only, and the sum is < 2m since t < m^2.
+ * 63 multiplications instead of 78. t[] is scratch for limbs 1..11. */
+
+/* Off-diagonal products a_i*a_j (i < j), limbs 1..10 into t[1..10]. */
+#define SQ_OFFDIAG                                                                 \
+    "movq 0(%[a]), %%rdx\n\t"                                                      \
+    "mulxq 8(%[a]), %[w0], %[w1]\n\t"                                              \
+    "mulxq 16(%[a]), %[lo], %[w2]\n\t" "addq %[lo], %[w1]\n\t"                     \
+    "mulxq 24(%[a]), %[lo], %[w3]\n\t" "adcq %[lo], %[w2]\n\t"                     \
+    "mulxq 32(%[a]), %[lo], %[w4]\n\t" "adcq %[lo], %[w3]\n\t"                     \
+    "mulxq 40(%[a]), %[lo], %[w5]\n\t" "adcq %[lo], %[w4]\n\t"                     \
+    "adcq $0, %[w5]\n\t"                                                           \
+    "movq 8(%[a]), %%rdx\n\t" "xorq %[w6], %[w6]\n\t"                              \
+    MA(16, w2, w3) MA(24, w3, w4) MA(32, w4, w5) MA(40, w5, w6)                    \
+    "adcq $0, %[w6]\n\t"                                                           \
+    "movq %[w0], 8(%[t])\n\t" "movq %[w1], 16(%[t])\n\t"                           \
+    "movq 16(%[a]), %%rdx\n\t" "xorq %[w0], %[w0]\n\t"                             \
+    MA(24, w4, w5) MA(32, w5, w6) MA(40, w6, w0)                                   \
+    "adcq $0, %[w0]\n\t"                                                           \
+    "movq %[w2], 24(%[t])\n\t" "movq %[w3], 32(%[t])\n\t"                          \
+    "movq 24(%[a]), %%rdx\n\t" "xorq %[w1], %[w1]\n\t"                             \
+    MA(32, w6, w0) MA(40, w0, w1)                                                  \
+    "adcq $0, %[w1]\n\t"                                                           \
+    "movq %[w4], 40(%[t])\n\t" "movq %[w5], 48(%[t])\n\t"                          \
+    "movq 32(%[a]), %%rdx\n\t"                                                     \
+    "mulxq 40(%[a]), %[lo], %[w2]\n\t" "addq %[lo], %[w1]\n\t"                     \
+    "adcq $0, %[w2]\n\t"                                                           \
+    "movq %[w6], 56(%[t])\n\t" "movq %[w0], 64(%[t])\n\t"                          \
+    "movq %[w1], 72(%[t])\n\t" "movq %[w2], 80(%[t])\n\t"
+
+/* Limb k = 2*t[k] + diagonal part: doubling on the CF chain, the
+ * diagonal product on the OF chain. */
+#define SQ_DBL(k, x, d)                                                            \
+    "movq " #k "*8(%[t]), " S(x) "\n\t"                                            \
+    "adcxq " S(x) ", " S(x) "\n\t"                                                 \
+    "adoxq " S(d) ", " S(x) "\n\t"
+#define SQ_DIAG(off) "movq " #off "(%[a]), %%rdx\n\t" "mulxq %%rdx, %[lo], %[hi]\n\t"
+
+/* Limbs 0..5 into w0..w5, limbs 6..11 back into t[6..11]. */
+#define SQ_DOUBLE                                                                  \
+    "movq 0(%[a]), %%rdx\n\t" "mulxq %%rdx, %[w0], %[hi]\n\t"                      \
+    "xorq %[w1], %[w1]\n\t"                                                        \
+    SQ_DBL(1, w1, hi)                                                              \
+    SQ_DIAG(8) SQ_DBL(2, w2, lo) SQ_DBL(3, w3, hi)                                 \
+    SQ_DIAG(16) SQ_DBL(4, w4, lo) SQ_DBL(5, w5, hi)                                \
+    SQ_DIAG(24)                                                                    \
+    SQ_DBL(6, w6, lo) "movq %[w6], 48(%[t])\n\t"                                   \
+    SQ_DBL(7, w6, hi) "movq %[w6], 56(%[t])\n\t"                                   \
+    SQ_DIAG(32)                                                                    \
+    SQ_DBL(8, w6, lo) "movq %[w6], 64(%[t])\n\t"                                   \
+    SQ_DBL(9, w6, hi) "movq %[w6], 72(%[t])\n\t"                                   \
+    SQ_DIAG(40)                                                                    \
+    SQ_DBL(10, w6, lo) "movq %[w6], 80(%[t])\n\t"                                  \
+    "movq $0, %[w6]\n\t"                                                           \
+    "adcxq %[w6], %[w6]\n\t" "adoxq %[hi], %[w6]\n\t"                              \
+    "movq %[w6], 88(%[t])\n\t"
+
+/* One reduction round on a 6-limb window x0..x5; x6 is zeroed first. */
+#define SQ_REDUCE(x0, x1, x2, x3, x4, x5, x6)                                      \
+    "movq " S(x0) ", %%rdx\n\t"                                                    \
+    "imulq %[n0], %%rdx\n\t"                                                       \
+    "xorq " S(x6) ", " S(x6) "\n\t"                                                \
+    MM(m0, x0, x1) MM(m1, x1, x2) MM(m2, x2, x3) MM(m3, x3, x4) MM(m4, x4, x5)     \
+    MM(m5, x5, x6)                                                                 \
+    "adcq $0, " S(x6) "\n\t"
+
 SP_ADX void sp_fp_sqr_adx(uint64_t r[6], const uint64_t a[6])
 {
-    sp_fp_mul_adx(r, a, a);
+    uint64_t buf[12];
+    uint64_t *t = buf;
+    uint64_t w0, w1, w2, w3, w4, w5, w6, lo, hi, d;
+    __asm__ volatile(
+        SQ_OFFDIAG
+        SQ_DOUBLE
+        SQ_REDUCE(w0, w1, w2, w3, w4, w5, w6)
+        SQ_REDUCE(w1, w2, w3, w4, w5, w6, w0)
+        SQ_REDUCE(w2, w3, w4, w5, w6, w0, w1)
+        SQ_REDUCE(w3, w4, w5, w6, w0, w1, w2)
+        SQ_REDUCE(w4, w5, w6, w0, w1, w2, w3)
+        SQ_REDUCE(w5, w6, w0, w1, w2, w3, w4)
+        "addq 48(%[t]), %[w6]\n\t" "adcq 56(%[t]), %[w0]\n\t"
+        "adcq 64(%[t]), %[w1]\n\t" "adcq 72(%[t]), %[w2]\n\t"
+        "adcq 80(%[t]), %[w3]\n\t" "adcq 88(%[t]), %[w4]\n\t"
+        FP_FINAL(w6, w0, w1, w2, w3, w4, w5, lo, hi, d, a, t)
+        : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3),
+          [w4] "=&r"(w4), [w5] "=&r"(w5), [w6] "=&r"(w6), [lo] "=&r"(lo),
+          [hi] "=&r"(hi), [d] "=&d"(d), [a] "+r"(a), [t] "+r"(t)
+        : [r] "r"(r), [n0] "m"(fp_n0_), [m0] "m"(fp_m_[0]), [m1] "m"(fp_m_[1]),
+          [m2] "m"(fp_m_[2]), [m3] "m"(fp_m_[3]), [m4] "m"(fp_m_[4]), [m5] "m"(fp_m_[5])
+        : "cc", "memory");
 }
 
 /* ---- Fr, 4 limbs ---------------------------------------------------------- */
@@ -186,6 +276,136 @@ SP_ADX void sp_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4
 SP_ADX void sp_fr_sqr_adx(uint64_t r[4], const uint64_t a[4])
 {
     sp_fr_mul_adx(r, a, a);
+}
+
+/* ---- add, sub, neg: baseline x86-64 (adc/sbb/cmov), no ADX needed ------- */
+
+#define LD(off, x) "movq " #off "(%[a]), " S(x) "\n\t"
+#define ST(off, x) "movq " S(x) ", " #off "(%[r])\n\t"
+#define MV(x, y) "movq " S(x) ", " S(y) "\n\t"
+#define OP(op, src, x) #op "q " src ", " S(x) "\n\t"
+#define CMOVC(x, y) "cmovcq " S(x) ", " S(y) "\n\t"
+#define MASK(j, x, mask) "movq " S(j) ", " S(x) "\n\t" "andq " S(mask) ", " S(x) "\n\t"
+
+/* Modular add, n = 6: s = a + b (no carry out: m < 2^383), y = s - m,
+ * keep s when that borrowed. The pointers a, b double as scratch. */
+void sp_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t s0, s1, s2, s3, s4, s5, y0, y1, y2, y3;
+    __asm__ volatile(
+        LD(0, s0) LD(8, s1) LD(16, s2) LD(24, s3) LD(32, s4) LD(40, s5)
+        OP(add, "0(%[b])", s0) OP(adc, "8(%[b])", s1) OP(adc, "16(%[b])", s2)
+        OP(adc, "24(%[b])", s3) OP(adc, "32(%[b])", s4) OP(adc, "40(%[b])", s5)
+        MV(s0, y0) MV(s1, y1) MV(s2, y2) MV(s3, y3) MV(s4, a) MV(s5, b)
+        OP(sub, S(m0), y0) OP(sbb, S(m1), y1) OP(sbb, S(m2), y2)
+        OP(sbb, S(m3), y3) OP(sbb, S(m4), a) OP(sbb, S(m5), b)
+        CMOVC(s0, y0) CMOVC(s1, y1) CMOVC(s2, y2) CMOVC(s3, y3) CMOVC(s4, a) CMOVC(s5, b)
+        ST(0, y0) ST(8, y1) ST(16, y2) ST(24, y3) ST(32, a) ST(40, b)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
+          [s5] "=&r"(s5), [y0] "=&r"(y0), [y1] "=&r"(y1), [y2] "=&r"(y2), [y3] "=&r"(y3),
+          [a] "+r"(a), [b] "+r"(b)
+        : [r] "r"(r), [m0] "m"(fp_m_[0]), [m1] "m"(fp_m_[1]), [m2] "m"(fp_m_[2]),
+          [m3] "m"(fp_m_[3]), [m4] "m"(fp_m_[4]), [m5] "m"(fp_m_[5])
+        : "cc", "memory");
+}
+
+/* Modular subtract, n = 6: s = a - b, then add m masked by the borrow.
+ * The mask lives in the last mask register (b) until it masks itself. */
+void sp_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t s0, s1, s2, s3, s4, s5, u0, u1, u2, u3;
+    __asm__ volatile(
+        LD(0, s0) LD(8, s1) LD(16, s2) LD(24, s3) LD(32, s4) LD(40, s5)
+        OP(sub, "0(%[b])", s0) OP(sbb, "8(%[b])", s1) OP(sbb, "16(%[b])", s2)
+        OP(sbb, "24(%[b])", s3) OP(sbb, "32(%[b])", s4) OP(sbb, "40(%[b])", s5)
+        OP(sbb, S(b), b)
+        MASK(m0, u0, b) MASK(m1, u1, b) MASK(m2, u2, b) MASK(m3, u3, b) MASK(m4, a, b)
+        OP(and, S(m5), b)
+        OP(add, S(u0), s0) OP(adc, S(u1), s1) OP(adc, S(u2), s2)
+        OP(adc, S(u3), s3) OP(adc, S(a), s4) OP(adc, S(b), s5)
+        ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3) ST(32, s4) ST(40, s5)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
+          [s5] "=&r"(s5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
+          [a] "+r"(a), [b] "+r"(b)
+        : [r] "r"(r), [m0] "m"(fp_m_[0]), [m1] "m"(fp_m_[1]), [m2] "m"(fp_m_[2]),
+          [m3] "m"(fp_m_[3]), [m4] "m"(fp_m_[4]), [m5] "m"(fp_m_[5])
+        : "cc", "memory");
+}
+
+/* Modular negate, n = 6: m - a, masked to 0 when a = 0. */
+void sp_fp_neg_x86(uint64_t r[6], const uint64_t a[6])
+{
+    uint64_t s0, s1, s2, s3, s4, s5, z;
+    __asm__ volatile(
+        "movq %[m0], %[s0]\n\t" "movq %[m1], %[s1]\n\t" "movq %[m2], %[s2]\n\t"
+        "movq %[m3], %[s3]\n\t" "movq %[m4], %[s4]\n\t" "movq %[m5], %[s5]\n\t"
+        OP(sub, "0(%[a])", s0) OP(sbb, "8(%[a])", s1) OP(sbb, "16(%[a])", s2)
+        OP(sbb, "24(%[a])", s3) OP(sbb, "32(%[a])", s4) OP(sbb, "40(%[a])", s5)
+        LD(0, z) OP(or, "8(%[a])", z) OP(or, "16(%[a])", z)
+        OP(or, "24(%[a])", z) OP(or, "32(%[a])", z) OP(or, "40(%[a])", z)
+        "negq %[z]\n\t" OP(sbb, S(z), z) /* z = a != 0 ? ~0 : 0 */
+        OP(and, S(z), s0) OP(and, S(z), s1) OP(and, S(z), s2)
+        OP(and, S(z), s3) OP(and, S(z), s4) OP(and, S(z), s5)
+        ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3) ST(32, s4) ST(40, s5)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4),
+          [s5] "=&r"(s5), [z] "=&r"(z)
+        : [r] "r"(r), [a] "r"(a), [m0] "m"(fp_m_[0]), [m1] "m"(fp_m_[1]), [m2] "m"(fp_m_[2]),
+          [m3] "m"(fp_m_[3]), [m4] "m"(fp_m_[4]), [m5] "m"(fp_m_[5])
+        : "cc", "memory");
+}
+
+void sp_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t s0, s1, s2, s3, y0, y1;
+    __asm__ volatile(
+        LD(0, s0) LD(8, s1) LD(16, s2) LD(24, s3)
+        OP(add, "0(%[b])", s0) OP(adc, "8(%[b])", s1) OP(adc, "16(%[b])", s2)
+        OP(adc, "24(%[b])", s3)
+        MV(s0, y0) MV(s1, y1) MV(s2, a) MV(s3, b)
+        OP(sub, S(m0), y0) OP(sbb, S(m1), y1) OP(sbb, S(m2), a) OP(sbb, S(m3), b)
+        CMOVC(s0, y0) CMOVC(s1, y1) CMOVC(s2, a) CMOVC(s3, b)
+        ST(0, y0) ST(8, y1) ST(16, a) ST(24, b)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+          [y0] "=&r"(y0), [y1] "=&r"(y1), [a] "+r"(a), [b] "+r"(b)
+        : [r] "r"(r), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
+          [m3] "m"(fr_m_[3])
+        : "cc", "memory");
+}
+
+void sp_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t s0, s1, s2, s3, u0, u1;
+    __asm__ volatile(
+        LD(0, s0) LD(8, s1) LD(16, s2) LD(24, s3)
+        OP(sub, "0(%[b])", s0) OP(sbb, "8(%[b])", s1) OP(sbb, "16(%[b])", s2)
+        OP(sbb, "24(%[b])", s3)
+        OP(sbb, S(b), b)
+        MASK(m0, u0, b) MASK(m1, u1, b) MASK(m2, a, b) OP(and, S(m3), b)
+        OP(add, S(u0), s0) OP(adc, S(u1), s1) OP(adc, S(a), s2) OP(adc, S(b), s3)
+        ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+          [u0] "=&r"(u0), [u1] "=&r"(u1), [a] "+r"(a), [b] "+r"(b)
+        : [r] "r"(r), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
+          [m3] "m"(fr_m_[3])
+        : "cc", "memory");
+}
+
+void sp_fr_neg_x86(uint64_t r[4], const uint64_t a[4])
+{
+    uint64_t s0, s1, s2, s3, z;
+    __asm__ volatile(
+        "movq %[m0], %[s0]\n\t" "movq %[m1], %[s1]\n\t" "movq %[m2], %[s2]\n\t"
+        "movq %[m3], %[s3]\n\t"
+        OP(sub, "0(%[a])", s0) OP(sbb, "8(%[a])", s1) OP(sbb, "16(%[a])", s2)
+        OP(sbb, "24(%[a])", s3)
+        LD(0, z) OP(or, "8(%[a])", z) OP(or, "16(%[a])", z) OP(or, "24(%[a])", z)
+        "negq %[z]\n\t" OP(sbb, S(z), z)
+        OP(and, S(z), s0) OP(and, S(z), s1) OP(and, S(z), s2) OP(and, S(z), s3)
+        ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3)
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [z] "=&r"(z)
+        : [r] "r"(r), [a] "r"(a), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
+          [m3] "m"(fr_m_[3])
+        : "cc", "memory");
 }
 
 #endif /* SP_HAVE_FP_ASM */

@@ -1,7 +1,9 @@
 /* Optimal ate pairing on BLS12-381 (see pairing.h). */
 #include "pairing/pairing.h"
 
-/* |x| = 0xd201000000010000; the loop walks bits 62..0 below the top one. */
+/* |x| for the BLS parameter x = -0xd201000000010000 (the same value as
+ * SP_BLS_Z in curve.h); the loop walks bits 62..0 below the top one. */
+#define BLS_X_ABS 0xd201000000010000ULL
 #define LOOP_TOP_BIT 62
 /* Pairs whose T points the unprepared multi Miller loop keeps on the stack. */
 #define MILLER_CHUNK 8
@@ -9,7 +11,7 @@
 /* Homogeneous projective point on the twist: x = X/Z, y = Y/Z. */
 typedef struct { sp_fp2 x, y, z; } g2_proj;
 
-static int loop_bit(int i) { return (int)((SP_BLS_Z >> i) & 1); }
+static int loop_bit(int i) { return (int)((BLS_X_ABS >> i) & 1); }
 
 static int g1_is_inf(const sp_g1_affine *p) { return sp_fp_is_zero(&p->x) & sp_fp_is_zero(&p->y); }
 static int g2_is_inf(const sp_g2_affine *q) { return sp_fp2_is_zero(&q->x) & sp_fp2_is_zero(&q->y); }

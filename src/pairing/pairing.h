@@ -1,16 +1,18 @@
 /*
  * The optimal ate pairing of BLS12-381, e: G1 x G2 -> GT in Fp12.
  *
- * Parameter x = -0xd201000000010000 (SP_BLS_Z); G2 lives on the M-type
+ * Parameter x = -0xd201000000010000; G2 lives on the M-type
  * sextic twist y^2 = x^3 + 4(1 + u). The Miller loop runs over the bits of
  * |x| with T in homogeneous projective coordinates on the twist (no
  * inversions); each line is a sparse Fp12 element of shape 0, 1, 4 (see
  * fp12.h). The final exponentiation raises to 3 (p^12 - 1) / r: easy part
  * with Frobenius and one inversion, hard part by the Hayashida-Hayasaka-
  * Teruya chain 3 Phi_12(p) / r = (x-1)^2 (x+p) (x^2+p^2-1) + 3 with
- * cyclotomic squarings. The factor 3 is the convention shared by the common
- * libraries (zkcrypto bls12_381, blst, arkworks): e(G1, G2) equals their
- * value, and since gcd(3, r) = 1 it changes no equation between pairings.
+ * cyclotomic squarings. The factor 3 is the convention of zkcrypto
+ * bls12_381 and blst: e(G1, G2) equals their published value (checked in
+ * tests/test_pairing.c), and since gcd(3, r) = 1 it changes no equation
+ * between pairings. Miller-loop values themselves carry line scalings that
+ * only the final exponentiation removes; compare values after it.
  *
  * Inputs: affine points, infinity = (0, 0). A pair with either point at
  * infinity contributes 1. Points must be on their curves and in the order-r

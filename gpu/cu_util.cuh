@@ -1,0 +1,93 @@
+/*
+ * Internals shared by the .cu files: the context, the checked-call macros
+ * and the scratch buffers.
+ */
+#ifndef SP_GPU_CU_UTIL_CUH
+#define SP_GPU_CU_UTIL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sp_cuda.h"
+
+/* Scratch buffers, kept between calls and grown on demand. */
+enum {
+    SP_SCR_BASES,   /* bases copied from the host */
+    SP_SCR_SCALARS, /* scalars copied from the host */
+    SP_SCR_KEYS,    /* MSM (window, digit) keys, two buffers for the sort */
+    SP_SCR_KEYS2,
+    SP_SCR_VALS,    /* MSM point index | sign, two buffers */
+    SP_SCR_VALS2,
+    SP_SCR_SORT,    /* CUB temporary storage */
+    SP_SCR_RANGE,   /* MSM bucket start/end offsets */
+    SP_SCR_BUCKETS, /* MSM bucket sums */
+    SP_SCR_SEGS,    /* MSM per-segment partial sums */
+    SP_SCR_SMALL,   /* window sums, flags */
+    SP_SCR_A,       /* element-wise test buffers */
+    SP_SCR_B,
+    SP_SCR_C,
+    SP_SCR_COUNT
+};
+
+struct sp_cuda {
+    int device;
+    int sm_count;
+    cudaStream_t stream;
+    void *scr[SP_SCR_COUNT];
+    size_t scr_cap[SP_SCR_COUNT];
+    char err[512];
+    char info[256];
+};
+
+/* Records "what (file:line): message" in ctx->err. */
+void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cudaError_t e);
+
+/* Checks a CUDA runtime call; on failure records it and returns SP_ERR_GPU. */
+#define SP_CU(ctx, call)                                                     \
+    do {                                                                     \
+        cudaError_t e_ = (call);                                             \
+        if (e_ != cudaSuccess) {                                             \
+            sp_cu_record((ctx), #call, __FILE__, __LINE__, e_);              \
+            return SP_ERR_GPU;                                               \
+        }                                                                    \
+    } while (0)
+
+/* After a kernel launch (name: a string literal): checks the launch itself
+ * (configuration errors, earlier asynchronous faults). */
+#define SP_CU_LAUNCHED(ctx, name)                                            \
+    do {                                                                     \
+        cudaError_t e_ = cudaGetLastError();                                 \
+        if (e_ != cudaSuccess) {                                             \
+            sp_cu_record((ctx), "launch of " name, __FILE__, __LINE__, e_);  \
+            return SP_ERR_GPU;                                               \
+        }                                                                    \
+    } while (0)
+
+/* Propagates a non-OK sp_status. */
+#define SP_TRY(expr)                                                         \
+    do {                                                                     \
+        sp_status s_ = (expr);                                               \
+        if (s_ != SP_OK)                                                     \
+            return s_;                                                       \
+    } while (0)
+
+/* On output: *p is scratch buffer `slot` with room for `bytes` (grown,
+ * contents lost, when smaller). */
+sp_status sp_cu_scratch(sp_cuda *ctx, int slot, size_t bytes, void **p);
+
+/*
+ * Makes a device-readable view of `src` (bytes long): src itself when it
+ * is device memory, else a copy in scratch buffer `slot`.
+ */
+sp_status sp_cu_device_view(sp_cuda *ctx, int slot, const void *src, size_t bytes,
+                            const void **view);
+
+/* 1 when p is device (or managed) memory of the current device. */
+int sp_cu_is_device_ptr(const void *p);
+
+static inline unsigned sp_cu_blocks(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+#endif

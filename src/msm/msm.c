@@ -1,0 +1,300 @@
+/*
+ * The group-independent part of the MSM: configuration and plan (window
+ * table), the task pool, the scalar scan behind the split MSM, and the
+ * scalar conversions. The group law side is msm_tmpl.h.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "msm/msm_internal.h"
+
+const uint64_t SP_MSM_HALF_R[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
+                                   0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
+
+/* ---- configuration and plan ---- */
+
+sp_msm_config sp_msm_config_default(void)
+{
+    sp_msm_config c = {0, 0, SP_MSM_ACCUM_AUTO};
+    return c;
+}
+
+/*
+ * Window size and accumulation method by ceil(log2 n), one thread per
+ * window. PLACEHOLDER_TABLE
+ */
+static const uint8_t win_g1[] = {1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12,
+                                 13, 13, 14, 15, 16, 16, 17, 18};
+static const uint8_t win_g2[] = {1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12,
+                                 13, 13, 14, 15, 16, 16, 17, 18};
+/* Smallest ceil(log2 n) from which affine accumulation wins. */
+static const unsigned affine_from_g1 = 12, affine_from_g2 = 10;
+
+static unsigned log2_ceil(size_t n)
+{
+    unsigned l = 0;
+    while (l < 63 && ((size_t)1 << l) < n)
+        l++;
+    return l;
+}
+
+int sp_msm_auto_window(size_t n, int group)
+{
+    const uint8_t *t = group == 2 ? win_g2 : win_g1;
+    size_t len = sizeof win_g1 / sizeof win_g1[0];
+    unsigned l = log2_ceil(n);
+    return t[l < len ? l : len - 1];
+}
+
+int sp_msm_auto_accum(size_t n, int group)
+{
+    unsigned from = group == 2 ? affine_from_g2 : affine_from_g1;
+    return log2_ceil(n) >= from ? SP_MSM_ACCUM_AFFINE : SP_MSM_ACCUM_XYZZ;
+}
+
+int sp_msm_threads(const sp_msm_config *cfg)
+{
+    long t = cfg->threads;
+    if (t <= 0) {
+        t = sysconf(_SC_NPROCESSORS_ONLN);
+        if (t < 1)
+            t = 1;
+    }
+    return t > SP_MSM_MAX_THREADS ? SP_MSM_MAX_THREADS : (int)t;
+}
+
+int sp_msm_config_ok(const sp_msm_config *cfg)
+{
+    return cfg->window_bits >= 0 && cfg->window_bits <= SP_MSM_MAX_WINDOW && cfg->threads >= 0 &&
+           cfg->accum >= SP_MSM_ACCUM_AUTO && cfg->accum <= SP_MSM_ACCUM_AFFINE;
+}
+
+sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g)
+{
+    if (!sp_msm_config_ok(cfg))
+        return SP_ERR_INVALID_ARG;
+    int t = sp_msm_threads(cfg);
+    unsigned c = cfg->window_bits ? (unsigned)cfg->window_bits : (unsigned)sp_msm_auto_window(n, g);
+    unsigned w = (255 + c - 1) / c;
+    /* Too few windows for the threads: cut the points into chunks as well
+     * (each chunk pays its own bucket reduction, so keep chunks large). */
+    size_t k = 1, per = n;
+    if ((size_t)t * 2 > w) {
+        k = ((size_t)t * 2 + w - 1) / w;
+        size_t kmax = n / 4096 ? n / 4096 : 1;
+        k = k < kmax ? k : kmax;
+        per = (n + k - 1) / k;
+        if (!cfg->window_bits) {
+            c = (unsigned)sp_msm_auto_window(per, g);
+            w = (255 + c - 1) / c;
+        }
+    }
+    p->c = c;
+    p->windows = w;
+    p->chunks = k;
+    size_t tasks = (size_t)w * k;
+    p->threads = (size_t)t < tasks ? t : (int)tasks;
+    int accum = cfg->accum ? cfg->accum : sp_msm_auto_accum(per, g);
+    p->affine = accum == SP_MSM_ACCUM_AFFINE;
+    size_t nb = (size_t)1 << (c - 1);
+    p->batch = nb / 2 < 1024 ? (nb / 2 ? nb / 2 : 1) : 1024;
+    return SP_OK;
+}
+
+/* ---- task pool ---- */
+
+typedef struct {
+    sp_msm_task_fn fn;
+    void *ctx;
+    size_t ntasks;
+    atomic_size_t next;
+} pool;
+
+typedef struct {
+    pool *p;
+    int tid;
+} pool_arg;
+
+static void *pool_worker(void *arg)
+{
+    pool_arg *a = arg;
+    pool *p = a->p;
+    for (;;) {
+        size_t t = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+        if (t >= p->ntasks)
+            break;
+        p->fn(p->ctx, a->tid, t);
+    }
+    return NULL;
+}
+
+void sp_msm_run(int threads, size_t ntasks, sp_msm_task_fn fn, void *ctx)
+{
+    pool p = {.fn = fn, .ctx = ctx, .ntasks = ntasks};
+    atomic_init(&p.next, 0);
+    if (threads > SP_MSM_MAX_THREADS)
+        threads = SP_MSM_MAX_THREADS;
+    if ((size_t)threads > ntasks)
+        threads = (int)ntasks;
+    pthread_t th[SP_MSM_MAX_THREADS];
+    pool_arg args[SP_MSM_MAX_THREADS];
+    int started = 1;
+    /* A thread that fails to start is no loss of work: the others keep
+     * taking tasks until none is left. */
+    for (int t = 1; t < threads; t++) {
+        args[t].p = &p;
+        args[t].tid = t;
+        if (pthread_create(&th[t], NULL, pool_worker, &args[t]) != 0)
+            break;
+        started++;
+    }
+    args[0].p = &p;
+    args[0].tid = 0;
+    pool_worker(&args[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(th[t], NULL);
+}
+
+/* ---- scalar scan ---- */
+
+typedef struct {
+    const sp_scalar *s;
+    size_t n, parts;
+    size_t *cnt;      /* per part: ones, others */
+    size_t *ones, *others; /* the fill pass writes here */
+    int fill;         /* 0: counting pass, 1: fill pass */
+    atomic_int bad;
+} scan_ctx;
+
+static int scalar_lt_r(const sp_scalar *s)
+{
+    for (int i = 3; i >= 0; i--)
+        if (s->l[i] != SP_FR_MODULUS[i])
+            return s->l[i] < SP_FR_MODULUS[i];
+    return 0;
+}
+
+static void scan_task(void *vctx, int tid, size_t k)
+{
+    (void)tid;
+    scan_ctx *c = vctx;
+    size_t lo, hi, n1 = 0, n2 = 0;
+    sp_msm_range(&lo, &hi, c->n, k, c->parts);
+    if (c->fill) { /* a list is NULL only when its count is 0 */
+        size_t *o1 = c->ones ? c->ones + c->cnt[2 * k] : NULL;
+        size_t *o2 = c->others ? c->others + c->cnt[2 * k + 1] : NULL;
+        for (size_t i = lo; i < hi; i++) {
+            int kind = sp_msm_kind(&c->s[i]);
+            if (kind == 2)
+                o1[n1++] = i;
+            else if (kind == 0)
+                o2[n2++] = i;
+        }
+        return;
+    }
+    int bad = 0;
+    for (size_t i = lo; i < hi; i++) {
+        int kind = sp_msm_kind(&c->s[i]);
+        n1 += kind == 2;
+        n2 += kind == 0;
+        bad |= kind == 0 && !scalar_lt_r(&c->s[i]);
+    }
+    if (bad)
+        atomic_store(&c->bad, 1);
+    c->cnt[2 * k] = n1;
+    c->cnt[2 * k + 1] = n2;
+}
+
+/* Counting pass: cnt[2k], cnt[2k+1] = ones, others of part k. */
+static sp_status scan_count(scan_ctx *c, int threads)
+{
+    c->parts = c->n / 16384 + 1;
+    if (c->parts > (size_t)threads * 4)
+        c->parts = (size_t)threads * 4;
+    c->cnt = malloc(2 * c->parts * sizeof *c->cnt);
+    if (!c->cnt)
+        return SP_ERR_NOMEM;
+    atomic_init(&c->bad, 0);
+    sp_msm_run(threads, c->parts, scan_task, c);
+    if (atomic_load(&c->bad)) {
+        free(c->cnt);
+        return SP_ERR_NOT_CANONICAL;
+    }
+    return SP_OK;
+}
+
+sp_status sp_msm_check_scalars(const sp_scalar *scalars, size_t n, int threads)
+{
+    scan_ctx c = {.s = scalars, .n = n};
+    sp_status st = scan_count(&c, threads);
+    if (st == SP_OK)
+        free(c.cnt);
+    return st;
+}
+
+sp_status sp_msm_split_index(size_t **ones, size_t *n_ones, size_t **others, size_t *n_others,
+                             const sp_scalar *scalars, size_t n, int threads)
+{
+    scan_ctx c = {.s = scalars, .n = n};
+    sp_status st = scan_count(&c, threads);
+    if (st != SP_OK)
+        return st;
+    size_t t1 = 0, t2 = 0;
+    for (size_t k = 0; k < c.parts; k++) { /* counts -> offsets */
+        size_t a = c.cnt[2 * k], b = c.cnt[2 * k + 1];
+        c.cnt[2 * k] = t1;
+        c.cnt[2 * k + 1] = t2;
+        t1 += a;
+        t2 += b;
+    }
+    c.ones = t1 ? malloc(t1 * sizeof *c.ones) : NULL;
+    c.others = t2 ? malloc(t2 * sizeof *c.others) : NULL;
+    if ((t1 && !c.ones) || (t2 && !c.others)) {
+        free(c.ones);
+        free(c.others);
+        free(c.cnt);
+        return SP_ERR_NOMEM;
+    }
+    c.fill = 1;
+    if (t1 || t2)
+        sp_msm_run(threads, c.parts, scan_task, &c);
+    free(c.cnt);
+    *ones = c.ones;
+    *n_ones = t1;
+    *others = c.others;
+    *n_others = t2;
+    return SP_OK;
+}
+
+sp_status sp_msm_split_count(sp_msm_split_stats *st, const sp_scalar *scalars, size_t n)
+{
+    if (!st || (n && !scalars))
+        return SP_ERR_INVALID_ARG;
+    sp_msm_config cfg = sp_msm_config_default();
+    scan_ctx c = {.s = scalars, .n = n};
+    sp_status s = scan_count(&c, sp_msm_threads(&cfg));
+    if (s != SP_OK)
+        return s;
+    st->ones = st->others = 0;
+    for (size_t k = 0; k < c.parts; k++) {
+        st->ones += c.cnt[2 * k];
+        st->others += c.cnt[2 * k + 1];
+    }
+    st->zeros = n - st->ones - st->others;
+    free(c.cnt);
+    return SP_OK;
+}
+
+/* ---- conversions ---- */
+
+void sp_scalar_from_fr(sp_scalar *r, const sp_fr *a) { sp_fr_to_canonical(r->l, a); }
+
+sp_status sp_scalar_to_fr(sp_fr *r, const sp_scalar *s) { return sp_fr_from_canonical(r, s->l); }
+
+void sp_msm_scalars_from_fr(sp_scalar *out, const sp_fr *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sp_fr_to_canonical(out[i].l, &in[i]);
+}

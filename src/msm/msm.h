@@ -1,0 +1,110 @@
+/*
+ * Multi-scalar multiplication on the CPU: sum_i [s_i] P_i for G1 and G2
+ * (multi-threaded Pippenger), and the "split" MSM for witness vectors,
+ * whose scalars are mostly 0 or 1 (cuzk.md §2.3, gpu-anchors.md §4.9).
+ *
+ * Algorithm (msm_tmpl.h): signed c-bit windows (Booth recoding, digits in
+ * [-2^(c-1), 2^(c-1)]; a scalar above (r-1)/2 is replaced by r - s with
+ * the point negated, so ceil(255/c) windows cover it), 2^(c-1) buckets
+ * per window, accumulated either in XYZZ coordinates (mixed additions) or
+ * in affine coordinates with batched inversions (Montgomery's trick),
+ * bucket reduction by the running sum, windows combined by doubling.
+ * Work is cut into (window, point chunk) tasks handed out to threads.
+ * Every function here is variable time: public data only (proving-key
+ * bases with witness scalars are fine, the result is blinded by r and s).
+ *
+ * This is also the reference that the GPU MSM is tested against.
+ */
+#ifndef SP_MSM_MSM_H
+#define SP_MSM_MSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "snarkpipe.h"
+#include "curve/curve.h"
+#include "field/field.h"
+
+/* A scalar as the MSM takes it: the canonical value (NOT Montgomery form)
+ * as little-endian 64-bit limbs, < r. .wtns files and the H coefficients
+ * come this way. */
+typedef struct { uint64_t l[4]; } sp_scalar;
+
+/* Bucket accumulation method. */
+enum {
+    SP_MSM_ACCUM_AUTO = 0,    /* the faster one for this n (measured table) */
+    SP_MSM_ACCUM_XYZZ = 1,    /* bucket += point, XYZZ mixed addition */
+    SP_MSM_ACCUM_AFFINE = 2   /* affine buckets, one inversion per batch */
+};
+
+/* The largest window_bits accepted. */
+#define SP_MSM_MAX_WINDOW 20
+/* The most threads one call uses. */
+#define SP_MSM_MAX_THREADS 256
+
+typedef struct {
+    int window_bits; /* 0 = chosen from n; else 1 .. SP_MSM_MAX_WINDOW */
+    int threads;     /* 0 = all online cores; else 1 .. (capped at SP_MSM_MAX_THREADS) */
+    int accum;       /* SP_MSM_ACCUM_* */
+} sp_msm_config;
+
+/* Returns {0, 0, SP_MSM_ACCUM_AUTO}: everything chosen automatically. */
+sp_msm_config sp_msm_config_default(void);
+
+/*
+ * out = sum_{i < n} [scalars[i]] bases[i].
+ * On input: bases[i] on the curve (not checked: the caller validated the
+ *   key); a base (0, 0) is the point at infinity and is skipped; every
+ *   scalar < r; cfg may be NULL (= sp_msm_config_default()). n = 0 gives
+ *   infinity. bases and scalars may be NULL when n = 0.
+ * On output: *out is the sum (Jacobian), untouched on error.
+ * Returns SP_OK; SP_ERR_NOT_CANONICAL when a scalar is >= r;
+ *   SP_ERR_INVALID_ARG for a config out of range (window_bits, threads,
+ *   accum) or NULL arrays with n > 0; SP_ERR_NOMEM when scratch memory
+ *   cannot be allocated. Threads that cannot be started are not an error:
+ *   the work runs on those that did start.
+ * Scratch memory: per thread, 2^(c-1) buckets (XYZZ, plus affine in
+ *   AFFINE mode); about 19 MiB per thread for G2 at c = 16.
+ */
+sp_status sp_msm_g1_var(sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *scalars,
+                        size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
+sp_status sp_msm_g2_var(sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *scalars,
+                        size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
+
+/*
+ * The split MSM: same contract and result as sp_msm_G_var, computed as
+ * (sum of the bases whose scalar is 1, by plain additions) + (Pippenger
+ * over the bases whose scalar is neither 0 nor 1, addressed through an
+ * index list, window chosen from their count). Zero scalars cost one
+ * comparison. Extra scratch: one size_t per base whose scalar is not 0.
+ * cfg->window_bits, if set, applies to the Pippenger part.
+ */
+sp_status sp_msm_g1_split_var(sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *scalars,
+                              size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
+sp_status sp_msm_g2_split_var(sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *scalars,
+                              size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
+
+/* How a scalar vector splits, for logs and benchmarks. */
+typedef struct {
+    size_t zeros, ones, others;
+} sp_msm_split_stats;
+
+/*
+ * On output: *st counts the scalars equal to 0, equal to 1, and the rest.
+ * Returns SP_OK, SP_ERR_NOT_CANONICAL when a scalar is >= r (st then
+ * unspecified), SP_ERR_INVALID_ARG for NULL arguments with n > 0.
+ */
+sp_status sp_msm_split_count(sp_msm_split_stats *st, const sp_scalar *scalars, size_t n);
+
+/* The window size and accumulation method the automatic choice makes for
+ * n points in group 1 or 2 (one thread), for logs and benchmarks. */
+int sp_msm_auto_window(size_t n, int group);
+int sp_msm_auto_accum(size_t n, int group);
+
+/* Conversions between Montgomery-form sp_fr and canonical sp_scalar. */
+void sp_scalar_from_fr(sp_scalar *r, const sp_fr *a);
+/* Returns SP_ERR_NOT_CANONICAL (r untouched) when s >= r, else SP_OK. */
+sp_status sp_scalar_to_fr(sp_fr *r, const sp_scalar *s);
+/* out[i] = canonical(in[i]) for i < n; out and in must not overlap. */
+void sp_msm_scalars_from_fr(sp_scalar *out, const sp_fr *in, size_t n);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * Internals shared by msm.c and the per-group code (msm_tmpl.h): the
+ * plan (window size, tasks, threads), the task pool, scalar recoding and
+ * the scalar scan of the split MSM. Not part of the API.
+ */
+#ifndef SP_MSM_MSM_INTERNAL_H
+#define SP_MSM_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "msm/msm.h"
+
+/* How one Pippenger call is cut up. */
+typedef struct {
+    unsigned c;        /* window bits */
+    unsigned windows;  /* ceil(255 / c): recoded scalars are < 2^254 */
+    size_t chunks;     /* point chunks per window; tasks = windows * chunks */
+    int threads;       /* workers (<= tasks) */
+    int affine;        /* 1: affine buckets with batched inversion */
+    size_t batch;      /* additions per batched inversion (affine only) */
+} sp_msm_plan;
+
+/* 1 when every field of cfg is in its documented range. */
+int sp_msm_config_ok(const sp_msm_config *cfg);
+
+/*
+ * Fills *p for n > 0 points of group g (1 or 2) from cfg (not NULL).
+ * Returns SP_ERR_INVALID_ARG for a config out of range, else SP_OK.
+ */
+sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g);
+
+/* Thread count from cfg->threads (0 = online cores), in 1..SP_MSM_MAX_THREADS. */
+int sp_msm_threads(const sp_msm_config *cfg);
+
+/* Runs fn(ctx, tid, task) once for every task < ntasks on `threads`
+ * workers (tid < threads; the caller's thread is tid 0); tasks are handed
+ * out in increasing order as workers free up. Returns when all are done. */
+typedef void (*sp_msm_task_fn)(void *ctx, int tid, size_t task);
+void sp_msm_run(int threads, size_t ntasks, sp_msm_task_fn fn, void *ctx);
+
+/* [*lo, *hi): the k-th of `parts` near-equal parts of [0, n). */
+static inline void sp_msm_range(size_t *lo, size_t *hi, size_t n, size_t k, size_t parts)
+{
+    size_t q = n / parts, rem = n % parts;
+    *lo = k * q + (k < rem ? k : rem);
+    *hi = *lo + q + (k < rem);
+}
+
+__extension__ typedef unsigned __int128 sp_msm_u128;
+
+/* (r - 1) / 2, the largest scalar used without negation. */
+extern const uint64_t SP_MSM_HALF_R[4];
+
+/*
+ * Recodes s (< r) for the windows: out = s when s <= (r-1)/2, else r - s;
+ * returns 1 in the second case (the point must be negated). out < 2^254.
+ */
+static inline int sp_msm_recode(uint64_t out[4], const sp_scalar *s)
+{
+    const uint64_t *h = SP_MSM_HALF_R;
+    int gt = 0;
+    for (int i = 3; i >= 0; i--) {
+        if (s->l[i] != h[i]) {
+            gt = s->l[i] > h[i];
+            break;
+        }
+    }
+    if (!gt) {
+        for (int i = 0; i < 4; i++)
+            out[i] = s->l[i];
+        return 0;
+    }
+    sp_msm_u128 borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        sp_msm_u128 d = (sp_msm_u128)SP_FR_MODULUS[i] - s->l[i] - (uint64_t)borrow;
+        out[i] = (uint64_t)d;
+        borrow = (d >> 64) & 1;
+    }
+    return 1;
+}
+
+/*
+ * The Booth digit of window j of s (s < 2^254, c in 1..20): with
+ * v = bits [jc - 1, jc + c - 1] of s (bit -1 = 0), the digit is
+ * floor((v + 1) / 2) - 2^c [bit c of v], in [-2^(c-1), 2^(c-1)].
+ * sum_j 2^(jc) digit_j = s for ceil(255 / c) windows (the top bit
+ * read, bit c*windows - 1 >= 254, is 0).
+ */
+static inline int sp_msm_digit(const uint64_t s[4], unsigned c, unsigned j)
+{
+    unsigned pos = j * c; /* bit jc of s is bit 1 of v */
+    uint64_t v;
+    if (pos == 0) {
+        v = (s[0] << 1) & ((2ULL << c) - 1);
+    } else {
+        unsigned p = pos - 1, li = p >> 6, sh = p & 63;
+        v = li < 4 ? s[li] >> sh : 0;
+        if (sh + c + 1 > 64 && li + 1 < 4)
+            v |= s[li + 1] << (64 - sh);
+        v &= (2ULL << c) - 1;
+    }
+    return (int)((v + 1) >> 1) - (int)((v >> c) << c);
+}
+
+/* 1 when s = 0, 2 when s = 1, 0 otherwise. */
+static inline int sp_msm_kind(const sp_scalar *s)
+{
+    uint64_t hi = s->l[1] | s->l[2] | s->l[3];
+    if (hi)
+        return 0;
+    return s->l[0] == 0 ? 1 : s->l[0] == 1 ? 2 : 0;
+}
+
+/* SP_OK when every scalar is < r, else SP_ERR_NOT_CANONICAL. */
+sp_status sp_msm_check_scalars(const sp_scalar *scalars, size_t n, int threads);
+
+/*
+ * The split of a scalar vector: on output *ones lists (in increasing
+ * order) the indices whose scalar is 1 and *others those neither 0 nor 1
+ * (both malloc'ed; free them; NULL when the count is 0).
+ * Returns SP_OK, SP_ERR_NOT_CANONICAL (a scalar >= r), or SP_ERR_NOMEM;
+ * nothing is allocated on error.
+ */
+sp_status sp_msm_split_index(size_t **ones, size_t *n_ones, size_t **others, size_t *n_others,
+                             const sp_scalar *scalars, size_t n, int threads);
+
+#endif

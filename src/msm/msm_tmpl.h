@@ -1,0 +1,465 @@
+/*
+ * The group side of the MSM, instantiated once per group by msm_g1.c and
+ * msm_g2.c. The includer defines, before including:
+ *   G          the group's short name (g1 or g2)
+ *   FIELD      the coordinate field's short name (fp or fp2)
+ *   MSM_GROUP  1 or 2 (selects the window table)
+ * Contracts are in msm.h; the plan, pool and scalar recoding in msm.c and
+ * msm_internal.h. Everything here is variable time (public data).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve/curve.h"
+#include "msm/msm_internal.h"
+
+#define CAT2_(a, b) a##b
+#define CAT_(a, b) CAT2_(a, b)
+#define CV(name) CAT_(CAT_(sp_, G), CAT_(_, name))
+#define API(name) CAT_(CAT_(sp_msm_, G), CAT_(_, name))
+#define FE CAT_(sp_, FIELD)
+#define FEF(name) CAT_(CAT_(sp_, FIELD), CAT_(_, name))
+#define AFF CAT_(CAT_(sp_, G), _affine)
+#define JAC CAT_(CAT_(sp_, G), _jac)
+#define XYZZ CAT_(CAT_(sp_, G), _xyzz)
+
+/* ---- buckets ---- */
+
+enum { TOUCHED = 1, BUSY = 2 };
+
+/*
+ * One worker's buckets. In XYZZ mode a bucket is xb[b]. In affine mode it
+ * is ab[b] + xb[b]: additions go to ab[b] through the batch queue, and
+ * only those the batch cannot take (the bucket already has one queued, or
+ * the same x: doubling or cancellation) go to xb[b]. The all-zero XYZZ and
+ * affine values are both infinity, so calloc'ed buckets start empty.
+ */
+typedef struct {
+    XYZZ *xb;
+    AFF *ab;
+    uint8_t *flag;     /* TOUCHED: not known to be empty; BUSY: queued */
+    uint32_t *touched; /* the buckets with TOUCHED set, ntouched of them */
+    size_t ntouched;
+    uint32_t *qb;      /* batch queue: bucket, point, prefix product */
+    AFF *qp;
+    FE *qt;
+    size_t nq, qcap;
+    int affine;
+} ws_t;
+
+static void ws_free(ws_t *w)
+{
+    free(w->xb);
+    free(w->ab);
+    free(w->flag);
+    free(w->touched);
+    free(w->qb);
+    free(w->qp);
+    free(w->qt);
+}
+
+/* nb buckets; qcap queued additions per inversion (affine). Returns 0 on
+ * allocation failure (then ws_free still applies). */
+static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
+{
+    memset(w, 0, sizeof *w);
+    w->affine = affine;
+    w->qcap = qcap;
+    w->xb = calloc(nb, sizeof *w->xb);
+    w->flag = calloc(nb, 1);
+    w->touched = malloc(nb * sizeof *w->touched);
+    int ok = w->xb && w->flag && w->touched;
+    if (affine) {
+        w->ab = calloc(nb, sizeof *w->ab);
+        w->qb = malloc(qcap * sizeof *w->qb);
+        w->qp = malloc(qcap * sizeof *w->qp);
+        w->qt = malloc(qcap * sizeof *w->qt);
+        ok = ok && w->ab && w->qb && w->qp && w->qt;
+    }
+    return ok;
+}
+
+/* Empties the touched buckets (cost proportional to their number). */
+static void ws_clear(ws_t *w)
+{
+    for (size_t i = 0; i < w->ntouched; i++) {
+        uint32_t b = w->touched[i];
+        memset(&w->xb[b], 0, sizeof w->xb[b]);
+        if (w->affine)
+            memset(&w->ab[b], 0, sizeof w->ab[b]);
+        w->flag[b] = 0;
+    }
+    w->ntouched = 0;
+}
+
+static inline void mark(ws_t *w, uint32_t b)
+{
+    if (!(w->flag[b] & TOUCHED)) {
+        w->flag[b] |= TOUCHED;
+        w->touched[w->ntouched++] = b;
+    }
+}
+
+/* xb[b] += (neg ? -p : p); p not infinity. */
+static inline void add_xyzz(ws_t *w, uint32_t b, const AFF *p, int neg)
+{
+    AFF t;
+    if (neg) {
+        CV(affine_neg)(&t, p);
+        p = &t;
+    }
+    mark(w, b);
+    CV(xyzz_add_affine_var)(&w->xb[b], &w->xb[b], p);
+}
+
+/*
+ * Runs the queued additions ab[qb[i]] += qp[i] in affine coordinates with
+ * one inversion for all (the queue guarantees x(ab) != x(qp) and distinct
+ * buckets): lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
+ * y3 = lambda (x1 - x3) - y1.
+ */
+static void flush(ws_t *w)
+{
+    if (w->nq == 0)
+        return;
+    FE acc, t, dx, lam, x3;
+    FEF(set_one)(&acc);
+    for (size_t i = 0; i < w->nq; i++) {
+        FEF(sub)(&dx, &w->qp[i].x, &w->ab[w->qb[i]].x);
+        w->qt[i] = acc;
+        FEF(mul)(&acc, &acc, &dx);
+    }
+    FEF(inv)(&acc, &acc);
+    for (size_t i = w->nq; i-- > 0;) {
+        AFF *a = &w->ab[w->qb[i]];
+        const AFF *q = &w->qp[i];
+        FEF(sub)(&dx, &q->x, &a->x);
+        FEF(mul)(&t, &acc, &w->qt[i]); /* 1/dx_i */
+        FEF(mul)(&acc, &acc, &dx);
+        FEF(sub)(&lam, &q->y, &a->y);
+        FEF(mul)(&lam, &lam, &t);
+        FEF(sqr)(&x3, &lam);
+        FEF(sub)(&x3, &x3, &a->x);
+        FEF(sub)(&x3, &x3, &q->x);
+        FEF(sub)(&t, &a->x, &x3);
+        FEF(mul)(&t, &t, &lam);
+        FEF(sub)(&a->y, &t, &a->y);
+        a->x = x3;
+        w->flag[w->qb[i]] = TOUCHED;
+    }
+    w->nq = 0;
+}
+
+/* Bucket b += (neg ? -p : p) in affine mode; p not infinity. */
+static inline void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
+{
+    uint8_t f = w->flag[b];
+    if (!(f & TOUCHED)) { /* empty: just place the point */
+        w->flag[b] = TOUCHED;
+        w->touched[w->ntouched++] = b;
+        w->ab[b] = *p;
+        if (neg)
+            FEF(neg)(&w->ab[b].y, &w->ab[b].y);
+        return;
+    }
+    if ((f & BUSY) || FEF(eq)(&w->ab[b].x, &p->x)) {
+        add_xyzz(w, b, p, neg);
+        return;
+    }
+    AFF *q = &w->qp[w->nq];
+    *q = *p;
+    if (neg)
+        FEF(neg)(&q->y, &q->y);
+    w->qb[w->nq] = b;
+    w->flag[b] = TOUCHED | BUSY;
+    if (++w->nq == w->qcap)
+        flush(w);
+}
+
+/* r = the whole of bucket b (no queued additions left). */
+static void bucket_get(XYZZ *r, const ws_t *w, uint32_t b)
+{
+    *r = w->xb[b];
+    if (w->affine)
+        CV(xyzz_add_affine_var)(r, r, &w->ab[b]);
+}
+
+/* r = sum_b (b + 1) B_b over all nb buckets by the running sum:
+ * T = B_{nb-1} + .. + B_b, S = T_{nb-1} + .. + T_0 (2 additions a bucket). */
+static void reduce_dense(JAC *r, const ws_t *w, size_t nb)
+{
+    XYZZ t, s;
+    CV(xyzz_set_inf)(&t);
+    CV(xyzz_set_inf)(&s);
+    for (size_t b = nb; b-- > 0;) {
+        if (w->flag[b]) {
+            if (w->affine)
+                CV(xyzz_add_affine_var)(&t, &t, &w->ab[b]);
+            CV(xyzz_add_var)(&t, &t, &w->xb[b]);
+        }
+        CV(xyzz_add_var)(&s, &s, &t);
+    }
+    CV(xyzz_to_jac)(r, &s);
+}
+
+/* The same sum over the touched buckets only, each times (b + 1) by a
+ * small scalar multiplication: cheaper when few buckets are in use. */
+static void reduce_sparse(JAC *r, const ws_t *w)
+{
+    JAC acc, p, q;
+    XYZZ bk;
+    CV(jac_set_inf)(&acc);
+    for (size_t i = 0; i < w->ntouched; i++) {
+        uint32_t b = w->touched[i];
+        uint64_t k = (uint64_t)b + 1;
+        bucket_get(&bk, w, b);
+        CV(xyzz_to_jac)(&p, &bk);
+        CV(mul_var)(&q, &p, &k, 1);
+        CV(jac_add_var)(&acc, &acc, &q);
+    }
+    *r = acc;
+}
+
+static void reduce(JAC *r, const ws_t *w, unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    if (w->ntouched * 2 * c < nb)
+        reduce_sparse(r, w);
+    else
+        reduce_dense(r, w, nb);
+}
+
+/* Allocates `count` workspaces. Returns NULL on allocation failure. */
+static ws_t *ws_alloc(int count, size_t nb, int affine, size_t qcap)
+{
+    ws_t *ws = calloc((size_t)count, sizeof *ws);
+    if (!ws)
+        return NULL;
+    int ok = 1;
+    for (int t = 0; t < count; t++)
+        ok &= ws_init(&ws[t], nb, affine, qcap);
+    if (!ok) {
+        for (int t = 0; t < count; t++)
+            ws_free(&ws[t]);
+        free(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+static void ws_release(ws_t *ws, int count)
+{
+    for (int t = 0; t < count; t++)
+        ws_free(&ws[t]);
+    free(ws);
+}
+
+/* ---- Pippenger ---- */
+
+typedef struct {
+    const AFF *bases;
+    const sp_scalar *scalars;
+    const size_t *idx; /* NULL: point i is bases[i]; else bases[idx[i]] */
+    size_t n;
+    const sp_msm_plan *plan;
+    ws_t *ws;
+    JAC *part; /* one result per task: window j, chunk k at j * chunks + k */
+} pip_ctx;
+
+/* Task = (window j, point chunk k): fill the buckets, reduce, store. */
+static void pip_task(void *vctx, int tid, size_t task)
+{
+    pip_ctx *x = vctx;
+    const sp_msm_plan *pl = x->plan;
+    ws_t *w = &x->ws[tid];
+    unsigned j = (unsigned)(task / pl->chunks);
+    size_t lo, hi;
+    sp_msm_range(&lo, &hi, x->n, task % pl->chunks, pl->chunks);
+    for (size_t i = lo; i < hi; i++) {
+        size_t pi = x->idx ? x->idx[i] : i;
+        const AFF *p = &x->bases[pi];
+        uint64_t s[4];
+        int neg = sp_msm_recode(s, &x->scalars[pi]);
+        int d = sp_msm_digit(s, pl->c, j);
+        if (d == 0 || CV(affine_is_inf)(p))
+            continue;
+        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+        neg ^= d < 0;
+        if (w->affine)
+            add_affine(w, b, p, neg);
+        else
+            add_xyzz(w, b, p, neg);
+    }
+    flush(w);
+    reduce(&x->part[task], w, pl->c);
+    ws_clear(w);
+}
+
+/* out = sum over the n points (through idx when not NULL); scalars < r
+ * already checked, cfg valid. */
+static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
+                           const size_t *idx, size_t n, const sp_msm_config *cfg)
+{
+    if (n == 0) {
+        CV(jac_set_inf)(out);
+        return SP_OK;
+    }
+    sp_msm_plan pl;
+    sp_status st = sp_msm_make_plan(&pl, n, cfg, MSM_GROUP);
+    if (st != SP_OK)
+        return st;
+    size_t tasks = (size_t)pl.windows * pl.chunks;
+    JAC *part = malloc(tasks * sizeof *part);
+    ws_t *ws = ws_alloc(pl.threads, (size_t)1 << (pl.c - 1), pl.affine, pl.batch);
+    if (!part || !ws) {
+        free(part);
+        if (ws)
+            ws_release(ws, pl.threads);
+        return SP_ERR_NOMEM;
+    }
+    pip_ctx x = {bases, scalars, idx, n, &pl, ws, part};
+    sp_msm_run(pl.threads, tasks, pip_task, &x);
+    JAC acc;
+    CV(jac_set_inf)(&acc);
+    for (unsigned j = pl.windows; j-- > 0;) { /* Horner over the windows */
+        for (unsigned i = 0; i < pl.c && !CV(jac_is_inf)(&acc); i++)
+            CV(jac_dbl)(&acc, &acc);
+        for (size_t k = 0; k < pl.chunks; k++)
+            CV(jac_add_var)(&acc, &acc, &part[j * pl.chunks + k]);
+    }
+    ws_release(ws, pl.threads);
+    free(part);
+    *out = acc;
+    return SP_OK;
+}
+
+/* ---- the sum of the points whose scalar is 1 ---- */
+
+typedef struct {
+    const AFF *bases;
+    const size_t *idx;
+    size_t n, parts;
+    uint32_t acc_n; /* independent accumulators per part */
+    ws_t *ws;
+    JAC *part;
+} ones_ctx;
+
+/* Point t of a part goes to accumulator t mod acc_n: with acc_n queued
+ * additions per inversion, every batch fills exactly once per round. */
+static void ones_task(void *vctx, int tid, size_t k)
+{
+    ones_ctx *x = vctx;
+    ws_t *w = &x->ws[tid];
+    size_t lo, hi;
+    uint32_t b = 0;
+    sp_msm_range(&lo, &hi, x->n, k, x->parts);
+    for (size_t i = lo; i < hi; i++) {
+        const AFF *p = &x->bases[x->idx[i]];
+        if (CV(affine_is_inf)(p))
+            continue;
+        if (w->affine)
+            add_affine(w, b, p, 0);
+        else
+            add_xyzz(w, b, p, 0);
+        if (++b == x->acc_n)
+            b = 0;
+    }
+    flush(w);
+    XYZZ s, bk;
+    CV(xyzz_set_inf)(&s);
+    for (size_t i = 0; i < w->ntouched; i++) {
+        bucket_get(&bk, w, w->touched[i]);
+        CV(xyzz_add_var)(&s, &s, &bk);
+    }
+    CV(xyzz_to_jac)(&x->part[k], &s);
+    ws_clear(w);
+}
+
+static sp_status ones_sum(JAC *out, const AFF *bases, const size_t *idx, size_t n,
+                          const sp_msm_config *cfg)
+{
+    CV(jac_set_inf)(out);
+    if (n == 0)
+        return SP_OK;
+    int threads = sp_msm_threads(cfg);
+    size_t parts = n / 4096 + 1;
+    parts = parts < (size_t)threads * 4 ? parts : (size_t)threads * 4;
+    size_t per = n / parts;
+    /* Affine pays one inversion per acc_n additions and acc_n final
+     * additions: worth it from a few thousand points a part. */
+    int affine = cfg->accum ? cfg->accum == SP_MSM_ACCUM_AFFINE : per >= 4096;
+    size_t acc_n = affine ? per / 16 : 1;
+    acc_n = acc_n < 1 ? 1 : acc_n > 1024 ? 1024 : acc_n;
+    int nthr = (size_t)threads < parts ? threads : (int)parts;
+    JAC *part = malloc(parts * sizeof *part);
+    ws_t *ws = ws_alloc(nthr, acc_n, affine, acc_n);
+    if (!part || !ws) {
+        free(part);
+        if (ws)
+            ws_release(ws, nthr);
+        return SP_ERR_NOMEM;
+    }
+    ones_ctx x = {bases, idx, n, parts, (uint32_t)acc_n, ws, part};
+    sp_msm_run(nthr, parts, ones_task, &x);
+    for (size_t k = 0; k < parts; k++)
+        CV(jac_add_var)(out, out, &part[k]);
+    ws_release(ws, nthr);
+    free(part);
+    return SP_OK;
+}
+
+/* ---- API ---- */
+
+static sp_status check_args(const JAC *out, const AFF *bases, const sp_scalar *scalars, size_t n,
+                            const sp_msm_config *cfg)
+{
+    if (!out || (n && (!bases || !scalars)))
+        return SP_ERR_INVALID_ARG;
+    return sp_msm_config_ok(cfg) ? SP_OK : SP_ERR_INVALID_ARG;
+}
+
+sp_status API(var)(JAC *out, const AFF *bases, const sp_scalar *scalars, size_t n,
+                   const sp_msm_config *cfg)
+{
+    sp_msm_config def = sp_msm_config_default();
+    cfg = cfg ? cfg : &def;
+    sp_status st = check_args(out, bases, scalars, n, cfg);
+    if (st == SP_OK)
+        st = sp_msm_check_scalars(scalars, n, sp_msm_threads(cfg));
+    if (st == SP_OK)
+        st = pippenger(out, bases, scalars, NULL, n, cfg);
+    return st;
+}
+
+sp_status API(split_var)(JAC *out, const AFF *bases, const sp_scalar *scalars, size_t n,
+                         const sp_msm_config *cfg)
+{
+    sp_msm_config def = sp_msm_config_default();
+    cfg = cfg ? cfg : &def;
+    sp_status st = check_args(out, bases, scalars, n, cfg);
+    if (st != SP_OK)
+        return st;
+    size_t *ones, *others, n1, n2;
+    st = sp_msm_split_index(&ones, &n1, &others, &n2, scalars, n, sp_msm_threads(cfg));
+    if (st != SP_OK)
+        return st;
+    JAC a, b;
+    st = ones_sum(&a, bases, ones, n1, cfg);
+    if (st == SP_OK)
+        st = pippenger(&b, bases, scalars, others, n2, cfg);
+    if (st == SP_OK)
+        CV(jac_add_var)(out, &a, &b);
+    free(ones);
+    free(others);
+    return st;
+}
+
+#undef CAT2_
+#undef CAT_
+#undef CV
+#undef API
+#undef FE
+#undef FEF
+#undef AFF
+#undef JAC
+#undef XYZZ

@@ -1,0 +1,556 @@
+/*
+ * G1 and G2 group law, scalar multiplication and subgroup tests.
+ *
+ * The reference is affine arithmetic written here from the chord-and-tangent
+ * definition (one inversion per step), which shares no formula with the
+ * library. Points come in three kinds: random subgroup points [k]G, random
+ * points of the whole curve (x by try-and-increment, which are almost never
+ * in the subgroup) and points of small order [h r / l]C.
+ *
+ * This file includes itself once per group: the first pass (without
+ * CURVE_TEST_GROUP) holds the shared code and main(), the second and third
+ * passes the per-group tests, with G and FIELD naming the group and field.
+ */
+#ifndef CURVE_TEST_GROUP
+#include <gmp.h>
+#include <string.h>
+#include "curve/curve.h"
+#include "test.h"
+
+#define SP_CAT2(a, b) a##b
+#define SP_CAT(a, b) SP_CAT2(a, b)
+
+/* out = v as little-endian limbs (at most n; the rest zero). Returns the limb count. */
+static size_t mpz_to_limbs(uint64_t *out, size_t n, const mpz_t v)
+{
+    size_t cnt = 0;
+    memset(out, 0, n * sizeof *out);
+    mpz_export(out, &cnt, -1, 8, 0, 0, v);
+    return cnt;
+}
+
+static void fr_to_mpz(mpz_t out, const sp_fr *a)
+{
+    uint64_t l[SP_FR_LIMBS];
+    sp_fr_to_canonical(l, a);
+    mpz_import(out, SP_FR_LIMBS, -1, 8, 0, 0, l);
+}
+
+/* The cofactors from the BLS12 family polynomials (x = -z), and r. */
+static mpz_t H1, H2, RMOD;
+
+static void init_constants(void)
+{
+    mpz_t x, t;
+    mpz_inits(x, t, H1, H2, RMOD, NULL);
+    mpz_set_str(RMOD, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
+    mpz_set_str(x, "-d201000000010000", 16);
+    mpz_sub_ui(t, x, 1); /* h1 = (x - 1)^2 / 3 */
+    mpz_mul(H1, t, t);
+    mpz_divexact_ui(H1, H1, 3);
+    /* h2 = (x^8 - 4x^7 + 5x^6 - 4x^4 + 6x^3 - 4x^2 - 4x + 13) / 9, by Horner */
+    static const long c[9] = {1, -4, 5, 0, -4, 6, -4, -4, 13};
+    mpz_set_si(H2, c[0]);
+    for (int i = 1; i < 9; i++) {
+        mpz_mul(H2, H2, x);
+        if (c[i] >= 0)
+            mpz_add_ui(H2, H2, (unsigned long)c[i]);
+        else
+            mpz_sub_ui(H2, H2, (unsigned long)-c[i]);
+    }
+    mpz_divexact_ui(H2, H2, 9);
+    mpz_clears(x, t, NULL);
+}
+
+/* Smallest prime factor of h below 100000 (h has one for both groups). */
+static unsigned long small_factor(const mpz_t h)
+{
+    for (unsigned long l = 2; l < 100000; l++)
+        if (mpz_divisible_ui_p(h, l))
+            return l;
+    return 0;
+}
+
+#define CURVE_TEST_GROUP
+#define G g1
+#define FIELD fp
+#define COFACTOR H1
+#include "test_curve.c"
+#undef G
+#undef FIELD
+#undef COFACTOR
+#define G g2
+#define FIELD fp2
+#define COFACTOR H2
+#include "test_curve.c"
+
+int main(void)
+{
+    sp_rng rng;
+    sp_test_begin("test_curve", &rng);
+    init_constants();
+    test_group_g1(&rng);
+    test_group_g2(&rng);
+    mpz_clears(H1, H2, RMOD, NULL);
+    return sp_test_done();
+}
+
+#else /* ---- per-group tests ---- */
+
+#define TN(name) SP_CAT(name, SP_CAT(_, G))
+#define FN(name) SP_CAT(SP_CAT(sp_, G), SP_CAT(_, name))
+#define FE SP_CAT(sp_, FIELD)
+#define FEF(name) SP_CAT(SP_CAT(sp_, FIELD), SP_CAT(_, name))
+#define AFF SP_CAT(SP_CAT(sp_, G), _affine)
+#define JAC SP_CAT(SP_CAT(sp_, G), _jac)
+#define XYZZ SP_CAT(SP_CAT(sp_, G), _xyzz)
+
+/* Reference addition in affine coordinates, from the definition. */
+static void TN(ref_add)(AFF *r, const AFF *p, const AFF *q)
+{
+    if (FN(affine_is_inf)(p)) {
+        *r = *q;
+        return;
+    }
+    if (FN(affine_is_inf)(q)) {
+        *r = *p;
+        return;
+    }
+    FE num, den, lam, x3, y3;
+    if (FEF(eq)(&p->x, &q->x)) {
+        if (!FEF(eq)(&p->y, &q->y) || FEF(is_zero)(&p->y)) {
+            FN(affine_set_inf)(r);
+            return;
+        }
+        FEF(sqr)(&num, &p->x); /* tangent: 3x^2 / 2y */
+        FEF(add)(&lam, &num, &num);
+        FEF(add)(&num, &num, &lam);
+        FEF(add)(&den, &p->y, &p->y);
+    } else {
+        FEF(sub)(&num, &q->y, &p->y); /* chord */
+        FEF(sub)(&den, &q->x, &p->x);
+    }
+    FEF(inv)(&den, &den);
+    FEF(mul)(&lam, &num, &den);
+    FEF(sqr)(&x3, &lam);
+    FEF(sub)(&x3, &x3, &p->x);
+    FEF(sub)(&x3, &x3, &q->x);
+    FEF(sub)(&y3, &p->x, &x3);
+    FEF(mul)(&y3, &y3, &lam);
+    FEF(sub)(&y3, &y3, &p->y);
+    r->x = x3;
+    r->y = y3;
+}
+
+/* Reference scalar multiplication: plain double-and-add on ref_add. */
+static void TN(ref_mul)(AFF *r, const AFF *p, const uint64_t *k, size_t k_len)
+{
+    AFF acc;
+    FN(affine_set_inf)(&acc);
+    for (size_t i = k_len; i-- > 0;)
+        for (int b = 63; b >= 0; b--) {
+            TN(ref_add)(&acc, &acc, &acc);
+            if ((k[i] >> b) & 1)
+                TN(ref_add)(&acc, &acc, p);
+        }
+    *r = acc;
+}
+
+static void TN(to_aff)(AFF *r, const JAC *p) { FN(jac_to_affine)(r, p); }
+
+static void TN(random_nonzero)(FE *r, sp_rng *rng)
+{
+    do
+        FEF(random)(r, rng);
+    while (FEF(is_zero)(r));
+}
+
+/* A random point of the subgroup: [k]G, k uniform in [0, r). */
+static void TN(random_sub)(AFF *r, sp_rng *rng)
+{
+    sp_fr k;
+    uint64_t l[SP_FR_LIMBS];
+    JAC g;
+    AFF ga;
+    sp_fr_random(&k, rng);
+    sp_fr_to_canonical(l, &k);
+    FN(generator)(&ga);
+    FN(jac_from_affine)(&g, &ga);
+    FN(mul_var)(&g, &g, l, SP_FR_LIMBS);
+    TN(to_aff)(r, &g);
+}
+
+/* A random point of the whole curve: try-and-increment on x. */
+static void TN(random_curve)(AFF *r, sp_rng *rng)
+{
+    FE x, rhs, y, one;
+    FEF(set_one)(&one);
+    FEF(random)(&x, rng);
+    for (;;) {
+        FN(curve_rhs)(&rhs, &x);
+        if (FEF(sqrt)(&y, &rhs))
+            break;
+        FEF(add)(&x, &x, &one);
+    }
+    if (sp_rng_u64(rng) & 1)
+        FEF(neg)(&y, &y);
+    r->x = x;
+    r->y = y;
+}
+
+/* One of: a subgroup point, a curve point, a point of small order, inf. */
+static void TN(random_any)(AFF *r, sp_rng *rng, const AFF *small)
+{
+    switch (sp_rng_u64(rng) % 8) {
+    case 0: FN(affine_set_inf)(r); break;
+    case 1: *r = *small; break;
+    case 2: case 3: case 4: TN(random_curve)(r, rng); break;
+    default: TN(random_sub)(r, rng); break;
+    }
+}
+
+/* The same point with a random Z (X = x l^2, Y = y l^3, Z = l). */
+static void TN(rand_jac)(JAC *r, const AFF *p, sp_rng *rng)
+{
+    FE l, l2, l3;
+    TN(random_nonzero)(&l, rng);
+    FEF(sqr)(&l2, &l);
+    FEF(mul)(&l3, &l2, &l);
+    if (FN(affine_is_inf)(p)) { /* any (X, Y, 0) is inf */
+        r->x = l2;
+        r->y = l3;
+        FEF(set_zero)(&r->z);
+        return;
+    }
+    FEF(mul)(&r->x, &p->x, &l2);
+    FEF(mul)(&r->y, &p->y, &l3);
+    r->z = l;
+}
+
+static void TN(rand_xyzz)(XYZZ *r, const AFF *p, sp_rng *rng)
+{
+    JAC j;
+    TN(rand_jac)(&j, p, rng);
+    r->x = j.x;
+    r->y = j.y;
+    FEF(sqr)(&r->zz, &j.z);
+    FEF(mul)(&r->zzz, &r->zz, &j.z);
+}
+
+/* A point of prime order l | h: [h r / l]C for random curve points C. */
+static void TN(small_order_point)(AFF *r, unsigned long *order, sp_rng *rng)
+{
+    mpz_t n;
+    uint64_t k[16];
+    mpz_init(n);
+    *order = small_factor(COFACTOR);
+    mpz_mul(n, COFACTOR, RMOD);
+    mpz_divexact_ui(n, n, *order);
+    size_t len = mpz_to_limbs(k, 16, n);
+    JAC t;
+    do {
+        AFF c;
+        TN(random_curve)(&c, rng);
+        FN(jac_from_affine)(&t, &c);
+        FN(mul_var)(&t, &t, k, len);
+    } while (FN(jac_is_inf)(&t));
+    TN(to_aff)(r, &t);
+    mpz_clear(n);
+}
+
+/* Generator, basic predicates, equality across representations. */
+static void TN(test_basics)(sp_rng *rng)
+{
+    AFF g, inf, p, q;
+    JAC a, b;
+    FN(generator)(&g);
+    FN(affine_set_inf)(&inf);
+    CHECK(FN(affine_is_on_curve)(&g));
+    CHECK(FN(in_subgroup)(&g) && FN(in_subgroup_slow)(&g));
+    CHECK(FN(affine_is_inf)(&inf) && FN(affine_is_on_curve)(&inf));
+    CHECK(!FN(affine_is_inf)(&g));
+    q = g;
+    FEF(add)(&q.y, &q.y, &q.x); /* almost surely off the curve */
+    CHECK(!FN(affine_is_on_curve)(&q));
+    for (int i = 0; i < 10; i++) {
+        TN(random_curve)(&p, rng);
+        CHECK(FN(affine_is_on_curve)(&p));
+        TN(rand_jac)(&a, &p, rng);
+        TN(rand_jac)(&b, &p, rng);
+        CHECK(FN(jac_eq)(&a, &b));
+        TN(rand_jac)(&b, &g, rng);
+        CHECK(!FN(jac_eq)(&a, &b));
+        FN(jac_neg)(&b, &a);
+        CHECK(!FN(jac_eq)(&a, &b));
+        TN(rand_jac)(&b, &inf, rng);
+        CHECK(!FN(jac_eq)(&a, &b) && !FN(jac_eq)(&b, &a));
+        TN(rand_jac)(&a, &inf, rng);
+        CHECK(FN(jac_eq)(&a, &b) && FN(jac_is_inf)(&a));
+        TN(rand_jac)(&a, &p, rng);
+        TN(to_aff)(&q, &a);
+        CHECK(FN(affine_eq)(&q, &p));
+        FN(jac_from_affine)(&a, &p);
+        TN(to_aff)(&q, &a);
+        CHECK(FN(affine_eq)(&q, &p));
+    }
+    FN(jac_set_inf)(&a);
+    TN(to_aff)(&q, &a);
+    CHECK(FN(affine_is_inf)(&q));
+    FN(jac_from_affine)(&a, &inf);
+    CHECK(FN(jac_is_inf)(&a));
+}
+
+/* Every addition flavour on p + q against the reference. */
+static void TN(check_add)(const AFF *p, const AFF *q, sp_rng *rng)
+{
+    AFF want, got;
+    JAC pj, qj, rj;
+    XYZZ px, qx, rx;
+    TN(ref_add)(&want, p, q);
+    TN(rand_jac)(&pj, p, rng);
+    TN(rand_jac)(&qj, q, rng);
+    TN(rand_xyzz)(&px, p, rng);
+    TN(rand_xyzz)(&qx, q, rng);
+    FN(jac_add_var)(&rj, &pj, &qj);
+    TN(to_aff)(&got, &rj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(jac_add)(&rj, &pj, &qj);
+    TN(to_aff)(&got, &rj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(jac_add_affine_var)(&rj, &pj, q);
+    TN(to_aff)(&got, &rj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(xyzz_add_var)(&rx, &px, &qx);
+    FN(xyzz_to_affine)(&got, &rx);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(xyzz_to_jac)(&rj, &rx);
+    TN(to_aff)(&got, &rj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(xyzz_add_affine_var)(&rx, &px, q);
+    FN(xyzz_to_affine)(&got, &rx);
+    CHECK(FN(affine_eq)(&got, &want));
+    /* In place (r aliases p). */
+    FN(jac_add_affine_var)(&pj, &pj, q);
+    TN(to_aff)(&got, &pj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(xyzz_add_affine_var)(&px, &px, q);
+    FN(xyzz_to_affine)(&got, &px);
+    CHECK(FN(affine_eq)(&got, &want));
+}
+
+static void TN(check_dbl)(const AFF *p, sp_rng *rng)
+{
+    AFF want, got;
+    JAC pj;
+    XYZZ px;
+    TN(ref_add)(&want, p, p);
+    TN(rand_jac)(&pj, p, rng);
+    TN(rand_xyzz)(&px, p, rng);
+    FN(jac_dbl)(&pj, &pj);
+    TN(to_aff)(&got, &pj);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(xyzz_dbl)(&px, &px);
+    FN(xyzz_to_affine)(&got, &px);
+    CHECK(FN(affine_eq)(&got, &want));
+}
+
+static void TN(test_group_law)(sp_rng *rng, const AFF *small)
+{
+    for (int it = 0; it < sp_test_iters(12); it++) {
+        AFF p, q, s, np, t1, t2, t3;
+        TN(random_any)(&p, rng, small);
+        TN(random_any)(&q, rng, small);
+        TN(random_any)(&s, rng, small);
+        FN(affine_neg)(&np, &p);
+        CHECK(FN(affine_is_on_curve)(&np));
+        /* Generic sums and every special case: inf, P + P, P + (-P). */
+        TN(check_add)(&p, &q, rng);
+        TN(check_add)(&p, &p, rng);
+        TN(check_add)(&p, &np, rng);
+        TN(check_add)(&np, &p, rng);
+        FN(affine_set_inf)(&t1);
+        TN(check_add)(&p, &t1, rng);
+        TN(check_add)(&t1, &p, rng);
+        TN(check_add)(&t1, &t1, rng);
+        TN(check_dbl)(&p, rng);
+        TN(check_dbl)(&t1, rng);
+        /* Laws on the reference itself and the Jacobian path. */
+        TN(ref_add)(&t1, &p, &np);
+        CHECK(FN(affine_is_inf)(&t1));
+        TN(ref_add)(&t1, &p, &q);
+        TN(ref_add)(&t2, &q, &p);
+        CHECK(FN(affine_eq)(&t1, &t2) && FN(affine_is_on_curve)(&t1));
+        JAC pj, qj, sj, a, b;
+        TN(rand_jac)(&pj, &p, rng);
+        TN(rand_jac)(&qj, &q, rng);
+        TN(rand_jac)(&sj, &s, rng);
+        FN(jac_add_var)(&a, &pj, &qj); /* (p + q) + s */
+        FN(jac_add_var)(&a, &a, &sj);
+        FN(jac_add)(&b, &qj, &sj);     /* p + (q + s) */
+        FN(jac_add)(&b, &pj, &b);
+        CHECK(FN(jac_eq)(&a, &b));
+        TN(ref_add)(&t2, &t1, &s);
+        TN(to_aff)(&t3, &a);
+        CHECK(FN(affine_eq)(&t2, &t3));
+    }
+}
+
+static void TN(test_batch)(sp_rng *rng, const AFF *small)
+{
+    enum { N = 9 };
+    AFF pts[N], out[N], one;
+    JAC j[N];
+    XYZZ x[N];
+    for (int i = 0; i < N; i++) {
+        TN(random_any)(&pts[i], rng, small);
+        if (i == 0 || i == 4 || i == N - 1)
+            FN(affine_set_inf)(&pts[i]);
+        TN(rand_jac)(&j[i], &pts[i], rng);
+        TN(rand_xyzz)(&x[i], &pts[i], rng);
+    }
+    FN(batch_to_affine)(out, j, N);
+    for (int i = 0; i < N; i++) {
+        TN(to_aff)(&one, &j[i]);
+        CHECK(FN(affine_eq)(&out[i], &one) && FN(affine_eq)(&out[i], &pts[i]));
+    }
+    FN(xyzz_batch_to_affine)(out, x, N);
+    for (int i = 0; i < N; i++) {
+        FN(xyzz_to_affine)(&one, &x[i]);
+        CHECK(FN(affine_eq)(&out[i], &one) && FN(affine_eq)(&out[i], &pts[i]));
+    }
+    FN(batch_to_affine)(out, j, 1);
+    CHECK(FN(affine_eq)(&out[0], &pts[0]));
+    FN(batch_to_affine)(out, j, 0); /* no-op */
+}
+
+/* mul_var, mul (constant time) and the reference agree on [k]p. */
+static void TN(check_mul)(const AFF *p, const sp_fr *k, sp_rng *rng)
+{
+    uint64_t l[SP_FR_LIMBS];
+    AFF want, got;
+    JAC pj, r;
+    sp_fr_to_canonical(l, k);
+    TN(ref_mul)(&want, p, l, SP_FR_LIMBS);
+    TN(rand_jac)(&pj, p, rng);
+    FN(mul_var)(&r, &pj, l, SP_FR_LIMBS);
+    TN(to_aff)(&got, &r);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(mul)(&r, &pj, k);
+    TN(to_aff)(&got, &r);
+    CHECK(FN(affine_eq)(&got, &want));
+}
+
+static void TN(test_mul)(sp_rng *rng, const AFF *small, unsigned long order)
+{
+    AFF g, p, got, want;
+    JAC gj, a, b;
+    sp_fr k, k2, kk;
+    uint64_t l[SP_FR_LIMBS], l2[SP_FR_LIMBS];
+    FN(generator)(&g);
+    FN(jac_from_affine)(&gj, &g);
+    for (int it = 0; it < sp_test_iters(4); it++) {
+        TN(random_any)(&p, rng, small);
+        sp_fr_random(&k, rng);
+        TN(check_mul)(&p, &k, rng);
+    }
+    /* Edge scalars: 0, 1, 2, 15, 16, 17, r - 1 (also r, r + 1 via mul_var). */
+    static const uint64_t edges[] = {0, 1, 2, 15, 16, 17};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        sp_fr_set_u64(&k, edges[i]);
+        TN(check_mul)(&g, &k, rng);
+        TN(check_mul)(small, &k, rng);
+    }
+    sp_fr_set_one(&k);
+    sp_fr_neg(&k, &k);
+    TN(check_mul)(&g, &k, rng);
+    FN(mul)(&a, &gj, &k);
+    TN(to_aff)(&got, &a);
+    FN(affine_neg)(&want, &g);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(mul_var)(&a, &gj, SP_FR_MODULUS, SP_FR_LIMBS);
+    CHECK(FN(jac_is_inf)(&a));
+    memcpy(l, SP_FR_MODULUS, sizeof l);
+    l[0] += 1;
+    FN(mul_var)(&a, &gj, l, SP_FR_LIMBS);
+    CHECK(FN(jac_eq)(&a, &gj));
+    /* Small order: [order]S = inf, and every k below 2 order + 2. */
+    uint64_t o = order;
+    JAC sj;
+    FN(jac_from_affine)(&sj, small);
+    FN(mul_var)(&a, &sj, &o, 1);
+    CHECK(FN(jac_is_inf)(&a) && !FN(affine_is_inf)(small));
+    for (uint64_t i = 0; i < 2 * order + 2 && i < 40; i++) {
+        sp_fr_set_u64(&k, i);
+        TN(check_mul)(small, &k, rng);
+    }
+    /* [a]([b]G) = [ab]G. */
+    for (int it = 0; it < sp_test_iters(3); it++) {
+        sp_fr_random(&k, rng);
+        sp_fr_random(&k2, rng);
+        sp_fr_mul(&kk, &k, &k2);
+        sp_fr_to_canonical(l, &k);
+        sp_fr_to_canonical(l2, &k2);
+        FN(mul_var)(&a, &gj, l2, SP_FR_LIMBS);
+        FN(mul)(&a, &a, &k);
+        FN(mul)(&b, &gj, &kk);
+        CHECK(FN(jac_eq)(&a, &b));
+        FN(mul_var)(&a, &gj, l, SP_FR_LIMBS);
+        FN(mul_var)(&a, &a, l2, SP_FR_LIMBS);
+        CHECK(FN(jac_eq)(&a, &b));
+    }
+    /* Scalars longer than one wNAF chunk, on a point outside the subgroup. */
+    uint64_t lk[11];
+    for (int i = 0; i < 11; i++)
+        lk[i] = sp_rng_u64(rng);
+    TN(random_curve)(&p, rng);
+    TN(ref_mul)(&want, &p, lk, 11);
+    FN(jac_from_affine)(&a, &p);
+    FN(mul_var)(&a, &a, lk, 11);
+    TN(to_aff)(&got, &a);
+    CHECK(FN(affine_eq)(&got, &want));
+    FN(mul_var)(&a, &gj, lk, 0);
+    CHECK(FN(jac_is_inf)(&a));
+}
+
+static void TN(test_subgroup)(sp_rng *rng, const AFF *small)
+{
+    AFF p, q;
+    int outside = 0;
+    for (int it = 0; it < sp_test_iters(6); it++) {
+        TN(random_sub)(&p, rng);
+        CHECK(FN(in_subgroup)(&p) == 1 && FN(in_subgroup_slow)(&p) == 1);
+        TN(random_curve)(&p, rng);
+        int fast = FN(in_subgroup)(&p), slow = FN(in_subgroup_slow)(&p);
+        CHECKF(fast == slow, "fast %d slow %d", fast, slow);
+        outside += !slow;
+        TN(random_sub)(&q, rng); /* subgroup point plus a small-order one */
+        TN(ref_add)(&q, &q, small);
+        CHECK(FN(in_subgroup)(&q) == 0 && FN(in_subgroup_slow)(&q) == 0);
+    }
+    CHECK(outside > 0); /* the whole-curve points do exercise the "no" case */
+    CHECK(FN(in_subgroup)(small) == 0 && FN(in_subgroup_slow)(small) == 0);
+    FN(affine_set_inf)(&p);
+    CHECK(FN(in_subgroup)(&p) == 1 && FN(in_subgroup_slow)(&p) == 1);
+}
+
+static void TN(test_group)(sp_rng *rng)
+{
+    AFF small;
+    unsigned long order;
+    TN(small_order_point)(&small, &order, rng);
+    CHECK(FN(affine_is_on_curve)(&small));
+    TN(test_basics)(rng);
+    TN(test_group_law)(rng, &small);
+    TN(test_batch)(rng, &small);
+    TN(test_mul)(rng, &small, order);
+    TN(test_subgroup)(rng, &small);
+}
+
+#undef TN
+#undef FN
+#undef FE
+#undef FEF
+#undef AFF
+#undef JAC
+#undef XYZZ
+#endif

@@ -25,7 +25,7 @@ LDLIBS  += -lm
 comma   := ,
 
 # The core layers, bottom up. Every .c file under them goes into the library.
-LAYERS  := util field curve pairing msm ntt r1cs synth
+LAYERS  := util field curve pairing msm ntt r1cs synth groth16
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a

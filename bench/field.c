@@ -1,10 +1,11 @@
 /*
- * Field micro-benchmarks: `int sp_bench_field(int argc, char **argv)`.
+ * Field micro-benchmarks: `int sp_bench_field(int argc, char **argv)`,
+ * plus the curve steps whose speed the field code decides.
  *
  * Each row is a dependent chain (every result feeds the next operation),
  * so the numbers are latencies the compiler cannot hoist or overlap. A row
- * is timed with clock_gettime over enough iterations to last ~20 ms, the
- * best of several repeats is kept (the machine is shared and noisy).
+ * is timed with clock_gettime over enough iterations to last ~2 ms, and
+ * the best of 41 repeats is kept (the machine is shared and noisy).
  * Arguments: substrings that select rows by name (none: all rows).
  * To add a row, write a `static void bench_xxx(uint64_t iters)` and list
  * it in rows_[].
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "curve/curve.h"
 #include "field/field.h"
 
 /* Keeps results alive so the chains are not optimised away. */
@@ -107,6 +109,61 @@ static void bench_fr_sqr(uint64_t iters)
     sink_ += a.l[0];
 }
 
+/* Curve steps: a running sum p (starting at 2G) plus the fixed point G. */
+static void g1_operands(sp_g1_jac *p, sp_g1_affine *q)
+{
+    sp_g1_generator(q);
+    sp_g1_jac_from_affine(p, q);
+    sp_g1_jac_dbl(p, p);
+}
+
+static void g2_operands(sp_g2_jac *p, sp_g2_affine *q)
+{
+    sp_g2_generator(q);
+    sp_g2_jac_from_affine(p, q);
+    sp_g2_jac_dbl(p, p);
+}
+
+static void bench_g1_add_affine(uint64_t iters)
+{
+    sp_g1_jac p;
+    sp_g1_affine q;
+    g1_operands(&p, &q);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_g1_jac_add_affine_var(&p, &p, &q);
+    sink_ += p.x.l[0];
+}
+
+static void bench_g1_dbl(uint64_t iters)
+{
+    sp_g1_jac p;
+    sp_g1_affine q;
+    g1_operands(&p, &q);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_g1_jac_dbl(&p, &p);
+    sink_ += p.x.l[0];
+}
+
+static void bench_g2_add_affine(uint64_t iters)
+{
+    sp_g2_jac p;
+    sp_g2_affine q;
+    g2_operands(&p, &q);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_g2_jac_add_affine_var(&p, &p, &q);
+    sink_ += p.x.c0.l[0];
+}
+
+static void bench_g2_dbl(uint64_t iters)
+{
+    sp_g2_jac p;
+    sp_g2_affine q;
+    g2_operands(&p, &q);
+    for (uint64_t i = 0; i < iters; i++)
+        sp_g2_jac_dbl(&p, &p);
+    sink_ += p.x.c0.l[0];
+}
+
 typedef struct {
     const char *name;
     void (*fn)(uint64_t iters);
@@ -116,22 +173,25 @@ static const bench_row rows_[] = {
     {"fp_mul", bench_fp_mul}, {"fp_sqr", bench_fp_sqr}, {"fp_inv", bench_fp_inv},
     {"fp_add", bench_fp_add}, {"fp_sub", bench_fp_sub}, {"fr_mul", bench_fr_mul},
     {"fr_sqr", bench_fr_sqr},
+    {"g1_add_affine", bench_g1_add_affine}, {"g1_dbl", bench_g1_dbl},
+    {"g2_add_affine", bench_g2_add_affine}, {"g2_dbl", bench_g2_dbl},
 };
 
-/* Best-of-repeats nanoseconds per operation for one row. */
+/* Best-of-repeats nanoseconds per operation for one row. Short runs and
+ * many repeats: on a shared machine some 2 ms slice runs undisturbed. */
 static double time_row(void (*fn)(uint64_t))
 {
-    uint64_t iters = 64;
-    for (;;) { /* grow until one run lasts about 20 ms */
+    uint64_t iters = 16;
+    for (;;) { /* grow until one run lasts about 2 ms */
         double t0 = now_ns();
         fn(iters);
         double dt = now_ns() - t0;
-        if (dt >= 20e6 || iters >= (1ULL << 40))
+        if (dt >= 2e6 || iters >= (1ULL << 40))
             break;
-        iters = dt < 1e6 ? iters * 16 : (uint64_t)((double)iters * 25e6 / dt);
+        iters = dt < 1e5 ? iters * 16 : (uint64_t)((double)iters * 2.5e6 / dt);
     }
     double best = 0;
-    for (int rep = 0; rep < 7; rep++) {
+    for (int rep = 0; rep < 41; rep++) {
         double t0 = now_ns();
         fn(iters);
         double ns = (now_ns() - t0) / (double)iters;

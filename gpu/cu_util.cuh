@@ -35,6 +35,8 @@ struct sp_cuda {
     cudaStream_t stream;
     void *scr[SP_SCR_COUNT];
     size_t scr_cap[SP_SCR_COUNT];
+    int profile;    /* record per-phase times (sp_cuda_set_profile) */
+    char prof[256]; /* the last call's phase times */
     char err[512];
     char info[256];
 };

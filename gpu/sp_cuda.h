@@ -49,6 +49,11 @@ const char *sp_cuda_error(const sp_cuda *ctx);
 /* A one-line description of the device (name, SMs, memory, clock). */
 const char *sp_cuda_device_info(const sp_cuda *ctx);
 
+/* With on = 1, MSM calls time their phases (a little slower); the text of
+ * the last call's times is returned by sp_cuda_profile ("" when off). */
+void sp_cuda_set_profile(sp_cuda *ctx, int on);
+const char *sp_cuda_profile(const sp_cuda *ctx);
+
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_dev_free(sp_cuda *ctx, void *dev);

@@ -13,7 +13,7 @@
  * into pointers once the input is consumed. */
 typedef struct {
     sp_json_val v;
-    size_t text_off, key_off, key_len, kid_start;
+    size_t text_off, key_off, key_len, key_at, kid_start;
 } node;
 
 struct sp_json_doc {
@@ -193,13 +193,14 @@ static int unicode_escape(parser *p)
     }
     if (hi < 0xd800 || hi > 0xdbff)
         return put_utf8(p, hi);
-    if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
-        if (p->len - p->pos < 2) {
-            p->pos = p->len;
-            at_end(p, "a surrogate pair");
-        } else {
-            fail(p, SP_ERR_BAD_ENCODING, start, "high surrogate not followed by a low one");
-        }
+    size_t avail = p->len - p->pos;
+    if ((avail >= 1 && p->s[p->pos] != '\\') || (avail >= 2 && p->s[p->pos + 1] != 'u')) {
+        fail(p, SP_ERR_BAD_ENCODING, start, "high surrogate not followed by a low one");
+        return 0;
+    }
+    if (avail < 2) {
+        p->pos = p->len;
+        at_end(p, "a surrogate pair");
         return 0;
     }
     if (!hex4(p, p->pos + 2, &lo))
@@ -403,7 +404,8 @@ static int close_container(parser *p, size_t id, size_t mark)
     size_t n = p->n_stack - mark;
     if (!grow((void **)&d->kids, &d->cap_kids, d->n_kids + n, sizeof(size_t)))
         return oom(p);
-    memcpy(d->kids + d->n_kids, p->stack + mark, n * sizeof(size_t));
+    if (n) /* (empty containers may have no stack or kid array yet) */
+        memcpy(d->kids + d->n_kids, p->stack + mark, n * sizeof(size_t));
     d->nodes[id].kid_start = d->n_kids;
     d->nodes[id].v.n = n;
     d->n_kids += n;
@@ -441,7 +443,7 @@ static int check_dup_keys(parser *p, size_t id)
         return oom(p);
     for (size_t i = 0; i < n; i++) {
         node *m = &d->nodes[d->kids[obj->kid_start + i]];
-        r[i] = (keyref){d->pool + m->key_off, m->key_len, m->v.offset};
+        r[i] = (keyref){d->pool + m->key_off, m->key_len, m->key_at};
     }
     qsort(r, n, sizeof *r, keycmp);
     for (size_t i = 1; i < n; i++) {
@@ -464,7 +466,7 @@ static int object_member(parser *p, unsigned depth)
         unexpected(p, "a string key");
         return 0;
     }
-    size_t key_off, key_len;
+    size_t key_off, key_len, key_at = p->pos;
     if (!parse_string(p, &key_off, &key_len))
         return 0;
     skip_ws(p);
@@ -480,6 +482,7 @@ static int object_member(parser *p, unsigned depth)
         return 0;
     p->doc->nodes[kid].key_off = key_off;
     p->doc->nodes[kid].key_len = key_len;
+    p->doc->nodes[kid].key_at = key_at;
     return push_kid(p, kid);
 }
 

@@ -1,0 +1,293 @@
+/*
+ * Device arithmetic in Fp (12 x 32-bit words), Fr (8 words) and Fp2.
+ *
+ * Same representation as the CPU (src/field/field.h): Montgomery form with
+ * R = 2^384 / 2^256, always fully reduced, little-endian words, so an
+ * sp_fp in memory is an fp_t. Constants come from src/field/consts.h.
+ *
+ * Multiplication is CIOS Montgomery: for each word b_i, the row a * b_i
+ * and then m * p are added with PTX carry chains (mad.lo.cc / madc.hi.cc),
+ * low halves in one chain and high halves in the next, so each chain is an
+ * uninterrupted add-with-carry sequence (the thread has one carry flag; no
+ * other carry-using instruction may come between, which is why each chain
+ * is a run of volatile asm statements with nothing in between).
+ */
+#ifndef SP_GPU_FIELD_CUH
+#define SP_GPU_FIELD_CUH
+
+#include <stdint.h>
+#include "field/consts.h"
+
+/* ---- PTX carry-chain primitives ---- */
+
+#define SP_PTX3(name, op)                                                          \
+    static __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) \
+    {                                                                              \
+        uint32_t r;                                                                \
+        asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));    \
+        return r;                                                                  \
+    }
+#define SP_PTX2(name, op)                                                          \
+    static __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b)        \
+    {                                                                              \
+        uint32_t r;                                                                \
+        asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));                \
+        return r;                                                                  \
+    }
+SP_PTX3(mad_lo_cc, "mad.lo.cc.u32")
+SP_PTX3(madc_lo_cc, "madc.lo.cc.u32")
+SP_PTX3(mad_hi_cc, "mad.hi.cc.u32")
+SP_PTX3(madc_hi_cc, "madc.hi.cc.u32")
+SP_PTX2(add_cc, "add.cc.u32")
+SP_PTX2(addc_cc, "addc.cc.u32")
+SP_PTX2(addc, "addc.u32")
+SP_PTX2(sub_cc, "sub.cc.u32")
+SP_PTX2(subc_cc, "subc.cc.u32")
+SP_PTX2(subc, "subc.u32")
+#undef SP_PTX2
+#undef SP_PTX3
+
+/* ---- field descriptions: word j of the constants, folded at compile time ---- */
+
+struct fp_desc {
+    enum { N = 12 };
+    static __device__ __forceinline__ uint32_t p(int j)
+    {
+        constexpr uint64_t m[6] = SP_FP_MODULUS_INIT;
+        return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
+    }
+    static __device__ __forceinline__ uint32_t one(int j)
+    {
+        constexpr uint64_t m[6] = SP_FP_MONT_ONE_INIT;
+        return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
+    }
+    static __device__ __forceinline__ uint32_t n0() { return (uint32_t)SP_FP_N0; }
+};
+
+struct fr_desc {
+    enum { N = 8 };
+    static __device__ __forceinline__ uint32_t p(int j)
+    {
+        constexpr uint64_t m[4] = SP_FR_MODULUS_INIT;
+        return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
+    }
+    static __device__ __forceinline__ uint32_t one(int j)
+    {
+        constexpr uint64_t m[4] = SP_FR_MONT_ONE_INIT;
+        return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
+    }
+    static __device__ __forceinline__ uint32_t n0() { return (uint32_t)SP_FR_N0; }
+};
+
+/* ---- generic N-word Montgomery arithmetic ---- */
+
+/* r = t mod p for t = t[0..N] < 2p (t[N] is 0 or 1). */
+template <class D>
+static __device__ __forceinline__ void mont_final_sub(uint32_t *r, const uint32_t *t)
+{
+    constexpr int N = D::N;
+    uint32_t s[N];
+    s[0] = sub_cc(t[0], D::p(0));
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        s[j] = subc_cc(t[j], D::p(j));
+    uint32_t borrow = subc(t[N], 0); /* all ones when t < p */
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        r[j] = borrow ? t[j] : s[j];
+}
+
+/* t[0..N+1] += x * y[0..N-1] (x one word), as two carry chains. */
+template <int N>
+static __device__ __forceinline__ void mont_row(uint32_t *t, uint32_t x, const uint32_t *y)
+{
+    t[0] = mad_lo_cc(x, y[0], t[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        t[j] = madc_lo_cc(x, y[j], t[j]);
+    t[N] = addc_cc(t[N], 0);
+    t[N + 1] = addc(t[N + 1], 0);
+    t[1] = mad_hi_cc(x, y[0], t[1]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        t[j + 1] = madc_hi_cc(x, y[j], t[j + 1]);
+    t[N + 1] = addc(t[N + 1], 0);
+}
+
+/* t[0..N+1] += m * p. */
+template <class D>
+static __device__ __forceinline__ void mont_row_p(uint32_t *t, uint32_t m)
+{
+    constexpr int N = D::N;
+    t[0] = mad_lo_cc(m, D::p(0), t[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        t[j] = madc_lo_cc(m, D::p(j), t[j]);
+    t[N] = addc_cc(t[N], 0);
+    t[N + 1] = addc(t[N + 1], 0);
+    t[1] = mad_hi_cc(m, D::p(0), t[1]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        t[j + 1] = madc_hi_cc(m, D::p(j), t[j + 1]);
+    t[N + 1] = addc(t[N + 1], 0);
+}
+
+/* r = a * b / R mod p (CIOS). r may alias a or b. */
+template <class D>
+static __device__ __forceinline__ void mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = D::N;
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++)
+        t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        mont_row<N>(t, b[i], a);
+        uint32_t m = t[0] * D::n0();
+        mont_row_p<D>(t, m);
+        /* t[0] is now 0: shift one word down */
+#pragma unroll
+        for (int j = 0; j < N + 1; j++)
+            t[j] = t[j + 1];
+        t[N + 1] = 0;
+    }
+    mont_final_sub<D>(r, t);
+}
+
+/* r = a + b mod p (a + b fits in N words for both fields: p < 2^381, r < 2^255). */
+template <class D>
+static __device__ __forceinline__ void mont_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = D::N;
+    uint32_t t[N + 1];
+    t[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        t[j] = addc_cc(a[j], b[j]);
+    t[N - 1] = addc(a[N - 1], b[N - 1]);
+    t[N] = 0;
+    mont_final_sub<D>(r, t);
+}
+
+/* r = a - b mod p. */
+template <class D>
+static __device__ __forceinline__ void mont_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = D::N;
+    uint32_t t[N];
+    t[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        t[j] = subc_cc(a[j], b[j]);
+    uint32_t mask = subc(0, 0); /* all ones when a < b */
+    r[0] = add_cc(t[0], D::p(0) & mask);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        r[j] = addc_cc(t[j], D::p(j) & mask);
+    r[N - 1] = addc(t[N - 1], D::p(N - 1) & mask);
+}
+
+template <int N>
+static __device__ __forceinline__ bool words_zero(const uint32_t *a)
+{
+    uint32_t x = a[0];
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        x |= a[j];
+    return x == 0;
+}
+
+/* ---- the three field types ---- */
+
+/* 16-byte alignment (sizes are multiples of 16) lets loads be 128-bit. */
+struct __align__(16) fp_t { uint32_t w[12]; };
+struct __align__(16) fr_t { uint32_t w[8]; };
+struct fp2_t { fp_t c0, c1; };
+
+static __device__ __forceinline__ void f_mul(fp_t &r, const fp_t &a, const fp_t &b) { mont_mul<fp_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ void f_sqr(fp_t &r, const fp_t &a) { mont_mul<fp_desc>(r.w, a.w, a.w); }
+static __device__ __forceinline__ void f_add(fp_t &r, const fp_t &a, const fp_t &b) { mont_add<fp_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ void f_sub(fp_t &r, const fp_t &a, const fp_t &b) { mont_sub<fp_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ bool f_is_zero(const fp_t &a) { return words_zero<12>(a.w); }
+static __device__ __forceinline__ void f_set_one(fp_t &r)
+{
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        r.w[j] = fp_desc::one(j);
+}
+static __device__ __forceinline__ void f_set_zero(fp_t &r)
+{
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        r.w[j] = 0;
+}
+static __device__ __forceinline__ void f_neg(fp_t &r, const fp_t &a)
+{
+    fp_t z;
+    f_set_zero(z);
+    f_sub(r, z, a);
+}
+
+static __device__ __forceinline__ void f_mul(fr_t &r, const fr_t &a, const fr_t &b) { mont_mul<fr_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ void f_sqr(fr_t &r, const fr_t &a) { mont_mul<fr_desc>(r.w, a.w, a.w); }
+static __device__ __forceinline__ void f_add(fr_t &r, const fr_t &a, const fr_t &b) { mont_add<fr_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ void f_sub(fr_t &r, const fr_t &a, const fr_t &b) { mont_sub<fr_desc>(r.w, a.w, b.w); }
+static __device__ __forceinline__ void f_set_one(fr_t &r)
+{
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        r.w[j] = fr_desc::one(j);
+}
+
+/* Fp2 = Fp[u]/(u^2 + 1); Karatsuba: 3 multiplications, squaring 2. */
+static __device__ __forceinline__ void f_mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    fp_t t0, t1, s, u;
+    f_mul(t0, a.c0, b.c0);
+    f_mul(t1, a.c1, b.c1);
+    f_add(s, a.c0, a.c1);
+    f_add(u, b.c0, b.c1);
+    f_mul(s, s, u);
+    f_sub(r.c0, t0, t1);
+    f_sub(s, s, t0);
+    f_sub(r.c1, s, t1);
+}
+static __device__ __forceinline__ void f_sqr(fp2_t &r, const fp2_t &a)
+{
+    /* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u */
+    fp_t s, d, m;
+    f_add(s, a.c0, a.c1);
+    f_sub(d, a.c0, a.c1);
+    f_mul(m, a.c0, a.c1);
+    f_mul(r.c0, s, d);
+    f_add(r.c1, m, m);
+}
+static __device__ __forceinline__ void f_add(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    f_add(r.c0, a.c0, b.c0);
+    f_add(r.c1, a.c1, b.c1);
+}
+static __device__ __forceinline__ void f_sub(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    f_sub(r.c0, a.c0, b.c0);
+    f_sub(r.c1, a.c1, b.c1);
+}
+static __device__ __forceinline__ bool f_is_zero(const fp2_t &a) { return f_is_zero(a.c0) && f_is_zero(a.c1); }
+static __device__ __forceinline__ void f_set_one(fp2_t &r)
+{
+    f_set_one(r.c0);
+    f_set_zero(r.c1);
+}
+static __device__ __forceinline__ void f_set_zero(fp2_t &r)
+{
+    f_set_zero(r.c0);
+    f_set_zero(r.c1);
+}
+static __device__ __forceinline__ void f_neg(fp2_t &r, const fp2_t &a)
+{
+    f_neg(r.c0, a.c0);
+    f_neg(r.c1, a.c1);
+}
+
+#endif

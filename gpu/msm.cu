@@ -1,0 +1,383 @@
+/*
+ * Pippenger multi-scalar multiplication for G1 and G2 on the device.
+ *
+ * Phases (one kernel each, all on the context's stream):
+ *   1. digits:     every scalar is cut into W signed c-bit digits
+ *                  d in [-2^(c-1), 2^(c-1)] (carry into the next window);
+ *                  record w: key = (w << c) | |d|, value = i | sign << 31.
+ *   2. sort:       CUB radix sort of all W*n records by key, so each
+ *                  (window, bucket) owns one contiguous run.
+ *   3. ranges:     start/end of every run.
+ *   4. accumulate: one thread per (window, bucket |d| >= 1) adds its
+ *                  points (negated for negative digits) into an XYZZ bucket.
+ *   5. reduce:     per window, sum_k k*B_k by running sums over segments of
+ *                  L buckets (thread per segment), then a per-window sum.
+ *   6. host:       the W window sums are combined with c doublings each
+ *                  by the CPU group law (microseconds).
+ * Zero digits are sorted with the rest and skipped.
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include <stdio.h>
+#include <string.h>
+#include "cu_util.cuh"
+#include "curve.cuh"
+
+typedef affine_t<fp_t> g1_aff_d;
+typedef affine_t<fp2_t> g2_aff_d;
+static_assert(sizeof(g1_aff_d) == sizeof(sp_g1_affine), "G1 affine layout");
+static_assert(sizeof(g2_aff_d) == sizeof(sp_g2_affine), "G2 affine layout");
+static_assert(sizeof(xyzz_t<fp_t>) == sizeof(sp_g1_xyzz), "G1 xyzz layout");
+static_assert(sizeof(xyzz_t<fp2_t>) == sizeof(sp_g2_xyzz), "G2 xyzz layout");
+
+#define SP_MSM_THREADS 128 /* heavy kernels: up to 255 registers per thread */
+#define SP_MSM_MAX_WIN 32  /* windows for the smallest c = 8 */
+#define SP_SMALL_BYTES 16384
+
+/* ---- phase 1: signed digits ---- */
+
+static __device__ __forceinline__ uint64_t limb_or_zero(const uint64_t s[4], unsigned k)
+{
+    return k == 0 ? s[0] : k == 1 ? s[1] : k == 2 ? s[2] : k == 3 ? s[3] : 0;
+}
+
+/* 1 when s < r. */
+static __device__ __forceinline__ bool scalar_canonical(const uint64_t s[4])
+{
+    constexpr uint64_t r[4] = SP_FR_MODULUS_INIT;
+    for (int k = 3; k >= 0; k--) {
+        if (s[k] != r[k])
+            return s[k] < r[k];
+    }
+    return false;
+}
+
+__global__ void msm_digits(uint32_t *keys, uint32_t *vals, const uint64_t *scalars, uint32_t n,
+                           unsigned c, unsigned nwin, int *bad)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const ulonglong2 *sp = (const ulonglong2 *)(scalars + 4 * (size_t)i);
+    ulonglong2 lo = sp[0], hi = sp[1];
+    uint64_t s[4] = {lo.x, lo.y, hi.x, hi.y};
+    if (!scalar_canonical(s)) {
+        atomicExch(bad, 1);
+        s[0] = s[1] = s[2] = s[3] = 0;
+    }
+    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < nwin; w++) {
+        unsigned o = w * c, k = o >> 6, sh = o & 63;
+        uint64_t v = limb_or_zero(s, k) >> sh;
+        if (sh + c > 64)
+            v |= limb_or_zero(s, k + 1) << (64 - sh);
+        uint32_t d = ((uint32_t)v & mask) + carry;
+        uint32_t neg = 0;
+        carry = 0;
+        if (d > half) { /* d - 2^c, a negative digit */
+            d = (1u << c) - d;
+            neg = 1;
+            carry = 1;
+        }
+        keys[(size_t)w * n + i] = (w << c) | d;
+        vals[(size_t)w * n + i] = i | (neg << 31);
+    }
+}
+
+/* ---- phase 3: run boundaries of the sorted keys ---- */
+
+__global__ void msm_ranges(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t m)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= m)
+        return;
+    uint32_t k = keys[i];
+    if (i == 0 || keys[i - 1] != k)
+        start[k] = (uint32_t)i;
+    if (i == m - 1 || keys[i + 1] != k)
+        end[k] = (uint32_t)(i + 1);
+}
+
+/* ---- phase 4: bucket accumulation ---- */
+
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_accumulate(xyzz_t<F> *buckets, const affine_t<F> *bases, const uint32_t *vals,
+               const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lk = c - 1; /* log2 of buckets per window */
+    if (t >= ((size_t)nwin << lk))
+        return;
+    uint32_t w = (uint32_t)(t >> lk), b = (uint32_t)(t & ((1u << lk) - 1)) + 1;
+    uint32_t key = (w << c) | b;
+    uint32_t s = start[key], e = end[key];
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t j = s; j < e; j++) {
+        uint32_t v = vals[j];
+        affine_t<F> q = bases[v & 0x7fffffffu];
+        if (aff_is_inf(q))
+            continue;
+        if (v >> 31)
+            f_neg(q.y, q.y);
+        xyzz_add_affine(acc, q);
+    }
+    buckets[t] = acc;
+}
+
+/* ---- phase 5: bucket reduction ---- */
+
+/* r = [k] p by double-and-add (k public, small). */
+template <class F>
+static __device__ void xyzz_mul_small(xyzz_t<F> &r, const xyzz_t<F> &p, uint32_t k)
+{
+    xyzz_set_inf(r);
+    if (k == 0)
+        return;
+    r = p;
+    for (int bit = 30 - __clz(k); bit >= 0; bit--) {
+        xyzz_dbl(r, r);
+        if ((k >> bit) & 1)
+            xyzz_add(r, p);
+    }
+}
+
+/*
+ * Thread (w, j) owns buckets j*L+1 .. (j+1)*L of window w and writes
+ *   sum_{k in segment} k B_k = sum (k - jL) B_k + jL * sum B_k,
+ * the first term by the running sum from the top bucket down.
+ */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_reduce_segments(xyzz_t<F> *segs, const xyzz_t<F> *buckets, unsigned c, unsigned nwin,
+                    unsigned log_l)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lk = c - 1, ls = lk - log_l; /* log2 of segments per window */
+    if (t >= ((size_t)nwin << ls))
+        return;
+    uint32_t w = (uint32_t)(t >> ls), j = (uint32_t)(t & ((1u << ls) - 1));
+    const xyzz_t<F> *b = buckets + ((size_t)w << lk) + ((size_t)j << log_l);
+    xyzz_t<F> run, acc;
+    xyzz_set_inf(run);
+    xyzz_set_inf(acc);
+    for (int k = (1 << log_l) - 1; k >= 0; k--) {
+        xyzz_add(run, b[k]);
+        xyzz_add(acc, run);
+    }
+    if (j) {
+        xyzz_t<F> m;
+        xyzz_mul_small(m, run, j << log_l);
+        xyzz_add(acc, m);
+    }
+    segs[t] = acc;
+}
+
+/* One block per window: win[w] = sum of the window's nseg segment sums.
+ * segs is overwritten. */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_sum_windows(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
+{
+    xyzz_t<F> *s = segs + (size_t)blockIdx.x * nseg;
+    uint32_t tid = threadIdx.x;
+    if (tid < nseg) {
+        xyzz_t<F> acc = s[tid];
+        for (uint32_t j = tid + blockDim.x; j < nseg; j += blockDim.x)
+            xyzz_add(acc, s[j]);
+        s[tid] = acc;
+    }
+    __syncthreads();
+    uint32_t m = nseg < blockDim.x ? nseg : blockDim.x;
+    while (m > 1) {
+        uint32_t half = (m + 1) / 2;
+        if (tid < m - half) {
+            xyzz_t<F> acc = s[tid];
+            xyzz_add(acc, s[tid + half]);
+            s[tid] = acc;
+        }
+        __syncthreads();
+        m = half;
+    }
+    if (tid == 0)
+        win[blockIdx.x] = s[0];
+}
+
+/* ---- host side ---- */
+
+static unsigned msm_nwin(unsigned c) { return (256 + c - 1) / c; } /* W*c >= 256: no final carry */
+
+extern "C" unsigned sp_cuda_msm_window(size_t n, int group)
+{
+    (void)group; /* G2 costs scale alike in accumulation and reduction */
+    unsigned best = 8;
+    double best_cost = 0;
+    for (unsigned c = 8; c <= 22; c++) {
+        double w = msm_nwin(c);
+        /* accumulation n*W mixed adds + reduction ~3 adds per bucket */
+        double cost = (double)n * w + 3.0 * w * (double)(1u << (c - 1));
+        if (c == 8 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* log2 of the segment length: about 64k reduction threads in all. */
+static unsigned msm_log_seg(unsigned c, unsigned nwin)
+{
+    unsigned lk = c - 1, l = 0;
+    while (l < lk && ((size_t)nwin << (lk - l)) > 65536)
+        l++;
+    return l;
+}
+
+static void host_combine(sp_g1_jac *out, const sp_g1_xyzz *win, unsigned nwin, unsigned c)
+{
+    sp_g1_xyzz acc = win[nwin - 1];
+    for (int w = (int)nwin - 2; w >= 0; w--) {
+        for (unsigned k = 0; k < c; k++)
+            sp_g1_xyzz_dbl(&acc, &acc);
+        sp_g1_xyzz_add_var(&acc, &acc, &win[w]);
+    }
+    sp_g1_xyzz_to_jac(out, &acc);
+}
+
+static void host_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin, unsigned c)
+{
+    sp_g2_xyzz acc = win[nwin - 1];
+    for (int w = (int)nwin - 2; w >= 0; w--) {
+        for (unsigned k = 0; k < c; k++)
+            sp_g2_xyzz_dbl(&acc, &acc);
+        sp_g2_xyzz_add_var(&acc, &acc, &win[w]);
+    }
+    sp_g2_xyzz_to_jac(out, &acc);
+}
+
+/* Phases 1-3: sorted records and bucket ranges. On output *bad is the
+ * non-canonical flag read back from the device. */
+static sp_status msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
+                          unsigned nwin, uint32_t **keys_out, uint32_t **vals_out,
+                          uint32_t **start, uint32_t **end, int *bad)
+{
+    size_t m = (size_t)nwin * n, slots = (size_t)nwin << c;
+    void *k1, *k2, *v1, *v2, *rng, *small, *tmp = NULL;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_KEYS, m * 4, &k1));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_KEYS2, m * 4, &k2));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_VALS, m * 4, &v1));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_VALS2, m * 4, &v2));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_RANGE, slots * 8, &rng));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    int *dbad = (int *)small;
+    SP_CU(ctx, cudaMemsetAsync(dbad, 0, sizeof(int), ctx->stream));
+    msm_digits<<<sp_cu_blocks(n, 256), 256, 0, ctx->stream>>>((uint32_t *)k1, (uint32_t *)v1,
+                                                               scalars, n, c, nwin, dbad);
+    SP_CU_LAUNCHED(ctx, "msm_digits");
+    SP_CU(ctx, cudaMemcpyAsync(bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, ctx->stream));
+
+    unsigned key_bits = c;
+    while ((1u << (key_bits - c)) < nwin)
+        key_bits++;
+    size_t tmp_bytes = 0;
+    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                               (uint32_t *)v1, (uint32_t *)v2, m, 0, (int)key_bits,
+                                               ctx->stream));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SORT, tmp_bytes, &tmp));
+    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                               (uint32_t *)v1, (uint32_t *)v2, m, 0, (int)key_bits,
+                                               ctx->stream));
+    *start = (uint32_t *)rng;
+    *end = (uint32_t *)rng + slots;
+    SP_CU(ctx, cudaMemsetAsync(rng, 0, slots * 8, ctx->stream));
+    msm_ranges<<<sp_cu_blocks(m, 256), 256, 0, ctx->stream>>>(*start, *end, (uint32_t *)k2, m);
+    SP_CU_LAUNCHED(ctx, "msm_ranges");
+    *keys_out = (uint32_t *)k2;
+    *vals_out = (uint32_t *)v2;
+    return SP_OK;
+}
+
+template <class F, class HX, class HJ, class HA>
+static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t *scalars,
+                         size_t n, unsigned window, int group)
+{
+    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
+        return SP_ERR_INVALID_ARG;
+    if (n == 0) {
+        memset(out, 0, sizeof *out); /* Z = 0: infinity */
+        return SP_OK;
+    }
+    const unsigned c = window ? window : sp_cuda_msm_window(n, group);
+    const unsigned nwin = msm_nwin(c), log_l = msm_log_seg(c, nwin);
+    const void *db, *ds;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * 32, &ds));
+
+    uint32_t *keys, *vals, *start, *end;
+    int bad = 0;
+    cudaEvent_t ev[6];
+    int prof = ctx->profile;
+    for (int i = 0; prof && i < 6; i++)
+        SP_CU(ctx, cudaEventCreate(&ev[i]));
+    if (prof)
+        SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
+    SP_TRY(msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &keys, &vals, &start, &end,
+                    &bad));
+    if (prof)
+        SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
+
+    size_t nbuck = (size_t)nwin << (c - 1), nseg = (size_t)nwin << (c - 1 - log_l);
+    void *bk, *sg, *small;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, nbuck * sizeof(xyzz_t<F>), &bk));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, nseg * sizeof(xyzz_t<F>), &sg));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
+    static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
+
+    msm_accumulate<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, c, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_accumulate");
+    if (prof)
+        SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
+    msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)sg, (const xyzz_t<F> *)bk, c, nwin, log_l);
+    SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
+    if (prof)
+        SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
+    msm_sum_windows<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, (xyzz_t<F> *)sg,
+                                                                 (uint32_t)(nseg / nwin));
+    SP_CU_LAUNCHED(ctx, "msm_sum_windows");
+    if (prof)
+        SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
+
+    HX hw[SP_MSM_MAX_WIN];
+    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    if (prof) {
+        float ms[4];
+        for (int i = 0; i < 4; i++)
+            SP_CU(ctx, cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
+        snprintf(ctx->prof, sizeof ctx->prof,
+                 "msm g%d n=%zu c=%u W=%u L=%u: sort %.3f acc %.3f reduce %.3f sum %.3f ms", group,
+                 n, c, nwin, 1u << log_l, ms[0], ms[1], ms[2], ms[3]);
+        for (int i = 0; i < 6; i++)
+            cudaEventDestroy(ev[i]);
+    }
+    if (bad)
+        return SP_ERR_NOT_CANONICAL;
+    host_combine(out, hw, nwin, c);
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                                    const uint64_t *scalars, size_t n, unsigned window)
+{
+    return msm_run<fp_t, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
+}
+
+extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                                    const uint64_t *scalars, size_t n, unsigned window)
+{
+    return msm_run<fp2_t, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
+}

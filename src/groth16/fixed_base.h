@@ -1,0 +1,29 @@
+/*
+ * Fixed-base scalar multiplication for the development setup: many
+ * multiples [k_i]B of one base B (the G1 or G2 generator), each in 32 mixed
+ * additions from a table of d * 2^(8j) * B (d < 256, j < 32).
+ *
+ * Variable time: the table index depends on k. The setup's scalars come
+ * from toxic waste, so this is acceptable only because `snarkpipe setup`
+ * is a development tool run on the developer's own machine (the CLI says
+ * so); a ceremony would use a constant-time lookup.
+ */
+#ifndef SP_GROTH16_FIXED_BASE_H
+#define SP_GROTH16_FIXED_BASE_H
+
+#include <stddef.h>
+#include "snarkpipe.h"
+#include "curve/curve.h"
+
+/*
+ * out[i] = [k[i]] base for i < n, in affine form (infinity as (0, 0)).
+ * On input: base on the curve; k in Montgomery form (any value); threads
+ *   >= 1. out must not overlap k.
+ * Returns SP_OK, or SP_ERR_NOMEM (out untouched or partly written).
+ */
+sp_status sp_g1_fixed_base_mul_var(sp_g1_affine *out, const sp_g1_affine *base, const sp_fr *k, size_t n,
+                                   int threads) SP_WARN_UNUSED;
+sp_status sp_g2_fixed_base_mul_var(sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k, size_t n,
+                                   int threads) SP_WARN_UNUSED;
+
+#endif

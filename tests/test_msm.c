@@ -1,0 +1,536 @@
+/*
+ * MSM tests: Pippenger (both accumulation methods, every window size,
+ * several thread counts) and the split 0/1 MSM, against the naive sum
+ * sum_i [s_i] P_i of the curve layer's scalar multiplication, which shares
+ * no code with the MSM. The scalar recoding is checked against GMP.
+ *
+ * This file includes itself once per group: the first pass (without
+ * MSM_TEST_GROUP) holds the shared code and main(), the second and third
+ * passes the per-group tests, with G and FIELD naming the group and field.
+ */
+#ifndef MSM_TEST_GROUP
+#include <gmp.h>
+#include <string.h>
+#include "curve/curve.h"
+#include "msm/msm.h"
+#include "msm/msm_internal.h"
+#include "test.h"
+
+#define CAT2_(a, b) a##b
+#define CAT_(a, b) CAT2_(a, b)
+#define STR2_(x) #x
+#define STR_(x) STR2_(x)
+
+/* Sizes shrink under AddressSanitizer (about 3-5x slower). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCALE 4
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCALE 4
+#endif
+#endif
+#ifndef SCALE
+#define SCALE 1
+#endif
+
+static mpz_t RMOD;
+
+static void scalar_to_mpz(mpz_t out, const sp_scalar *s) { mpz_import(out, 4, -1, 8, 0, 0, s->l); }
+
+static void scalar_from_mpz(sp_scalar *s, const mpz_t v)
+{
+    size_t cnt = 0;
+    memset(s->l, 0, sizeof s->l);
+    mpz_export(s->l, &cnt, -1, 8, 0, 0, v);
+}
+
+static void rand_scalar(sp_scalar *s, sp_rng *rng)
+{
+    sp_fr f;
+    sp_fr_random(&f, rng);
+    sp_scalar_from_fr(s, &f);
+}
+
+/* A scalar from a mix meant to hit the edges: 0, 1, small, near r, around
+ * (r - 1) / 2 (where the recoding switches to r - s), powers of two up to
+ * 2^254, and uniform values. */
+static void rand_scalar_mixed(sp_scalar *s, sp_rng *rng)
+{
+    mpz_t v;
+    mpz_init(v);
+    uint64_t u = sp_rng_u64(rng);
+    switch (u % 9) {
+    case 0: mpz_set_ui(v, 0); break;
+    case 1: mpz_set_ui(v, 1); break;
+    case 2: mpz_set_ui(v, (unsigned long)(u >> 20) % 1000); break;
+    case 3: mpz_sub_ui(v, RMOD, 1 + (unsigned long)(u >> 20) % 4); break;
+    case 4: /* (r - 1) / 2 + {-1, 0, 1, 2} */
+        mpz_sub_ui(v, RMOD, 1);
+        mpz_fdiv_q_2exp(v, v, 1);
+        mpz_add_ui(v, v, (unsigned long)(u >> 20) % 4);
+        mpz_sub_ui(v, v, 1);
+        break;
+    case 5: mpz_setbit(v, (mp_bitcnt_t)((u >> 20) % 255)); break;
+    default: {
+        sp_scalar t;
+        rand_scalar(&t, rng);
+        scalar_to_mpz(v, &t);
+    }
+    }
+    scalar_from_mpz(s, v);
+    mpz_clear(v);
+}
+
+/* A witness-like scalar: 0 or 1 with probability pct / 100, else uniform. */
+static void rand_scalar_witness(sp_scalar *s, sp_rng *rng, unsigned pct)
+{
+    uint64_t u = sp_rng_u64(rng);
+    if (u % 100 < pct) {
+        memset(s, 0, sizeof *s);
+        s->l[0] = (u >> 32) & 1;
+    } else {
+        rand_scalar(s, rng);
+    }
+}
+
+static sp_msm_config cfg_make(int window, int threads, int accum)
+{
+    sp_msm_config c = sp_msm_config_default();
+    c.window_bits = window;
+    c.threads = threads;
+    c.accum = accum;
+    return c;
+}
+
+/* Booth recoding: sum_j 2^(jc) d_j = recode(s), |d_j| <= 2^(c-1), and
+ * recode(s) = s or r - s below 2^254, for every window size, via GMP. */
+static void test_recoding(sp_rng *rng)
+{
+    mpz_t s, want, sum, d;
+    mpz_inits(s, want, sum, d, NULL);
+    for (int it = 0; it < sp_test_iters(300); it++) {
+        sp_scalar sc;
+        uint64_t rec[4];
+        rand_scalar_mixed(&sc, rng);
+        int neg = sp_msm_recode(rec, &sc);
+        scalar_to_mpz(s, &sc);
+        if (neg)
+            mpz_sub(want, RMOD, s);
+        else
+            mpz_set(want, s);
+        mpz_t half;
+        mpz_init(half);
+        mpz_sub_ui(half, RMOD, 1);
+        mpz_fdiv_q_2exp(half, half, 1);
+        CHECK(neg == (mpz_cmp(s, half) > 0));
+        mpz_clear(half);
+        CHECK(mpz_sizeinbase(want, 2) <= 254);
+        for (unsigned c = 1; c <= SP_MSM_MAX_WINDOW; c++) {
+            unsigned w = (255 + c - 1) / c;
+            int ok = 1;
+            mpz_set_ui(sum, 0);
+            for (unsigned j = w; j-- > 0;) {
+                int dj = sp_msm_digit(rec, c, j);
+                ok &= dj <= (1 << (c - 1)) && dj >= -(1 << (c - 1));
+                mpz_mul_2exp(sum, sum, c);
+                mpz_set_si(d, dj);
+                mpz_add(sum, sum, d);
+            }
+            CHECKF(ok && mpz_cmp(sum, want) == 0, "c = %u", c);
+        }
+    }
+    mpz_clears(s, want, sum, d, NULL);
+}
+
+/* Conversions and sp_msm_split_count on a vector with known counts. */
+static void test_helpers(sp_rng *rng)
+{
+    for (int i = 0; i < 50; i++) {
+        sp_fr f, g;
+        sp_scalar s;
+        sp_fr_random(&f, rng);
+        sp_scalar_from_fr(&s, &f);
+        CHECK(sp_scalar_to_fr(&g, &s) == SP_OK && sp_fr_eq(&f, &g));
+    }
+    sp_scalar bad;
+    memcpy(bad.l, SP_FR_MODULUS, sizeof bad.l);
+    sp_fr g;
+    CHECK(sp_scalar_to_fr(&g, &bad) == SP_ERR_NOT_CANONICAL);
+    sp_fr fv[7];
+    sp_scalar sv[7];
+    for (int i = 0; i < 7; i++)
+        sp_fr_set_u64(&fv[i], (uint64_t)i * 3);
+    sp_msm_scalars_from_fr(sv, fv, 7);
+    for (int i = 0; i < 7; i++)
+        CHECK(sv[i].l[0] == (uint64_t)i * 3 && !sv[i].l[1] && !sv[i].l[2] && !sv[i].l[3]);
+
+    size_t n = 100000 / SCALE, z = 0, o = 0;
+    sp_scalar *s = malloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        rand_scalar_witness(&s[i], rng, 70);
+        z += sp_msm_kind(&s[i]) == 1;
+        o += sp_msm_kind(&s[i]) == 2;
+    }
+    sp_msm_split_stats st;
+    CHECK(sp_msm_split_count(&st, s, n) == SP_OK);
+    CHECK(st.zeros == z && st.ones == o && st.others == n - z - o);
+    CHECK(z > n / 4 && o > n / 4); /* the counts are not trivially equal */
+    s[n / 2] = bad;
+    CHECK(sp_msm_split_count(&st, s, n) == SP_ERR_NOT_CANONICAL);
+    CHECK(sp_msm_split_count(&st, NULL, 0) == SP_OK && st.zeros == 0 && st.ones == 0);
+    CHECK(sp_msm_split_count(NULL, s, n) == SP_ERR_INVALID_ARG);
+    free(s);
+}
+
+#define MSM_TEST_GROUP
+#define G g1
+#define FIELD fp
+#define SMALL_WMAX 16
+#define RANDOM_N (5000 / SCALE)
+#include "test_msm.c"
+#undef G
+#undef FIELD
+#undef SMALL_WMAX
+#undef RANDOM_N
+#define G g2
+#define FIELD fp2
+#define SMALL_WMAX 16
+#define RANDOM_N (1500 / SCALE)
+#include "test_msm.c"
+#undef G
+#undef FIELD
+#undef SMALL_WMAX
+#undef RANDOM_N
+
+int main(void)
+{
+    sp_rng rng;
+    sp_test_begin("test_msm", &rng);
+    mpz_init_set_str(RMOD, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
+    test_recoding(&rng);
+    test_helpers(&rng);
+    run_g1(&rng);
+    run_g2(&rng);
+    mpz_clear(RMOD);
+    return sp_test_done();
+}
+
+#else /* ---- per-group tests (G, FIELD) ---- */
+
+#define CV(name) CAT_(CAT_(sp_, G), CAT_(_, name))
+#define MSM(name) CAT_(CAT_(sp_msm_, G), CAT_(_, name))
+#define TN(name) CAT_(name, CAT_(_, G))
+#define AFF CAT_(CAT_(sp_, G), _affine)
+#define JAC CAT_(CAT_(sp_, G), _jac)
+#define GNAME STR_(G)
+
+/* n random subgroup points: a few [k]G, the rest chained sums of those
+ * (cheap, and still unrelated for the MSM). */
+static void TN(rand_points)(AFF *out, size_t n, sp_rng *rng)
+{
+    JAC seed[8], *acc = malloc((n ? n : 1) * sizeof *acc);
+    AFF g;
+    CV(generator)(&g);
+    for (int i = 0; i < 8; i++) {
+        sp_scalar k;
+        rand_scalar(&k, rng);
+        CV(jac_from_affine)(&seed[i], &g);
+        CV(mul_var)(&seed[i], &seed[i], k.l, 4);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0)
+            acc[i] = seed[0];
+        else
+            CV(jac_add_var)(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 8]);
+    }
+    CV(batch_to_affine)(out, acc, n);
+    free(acc);
+}
+
+/* The reference: sum_i [s_i] P_i by one scalar multiplication each. */
+static void TN(naive)(JAC *r, const AFF *b, const sp_scalar *s, size_t n)
+{
+    CV(jac_set_inf)(r);
+    for (size_t i = 0; i < n; i++) {
+        JAC p;
+        CV(jac_from_affine)(&p, &b[i]);
+        CV(mul_var)(&p, &p, s[i].l, 4);
+        CV(jac_add_var)(r, r, &p);
+    }
+}
+
+static sp_status TN(msm)(JAC *r, const AFF *b, const sp_scalar *s, size_t n, int split,
+                         const sp_msm_config *cfg)
+{
+    return split ? MSM(split_var)(r, b, s, n, cfg) : MSM(var)(r, b, s, n, cfg);
+}
+
+/* Every n <= 64 and every window 1..16 against prefix sums of the naive
+ * reference; accumulation method, thread count and plain/split vary. */
+static void TN(test_small)(sp_rng *rng, unsigned wmax)
+{
+    enum { N = 64 };
+    AFF b[N];
+    sp_scalar s[N];
+    JAC ref[N + 1], r;
+    TN(rand_points)(b, N, rng);
+    for (int i = 0; i < N; i++)
+        rand_scalar_mixed(&s[i], rng);
+    CV(affine_set_inf)(&b[5]);   /* a base at infinity */
+    b[9] = b[8];                 /* the same point twice */
+    CV(affine_neg)(&b[13], &b[12]); /* P and -P */
+    s[13] = s[12];
+    CV(jac_set_inf)(&ref[0]);
+    for (int i = 0; i < N; i++) {
+        TN(naive)(&r, &b[i], &s[i], 1);
+        CV(jac_add_var)(&ref[i + 1], &ref[i], &r);
+    }
+    for (size_t n = 0; n <= N; n++) {
+        for (unsigned c = 1; c <= wmax; c++) {
+            int accum = (n + c) & 1 ? SP_MSM_ACCUM_XYZZ : SP_MSM_ACCUM_AFFINE;
+            sp_msm_config cfg = cfg_make((int)c, 1 + (int)(c % 3), accum);
+            CV(jac_set_inf)(&r);
+            sp_status st = TN(msm)(&r, b, s, n, (int)(c & 1), &cfg);
+            CHECKF(st == SP_OK && CV(jac_eq)(&r, &ref[n]), "%s n=%zu c=%u accum=%d", GNAME, n,
+                   c, accum);
+        }
+        sp_msm_config cfg = sp_msm_config_default();
+        CHECK(TN(msm)(&r, b, s, n, 0, &cfg) == SP_OK && CV(jac_eq)(&r, &ref[n]));
+        CHECK(TN(msm)(&r, b, s, n, 1, NULL) == SP_OK && CV(jac_eq)(&r, &ref[n]));
+    }
+}
+
+/* Random n up to a few thousand, random and mixed scalars, against the
+ * naive sum; each size through several configurations. */
+static void TN(test_random)(sp_rng *rng, size_t nmax, int rounds)
+{
+    AFF *b = malloc(nmax * sizeof *b);
+    sp_scalar *s = malloc(nmax * sizeof *s);
+    TN(rand_points)(b, nmax, rng);
+    for (int it = 0; it < rounds; it++) {
+        size_t n = it == 0 ? nmax : 65 + sp_rng_u64(rng) % (nmax - 64);
+        for (size_t i = 0; i < n; i++) {
+            if (it & 1)
+                rand_scalar_mixed(&s[i], rng);
+            else
+                rand_scalar(&s[i], rng);
+        }
+        JAC ref, r;
+        TN(naive)(&ref, b, s, n);
+        static const int win[] = {0, 0, 5, 9, 12, 16};
+        for (int v = 0; v < 6; v++) {
+            sp_msm_config cfg = cfg_make(win[v], 1 + v % 2, 1 + (v + it) % 2);
+            if (v == 0)
+                cfg.accum = SP_MSM_ACCUM_AUTO;
+            CV(jac_set_inf)(&r);
+            CHECKF(TN(msm)(&r, b, s, n, v & 1, &cfg) == SP_OK && CV(jac_eq)(&r, &ref),
+                   "%s n=%zu window=%d accum=%d", GNAME, n, cfg.window_bits, cfg.accum);
+        }
+    }
+    free(b);
+    free(s);
+}
+
+/* Checks plain and split, both accumulations, against want. */
+static void TN(check_all)(const AFF *b, const sp_scalar *s, size_t n, const JAC *want,
+                          const char *what)
+{
+    for (int v = 0; v < 6; v++) {
+        JAC r;
+        sp_msm_config cfg = cfg_make(v < 4 ? 0 : 6, 2, v % 3);
+        CV(jac_set_inf)(&r);
+        sp_status st = TN(msm)(&r, b, s, n, v & 1, &cfg);
+        CHECKF(st == SP_OK && CV(jac_eq)(&r, want), "%s %s variant %d", GNAME, what, v);
+    }
+}
+
+static void TN(test_edges)(sp_rng *rng)
+{
+    const size_t n = 3000 / SCALE;
+    AFF *b = malloc(n * sizeof *b);
+    sp_scalar *s = malloc(n * sizeof *s);
+    JAC want, sum, t;
+    TN(rand_points)(b, n, rng);
+
+    CV(jac_set_inf)(&want);
+    CV(jac_from_affine)(&t, &b[0]);
+    for (int split = 0; split < 2; split++) { /* n = 0: infinity, NULL arrays allowed */
+        JAC r = t;
+        CHECK(TN(msm)(&r, NULL, NULL, 0, split, NULL) == SP_OK && CV(jac_is_inf)(&r));
+    }
+    memset(s, 0, n * sizeof *s);
+    TN(check_all)(b, s, n, &want, "all zero");
+
+    CV(jac_set_inf)(&sum); /* all ones: the plain sum */
+    for (size_t i = 0; i < n; i++) {
+        s[i].l[0] = 1;
+        CV(jac_from_affine)(&t, &b[i]);
+        CV(jac_add_var)(&sum, &sum, &t);
+    }
+    TN(check_all)(b, s, n, &sum, "all one");
+
+    sp_fr m1;
+    sp_fr_set_one(&m1);
+    sp_fr_neg(&m1, &m1);
+    for (size_t i = 0; i < n; i++)
+        sp_scalar_from_fr(&s[i], &m1);
+    CV(jac_neg)(&want, &sum);
+    TN(check_all)(b, s, n, &want, "all r-1");
+
+    /* One point repeated with random scalars: [sum s_i] P (doublings in
+     * the buckets, and the affine batch's equal-x fallback). */
+    sp_fr acc, f;
+    sp_fr_set_zero(&acc);
+    for (size_t i = 0; i < n; i++) {
+        b[i] = b[0];
+        if (i % 3 == 0)
+            rand_scalar(&s[i], rng);
+        else
+            s[i] = s[i - 1 - i % 2]; /* equal scalars: equal digits */
+        CHECK(sp_scalar_to_fr(&f, &s[i]) == SP_OK);
+        sp_fr_add(&acc, &acc, &f);
+    }
+    sp_scalar k;
+    sp_scalar_from_fr(&k, &acc);
+    CV(jac_from_affine)(&want, &b[0]);
+    CV(mul_var)(&want, &want, k.l, 4);
+    TN(check_all)(b, s, n, &want, "repeated point");
+
+    /* P and -P with equal scalars cancel; half the bases at infinity. */
+    TN(rand_points)(b, n, rng);
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        rand_scalar_mixed(&s[i], rng);
+        s[i + 1] = s[i];
+        CV(affine_neg)(&b[i + 1], &b[i]);
+    }
+    if (n & 1)
+        CV(affine_set_inf)(&b[n - 1]);
+    CV(jac_set_inf)(&want);
+    TN(check_all)(b, s, n, &want, "P and -P");
+
+    TN(rand_points)(b, n, rng);
+    for (size_t i = 0; i < n; i++) {
+        rand_scalar_mixed(&s[i], rng);
+        if (sp_rng_u64(rng) & 1)
+            CV(affine_set_inf)(&b[i]);
+    }
+    TN(naive)(&want, b, s, n);
+    TN(check_all)(b, s, n, &want, "bases at infinity");
+
+    for (size_t i = 0; i < n; i++) { /* top bits set: r - small and 2^254 + small */
+        mpz_t v;
+        mpz_init(v);
+        if (i & 1) {
+            mpz_sub_ui(v, RMOD, 1 + i);
+        } else {
+            mpz_setbit(v, 254);
+            mpz_add_ui(v, v, i);
+        }
+        scalar_from_mpz(&s[i], v);
+        mpz_clear(v);
+    }
+    TN(naive)(&want, b, s, n);
+    TN(check_all)(b, s, n, &want, "top bits");
+    free(b);
+    free(s);
+}
+
+/* The split MSM equals the plain one on witnesses with 0..100% of 0/1. */
+static void TN(test_split)(sp_rng *rng)
+{
+    const size_t n = 6000 / SCALE;
+    AFF *b = malloc(n * sizeof *b);
+    sp_scalar *s = malloc(n * sizeof *s);
+    TN(rand_points)(b, n, rng);
+    static const unsigned pct[] = {0, 50, 90, 100};
+    for (int p = 0; p < 4; p++) {
+        for (size_t i = 0; i < n; i++)
+            rand_scalar_witness(&s[i], rng, pct[p]);
+        JAC plain, split;
+        sp_msm_config cfg = cfg_make(0, 2, SP_MSM_ACCUM_XYZZ);
+        CHECK(MSM(var)(&plain, b, s, n, &cfg) == SP_OK);
+        for (int accum = 0; accum < 3; accum++) {
+            cfg = cfg_make(0, 1 + accum, accum);
+            CHECK(MSM(split_var)(&split, b, s, n, &cfg) == SP_OK);
+            CHECKF(CV(jac_eq)(&split, &plain), "%s split %u%% accum %d", GNAME, pct[p], accum);
+        }
+    }
+    free(b);
+    free(s);
+}
+
+/* 1, 2, 3, 7 and 64 threads give the same point (64 also cuts every
+ * window into point chunks). */
+static void TN(test_threads)(sp_rng *rng)
+{
+    const size_t n = 3 * 4096 / SCALE + 5;
+    AFF *b = malloc(n * sizeof *b);
+    sp_scalar *s = malloc(n * sizeof *s);
+    TN(rand_points)(b, n, rng);
+    for (size_t i = 0; i < n; i++)
+        rand_scalar_witness(&s[i], rng, 30);
+    JAC ref, r;
+    sp_msm_config cfg = cfg_make(0, 1, SP_MSM_ACCUM_AUTO);
+    CHECK(MSM(var)(&ref, b, s, n, &cfg) == SP_OK);
+    static const int thr[] = {2, 3, 7, 64};
+    for (int t = 0; t < 4; t++) {
+        for (int v = 0; v < 4; v++) {
+            cfg = cfg_make(v < 2 ? 0 : 13, thr[t], 1 + v % 2);
+            CV(jac_set_inf)(&r);
+            CHECK(TN(msm)(&r, b, s, n, v >= 2, &cfg) == SP_OK);
+            CHECKF(CV(jac_eq)(&r, &ref), "%s threads %d variant %d", GNAME, thr[t], v);
+        }
+    }
+    free(b);
+    free(s);
+}
+
+/* Bad input: a clear status, the output untouched. */
+static void TN(test_errors)(sp_rng *rng)
+{
+    AFF b[4];
+    sp_scalar s[4];
+    TN(rand_points)(b, 4, rng);
+    for (int i = 0; i < 4; i++)
+        rand_scalar(&s[i], rng);
+    JAC r, keep;
+    CV(jac_from_affine)(&keep, &b[0]);
+    for (int split = 0; split < 2; split++) {
+        sp_msm_config bad[4] = {cfg_make(SP_MSM_MAX_WINDOW + 1, 1, 0), cfg_make(-1, 1, 0),
+                                cfg_make(0, -1, 0), cfg_make(0, 1, 3)};
+        for (int i = 0; i < 4; i++) {
+            r = keep;
+            CHECK(TN(msm)(&r, b, s, 4, split, &bad[i]) == SP_ERR_INVALID_ARG);
+            CHECK(CV(jac_eq)(&r, &keep) && !CV(jac_is_inf)(&r));
+        }
+        CHECK(TN(msm)(&r, NULL, s, 4, split, NULL) == SP_ERR_INVALID_ARG);
+        CHECK(TN(msm)(&r, b, NULL, 4, split, NULL) == SP_ERR_INVALID_ARG);
+        CHECK(TN(msm)(NULL, b, s, 4, split, NULL) == SP_ERR_INVALID_ARG);
+        sp_scalar save = s[2];
+        memcpy(s[2].l, SP_FR_MODULUS, sizeof s[2].l); /* r itself */
+        r = keep;
+        CHECK(TN(msm)(&r, b, s, 4, split, NULL) == SP_ERR_NOT_CANONICAL);
+        memset(s[2].l, 0xff, sizeof s[2].l); /* 2^256 - 1 */
+        CHECK(TN(msm)(&r, b, s, 4, split, NULL) == SP_ERR_NOT_CANONICAL);
+        CHECK(CV(jac_eq)(&r, &keep));
+        s[2] = save;
+    }
+}
+
+static void TN(run)(sp_rng *rng)
+{
+    TN(test_small)(rng, SMALL_WMAX);
+    TN(test_random)(rng, RANDOM_N, 3);
+    TN(test_edges)(rng);
+    TN(test_split)(rng);
+    TN(test_threads)(rng);
+    TN(test_errors)(rng);
+}
+
+#undef CV
+#undef MSM
+#undef TN
+#undef AFF
+#undef JAC
+#undef GNAME
+#endif

@@ -71,6 +71,40 @@ bench: $(BENCH_BIN)
 demo: all
 	@scripts/demo.sh $(BUILD)
 
+# Optional CUDA backend (gpu/, needs nvcc; see gpu/sp_cuda.h). Built only by
+# `make gpu`, or as part of `all` with CUDA=1; `make test` never needs it.
+#   make gpu [CUDA_ARCH=90] -> $(BUILD)/libsnarkpipe_cuda.a, $(BUILD)/gpu/gpu_check
+NVCC      ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+CUDA      ?= 0
+CUDA_ARCH ?= 90
+NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
+CUDA_SRC  := $(wildcard gpu/*.cu)
+CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
+CUDA_DEPS := $(wildcard gpu/*.cuh gpu/*.h) src/field/consts.h
+GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/check/*.c))
+GPU_CHECK := $(BUILD)/gpu/gpu_check
+
+.PHONY: gpu
+gpu: $(CUDA_LIB) $(GPU_CHECK)
+ifeq ($(CUDA),1)
+all: gpu
+endif
+
+$(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
+	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Iinclude -Isrc -Igpu -c $< -o $@
+
+$(CUDA_LIB): $(CUDA_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(GPU_CHECK_OBJ): CFLAGS += -Igpu
+$(GPU_CHECK_OBJ): $(CUDA_DEPS)
+$(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
+	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm
+
 clean:
 	rm -rf build build-san
 

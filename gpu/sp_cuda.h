@@ -23,14 +23,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "snarkpipe.h"
-#include "curve/curve.h"
-#include "field/field.h"
-#include "field/fp2.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "snarkpipe.h"
+#include "curve/curve.h"
+#include "field/field.h"
+#include "field/fp2.h"
 
 typedef struct sp_cuda sp_cuda; /* one device, its stream and scratch memory */
 

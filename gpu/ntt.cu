@@ -1,0 +1,199 @@
+/*
+ * Radix-2 NTT over Fr on the device, natural order in and out, matching
+ * src/ntt/ntt.h: forward out[j] = sum_i in[i] w^(ij), inverse with 1/n.
+ *
+ * Decimation in time: a bit-reversal permutation, then the first (up to)
+ * 10 stages inside shared memory (a block owns 2^10 contiguous elements,
+ * which is where those stages' butterflies stay), then one kernel per
+ * remaining stage over device memory. Twiddles tw[j] = w^j, j < n/2, are
+ * computed on the device when the domain is made; stage s (butterfly span
+ * m = 2^s) uses w_(2m)^k = tw[k * n / (2m)].
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cu_util.cuh"
+#include "field.cuh"
+extern "C" {
+#include "ntt/ntt.h"
+}
+
+#define SP_NTT_SMEM_LOG 10 /* stages done in shared memory */
+
+struct sp_cuda_ntt_domain {
+    unsigned log_n;
+    size_t n;
+    fr_t *tw;     /* w^j, j < n/2 (NULL when n == 1) */
+    fr_t *tw_inv; /* w^-j */
+    sp_fr n_inv;
+};
+
+/* tw[j] = w^j for j < half; each thread makes 64 consecutive powers. */
+__global__ void ntt_twiddles(fr_t *tw, size_t half, fr_t w)
+{
+    size_t start = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 64;
+    if (start >= half)
+        return;
+    fr_t x, base = w;
+    f_set_one(x);
+    for (size_t e = start; e; e >>= 1) {
+        if (e & 1)
+            f_mul(x, x, base);
+        f_sqr(base, base);
+    }
+    for (size_t j = start; j < start + 64 && j < half; j++) {
+        tw[j] = x;
+        f_mul(x, x, w);
+    }
+}
+
+__global__ void ntt_bitrev(fr_t *a, size_t n, unsigned log_n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t j = __brevll((unsigned long long)i) >> (64 - log_n);
+    if (i < j) {
+        fr_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+static __device__ __forceinline__ void butterfly(fr_t &a0, fr_t &a1, const fr_t &w)
+{
+    fr_t t;
+    f_mul(t, a1, w);
+    f_sub(a1, a0, t);
+    f_add(a0, a0, t);
+}
+
+/* Stages 0 .. stages-1 of blocks of 2^stages elements, in shared memory. */
+__global__ void __launch_bounds__(512) ntt_smem(fr_t *a, const fr_t *tw, unsigned log_n,
+                                                unsigned stages)
+{
+    __shared__ fr_t s[1 << SP_NTT_SMEM_LOG];
+    const unsigned T = 1u << (stages - 1), tid = threadIdx.x;
+    fr_t *blk = a + ((size_t)blockIdx.x << stages);
+    s[tid] = blk[tid];
+    s[tid + T] = blk[tid + T];
+    __syncthreads();
+    for (unsigned st = 0; st < stages; st++) {
+        unsigned k = tid & ((1u << st) - 1);
+        unsigned i0 = ((tid >> st) << (st + 1)) | k, i1 = i0 + (1u << st);
+        fr_t w = tw[(size_t)k << (log_n - 1 - st)];
+        fr_t x0 = s[i0], x1 = s[i1];
+        butterfly(x0, x1, w);
+        s[i0] = x0;
+        s[i1] = x1;
+        __syncthreads();
+    }
+    blk[tid] = s[tid];
+    blk[tid + T] = s[tid + T];
+}
+
+/* One radix-2 stage st over the whole array: n/2 butterflies. */
+__global__ void ntt_stage(fr_t *a, const fr_t *tw, unsigned log_n, unsigned st)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ((size_t)1 << (log_n - 1)))
+        return;
+    size_t k = t & (((size_t)1 << st) - 1);
+    size_t i0 = ((t >> st) << (st + 1)) | k, i1 = i0 + ((size_t)1 << st);
+    fr_t w = tw[k << (log_n - 1 - st)];
+    fr_t x0 = a[i0], x1 = a[i1];
+    butterfly(x0, x1, w);
+    a[i0] = x0;
+    a[i1] = x1;
+}
+
+__global__ void ntt_scale(fr_t *a, size_t n, fr_t c)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        f_mul(a[i], a[i], c);
+}
+
+/* Fills d's tables for root w. */
+static sp_status ntt_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d, const sp_fr *w)
+{
+    sp_fr w_inv, nn;
+    sp_fr_inv(&w_inv, w);
+    sp_fr_set_u64(&nn, (uint64_t)d->n);
+    sp_fr_inv(&d->n_inv, &nn);
+    if (d->log_n == 0)
+        return SP_OK;
+    size_t half = d->n / 2;
+    SP_CU(ctx, cudaMalloc(&d->tw, half * sizeof(fr_t)));
+    SP_CU(ctx, cudaMalloc(&d->tw_inv, half * sizeof(fr_t)));
+    unsigned blocks = sp_cu_blocks((half + 63) / 64, 128);
+    fr_t wd, wid;
+    memcpy(&wd, w, sizeof wd);
+    memcpy(&wid, &w_inv, sizeof wid);
+    ntt_twiddles<<<blocks, 128, 0, ctx->stream>>>(d->tw, half, wd);
+    SP_CU_LAUNCHED(ctx, "ntt_twiddles");
+    ntt_twiddles<<<blocks, 128, 0, ctx->stream>>>(d->tw_inv, half, wid);
+    SP_CU_LAUNCHED(ctx, "ntt_twiddles");
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain **out,
+                                               unsigned log_n, int roots)
+{
+    *out = NULL;
+    if (log_n > 28 || (roots != SP_NTT_ROOTS_SNARKJS && roots != SP_NTT_ROOTS_ZKCRYPTO))
+        return SP_ERR_INVALID_ARG;
+    sp_fr w;
+    SP_TRY(sp_ntt_root_of_unity(&w, log_n, (sp_ntt_roots)roots));
+    sp_cuda_ntt_domain *d = (sp_cuda_ntt_domain *)calloc(1, sizeof *d);
+    if (!d)
+        return SP_ERR_NOMEM;
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    sp_status st = ntt_tables(ctx, d, &w);
+    if (st != SP_OK) {
+        sp_cuda_ntt_domain_free(ctx, d);
+        return st;
+    }
+    *out = d;
+    return SP_OK;
+}
+
+extern "C" void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d)
+{
+    (void)ctx;
+    if (!d)
+        return;
+    cudaFree(d->tw);
+    cudaFree(d->tw_inv);
+    free(d);
+}
+
+extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
+                                 int inverse)
+{
+    if (!sp_cu_is_device_ptr(a_dev))
+        return SP_ERR_INVALID_ARG;
+    const unsigned log_n = d->log_n;
+    if (log_n == 0)
+        return SP_OK;
+    fr_t *a = (fr_t *)a_dev;
+    const fr_t *tw = inverse ? d->tw_inv : d->tw;
+    ntt_bitrev<<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>(a, d->n, log_n);
+    SP_CU_LAUNCHED(ctx, "ntt_bitrev");
+    unsigned sm = log_n < SP_NTT_SMEM_LOG ? log_n : SP_NTT_SMEM_LOG;
+    ntt_smem<<<(unsigned)(d->n >> sm), 1u << (sm - 1), 0, ctx->stream>>>(a, tw, log_n, sm);
+    SP_CU_LAUNCHED(ctx, "ntt_smem");
+    for (unsigned st = sm; st < log_n; st++) {
+        ntt_stage<<<sp_cu_blocks(d->n / 2, 256), 256, 0, ctx->stream>>>(a, tw, log_n, st);
+        SP_CU_LAUNCHED(ctx, "ntt_stage");
+    }
+    if (inverse) {
+        fr_t c;
+        memcpy(&c, &d->n_inv, sizeof c);
+        ntt_scale<<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>(a, d->n, c);
+        SP_CU_LAUNCHED(ctx, "ntt_scale");
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}

@@ -29,13 +29,6 @@ static size_t mpz_to_limbs(uint64_t *out, size_t n, const mpz_t v)
     return cnt;
 }
 
-static void fr_to_mpz(mpz_t out, const sp_fr *a)
-{
-    uint64_t l[SP_FR_LIMBS];
-    sp_fr_to_canonical(l, a);
-    mpz_import(out, SP_FR_LIMBS, -1, 8, 0, 0, l);
-}
-
 /* The cofactors from the BLS12 family polynomials (x = -z), and r. */
 static mpz_t H1, H2, RMOD;
 
@@ -237,25 +230,35 @@ static void TN(rand_xyzz)(XYZZ *r, const AFF *p, sp_rng *rng)
     FEF(mul)(&r->zzz, &r->zz, &j.z);
 }
 
-/* A point of prime order l | h: [h r / l]C for random curve points C. */
+/* A point of prime order l | h: with n = h r = l^e m (l not dividing m),
+ * [m]C has order l^i for a random curve point C; multiply by l until the
+ * next step would give inf. (The l-part may be non-cyclic, so [n/l]C can be
+ * inf for every C.) */
 static void TN(small_order_point)(AFF *r, unsigned long *order, sp_rng *rng)
 {
-    mpz_t n;
-    uint64_t k[16];
-    mpz_init(n);
-    *order = small_factor(COFACTOR);
-    mpz_mul(n, COFACTOR, RMOD);
-    mpz_divexact_ui(n, n, *order);
-    size_t len = mpz_to_limbs(k, 16, n);
-    JAC t;
+    mpz_t m;
+    uint64_t k[16], lk;
+    mpz_init(m);
+    *order = lk = small_factor(COFACTOR);
+    mpz_mul(m, COFACTOR, RMOD);
+    while (mpz_divisible_ui_p(m, lk))
+        mpz_divexact_ui(m, m, lk);
+    size_t len = mpz_to_limbs(k, 16, m);
+    JAC t, next;
     do {
         AFF c;
         TN(random_curve)(&c, rng);
         FN(jac_from_affine)(&t, &c);
         FN(mul_var)(&t, &t, k, len);
     } while (FN(jac_is_inf)(&t));
+    for (;;) {
+        FN(mul_var)(&next, &t, &lk, 1);
+        if (FN(jac_is_inf)(&next))
+            break;
+        t = next;
+    }
     TN(to_aff)(r, &t);
-    mpz_clear(n);
+    mpz_clear(m);
 }
 
 /* Generator, basic predicates, equality across representations. */

@@ -1,0 +1,211 @@
+/*
+ * MSM benchmarks (CPU Pippenger, src/msm).
+ *
+ *   bench_msm                     the table: G1 and G2, n = 2^12 .. 2^20
+ *                                 (G2 to 2^18), random and witness-like
+ *                                 scalars (70% are 0 or 1), 1 and 2 threads
+ *   bench_msm sweep G LO HI [CLO CHI [THREADS]]
+ *                                 every window CLO..CHI (default 4..16) and
+ *                                 both accumulation methods for n = 2^LO ..
+ *                                 2^HI in group G (g1 or g2), one thread by
+ *                                 default: how the window table of msm.c
+ *                                 was measured
+ *   bench_msm quick               the table for n = 2^12 and 2^16 only
+ *
+ * Times are the best of a few repetitions (the machine is shared); inputs
+ * are generated outside the timed region. Points are random subgroup
+ * points built as chained sums of a few random multiples of the generator.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "curve/curve.h"
+#include "msm/msm.h"
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wall-clock seconds; the sweep uses process CPU time instead (one thread:
+ * much less disturbed by other jobs on a shared machine). */
+static int use_cpu_time;
+
+static double now_s(void)
+{
+    return clock_s(use_cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
+}
+
+static void die_(const char *what)
+{
+    fprintf(stderr, "bench_msm: %s\n", what);
+    exit(2);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die_("out of memory");
+    return p;
+}
+
+/* Scalars: pct% are 0 or 1 (half each), the rest uniform below r. */
+static void make_scalars(sp_scalar *s, size_t n, unsigned pct, sp_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = sp_rng_u64(rng);
+        if (u % 100 < pct) {
+            memset(&s[i], 0, sizeof s[i]);
+            s[i].l[0] = (u >> 32) & 1;
+        } else {
+            sp_fr f;
+            sp_fr_random(&f, rng);
+            sp_scalar_from_fr(&s[i], &f);
+        }
+    }
+}
+
+#define DEFINE_POINTS(G)                                                            \
+    static sp_##G##_affine *points_##G(size_t n, sp_rng *rng)                       \
+    {                                                                               \
+        sp_##G##_jac seed[16], *acc = xmalloc(n * sizeof *acc);                     \
+        sp_##G##_affine g, *out = xmalloc(n * sizeof *out);                         \
+        sp_##G##_generator(&g);                                                     \
+        for (int i = 0; i < 16; i++) {                                              \
+            sp_scalar k;                                                            \
+            make_scalars(&k, 1, 0, rng);                                            \
+            sp_##G##_jac_from_affine(&seed[i], &g);                                 \
+            sp_##G##_mul_var(&seed[i], &seed[i], k.l, 4);                           \
+        }                                                                           \
+        acc[0] = seed[0];                                                           \
+        for (size_t i = 1; i < n; i++)                                              \
+            sp_##G##_jac_add_var(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 16]); \
+        sp_##G##_batch_to_affine(out, acc, n);                                      \
+        free(acc);                                                                  \
+        return out;                                                                 \
+    }
+DEFINE_POINTS(g1)
+DEFINE_POINTS(g2)
+
+/* Best time in seconds of `reps` runs of one MSM. */
+static double time_msm(int g, int split, const void *bases, const sp_scalar *s, size_t n,
+                       const sp_msm_config *cfg, int reps)
+{
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        sp_g1_jac o1;
+        sp_g2_jac o2;
+        sp_status st;
+        double t0 = now_s();
+        if (g == 1)
+            st = split ? sp_msm_g1_split_var(&o1, bases, s, n, cfg)
+                       : sp_msm_g1_var(&o1, bases, s, n, cfg);
+        else
+            st = split ? sp_msm_g2_split_var(&o2, bases, s, n, cfg)
+                       : sp_msm_g2_var(&o2, bases, s, n, cfg);
+        double dt = now_s() - t0;
+        if (st != SP_OK)
+            die_(sp_status_str(st));
+        if (r == 0 || dt < best)
+            best = dt;
+    }
+    return best;
+}
+
+static int reps_for(int g, unsigned lg) { return lg + (g == 2 ? 2 : 0) >= 18 ? 1 : lg >= 16 ? 2 : 3; }
+
+static void table(unsigned max_log)
+{
+    static const unsigned logs[] = {12, 16, 18, 20};
+    sp_rng rng;
+    sp_rng_seed(&rng, 42);
+    printf("%-5s %-6s %-9s %-6s %4s %5s %11s %9s\n", "group", "log n", "scalars", "method",
+           "thr", "c", "ms", "ns/point");
+    for (int g = 1; g <= 2; g++) {
+        unsigned top = g == 2 ? 18 : 20;
+        top = top < max_log ? top : max_log;
+        size_t nmax = (size_t)1 << top;
+        void *bases = g == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+        sp_scalar *s = xmalloc(nmax * sizeof *s);
+        for (size_t li = 0; li < sizeof logs / sizeof logs[0] && logs[li] <= top; li++) {
+            size_t n = (size_t)1 << logs[li];
+            for (int kind = 0; kind < 2; kind++) {
+                make_scalars(s, n, kind ? 70 : 0, &rng);
+                for (int split = 0; split <= kind; split++) {
+                    for (int thr = 1; thr <= 2; thr++) {
+                        sp_msm_config cfg = sp_msm_config_default();
+                        cfg.threads = thr;
+                        double t = time_msm(g, split, bases, s, n, &cfg, reps_for(g, logs[li]));
+                        printf("G%-4d %-6u %-9s %-6s %4d %5d %11.1f %9.0f\n", g, logs[li],
+                               kind ? "witness70" : "random", split ? "split" : "plain", thr,
+                               sp_msm_auto_window(n, g), t * 1e3, t * 1e9 / (double)n);
+                        fflush(stdout);
+                    }
+                }
+            }
+        }
+        free(bases);
+        free(s);
+    }
+}
+
+/* Every window and both accumulation methods: the data of the window table. */
+static void sweep(int g, unsigned lo, unsigned hi, int clo, int chi, int threads)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 7);
+    size_t nmax = (size_t)1 << hi;
+    void *bases = g == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+    sp_scalar *s = xmalloc(nmax * sizeof *s);
+    make_scalars(s, nmax, 0, &rng);
+    use_cpu_time = threads == 1;
+    printf("G%d sweep, %d thread(s), %s: ms for each window (xyzz / affine)\n", g, threads,
+           use_cpu_time ? "CPU time" : "wall clock");
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        size_t n = (size_t)1 << lg;
+        double best = 0;
+        int bc = 0, ba = 0;
+        printf("log n %2u:", lg);
+        for (int c = clo; c <= chi; c++) {
+            printf(" c%d", c);
+            for (int a = SP_MSM_ACCUM_XYZZ; a <= SP_MSM_ACCUM_AFFINE; a++) {
+                sp_msm_config cfg = {c, threads, a};
+                double t = time_msm(g, 0, bases, s, n, &cfg, lg >= 18 ? 1 : lg >= 15 ? 2 : 3);
+                printf("%c%.1f", a == SP_MSM_ACCUM_XYZZ ? ' ' : '/', t * 1e3);
+                if (!bc || t < best) {
+                    best = t;
+                    bc = c;
+                    ba = a;
+                }
+            }
+            fflush(stdout);
+        }
+        printf("\n  * best: c = %d, %s, %.1f ms (auto: c = %d, %s)\n", bc,
+               ba == SP_MSM_ACCUM_AFFINE ? "affine" : "xyzz", best * 1e3,
+               sp_msm_auto_window(n, g),
+               sp_msm_auto_accum(n, g) == SP_MSM_ACCUM_AFFINE ? "affine" : "xyzz");
+    }
+    free(bases);
+    free(s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 5 && !strcmp(argv[1], "sweep")) {
+        int g = !strcmp(argv[2], "g2") ? 2 : 1;
+        unsigned lo = (unsigned)atoi(argv[3]), hi = (unsigned)atoi(argv[4]);
+        int clo = argc > 5 ? atoi(argv[5]) : 4, chi = argc > 6 ? atoi(argv[6]) : 16;
+        int thr = argc > 7 ? atoi(argv[7]) : 1;
+        if (lo < 1 || hi > 26 || lo > hi || clo < 1 || chi > SP_MSM_MAX_WINDOW || clo > chi)
+            die_("usage: bench_msm sweep g1|g2 LO HI [CLO CHI [THREADS]]");
+        sweep(g, lo, hi, clo, chi, thr);
+        return 0;
+    }
+    table(argc >= 2 && !strcmp(argv[1], "quick") ? 16 : 20);
+    return 0;
+}

@@ -1,0 +1,162 @@
+/*
+ * gpu_check [--quick] [--no-bench] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
+ *
+ * Runs every GPU-vs-CPU equality test, then (unless --no-bench) the timing
+ * runs, and prints the table last. Exit status 0 only when every check
+ * passed.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "check.h"
+
+#define CHK_MAX_ROWS 64
+
+typedef struct {
+    char what[48], size[16], unit[16], note[96];
+    double value;
+} chk_row_t;
+
+static chk_row_t rows_[CHK_MAX_ROWS];
+static int nrows_;
+
+void chk_row(const char *what, const char *size, double value, const char *unit,
+             const char *note)
+{
+    if (nrows_ == CHK_MAX_ROWS)
+        return;
+    chk_row_t *r = &rows_[nrows_++];
+    snprintf(r->what, sizeof r->what, "%s", what);
+    snprintf(r->size, sizeof r->size, "%s", size);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    snprintf(r->note, sizeof r->note, "%s", note ? note : "");
+    r->value = value;
+}
+
+void chk_print_table(void)
+{
+    printf("\n| what | size | value | unit | note |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < nrows_; i++) {
+        const chk_row_t *r = &rows_[i];
+        printf("| %s | %s | %.4g | %s | %s |\n", r->what, r->size, r->value, r->unit, r->note);
+    }
+}
+
+double chk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    void (*fn)(void *, size_t, size_t);
+    void *arg;
+    size_t lo, hi;
+} chk_job;
+
+static void *chk_job_main(void *p)
+{
+    chk_job *j = p;
+    j->fn(j->arg, j->lo, j->hi);
+    return NULL;
+}
+
+void chk_parallel(size_t n, int threads, void (*fn)(void *arg, size_t lo, size_t hi), void *arg)
+{
+    if (threads < 1)
+        threads = 1;
+    if ((size_t)threads > n)
+        threads = n ? (int)n : 1;
+    pthread_t tid[256];
+    chk_job job[256];
+    if (threads > 256)
+        threads = 256;
+    for (int t = 0; t < threads; t++) {
+        job[t] = (chk_job){fn, arg, n * t / threads, n * (t + 1) / threads};
+        if (t > 0 && pthread_create(&tid[t], NULL, chk_job_main, &job[t]) != 0)
+            chk_job_main(&job[t]), tid[t] = 0;
+    }
+    chk_job_main(&job[0]);
+    for (int t = 1; t < threads; t++)
+        if (tid[t])
+            pthread_join(tid[t], NULL);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double chk_median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+void chk_random_scalar(uint64_t out[4], sp_rng *rng)
+{
+    sp_fr x;
+    sp_fr_random(&x, rng);
+    sp_fr_to_canonical(out, &x);
+}
+
+int main(int argc, char **argv)
+{
+    chk_env env;
+    memset(&env, 0, sizeof env);
+    int device = 0, bench = 1;
+    env.max_g1 = 24;
+    env.max_g2 = 22;
+    env.max_ntt = 24;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            env.quick = 1;
+        else if (!strcmp(argv[i], "--no-bench"))
+            bench = 0;
+        else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
+            env.max_g1 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
+            env.max_g2 = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--ntt"))
+            env.max_ntt = (unsigned)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--device"))
+            device = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--no-bench] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
+                            "[--device N]\n", argv[0]);
+            return 2;
+        }
+    }
+    env.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    sp_test_begin("gpu_check", &env.rng);
+    char err[512];
+    sp_status st = sp_cuda_create(&env.cu, device, err, sizeof err);
+    if (st != SP_OK) {
+        printf("gpu_check: no usable CUDA device: %s (%s)\n", sp_status_str(st), err);
+        return 1;
+    }
+    printf("device: %s; host threads: %d\n", sp_cuda_device_info(env.cu), env.threads);
+    fflush(stdout);
+
+    double t0 = chk_now();
+    chk_field(&env);
+    printf("field checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_ntt(&env);
+    printf("ntt checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_msm(&env);
+    printf("msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    if (bench) {
+        bench_field(&env);
+        bench_ntt(&env);
+        bench_msm(&env);
+        printf("benchmarks done (%.1f s)\n", chk_now() - t0);
+        chk_print_table();
+    }
+    sp_cuda_free(env.cu);
+    return sp_test_done();
+}

@@ -1,0 +1,127 @@
+#include "groth16/keys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sp_status sp_g16_vk_alloc(sp_g16_vk *vk, uint32_t n_public)
+{
+    memset(vk, 0, sizeof *vk);
+    if (n_public == UINT32_MAX)
+        return SP_ERR_NOMEM;
+    vk->ic = calloc((size_t)n_public + 1, sizeof *vk->ic);
+    if (!vk->ic)
+        return SP_ERR_NOMEM;
+    vk->n_public = n_public;
+    return SP_OK;
+}
+
+void sp_g16_vk_free(sp_g16_vk *vk)
+{
+    free(vk->ic);
+    memset(vk, 0, sizeof *vk);
+}
+
+sp_status sp_g16_vk_copy(sp_g16_vk *dst, const sp_g16_vk *src)
+{
+    sp_g16_vk t = *src;
+    t.ic = malloc(((size_t)src->n_public + 1) * sizeof *t.ic);
+    if (!t.ic) {
+        memset(dst, 0, sizeof *dst);
+        return SP_ERR_NOMEM;
+    }
+    memcpy(t.ic, src->ic, ((size_t)src->n_public + 1) * sizeof *t.ic);
+    *dst = t;
+    return SP_OK;
+}
+
+int sp_g16_domain_log2(unsigned *log2, uint64_t n)
+{
+    if (n < 2 || n > ((uint64_t)1 << 31) || (n & (n - 1)))
+        return 0;
+    unsigned k = 0;
+    while (((uint64_t)1 << k) < n)
+        k++;
+    *log2 = k;
+    return 1;
+}
+
+sp_status sp_g16_pk_alloc(sp_g16_pk *pk, uint32_t n_vars, uint32_t n_public, uint32_t domain_size,
+                          sp_g16_h_kind h_kind)
+{
+    memset(pk, 0, sizeof *pk);
+    unsigned log2;
+    if (n_vars == 0 || n_public > n_vars - 1 || !sp_g16_domain_log2(&log2, domain_size) ||
+        (h_kind != SP_G16_H_SNARKJS && h_kind != SP_G16_H_BELLPERSON))
+        return SP_ERR_INVALID_ARG;
+    sp_status st = sp_g16_vk_alloc(&pk->vk, n_public);
+    if (st != SP_OK)
+        return st;
+    size_t nv = n_vars, nc = (size_t)n_vars - n_public - 1;
+    pk->n_vars = n_vars;
+    pk->domain_size = domain_size;
+    pk->log2_domain = log2;
+    pk->h_kind = h_kind;
+    pk->n_h = h_kind == SP_G16_H_SNARKJS ? domain_size : (size_t)domain_size - 1;
+    /* calloc: zero bytes are (0, 0), the point at infinity. */
+    pk->a = calloc(nv, sizeof *pk->a);
+    pk->b1 = calloc(nv, sizeof *pk->b1);
+    pk->b2 = calloc(nv, sizeof *pk->b2);
+    pk->c = calloc(nc ? nc : 1, sizeof *pk->c);
+    pk->h = calloc(pk->n_h, sizeof *pk->h);
+    if (!pk->a || !pk->b1 || !pk->b2 || !pk->c || !pk->h) {
+        sp_g16_pk_free(pk);
+        return SP_ERR_NOMEM;
+    }
+    return SP_OK;
+}
+
+static void csr_free(sp_csr *m)
+{
+    free(m->row);
+    free(m->col);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+static sp_status csr_alloc(sp_csr *m, size_t n_rows, uint64_t nnz)
+{
+    memset(m, 0, sizeof *m);
+    if (nnz > SIZE_MAX / sizeof(sp_fr))
+        return SP_ERR_NOMEM;
+    m->row = calloc(n_rows + 1, sizeof *m->row);
+    m->col = malloc((nnz ? nnz : 1) * sizeof *m->col);
+    m->val = malloc((nnz ? nnz : 1) * sizeof *m->val);
+    if (!m->row || !m->col || !m->val) {
+        csr_free(m);
+        return SP_ERR_NOMEM;
+    }
+    m->n_rows = n_rows;
+    m->nnz = nnz;
+    return SP_OK;
+}
+
+sp_status sp_g16_pk_alloc_qap(sp_g16_pk *pk, uint64_t nnz_a, uint64_t nnz_b)
+{
+    if (csr_alloc(&pk->qap_a, pk->domain_size, nnz_a) != SP_OK)
+        return SP_ERR_NOMEM;
+    if (csr_alloc(&pk->qap_b, pk->domain_size, nnz_b) != SP_OK) {
+        csr_free(&pk->qap_a);
+        return SP_ERR_NOMEM;
+    }
+    pk->has_qap = 1;
+    return SP_OK;
+}
+
+void sp_g16_pk_free(sp_g16_pk *pk)
+{
+    sp_g16_vk_free(&pk->vk);
+    free(pk->a);
+    free(pk->b1);
+    free(pk->b2);
+    free(pk->c);
+    free(pk->h);
+    csr_free(&pk->qap_a);
+    csr_free(&pk->qap_b);
+    free(pk->mpc);
+    memset(pk, 0, sizeof *pk);
+}

@@ -1,0 +1,53 @@
+/*
+ * The Groth16 prover's core: from the QAP evaluations a, b, c of one
+ * witness and the proving key to a proof. Synthesis (witness -> a, b, c)
+ * happens above this layer (synth/), so the engine can run it on other
+ * threads, or another machine, than the MSMs.
+ *
+ * The recipe (snarkjs-formats.md section 5; bellperson is the same apart
+ * from the H step):
+ *   A = alpha1 + sum w_i A_i + r delta1
+ *   B = beta2 + sum w_i B2_i + s delta2           (and B1 in G1 with beta1, delta1)
+ *   C = sum_{i > nPub} w_i C_i + sum h_j H_j + s A + r B1 - r s delta1
+ */
+#ifndef SP_GROTH16_PROVE_H
+#define SP_GROTH16_PROVE_H
+
+#include "snarkpipe.h"
+#include "groth16/keys.h"
+#include "ntt/ntt.h"
+
+typedef struct {
+    int threads;   /* 0 = all online cores */
+    int split_msm; /* 1: witness MSMs skip 0 and add 1 without multiplying */
+    /* INSECURE, for byte-exact tests only: when non-NULL, r and s are these
+     * values instead of fresh ones from the OS CSPRNG. A proof made with
+     * known r and s reveals the witness. */
+    const sp_fr *insecure_fixed_r, *insecure_fixed_s;
+} sp_g16_prove_opts;
+
+/* Returns {0, 1, NULL, NULL}. */
+sp_g16_prove_opts sp_g16_prove_opts_default(void);
+
+/* The roots family the H step must use for a key: snarkjs keys were made
+ * with 5^t, bellperson keys with 7^t (ntt.h). */
+sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk);
+
+/*
+ * On input: w holds w_len = pk->n_vars witness values (w[0] = 1); a, b, c
+ *   hold the n = pk->domain_size QAP evaluations (synth.h) and are used
+ *   as scratch (overwritten); d is a domain of size n with the roots
+ *   family sp_g16_roots_for(pk).
+ * On output: *proof (affine points); untouched on error.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (sizes or domain do not match the key,
+ *   err says which), SP_ERR_NOMEM, SP_ERR_IO (no randomness from the OS).
+ */
+sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                       sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                       char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* On output: *r uniform in [1, r) from the OS CSPRNG. Returns SP_OK or
+ * SP_ERR_IO. */
+sp_status sp_fr_random_os(sp_fr *r) SP_WARN_UNUSED;
+
+#endif

@@ -1,0 +1,88 @@
+/* Whole-proof driver on the CPU (see prover.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ntt/par.h"
+#include "synth/prover.h"
+#include "synth/synth.h"
+
+typedef struct {
+    sp_fr *a, *b, *c;
+    const sp_g16_pk *pk;
+    const sp_fr *w;
+} qap_ctx;
+
+static void qap_worker(sp_par *par, int tid, void *arg)
+{
+    qap_ctx *q = arg;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, q->pk->domain_size, tid, par->nthreads);
+    for (size_t row = lo; row < hi; row++) {
+        sp_synth_row_dot(&q->a[row], &q->pk->qap_a, row, q->w);
+        sp_synth_row_dot(&q->b[row], &q->pk->qap_b, row, q->w);
+        sp_fr_mul(&q->c[row], &q->a[row], &q->b[row]);
+    }
+}
+
+sp_status sp_synth_abc_from_key(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_fr *w, size_t w_len,
+                                int nthreads, char err[SP_ERR_LEN])
+{
+    if (!pk->has_qap) {
+        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
+        return SP_ERR_INVALID_ARG;
+    }
+    if (w_len != pk->n_vars) {
+        snprintf(err, SP_ERR_LEN, "witness has %zu values, the key expects %u", w_len, pk->n_vars);
+        return SP_ERR_INVALID_ARG;
+    }
+    qap_ctx q = {a, b, c, pk, w};
+    sp_par_run(sp_par_threads_for(nthreads, pk->domain_size, 1024), qap_worker, &q);
+    return SP_OK;
+}
+
+static sp_status synthesize(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_r1cs *cs, const sp_fr *w,
+                            size_t w_len, int check, int nt, char err[SP_ERR_LEN])
+{
+    if (!cs)
+        return sp_synth_abc_from_key(a, b, c, pk, w, w_len, nt, err);
+    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public) {
+        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public) does not match the key (%u wires, %u public)",
+                 cs->h.n_wires, sp_r1cs_n_public(&cs->h), pk->n_vars, pk->vk.n_public);
+        return SP_ERR_INVALID_ARG;
+    }
+    size_t bad;
+    return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, &bad, err);
+}
+
+sp_status sp_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs, const sp_fr *w,
+                   size_t w_len, int check, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
+{
+    sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
+    int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (w_len != pk->n_vars) {
+        snprintf(err, SP_ERR_LEN, "witness has %zu values, the key expects %u", w_len, pk->n_vars);
+        return SP_ERR_INVALID_ARG;
+    }
+    if (!pk->has_qap && !cs) {
+        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
+        return SP_ERR_INVALID_ARG;
+    }
+    size_t n = pk->domain_size;
+    sp_fr *a = malloc(sizeof(sp_fr) * n), *b = malloc(sizeof(sp_fr) * n), *c = malloc(sizeof(sp_fr) * n);
+    sp_ntt_domain *d = NULL;
+    sp_status st = SP_ERR_NOMEM;
+    if (!a || !b || !c || sp_ntt_domain_create(&d, pk->log2_domain, sp_g16_roots_for(pk), nt) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "out of memory for a domain of %zu rows", n);
+        goto out;
+    }
+    st = synthesize(a, b, c, pk, cs, w, w_len, check, nt, err);
+    if (st == SP_OK)
+        st = sp_g16_prove(proof, pk, w, w_len, a, b, c, d, &o, err);
+    if (st == SP_OK && public_signals)
+        memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);
+out:
+    free(a), free(b), free(c);
+    sp_ntt_domain_free(d);
+    return st;
+}

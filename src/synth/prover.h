@@ -1,0 +1,41 @@
+/*
+ * One whole proof on the CPU: witness -> a, b, c (synthesis) -> H and
+ * MSMs (groth16/prove.h) -> proof and public signals. This is what
+ * `snarkpipe prove` runs and what the engine runs per partition.
+ */
+#ifndef SP_SYNTH_PROVER_H
+#define SP_SYNTH_PROVER_H
+
+#include <stddef.h>
+#include "snarkpipe.h"
+#include "groth16/keys.h"
+#include "groth16/prove.h"
+#include "r1cs/r1cs.h"
+
+/*
+ * a = A.w, b = B.w over the key's own QAP matrices (zkey section 4, rows
+ * over the whole domain, input rows included), and c = a * b row by row,
+ * as snarkjs computes them.
+ * On input: pk->has_qap; w has pk->n_vars values; a, b, c have
+ *   pk->domain_size entries. nthreads >= 1.
+ * Returns SP_OK or SP_ERR_INVALID_ARG (no QAP in the key, wrong length).
+ */
+sp_status sp_synth_abc_from_key(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_fr *w, size_t w_len,
+                                int nthreads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * Proves one witness.
+ * On input: pk from a reader or the setup; cs the circuit, required when
+ *   the key carries no QAP (bellperson keys), else optional: when given,
+ *   synthesis runs over cs (with check != 0 every constraint is checked
+ *   first and a failing one is named in err); w the full witness.
+ * On output: *proof; public[0..pk->vk.n_public) = w[1..n_public] when
+ *   public is not NULL.
+ * Returns SP_OK, SP_ERR_UNSATISFIED (check), SP_ERR_INVALID_ARG (sizes,
+ *   missing circuit), SP_ERR_NOMEM, SP_ERR_IO (no OS randomness).
+ */
+sp_status sp_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
+                   const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts,
+                   char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+#endif

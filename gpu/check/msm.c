@@ -1,0 +1,425 @@
+/*
+ * MSM on the GPU against two independent references:
+ *   - the discrete-log oracle: every base is built as P_i = [e_i]G with
+ *     e_i known, so sum s_i P_i = [sum s_i e_i mod r] G, one Fr dot
+ *     product and one scalar multiplication on the CPU (any size);
+ *   - the naive sum of sp_gX_mul_var(P_i, s_i) (small sizes).
+ * Bases for large sizes are an arithmetic progression of logs
+ * e_i = b0 + i*d (distinct points, cheap to make), random b0 and d.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+typedef struct {
+    const char *name;
+    size_t aff_sz, jac_sz;
+    /* aff[i - lo] = [b0 + i*d]G for i in [lo, hi) */
+    void (*progression)(void *aff, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d);
+    void (*from_log)(void *aff, const sp_fr *e); /* [e]G, (0, 0) for e = 0 */
+    void (*mul_gen)(void *jac, const sp_fr *e);  /* [e]G */
+    void (*naive)(void *jac, const void *aff, const uint64_t *sc, size_t n);
+    int (*eq)(const void *a, const void *b);
+    int (*is_inf)(const void *jac);
+    sp_status (*msm)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
+                     unsigned window);
+} grp;
+
+#define DEFINE_GRP(G)                                                                   \
+    static void G##_progression(void *out, size_t lo, size_t hi, const sp_fr *b0,     \
+                                const sp_fr *d)                                        \
+    {                                                                                  \
+        enum { CH = 1024 };                                                            \
+        sp_##G##_jac *buf = malloc(CH * sizeof *buf);                                  \
+        sp_##G##_affine g, da;                                                         \
+        sp_##G##_jac gj, cur, dj;                                                      \
+        sp_fr k, t;                                                                    \
+        uint64_t kl[4];                                                                \
+        sp_##G##_generator(&g);                                                        \
+        sp_##G##_jac_from_affine(&gj, &g);                                             \
+        sp_fr_set_u64(&t, lo);                                                         \
+        sp_fr_mul(&t, &t, d);                                                          \
+        sp_fr_add(&k, b0, &t);                                                         \
+        sp_fr_to_canonical(kl, &k);                                                    \
+        sp_##G##_mul_var(&cur, &gj, kl, 4);                                            \
+        sp_fr_to_canonical(kl, d);                                                     \
+        sp_##G##_mul_var(&dj, &gj, kl, 4);                                             \
+        sp_##G##_jac_to_affine(&da, &dj);                                              \
+        for (size_t i = lo; i < hi; i += CH) {                                         \
+            size_t m = hi - i < CH ? hi - i : CH;                                      \
+            for (size_t j = 0; j < m; j++) {                                           \
+                buf[j] = cur;                                                          \
+                sp_##G##_jac_add_affine_var(&cur, &cur, &da);                          \
+            }                                                                          \
+            sp_##G##_batch_to_affine((sp_##G##_affine *)out + (i - lo), buf, m);       \
+        }                                                                              \
+        free(buf);                                                                     \
+    }                                                                                  \
+    static void G##_mul_gen(void *r, const sp_fr *e)                                   \
+    {                                                                                  \
+        sp_##G##_affine g;                                                             \
+        sp_##G##_jac gj;                                                               \
+        uint64_t kl[4];                                                                \
+        sp_##G##_generator(&g);                                                        \
+        sp_##G##_jac_from_affine(&gj, &g);                                             \
+        sp_fr_to_canonical(kl, e);                                                     \
+        sp_##G##_mul_var(r, &gj, kl, 4);                                               \
+    }                                                                                  \
+    static void G##_from_log(void *aff, const sp_fr *e)                                \
+    {                                                                                  \
+        sp_##G##_jac j;                                                                \
+        G##_mul_gen(&j, e);                                                            \
+        if (sp_fr_is_zero(e))                                                          \
+            sp_##G##_affine_set_inf(aff);                                              \
+        else                                                                           \
+            sp_##G##_jac_to_affine(aff, &j);                                           \
+    }                                                                                  \
+    static void G##_naive(void *r, const void *aff, const uint64_t *sc, size_t n)      \
+    {                                                                                  \
+        sp_##G##_jac acc, p;                                                           \
+        sp_##G##_jac_set_inf(&acc);                                                    \
+        for (size_t i = 0; i < n; i++) {                                               \
+            sp_##G##_jac_from_affine(&p, (const sp_##G##_affine *)aff + i);            \
+            if (sp_##G##_affine_is_inf((const sp_##G##_affine *)aff + i))              \
+                continue;                                                              \
+            sp_##G##_mul_var(&p, &p, sc + 4 * i, 4);                                   \
+            sp_##G##_jac_add_var(&acc, &acc, &p);                                      \
+        }                                                                              \
+        *(sp_##G##_jac *)r = acc;                                                      \
+    }                                                                                  \
+    static int G##_eq(const void *a, const void *b) { return sp_##G##_jac_eq(a, b); }  \
+    static int G##_is_inf(const void *a) { return sp_##G##_jac_is_inf(a); }           \
+    static sp_status G##_msm(sp_cuda *cu, void *r, const void *aff, const uint64_t *sc, \
+                             size_t n, unsigned w)                                     \
+    {                                                                                  \
+        return sp_cuda_msm_##G(cu, r, aff, sc, n, w);                                  \
+    }                                                                                  \
+    static const grp grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
+                                G##_progression, G##_from_log, G##_mul_gen, G##_naive, \
+                                G##_eq, G##_is_inf, G##_msm};
+
+DEFINE_GRP(g1)
+DEFINE_GRP(g2)
+
+/* ---- parallel helpers ---- */
+
+typedef struct {
+    const grp *g;
+    void *aff;
+    sp_fr b0, d;
+} prog_job;
+
+static void prog_range(void *arg, size_t lo, size_t hi)
+{
+    prog_job *j = arg;
+    j->g->progression((char *)j->aff + lo * j->g->aff_sz, lo, hi, &j->b0, &j->d);
+}
+
+typedef struct {
+    const uint64_t *sc;
+    const sp_fr *logs; /* explicit logs, or NULL for the progression */
+    sp_fr b0, d;
+    size_t period;
+    sp_fr sum;
+    pthread_mutex_t lock;
+} dot_job;
+
+static void dot_range(void *arg, size_t lo, size_t hi)
+{
+    dot_job *j = arg;
+    sp_fr acc, s, e, t;
+    sp_fr_set_zero(&acc);
+    for (size_t i = lo; i < hi; i++) {
+        if (j->logs) {
+            e = j->logs[i];
+        } else {
+            sp_fr_set_u64(&t, i % j->period);
+            sp_fr_mul(&t, &t, &j->d);
+            sp_fr_add(&e, &j->b0, &t);
+        }
+        if (sp_fr_from_canonical(&s, j->sc + 4 * i) != SP_OK)
+            continue; /* the callers only pass canonical scalars here */
+        sp_fr_mul(&t, &s, &e);
+        sp_fr_add(&acc, &acc, &t);
+    }
+    pthread_mutex_lock(&j->lock);
+    sp_fr_add(&j->sum, &j->sum, &acc);
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* [sum s_i e_i]G, e_i from logs or the progression (b0, d, period). */
+static void oracle(chk_env *env, const grp *g, void *jac, const uint64_t *sc, size_t n,
+                   const sp_fr *logs, const sp_fr *b0, const sp_fr *d, size_t period)
+{
+    dot_job j;
+    memset(&j, 0, sizeof j);
+    j.sc = sc;
+    j.logs = logs;
+    if (b0)
+        j.b0 = *b0, j.d = *d;
+    j.period = period ? period : 1;
+    sp_fr_set_zero(&j.sum);
+    pthread_mutex_init(&j.lock, NULL);
+    chk_parallel(n, env->threads, dot_range, &j);
+    pthread_mutex_destroy(&j.lock);
+    g->mul_gen(jac, &j.sum);
+}
+
+typedef struct {
+    uint64_t *sc;
+    uint64_t seed;
+} scal_job;
+
+static void scal_range(void *arg, size_t lo, size_t hi)
+{
+    scal_job *j = arg;
+    sp_rng rng;
+    sp_rng_seed(&rng, j->seed ^ (lo * 0x9e3779b97f4a7c15ULL));
+    for (size_t i = lo; i < hi; i++)
+        chk_random_scalar(j->sc + 4 * i, &rng);
+}
+
+static void random_scalars(chk_env *env, uint64_t *sc, size_t n)
+{
+    scal_job j = {sc, sp_rng_u64(&env->rng)};
+    chk_parallel(n, env->threads, scal_range, &j);
+}
+
+/* ---- the checks ---- */
+
+/* Runs the GPU MSM with poisoned output and compares with want. */
+static void run_cmp(chk_env *env, const grp *g, const void *want, const void *aff,
+                    const uint64_t *sc, size_t n, unsigned window, const char *what)
+{
+    unsigned char got[sizeof(sp_g2_jac)];
+    memset(got, 0xa5, sizeof got);
+    sp_status st = g->msm(env->cu, got, aff, sc, n, window);
+    char w[160];
+    snprintf(w, sizeof w, "%s msm n=%zu window=%u (%s)", g->name, n, window, what);
+    if (!chk_ok(env, st, w))
+        return;
+    CHECKF(g->eq(got, want), "%s: GPU result differs from the reference", w);
+}
+
+typedef enum { LOGS_RANDOM, LOGS_SAME, LOGS_SOME_INF, LOGS_PLUS_MINUS } logs_kind;
+typedef enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_MIXED, SC_SMALL } scal_kind;
+
+static void make_logs(chk_env *env, sp_fr *e, size_t n, logs_kind k)
+{
+    for (size_t i = 0; i < n; i++) {
+        sp_fr_random(&e[i], &env->rng);
+        if (k == LOGS_SAME && i)
+            e[i] = e[0];
+        if (k == LOGS_SOME_INF && i % 7 == 3)
+            sp_fr_set_zero(&e[i]);
+        if (k == LOGS_PLUS_MINUS && (i & 1))
+            sp_fr_neg(&e[i], &e[i - 1]);
+    }
+}
+
+static void make_scalars(chk_env *env, uint64_t *sc, size_t n, scal_kind k, logs_kind lk)
+{
+    static const uint64_t r_minus_1[4] = {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL,
+                                          0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *s = sc + 4 * i;
+        chk_random_scalar(s, &env->rng);
+        if (k == SC_ZERO || k == SC_ONE || k == SC_SMALL || (k == SC_MIXED && i % 5 < 3))
+            s[1] = s[2] = s[3] = 0;
+        if (k == SC_ZERO || (k == SC_MIXED && i % 5 == 0))
+            s[0] = 0;
+        if (k == SC_ONE || (k == SC_MIXED && i % 5 == 1))
+            s[0] = 1;
+        if (k == SC_SMALL || (k == SC_MIXED && i % 5 == 2))
+            s[0] &= 0xffff;
+        if (k == SC_MIXED && i % 10 == 3)
+            memcpy(s, r_minus_1, sizeof r_minus_1);
+        if (k == SC_MIXED && i % 10 == 8) /* a single bit, 2^(i mod 255) */
+            memset(s, 0, 32), s[(i % 255) / 64] = 1ULL << ((i % 255) % 64);
+        if (lk == LOGS_PLUS_MINUS && (i & 1))
+            memcpy(s, s - 4, 32); /* P and -P with one scalar: buckets hit P + (-P) */
+    }
+}
+
+/* Small-n cases: explicit logs, both references. */
+static void check_case(chk_env *env, const grp *g, size_t n, logs_kind lk, scal_kind sk,
+                       const unsigned *windows, int nwin, int naive)
+{
+    sp_fr *e = malloc((n ? n : 1) * sizeof *e);
+    uint64_t *sc = malloc((n ? n : 1) * 32);
+    unsigned char *aff = malloc((n ? n : 1) * g->aff_sz);
+    unsigned char want[sizeof(sp_g2_jac)], want2[sizeof(sp_g2_jac)];
+    make_logs(env, e, n, lk);
+    make_scalars(env, sc, n, sk, lk);
+    for (size_t i = 0; i < n; i++)
+        g->from_log(aff + i * g->aff_sz, &e[i]);
+    oracle(env, g, want, sc, n, e, NULL, NULL, 0);
+    if (naive) {
+        g->naive(want2, aff, sc, n);
+        CHECKF(g->eq(want, want2), "%s n=%zu: the two CPU references disagree", g->name, n);
+    }
+    if (sk == SC_ZERO || n == 0)
+        CHECKF(g->is_inf(want), "%s: zero scalars must give infinity", g->name);
+    char what[64];
+    snprintf(what, sizeof what, "logs %d scalars %d", (int)lk, (int)sk);
+    for (int w = 0; w < nwin; w++)
+        run_cmp(env, g, want, aff, sc, n, windows[w], what);
+    free(e), free(sc), free(aff);
+}
+
+/* Bad inputs are refused with a status and leave the output alone. */
+static void check_refusals(chk_env *env, const grp *g)
+{
+    uint64_t sc[8] = {0};
+    static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                  0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    unsigned char aff[2 * sizeof(sp_g2_affine)], got[sizeof(sp_g2_jac)], poison[sizeof got];
+    sp_fr e;
+    sp_fr_set_u64(&e, 5);
+    g->from_log(aff, &e);
+    g->from_log(aff + g->aff_sz, &e);
+    memcpy(sc + 4, r, sizeof r); /* second scalar = r: not canonical */
+    sc[0] = 3;
+    memset(got, 0xa5, sizeof got);
+    memcpy(poison, got, sizeof got);
+    CHECK(g->msm(env->cu, got, aff, sc, 2, 0) == SP_ERR_NOT_CANONICAL);
+    CHECK(memcmp(got, poison, sizeof got) == 0);
+    CHECK(g->msm(env->cu, got, aff, sc, 1, 7) == SP_ERR_INVALID_ARG);
+    CHECK(g->msm(env->cu, got, aff, sc, 1, 25) == SP_ERR_INVALID_ARG);
+    CHECK(g->msm(env->cu, got, aff, sc, (size_t)1 << 31, 0) == SP_ERR_INVALID_ARG);
+}
+
+/* 2^k points of a progression, random scalars, host and device inputs. */
+static void check_pow2(chk_env *env, const grp *g, unsigned k, int device_too)
+{
+    size_t n = (size_t)1 << k;
+    prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    uint64_t *sc = malloc(n * 32);
+    unsigned char want[sizeof(sp_g2_jac)];
+    sp_fr_random(&pj.b0, &env->rng);
+    sp_fr_random(&pj.d, &env->rng);
+    chk_parallel(n, env->threads, prog_range, &pj);
+    random_scalars(env, sc, n);
+    oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+    run_cmp(env, g, want, pj.aff, sc, n, 0, "random, host inputs");
+    if (device_too) {
+        void *db = NULL, *ds = NULL;
+        if (chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") &&
+            chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") &&
+            chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, n * g->aff_sz), "copy") &&
+            chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
+            run_cmp(env, g, want, db, ds, n, 0, "random, device inputs");
+        sp_cuda_dev_free(env->cu, db);
+        sp_cuda_dev_free(env->cu, ds);
+    }
+    free(pj.aff), free(sc);
+}
+
+static void check_group(chk_env *env, const grp *g, unsigned max_log)
+{
+    static const unsigned auto_w[1] = {0}, many_w[6] = {0, 8, 9, 11, 13, 16};
+    unsigned long before = sp_test_failures;
+    static const size_t small[5] = {0, 1, 2, 3, 1000};
+    for (int i = 0; i < 5; i++)
+        check_case(env, g, small[i], LOGS_RANDOM, SC_RANDOM, many_w, 6, 1);
+    check_case(env, g, 1000, LOGS_RANDOM, SC_ZERO, auto_w, 1, 0);
+    check_case(env, g, 1000, LOGS_RANDOM, SC_ONE, many_w, 3, 1);
+    check_case(env, g, 1000, LOGS_RANDOM, SC_MIXED, many_w, 6, 1);
+    check_case(env, g, 1000, LOGS_SAME, SC_RANDOM, many_w, 3, 0);
+    check_case(env, g, 1000, LOGS_SAME, SC_MIXED, many_w, 3, 0);
+    check_case(env, g, 1000, LOGS_SOME_INF, SC_MIXED, many_w, 3, 1);
+    check_case(env, g, 1000, LOGS_PLUS_MINUS, SC_RANDOM, many_w, 3, 0);
+    check_case(env, g, 1000, LOGS_PLUS_MINUS, SC_SMALL, many_w, 3, 0);
+    check_case(env, g, 5000, LOGS_RANDOM, SC_SMALL, many_w, 6, 0);
+    check_refusals(env, g);
+    printf("  %s msm sizes 0,1,2,3,1000 and special cases equal to both CPU references: %s\n",
+           g->name, sp_test_failures == before ? "yes" : "NO");
+    before = sp_test_failures;
+    for (unsigned k = 10; k <= max_log; k++)
+        check_pow2(env, g, k, k == 12 || k == max_log);
+    printf("  %s msm 2^10..2^%u random equal to the oracle: %s\n", g->name, max_log,
+           sp_test_failures == before ? "yes" : "NO");
+    fflush(stdout);
+}
+
+void chk_msm(chk_env *env)
+{
+    check_group(env, &grp_g1, env->quick ? 14 : 20);
+    check_group(env, &grp_g2, env->quick ? 12 : 16);
+}
+
+/* ---- timing: bases and scalars resident on the device ---- */
+
+static void bench_group(chk_env *env, const grp *g, unsigned max_log, unsigned period_log,
+                        const char *const *anchors)
+{
+    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
+    if (period > nmax)
+        period = nmax;
+    prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
+    uint64_t *sc = malloc(nmax * 32);
+    void *db = NULL, *ds = NULL;
+    if (!pj.aff || !sc) {
+        CHECKF(0, "out of host memory for the %s benchmark", g->name);
+        goto out;
+    }
+    sp_fr_random(&pj.b0, &env->rng);
+    sp_fr_random(&pj.d, &env->rng);
+    double t0 = chk_now();
+    chk_parallel(period, env->threads, prog_range, &pj);
+    for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
+        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
+    random_scalars(env, sc, nmax);
+    printf("  %s bench inputs: 2^%u points (period 2^%u) in %.1f s\n", g->name, max_log,
+           period_log, chk_now() - t0);
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, ds, sc, nmax * 32), "copy"))
+        goto out;
+    for (unsigned k = 16; k <= max_log; k += 2) {
+        size_t n = (size_t)1 << k;
+        unsigned char want[sizeof(sp_g2_jac)], got[sizeof(sp_g2_jac)];
+        oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, period);
+        int reps = k <= 20 ? 7 : 3;
+        double t[7];
+        int ok = 1;
+        for (int rep = -1; rep < reps && ok; rep++) { /* rep -1 warms up and is checked */
+            memset(got, 0xa5, sizeof got);
+            double s = chk_now();
+            ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "bench msm");
+            if (rep >= 0)
+                t[rep] = chk_now() - s;
+            else if (ok)
+                CHECKF(g->eq(got, want), "%s bench msm 2^%u differs from the oracle", g->name, k);
+        }
+        if (!ok)
+            break;
+        sp_cuda_set_profile(env->cu, 1);
+        ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "profiled msm");
+        printf("  %s\n", sp_cuda_profile(env->cu));
+        sp_cuda_set_profile(env->cu, 0);
+        char what[64], size[16];
+        snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)", g->name,
+                 sp_cuda_msm_window(n, g == &grp_g1 ? 1 : 2));
+        snprintf(size, sizeof size, "2^%u", k);
+        chk_row(what, size, chk_median(t, reps) * 1e3, "ms", anchors[(k - 16) / 2]);
+        fflush(stdout);
+    }
+out:
+    sp_cuda_dev_free(env->cu, db);
+    sp_cuda_dev_free(env->cu, ds);
+    free(pj.aff), free(sc);
+}
+
+void bench_msm(chk_env *env)
+{
+    static const char *const g1_anchor[5] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
+                                             "sppark 30.4 ms", "sppark 58.1 ms",
+                                             "sppark 172.8 ms; target 90"};
+    static const char *const g2_anchor[5] = {"", "", "", "", ""};
+    bench_group(env, &grp_g1, env->quick ? 18 : env->max_g1, 20, g1_anchor);
+    bench_group(env, &grp_g2, env->quick ? 16 : env->max_g2, 18, g2_anchor);
+}

@@ -1,0 +1,28 @@
+/*
+ * Circuit-specific Groth16 setup from fresh toxic waste, for development
+ * and tests. NOT a ceremony: whoever runs it could keep tau, alpha, beta,
+ * gamma, delta and forge proofs; the CLI prints that warning. The toxic
+ * waste comes from the OS CSPRNG and is wiped before returning.
+ */
+#ifndef SP_GROTH16_SETUP_H
+#define SP_GROTH16_SETUP_H
+
+#include "snarkpipe.h"
+#include "groth16/keys.h"
+#include "r1cs/r1cs.h"
+
+/*
+ * On input: cs a circuit; kind selects the H bases and the roots family
+ *   (SP_G16_H_SNARKJS: snarkjs-compatible key with gamma = 1 and the QAP
+ *   matrices, writable as a .zkey; SP_G16_H_BELLPERSON: random gamma,
+ *   tau^i Z(tau) / delta bases, roots 7^t, writable as .params).
+ *   threads >= 1.
+ * On output: *pk a complete proving key (QAP matrices included in both
+ *   kinds; the caller frees it with sp_g16_pk_free); zeroed on failure.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (circuit too large for a 2^28
+ *   domain), SP_ERR_NOMEM, SP_ERR_IO (no OS randomness); err says which.
+ */
+sp_status sp_g16_setup(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, int threads,
+                       char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+#endif

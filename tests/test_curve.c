@@ -245,13 +245,15 @@ static void TN(small_order_point)(AFF *r, unsigned long *order, sp_rng *rng)
         mpz_divexact_ui(m, m, lk);
     size_t len = mpz_to_limbs(k, 16, m);
     JAC t, next;
-    do {
+    for (int tries = 0; tries < 50; tries++) { /* 1/l of the tries give inf */
         AFF c;
         TN(random_curve)(&c, rng);
         FN(jac_from_affine)(&t, &c);
         FN(mul_var)(&t, &t, k, len);
-    } while (FN(jac_is_inf)(&t));
-    for (;;) {
+        if (!FN(jac_is_inf)(&t))
+            break;
+    }
+    for (int i = 0; i < 8; i++) { /* the l-part of h is at most l^2 here */
         FN(mul_var)(&next, &t, &lk, 1);
         if (FN(jac_is_inf)(&next))
             break;
@@ -513,6 +515,14 @@ static void TN(test_mul)(sp_rng *rng, const AFF *small, unsigned long order)
     CHECK(FN(affine_eq)(&got, &want));
     FN(mul_var)(&a, &gj, lk, 0);
     CHECK(FN(jac_is_inf)(&a));
+    /* Runs of ones: the negative wNAF digits carry across limbs. */
+    static const uint64_t ones[][3] = {{~0ULL, ~0ULL, ~0ULL}, {~0ULL, 0, ~0ULL}, {~0ULL, ~0ULL, 1}};
+    for (int i = 0; i < 3; i++) {
+        TN(ref_mul)(&want, &g, ones[i], 3);
+        FN(mul_var)(&a, &gj, ones[i], 3);
+        TN(to_aff)(&got, &a);
+        CHECK(FN(affine_eq)(&got, &want));
+    }
 }
 
 static void TN(test_subgroup)(sp_rng *rng, const AFF *small)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "curve/curve.h"
+#include "groth16/keys.h"
 #include "util/json.h"
 
 #define VEC "tests/vectors/"
@@ -191,6 +192,31 @@ static inline void tg_g2_outside_subgroup(sp_g2_affine *p)
         if (sp_fp2_sqrt(&p->y, &rhs) && !sp_g2_in_subgroup_slow(p))
             return;
     }
+}
+
+/* Deep equality of two proving keys (points, QAP, mpc bytes). */
+static inline int tg_csr_equal(const sp_csr *a, const sp_csr *b)
+{
+    if (!a->row || !b->row)
+        return !a->row && !b->row;
+    return a->n_rows == b->n_rows && a->nnz == b->nnz &&
+           !memcmp(a->row, b->row, (a->n_rows + 1) * sizeof *a->row) &&
+           (!a->nnz || (!memcmp(a->col, b->col, a->nnz * sizeof *a->col) &&
+                        !memcmp(a->val, b->val, a->nnz * sizeof *a->val)));
+}
+
+static inline int tg_pk_equal(const sp_g16_pk *x, const sp_g16_pk *y)
+{
+    size_t nc = x->n_vars - x->vk.n_public - 1u;
+    return x->n_vars == y->n_vars && x->vk.n_public == y->vk.n_public && x->domain_size == y->domain_size &&
+           x->h_kind == y->h_kind && x->n_h == y->n_h &&
+           !memcmp(&x->vk.alpha1, &y->vk.alpha1, offsetof(sp_g16_vk, n_public)) &&
+           !memcmp(x->vk.ic, y->vk.ic, (x->vk.n_public + 1u) * sizeof *x->vk.ic) &&
+           !memcmp(x->a, y->a, x->n_vars * sizeof *x->a) && !memcmp(x->b1, y->b1, x->n_vars * sizeof *x->b1) &&
+           !memcmp(x->b2, y->b2, x->n_vars * sizeof *x->b2) && !memcmp(x->c, y->c, nc * sizeof *x->c) &&
+           !memcmp(x->h, y->h, x->n_h * sizeof *x->h) && x->has_qap == y->has_qap &&
+           tg_csr_equal(&x->qap_a, &y->qap_a) && tg_csr_equal(&x->qap_b, &y->qap_b) && x->mpc_len == y->mpc_len &&
+           (!x->mpc_len || !memcmp(x->mpc, y->mpc, x->mpc_len));
 }
 
 #endif

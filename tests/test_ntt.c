@@ -2,7 +2,7 @@
  * NTT: roots of unity against published constants and GMP, every
  * transform against a naive O(n^2) evaluation for every 2^k <= 2^12 (small
  * cache blocks so that every code path runs at these sizes), thread counts
- * against each other, round trips up to 2^16.
+ * and block sizes against each other, round trips up to 2^16.
  */
 #include <gmp.h>
 #include <stdlib.h>
@@ -24,11 +24,14 @@ static void fr_to_mpz(mpz_t out, const sp_fr *a)
 }
 
 /* Roots: ffjavascript's w[k] table and zkcrypto's ROOT_OF_UNITY from
- * snarkjs-formats.md section 6, g^t recomputed with GMP, primitivity. */
+ * snarkjs-formats.md section 6 and the vectors' inspect.json, g^t
+ * recomputed with GMP, primitivity. */
 static void test_roots(void)
 {
     static const struct { unsigned k; const char *hex; } snarkjs[] = {
         {32, "0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f"},
+        {2, "0x8d51ccce760304d0ec030002760300000001000000000000"}, /* these two: vectors' inspect.json */
+        {3, "0x3f96405d25a31660a733b23a98ca5b22a032824078eaa4fe8dd702cb688bc087"},
         {10, "0x2f27b09858f43cef3ed6d55a6350721d79efd6b0570bf109d58a5af42d010ff9"},
         {11, "0x43527a8bca252472eb674a1a620890d7a534af14b61e0abe74a1f6718c130477"},
         {14, "0x50646ac81fe1959577e48bf529ca9f2a82c057275306243d13e96ade69583404"},
@@ -164,7 +167,7 @@ static void test_naive(sp_rng *rng)
         check_size_naive(k, SP_NTT_ROOTS_SNARKJS, 10, rng);
         check_size_naive(k, SP_NTT_ROOTS_ZKCRYPTO, 2, rng);
     }
-    /* past the default block, so the per-stage passes run with the tuned block */
+    /* past the block size, so the per-stage passes after the blocked ones run */
     check_size_naive(11, SP_NTT_ROOTS_SNARKJS, 10, rng);
     check_size_naive(12, SP_NTT_ROOTS_SNARKJS, 0, rng);
 }

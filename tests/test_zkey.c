@@ -184,27 +184,6 @@ static void check_qap_evals(const char *name, const sp_g16_pk *pk)
     free(w);
 }
 
-static int csr_equal(const sp_csr *a, const sp_csr *b)
-{
-    return a->n_rows == b->n_rows && a->nnz == b->nnz &&
-           !memcmp(a->row, b->row, (a->n_rows + 1) * sizeof *a->row) &&
-           !memcmp(a->col, b->col, a->nnz * sizeof *a->col) && !memcmp(a->val, b->val, a->nnz * sizeof *a->val);
-}
-
-static int pk_equal(const sp_g16_pk *x, const sp_g16_pk *y)
-{
-    size_t nc = x->n_vars - x->vk.n_public - 1u;
-    return x->n_vars == y->n_vars && x->vk.n_public == y->vk.n_public && x->domain_size == y->domain_size &&
-           x->h_kind == y->h_kind && x->n_h == y->n_h &&
-           !memcmp(&x->vk.alpha1, &y->vk.alpha1, offsetof(sp_g16_vk, n_public)) &&
-           !memcmp(x->vk.ic, y->vk.ic, (x->vk.n_public + 1u) * sizeof *x->vk.ic) &&
-           !memcmp(x->a, y->a, x->n_vars * sizeof *x->a) && !memcmp(x->b1, y->b1, x->n_vars * sizeof *x->b1) &&
-           !memcmp(x->b2, y->b2, x->n_vars * sizeof *x->b2) && !memcmp(x->c, y->c, nc * sizeof *x->c) &&
-           !memcmp(x->h, y->h, x->n_h * sizeof *x->h) && x->has_qap == y->has_qap &&
-           csr_equal(&x->qap_a, &y->qap_a) && csr_equal(&x->qap_b, &y->qap_b) && x->mpc_len == y->mpc_len &&
-           (!x->mpc_len || !memcmp(x->mpc, y->mpc, x->mpc_len));
-}
-
 /* Write -> read equality; byte or section identity with the original. */
 static void check_rewrite(const char *name, const char *file, const sp_g16_pk *pk, int final)
 {
@@ -216,7 +195,7 @@ static void check_rewrite(const char *name, const char *file, const sp_g16_pk *p
     sp_g16_pk back;
     st = sp_zkey_read(&back, NULL, tmp, 0, 1, err);
     CHECKF(st == SP_OK, "read back: %s", err);
-    CHECK(st == SP_OK && pk_equal(pk, &back));
+    CHECK(st == SP_OK && tg_pk_equal(pk, &back));
     sp_g16_pk_free(&back);
     size_t la = 0, lb = 0;
     uint8_t *a = tg_slurp(src, &la), *b = tg_slurp(tmp, &lb);

@@ -29,7 +29,7 @@ void sp_fr_batch_inv(sp_fr *r, const sp_fr *a, sp_fr *scratch, size_t n)
 static sp_status lagrange_points(sp_fr *out, size_t count, size_t m, const sp_fr *first, const sp_fr *step,
                                  const sp_fr *tau)
 {
-    sp_fr *den = malloc(sizeof(sp_fr) * count), *scratch = malloc(sizeof(sp_fr) * count);
+    sp_fr *den = calloc(count, sizeof(sp_fr)), *scratch = malloc(sizeof(sp_fr) * count);
     sp_fr *x = malloc(sizeof(sp_fr) * count);
     if (!den || !scratch || !x) {
         free(den), free(scratch), free(x);

@@ -99,11 +99,11 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
     int accum = cfg->accum ? cfg->accum : sp_msm_auto_accum(per, g);
     p->affine = accum == SP_MSM_ACCUM_AFFINE;
     size_t nb = (size_t)1 << (c - 1);
-    /* Batch size barely matters once the inversion (~500 multiplications)
-     * is shared by some hundreds of additions; nb / 4 keeps the chance that
-     * a bucket already has a queued addition (which then goes the XYZZ way)
-     * at 1/8 on average. Measured here: 512 to 2048 within noise. */
-    p->batch = nb / 4 < 512 ? (nb / 4 ? nb / 4 : 1) : 512;
+    /* Additions per batched inversion (~500 multiplications): a few hundred
+     * share it well. A bucket takes at most one addition per batch, so a
+     * batch of nb / 4 keeps deferrals (msm_tmpl.h) rare. At least 2. */
+    p->batch = nb / 4 < 512 ? (nb / 4 > 2 ? nb / 4 : 2) : 512;
+    if (getenv("SPB_DIV")) { size_t dv = (size_t)atoi(getenv("SPB_DIV")), mx = (size_t)atoi(getenv("SPB_MAX")); p->batch = nb / dv < mx ? (nb / dv > 2 ? nb / dv : 2) : mx; } /* EXPERIMENT */
     return SP_OK;
 }
 

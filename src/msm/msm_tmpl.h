@@ -59,6 +59,10 @@ typedef struct {
     AFF *qp;
     FE *qt;
     size_t nq, qcap;
+    const AFF **dp;    /* deferred additions (their bucket was BUSY): */
+    uint32_t *db;      /* point, bucket, sign; at most qcap / 2 */
+    uint8_t *dn;
+    size_t nd;
     int affine;
 } ws_t;
 
@@ -71,15 +75,19 @@ static void ws_free(ws_t *w)
     free(w->qb);
     free(w->qp);
     free(w->qt);
+    free(w->dp);
+    free(w->db);
+    free(w->dn);
 }
 
-/* nb buckets; qcap queued additions per inversion (affine). Returns 0 on
- * allocation failure (then ws_free still applies). */
+/* nb buckets; qcap (>= 2) queued additions per inversion (affine).
+ * Returns 0 on allocation failure (then ws_free still applies). */
 static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
 {
     memset(w, 0, sizeof *w);
     w->affine = affine;
     w->qcap = qcap;
+    size_t dcap = qcap / 2;
     w->xb = calloc(nb, sizeof *w->xb);
     w->flag = calloc(nb, 1);
     w->touched = malloc(nb * sizeof *w->touched);
@@ -89,7 +97,10 @@ static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
         w->qb = malloc(qcap * sizeof *w->qb);
         w->qp = malloc(qcap * sizeof *w->qp);
         w->qt = malloc(qcap * sizeof *w->qt);
-        ok = ok && w->ab && w->qb && w->qp && w->qt;
+        w->dp = malloc(dcap * sizeof *w->dp);
+        w->db = malloc(dcap * sizeof *w->db);
+        w->dn = malloc(dcap);
+        ok = ok && w->ab && w->qb && w->qp && w->qt && w->dp && w->db && w->dn;
     }
     return ok;
 }
@@ -165,8 +176,27 @@ static void flush(ws_t *w)
     w->nq = 0;
 }
 
-/* Bucket b += (neg ? -p : p) in affine mode; p not infinity. */
-static inline void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
+static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg);
+
+/*
+ * Runs the queue, then offers the deferred additions again. No bucket is
+ * BUSY after a flush, so each deferred one enters the queue unless an
+ * earlier one in the list took its bucket; those are deferred again, at an
+ * index no later than their own, so the list is compacted in place. The
+ * queue stays below qcap / 2 meanwhile, so nothing flushes recursively.
+ */
+static void drain(ws_t *w)
+{
+    flush(w);
+    size_t k = w->nd;
+    w->nd = 0;
+    for (size_t i = 0; i < k; i++)
+        add_affine(w, w->db[i], w->dp[i], w->dn[i]);
+}
+
+/* Bucket b += (neg ? -p : p) in affine mode; p not infinity and stays
+ * valid until the task's last drain (it is a base of the input). */
+static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
 {
     uint8_t f = w->flag[b];
     if (!(f & TOUCHED)) { /* empty: just place the point */
@@ -177,7 +207,15 @@ static inline void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
             FEF(neg)(&w->ab[b].y, &w->ab[b].y);
         return;
     }
-    if ((f & BUSY) || fe_eq_var(&w->ab[b].x, &p->x)) {
+    if (f & BUSY) { /* wait for the next batch rather than pay for XYZZ */
+        w->dp[w->nd] = p;
+        w->db[w->nd] = b;
+        w->dn[w->nd] = (uint8_t)neg;
+        if (++w->nd == w->qcap / 2)
+            drain(w);
+        return;
+    }
+    if (fe_eq_var(&w->ab[b].x, &p->x)) { /* doubling or cancellation */
         add_xyzz(w, b, p, neg);
         return;
     }
@@ -188,7 +226,14 @@ static inline void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
     w->qb[w->nq] = b;
     w->flag[b] = TOUCHED | BUSY;
     if (++w->nq == w->qcap)
-        flush(w);
+        drain(w);
+}
+
+/* Runs every queued and deferred addition. */
+static void finish(ws_t *w)
+{
+    while (w->nq || w->nd)
+        drain(w);
 }
 
 /* r = the whole of bucket b (no queued additions left). */
@@ -305,7 +350,7 @@ static void pip_task(void *vctx, int tid, size_t task)
         else
             add_xyzz(w, b, p, neg);
     }
-    flush(w);
+    finish(w);
     reduce(&x->part[task], w, pl->c);
     ws_clear(w);
 }
@@ -379,7 +424,7 @@ static void ones_task(void *vctx, int tid, size_t k)
         if (++b == x->acc_n)
             b = 0;
     }
-    flush(w);
+    finish(w);
     XYZZ s, bk;
     CV(xyzz_set_inf)(&s);
     for (size_t i = 0; i < w->ntouched; i++) {
@@ -407,7 +452,7 @@ static sp_status ones_sum(JAC *out, const AFF *bases, const size_t *idx, size_t 
     acc_n = acc_n < 1 ? 1 : acc_n > 1024 ? 1024 : acc_n;
     int nthr = (size_t)threads < parts ? threads : (int)parts;
     JAC *part = malloc(parts * sizeof *part);
-    ws_t *ws = ws_alloc(nthr, acc_n, affine, acc_n);
+    ws_t *ws = ws_alloc(nthr, acc_n, affine, acc_n < 2 ? 2 : acc_n);
     if (!part || !ws) {
         free(part);
         if (ws)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "ntt/par.h"
 
-#define SP_NTT_LOG_BLOCK 10 /* 1024 elements = 32 KiB: an L1/L2-sized block */
+#define SP_NTT_LOG_BLOCK 12 /* 4096 elements = 128 KiB: fits any L2 */
 #define SP_NTT_GRAIN 2048   /* fewest elements per thread worth a thread */
 
 static void fr_pow_u64(sp_fr *r, const sp_fr *a, uint64_t e)
@@ -71,21 +71,19 @@ typedef struct {
     sp_ntt_domain *d;
 } tw_job;
 
+/* The last stage's twiddles omega^j (j < n/2) go to tw[n/2 ..); every
+ * earlier stage's are every other entry of the next one. */
 static void tw_worker(sp_par *par, int tid, void *ctx)
 {
     sp_ntt_domain *d = ((tw_job *)ctx)->d;
-    size_t lo, hi;
-    sp_par_range(&lo, &hi, d->n / 2, tid, par->nthreads);
-    powers(d->tw, &d->omega, lo, hi);
-}
-
-static void build_small_table(sp_ntt_domain *d)
-{
-    memset(&d->tw_small[0], 0, sizeof(sp_fr)); /* index 0 is unused */
-    for (size_t m = 1; m < d->block; m <<= 1) {
-        size_t stride = d->n / (2 * m);
-        for (size_t j = 0; j < m; j++)
-            d->tw_small[m + j] = d->tw[j * stride];
+    size_t lo, hi, half = d->n / 2;
+    sp_par_range(&lo, &hi, half, tid, par->nthreads);
+    powers(d->tw + half, &d->omega, lo, hi);
+    for (size_t m = half / 2; m >= 1; m /= 2) {
+        sp_par_sync(par);
+        sp_par_range(&lo, &hi, m, tid, par->nthreads);
+        for (size_t j = lo; j < hi; j++)
+            d->tw[m + j] = d->tw[2 * m + 2 * j];
     }
 }
 
@@ -119,15 +117,14 @@ sp_status sp_ntt_domain_create_blocked(sp_ntt_domain **out, unsigned log_n, sp_n
     sp_fr_set_u64(&d->gen, (uint64_t)roots);
     d->block = log_block >= log_n ? d->n : ((size_t)1 << log_block);
     if (d->n > 1) {
-        d->tw = malloc(d->n / 2 * sizeof(sp_fr));
-        d->tw_small = malloc(d->block * sizeof(sp_fr));
-        if (!d->tw || !d->tw_small) {
+        d->tw = malloc(d->n * sizeof(sp_fr));
+        if (!d->tw) {
             sp_ntt_domain_free(d);
             return SP_ERR_NOMEM;
         }
+        memset(&d->tw[0], 0, sizeof(sp_fr)); /* unused */
         tw_job job = {d};
         sp_par_run(sp_par_threads_for(nthreads, d->n / 2, SP_NTT_GRAIN), tw_worker, &job);
-        build_small_table(d);
     }
     *out = d;
     return SP_OK;
@@ -138,7 +135,6 @@ void sp_ntt_domain_free(sp_ntt_domain *d)
     if (!d)
         return;
     free(d->tw);
-    free(d->tw_small);
     free(d);
 }
 
@@ -191,7 +187,7 @@ static void small_stages(const sp_ntt_domain *d, sp_fr *p)
 {
     size_t b = d->block;
     for (size_t m = 1; m < b; m <<= 1) {
-        const sp_fr *w = d->tw_small + m;
+        const sp_fr *w = d->tw + m;
         for (size_t g = 0; g < b; g += 2 * m) {
             sp_fr *x = p + g;
             for (size_t j = 0; j < m; j++)
@@ -203,14 +199,14 @@ static void small_stages(const sp_ntt_domain *d, sp_fr *p)
 /* Butterflies lo..hi (of n/2) of the stage with half-span m = 2^s. */
 static void large_stage(const sp_ntt_domain *d, sp_fr *a, unsigned s, size_t lo, size_t hi)
 {
-    size_t m = (size_t)1 << s, stride = d->n >> (s + 1);
-    size_t k = lo;
+    size_t m = (size_t)1 << s, k = lo;
+    const sp_fr *w = d->tw + m;
     while (k < hi) {
         size_t g = k >> s, j = k & (m - 1);
         size_t end = j + (hi - k) < m ? j + (hi - k) : m;
         sp_fr *x = a + (g << (s + 1));
         for (size_t jj = j; jj < end; jj++)
-            bfly(&x[jj], &x[jj + m], &d->tw[jj * stride]);
+            bfly(&x[jj], &x[jj + m], &w[jj]);
         k += end - j;
     }
 }

@@ -50,9 +50,10 @@ typedef struct {
                         snarkjs odd-coset shift) */
     sp_fr n_inv;     /* 1/n */
     sp_fr gen;       /* the family's generator g (5 or 7) */
-    sp_fr *tw;       /* tw[j] = omega^j, j < n/2 (NULL when n == 1) */
-    sp_fr *tw_small; /* per-stage table for the cache-blocked stages:
-                        tw_small[m + j] = omega_(2m)^j, j < m <= block/2 */
+    sp_fr *tw;       /* per-stage twiddles: tw[m + j] = omega_(2m)^j for
+                        each stage half-size m = 1, 2, .., n/2 and j < m
+                        (n entries, tw[0] unused; NULL when n == 1), so
+                        every stage reads its twiddles contiguously */
     size_t block;    /* size of the cache blocks, <= n */
 } sp_ntt_domain;
 
@@ -66,7 +67,7 @@ sp_status sp_ntt_root_of_unity(sp_fr *out, unsigned log_n, sp_ntt_roots roots) S
  * On output: *out is a new domain of size 2^log_n (twiddles computed with
  * nthreads threads). Returns SP_ERR_INVALID_ARG when log_n >
  * SP_NTT_MAX_LOG or roots is not a family above, SP_ERR_NOMEM when the
- * twiddle table (16 * n bytes) cannot be allocated; *out is NULL then.
+ * twiddle table (32 * n bytes) cannot be allocated; *out is NULL then.
  */
 sp_status sp_ntt_domain_create(sp_ntt_domain **out, unsigned log_n, sp_ntt_roots roots,
                                int nthreads) SP_WARN_UNUSED;

@@ -4,6 +4,7 @@
 #   make demo       build and run the main job on a built-in example
 #   make bench      benchmarks (prints tables)
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
+#   make fuzz       libFuzzer targets, clang         (build-fuzz/; scripts/fuzz.sh runs them)
 #   BUILD=dir       build directory (lets several builds coexist)
 
 CC      ?= gcc
@@ -34,9 +35,14 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+# The command-line tool (not part of the library): src/cli plus the
+# benchmark bodies it runs (`snarkpipe bench field`).
+CLI_SRC   := $(wildcard src/cli/*.c) bench/field.c
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI       := $(BUILD)/snarkpipe
 
 .PHONY: all lib tests test bench demo clean check-layers
-all: lib tests $(BENCH_BIN)
+all: lib tests $(BENCH_BIN) $(CLI)
 lib: $(LIB)
 
 $(BUILD)/%.o: %.c
@@ -55,6 +61,12 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(LIB)
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
+$(CLI): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(CLI_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
+# test_noble includes the CLI's known-answer checker.
+$(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
 
 tests: $(TEST_BIN)
 
@@ -105,7 +117,25 @@ $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm
 
-clean:
-	rm -rf build build-san
+# libFuzzer targets for the file and string readers (tests/fuzz; needs
+# clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part
+# of `all`; scripts/fuzz.sh builds and runs them.
+#   make fuzz -> $(FUZZ_BUILD)/fuzz/fuzz_*  (library built with the same sanitizers)
+FUZZ_BUILD ?= build-fuzz
+FUZZ_CC    ?= clang
+FUZZ_OPT   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 
--include $(LIB_OBJ:.o=.d)
+.PHONY: fuzz fuzz-targets
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=0 OPT="$(FUZZ_OPT)" fuzz-targets
+fuzz-targets: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
+
+clean:
+	rm -rf build build-san $(FUZZ_BUILD)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d)

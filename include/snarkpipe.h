@@ -29,6 +29,10 @@ typedef enum {
     SP_ERR_UNSUPPORTED       /* valid request this build cannot serve */
 } sp_status;
 
+/* Size of the char err[SP_ERR_LEN] buffers that readers and other
+ * functions fill with a precise, NUL-terminated message when they fail. */
+#define SP_ERR_LEN 256
+
 /* Returns a static, human-readable description of s (never NULL). */
 const char *sp_status_str(sp_status s);
 

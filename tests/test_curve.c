@@ -15,10 +15,9 @@
 #include <gmp.h>
 #include <string.h>
 #include "curve/curve.h"
+#include "curve/names.h"
 #include "test.h"
 
-#define SP_CAT2(a, b) a##b
-#define SP_CAT(a, b) SP_CAT2(a, b)
 
 /* out = v as little-endian limbs (at most n; the rest zero). Returns the limb count. */
 static size_t mpz_to_limbs(uint64_t *out, size_t n, const mpz_t v)
@@ -90,13 +89,7 @@ int main(void)
 
 #else /* ---- per-group tests ---- */
 
-#define TN(name) SP_CAT(name, SP_CAT(_, G))
-#define FN(name) SP_CAT(SP_CAT(sp_, G), SP_CAT(_, name))
-#define FE SP_CAT(sp_, FIELD)
-#define FEF(name) SP_CAT(SP_CAT(sp_, FIELD), SP_CAT(_, name))
-#define AFF SP_CAT(SP_CAT(sp_, G), _affine)
-#define JAC SP_CAT(SP_CAT(sp_, G), _jac)
-#define XYZZ SP_CAT(SP_CAT(sp_, G), _xyzz)
+#define TN(name) SP_CAT(name, SP_CAT(_, G)) /* test function names */
 
 /* Reference addition in affine coordinates, from the definition. */
 static void TN(ref_add)(AFF *r, const AFF *p, const AFF *q)
@@ -560,10 +553,4 @@ static void TN(test_group)(sp_rng *rng)
 }
 
 #undef TN
-#undef FN
-#undef FE
-#undef FEF
-#undef AFF
-#undef JAC
-#undef XYZZ
 #endif

@@ -10,15 +10,7 @@
  */
 #include <string.h>
 #include "curve/curve.h"
-
-#define SP_CAT2(a, b) a##b
-#define SP_CAT(a, b) SP_CAT2(a, b)
-#define FN(name) SP_CAT(SP_CAT(sp_, G), SP_CAT(_, name))
-#define FE SP_CAT(sp_, FIELD)
-#define FEF(name) SP_CAT(SP_CAT(sp_, FIELD), SP_CAT(_, name))
-#define AFF SP_CAT(SP_CAT(sp_, G), _affine)
-#define JAC SP_CAT(SP_CAT(sp_, G), _jac)
-#define XYZZ SP_CAT(SP_CAT(sp_, G), _xyzz)
+#include "curve/names.h"
 
 static const FE curve_b_ = CURVE_B;
 
@@ -280,14 +272,12 @@ int FN(xyzz_is_inf)(const XYZZ *p) { return FEF(is_zero)(&p->zz); }
 
 void FN(xyzz_from_affine)(XYZZ *r, const AFF *p)
 {
-    FE zero;
-    FEF(set_zero)(&zero);
-    int inf = FN(affine_is_inf)(p);
-    r->x = p->x;
-    r->y = p->y;
-    FEF(set_one)(&r->zz);
-    FEF(cmov)(&r->zz, &zero, inf);
-    r->zzz = r->zz;
+    JAC j; /* Z = 1, or 0 for inf: the same as ZZ and ZZZ */
+    FN(jac_from_affine)(&j, p);
+    r->x = j.x;
+    r->y = j.y;
+    r->zz = j.z;
+    r->zzz = j.z;
 }
 
 void FN(xyzz_to_jac)(JAC *r, const XYZZ *p)
@@ -331,26 +321,6 @@ void FN(xyzz_dbl)(XYZZ *r, const XYZZ *p)
     FEF(sub)(&s, &s, &r->x);
     FEF(mul)(&s, &s, &m);
     FEF(sub)(&r->y, &s, &u);    /* Y3 = M (S - X3) - W Y1 */
-}
-
-/* mdbl-2008-s-1: r = 2q for affine q (not inf). */
-static void FN(xyzz_dbl_affine_)(XYZZ *r, const AFF *q)
-{
-    FE u, m, s;
-    FEF(dbl)(&u, &q->y);
-    FEF(sqr)(&r->zz, &u);            /* V */
-    FEF(mul)(&r->zzz, &u, &r->zz);   /* W */
-    FEF(mul)(&s, &q->x, &r->zz);
-    FEF(sqr)(&m, &q->x);
-    FEF(dbl)(&u, &m);
-    FEF(add)(&m, &m, &u);
-    FEF(mul)(&u, &r->zzz, &q->y);
-    FEF(sqr)(&r->x, &m);
-    FEF(sub)(&r->x, &r->x, &s);
-    FEF(sub)(&r->x, &r->x, &s);
-    FEF(sub)(&s, &s, &r->x);
-    FEF(mul)(&s, &s, &m);
-    FEF(sub)(&r->y, &s, &u);
 }
 
 /* Shared tail of add-2008-s and madd-2008-s: given U1, S1, P = U2 - U1 and
@@ -420,10 +390,12 @@ void FN(xyzz_add_affine_var)(XYZZ *r, const XYZZ *p, const AFF *q)
     FEF(sub)(&u2, &u2, &p->x);  /* P */
     FEF(sub)(&s2, &s2, &p->y);  /* R */
     if (FEF(is_zero)(&u2)) {
-        if (FEF(is_zero)(&s2))
-            FN(xyzz_dbl_affine_)(r, q);
-        else
+        if (FEF(is_zero)(&s2)) { /* p = q: rare in MSM buckets, so no mdbl */
+            FN(xyzz_from_affine)(r, q);
+            FN(xyzz_dbl)(r, r);
+        } else {
             FN(xyzz_set_inf)(r);
+        }
         return;
     }
     FE zz = p->zz, zzz = p->zzz; /* r may alias p */
@@ -630,9 +602,3 @@ int FN(in_subgroup_slow)(const AFF *p)
 
 #undef WNAF_W
 #undef WNAF_MAX_LIMBS
-#undef FN
-#undef FE
-#undef FEF
-#undef AFF
-#undef JAC
-#undef XYZZ

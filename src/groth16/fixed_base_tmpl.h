@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/fixed_base.h"
-#include "ntt/par.h"
+#include "util/par.h"
 
 #define FB_CAT2(a, b) a##b
 #define FB_CAT(a, b) FB_CAT2(a, b)

@@ -2,7 +2,7 @@
 
 #include <string.h>
 #include "groth16/keys.h"
-#include "ntt/par.h"
+#include "util/par.h"
 
 size_t sp_pt_size(sp_pt_format f, int g2)
 {
@@ -203,6 +203,10 @@ static sp_pt_err zcash_decode(void *out, const uint8_t *in, int compressed, int 
     } else if (g2 ? !z_fp2(&b->y, in + fe, 0) : !z_fp(&a->y, in + fe, 0)) {
         return SP_PT_RANGE;
     }
+    /* (0, 0) without the infinity flag is no encoding of anything; it must
+     * not slip through as our internal infinity. */
+    if (g2 ? sp_g2_affine_is_inf(b) : sp_g1_affine_is_inf(a))
+        return SP_PT_OFF_CURVE;
     return g2 ? check_g2(b, flags) : check_g1(a, flags);
 }
 

@@ -179,11 +179,11 @@ static void flush(ws_t *w)
 static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg);
 
 /*
- * Runs the queue, then offers the deferred additions again. No bucket is
- * BUSY after a flush, so each deferred one enters the queue unless an
+ * Runs the full queue, then offers the deferred additions again. No bucket
+ * is BUSY after a flush, so each deferred one enters the queue unless an
  * earlier one in the list took its bucket; those are deferred again, at an
- * index no later than their own, so the list is compacted in place. The
- * queue stays below qcap / 2 meanwhile, so nothing flushes recursively.
+ * index no later than their own, so the list is compacted in place. At
+ * most qcap / 2 enter the queue, so nothing flushes recursively.
  */
 static void drain(ws_t *w)
 {
@@ -194,8 +194,14 @@ static void drain(ws_t *w)
         add_affine(w, w->db[i], w->dp[i], w->dn[i]);
 }
 
-/* Bucket b += (neg ? -p : p) in affine mode; p not infinity and stays
- * valid until the task's last drain (it is a base of the input). */
+/*
+ * Bucket b += (neg ? -p : p) in affine mode; p not infinity and valid
+ * until finish() (it is a base of the input). An addition whose bucket
+ * already has one queued waits for the next batch (up to qcap / 2 of
+ * them); beyond that, as for doubling or cancellation, it goes to the
+ * XYZZ part of the bucket. So skewed digits (few distinct buckets) cost
+ * XYZZ additions, never an inversion per handful of additions.
+ */
 static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
 {
     uint8_t f = w->flag[b];
@@ -207,15 +213,14 @@ static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
             FEF(neg)(&w->ab[b].y, &w->ab[b].y);
         return;
     }
-    if (f & BUSY) { /* wait for the next batch rather than pay for XYZZ */
+    if ((f & BUSY) && w->nd < w->qcap / 2) {
         w->dp[w->nd] = p;
         w->db[w->nd] = b;
         w->dn[w->nd] = (uint8_t)neg;
-        if (++w->nd == w->qcap / 2)
-            drain(w);
+        w->nd++;
         return;
     }
-    if (fe_eq_var(&w->ab[b].x, &p->x)) { /* doubling or cancellation */
+    if ((f & BUSY) || fe_eq_var(&w->ab[b].x, &p->x)) {
         add_xyzz(w, b, p, neg);
         return;
     }
@@ -229,11 +234,16 @@ static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
         drain(w);
 }
 
-/* Runs every queued and deferred addition. */
+/* Runs every queued and deferred addition (the last few the XYZZ way). */
 static void finish(ws_t *w)
 {
-    while (w->nq || w->nd)
-        drain(w);
+    if (!w->affine)
+        return;
+    drain(w);
+    flush(w);
+    for (size_t i = 0; i < w->nd; i++)
+        add_xyzz(w, w->db[i], w->dp[i], w->dn[i]);
+    w->nd = 0;
 }
 
 /* r = the whole of bucket b (no queued additions left). */

@@ -6,7 +6,7 @@
  */
 #include "ntt/hstep.h"
 
-#include "ntt/par.h"
+#include "util/par.h"
 
 #define SP_H_GRAIN 4096
 

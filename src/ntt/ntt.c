@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "ntt/par.h"
+#include "util/par.h"
 
 #define SP_NTT_LOG_BLOCK 12 /* 4096 elements = 128 KiB: fits any L2 */
 #define SP_NTT_GRAIN 2048   /* fewest elements per thread worth a thread */

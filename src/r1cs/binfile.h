@@ -16,10 +16,6 @@
 #include <string.h>
 #include "snarkpipe.h"
 
-#ifndef SP_ERR_LEN
-#define SP_ERR_LEN 256 /* size of the error-message buffers readers fill */
-#endif
-
 typedef struct {
     uint32_t id;
     uint64_t offset; /* of the payload, from the start of the file */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "ntt/par.h"
+#include "util/par.h"
 #include "synth/prover.h"
 #include "synth/synth.h"
 

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "ntt/ntt.h"
-#include "ntt/par.h"
+#include "util/par.h"
 
 #define SP_SYNTH_GRAIN 4096 /* rows per thread below which threads do not pay */
 

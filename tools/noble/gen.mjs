@@ -227,23 +227,38 @@ function invalidVectors(tag, isG2) {
   add('not_on_curve', enc(F.add(g.x, F.ONE), g.y, false));
   add('not_on_curve', enc(F.ZERO, F.ZERO, false)); // (0,0): our internal infinity, not an encoding
 
-  // Non-canonical coordinates: a value v + p in place of v (fits: p < 2^381).
-  // The first field of the encoding (x.c1 for G2) or the last (y.c0 for G2).
-  const fpLen = 96, nFp = isG2 ? 4 : 2;
+  // Non-canonical coordinates: a value v + p in place of v. That leaves the
+  // flag bits alone only when v + p < 2^381, so the points are chosen with
+  // small coordinates where needed. idx counts 48-byte fields of the
+  // encoding: 0 is x (x.c1 for G2), the last is y (y.c0 for G2).
+  const fpLen = 96, nFp = isG2 ? 4 : 2, room = (1n << 381n) - P;
+  const field = (hex, idx) => BigInt('0x' + hex.slice(idx * fpLen, (idx + 1) * fpLen)) & ((1n << 381n) - 1n);
   const bump = (hex, idx) => {
     const seg = hex.slice(idx * fpLen, (idx + 1) * fpLen);
-    const flags = parseInt(seg.slice(0, 2), 16) & 0xe0;
-    const v = BigInt('0x' + seg) & ((1n << 381n) - 1n);
-    const nv = setFlags(fpHex(v + P), flags);
+    const v = field(hex, idx);
+    if (v >= room) fail('v + p does not fit in 381 bits');
+    const nv = setFlags(fpHex(v + P), parseInt(seg.slice(0, 2), 16) & 0xe0);
     return hex.slice(0, idx * fpLen) + nv + hex.slice((idx + 1) * fpLen);
   };
-  const gc = enc(g.x, g.y, true), gu = enc(g.x, g.y, false);
-  add('not_canonical', bump(gc, 0));
-  add('not_canonical', bump(gu, 0));
-  add('not_canonical', bump(gu, nFp - 1));
-  if (isG2) add('not_canonical', bump(gc, 1));
+  // The first multiple [k]G, k from label, whose fields idxs are all < room.
+  const smallAt = (label, idxs) => {
+    for (let i = 0; ; i++) {
+      const a = Pt.BASE.multiply(scalar(`${label} ${i}`)).toAffine();
+      const u = enc(a.x, a.y, false);
+      if (idxs.every((j) => field(u, j) < room)) return a;
+    }
+  };
+  const encodings = (a) => [enc(a.x, a.y, true), enc(a.x, a.y, false)];
+  const [c0, u0] = encodings(smallAt(tag + ' small x', [0]));
+  add('not_canonical', bump(c0, 0));
+  add('not_canonical', bump(u0, 0));
+  add('not_canonical', bump(encodings(smallAt(tag + ' small y', [nFp - 1]))[1], nFp - 1));
+  if (isG2) add('not_canonical', bump(encodings(smallAt(tag + ' small x.c0', [1]))[0], 1));
+  // x = p exactly: reduces to 0, and (0, +-2) is a point of E (not of G1).
+  add('not_canonical', setFlags(fpHex(P) + (isG2 ? fpHex(0n) : ''), 0x80));
 
   // Flag misuse.
+  const [gc, gu] = encodings(g);
   const zeros = (n) => '00'.repeat(n);
   const L = isG2 ? 96 : 48;
   add('bad_flags', clearFlags(gc, 0x80)); // compressed length, C flag clear

@@ -1,5 +1,5 @@
 /* Fork-join helper: see par.h. */
-#include "ntt/par.h"
+#include "util/par.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * A minimal fork-join helper for the data-parallel loops of the NTT and
  * synthesis layers (pthreads; no pool, threads live for one call).
  */
-#ifndef SP_NTT_PAR_H
-#define SP_NTT_PAR_H
+#ifndef SP_UTIL_PAR_H
+#define SP_UTIL_PAR_H
 
 #include <pthread.h>
 #include <stddef.h>

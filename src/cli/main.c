@@ -1,0 +1,79 @@
+/*
+ * snarkpipe: the command-line tool. One table of subcommands drives both
+ * dispatch and `help`.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "field/field.h"
+#include "snarkpipe.h"
+
+static int cmd_help(int argc, char **argv);
+
+static int cmd_version(int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "snarkpipe: version takes no arguments\n");
+        return SP_EXIT_USAGE;
+    }
+    printf("snarkpipe %s (field arithmetic: %s)\n", SP_VERSION_STRING,
+           sp_field_asm_active() ? "x86-64 adx/bmi2" : "portable C");
+    return SP_EXIT_OK;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "field") == 0)
+        return sp_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+    fprintf(stderr, "snarkpipe: bench needs a layer: field\n");
+    return SP_EXIT_USAGE;
+}
+
+static const struct {
+    const char *name, *args, *help;
+    int (*fn)(int argc, char **argv);
+} commands_[] = {
+    {"version", "", "print the version and the field arithmetic in use", cmd_version},
+    {"help", "", "print this text (also --help, -h)", cmd_help},
+    {"selftest", "[VECTORS]",
+     "check the arithmetic: generator encodings, pairing bilinearity on random\n"
+     "                      scalars, and every known answer in VECTORS (a file such as\n"
+     "                      tests/vectors/noble_bls12381.txt)",
+     sp_cli_selftest},
+    {"bench", "field [FILTER...]", "time the field operations (rows whose name contains a FILTER)",
+     cmd_bench},
+};
+
+static int cmd_help(int argc, char **argv)
+{
+    printf("usage: snarkpipe COMMAND [ARGS]\n\n"
+           "snarkpipe %s: Groth16 proving engine for BLS12-381.\n\ncommands:\n",
+           SP_VERSION_STRING);
+    for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++) {
+        char head[40];
+        snprintf(head, sizeof head, "%s %s", commands_[i].name, commands_[i].args);
+        printf("  %-20s%s\n", head, commands_[i].help);
+    }
+    printf("\nexit codes:\n"
+           "  0  success\n"
+           "  1  a check failed (wrong known answer; later: proof does not verify)\n"
+           "  2  usage error: unknown command or bad arguments\n"
+           "  3  runtime error: unreadable or malformed input, I/O, memory\n");
+    return SP_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cmd_help(0, NULL);
+        return SP_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+        name = "help";
+    for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++)
+        if (strcmp(name, commands_[i].name) == 0)
+            return commands_[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "snarkpipe: unknown command '%s' (try: snarkpipe help)\n", argv[1]);
+    return SP_EXIT_USAGE;
+}

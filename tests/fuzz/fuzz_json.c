@@ -1,0 +1,210 @@
+/* libFuzzer target: the JSON reader (sp_json_parse). An accepted document
+ * must be a well-formed tree (counts, items, keys, NUL-terminated texts),
+ * hold numbers that match the RFC 8259 grammar and strings that are valid
+ * UTF-8 without surrogates, have no duplicate keys, and come back the same
+ * after going through the writer (indented and compact) and the reader
+ * again. */
+#include "fuzz.h"
+#include "util/json.h"
+
+/* RFC 8259: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+static int number_ok(const char *s, size_t n)
+{
+    size_t i = 0;
+#define DIGIT(k) ((k) < n && s[k] >= '0' && s[k] <= '9')
+    if (i < n && s[i] == '-')
+        i++;
+    if (i < n && s[i] == '0')
+        i++;
+    else if (DIGIT(i))
+        while (DIGIT(i))
+            i++;
+    else
+        return 0;
+    if (i < n && s[i] == '.') {
+        if (!DIGIT(++i))
+            return 0;
+        while (DIGIT(i))
+            i++;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (!DIGIT(i))
+            return 0;
+        while (DIGIT(i))
+            i++;
+    }
+#undef DIGIT
+    return i == n;
+}
+
+/* Valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF). */
+static int utf8_ok(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i], len, cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            len = 2, cp = c & 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            len = 3, cp = c & 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            len = 4, cp = c & 0x07;
+        else
+            return 0;
+        if (n - i < len)
+            return 0;
+        for (unsigned k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+static void check_tree(const sp_json_val *v, size_t len, unsigned depth, int member, int keys_plain)
+{
+    FUZZ_CHECK(depth <= SP_JSON_DEFAULT_MAX_DEPTH + 1);
+    FUZZ_CHECK(v->offset < len);
+    FUZZ_CHECK(member ? v->key != NULL : v->key == NULL);
+    if (member)
+        FUZZ_CHECK(utf8_ok((const unsigned char *)v->key, strlen(v->key)));
+    switch (v->type) {
+    case SP_JSON_NULL:
+    case SP_JSON_FALSE:
+    case SP_JSON_TRUE:
+        FUZZ_CHECK(v->text == NULL && v->items == NULL);
+        break;
+    case SP_JSON_NUMBER:
+        FUZZ_CHECK(v->text != NULL && v->text[v->n] == '\0' && strlen(v->text) == v->n);
+        FUZZ_CHECK(number_ok(v->text, v->n));
+        break;
+    case SP_JSON_STRING:
+        FUZZ_CHECK(v->text != NULL && v->text[v->n] == '\0');
+        FUZZ_CHECK(utf8_ok((const unsigned char *)v->text, v->n));
+        break;
+    case SP_JSON_ARRAY:
+    case SP_JSON_OBJECT:
+        FUZZ_CHECK(v->text == NULL && (v->n == 0 || v->items != NULL));
+        for (size_t i = 0; i < v->n; i++) {
+            FUZZ_CHECK(sp_json_at(v, i) == v->items[i]);
+            check_tree(v->items[i], len, depth + 1, v->type == SP_JSON_OBJECT, keys_plain);
+        }
+        FUZZ_CHECK(sp_json_at(v, v->n) == NULL);
+        if (v->type == SP_JSON_OBJECT && keys_plain)
+            for (size_t i = 0; i < v->n; i++) {
+                FUZZ_CHECK(sp_json_get(v, v->items[i]->key) == v->items[i]); /* first = only */
+                for (size_t j = 0; j < i; j++)
+                    FUZZ_CHECK(strcmp(v->items[i]->key, v->items[j]->key) != 0);
+            }
+        break;
+    default:
+        FUZZ_CHECK(!"unknown type");
+    }
+}
+
+static void write_tree(sp_json_writer *w, const sp_json_val *v)
+{
+    if (v->key)
+        sp_jw_key(w, v->key);
+    switch (v->type) {
+    case SP_JSON_NULL: sp_jw_number(w, "null"); break;
+    case SP_JSON_FALSE: sp_jw_number(w, "false"); break;
+    case SP_JSON_TRUE: sp_jw_number(w, "true"); break;
+    case SP_JSON_NUMBER: sp_jw_number(w, v->text); break;
+    case SP_JSON_STRING: sp_jw_string(w, v->text); break;
+    case SP_JSON_ARRAY:
+    case SP_JSON_OBJECT:
+        v->type == SP_JSON_ARRAY ? sp_jw_begin_array(w) : sp_jw_begin_object(w);
+        for (size_t i = 0; i < v->n; i++)
+            write_tree(w, v->items[i]);
+        v->type == SP_JSON_ARRAY ? sp_jw_end_array(w) : sp_jw_end_object(w);
+        break;
+    }
+}
+
+static int same_tree(const sp_json_val *x, const sp_json_val *y)
+{
+    if (x->type != y->type || x->n != y->n || (x->key == NULL) != (y->key == NULL))
+        return 0;
+    if (x->key && strcmp(x->key, y->key))
+        return 0;
+    if (x->text && memcmp(x->text, y->text, x->n))
+        return 0;
+    for (size_t i = 0; (x->type == SP_JSON_ARRAY || x->type == SP_JSON_OBJECT) && i < x->n; i++)
+        if (!same_tree(x->items[i], y->items[i]))
+            return 0;
+    return 1;
+}
+
+/* 1 when some string holds a NUL (from \u0000), which the writer's C-string
+ * interface cannot carry. */
+static int has_nul_string(const sp_json_val *v)
+{
+    if (v->type == SP_JSON_STRING && strlen(v->text) != v->n)
+        return 1;
+    for (size_t i = 0; (v->type == SP_JSON_ARRAY || v->type == SP_JSON_OBJECT) && i < v->n; i++)
+        if (has_nul_string(v->items[i]))
+            return 1;
+    return 0;
+}
+
+static void round_trip(const sp_json_val *root, unsigned indent)
+{
+    sp_json_writer w;
+    sp_jw_init(&w, indent);
+    write_tree(&w, root);
+    char *text;
+    size_t len;
+    FUZZ_CHECK(sp_jw_finish(&text, &len, &w) == SP_OK);
+    FUZZ_CHECK(strlen(text) == len);
+    char err[160];
+    sp_json_doc *doc;
+    sp_status st = sp_json_parse(&doc, text, len, NULL, err, sizeof err);
+    if (st != SP_OK)
+        fprintf(stderr, "re-reading the writer's output failed: %s\n%s\n", err, text);
+    FUZZ_CHECK(st == SP_OK);
+    FUZZ_CHECK(same_tree(sp_json_root(doc), root));
+    sp_json_free(doc);
+    free(text);
+}
+
+/* 1 when the input spells a \u0000 escape, which can put a NUL into a key. */
+static int mentions_nul_escape(const uint8_t *d, size_t n)
+{
+    for (size_t i = 0; i + 6 <= n; i++)
+        if (d[i] == '\\' && d[i + 1] == 'u' && !memcmp(d + i + 2, "0000", 4))
+            return 1;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[160];
+    sp_json_doc *doc = (sp_json_doc *)1;
+    sp_status st = sp_json_parse(&doc, (const char *)data, size, NULL, err, sizeof err);
+    if (st != SP_OK) {
+        FUZZ_CHECK(doc == NULL && memchr(err, 0, sizeof err) && err[0]);
+        FUZZ_CHECK(st == SP_ERR_BAD_ENCODING || st == SP_ERR_TRUNCATED || st == SP_ERR_NOMEM);
+        return 0;
+    }
+    int plain = !mentions_nul_escape(data, size);
+    const sp_json_val *root = sp_json_root(doc);
+    check_tree(root, size, 0, 0, plain);
+    if (plain && !has_nul_string(root)) {
+        round_trip(root, 0);
+        round_trip(root, 1 + (unsigned)(size % 4));
+    }
+    sp_json_free(doc);
+    return 0;
+}

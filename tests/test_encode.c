@@ -1,0 +1,585 @@
+/*
+ * Point encodings (src/curve/encode.h).
+ *
+ * Known answers: the zcash serializations of the generators (published in
+ * the zcash / IETF pairing-friendly-curves specifications), the snarkjs
+ * key multiplier_bls12381/circuit_final.zkey against the decimal
+ * verification_key.json that snarkjs exported from it, and proof.json.
+ * Then: round trips of random points in every form, every malformed case
+ * with its status, non-squares checked by GMP's Legendre symbol, and
+ * random bit flips (a decoder that accepts must have been given the
+ * canonical encoding of what it returned).
+ *
+ * Like test_curve.c, this file includes itself once per group.
+ */
+#ifndef ENCODE_TEST_GROUP
+#include <gmp.h>
+#include <string.h>
+#include "curve/encode.h"
+#include "test.h"
+
+#define SP_CAT2(a, b) a##b
+#define SP_CAT(a, b) SP_CAT2(a, b)
+#define VEC "tests/vectors/multiplier_bls12381/"
+
+static mpz_t P;
+
+static size_t hex_to_bytes(uint8_t *out, size_t max, const char *hex)
+{
+    size_t n = strlen(hex) / 2;
+    for (size_t i = 0; i < n && i < max; i++) {
+        unsigned v;
+        sscanf(hex + 2 * i, "%2x", &v);
+        out[i] = (uint8_t)v;
+    }
+    return n;
+}
+
+/* 1 when the Fp element a is a square (a = 0 included), by GMP. */
+static int gmp_fp_is_square(const sp_fp *a)
+{
+    uint64_t l[SP_FP_LIMBS];
+    mpz_t v;
+    mpz_init(v);
+    sp_fp_to_canonical(l, a);
+    mpz_import(v, SP_FP_LIMBS, -1, 8, 0, 0, l);
+    int sq = mpz_legendre(v, P) >= 0;
+    mpz_clear(v);
+    return sq;
+}
+
+/* a in Fp2 is a square iff its norm a0^2 + a1^2 is a square in Fp. */
+static int gmp_fp2_is_square(const sp_fp2 *a)
+{
+    sp_fp n, t;
+    sp_fp_sqr(&n, &a->c0);
+    sp_fp_sqr(&t, &a->c1);
+    sp_fp_add(&n, &n, &t);
+    return gmp_fp_is_square(&n);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+/* The first n quoted strings after "key" in a JSON text; returns how many
+ * were found. Enough for snarkjs' flat files, without a JSON parser. */
+static int json_strings(char out[][SP_FP_DEC_MAX], int n, const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *s = strstr(json, pat);
+    if (!s)
+        return 0;
+    s += strlen(pat);
+    int k = 0;
+    while (k < n && (s = strchr(s, '"')) != NULL) {
+        const char *e = strchr(s + 1, '"');
+        if (!e || (size_t)(e - s - 1) >= SP_FP_DEC_MAX)
+            break;
+        memcpy(out[k], s + 1, (size_t)(e - s - 1));
+        out[k][e - s - 1] = '\0';
+        k++;
+        s = e + 1;
+    }
+    return k;
+}
+
+static uint32_t u32le(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+#define ENCODE_TEST_GROUP
+#define G g1
+#define FIELD fp
+#define NC 1
+#define GEN_COMPRESSED                                                                    \
+    "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
+#define GEN_UNCOMPRESSED                                                                  \
+    "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb" \
+    "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"
+#include "test_encode.c"
+#undef G
+#undef FIELD
+#undef NC
+#undef GEN_COMPRESSED
+#undef GEN_UNCOMPRESSED
+#define G g2
+#define FIELD fp2
+#define NC 2
+#define GEN_COMPRESSED                                                                    \
+    "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" \
+    "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
+#define GEN_UNCOMPRESSED                                                                  \
+    "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" \
+    "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8" \
+    "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be" \
+    "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801"
+#include "test_encode.c"
+
+/*
+ * The zkey header points against verification_key.json: iden3 binfile
+ * ("zkey", version, section count, then (u32 id, u64 size, payload)),
+ * section 2 = n8q, q, n8r, r, nVars, nPublic, domainSize, alpha1, beta1,
+ * beta2, gamma2, delta1, delta2; section 3 = IC.
+ */
+static void test_zkey_vk(void)
+{
+    size_t zlen = 0, jlen = 0, plen = 0;
+    uint8_t *z = (uint8_t *)read_file(VEC "circuit_final.zkey", &zlen);
+    char *vk = read_file(VEC "verification_key.json", &jlen);
+    char *proof = read_file(VEC "proof.json", &plen);
+    CHECK(z && vk && proof);
+    if (!z || !vk || !proof)
+        goto out;
+    CHECK(zlen > 12 && memcmp(z, "zkey", 4) == 0);
+    const uint8_t *hdr = NULL, *ic = NULL;
+    for (size_t off = 12; off + 12 <= zlen;) {
+        uint32_t id = u32le(z + off);
+        uint64_t size = u32le(z + off + 4) | (uint64_t)u32le(z + off + 8) << 32;
+        if (size > zlen - off - 12)
+            break;
+        if (id == 2)
+            hdr = z + off + 12;
+        if (id == 3)
+            ic = z + off + 12;
+        off += 12 + size;
+    }
+    CHECK(hdr && ic);
+    if (!hdr || !ic)
+        goto out;
+    uint8_t q[SP_FP_BYTES];
+    for (int i = 0; i < SP_FP_BYTES; i++)
+        q[i] = (uint8_t)(SP_FP_MODULUS[i / 8] >> (8 * (i % 8)));
+    CHECK(u32le(hdr) == 48 && memcmp(hdr + 4, q, 48) == 0 && u32le(hdr + 52) == 32);
+    uint32_t npub = u32le(hdr + 52 + 4 + 32 + 4);
+    const uint8_t *pts = hdr + 4 + 48 + 4 + 32 + 12; /* alpha1 */
+    test_vk_g1(pts, vk, "vk_alpha_1");
+    test_vk_g1(pts + 96, NULL, NULL); /* beta1: not in the JSON; valid */
+    test_vk_g2(pts + 192, vk, "vk_beta_2");
+    test_vk_g2(pts + 384, vk, "vk_gamma_2");
+    test_vk_g1(pts + 576, NULL, NULL); /* delta1 */
+    test_vk_g2(pts + 672, vk, "vk_delta_2");
+    /* gamma2 is the generator (snarkjs uses gamma = 1). */
+    sp_g2_affine g, gamma;
+    sp_g2_generator(&g);
+    CHECK(sp_g2_from_snarkjs(&gamma, pts + 384, 1) == SP_OK && sp_g2_affine_eq(&gamma, &g));
+    /* IC: npub + 1 points, all in one JSON array. */
+    char s[2 * 3][SP_FP_DEC_MAX];
+    CHECK(npub == 1 && json_strings(s, 6, vk, "IC") == 6);
+    for (uint32_t i = 0; i < 2; i++) {
+        const char *in[3] = {s[3 * i], s[3 * i + 1], s[3 * i + 2]};
+        sp_g1_affine a, b;
+        CHECK(sp_g1_from_snarkjs(&a, ic + 96 * i, 1) == SP_OK);
+        CHECK(sp_g1_from_dec(&b, in, 1) == SP_OK && sp_g1_affine_eq(&a, &b));
+    }
+    /* The proof: three valid points. */
+    test_proof_g1(proof, "pi_a");
+    test_proof_g2(proof, "pi_b");
+    test_proof_g1(proof, "pi_c");
+out:
+    free(z);
+    free(vk);
+    free(proof);
+}
+
+int main(void)
+{
+    sp_rng rng;
+    sp_test_begin("test_encode", &rng);
+    mpz_init_set_str(P, "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
+    test_group_g1(&rng);
+    test_group_g2(&rng);
+    test_zkey_vk();
+    mpz_clear(P);
+    return sp_test_done();
+}
+
+#else /* ---- per-group tests ---- */
+
+#define TN(name) SP_CAT(name, SP_CAT(_, G))
+#define FN(name) SP_CAT(SP_CAT(sp_, G), SP_CAT(_, name))
+#define FE SP_CAT(sp_, FIELD)
+#define FEF(name) SP_CAT(SP_CAT(sp_, FIELD), SP_CAT(_, name))
+#define AFF SP_CAT(SP_CAT(sp_, G), _affine)
+#define JAC SP_CAT(SP_CAT(sp_, G), _jac)
+#define CB (NC * SP_FP_BYTES) /* one coordinate, zcash or snarkjs */
+#define NS (3 * NC)           /* decimal strings per point */
+
+static int TN(is_square)(const FE *a)
+{
+#if NC == 1
+    return gmp_fp_is_square(a);
+#else
+    return gmp_fp2_is_square(a);
+#endif
+}
+
+static void TN(random_sub)(AFF *r, sp_rng *rng)
+{
+    uint64_t k[SP_FR_LIMBS];
+    sp_fr s;
+    JAC t;
+    sp_fr_random(&s, rng);
+    sp_fr_to_canonical(k, &s);
+    FN(generator)(r);
+    FN(jac_from_affine)(&t, r);
+    FN(mul_var)(&t, &t, k, SP_FR_LIMBS);
+    FN(jac_to_affine)(r, &t);
+}
+
+/* A random curve point outside the subgroup, found through the decoder:
+ * random compressed x until it decodes without the subgroup check. */
+static void TN(random_outside)(AFF *r, sp_rng *rng)
+{
+    uint8_t b[CB];
+    for (;;) {
+        sp_rng_bytes(rng, b, CB);
+        for (int j = 1; j < NC; j++)
+            b[SP_FP_BYTES * j] &= 0x0f; /* every component < 2^380 < p */
+        b[0] = (uint8_t)(0x80 | (b[0] & 0x2f));
+        if (FN(from_bytes)(r, b, CB, 0) == SP_OK && !FN(in_subgroup_slow)(r))
+            return;
+    }
+}
+
+static void TN(test_known)(void)
+{
+    uint8_t want[2 * CB], got[2 * CB];
+    AFF g, d, inf;
+    FN(generator)(&g);
+    CHECK(hex_to_bytes(want, sizeof want, GEN_COMPRESSED) == CB);
+    FN(to_bytes_compressed)(got, &g);
+    CHECK(memcmp(got, want, CB) == 0);
+    CHECK(FN(from_bytes)(&d, want, CB, 1) == SP_OK && FN(affine_eq)(&d, &g));
+    CHECK(hex_to_bytes(want, sizeof want, GEN_UNCOMPRESSED) == 2 * CB);
+    FN(to_bytes_uncompressed)(got, &g);
+    CHECK(memcmp(got, want, 2 * CB) == 0);
+    CHECK(FN(from_bytes)(&d, want, 2 * CB, 1) == SP_OK && FN(affine_eq)(&d, &g));
+    /* -G: the same x with the sign flag (the generator's y is the smaller root). */
+    FN(affine_neg)(&g, &g);
+    FN(to_bytes_compressed)(got, &g);
+    hex_to_bytes(want, sizeof want, GEN_COMPRESSED);
+    CHECK(got[0] == (want[0] | 0x20) && memcmp(got + 1, want + 1, CB - 1) == 0);
+    CHECK(FN(from_bytes)(&d, got, CB, 1) == SP_OK && FN(affine_eq)(&d, &g));
+    /* Infinity: 0xc0 / 0x40 then zeros. */
+    FN(affine_set_inf)(&inf);
+    memset(want, 0, sizeof want);
+    want[0] = 0xc0;
+    FN(to_bytes_compressed)(got, &inf);
+    CHECK(memcmp(got, want, CB) == 0);
+    CHECK(FN(from_bytes)(&d, want, CB, 1) == SP_OK && FN(affine_is_inf)(&d));
+    want[0] = 0x40;
+    FN(to_bytes_uncompressed)(got, &inf);
+    CHECK(memcmp(got, want, 2 * CB) == 0);
+    CHECK(FN(from_bytes)(&d, want, 2 * CB, 1) == SP_OK && FN(affine_is_inf)(&d));
+}
+
+/* p through every form and back. */
+static void TN(check_round_trip)(const AFF *p, int in_sub)
+{
+    uint8_t b[2 * CB], b2[2 * CB];
+    char dec[NS][SP_FP_DEC_MAX];
+    const char *in[NS];
+    AFF d;
+    sp_status want_sub = in_sub ? SP_OK : SP_ERR_NOT_IN_SUBGROUP;
+    FN(to_bytes_compressed)(b, p);
+    CHECK(FN(from_bytes)(&d, b, CB, 0) == SP_OK && FN(affine_eq)(&d, p));
+    CHECK(FN(from_bytes)(&d, b, CB, 1) == want_sub);
+    FN(to_bytes_uncompressed)(b, p);
+    CHECK(FN(from_bytes)(&d, b, 2 * CB, 0) == SP_OK && FN(affine_eq)(&d, p));
+    CHECK(FN(from_bytes)(&d, b, 2 * CB, 1) == want_sub);
+    FN(to_snarkjs)(b, p);
+    CHECK(FN(from_snarkjs)(&d, b, 0) == SP_OK && FN(affine_eq)(&d, p));
+    CHECK(FN(from_snarkjs)(&d, b, 1) == want_sub);
+    FN(to_snarkjs)(b2, &d);
+    CHECK(memcmp(b, b2, 2 * CB) == 0);
+    FN(to_dec)(dec, p);
+    for (int i = 0; i < NS; i++)
+        in[i] = dec[i];
+    CHECK(FN(from_dec)(&d, in, 0) == SP_OK && FN(affine_eq)(&d, p));
+    CHECK(FN(from_dec)(&d, in, 1) == want_sub);
+}
+
+static void TN(test_round_trips)(sp_rng *rng)
+{
+    AFF p;
+    for (int it = 0; it < sp_test_iters(6); it++) {
+        TN(random_sub)(&p, rng);
+        TN(check_round_trip)(&p, 1);
+        FN(affine_neg)(&p, &p);
+        TN(check_round_trip)(&p, 1);
+        TN(random_outside)(&p, rng);
+        TN(check_round_trip)(&p, 0);
+    }
+    FN(affine_set_inf)(&p);
+    TN(check_round_trip)(&p, 1);
+    uint8_t b[2 * CB];
+    char dec[NS][SP_FP_DEC_MAX];
+    FN(to_snarkjs)(b, &p);
+    int zero = 1;
+    for (int i = 0; i < 2 * CB; i++)
+        zero &= b[i] == 0;
+    CHECK(zero);
+    FN(to_dec)(dec, &p); /* "0", "1", "0" with NC components each */
+    for (int i = 0; i < NS; i++)
+        CHECK(strcmp(dec[i], i == NC ? "1" : "0") == 0);
+}
+
+/* Writes p (canonical limbs, big-endian) at out with the zcash flags. */
+static void TN(put_be)(uint8_t *out, const uint64_t *l)
+{
+    for (int i = 0; i < SP_FP_LIMBS; i++)
+        for (int k = 0; k < 8; k++)
+            out[(SP_FP_LIMBS - 1 - i) * 8 + k] = (uint8_t)(l[i] >> (56 - 8 * k));
+}
+
+static void TN(test_malformed_bytes)(sp_rng *rng)
+{
+    uint8_t c[CB], u[2 * CB], t[3 * CB];
+    AFF p, d, orig;
+    TN(random_sub)(&p, rng);
+    FN(to_bytes_compressed)(c, &p);
+    FN(to_bytes_uncompressed)(u, &p);
+    memset(t, 0, sizeof t);
+    memcpy(t, u, sizeof u);
+    orig = d = p;
+    /* Lengths. */
+    static const size_t lens[] = {0, 1, CB - 1, CB + 1, 2 * CB - 1, 2 * CB + 1, 3 * CB};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        CHECK(FN(from_bytes)(&d, t, lens[i], 1) == SP_ERR_BAD_ENCODING);
+    /* Flags. */
+    uint8_t x[2 * CB];
+    memcpy(x, c, CB);
+    x[0] &= 0x7f; /* compressed length without the compression flag */
+    CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_BAD_ENCODING);
+    memcpy(x, u, 2 * CB);
+    x[0] |= 0x80; /* uncompressed length with it */
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_BAD_ENCODING);
+    memcpy(x, u, 2 * CB);
+    x[0] |= 0x20; /* sign flag on an uncompressed point */
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_BAD_ENCODING);
+    memset(x, 0, sizeof x);
+    x[0] = 0xe0; /* infinity with the sign flag */
+    CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_BAD_ENCODING);
+    x[0] = 0xc1; /* infinity with other bits */
+    CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_BAD_ENCODING);
+    x[0] = 0xc0;
+    x[CB - 1] = 1;
+    CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_BAD_ENCODING);
+    x[0] = 0x40;
+    x[CB - 1] = 0;
+    x[2 * CB - 1] = 1;
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_BAD_ENCODING);
+    x[0] = 0x60; /* uncompressed infinity with the sign flag */
+    x[2 * CB - 1] = 0;
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_BAD_ENCODING);
+    memset(x, 0, sizeof x); /* (0, 0) without the infinity flag */
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_NOT_ON_CURVE);
+    CHECK(FN(affine_eq)(&d, &orig)); /* errors leave r alone */
+    /* Coordinates >= p, in each component of x, and in y. */
+    for (int j = 0; j < NC; j++) {
+        memcpy(x, c, CB);
+        TN(put_be)(x + SP_FP_BYTES * j, SP_FP_MODULUS);
+        x[0] |= 0x80;
+        CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_NOT_CANONICAL);
+        memcpy(x, c, CB);
+        memset(x + SP_FP_BYTES * j, 0xff, SP_FP_BYTES);
+        x[SP_FP_BYTES * j] = 0x1f; /* 2^381 - 1 under the flags */
+        x[0] |= 0x80;
+        CHECK(FN(from_bytes)(&d, x, CB, 1) == SP_ERR_NOT_CANONICAL);
+        memcpy(x, u, 2 * CB);
+        TN(put_be)(x + CB + SP_FP_BYTES * j, SP_FP_MODULUS);
+        CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_NOT_CANONICAL);
+    }
+    /* Off the curve. */
+    memcpy(x, u, 2 * CB);
+    x[2 * CB - 1] ^= 1;
+    CHECK(FN(from_bytes)(&d, x, 2 * CB, 1) == SP_ERR_NOT_ON_CURVE);
+    /* No square root: x^3 + b a non-square by GMP's Legendre symbol. */
+    int seen = 0;
+    for (int it = 0; it < 40 && seen < 4; it++) {
+        sp_rng_bytes(rng, x, CB);
+        for (int j = 1; j < NC; j++)
+            x[SP_FP_BYTES * j] &= 0x0f; /* every component < 2^380 < p */
+        x[0] = (uint8_t)(0x80 | (x[0] & 0x2f));
+        FE xx, rhs;
+        memcpy(t, x, CB);
+        t[0] &= 0x1f;
+        sp_status st = FN(from_bytes)(&d, x, CB, 0);
+        for (int j = 0; j < NC; j++) /* the same x, independently: c1 | c0 */
+            sp_fp_from_bytes_be((j == 0) ? (sp_fp *)&xx + (NC - 1) : (sp_fp *)&xx, t + SP_FP_BYTES * j);
+        FN(curve_rhs)(&rhs, &xx);
+        int sq = TN(is_square)(&rhs);
+        CHECKF(sq ? st == SP_OK : st == SP_ERR_NO_SQRT, "square %d status %d", sq, (int)st);
+        seen += !sq;
+    }
+    CHECK(seen > 0);
+    /* Outside the subgroup: only with the check. */
+    TN(random_outside)(&p, rng);
+    FN(to_bytes_compressed)(c, &p);
+    CHECK(FN(from_bytes)(&d, c, CB, 1) == SP_ERR_NOT_IN_SUBGROUP);
+    CHECK(FN(from_bytes)(&d, c, CB, 0) == SP_OK && FN(affine_eq)(&d, &p));
+}
+
+/* Random bit flips of valid encodings never crash, and whatever decodes
+ * re-encodes to the same bytes (encodings are canonical). */
+static void TN(test_flips)(sp_rng *rng)
+{
+    AFF p, d;
+    uint8_t b[2 * CB], e[2 * CB];
+    int ok = 0;
+    for (int it = 0; it < sp_test_iters(60); it++) {
+        size_t len = (it & 1) ? CB : 2 * CB;
+        TN(random_sub)(&p, rng);
+        if (it % 7 == 0)
+            FN(affine_set_inf)(&p);
+        if (len == CB)
+            FN(to_bytes_compressed)(b, &p);
+        else
+            FN(to_bytes_uncompressed)(b, &p);
+        int flips = 1 + (int)(sp_rng_u64(rng) % 3);
+        for (int f = 0; f < flips; f++) {
+            uint64_t r = sp_rng_u64(rng);
+            size_t pos = (r & 1) ? 0 : (size_t)((r >> 8) % len); /* favour the flag byte */
+            b[pos] ^= (uint8_t)(1u << ((r >> 4) & 7));
+        }
+        sp_status st = FN(from_bytes)(&d, b, len, it & 2);
+        if (st != SP_OK)
+            continue;
+        ok++;
+        if (len == CB)
+            FN(to_bytes_compressed)(e, &d);
+        else
+            FN(to_bytes_uncompressed)(e, &d);
+        CHECK(memcmp(e, b, len) == 0);
+        CHECK(FN(affine_is_on_curve)(&d));
+    }
+    CHECK(ok < sp_test_iters(60)); /* the flips did break encodings */
+}
+
+static void TN(test_malformed_other)(sp_rng *rng)
+{
+    AFF p, d;
+    uint8_t b[2 * CB], x[2 * CB];
+    TN(random_sub)(&p, rng);
+    FN(to_snarkjs)(b, &p);
+    /* snarkjs: a stored value >= p in each component; off the curve. */
+    for (int j = 0; j < 2 * NC; j++) {
+        memcpy(x, b, sizeof x);
+        for (int i = 0; i < SP_FP_LIMBS; i++)
+            for (int k = 0; k < 8; k++)
+                x[SP_FP_BYTES * j + 8 * i + k] = (uint8_t)(SP_FP_MODULUS[i] >> (8 * k));
+        CHECK(FN(from_snarkjs)(&d, x, 1) == SP_ERR_NOT_CANONICAL);
+    }
+    memcpy(x, b, sizeof x);
+    x[CB] ^= 1;
+    CHECK(FN(from_snarkjs)(&d, x, 1) == SP_ERR_NOT_ON_CURVE);
+    memset(x + CB, 0, CB); /* y = 0 with x != 0 */
+    CHECK(FN(from_snarkjs)(&d, x, 0) == SP_ERR_NOT_ON_CURVE);
+    TN(random_outside)(&p, rng);
+    FN(to_snarkjs)(b, &p);
+    CHECK(FN(from_snarkjs)(&d, b, 1) == SP_ERR_NOT_IN_SUBGROUP);
+    /* Decimal strings. */
+    char dec[NS][SP_FP_DEC_MAX];
+    const char *in[NS];
+    FN(generator)(&p);
+    FN(to_dec)(dec, &p);
+    for (int i = 0; i < NS; i++)
+        in[i] = dec[i];
+    CHECK(FN(from_dec)(&d, in, 1) == SP_OK && FN(affine_eq)(&d, &p));
+    static const char *bad_chars[] = {"", "12a", "-1", " 1", "0x"};
+    for (size_t i = 0; i < sizeof bad_chars / sizeof bad_chars[0]; i++) {
+        in[0] = bad_chars[i];
+        CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_BAD_ENCODING);
+    }
+    char pdec[SP_FP_DEC_MAX];
+    mpz_get_str(pdec, 10, P);
+    in[0] = pdec;
+    CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_NOT_CANONICAL);
+    in[0] = dec[0];
+    in[2 * NC] = "2"; /* z must be 1 (or 0 for inf) */
+    CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_BAD_ENCODING);
+    in[2 * NC] = "0"; /* z = 0 but x, y are not (0, 1) */
+    CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_BAD_ENCODING);
+    in[2 * NC] = dec[2 * NC];
+    in[NC] = "5"; /* y changed */
+    CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_NOT_ON_CURVE);
+    for (int i = 0; i < 2 * NC; i++) /* (0, 0, 1) is not inf */
+        in[i] = "0";
+    CHECK(FN(from_dec)(&d, in, 0) == SP_ERR_NOT_ON_CURVE);
+    TN(random_outside)(&p, rng);
+    FN(to_dec)(dec, &p);
+    for (int i = 0; i < NS; i++)
+        in[i] = dec[i];
+    CHECK(FN(from_dec)(&d, in, 1) == SP_ERR_NOT_IN_SUBGROUP);
+    CHECK(FN(from_dec)(&d, in, 0) == SP_OK && FN(affine_eq)(&d, &p));
+}
+
+/* One zkey point: valid, equal to the JSON decimals (when key is given),
+ * printed back to the same decimals, and re-encoded to the same bytes. */
+static void TN(test_vk)(const uint8_t *bin, const char *json, const char *key)
+{
+    AFF a, b;
+    uint8_t e[2 * CB];
+    CHECK(FN(from_snarkjs)(&a, bin, 1) == SP_OK && !FN(affine_is_inf)(&a));
+    FN(to_snarkjs)(e, &a);
+    CHECK(memcmp(e, bin, 2 * CB) == 0);
+    if (!key)
+        return;
+    char s[NS][SP_FP_DEC_MAX], back[NS][SP_FP_DEC_MAX];
+    const char *in[NS];
+    CHECKF(json_strings(s, NS, json, key) == NS, "%s", key);
+    for (int i = 0; i < NS; i++)
+        in[i] = s[i];
+    CHECKF(FN(from_dec)(&b, in, 1) == SP_OK && FN(affine_eq)(&a, &b), "%s", key);
+    FN(to_dec)(back, &a);
+    for (int i = 0; i < NS; i++)
+        CHECKF(strcmp(back[i], s[i]) == 0, "%s[%d]", key, i);
+}
+
+static void TN(test_proof)(const char *json, const char *key)
+{
+    char s[NS][SP_FP_DEC_MAX];
+    const char *in[NS];
+    AFF a;
+    CHECKF(json_strings(s, NS, json, key) == NS, "%s", key);
+    for (int i = 0; i < NS; i++)
+        in[i] = s[i];
+    CHECKF(FN(from_dec)(&a, in, 1) == SP_OK, "%s", key);
+}
+
+static void TN(test_group)(sp_rng *rng)
+{
+    TN(test_known)();
+    TN(test_round_trips)(rng);
+    TN(test_malformed_bytes)(rng);
+    TN(test_malformed_other)(rng);
+    TN(test_flips)(rng);
+}
+
+#undef TN
+#undef FN
+#undef FE
+#undef FEF
+#undef AFF
+#undef JAC
+#undef CB
+#undef NS
+#endif

@@ -54,7 +54,7 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 # Tests may use GMP (test-only dependency) and reach internals through src/.
-$(BUILD)/tests/%: tests/%.c tests/test.h $(LIB)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
@@ -129,11 +129,16 @@ FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 .PHONY: fuzz fuzz-targets
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=0 OPT="$(FUZZ_OPT)" fuzz-targets
-fuzz-targets: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+fuzz-targets: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%) $(BUILD)/fuzz/make_seeds
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
+
+# Writes the seed corpora (tests/fuzz/make_seeds.c says how to run it).
+$(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)

@@ -16,11 +16,11 @@
 #include <gmp.h>
 #include <string.h>
 #include "curve/encode.h"
+#include "curve/names.h"
 #include "test.h"
+#include "test_g16.h" /* file, container and JSON helpers */
 
-#define SP_CAT2(a, b) a##b
-#define SP_CAT(a, b) SP_CAT2(a, b)
-#define VEC "tests/vectors/multiplier_bls12381/"
+#define MUL VEC "multiplier_bls12381/"
 
 static mpz_t P;
 
@@ -58,52 +58,24 @@ static int gmp_fp2_is_square(const sp_fp2 *a)
     return gmp_fp_is_square(&n);
 }
 
-static char *read_file(const char *path, size_t *len)
+/* The NS decimal strings of a snarkjs JSON point (G1 [x, y, z], G2
+ * [[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]]) in our order. Returns 1 when
+ * v has that shape. */
+static int json_point(const char **out, const sp_json_val *v, int nc)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
-
-/* The first n quoted strings after "key" in a JSON text; returns how many
- * were found. Enough for snarkjs' flat files, without a JSON parser. */
-static int json_strings(char out[][SP_FP_DEC_MAX], int n, const char *json, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *s = strstr(json, pat);
-    if (!s)
+    if (!v || v->type != SP_JSON_ARRAY || v->n != 3)
         return 0;
-    s += strlen(pat);
-    int k = 0;
-    while (k < n && (s = strchr(s, '"')) != NULL) {
-        const char *e = strchr(s + 1, '"');
-        if (!e || (size_t)(e - s - 1) >= SP_FP_DEC_MAX)
-            break;
-        memcpy(out[k], s + 1, (size_t)(e - s - 1));
-        out[k][e - s - 1] = '\0';
-        k++;
-        s = e + 1;
+    for (size_t i = 0; i < 3; i++) {
+        const sp_json_val *c = sp_json_at(v, i);
+        for (int j = 0; j < nc; j++) {
+            const sp_json_val *e = nc == 1 ? c : sp_json_at(c, (size_t)j);
+            if (!e || e->type != SP_JSON_STRING)
+                return 0;
+            out[nc * (int)i + j] = e->text;
+        }
     }
-    return k;
+    return 1;
 }
-
-static uint32_t u32le(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
 #define ENCODE_TEST_GROUP
 #define G g1
@@ -141,62 +113,52 @@ static uint32_t u32le(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 |
  */
 static void test_zkey_vk(void)
 {
-    size_t zlen = 0, jlen = 0, plen = 0;
-    uint8_t *z = (uint8_t *)read_file(VEC "circuit_final.zkey", &zlen);
-    char *vk = read_file(VEC "verification_key.json", &jlen);
-    char *proof = read_file(VEC "proof.json", &plen);
-    CHECK(z && vk && proof);
-    if (!z || !vk || !proof)
+    size_t zlen = 0;
+    uint8_t *z = tg_slurp(MUL "circuit_final.zkey", &zlen);
+    sp_json_doc *vkd = tg_json_file(MUL "verification_key.json");
+    sp_json_doc *prd = tg_json_file(MUL "proof.json");
+    CHECKF(z && vkd && prd, "cannot read %s (run from the repository root)", MUL);
+    if (!z || !vkd || !prd)
         goto out;
-    CHECK(zlen > 12 && memcmp(z, "zkey", 4) == 0);
-    const uint8_t *hdr = NULL, *ic = NULL;
-    for (size_t off = 12; off + 12 <= zlen;) {
-        uint32_t id = u32le(z + off);
-        uint64_t size = u32le(z + off + 4) | (uint64_t)u32le(z + off + 8) << 32;
-        if (size > zlen - off - 12)
-            break;
-        if (id == 2)
-            hdr = z + off + 12;
-        if (id == 3)
-            ic = z + off + 12;
-        off += 12 + size;
-    }
-    CHECK(hdr && ic);
-    if (!hdr || !ic)
+    const sp_json_val *vk = sp_json_root(vkd), *proof = sp_json_root(prd);
+    tg_section sec[16];
+    int nsec = tg_sections(sec, 16, z, zlen);
+    const tg_section *s2 = tg_find(sec, nsec, 2), *s3 = tg_find(sec, nsec, 3);
+    CHECK(memcmp(z, "zkey", 4) == 0 && s2 && s3 && s2->size == 964);
+    if (!s2 || !s3 || s2->size != 964)
         goto out;
+    const uint8_t *hdr = z + s2->off, *ic = z + s3->off;
     uint8_t q[SP_FP_BYTES];
     for (int i = 0; i < SP_FP_BYTES; i++)
         q[i] = (uint8_t)(SP_FP_MODULUS[i / 8] >> (8 * (i % 8)));
-    CHECK(u32le(hdr) == 48 && memcmp(hdr + 4, q, 48) == 0 && u32le(hdr + 52) == 32);
-    uint32_t npub = u32le(hdr + 52 + 4 + 32 + 4);
-    const uint8_t *pts = hdr + 4 + 48 + 4 + 32 + 12; /* alpha1 */
-    test_vk_g1(pts, vk, "vk_alpha_1");
-    test_vk_g1(pts + 96, NULL, NULL); /* beta1: not in the JSON; valid */
-    test_vk_g2(pts + 192, vk, "vk_beta_2");
-    test_vk_g2(pts + 384, vk, "vk_gamma_2");
-    test_vk_g1(pts + 576, NULL, NULL); /* delta1 */
-    test_vk_g2(pts + 672, vk, "vk_delta_2");
+    CHECK(tg_le32(hdr) == 48 && memcmp(hdr + 4, q, 48) == 0 && tg_le32(hdr + 52) == 32);
+    uint32_t npub = tg_le32(hdr + 92);
+    const uint8_t *pts = hdr + 100; /* alpha1 */
+    test_vk_g1(pts, sp_json_get(vk, "vk_alpha_1"));
+    test_vk_g1(pts + 96, NULL); /* beta1: not in the JSON; valid */
+    test_vk_g2(pts + 192, sp_json_get(vk, "vk_beta_2"));
+    test_vk_g2(pts + 384, sp_json_get(vk, "vk_gamma_2"));
+    test_vk_g1(pts + 576, NULL); /* delta1 */
+    test_vk_g2(pts + 672, sp_json_get(vk, "vk_delta_2"));
     /* gamma2 is the generator (snarkjs uses gamma = 1). */
     sp_g2_affine g, gamma;
     sp_g2_generator(&g);
     CHECK(sp_g2_from_snarkjs(&gamma, pts + 384, 1) == SP_OK && sp_g2_affine_eq(&gamma, &g));
-    /* IC: npub + 1 points, all in one JSON array. */
-    char s[2 * 3][SP_FP_DEC_MAX];
-    CHECK(npub == 1 && json_strings(s, 6, vk, "IC") == 6);
-    for (uint32_t i = 0; i < 2; i++) {
-        const char *in[3] = {s[3 * i], s[3 * i + 1], s[3 * i + 2]};
-        sp_g1_affine a, b;
-        CHECK(sp_g1_from_snarkjs(&a, ic + 96 * i, 1) == SP_OK);
-        CHECK(sp_g1_from_dec(&b, in, 1) == SP_OK && sp_g1_affine_eq(&a, &b));
-    }
+    /* IC: npub + 1 points. */
+    const sp_json_val *icj = sp_json_get(vk, "IC");
+    CHECK(npub == 1 && icj && icj->n == npub + 1 && s3->size == 96 * (npub + 1));
+    for (uint32_t i = 0; icj && i < icj->n && 96 * (i + 1) <= s3->size; i++)
+        test_vk_g1(ic + 96 * i, sp_json_at(icj, i));
     /* The proof: three valid points. */
-    test_proof_g1(proof, "pi_a");
-    test_proof_g2(proof, "pi_b");
-    test_proof_g1(proof, "pi_c");
+    test_proof_g1(sp_json_get(proof, "pi_a"));
+    test_proof_g2(sp_json_get(proof, "pi_b"));
+    test_proof_g1(sp_json_get(proof, "pi_c"));
 out:
     free(z);
-    free(vk);
-    free(proof);
+    if (vkd)
+        sp_json_free(vkd);
+    if (prd)
+        sp_json_free(prd);
 }
 
 int main(void)
@@ -213,12 +175,7 @@ int main(void)
 
 #else /* ---- per-group tests ---- */
 
-#define TN(name) SP_CAT(name, SP_CAT(_, G))
-#define FN(name) SP_CAT(SP_CAT(sp_, G), SP_CAT(_, name))
-#define FE SP_CAT(sp_, FIELD)
-#define FEF(name) SP_CAT(SP_CAT(sp_, FIELD), SP_CAT(_, name))
-#define AFF SP_CAT(SP_CAT(sp_, G), _affine)
-#define JAC SP_CAT(SP_CAT(sp_, G), _jac)
+#define TN(name) SP_CAT(name, SP_CAT(_, G)) /* test function names */
 #define CB (NC * SP_FP_BYTES) /* one coordinate, zcash or snarkjs */
 #define NS (3 * NC)           /* decimal strings per point */
 
@@ -532,37 +489,34 @@ static void TN(test_malformed_other)(sp_rng *rng)
     CHECK(FN(from_dec)(&d, in, 0) == SP_OK && FN(affine_eq)(&d, &p));
 }
 
-/* One zkey point: valid, equal to the JSON decimals (when key is given),
- * printed back to the same decimals, and re-encoded to the same bytes. */
-static void TN(test_vk)(const uint8_t *bin, const char *json, const char *key)
+/* One zkey point: valid, equal to the JSON point v (when given), printed
+ * back to the same decimals, and re-encoded to the same bytes. */
+static void TN(test_vk)(const uint8_t *bin, const sp_json_val *v)
 {
     AFF a, b;
     uint8_t e[2 * CB];
     CHECK(FN(from_snarkjs)(&a, bin, 1) == SP_OK && !FN(affine_is_inf)(&a));
     FN(to_snarkjs)(e, &a);
     CHECK(memcmp(e, bin, 2 * CB) == 0);
-    if (!key)
+    if (!v)
         return;
-    char s[NS][SP_FP_DEC_MAX], back[NS][SP_FP_DEC_MAX];
     const char *in[NS];
-    CHECKF(json_strings(s, NS, json, key) == NS, "%s", key);
-    for (int i = 0; i < NS; i++)
-        in[i] = s[i];
-    CHECKF(FN(from_dec)(&b, in, 1) == SP_OK && FN(affine_eq)(&a, &b), "%s", key);
+    char back[NS][SP_FP_DEC_MAX];
+    CHECK(json_point(in, v, NC));
+    if (!json_point(in, v, NC))
+        return;
+    CHECK(FN(from_dec)(&b, in, 1) == SP_OK && FN(affine_eq)(&a, &b));
     FN(to_dec)(back, &a);
     for (int i = 0; i < NS; i++)
-        CHECKF(strcmp(back[i], s[i]) == 0, "%s[%d]", key, i);
+        CHECKF(strcmp(back[i], in[i]) == 0, "string %d: %s / %s", i, back[i], in[i]);
 }
 
-static void TN(test_proof)(const char *json, const char *key)
+static void TN(test_proof)(const sp_json_val *v)
 {
-    char s[NS][SP_FP_DEC_MAX];
     const char *in[NS];
     AFF a;
-    CHECKF(json_strings(s, NS, json, key) == NS, "%s", key);
-    for (int i = 0; i < NS; i++)
-        in[i] = s[i];
-    CHECKF(FN(from_dec)(&a, in, 1) == SP_OK, "%s", key);
+    int ok = json_point(in, v, NC);
+    CHECK(ok && FN(from_dec)(&a, in, 1) == SP_OK);
 }
 
 static void TN(test_group)(sp_rng *rng)
@@ -575,11 +529,6 @@ static void TN(test_group)(sp_rng *rng)
 }
 
 #undef TN
-#undef FN
-#undef FE
-#undef FEF
-#undef AFF
-#undef JAC
 #undef CB
 #undef NS
 #endif

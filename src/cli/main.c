@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "field/field.h"
+#include "synth/gen.h"
 #include "snarkpipe.h"
 
 static int cmd_help(int argc, char **argv);
@@ -37,11 +38,15 @@ static const struct {
     {"help", "", "print this text (also --help, -h)", cmd_help},
     {"selftest", "[VECTORS]",
      "check the arithmetic: generator encodings, pairing bilinearity on random\n"
-     "                      scalars, and every known answer in VECTORS (a file such as\n"
-     "                      tests/vectors/noble_bls12381.txt)",
+     "      scalars, and every known answer in VECTORS (a file such as\n"
+     "      tests/vectors/noble_bls12381.txt)",
      sp_cli_selftest},
     {"bench", "field [FILTER...]", "time the field operations (rows whose name contains a FILTER)",
      cmd_bench},
+    {"gen-circuit", "--constraints N ...",
+     "write a satisfiable benchmark circuit and its witness (.r1cs, .wtns);\n"
+     "      `snarkpipe gen-circuit` alone prints its options",
+     sp_cmd_gen_circuit},
 };
 
 static int cmd_help(int argc, char **argv)
@@ -50,9 +55,8 @@ static int cmd_help(int argc, char **argv)
            "snarkpipe %s: Groth16 proving engine for BLS12-381.\n\ncommands:\n",
            SP_VERSION_STRING);
     for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++) {
-        char head[40];
-        snprintf(head, sizeof head, "%s %s", commands_[i].name, commands_[i].args);
-        printf("  %-20s%s\n", head, commands_[i].help);
+        printf("  %s%s%s\n      %s\n", commands_[i].name, *commands_[i].args ? " " : "",
+               commands_[i].args, commands_[i].help);
     }
     printf("\nexit codes:\n"
            "  0  success\n"

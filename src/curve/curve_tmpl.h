@@ -390,12 +390,10 @@ void FN(xyzz_add_affine_var)(XYZZ *r, const XYZZ *p, const AFF *q)
     FEF(sub)(&u2, &u2, &p->x);  /* P */
     FEF(sub)(&s2, &s2, &p->y);  /* R */
     if (FEF(is_zero)(&u2)) {
-        if (FEF(is_zero)(&s2)) { /* p = q: rare in MSM buckets, so no mdbl */
-            FN(xyzz_from_affine)(r, q);
-            FN(xyzz_dbl)(r, r);
-        } else {
+        if (FEF(is_zero)(&s2))
+            FN(xyzz_dbl)(r, p); /* p = q */
+        else
             FN(xyzz_set_inf)(r);
-        }
         return;
     }
     FE zz = p->zz, zzz = p->zzz; /* r may alias p */
@@ -409,7 +407,7 @@ void FN(xyzz_add_affine_var)(XYZZ *r, const XYZZ *p, const AFF *q)
 /*
  * Montgomery's trick: for the n field elements at z (byte stride z_stride),
  * writes 1/z_i, or 0 where z_i = 0, to inv (byte stride inv_stride), using
- * one inversion and 3(n - 1) multiplications. inv is first used to hold the
+ * one inversion and about 3n multiplications. inv first holds the
  * prefix products, so it must not overlap z.
  */
 static void FN(batch_inv_)(char *inv, size_t inv_stride, const char *z, size_t z_stride, size_t n)

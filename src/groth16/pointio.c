@@ -1,6 +1,7 @@
 #include "groth16/pointio.h"
 
 #include <string.h>
+#include "curve/encode.h"
 #include "groth16/keys.h"
 #include "util/par.h"
 
@@ -38,223 +39,53 @@ const char *sp_pt_err_str(sp_pt_err e)
     return "?";
 }
 
-static int all_zero(const uint8_t *b, size_t n)
-{
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= b[i];
-    return acc == 0;
-}
-
-/* ---- snarkjs LEM ---- */
-
-/* The LEM bytes are the sp_fp limbs themselves (both use R = 2^384), so
- * decoding is a range check. */
-static int lem_fp(sp_fp *r, const uint8_t b[48])
-{
-    for (int i = 0; i < SP_FP_LIMBS; i++) {
-        uint64_t v = 0;
-        for (int j = 7; j >= 0; j--)
-            v = v << 8 | b[8 * i + j];
-        r->l[i] = v;
-    }
-    for (int i = SP_FP_LIMBS - 1; i >= 0; i--)
-        if (r->l[i] != SP_FP_MODULUS[i])
-            return r->l[i] < SP_FP_MODULUS[i];
-    return 0; /* equal to p */
-}
-
-static void lem_put(uint8_t b[48], const sp_fp *a)
-{
-    for (int i = 0; i < SP_FP_LIMBS; i++)
-        for (int j = 0; j < 8; j++)
-            b[8 * i + j] = (uint8_t)(a->l[i] >> (8 * j));
-}
-
-static sp_pt_err check_g1(const sp_g1_affine *p, unsigned flags)
-{
-    if (!sp_g1_affine_is_on_curve(p))
-        return SP_PT_OFF_CURVE;
-    if (!(flags & SP_G16_SKIP_SUBGROUP_CHECK) && !sp_g1_in_subgroup(p))
-        return SP_PT_SUBGROUP;
-    return SP_PT_OK;
-}
-
-static sp_pt_err check_g2(const sp_g2_affine *p, unsigned flags)
-{
-    if (!sp_g2_affine_is_on_curve(p))
-        return SP_PT_OFF_CURVE;
-    if (!(flags & SP_G16_SKIP_SUBGROUP_CHECK) && !sp_g2_in_subgroup(p))
-        return SP_PT_SUBGROUP;
-    return SP_PT_OK;
-}
-
-static sp_pt_err lem_decode(void *out, const uint8_t *in, int g2, int allow_inf, unsigned flags)
-{
-    if (all_zero(in, g2 ? 192 : 96)) {
-        if (!allow_inf)
-            return SP_PT_INFINITY;
-        if (g2)
-            sp_g2_affine_set_inf(out);
-        else
-            sp_g1_affine_set_inf(out);
-        return SP_PT_OK;
-    }
-    if (!g2) {
-        sp_g1_affine *p = out;
-        if (!lem_fp(&p->x, in) || !lem_fp(&p->y, in + 48))
-            return SP_PT_RANGE;
-        return check_g1(p, flags);
-    }
-    sp_g2_affine *q = out;
-    if (!lem_fp(&q->x.c0, in) || !lem_fp(&q->x.c1, in + 48) || !lem_fp(&q->y.c0, in + 96) ||
-        !lem_fp(&q->y.c1, in + 144))
-        return SP_PT_RANGE;
-    return check_g2(q, flags);
-}
-
-static void lem_encode(uint8_t *out, const void *p, int g2)
-{
-    if (!g2) {
-        const sp_g1_affine *a = p;
-        lem_put(out, &a->x);
-        lem_put(out + 48, &a->y);
-        return;
-    }
-    const sp_g2_affine *b = p;
-    lem_put(out, &b->x.c0);
-    lem_put(out + 48, &b->x.c1);
-    lem_put(out + 96, &b->y.c0);
-    lem_put(out + 144, &b->y.c1);
-}
-
-/* ---- zcash (big-endian, flag bits in byte 0) ---- */
-
-#define ZF_COMPRESSED 0x80
-#define ZF_INFINITY 0x40
-#define ZF_SORT 0x20
-
-/* x (one Fp, or Fp2 as c1 | c0) from the encoding with the flags masked. */
-static int z_fp(sp_fp *r, const uint8_t *b, int first)
-{
-    uint8_t t[48];
-    memcpy(t, b, 48);
-    if (first)
-        t[0] &= 0x1f;
-    return sp_fp_from_bytes_be(r, t) == SP_OK;
-}
-
-static int z_fp2(sp_fp2 *r, const uint8_t *b, int first)
-{
-    return z_fp(&r->c1, b, first) && z_fp(&r->c0, b + 48, 0);
-}
-
-/* y from x for a compressed point: the root whose "largest" bit is sort. */
-static sp_pt_err z_recover_y(void *p, int g2, int sort)
-{
-    if (!g2) {
-        sp_g1_affine *a = p;
-        sp_fp rhs;
-        sp_g1_curve_rhs(&rhs, &a->x);
-        if (!sp_fp_sqrt(&a->y, &rhs))
-            return SP_PT_NO_SQRT;
-        if (sp_fp_is_lexicographically_largest(&a->y) != sort)
-            sp_fp_neg(&a->y, &a->y);
-        return SP_PT_OK;
-    }
-    sp_g2_affine *b = p;
-    sp_fp2 rhs;
-    sp_g2_curve_rhs(&rhs, &b->x);
-    if (!sp_fp2_sqrt(&b->y, &rhs))
-        return SP_PT_NO_SQRT;
-    if (sp_fp2_is_lexicographically_largest(&b->y) != sort)
-        sp_fp2_neg(&b->y, &b->y);
-    return SP_PT_OK;
-}
-
-static sp_pt_err zcash_decode(void *out, const uint8_t *in, int compressed, int g2, int allow_inf,
-                              unsigned flags)
-{
-    size_t len = sp_pt_size(compressed ? SP_PTF_ZCASH_C : SP_PTF_ZCASH_U, g2), fe = g2 ? 96 : 48;
-    uint8_t f = in[0] & 0xe0;
-    if (!(f & ZF_COMPRESSED) != !compressed)
-        return SP_PT_FLAGS;
-    if (f & ZF_INFINITY) {
-        if ((f & ZF_SORT) || (in[0] & 0x1f) || !all_zero(in + 1, len - 1))
-            return SP_PT_FLAGS;
-        if (!allow_inf)
-            return SP_PT_INFINITY;
-        if (g2)
-            sp_g2_affine_set_inf(out);
-        else
-            sp_g1_affine_set_inf(out);
-        return SP_PT_OK;
-    }
-    if ((f & ZF_SORT) && !compressed)
-        return SP_PT_FLAGS;
-    sp_g1_affine *a = out;
-    sp_g2_affine *b = out;
-    if (g2 ? !z_fp2(&b->x, in, 1) : !z_fp(&a->x, in, 1))
-        return SP_PT_RANGE;
-    if (compressed) {
-        sp_pt_err e = z_recover_y(out, g2, (f & ZF_SORT) != 0);
-        if (e != SP_PT_OK)
-            return e;
-    } else if (g2 ? !z_fp2(&b->y, in + fe, 0) : !z_fp(&a->y, in + fe, 0)) {
-        return SP_PT_RANGE;
-    }
-    /* (0, 0) without the infinity flag is no encoding of anything; it must
-     * not slip through as our internal infinity. */
-    if (g2 ? sp_g2_affine_is_inf(b) : sp_g1_affine_is_inf(a))
-        return SP_PT_OFF_CURVE;
-    return g2 ? check_g2(b, flags) : check_g1(a, flags);
-}
-
-static void zcash_encode(uint8_t *out, const void *p, int compressed, int g2)
-{
-    size_t len = sp_pt_size(compressed ? SP_PTF_ZCASH_C : SP_PTF_ZCASH_U, g2), fe = g2 ? 96 : 48;
-    int inf = g2 ? sp_g2_affine_is_inf(p) : sp_g1_affine_is_inf(p);
-    memset(out, 0, len);
-    if (inf) {
-        out[0] = ZF_INFINITY | (compressed ? ZF_COMPRESSED : 0);
-        return;
-    }
-    int largest;
-    if (!g2) {
-        const sp_g1_affine *a = p;
-        sp_fp_to_bytes_be(out, &a->x);
-        if (!compressed)
-            sp_fp_to_bytes_be(out + fe, &a->y);
-        largest = sp_fp_is_lexicographically_largest(&a->y);
-    } else {
-        const sp_g2_affine *b = p;
-        sp_fp_to_bytes_be(out, &b->x.c1);
-        sp_fp_to_bytes_be(out + 48, &b->x.c0);
-        if (!compressed) {
-            sp_fp_to_bytes_be(out + fe, &b->y.c1);
-            sp_fp_to_bytes_be(out + fe + 48, &b->y.c0);
-        }
-        largest = sp_fp2_is_lexicographically_largest(&b->y);
-    }
-    if (compressed)
-        out[0] |= ZF_COMPRESSED | (largest ? ZF_SORT : 0);
-}
-
 /* ---- dispatch and arrays ---- */
+
+static sp_pt_err from_status(sp_status st)
+{
+    switch (st) {
+    case SP_OK: return SP_PT_OK;
+    case SP_ERR_NOT_CANONICAL: return SP_PT_RANGE;
+    case SP_ERR_NO_SQRT: return SP_PT_NO_SQRT;
+    case SP_ERR_NOT_ON_CURVE: return SP_PT_OFF_CURVE;
+    case SP_ERR_NOT_IN_SUBGROUP: return SP_PT_SUBGROUP;
+    default: return SP_PT_FLAGS;
+    }
+}
 
 sp_pt_err sp_pt_decode(void *out, const uint8_t *in, sp_pt_format f, int g2, int allow_inf, unsigned flags)
 {
+    int sub = !(flags & SP_G16_SKIP_SUBGROUP_CHECK);
+    size_t n = sp_pt_size(f, g2);
+    sp_status st;
     if (f == SP_PTF_LEM)
-        return lem_decode(out, in, g2, allow_inf, flags);
-    return zcash_decode(out, in, f == SP_PTF_ZCASH_C, g2, allow_inf, flags);
+        st = g2 ? sp_g2_from_snarkjs(out, in, sub) : sp_g1_from_snarkjs(out, in, sub);
+    else
+        st = g2 ? sp_g2_from_bytes(out, in, n, sub) : sp_g1_from_bytes(out, in, n, sub);
+    if (st != SP_OK)
+        return from_status(st);
+    if (!allow_inf && (g2 ? sp_g2_affine_is_inf(out) : sp_g1_affine_is_inf(out)))
+        return SP_PT_INFINITY;
+    return SP_PT_OK;
 }
 
 void sp_pt_encode(uint8_t *out, const void *p, sp_pt_format f, int g2)
 {
-    if (f == SP_PTF_LEM)
-        lem_encode(out, p, g2);
-    else
-        zcash_encode(out, p, f == SP_PTF_ZCASH_C, g2);
+    if (f == SP_PTF_LEM) {
+        if (g2)
+            sp_g2_to_snarkjs(out, p);
+        else
+            sp_g1_to_snarkjs(out, p);
+    } else if (f == SP_PTF_ZCASH_U) {
+        if (g2)
+            sp_g2_to_bytes_uncompressed(out, p);
+        else
+            sp_g1_to_bytes_uncompressed(out, p);
+    } else if (g2) {
+        sp_g2_to_bytes_compressed(out, p);
+    } else {
+        sp_g1_to_bytes_compressed(out, p);
+    }
 }
 
 #define MAX_THREADS 256

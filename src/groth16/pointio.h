@@ -1,6 +1,9 @@
 /*
  * Point arrays in the key files, decoded and checked in parallel; shared
- * by the zkey and bellperson readers (internal to the groth16 layer).
+ * by the zkey and bellperson readers (internal to the groth16 layer). The
+ * codecs themselves are curve/encode.h's; this adds the policy (where
+ * infinity is allowed, the subgroup flag), reasons for messages and the
+ * threads.
  *
  * Formats:
  *   SP_PTF_LEM      snarkjs: affine x | y, each coordinate little-endian in

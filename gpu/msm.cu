@@ -2,18 +2,25 @@
  * Pippenger multi-scalar multiplication for G1 and G2 on the device.
  *
  * Phases (one kernel each, all on the context's stream):
- *   1. digits:     every scalar is cut into W signed c-bit digits
- *                  d in [-2^(c-1), 2^(c-1)] (carry into the next window);
- *                  record w: key = (w << c) | |d|, value = i | sign << 31.
+ *   1. digits:     the 256 bit positions are cut into W windows of as
+ *                  equal widths as possible (c or c-1 bits), and every
+ *                  scalar into W signed digits |d| <= 2^(width-1) (carry
+ *                  into the next window; none leaves the top one, since
+ *                  s < 2^255); record w: key = (w << c) | |d|,
+ *                  value = i | sign << 31. Equal widths matter: with a
+ *                  narrow top window all points crowd into its few
+ *                  buckets, and one thread adds them all (first
+ *                  measurement: 1.4 s instead of ~10 ms at n = 2^18).
  *   2. sort:       CUB radix sort of all W*n records by key, so each
  *                  (window, bucket) owns one contiguous run.
  *   3. ranges:     start/end of every run.
  *   4. accumulate: one thread per (window, bucket |d| >= 1) adds its
  *                  points (negated for negative digits) into an XYZZ bucket.
  *   5. reduce:     per window, sum_k k*B_k by running sums over segments of
- *                  L buckets (thread per segment), then a per-window sum.
- *   6. host:       the W window sums are combined with c doublings each
- *                  by the CPU group law (microseconds).
+ *                  L buckets (thread per segment), then the segment sums
+ *                  of each window are added in two tree levels.
+ *   6. host:       the W window sums are combined (Horner, one doubling per
+ *                  bit) by the CPU group law (microseconds).
  * Zero digits are sorted with the rest and skipped.
  */
 #include <cub/device/device_radix_sort.cuh>
@@ -32,6 +39,11 @@ static_assert(sizeof(xyzz_t<fp2_t>) == sizeof(sp_g2_xyzz), "G2 xyzz layout");
 #define SP_MSM_THREADS 128 /* heavy kernels: up to 255 registers per thread */
 #define SP_MSM_MAX_WIN 32  /* windows for the smallest c = 8 */
 #define SP_SMALL_BYTES 16384
+
+/* Window w covers scalar bits [off[w], off[w+1]); off[nwin] = 256. */
+struct msm_windows {
+    uint16_t off[SP_MSM_MAX_WIN + 1];
+};
 
 /* ---- phase 1: signed digits ---- */
 
@@ -52,7 +64,7 @@ static __device__ __forceinline__ bool scalar_canonical(const uint64_t s[4])
 }
 
 __global__ void msm_digits(uint32_t *keys, uint32_t *vals, const uint64_t *scalars, uint32_t n,
-                           unsigned c, unsigned nwin, int *bad)
+                           unsigned c, unsigned nwin, msm_windows win, int *bad)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -64,18 +76,17 @@ __global__ void msm_digits(uint32_t *keys, uint32_t *vals, const uint64_t *scala
         atomicExch(bad, 1);
         s[0] = s[1] = s[2] = s[3] = 0;
     }
-    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
     uint32_t carry = 0;
     for (unsigned w = 0; w < nwin; w++) {
-        unsigned o = w * c, k = o >> 6, sh = o & 63;
+        unsigned o = win.off[w], width = win.off[w + 1] - o, k = o >> 6, sh = o & 63;
         uint64_t v = limb_or_zero(s, k) >> sh;
-        if (sh + c > 64)
+        if (sh + width > 64)
             v |= limb_or_zero(s, k + 1) << (64 - sh);
-        uint32_t d = ((uint32_t)v & mask) + carry;
+        uint32_t d = ((uint32_t)v & ((1u << width) - 1)) + carry;
         uint32_t neg = 0;
         carry = 0;
-        if (d > half) { /* d - 2^c, a negative digit */
-            d = (1u << c) - d;
+        if (d > (1u << (width - 1))) { /* d - 2^width, a negative digit */
+            d = (1u << width) - d;
             neg = 1;
             carry = 1;
         }
@@ -114,12 +125,23 @@ msm_accumulate(xyzz_t<F> *buckets, const affine_t<F> *bases, const uint32_t *val
     uint32_t s = start[key], e = end[key];
     xyzz_t<F> acc;
     xyzz_set_inf(acc);
+    /* the next point is loaded while the current one is added: the
+     * gathers are random, so their latency is hidden behind the
+     * arithmetic instead of stalling every step */
+    uint32_t v = s < e ? vals[s] : 0;
+    affine_t<F> next;
+    if (s < e)
+        next = bases[v & 0x7fffffffu];
     for (uint32_t j = s; j < e; j++) {
-        uint32_t v = vals[j];
-        affine_t<F> q = bases[v & 0x7fffffffu];
+        affine_t<F> q = next;
+        uint32_t neg = v >> 31;
+        if (j + 1 < e) {
+            v = vals[j + 1];
+            next = bases[v & 0x7fffffffu];
+        }
         if (aff_is_inf(q))
             continue;
-        if (v >> 31)
+        if (neg)
             f_neg(q.y, q.y);
         xyzz_add_affine(acc, q);
     }
@@ -174,11 +196,11 @@ msm_reduce_segments(xyzz_t<F> *segs, const xyzz_t<F> *buckets, unsigned c, unsig
     segs[t] = acc;
 }
 
-/* One block per window: win[w] = sum of the window's nseg segment sums.
+/* One block per group of nseg consecutive points: out[g] = their sum.
  * segs is overwritten. */
 template <class F>
 __global__ void __launch_bounds__(SP_MSM_THREADS)
-msm_sum_windows(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
+msm_sum_groups(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
 {
     xyzz_t<F> *s = segs + (size_t)blockIdx.x * nseg;
     uint32_t tid = threadIdx.x;
@@ -206,23 +228,39 @@ msm_sum_windows(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
 
 /* ---- host side ---- */
 
-static unsigned msm_nwin(unsigned c) { return (256 + c - 1) / c; } /* W*c >= 256: no final carry */
+/* The layout for windows of at most c bits: W = ceil(256/c) windows of
+ * equal widths (floor or ceil of 256/W); returns the widest. */
+static unsigned msm_layout(unsigned c, msm_windows *win, unsigned *nwin)
+{
+    unsigned w = (256 + c - 1) / c;
+    for (unsigned i = 0; i <= w; i++)
+        win->off[i] = (uint16_t)(i * 256 / w);
+    *nwin = w;
+    return (256 + w - 1) / w;
+}
+
+/* Modelled cost: n*W mixed additions + ~3 additions' worth per bucket. */
+static double msm_cost(size_t n, unsigned c)
+{
+    msm_windows win;
+    unsigned nwin;
+    msm_layout(c, &win, &nwin);
+    double cost = (double)n * nwin;
+    for (unsigned i = 0; i < nwin; i++)
+        cost += 3.0 * (double)(1u << (win.off[i + 1] - win.off[i] - 1));
+    return cost;
+}
 
 extern "C" unsigned sp_cuda_msm_window(size_t n, int group)
 {
     (void)group; /* G2 costs scale alike in accumulation and reduction */
     unsigned best = 8;
-    double best_cost = 0;
-    for (unsigned c = 8; c <= 22; c++) {
-        double w = msm_nwin(c);
-        /* accumulation n*W mixed adds + reduction ~3 adds per bucket */
-        double cost = (double)n * w + 3.0 * w * (double)(1u << (c - 1));
-        if (c == 8 || cost < best_cost) {
+    for (unsigned c = 9; c <= 22; c++)
+        if (msm_cost(n, c) < msm_cost(n, best))
             best = c;
-            best_cost = cost;
-        }
-    }
-    return best;
+    msm_windows win;
+    unsigned nwin;
+    return msm_layout(best, &win, &nwin);
 }
 
 /* log2 of the segment length: about 64k reduction threads in all. */
@@ -234,22 +272,24 @@ static unsigned msm_log_seg(unsigned c, unsigned nwin)
     return l;
 }
 
-static void host_combine(sp_g1_jac *out, const sp_g1_xyzz *win, unsigned nwin, unsigned c)
+static void host_combine(sp_g1_jac *out, const sp_g1_xyzz *win, unsigned nwin,
+                         const msm_windows *lay)
 {
     sp_g1_xyzz acc = win[nwin - 1];
     for (int w = (int)nwin - 2; w >= 0; w--) {
-        for (unsigned k = 0; k < c; k++)
+        for (unsigned k = lay->off[w]; k < lay->off[w + 1]; k++)
             sp_g1_xyzz_dbl(&acc, &acc);
         sp_g1_xyzz_add_var(&acc, &acc, &win[w]);
     }
     sp_g1_xyzz_to_jac(out, &acc);
 }
 
-static void host_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin, unsigned c)
+static void host_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin,
+                         const msm_windows *lay)
 {
     sp_g2_xyzz acc = win[nwin - 1];
     for (int w = (int)nwin - 2; w >= 0; w--) {
-        for (unsigned k = 0; k < c; k++)
+        for (unsigned k = lay->off[w]; k < lay->off[w + 1]; k++)
             sp_g2_xyzz_dbl(&acc, &acc);
         sp_g2_xyzz_add_var(&acc, &acc, &win[w]);
     }
@@ -259,7 +299,8 @@ static void host_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin, u
 /* Phases 1-3: sorted records and bucket ranges. On output *bad is the
  * non-canonical flag read back from the device. */
 static sp_status msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
-                          unsigned nwin, uint32_t **keys_out, uint32_t **vals_out,
+                          unsigned nwin, const msm_windows *lay, uint32_t **keys_out,
+                          uint32_t **vals_out,
                           uint32_t **start, uint32_t **end, int *bad)
 {
     size_t m = (size_t)nwin * n, slots = (size_t)nwin << c;
@@ -273,7 +314,7 @@ static sp_status msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, uns
     int *dbad = (int *)small;
     SP_CU(ctx, cudaMemsetAsync(dbad, 0, sizeof(int), ctx->stream));
     msm_digits<<<sp_cu_blocks(n, 256), 256, 0, ctx->stream>>>((uint32_t *)k1, (uint32_t *)v1,
-                                                               scalars, n, c, nwin, dbad);
+                                                               scalars, n, c, nwin, *lay, dbad);
     SP_CU_LAUNCHED(ctx, "msm_digits");
     SP_CU(ctx, cudaMemcpyAsync(bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, ctx->stream));
 
@@ -299,7 +340,7 @@ static sp_status msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, uns
 }
 
 template <class F, class HX, class HJ, class HA>
-static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t *scalars,
+static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
                          size_t n, unsigned window, int group)
 {
     if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
@@ -308,11 +349,13 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t 
         memset(out, 0, sizeof *out); /* Z = 0: infinity */
         return SP_OK;
     }
-    const unsigned c = window ? window : sp_cuda_msm_window(n, group);
-    const unsigned nwin = msm_nwin(c), log_l = msm_log_seg(c, nwin);
+    msm_windows lay;
+    unsigned nwin;
+    const unsigned c = msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
+    const unsigned log_l = msm_log_seg(c, nwin);
     const void *db, *ds;
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * 32, &ds));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
 
     uint32_t *keys, *vals, *start, *end;
     int bad = 0;
@@ -322,15 +365,15 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t 
         SP_CU(ctx, cudaEventCreate(&ev[i]));
     if (prof)
         SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
-    SP_TRY(msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &keys, &vals, &start, &end,
-                    &bad));
+    SP_TRY(msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals, &start,
+                    &end, &bad));
     if (prof)
         SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
 
     size_t nbuck = (size_t)nwin << (c - 1), nseg = (size_t)nwin << (c - 1 - log_l);
     void *bk, *sg, *small;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, nbuck * sizeof(xyzz_t<F>), &bk));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, nseg * sizeof(xyzz_t<F>), &sg));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
     xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
     static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
@@ -345,9 +388,17 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t 
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
     if (prof)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    msm_sum_windows<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, (xyzz_t<F> *)sg,
-                                                                 (uint32_t)(nseg / nwin));
-    SP_CU_LAUNCHED(ctx, "msm_sum_windows");
+    /* two levels: nwin*G groups of the segment sums, then nwin groups of G
+     * (a deep serial sum per block would be latency-bound) */
+    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
+    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* room reserved below */
+    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
+        grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
+    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    if (grp > 1) {
+        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
+        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    }
     if (prof)
         SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
 
@@ -366,18 +417,18 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const uint64_t 
     }
     if (bad)
         return SP_ERR_NOT_CANONICAL;
-    host_combine(out, hw, nwin, c);
+    host_combine(out, hw, nwin, &lay);
     return SP_OK;
 }
 
 extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
-                                    const uint64_t *scalars, size_t n, unsigned window)
+                                    const sp_scalar *scalars, size_t n, unsigned window)
 {
     return msm_run<fp_t, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
 }
 
 extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
-                                    const uint64_t *scalars, size_t n, unsigned window)
+                                    const sp_scalar *scalars, size_t n, unsigned window)
 {
     return msm_run<fp2_t, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
 }

@@ -4,10 +4,13 @@
  *
  * Decimation in time: a bit-reversal permutation, then the first (up to)
  * 10 stages inside shared memory (a block owns 2^10 contiguous elements,
- * which is where those stages' butterflies stay), then one kernel per
- * remaining stage over device memory. Twiddles tw[j] = w^j, j < n/2, are
- * computed on the device when the domain is made; stage s (butterfly span
- * m = 2^s) uses w_(2m)^k = tw[k * n / (2m)].
+ * which is where those stages' butterflies stay), then passes of up to 5
+ * stages each: a block loads the 2^5 elements that those stages mix (a
+ * stride of 2^s0 apart) for 2^5 neighbouring columns (so every row is a
+ * contiguous 1 KiB), does the stages in shared memory and writes back.
+ * Twiddles tw[j] = w^j, j < n/2, are computed on the device when the
+ * domain is made; stage s (butterfly span m = 2^s) uses
+ * w_(2m)^k = tw[k * n / (2m)].
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,9 @@ extern "C" {
 #include "ntt/ntt.h"
 }
 
-#define SP_NTT_SMEM_LOG 10 /* stages done in shared memory */
+#define SP_NTT_SMEM_LOG 10 /* stages done by the first kernel */
+#define SP_NTT_PASS_LOG 5  /* stages per later pass */
+#define SP_NTT_COLS_LOG 5  /* contiguous columns per block in a later pass */
 
 struct sp_cuda_ntt_domain {
     unsigned log_n;
@@ -91,19 +96,40 @@ __global__ void __launch_bounds__(512) ntt_smem(fr_t *a, const fr_t *tw, unsigne
     blk[tid + T] = s[tid + T];
 }
 
-/* One radix-2 stage st over the whole array: n/2 butterflies. */
-__global__ void ntt_stage(fr_t *a, const fr_t *tw, unsigned log_n, unsigned st)
+/*
+ * Stages s0 .. s0+k-1 (s0 >= SP_NTT_COLS_LOG). The block owns the elements
+ * (col | j << s0 | high << (s0+k)) for j < 2^k and 2^COLS consecutive col;
+ * shared row j holds one j. Blocks are numbered column-block-major, so
+ * neighbouring blocks read the same twiddles (L2 reuse).
+ */
+__global__ void __launch_bounds__(512) ntt_pass(fr_t *a, const fr_t *tw, unsigned log_n,
+                                                unsigned s0, unsigned k)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= ((size_t)1 << (log_n - 1)))
-        return;
-    size_t k = t & (((size_t)1 << st) - 1);
-    size_t i0 = ((t >> st) << (st + 1)) | k, i1 = i0 + ((size_t)1 << st);
-    fr_t w = tw[k << (log_n - 1 - st)];
-    fr_t x0 = a[i0], x1 = a[i1];
-    butterfly(x0, x1, w);
-    a[i0] = x0;
-    a[i1] = x1;
+    __shared__ fr_t s[1 << (SP_NTT_PASS_LOG + SP_NTT_COLS_LOG)];
+    const unsigned t = SP_NTT_COLS_LOG, tid = threadIdx.x, nthr = 1u << (k + t - 1);
+    const unsigned lhigh = log_n - s0 - k;
+    const size_t high = blockIdx.x & (((size_t)1 << lhigh) - 1);
+    const size_t col0 = ((size_t)blockIdx.x >> lhigh) << t;
+    for (unsigned e = tid; e < 2 * nthr; e += nthr) {
+        size_t g = (col0 + (e & ((1u << t) - 1))) | ((size_t)(e >> t) << s0) | (high << (s0 + k));
+        s[e] = a[g];
+    }
+    __syncthreads();
+    const unsigned l = tid & ((1u << t) - 1), p = tid >> t;
+    for (unsigned q = 0; q < k; q++) {
+        unsigned j0 = ((p >> q) << (q + 1)) | (p & ((1u << q) - 1)), j1 = j0 | (1u << q);
+        size_t ktw = (col0 + l) | ((size_t)(j0 & ((1u << q) - 1)) << s0);
+        fr_t w = tw[ktw << (log_n - 1 - (s0 + q))];
+        fr_t x0 = s[(j0 << t) | l], x1 = s[(j1 << t) | l];
+        butterfly(x0, x1, w);
+        s[(j0 << t) | l] = x0;
+        s[(j1 << t) | l] = x1;
+        __syncthreads();
+    }
+    for (unsigned e = tid; e < 2 * nthr; e += nthr) {
+        size_t g = (col0 + (e & ((1u << t) - 1))) | ((size_t)(e >> t) << s0) | (high << (s0 + k));
+        a[g] = s[e];
+    }
 }
 
 __global__ void ntt_scale(fr_t *a, size_t n, fr_t c)
@@ -184,9 +210,11 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
     unsigned sm = log_n < SP_NTT_SMEM_LOG ? log_n : SP_NTT_SMEM_LOG;
     ntt_smem<<<(unsigned)(d->n >> sm), 1u << (sm - 1), 0, ctx->stream>>>(a, tw, log_n, sm);
     SP_CU_LAUNCHED(ctx, "ntt_smem");
-    for (unsigned st = sm; st < log_n; st++) {
-        ntt_stage<<<sp_cu_blocks(d->n / 2, 256), 256, 0, ctx->stream>>>(a, tw, log_n, st);
-        SP_CU_LAUNCHED(ctx, "ntt_stage");
+    for (unsigned st = sm; st < log_n; st += SP_NTT_PASS_LOG) {
+        unsigned k = log_n - st < SP_NTT_PASS_LOG ? log_n - st : SP_NTT_PASS_LOG;
+        unsigned blocks = (unsigned)(d->n >> (k + SP_NTT_COLS_LOG));
+        ntt_pass<<<blocks, 1u << (k + SP_NTT_COLS_LOG - 1), 0, ctx->stream>>>(a, tw, log_n, st, k);
+        SP_CU_LAUNCHED(ctx, "ntt_pass");
     }
     if (inverse) {
         fr_t c;

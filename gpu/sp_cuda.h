@@ -32,6 +32,7 @@ extern "C" {
 #include "curve/curve.h"
 #include "field/field.h"
 #include "field/fp2.h"
+#include "msm/msm.h"
 
 typedef struct sp_cuda sp_cuda; /* one device, its stream and scratch memory */
 
@@ -67,19 +68,21 @@ sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size_t bytes) S
 /*
  * Multi-scalar multiplication out = sum_i [scalars_i] bases_i.
  * On input: bases (host or device) holds n affine points (infinity allowed,
- * as (0, 0)); scalars (host or device) holds n canonical scalars, each 4
- * little-endian uint64_t limbs (< r). window = 0 picks the window size
- * from n; 8..24 forces it (tests, tuning).
+ * as (0, 0)); scalars (host or device) holds n canonical scalars (sp_scalar
+ * of msm/msm.h: 4 little-endian limbs, not Montgomery, < r). window = 0
+ * picks the window size from n; 8..24 asks for windows of at most that
+ * many bits (tests, tuning).
  * On output: *out (a host pointer) is the sum in Jacobian form.
  * Returns SP_OK; SP_ERR_INVALID_ARG for n >= 2^31 or a bad window;
  * SP_ERR_NOT_CANONICAL when a scalar is >= r (*out unchanged);
  * SP_ERR_GPU (see sp_cuda_error).
  */
 sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
-                         const uint64_t *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
+                         const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
 sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
-                         const uint64_t *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
-/* The window size sp_cuda_msm_* picks for n points of group 1 or 2. */
+                         const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
+/* The widest window (bits) sp_cuda_msm_* uses for n points of group 1 or 2
+ * when window = 0. */
 unsigned sp_cuda_msm_window(size_t n, int group);
 
 /*

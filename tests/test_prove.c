@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "groth16/verify.h"
 #include "groth16/zkey.h"
 #include "synth/prover.h"
 #include "util/json.h"
@@ -96,7 +97,7 @@ static void check_vector(const char *dir)
     o.threads = 2;
     o.insecure_fixed_r = &r;
     o.insecure_fixed_s = &s;
-    sp_g16_proof p[4];
+    sp_g16_proof p[5];
     sp_fr *pub = calloc(pk.vk.n_public + 1, sizeof(sp_fr));
     CHECKF(sp_prove(&p[0], pub, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
     o.split_msm = 0;
@@ -104,6 +105,25 @@ static void check_vector(const char *dir)
     o.split_msm = 1;
     o.threads = 1;
     CHECKF(sp_prove(&p[2], NULL, &pk, &cs, w, wn, 1, &o, err) == SP_OK, "%s: %s", dir, err);
+    o.g2_on_backend = 0; /* the engine's way: G2 MSM deferred to the finish phase */
+    CHECKF(sp_prove(&p[4], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
+    CHECKF(memcmp(&p[0], &p[4], sizeof p[0]) == 0, "%s: deferred-G2 proof differs", dir);
+    o.g2_on_backend = 1;
+
+    /* Fresh r and s: a different proof every time, and it verifies. */
+    sp_g16_prove_opts fresh = sp_g16_prove_opts_default();
+    sp_g16_proof q[2];
+    sp_g16_pvk pvk;
+    int valid = 0;
+    CHECKF(sp_g16_pvk_init(&pvk, &pk.vk, err) == SP_OK, "%s: %s", dir, err);
+    for (int i = 0; i < 2; i++) {
+        CHECKF(sp_prove(&q[i], NULL, &pk, NULL, w, wn, 0, &fresh, err) == SP_OK, "%s: %s", dir, err);
+        CHECKF(sp_g16_verify(&valid, &pvk, &q[i], pub, pk.vk.n_public, err) == SP_OK && valid,
+               "%s: fresh proof %d does not verify (%s)", dir, i, err);
+    }
+    CHECKF(memcmp(&q[0], &q[1], sizeof q[0]) != 0, "%s: two proofs with fresh r, s are equal", dir);
+    CHECK(sp_g16_verify(&valid, &pvk, &p[0], pub, pk.vk.n_public, err) == SP_OK && valid);
+    sp_g16_pvk_free(&pvk);
 
     sp_json_doc *pd, *ud;
     const sp_json_val *proof_json = load_json(&pd, dir, "proof_fixed_rs.json");

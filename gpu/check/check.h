@@ -40,6 +40,17 @@ void bench_field(chk_env *env);
 void bench_msm(chk_env *env);
 void bench_ntt(chk_env *env);
 
+/* tests/test.h keeps its counters per file; each public chk_ and bench_
+ * function ends with chk_tally(), which moves this file's counts into the
+ * program's totals (defined in main.c). */
+extern unsigned long chk_total_checks, chk_total_failures;
+static inline void chk_tally(void)
+{
+    chk_total_checks += sp_test_checks;
+    chk_total_failures += sp_test_failures;
+    sp_test_checks = sp_test_failures = 0;
+}
+
 /* Counts a check that st is SP_OK (printing what failed and the backend's
  * error text); returns 1 when it is. */
 static inline int chk_ok(chk_env *env, sp_status st, const char *what)

@@ -120,6 +120,7 @@ void chk_field(chk_env *env)
     check_one_field(env, 0, n);
     check_one_field(env, 1, n);
     check_one_field(env, 2, n / 4);
+    chk_tally();
 }
 
 void bench_field(chk_env *env)
@@ -129,4 +130,5 @@ void bench_field(chk_env *env)
         chk_row("Fp modmul throughput", "-", fp / 1e9, "1e9/s", "ceiling ~31e9/s (gpu-anchors 5.2)");
     if (chk_ok(env, sp_cuda_bench_modmul(env->cu, 1, &fr), "Fr modmul bench"))
         chk_row("Fr modmul throughput", "-", fr / 1e9, "1e9/s", "ceiling ~66e9/s");
+    chk_tally();
 }

@@ -20,6 +20,8 @@ typedef struct {
     double value;
 } chk_row_t;
 
+unsigned long chk_total_checks, chk_total_failures;
+
 static chk_row_t rows_[CHK_MAX_ROWS];
 static int nrows_;
 
@@ -158,5 +160,8 @@ int main(int argc, char **argv)
         chk_print_table();
     }
     sp_cuda_free(env.cu);
+    chk_tally();
+    sp_test_checks = chk_total_checks;
+    sp_test_failures = chk_total_failures;
     return sp_test_done();
 }

@@ -25,6 +25,7 @@ typedef struct {
     int (*is_inf)(const void *jac);
     sp_status (*msm)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
                      unsigned window);
+    sp_status (*cpu_msm)(void *jac, const void *aff, const uint64_t *sc, size_t n);
 } grp;
 
 #define DEFINE_GRP(G)                                                                   \
@@ -94,11 +95,15 @@ typedef struct {
     static sp_status G##_msm(sp_cuda *cu, void *r, const void *aff, const uint64_t *sc, \
                              size_t n, unsigned w)                                     \
     {                                                                                  \
-        return sp_cuda_msm_##G(cu, r, aff, sc, n, w);                                  \
+        return sp_cuda_msm_##G(cu, r, aff, (const sp_scalar *)sc, n, w);               \
+    }                                                                                  \
+    static sp_status G##_cpu_msm(void *r, const void *aff, const uint64_t *sc, size_t n) \
+    {                                                                                  \
+        return sp_msm_##G##_var(r, aff, (const sp_scalar *)sc, n, NULL);               \
     }                                                                                  \
     static const grp grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
                                 G##_progression, G##_from_log, G##_mul_gen, G##_naive, \
-                                G##_eq, G##_is_inf, G##_msm};
+                                G##_eq, G##_is_inf, G##_msm, G##_cpu_msm};
 
 DEFINE_GRP(g1)
 DEFINE_GRP(g2)
@@ -258,8 +263,12 @@ static void check_case(chk_env *env, const grp *g, size_t n, logs_kind lk, scal_
     oracle(env, g, want, sc, n, e, NULL, NULL, 0);
     if (naive) {
         g->naive(want2, aff, sc, n);
-        CHECKF(g->eq(want, want2), "%s n=%zu: the two CPU references disagree", g->name, n);
+        CHECKF(g->eq(want, want2), "%s n=%zu: the naive sum and the oracle disagree", g->name, n);
     }
+    if (g->cpu_msm(want2, aff, sc, n) == SP_OK)
+        CHECKF(g->eq(want, want2), "%s n=%zu: CPU MSM and the oracle disagree", g->name, n);
+    else
+        CHECKF(0, "%s n=%zu: CPU MSM failed", g->name, n);
     if (sk == SC_ZERO || n == 0)
         CHECKF(g->is_inf(want), "%s: zero scalars must give infinity", g->name);
     char what[64];
@@ -303,6 +312,11 @@ static void check_pow2(chk_env *env, const grp *g, unsigned k, int device_too)
     chk_parallel(n, env->threads, prog_range, &pj);
     random_scalars(env, sc, n);
     oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+    if (k <= 16) { /* src/msm, the CPU Pippenger, as a third opinion */
+        unsigned char cpu[sizeof(sp_g2_jac)];
+        CHECKF(g->cpu_msm(cpu, pj.aff, sc, n) == SP_OK && g->eq(cpu, want),
+               "%s 2^%u: CPU MSM and the oracle disagree", g->name, k);
+    }
     run_cmp(env, g, want, pj.aff, sc, n, 0, "random, host inputs");
     if (device_too) {
         void *db = NULL, *ds = NULL;
@@ -334,12 +348,13 @@ static void check_group(chk_env *env, const grp *g, unsigned max_log)
     check_case(env, g, 1000, LOGS_PLUS_MINUS, SC_SMALL, many_w, 3, 0);
     check_case(env, g, 5000, LOGS_RANDOM, SC_SMALL, many_w, 6, 0);
     check_refusals(env, g);
-    printf("  %s msm sizes 0,1,2,3,1000 and special cases equal to both CPU references: %s\n",
+    printf("  %s msm sizes 0,1,2,3,1000 and special cases equal to the CPU references: %s\n",
            g->name, sp_test_failures == before ? "yes" : "NO");
     before = sp_test_failures;
     for (unsigned k = 10; k <= max_log; k++)
         check_pow2(env, g, k, k == 12 || k == max_log);
-    printf("  %s msm 2^10..2^%u random equal to the oracle: %s\n", g->name, max_log,
+    printf("  %s msm 2^10..2^%u random equal to the oracle (and to src/msm up to 2^16): %s\n",
+           g->name, max_log,
            sp_test_failures == before ? "yes" : "NO");
     fflush(stdout);
 }
@@ -348,6 +363,7 @@ void chk_msm(chk_env *env)
 {
     check_group(env, &grp_g1, env->quick ? 14 : 20);
     check_group(env, &grp_g2, env->quick ? 12 : 16);
+    chk_tally();
 }
 
 /* ---- timing: bases and scalars resident on the device ---- */
@@ -422,4 +438,5 @@ void bench_msm(chk_env *env)
     static const char *const g2_anchor[5] = {"", "", "", "", ""};
     bench_group(env, &grp_g1, env->quick ? 18 : env->max_g1, 20, g1_anchor);
     bench_group(env, &grp_g2, env->quick ? 16 : env->max_g2, 18, g2_anchor);
+    chk_tally();
 }

@@ -59,8 +59,10 @@ void chk_ntt(chk_env *env)
     unsigned max = env->quick ? 14 : 20;
     sp_fr *dev = NULL;
     if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << max) * sizeof(sp_fr)),
-                "ntt buffer"))
+                "ntt buffer")) {
+        chk_tally();
         return;
+    }
     unsigned long before = sp_test_failures;
     for (unsigned k = 0; k <= max; k++)
         check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
@@ -78,6 +80,7 @@ void chk_ntt(chk_env *env)
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
            "every third size): %s\n", max, sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
+    chk_tally();
 }
 
 void bench_ntt(chk_env *env)
@@ -88,6 +91,7 @@ void bench_ntt(chk_env *env)
     if (!host || !chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, n_max * sizeof(sp_fr)),
                          "ntt bench buffer")) {
         free(host);
+        chk_tally();
         return;
     }
     for (size_t i = 0; i < n_max; i++)
@@ -117,4 +121,5 @@ void bench_ntt(chk_env *env)
     }
     sp_cuda_dev_free(env->cu, dev);
     free(host);
+    chk_tally();
 }

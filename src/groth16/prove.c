@@ -2,14 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "groth16/prove.h"
-#include "msm/msm.h"
-#include "ntt/hstep.h"
 
 sp_g16_prove_opts sp_g16_prove_opts_default(void)
 {
-    sp_g16_prove_opts o = {0, 1, NULL, NULL};
+    sp_g16_prove_opts o = {0, 1, NULL, 1, NULL, NULL};
     return o;
 }
 
@@ -35,30 +32,6 @@ sp_status sp_fr_random_os(sp_fr *r)
     }
 }
 
-/* The five MSMs of one proof, in Jacobian form. */
-typedef struct {
-    sp_g1_jac a, b1, c, h;
-    sp_g2_jac b2;
-} msm_results;
-
-static sp_status run_msms(msm_results *m, const sp_g16_pk *pk, const sp_scalar *ws, const sp_scalar *hs,
-                          const sp_g16_prove_opts *o)
-{
-    sp_msm_config cfg = sp_msm_config_default();
-    cfg.threads = o->threads;
-    size_t nv = pk->n_vars, npub = pk->vk.n_public;
-    sp_status (*g1)(sp_g1_jac *, const sp_g1_affine *, const sp_scalar *, size_t, const sp_msm_config *) =
-        o->split_msm ? sp_msm_g1_split_var : sp_msm_g1_var;
-    sp_status (*g2)(sp_g2_jac *, const sp_g2_affine *, const sp_scalar *, size_t, const sp_msm_config *) =
-        o->split_msm ? sp_msm_g2_split_var : sp_msm_g2_var;
-    sp_status st;
-    if ((st = g1(&m->a, pk->a, ws, nv, &cfg)) != SP_OK || (st = g1(&m->b1, pk->b1, ws, nv, &cfg)) != SP_OK ||
-        (st = g2(&m->b2, pk->b2, ws, nv, &cfg)) != SP_OK ||
-        (st = g1(&m->c, pk->c, ws + npub + 1, nv - npub - 1, &cfg)) != SP_OK)
-        return st;
-    return sp_msm_g1_var(&m->h, pk->h, hs, pk->n_h, &cfg);
-}
-
 static void add_affine_g1(sp_g1_jac *r, const sp_g1_affine *p) { sp_g1_jac_add_affine_var(r, r, p); }
 
 static void mul_affine_g1(sp_g1_jac *r, const sp_g1_affine *p, const sp_fr *k)
@@ -69,7 +42,8 @@ static void mul_affine_g1(sp_g1_jac *r, const sp_g1_affine *p, const sp_fr *k)
 }
 
 /* Blinding and assembly: the second half of the recipe in prove.h. */
-static void assemble(sp_g16_proof *proof, const sp_g16_pk *pk, msm_results *m, const sp_fr *r, const sp_fr *s)
+static void assemble(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_g16_partial *m, const sp_fr *r,
+                     const sp_fr *s)
 {
     const sp_g16_vk *vk = &pk->vk;
     sp_g1_jac t, a, b1, c;
@@ -122,44 +96,114 @@ static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_dom
     return SP_OK;
 }
 
-sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a, sp_fr *b,
-                       sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
+/* The MSMs of the start phase on backend be. */
+static sp_status device_msms(sp_g16_partial *p, const sp_g16_pk *pk, const sp_scalar *ws, const sp_scalar *hs,
+                             sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
+{
+    size_t nv = pk->n_vars, npub = pk->vk.n_public;
+    int sp = o->split_msm;
+    sp_status st;
+    if ((st = be->msm_g1(be, &p->a, pk->a, ws, nv, sp, err)) != SP_OK ||
+        (st = be->msm_g1(be, &p->b1, pk->b1, ws, nv, sp, err)) != SP_OK ||
+        (st = be->msm_g1(be, &p->c, pk->c, ws + npub + 1, nv - npub - 1, sp, err)) != SP_OK ||
+        (st = be->msm_g1(be, &p->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK)
+        return st;
+    if (o->g2_on_backend && be->msm_g2) {
+        if ((st = be->msm_g2(be, &p->b2, pk->b2, ws, nv, sp, err)) != SP_OK)
+            return st;
+        p->have_b2 = 1;
+    }
+    return SP_OK;
+}
+
+/* Runs the start phase on be (a, b, c consumed). */
+static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                          sp_fr *b, sp_fr *c, const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o,
+                          char err[SP_ERR_LEN])
+{
+    sp_scalar *ws = malloc(sizeof(sp_scalar) * w_len), *hs = malloc(sizeof(sp_scalar) * pk->n_h);
+    sp_status st = SP_ERR_NOMEM;
+    memset(part, 0, sizeof *part);
+    if (!ws || !hs) {
+        snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + pk->n_h);
+        goto out;
+    }
+    sp_msm_scalars_from_fr(ws, w, w_len);
+    if ((st = be->h_scalars(be, hs, a, b, c, pk, d, err)) != SP_OK ||
+        (st = device_msms(part, pk, ws, hs, be, o, err)) != SP_OK)
+        goto out;
+    if (!part->have_b2) { /* keep the scalars for the CPU G2 MSM in finish */
+        part->ws = ws;
+        part->n_ws = w_len;
+        ws = NULL;
+    }
+out:
+    free(ws);
+    free(hs);
+    return st;
+}
+
+sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                             char err[SP_ERR_LEN])
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     sp_status st = check_sizes(pk, w_len, d, err);
     if (st != SP_OK)
         return st;
-    sp_fr r, s;
-    if (o.insecure_fixed_r && o.insecure_fixed_s) {
-        r = *o.insecure_fixed_r;
-        s = *o.insecure_fixed_s;
-    } else if (sp_fr_random_os(&r) != SP_OK || sp_fr_random_os(&s) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "no randomness from the operating system (getrandom failed)");
-        return SP_ERR_IO;
+    sp_backend *be = o.backend, *own = NULL;
+    if (!be) {
+        if ((st = sp_backend_cpu_open(&own, o.threads)) != SP_OK) {
+            snprintf(err, SP_ERR_LEN, "out of memory for the CPU backend");
+            return st;
+        }
+        be = own;
     }
-    int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (pk->h_kind == SP_G16_H_SNARKJS)
-        sp_h_snarkjs(a, a, b, c, d, nt);
-    else
-        sp_h_bellperson(a, a, b, c, d, nt);
+    st = start_on(part, pk, w, w_len, a, b, c, d, be, &o, err);
+    sp_backend_close(own);
+    if (st != SP_OK)
+        sp_g16_partial_free(part);
+    return st;
+}
 
-    sp_scalar *ws = malloc(sizeof(sp_scalar) * w_len), *hs = malloc(sizeof(sp_scalar) * pk->n_h);
-    msm_results m;
-    if (!ws || !hs) {
-        st = SP_ERR_NOMEM;
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + pk->n_h);
-    } else {
-        sp_msm_scalars_from_fr(ws, w, w_len);
-        sp_msm_scalars_from_fr(hs, a, pk->n_h);
-        st = run_msms(&m, pk, ws, hs, &o);
-        if (st != SP_OK)
-            snprintf(err, SP_ERR_LEN, "MSM failed: %s", sp_status_str(st));
-        else
-            assemble(proof, pk, &m, &r, &s);
+void sp_g16_partial_free(sp_g16_partial *part)
+{
+    free(part->ws);
+    memset(part, 0, sizeof *part);
+}
+
+sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const sp_g16_pk *pk,
+                              const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
+{
+    sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
+    sp_status st = SP_OK;
+    if (!part->have_b2) {
+        sp_backend cpu = {0};
+        cpu.threads = o.threads;
+        st = sp_cpu_msm_g2(&cpu, &part->b2, pk->b2, part->ws, part->n_ws, o.split_msm, err);
     }
-    free(ws);
-    free(hs);
+    sp_fr r, s;
+    if (st == SP_OK) {
+        if (o.insecure_fixed_r && o.insecure_fixed_s) {
+            r = *o.insecure_fixed_r;
+            s = *o.insecure_fixed_s;
+        } else if (sp_fr_random_os(&r) != SP_OK || sp_fr_random_os(&s) != SP_OK) {
+            snprintf(err, SP_ERR_LEN, "no randomness from the operating system (getrandom failed)");
+            st = SP_ERR_IO;
+        }
+    }
+    if (st == SP_OK)
+        assemble(proof, pk, part, &r, &s);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
+    sp_g16_partial_free(part);
     return st;
+}
+
+sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a, sp_fr *b,
+                       sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
+{
+    sp_g16_partial part;
+    sp_status st = sp_g16_prove_start(&part, pk, w, w_len, a, b, c, d, opts, err);
+    return st != SP_OK ? st : sp_g16_prove_finish(proof, &part, pk, opts, err);
 }

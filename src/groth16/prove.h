@@ -14,19 +14,27 @@
 #define SP_GROTH16_PROVE_H
 
 #include "snarkpipe.h"
+#include "groth16/backend.h"
 #include "groth16/keys.h"
 #include "ntt/ntt.h"
 
 typedef struct {
-    int threads;   /* 0 = all online cores */
+    int threads;   /* 0 = all online cores (for the CPU parts) */
     int split_msm; /* 1: witness MSMs skip 0 and add 1 without multiplying */
+    /* Where the H step and the G1 MSMs run; NULL = a CPU backend. */
+    sp_backend *backend;
+    /* 1: the G2 MSM runs on the backend in the start phase; 0: on the CPU
+     * in the finish phase (the engine overlaps it with the next proof's
+     * device work). Ignored when the backend has no G2 MSM. */
+    int g2_on_backend;
     /* INSECURE, for byte-exact tests only: when non-NULL, r and s are these
      * values instead of fresh ones from the OS CSPRNG. A proof made with
      * known r and s reveals the witness. */
     const sp_fr *insecure_fixed_r, *insecure_fixed_s;
 } sp_g16_prove_opts;
 
-/* Returns {0, 1, NULL, NULL}. */
+/* Returns threads 0, split_msm 1, no backend (CPU), g2_on_backend 1,
+ * fresh r and s. */
 sp_g16_prove_opts sp_g16_prove_opts_default(void);
 
 /* The roots family the H step must use for a key: snarkjs keys were made
@@ -34,6 +42,36 @@ sp_g16_prove_opts sp_g16_prove_opts_default(void);
 sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk);
 
 /*
+ * A proof in two halves, so the engine can hold the device only for the
+ * first: start runs the H step and the MSMs on the backend (the G2 MSM
+ * too when g2_on_backend); finish runs what is left on the CPU (the G2
+ * MSM otherwise), draws r and s and assembles the proof.
+ * Ownership: start fills *part (which may own a copy of the witness
+ * scalars for the deferred G2 MSM); finish or sp_g16_partial_free
+ * releases it. Start does not keep pointers to a, b, c or w.
+ */
+typedef struct {
+    sp_g1_jac a, b1, c, h;
+    sp_g2_jac b2;
+    int have_b2;     /* b2 already computed */
+    sp_scalar *ws;   /* witness scalars for the deferred G2 MSM, or NULL */
+    size_t n_ws;
+} sp_g16_partial;
+
+/* Same inputs and failure cases as sp_g16_prove; on failure *part holds
+ * nothing to free. */
+sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                             char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* On output: *proof; *part is released in every case. */
+sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const sp_g16_pk *pk,
+                              const sp_g16_prove_opts *opts, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+void sp_g16_partial_free(sp_g16_partial *part);
+
+/*
+ * start + finish in one call.
  * On input: w holds w_len = pk->n_vars witness values (w[0] = 1); a, b, c
  *   hold the n = pk->domain_size QAP evaluations (synth.h) and are used
  *   as scratch (overwritten); d is a domain of size n with the roots

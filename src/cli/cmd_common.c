@@ -1,0 +1,269 @@
+/* Helpers shared by the Groth16 commands (cmds.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+
+sp_cli_globals sp_cli_g;
+
+const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* A positive decimal int up to max; returns 0 on success. */
+static int parse_int(int *out, const char *s, int max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !*s || *end || v < 0 || v > max)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int sp_cli_global_opt(const char *cmd, int argc, char **argv, int *i)
+{
+    int missing = 0;
+    const char *v;
+    if (!strcmp(argv[*i], "--quiet") || !strcmp(argv[*i], "-q")) {
+        sp_cli_g.quiet = 1;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--json")) {
+        sp_cli_g.json = 1;
+        return 1;
+    }
+    if ((v = sp_cli_opt(argc, argv, i, "--threads", &missing)) || missing) {
+        if (!v || parse_int(&sp_cli_g.threads, v, 4096)) {
+            fprintf(stderr, "snarkpipe %s: --threads needs a number from 0 (all cores) to 4096\n", cmd);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+int sp_cli_parse_globals(int *argc, char ***argv)
+{
+    int i = 1;
+    while (i < *argc && (*argv)[i][0] == '-') {
+        int r = sp_cli_global_opt("", *argc, *argv, &i);
+        if (r < 0)
+            return SP_EXIT_USAGE;
+        if (r == 0)
+            break;
+        i++;
+    }
+    /* Keep argv[0] (the program) in front of what is left. */
+    (*argv)[i - 1] = (*argv)[0];
+    *argv += i - 1;
+    *argc -= i - 1;
+    return 0;
+}
+
+int sp_cli_threads(void)
+{
+    if (sp_cli_g.threads > 0)
+        return sp_cli_g.threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "snarkpipe %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%s", usage);
+    return SP_EXIT_USAGE;
+}
+
+int sp_cli_fail(const char *cmd, sp_status st, const char *msg)
+{
+    fprintf(stderr, "snarkpipe %s: %s (%s)\n", cmd, msg && *msg ? msg : "failed", sp_status_str(st));
+    return SP_EXIT_RUNTIME;
+}
+
+int sp_cli_fail_file(const char *cmd, const char *path, sp_status st, const char *msg)
+{
+    if (msg && !strncmp(msg, path, strlen(path)))
+        return sp_cli_fail(cmd, st, msg);
+    char full[SP_ERR_LEN + 256];
+    snprintf(full, sizeof full, "%s: %s", path, msg && *msg ? msg : "failed");
+    return sp_cli_fail(cmd, st, full);
+}
+
+double sp_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void sp_cli_progress(const char *name, double t0)
+{
+    double dt = sp_cli_now() - t0;
+    if (dt > 1.0 && !sp_cli_g.quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "  %-24s %.2f s\n", name, dt);
+}
+
+void sp_cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+        return SP_ERR_IO;
+    }
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        fclose(f);
+        snprintf(err, SP_ERR_LEN, "%s: out of memory for %zu bytes", path, len);
+        return SP_ERR_NOMEM;
+    }
+    size_t got = fread(buf, 1, len, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || got != len) {
+        free(buf);
+        snprintf(err, SP_ERR_LEN, "%s: %s after %zu of %zu bytes", path, bad ? "read error" : "file ends", got, len);
+        return bad ? SP_ERR_IO : SP_ERR_TRUNCATED;
+    }
+    *out = buf;
+    return SP_OK;
+}
+
+/* Big-endian u32 at the current position; 0 at end of file. */
+static int read_be32(FILE *f, uint32_t *v)
+{
+    uint8_t b[4];
+    if (fread(b, 1, 4, f) != 4)
+        return 0;
+    *v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    return 1;
+}
+
+#define BP_G1 96u
+#define BP_G2 192u
+/* alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 */
+#define BP_VK_HEAD (3u * BP_G1 + 3u * BP_G2)
+
+/* Walks a bellperson .vk / .params: every count must fit the file. */
+static int bp_layout(sp_cli_bp_layout *lay, FILE *f, uint64_t size)
+{
+    memset(lay, 0, sizeof *lay);
+    if (size < BP_VK_HEAD + 4 || fseek(f, BP_VK_HEAD, SEEK_SET) || !read_be32(f, &lay->ic))
+        return 0;
+    uint64_t pos = BP_VK_HEAD + 4 + (uint64_t)lay->ic * BP_G1;
+    lay->vk_bytes = pos;
+    if (pos == size) {
+        lay->is_vk_only = 1;
+        return lay->ic > 0;
+    }
+    uint32_t *counts[5] = {&lay->h, &lay->l, &lay->a, &lay->b_g1, &lay->b_g2};
+    for (int k = 0; k < 5; k++) {
+        if (pos + 4 > size || fseeko(f, (off_t)pos, SEEK_SET) || !read_be32(f, counts[k]))
+            return 0;
+        pos += 4 + (uint64_t)*counts[k] * (k == 4 ? BP_G2 : BP_G1);
+    }
+    return pos == size && lay->ic > 0;
+}
+
+static void describe_magic(char *out, size_t out_len, const uint8_t *b, size_t n)
+{
+    char m[5] = {0};
+    int printable = n >= 4;
+    for (size_t i = 0; i < 4 && i < n; i++) {
+        m[i] = (char)b[i];
+        if (b[i] < 0x20 || b[i] > 0x7e)
+            printable = 0;
+    }
+    if (printable)
+        snprintf(out, out_len, "starts with \"%s\"", m);
+    else
+        snprintf(out, out_len, "has no known magic or layout");
+}
+
+sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char *path, char err[SP_ERR_LEN])
+{
+    *kind = SP_FILE_UNKNOWN;
+    FILE *f = fopen(path, "rb");
+    struct stat stt;
+    if (!f || fstat(fileno(f), &stt)) {
+        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return SP_ERR_IO;
+    }
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, f);
+    uint64_t size = (uint64_t)stt.st_size;
+    size_t j = 0;
+    while (j < n && (head[j] == ' ' || head[j] == '\n' || head[j] == '\r' || head[j] == '\t'))
+        j++;
+    static const struct { const char *magic; sp_cli_file_kind kind; } magics[] = {
+        {"r1cs", SP_FILE_R1CS}, {"wtns", SP_FILE_WTNS}, {"zkey", SP_FILE_ZKEY}};
+    for (size_t k = 0; k < 3 && *kind == SP_FILE_UNKNOWN; k++)
+        if (n >= 4 && !memcmp(head, magics[k].magic, 4))
+            *kind = magics[k].kind;
+    sp_cli_bp_layout lay;
+    if (*kind != SP_FILE_UNKNOWN)
+        ;
+    else if (j < n && (head[j] == '{' || head[j] == '['))
+        *kind = SP_FILE_JSON;
+    else if (size == 192)
+        *kind = SP_FILE_BP_PROOF;
+    else if (bp_layout(&lay, f, size)) {
+        *kind = lay.is_vk_only ? SP_FILE_BP_VK : SP_FILE_PARAMS;
+        if (bp)
+            *bp = lay;
+    }
+    fclose(f);
+    if (*kind != SP_FILE_UNKNOWN)
+        return SP_OK;
+    char what[64];
+    if (size == 0)
+        snprintf(what, sizeof what, "is empty");
+    else
+        describe_magic(what, sizeof what, head, n);
+    snprintf(err, SP_ERR_LEN,
+             "%s: unknown file type (%" PRIu64 " bytes, %s): expected .r1cs, .wtns, .zkey, bellperson "
+             ".params/.vk/proof, or snarkjs JSON", path, size, what);
+    return SP_ERR_FORMAT;
+}

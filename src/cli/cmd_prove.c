@@ -1,0 +1,270 @@
+/* `snarkpipe prove`: one Groth16 proof from a key and a witness (cmds.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+#include "groth16/verify.h"
+#include "groth16/zkey.h"
+#include "synth/prover.h"
+
+static const char USAGE[] =
+    "usage: snarkpipe prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+    "       snarkpipe prove [options] --params <key.params> --r1cs <circuit.r1cs> <witness.wtns>\n"
+    "                       [<proof.json> <public.json>] [--proof-bin <proof.bin>]\n"
+    "options:\n"
+    "  --r1cs FILE          synthesize from the circuit instead of the key's QAP matrices\n"
+    "  --check              check every constraint first (needs --r1cs); a witness that\n"
+    "                       fails one is refused with its index (exit 2)\n"
+    "  --verify             verify the proof before writing it\n"
+    "  --params FILE        a bellperson .params key instead of a .zkey (needs --r1cs)\n"
+    "  --proof-bin FILE     also write the 192-byte bellperson proof encoding\n"
+    "  --no-split           plain MSMs (no special case for 0 and 1 witness values)\n"
+    "  --skip-subgroup-check  trusted key: check its points on the curve only\n"
+    "  --insecure-fixed-rs R,S  INSECURE, tests only: fixed blinding scalars r and s\n"
+    "                       (such a proof reveals the witness)\n"
+    "  --threads N, --quiet, --json (summary with timings on stdout)\n";
+
+typedef struct {
+    const char *zkey, *params, *r1cs, *wtns, *proof_json, *public_json, *proof_bin;
+    int check, verify, no_split, skip_subgroup, fixed_rs;
+    sp_fr r, s;
+} prove_args;
+
+/* "R,S" in decimal or 0x-hex. */
+static int parse_rs(prove_args *a, const char *v)
+{
+    const char *comma = strchr(v, ',');
+    char rbuf[100];
+    if (!comma || (size_t)(comma - v) >= sizeof rbuf)
+        return -1;
+    memcpy(rbuf, v, (size_t)(comma - v));
+    rbuf[comma - v] = 0;
+    return sp_fr_from_str(&a->r, rbuf) != SP_OK || sp_fr_from_str(&a->s, comma + 1) != SP_OK ? -1 : 0;
+}
+
+/* Positional arguments in order; returns 0 or an exit code. */
+static int take_positional(prove_args *a, char **pos, int npos)
+{
+    int i = 0;
+    if (!a->params) {
+        if (npos != 4)
+            return sp_cli_usage("prove", USAGE, "expected 4 file arguments, got %d", npos);
+        a->zkey = pos[i++];
+    } else if (!a->r1cs) {
+        return sp_cli_usage("prove", USAGE, "--params needs --r1cs (the circuit places the key's points)");
+    } else if (!(npos == 3 || (npos == 1 && a->proof_bin))) {
+        return sp_cli_usage("prove", USAGE, "with --params: <witness.wtns> <proof.json> <public.json>, or "
+                                            "<witness.wtns> --proof-bin FILE");
+    }
+    a->wtns = pos[i++];
+    if (i < npos) {
+        a->proof_json = pos[i++];
+        a->public_json = pos[i++];
+    }
+    if (a->check && !a->r1cs)
+        return sp_cli_usage("prove", USAGE, "--check needs --r1cs (the C matrix is only in the circuit)");
+    return 0;
+}
+
+static int parse_args(prove_args *a, int argc, char **argv)
+{
+    char *pos[8];
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0, g;
+        const char *v;
+        if ((g = sp_cli_global_opt("prove", argc, argv, &i)) != 0) {
+            if (g < 0)
+                return SP_EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(USAGE, stdout);
+            return -1;
+        } else if (!strcmp(argv[i], "--check")) {
+            a->check = 1;
+        } else if (!strcmp(argv[i], "--verify")) {
+            a->verify = 1;
+        } else if (!strcmp(argv[i], "--no-split")) {
+            a->no_split = 1;
+        } else if (!strcmp(argv[i], "--skip-subgroup-check")) {
+            a->skip_subgroup = 1;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--r1cs", &missing))) {
+            a->r1cs = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--params", &missing))) {
+            a->params = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--proof-bin", &missing))) {
+            a->proof_bin = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--insecure-fixed-rs", &missing))) {
+            if (parse_rs(a, v))
+                return sp_cli_usage("prove", USAGE, "--insecure-fixed-rs needs R,S (two numbers below r), got %s", v);
+            a->fixed_rs = 1;
+        } else if (missing) {
+            return sp_cli_usage("prove", USAGE, "%s needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return sp_cli_usage("prove", USAGE, "unknown option %s", argv[i]);
+        } else if (npos == 8) {
+            return sp_cli_usage("prove", USAGE, "too many arguments");
+        } else {
+            pos[npos++] = argv[i];
+        }
+    }
+    return take_positional(a, pos, npos);
+}
+
+/* Everything one run holds, freed by state_free. */
+typedef struct {
+    sp_r1cs cs;
+    int have_cs;
+    sp_g16_pk pk;
+    sp_fr *w, *pub;
+    size_t w_len;
+    sp_g16_proof proof;
+    double t_cs, t_key, t_wtns, t_prove, t_verify, t_write;
+} prove_state;
+
+static void state_free(prove_state *s)
+{
+    if (s->have_cs)
+        sp_r1cs_free(&s->cs);
+    sp_g16_pk_free(&s->pk);
+    free(s->w);
+    free(s->pub);
+}
+
+static int load_inputs(prove_state *s, const prove_args *a, int nt)
+{
+    char err[SP_ERR_LEN] = "";
+    unsigned flags = a->skip_subgroup ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
+    sp_status st;
+    double t0 = sp_cli_now();
+    if (a->r1cs) {
+        if ((st = sp_r1cs_read(&s->cs, a->r1cs, err)) != SP_OK)
+            return sp_cli_fail_file("prove", a->r1cs, st, err);
+        s->have_cs = 1;
+        sp_cli_progress("read circuit", t0);
+    }
+    s->t_cs = sp_cli_now() - t0;
+    t0 = sp_cli_now();
+    if (a->params) {
+        sp_g16_density d;
+        if ((st = sp_g16_density_from_r1cs(&d, &s->cs)) != SP_OK)
+            return sp_cli_fail("prove", st, "circuit density");
+        st = sp_bp_params_read(&s->pk, a->params, &d, flags, nt, err);
+        sp_g16_density_free(&d);
+    } else {
+        st = sp_zkey_read(&s->pk, NULL, a->zkey, flags, nt, err);
+    }
+    if (st != SP_OK)
+        return sp_cli_fail_file("prove", a->params ? a->params : a->zkey, st, err);
+    s->t_key = sp_cli_now() - t0;
+    sp_cli_progress("read key", t0);
+    t0 = sp_cli_now();
+    if ((st = sp_wtns_read(&s->w, &s->w_len, a->wtns, err)) != SP_OK)
+        return sp_cli_fail_file("prove", a->wtns, st, err);
+    if (s->w_len != s->pk.n_vars) {
+        snprintf(err, sizeof err, "expected %u values (nVars of the key), file holds %zu", s->pk.n_vars, s->w_len);
+        return sp_cli_fail_file("prove", a->wtns, SP_ERR_FORMAT, err);
+    }
+    s->t_wtns = sp_cli_now() - t0;
+    return SP_EXIT_OK;
+}
+
+static int self_verify(prove_state *s)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_g16_pvk pvk;
+    int valid = 0;
+    double t0 = sp_cli_now();
+    sp_status st = sp_g16_pvk_init(&pvk, &s->pk.vk, err);
+    if (st != SP_OK)
+        return sp_cli_fail("prove", st, err);
+    st = sp_g16_verify(&valid, &pvk, &s->proof, s->pub, s->pk.vk.n_public, err);
+    sp_g16_pvk_free(&pvk);
+    if (st != SP_OK)
+        return sp_cli_fail("prove", st, err);
+    if (!valid)
+        return sp_cli_fail("prove", SP_ERR_UNSATISFIED,
+                           "--verify: the proof does not verify against the key's own verifying key; nothing written");
+    s->t_verify = sp_cli_now() - t0;
+    sp_cli_progress("verify", t0);
+    return SP_EXIT_OK;
+}
+
+static int write_outputs(prove_state *s, const prove_args *a)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_status st;
+    double t0 = sp_cli_now();
+    if (a->proof_json && (st = sp_g16_proof_json_write(a->proof_json, &s->proof, err)) != SP_OK)
+        return sp_cli_fail_file("prove", a->proof_json, st, err);
+    if (a->public_json && (st = sp_g16_public_json_write(a->public_json, s->pub, s->pk.vk.n_public, err)) != SP_OK)
+        return sp_cli_fail_file("prove", a->public_json, st, err);
+    if (a->proof_bin) {
+        uint8_t bin[SP_BP_PROOF_BYTES];
+        sp_bp_proof_encode(bin, &s->proof);
+        if ((st = sp_g16_write_text(a->proof_bin, (const char *)bin, sizeof bin, err)) != SP_OK)
+            return sp_cli_fail_file("prove", a->proof_bin, st, err);
+    }
+    s->t_write = sp_cli_now() - t0;
+    return SP_EXIT_OK;
+}
+
+static void print_summary(const prove_state *s, const prove_args *a, int nt, double total)
+{
+    if (sp_cli_g.json) {
+        printf("{\"op\":\"prove\",\"key\":\"%s\",\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
+               "\"verified\":%s,\"seconds\":{\"read_circuit\":%.6f,\"read_key\":%.6f,\"read_witness\":%.6f,"
+               "\"prove\":%.6f,\"verify\":%.6f,\"write\":%.6f,\"total\":%.6f}}\n",
+               a->params ? "bellperson" : "zkey", s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt,
+               a->verify ? "true" : "false", s->t_cs, s->t_key, s->t_wtns, s->t_prove, s->t_verify, s->t_write,
+               total);
+    } else if (!sp_cli_g.quiet) {
+        printf("proved: %u wires, %u public, domain 2^%u, %d thread(s): prove %.3f s, total %.3f s%s\n",
+               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->t_prove, total,
+               a->verify ? " (verified)" : "");
+    }
+}
+
+int sp_cli_prove(int argc, char **argv)
+{
+    prove_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc < 0 ? SP_EXIT_OK : rc;
+    if (a.fixed_rs)
+        fprintf(stderr, "snarkpipe prove: WARNING: --insecure-fixed-rs: r and s are fixed, so this proof reveals "
+                        "the witness. For byte-exact tests only; never publish such a proof.\n");
+    int nt = sp_cli_threads();
+    double t_start = sp_cli_now();
+    prove_state s;
+    memset(&s, 0, sizeof s);
+    rc = load_inputs(&s, &a, nt);
+    if (rc == SP_EXIT_OK && !(s.pub = malloc(sizeof(sp_fr) * (s.pk.vk.n_public + 1u))))
+        rc = sp_cli_fail("prove", SP_ERR_NOMEM, "public signals");
+    if (rc == SP_EXIT_OK) {
+        sp_g16_prove_opts o = sp_g16_prove_opts_default();
+        o.threads = nt;
+        o.split_msm = !a.no_split;
+        if (a.fixed_rs) {
+            o.insecure_fixed_r = &a.r;
+            o.insecure_fixed_s = &a.s;
+        }
+        char err[SP_ERR_LEN] = "";
+        double t0 = sp_cli_now();
+        sp_status st = sp_prove(&s.proof, s.pub, &s.pk, s.have_cs ? &s.cs : NULL, s.w, s.w_len, a.check, &o, err);
+        s.t_prove = sp_cli_now() - t0;
+        sp_cli_progress("prove", t0);
+        if (st != SP_OK)
+            rc = st == SP_ERR_UNSATISFIED ? sp_cli_fail_file("prove", a.wtns, st, err) : sp_cli_fail("prove", st, err);
+    }
+    if (rc == SP_EXIT_OK && a.verify)
+        rc = self_verify(&s);
+    if (rc == SP_EXIT_OK)
+        rc = write_outputs(&s, &a);
+    if (rc == SP_EXIT_OK)
+        print_summary(&s, &a, nt, sp_cli_now() - t_start);
+    state_free(&s);
+    return rc;
+}

@@ -1,0 +1,131 @@
+/*
+ * The Groth16 commands of the snarkpipe tool (prove, verify, setup,
+ * export-vkey, info, bench msm/ntt/prove) and the helpers they share:
+ * global options, usage and error reporting, progress, file detection.
+ * Not part of the library; main.c dispatches to the sp_cli_* commands.
+ *
+ * Exit codes (cli.h): 0 success, 1 the proof does not verify (verify
+ * only), 2 error (bad input, I/O, memory), 64 usage error.
+ */
+#ifndef SP_CLI_CMDS_H
+#define SP_CLI_CMDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "snarkpipe.h"
+
+/* ---- commands: argv[0] is the command name; each returns an exit code ---- */
+
+/* prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json> */
+int sp_cli_prove(int argc, char **argv);
+/* verify <verification_key.json|key.vk> <public.json> <proof.json|proof.bin> */
+int sp_cli_verify(int argc, char **argv);
+/* setup [--bellperson] <circuit.r1cs> <out.zkey|out.params> */
+int sp_cli_setup(int argc, char **argv);
+/* export-vkey <key.zkey|key.params|key.vk> <vkey.json|out.vk> */
+int sp_cli_export_vkey(int argc, char **argv);
+/* info [--json] <file> */
+int sp_cli_info(int argc, char **argv);
+/* bench msm|ntt|prove ...; argv[0] is "msm", "ntt" or "prove". */
+int sp_cli_bench_groth16(int argc, char **argv);
+
+/* The help lines of the commands above, printed by `snarkpipe help`
+ * after the command table. */
+void sp_cli_print_groth16_help(void);
+
+/* ---- global options: --threads N, --quiet, --json ---- */
+
+typedef struct {
+    int threads; /* 0 = every online core */
+    int quiet;   /* no summaries, no progress */
+    int json;    /* machine-readable output on stdout */
+} sp_cli_globals;
+
+extern sp_cli_globals sp_cli_g;
+
+/*
+ * Consumes the global options that come before the command name:
+ * on input argv[0] is the program, on output argv[0] is still the program
+ * and the options are gone from *argc / *argv.
+ * Returns 0, or SP_EXIT_USAGE after printing why (bad --threads value).
+ */
+int sp_cli_parse_globals(int *argc, char ***argv);
+
+/*
+ * If argv[*i] is a global option, records it (advancing *i past its value)
+ * and returns 1; returns 0 when it is not one, -1 (message printed, `cmd`
+ * names the command) when its value is bad.
+ */
+int sp_cli_global_opt(const char *cmd, int argc, char **argv, int *i);
+
+/* "--name value" or "--name=value" at argv[*i]: returns the value and
+ * advances *i, or NULL when argv[*i] is not that option. *missing is set
+ * to 1 when the option is there but its value is not. */
+const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *missing);
+
+/* Thread count to pass to the library (resolves 0 to the core count). */
+int sp_cli_threads(void);
+
+/* ---- reporting ---- */
+
+/* Prints "snarkpipe CMD: <message>" and the usage text on stderr; returns
+ * SP_EXIT_USAGE. */
+int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Prints "snarkpipe CMD: <msg> (<status>)" on stderr; returns SP_EXIT_RUNTIME. */
+int sp_cli_fail(const char *cmd, sp_status st, const char *msg);
+
+/* As sp_cli_fail, the message prefixed with "path: " unless it already
+ * starts with path. */
+int sp_cli_fail_file(const char *cmd, const char *path, sp_status st, const char *msg);
+
+/* Monotonic seconds. */
+double sp_cli_now(void);
+
+/* Progress: when stderr is a terminal, --quiet is off and the step that
+ * started at t0 took over a second, prints "  <name>: 1.23 s" on stderr. */
+void sp_cli_progress(const char *name, double t0);
+
+/* Writes s as a JSON string literal (quotes and escapes) on f. */
+void sp_cli_json_str(FILE *f, const char *s);
+
+/* ---- files ---- */
+
+typedef enum {
+    SP_FILE_UNKNOWN = 0,
+    SP_FILE_R1CS,     /* circom .r1cs */
+    SP_FILE_WTNS,     /* circom .wtns */
+    SP_FILE_ZKEY,     /* snarkjs .zkey */
+    SP_FILE_PARAMS,   /* bellperson .params */
+    SP_FILE_BP_VK,    /* bellperson .vk */
+    SP_FILE_BP_PROOF, /* bellperson 192-byte proof */
+    SP_FILE_JSON      /* some JSON text (proof, public signals, verifying key) */
+} sp_cli_file_kind;
+
+/* Element counts of a bellperson .params or .vk file (every point
+ * uncompressed: 96 bytes in G1, 192 in G2). */
+typedef struct {
+    int is_vk_only;                        /* a .vk: no vectors after IC */
+    uint32_t ic, h, l, a, b_g1, b_g2;      /* counts */
+    uint64_t vk_bytes;                     /* length of the .vk prefix */
+} sp_cli_bp_layout;
+
+/*
+ * Decides what the file at path is from its first bytes and its size:
+ * a binfile magic ("r1cs", "wtns", "zkey"), JSON (first non-blank byte
+ * '{' or '['), 192 bytes (bellperson proof), or a bellperson .vk / .params
+ * whose counts add up to the file size exactly (then *bp, when not NULL,
+ * is filled).
+ * Returns SP_OK; SP_ERR_IO (cannot open or read); SP_ERR_FORMAT when it is
+ *   none of these (err says what the first bytes look like, naming other
+ *   binfile magics such as "ptau").
+ */
+sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char *path,
+                        char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* Reads exactly len bytes from the start of path into a new buffer
+ * (*out, free()). SP_OK, SP_ERR_IO, SP_ERR_TRUNCATED, SP_ERR_NOMEM. */
+sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+#endif

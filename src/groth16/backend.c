@@ -1,0 +1,123 @@
+/* Backend selection and the CPU backend (see backend.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "groth16/backend.h"
+#include "ntt/hstep.h"
+
+static int cpu_threads(const sp_backend *be)
+{
+    return be->threads > 0 ? be->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                           const sp_ntt_domain *d, char err[SP_ERR_LEN])
+{
+    int nt = cpu_threads(be);
+    if (pk->h_kind == SP_G16_H_SNARKJS)
+        sp_h_snarkjs(a, a, b, c, d, nt);
+    else
+        sp_h_bellperson(a, a, b, c, d, nt);
+    sp_msm_scalars_from_fr(h, a, pk->n_h);
+    return SP_OK;
+}
+
+static sp_status msm_status(sp_status st, const char *what, char err[SP_ERR_LEN])
+{
+    if (st != SP_OK)
+        snprintf(err, SP_ERR_LEN, "%s MSM failed: %s", what, sp_status_str(st));
+    return st;
+}
+
+sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN])
+{
+    sp_msm_config cfg = sp_msm_config_default();
+    cfg.threads = be->threads;
+    sp_status st = split ? sp_msm_g1_split_var(out, bases, s, n, &cfg) : sp_msm_g1_var(out, bases, s, n, &cfg);
+    return msm_status(st, "G1", err);
+}
+
+sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN])
+{
+    sp_msm_config cfg = sp_msm_config_default();
+    cfg.threads = be->threads;
+    sp_status st = split ? sp_msm_g2_split_var(out, bases, s, n, &cfg) : sp_msm_g2_var(out, bases, s, n, &cfg);
+    return msm_status(st, "G2", err);
+}
+
+static sp_status cpu_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+{
+    return SP_OK; /* host memory is where the CPU reads it */
+}
+
+static void cpu_key_detach(sp_backend *be, const sp_g16_pk *pk) {}
+
+static void cpu_memory(sp_backend *be, size_t *resident, size_t *free_bytes)
+{
+    *resident = 0;
+    *free_bytes = 0;
+}
+
+static void cpu_destroy(sp_backend *be) { free(be); }
+
+sp_status sp_backend_cpu_open(sp_backend **be, int threads)
+{
+    sp_backend *b = calloc(1, sizeof *b);
+    *be = b;
+    if (!b)
+        return SP_ERR_NOMEM;
+    b->name = "cpu";
+    b->threads = threads;
+    b->h_scalars = sp_cpu_h_scalars;
+    b->msm_g1 = sp_cpu_msm_g1;
+    b->msm_g2 = sp_cpu_msm_g2;
+    b->key_attach = cpu_key_attach;
+    b->key_detach = cpu_key_detach;
+    b->memory = cpu_memory;
+    b->destroy = cpu_destroy;
+    return SP_OK;
+}
+
+/* Parses "cuda" / "cuda:N"; returns the device or -1. */
+static int cuda_device_of(const char *name)
+{
+    if (strcmp(name, "cuda") == 0)
+        return 0;
+    if (strncmp(name, "cuda:", 5) != 0 || !name[5])
+        return -1;
+    char *end;
+    long d = strtol(name + 5, &end, 10);
+    return (*end || d < 0 || d > 255) ? -1 : (int)d;
+}
+
+sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    *be = NULL;
+    if (strcmp(name, "cpu") == 0)
+        return sp_backend_cpu_open(be, threads);
+    int dev = strcmp(name, "auto") == 0 ? 0 : cuda_device_of(name);
+    if (dev < 0) {
+        snprintf(err, SP_ERR_LEN, "unknown backend '%s' (expected cpu, auto, cuda or cuda:N)", name);
+        return SP_ERR_UNSUPPORTED;
+    }
+#ifdef SP_WITH_CUDA
+    sp_status st = sp_backend_cuda_open(be, dev, threads, err);
+    if (st == SP_OK || strcmp(name, "auto") != 0)
+        return st;
+#else
+    if (strcmp(name, "auto") != 0) {
+        snprintf(err, SP_ERR_LEN, "backend '%s': this build has no CUDA backend (build with nvcc present)", name);
+        return SP_ERR_UNSUPPORTED;
+    }
+#endif
+    return sp_backend_cpu_open(be, threads);
+}
+
+void sp_backend_close(sp_backend *be)
+{
+    if (be)
+        be->destroy(be);
+}

@@ -1,0 +1,73 @@
+/*
+ * The compute backend of the prover: the H step and the MSMs, behind one C
+ * interface with a CPU implementation (always built) and a CUDA one (gpu/,
+ * built when nvcc is present). A backend is chosen at start ("cpu",
+ * "cuda:N") and handed to the prover; the prover never asks which it got.
+ *
+ * Residency: sp_backend_key_attach tells the backend that a proving key's
+ * base arrays will be used many times; a GPU backend uploads them once and
+ * recognises them later by their host address. MSM calls with arrays that
+ * were never attached still work (the GPU copies them each time).
+ *
+ * Threads: the CPU backend is reentrant. A CUDA backend serialises its
+ * device work internally; the engine holds its own GPU lock around calls.
+ */
+#ifndef SP_GROTH16_BACKEND_H
+#define SP_GROTH16_BACKEND_H
+
+#include <stddef.h>
+#include "snarkpipe.h"
+#include "groth16/keys.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+
+typedef struct sp_backend sp_backend;
+
+struct sp_backend {
+    const char *name; /* "cpu", "cuda:0", ... */
+    void *impl;       /* the implementation's state */
+    int threads;      /* host threads the backend may use (0 = all cores) */
+    /* On input: a, b, c the n = d->n evaluations (overwritten, scratch).
+     * On output: h[0..pk->n_h) the H scalars for pk's convention. */
+    sp_status (*h_scalars)(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                           const sp_ntt_domain *d, char err[SP_ERR_LEN]);
+    /* out = sum [s_i] bases_i; split != 0 selects the 0/1-aware MSM. */
+    sp_status (*msm_g1)(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN]);
+    /* NULL when the backend has no G2 MSM (the prover uses the CPU one). */
+    sp_status (*msm_g2)(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN]);
+    sp_status (*key_attach)(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN]);
+    void (*key_detach)(sp_backend *be, const sp_g16_pk *pk);
+    /* Device memory in bytes held for attached keys, and free (0 on CPU). */
+    void (*memory)(sp_backend *be, size_t *resident, size_t *free_bytes);
+    void (*destroy)(sp_backend *be);
+};
+
+/*
+ * Opens a backend by name: "cpu", or "cuda" / "cuda:N" (device N, default
+ * 0) when this build has the CUDA backend; "auto" picks cuda:0 when a
+ * usable GPU exists, else cpu.
+ * On output: *be a new backend (free with sp_backend_close), NULL on error.
+ * Returns SP_OK, SP_ERR_UNSUPPORTED (CUDA not built in, unknown name),
+ * SP_ERR_GPU (no such device), SP_ERR_NOMEM; err says why.
+ */
+sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+void sp_backend_close(sp_backend *be);
+
+/* The CPU backend's functions, for composition (a GPU backend may fall
+ * back to them) and for tests. */
+sp_status sp_backend_cpu_open(sp_backend **be, int threads) SP_WARN_UNUSED;
+sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                           const sp_ntt_domain *d, char err[SP_ERR_LEN]);
+sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN]);
+sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN]);
+
+#ifdef SP_WITH_CUDA
+/* Defined by the CUDA backend (gpu/backend_cuda.c). */
+sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+#endif
+
+#endif

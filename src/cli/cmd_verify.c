@@ -142,10 +142,10 @@ int sp_cli_verify(int argc, char **argv)
         return sp_cli_usage("verify", USAGE, "expected 3 file arguments, got %d", npos);
     sp_g16_vk vk;
     sp_g16_proof proof;
+    memset(&vk, 0, sizeof vk);
     int rc = read_vk(&vk, pos[0]);
-    if (rc != SP_EXIT_OK)
-        return rc;
-    rc = read_proof(&proof, pos[2]);
+    if (rc == SP_EXIT_OK)
+        rc = read_proof(&proof, pos[2]);
     if (rc == SP_EXIT_OK)
         rc = check(&vk, &proof, pos[1]);
     sp_g16_vk_free(&vk);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cmds.h"
 #include "field/field.h"
 #include "synth/gen.h"
 #include "snarkpipe.h"
@@ -43,6 +44,14 @@ static const struct {
      sp_cli_selftest},
     {"bench", "field [FILTER...]", "time the field operations (rows whose name contains a FILTER)",
      cmd_bench},
+    {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
+     "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
+    {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
+     "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
+    {"setup", "[--bellperson] <circuit.r1cs> <out.zkey|out.params>",
+     "development setup from fresh randomness (NOT a ceremony: for tests only)", sp_cli_setup},
+    {"export-vkey", "<key.zkey|key.params|key.vk> <vkey.json|out.vk>",
+     "write the verifying key of a proving key", sp_cli_export_vkey},
     {"gen-circuit", "--constraints N ...",
      "write a satisfiable benchmark circuit and its witness (.r1cs, .wtns);\n"
      "      `snarkpipe gen-circuit` alone prints its options",
@@ -51,7 +60,7 @@ static const struct {
 
 static int cmd_help(int argc, char **argv)
 {
-    printf("usage: snarkpipe COMMAND [ARGS]\n\n"
+    printf("usage: snarkpipe [--threads N] [--quiet] [--json] COMMAND [ARGS]\n\n"
            "snarkpipe %s: Groth16 proving engine for BLS12-381.\n\ncommands:\n",
            SP_VERSION_STRING);
     for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++) {
@@ -60,7 +69,7 @@ static int cmd_help(int argc, char **argv)
     }
     printf("\nexit codes:\n"
            "  0  success\n"
-           "  1  a check failed (wrong known answer; later: proof does not verify)\n"
+           "  1  a check failed: the proof does not verify, selftest found a wrong answer\n"
            "  2  usage error: unknown command or bad arguments\n"
            "  3  runtime error: unreadable or malformed input, I/O, memory\n");
     return SP_EXIT_OK;
@@ -68,6 +77,9 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    int rc = sp_cli_parse_globals(&argc, &argv);
+    if (rc != SP_EXIT_OK)
+        return rc;
     if (argc < 2) {
         cmd_help(0, NULL);
         return SP_EXIT_USAGE;

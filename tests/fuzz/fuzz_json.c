@@ -22,7 +22,8 @@ static int number_ok(const char *s, size_t n)
     else
         return 0;
     if (i < n && s[i] == '.') {
-        if (!DIGIT(++i))
+        i++;
+        if (!DIGIT(i))
             return 0;
         while (DIGIT(i))
             i++;

@@ -1,0 +1,181 @@
+/* `snarkpipe setup` and `snarkpipe export-vkey` (cmds.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+#include "groth16/setup.h"
+#include "groth16/zkey.h"
+
+static const char SETUP_USAGE[] =
+    "usage: snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs> <out>\n"
+    "A circuit-specific Groth16 setup from fresh random toxic waste, for development and tests:\n"
+    "NOT a ceremony. <out> is a snarkjs .zkey, or with --bellperson a bellperson .params.\n"
+    "  --vk FILE          also write the bellperson .vk verifying key\n"
+    "  --vkey-json FILE   also write the snarkjs verification_key.json\n"
+    "  --threads N, --quiet, --json (summary on stdout)\n";
+
+static const char EXPORT_USAGE[] =
+    "usage: snarkpipe export-vkey <key.zkey|key.params|key.vk> <out>\n"
+    "Writes the verifying key of a proving key: a bellperson .vk when <out> ends in \".vk\",\n"
+    "else snarkjs' verification_key.json.\n";
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Writes vk to path in the format its name asks for. */
+static int write_vk(const char *cmd, const char *path, const sp_g16_vk *vk, int bellperson_format)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_status st = bellperson_format ? sp_bp_vk_write(path, vk, err) : sp_g16_vk_json_write(path, vk, err);
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file(cmd, path, st, err);
+}
+
+typedef struct {
+    int bellperson;
+    const char *r1cs, *out, *vk, *vkey_json;
+} setup_args;
+
+static int setup_parse(setup_args *a, int argc, char **argv)
+{
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0, g;
+        const char *v;
+        if ((g = sp_cli_global_opt("setup", argc, argv, &i)) != 0) {
+            if (g < 0)
+                return SP_EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(SETUP_USAGE, stdout);
+            return -1;
+        } else if (!strcmp(argv[i], "--bellperson")) {
+            a->bellperson = 1;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--vk", &missing))) {
+            a->vk = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--vkey-json", &missing))) {
+            a->vkey_json = v;
+        } else if (missing) {
+            return sp_cli_usage("setup", SETUP_USAGE, "%s needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return sp_cli_usage("setup", SETUP_USAGE, "unknown option %s", argv[i]);
+        } else if (npos == 2) {
+            return sp_cli_usage("setup", SETUP_USAGE, "too many arguments");
+        } else {
+            *(npos++ ? &a->out : &a->r1cs) = argv[i];
+        }
+    }
+    return npos == 2 ? 0 : sp_cli_usage("setup", SETUP_USAGE, "expected 2 file arguments, got %d", npos);
+}
+
+static int setup_write(const setup_args *a, const sp_g16_pk *pk)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_status st = a->bellperson ? sp_bp_params_write(a->out, pk, err) : sp_zkey_write(a->out, pk, err);
+    if (st != SP_OK)
+        return sp_cli_fail_file("setup", a->out, st, err);
+    int rc = SP_EXIT_OK;
+    if (a->vk)
+        rc = write_vk("setup", a->vk, &pk->vk, 1);
+    if (rc == SP_EXIT_OK && a->vkey_json)
+        rc = write_vk("setup", a->vkey_json, &pk->vk, 0);
+    return rc;
+}
+
+int sp_cli_setup(int argc, char **argv)
+{
+    setup_args a;
+    memset(&a, 0, sizeof a);
+    int rc = setup_parse(&a, argc, argv);
+    if (rc)
+        return rc < 0 ? SP_EXIT_OK : rc;
+    fprintf(stderr, "snarkpipe setup: WARNING: this is a development setup, NOT a trusted ceremony. Whoever ran "
+                    "it could have kept the toxic waste and forge proofs. Use it for tests only.\n");
+    char err[SP_ERR_LEN] = "";
+    sp_r1cs cs;
+    double t0 = sp_cli_now(), t_start = t0;
+    sp_status st = sp_r1cs_read(&cs, a.r1cs, err);
+    if (st != SP_OK)
+        return sp_cli_fail_file("setup", a.r1cs, st, err);
+    sp_cli_progress("read circuit", t0);
+    sp_g16_pk pk;
+    t0 = sp_cli_now();
+    st = sp_g16_setup(&pk, &cs, a.bellperson ? SP_G16_H_BELLPERSON : SP_G16_H_SNARKJS, sp_cli_threads(), err);
+    sp_r1cs_free(&cs);
+    if (st != SP_OK)
+        return sp_cli_fail("setup", st, err);
+    double t_setup = sp_cli_now() - t0;
+    sp_cli_progress("setup", t0);
+    t0 = sp_cli_now();
+    rc = setup_write(&a, &pk);
+    sp_cli_progress("write key", t0);
+    if (rc == SP_EXIT_OK && sp_cli_g.json)
+        printf("{\"op\":\"setup\",\"format\":\"%s\",\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
+               "\"seconds\":{\"setup\":%.6f,\"total\":%.6f}}\n",
+               a.bellperson ? "bellperson" : "zkey", pk.n_vars, pk.vk.n_public, pk.log2_domain, sp_cli_threads(),
+               t_setup, sp_cli_now() - t_start);
+    else if (rc == SP_EXIT_OK && !sp_cli_g.quiet)
+        printf("setup: %u wires, %u public, domain 2^%u: %s written in %.2f s\n", pk.n_vars, pk.vk.n_public,
+               pk.log2_domain, a.out, sp_cli_now() - t_start);
+    sp_g16_pk_free(&pk);
+    return rc;
+}
+
+/* The verifying key of any key file: zkey sections 1..3, or the .vk part
+ * that starts every .params file. */
+static int read_any_vk(sp_g16_vk *vk, const char *path)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_cli_file_kind kind;
+    sp_cli_bp_layout lay;
+    sp_status st = sp_cli_detect(&kind, &lay, path, err);
+    if (st == SP_OK && kind == SP_FILE_ZKEY) {
+        st = sp_zkey_read_vk(vk, NULL, path, 0, err);
+    } else if (st == SP_OK && (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK)) {
+        uint8_t *head;
+        if ((st = sp_cli_read_prefix(&head, path, (size_t)lay.vk_bytes, err)) == SP_OK) {
+            st = sp_bp_vk_parse(vk, head, (size_t)lay.vk_bytes, 0, err);
+            free(head);
+        }
+    } else if (st == SP_OK) {
+        snprintf(err, sizeof err, "not a proving key (expected a .zkey, a bellperson .params or .vk)");
+        st = SP_ERR_FORMAT;
+    }
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file("export-vkey", path, st, err);
+}
+
+int sp_cli_export_vkey(int argc, char **argv)
+{
+    char *pos[2];
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        int g = sp_cli_global_opt("export-vkey", argc, argv, &i);
+        if (g < 0)
+            return SP_EXIT_USAGE;
+        if (g > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(EXPORT_USAGE, stdout);
+            return SP_EXIT_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1])
+            return sp_cli_usage("export-vkey", EXPORT_USAGE, "unknown option %s", argv[i]);
+        if (npos == 2)
+            return sp_cli_usage("export-vkey", EXPORT_USAGE, "too many arguments");
+        pos[npos++] = argv[i];
+    }
+    if (npos != 2)
+        return sp_cli_usage("export-vkey", EXPORT_USAGE, "expected 2 file arguments, got %d", npos);
+    sp_g16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    int rc = read_any_vk(&vk, pos[0]);
+    if (rc == SP_EXIT_OK)
+        rc = write_vk("export-vkey", pos[1], &vk, ends_with(pos[1], ".vk"));
+    if (rc == SP_EXIT_OK && !sp_cli_g.quiet && !sp_cli_g.json)
+        printf("verifying key (%u public signals) written to %s\n", vk.n_public, pos[1]);
+    sp_g16_vk_free(&vk);
+    return rc;
+}

@@ -58,6 +58,41 @@ static inline int sp_test_iters(int base)
     return base * (k > 0 ? k : 1);
 }
 
+/* Reads a whole file (tests run from the repository root). Returns a new
+ * buffer with a NUL after the last byte, or NULL when the file cannot be
+ * read; *len is the byte count. */
+static inline uint8_t *sp_test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b) {
+        b[n] = 0;
+        *len = (size_t)n;
+    }
+    return b;
+}
+
+/* sp_test_slurp for files the test cannot do without: exits when missing. */
+static inline uint8_t *sp_test_load(const char *path, size_t *len)
+{
+    uint8_t *b = sp_test_slurp(path, len);
+    if (!b) {
+        fprintf(stderr, "cannot read %s (run the tests from the repository root)\n", path);
+        exit(1);
+    }
+    return b;
+}
+
 static inline int sp_test_done(void)
 {
     printf("%s: %lu checks, %lu failed\n", sp_test_name, sp_test_checks, sp_test_failures);

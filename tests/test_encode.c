@@ -114,7 +114,7 @@ static int json_point(const char **out, const sp_json_val *v, int nc)
 static void test_zkey_vk(void)
 {
     size_t zlen = 0;
-    uint8_t *z = tg_slurp(MUL "circuit_final.zkey", &zlen);
+    uint8_t *z = sp_test_slurp(MUL "circuit_final.zkey", &zlen);
     sp_json_doc *vkd = tg_json_file(MUL "verification_key.json");
     sp_json_doc *prd = tg_json_file(MUL "proof.json");
     CHECKF(z && vkd && prd, "cannot read %s (run from the repository root)", MUL);

@@ -17,26 +17,6 @@
 
 #define VEC "tests/vectors/"
 
-static inline uint8_t *tg_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) {
-        b[n] = 0;
-        *len = (size_t)n;
-    }
-    return b;
-}
 
 static inline uint32_t tg_le32(const uint8_t *p)
 {
@@ -161,7 +141,7 @@ static inline int tg_g2(sp_g2_affine *p, const sp_json_val *v)
 static inline sp_json_doc *tg_json_file(const char *path)
 {
     size_t len;
-    uint8_t *t = tg_slurp(path, &len);
+    uint8_t *t = sp_test_slurp(path, &len);
     sp_json_doc *doc = NULL;
     if (t && sp_json_parse(&doc, (const char *)t, len, NULL, NULL, 0) != SP_OK)
         doc = NULL;

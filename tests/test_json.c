@@ -11,26 +11,6 @@
 #include "test.h"
 #include "util/json.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) {
-        b[n] = 0;
-        *len = (size_t)n;
-    }
-    return b;
-}
 
 /* Writes v back through the writer (the generic re-serialiser). */
 static void emit(sp_json_writer *w, const sp_json_val *v)
@@ -82,7 +62,7 @@ static void test_vector_files(void)
     };
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         size_t len, olen;
-        char *text = slurp(files[f], &len), err[200];
+        char *text = (char *)sp_test_slurp(files[f], &len), err[200];
         CHECKF(text != NULL, "cannot read %s", files[f]);
         if (!text)
             continue;
@@ -229,7 +209,7 @@ static void test_limits(void)
 static void test_truncations_and_flips(sp_rng *rng)
 {
     size_t len;
-    char *text = slurp("tests/vectors/multiplier_bls12381/verification_key.json", &len), err[200];
+    char *text = (char *)sp_test_slurp("tests/vectors/multiplier_bls12381/verification_key.json", &len), err[200];
     CHECK(text != NULL);
     if (!text)
         return;

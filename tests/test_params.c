@@ -109,7 +109,7 @@ static void check_invalid(int g2, const char *reason, const char *hex)
 static void test_noble_encodings(void)
 {
     size_t len;
-    char *text = (char *)tg_slurp(VEC "noble_bls12381.txt", &len);
+    char *text = (char *)sp_test_slurp(VEC "noble_bls12381.txt", &len);
     CHECK(text != NULL);
     int known = 0, invalid = 0;
     for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
@@ -243,7 +243,7 @@ static uint8_t *write_params(size_t *len, const sp_g16_pk *pk)
     char err[SP_ERR_LEN];
     sp_status st = sp_bp_params_write(tmp_path, pk, err);
     CHECKF(st == SP_OK, "%s", err);
-    uint8_t *d = tg_slurp(tmp_path, len);
+    uint8_t *d = sp_test_slurp(tmp_path, len);
     unlink(tmp_path);
     return d;
 }
@@ -315,7 +315,7 @@ static void test_round_trips(sp_rng *rng)
         sp_g16_vk vk;
         size_t vlen;
         CHECK(sp_bp_vk_write(tmp_path, &pk.vk, err) == SP_OK);
-        uint8_t *v = tg_slurp(tmp_path, &vlen);
+        uint8_t *v = sp_test_slurp(tmp_path, &vlen);
         CHECK(v && vlen == 864 + 4 + 96 * (pk.vk.n_public + 1u) && !memcmp(v, f, vlen));
         st = sp_bp_vk_read(&vk, tmp_path, 0, err);
         CHECKF(st == SP_OK, "%s", err);

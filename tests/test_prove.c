@@ -13,23 +13,6 @@
 #include "util/json.h"
 #include "test.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 /* 1 when the JSON string v holds the decimal form of x. */
 static int dec_eq(const sp_json_val *v, const sp_fp *x)
@@ -66,7 +49,7 @@ static const sp_json_val *load_json(sp_json_doc **doc, const char *dir, const ch
     char path[256];
     size_t len;
     snprintf(path, sizeof path, "tests/vectors/%s/%s", dir, name);
-    char *text = slurp(path, &len);
+    char *text = (char *)sp_test_slurp(path, &len);
     *doc = NULL;
     if (!text || sp_json_parse(doc, text, len, NULL, NULL, 0) != SP_OK) {
         free(text);

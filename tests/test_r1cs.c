@@ -13,23 +13,6 @@
 
 #define VEC "tests/vectors/"
 
-static uint8_t *load(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run the tests from the repository root)\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc((size_t)n + 1);
-    if (!p || fread(p, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    fclose(f);
-    *len = (size_t)n;
-    return p;
-}
 
 static int fr_is_dec(const sp_fr *a, const char *dec)
 {
@@ -125,7 +108,7 @@ static void test_roundtrip(void)
     CHECK(sp_r1cs_read(&cs, VEC "chain1021_bls12381/circuit.r1cs", err) == SP_OK);
     CHECKF(sp_r1cs_write(tmp, &cs, err) == SP_OK, "%s", err);
     size_t la, lb;
-    uint8_t *orig = load(VEC "chain1021_bls12381/circuit.r1cs", &la), *ours = load(tmp, &lb);
+    uint8_t *orig = sp_test_load(VEC "chain1021_bls12381/circuit.r1cs", &la), *ours = sp_test_load(tmp, &lb);
     for (uint32_t id = 1; id <= 2; id++) {
         uint64_t sa = 0, sb = 1;
         const uint8_t *pa = section_of(orig, la, id, &sa), *pb = section_of(ours, lb, id, &sb);
@@ -144,8 +127,8 @@ static void test_roundtrip(void)
     size_t n;
     CHECK(sp_wtns_read(&w, &n, VEC "chain1021_bls12381/witness.wtns", err) == SP_OK);
     CHECKF(sp_wtns_write(tmp, w, n, err) == SP_OK, "%s", err);
-    orig = load(VEC "chain1021_bls12381/witness.wtns", &la);
-    ours = load(tmp, &lb);
+    orig = sp_test_load(VEC "chain1021_bls12381/witness.wtns", &la);
+    ours = sp_test_load(tmp, &lb);
     CHECK(la == lb && memcmp(orig, ours, la) == 0);
     free(orig);
     free(ours);
@@ -192,7 +175,7 @@ static void test_truncation_and_flips(sp_rng *rng)
                            VEC "chain1021_bls12381/circuit.r1cs"};
     for (int f = 0; f < 3; f++) {
         size_t len;
-        uint8_t *orig = load(files[f], &len);
+        uint8_t *orig = sp_test_load(files[f], &len);
         int is_wtns = f == 1;
         CHECK(parse_any(orig, len, is_wtns) == SP_OK);
         size_t step = len > 4096 ? len / 1500 : 1; /* every prefix of the small files */
@@ -323,7 +306,7 @@ static void test_wtns_damaged(void)
     CHECK(sp_wtns_read(&w, &n, tmp, err) == SP_ERR_FORMAT);
     CHECKF(strstr(err, "w[0] must be 1") != NULL, "%s", err);
     size_t len;
-    uint8_t *p = load(tmp, &len);
+    uint8_t *p = sp_test_load(tmp, &len);
     sp_bin_put_u32(p + 12 + 12 + 36, 4); /* nWitness 4, 3 stored */
     CHECK(sp_wtns_parse(&w, &n, p, len, err) == SP_ERR_FORMAT);
     CHECKF(strstr(err, "wtns section 2: 96 bytes, expected 4 values") != NULL, "%s", err);

@@ -23,29 +23,12 @@
 
 #define VEC "tests/vectors/"
 
-static uint8_t *load(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run the tests from the repository root)\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc((size_t)n + 1);
-    if (!p || fread(p, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    fclose(f);
-    *len = (size_t)n;
-    return p;
-}
 
 /* vec[0..n) as 32-byte little-endian canonical values equals the file. */
 static int same_as_file(const sp_fr *v, size_t n, const char *path)
 {
     size_t len;
-    uint8_t *p = load(path, &len), b[32];
+    uint8_t *p = sp_test_load(path, &len), b[32];
     int ok = len == n * 32;
     for (size_t i = 0; ok && i < n; i++) {
         sp_fr_to_bytes_le(b, &v[i]);
@@ -188,7 +171,7 @@ static void test_vector(const char *name)
     CHECK(sp_synth_domain_log(&log_n, &cs.h, err) == SP_OK);
     size_t n = (size_t)1 << log_n, qlen;
     snprintf(path, sizeof path, VEC "%s/qap_a_eval.bin", name);
-    free(load(path, &qlen));
+    free(sp_test_load(path, &qlen));
     CHECKF(qlen == 32 * n, "%s: domain 2^%u, snarkjs used %zu", name, log_n, qlen / 32);
 
     sp_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);

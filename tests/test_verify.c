@@ -75,7 +75,7 @@ static int verify(const vec *v, const sp_g16_proof *p, const sp_fr *pub, size_t 
 static void same_text(const char *path, sp_status st, char *text, size_t len)
 {
     size_t flen;
-    uint8_t *file = tg_slurp(path, &flen);
+    uint8_t *file = sp_test_slurp(path, &flen);
     CHECKF(st == SP_OK && file && flen == len && !memcmp(file, text, len), "%s: our text differs", path);
     free(file);
     free(text);
@@ -413,7 +413,7 @@ static void test_proof_and_public_json(const vec *v)
 static void test_json_errors(const vec *v, sp_rng *rng)
 {
     size_t len;
-    char *vk_text = (char *)tg_slurp(VEC "multiplier_bls12381/verification_key.json", &len);
+    char *vk_text = (char *)sp_test_slurp(VEC "multiplier_bls12381/verification_key.json", &len);
     CHECK(vk_text != NULL);
     if (vk_text)
         test_vk_json(vk_text, rng);

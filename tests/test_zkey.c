@@ -165,9 +165,9 @@ static void check_qap_evals(const char *name, const sp_g16_pk *pk)
     CHECKF(st == SP_OK && nw == pk->n_vars, "%s", err);
     uint8_t *ev[2];
     snprintf(path, sizeof path, VEC "%s/qap_a_eval.bin", name);
-    ev[0] = tg_slurp(path, &len[0]);
+    ev[0] = sp_test_slurp(path, &len[0]);
     snprintf(path, sizeof path, VEC "%s/qap_b_eval.bin", name);
-    ev[1] = tg_slurp(path, &len[1]);
+    ev[1] = sp_test_slurp(path, &len[1]);
     const sp_csr *q[2] = {&pk->qap_a, &pk->qap_b};
     for (int m = 0; m < 2 && st == SP_OK; m++) {
         CHECK(ev[m] && len[m] == 32u * pk->domain_size);
@@ -198,7 +198,7 @@ static void check_rewrite(const char *name, const char *file, const sp_g16_pk *p
     CHECK(st == SP_OK && tg_pk_equal(pk, &back));
     sp_g16_pk_free(&back);
     size_t la = 0, lb = 0;
-    uint8_t *a = tg_slurp(src, &la), *b = tg_slurp(tmp, &lb);
+    uint8_t *a = sp_test_slurp(src, &la), *b = sp_test_slurp(tmp, &lb);
     CHECK(a && b && la == lb);
     if (final) {
         CHECKF(a && b && la == lb && !memcmp(a, b, la), "%s: rewrite not byte-identical", src);
@@ -435,7 +435,7 @@ static void test_header(const zfile *z)
 
     size_t bl;
     char err[SP_ERR_LEN];
-    uint8_t *bn = tg_slurp(VEC "multiplier_bn128/circuit_final.zkey", &bl);
+    uint8_t *bn = sp_test_slurp(VEC "multiplier_bn128/circuit_final.zkey", &bl);
     CHECK(bn && parse_mem(bn, bl, 0, err) == SP_ERR_UNSUPPORTED);
     CHECKF(strcmp(err, "zkey: curve prime is BN254, only BLS12-381 is supported") == 0, "%s", err);
     free(bn);
@@ -515,7 +515,7 @@ static void test_container(const zfile *z)
 static void test_damaged(sp_rng *rng)
 {
     zfile z;
-    z.d = tg_slurp(VEC "multiplier_bls12381/circuit_final.zkey", &z.len);
+    z.d = sp_test_slurp(VEC "multiplier_bls12381/circuit_final.zkey", &z.len);
     CHECK(z.d != NULL);
     if (!z.d)
         return;

@@ -9,8 +9,8 @@
 enum {
     SP_EXIT_OK = 0,      /* success */
     SP_EXIT_CHECK = 1,   /* a check failed: wrong known answer, proof does not verify */
-    SP_EXIT_USAGE = 2,   /* unknown command or bad arguments */
-    SP_EXIT_RUNTIME = 3  /* unreadable or malformed input, I/O, memory */
+    SP_EXIT_RUNTIME = 2, /* unreadable or malformed input, I/O, memory */
+    SP_EXIT_USAGE = 64   /* unknown command or bad arguments (sysexits' EX_USAGE) */
 };
 
 /* Each takes the arguments after its own name (argv[0] is the subcommand

@@ -30,10 +30,6 @@ int sp_cli_info(int argc, char **argv);
 /* bench msm|ntt|prove ...; argv[0] is "msm", "ntt" or "prove". */
 int sp_cli_bench_groth16(int argc, char **argv);
 
-/* The help lines of the commands above, printed by `snarkpipe help`
- * after the command table. */
-void sp_cli_print_groth16_help(void);
-
 /* ---- global options: --threads N, --quiet, --json ---- */
 
 typedef struct {

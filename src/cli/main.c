@@ -27,7 +27,9 @@ static int cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "field") == 0)
         return sp_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
-    fprintf(stderr, "snarkpipe: bench needs a layer: field\n");
+    if (argc >= 2 && (!strcmp(argv[1], "msm") || !strcmp(argv[1], "ntt") || !strcmp(argv[1], "prove")))
+        return sp_cli_bench_groth16(argc - 1, argv + 1);
+    fprintf(stderr, "snarkpipe: bench needs a layer: field, msm, ntt or prove\n");
     return SP_EXIT_USAGE;
 }
 
@@ -44,6 +46,9 @@ static const struct {
      sp_cli_selftest},
     {"bench", "field [FILTER...]", "time the field operations (rows whose name contains a FILTER)",
      cmd_bench},
+    {"bench", "msm|ntt|prove ...",
+     "time MSMs (--group g1|g2 --log-size K), NTTs (--log-size K) or whole proofs\n"
+     "      (<zkey> <wtns>); --json: one object per measurement", cmd_bench},
     {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
@@ -52,6 +57,8 @@ static const struct {
      "development setup from fresh randomness (NOT a ceremony: for tests only)", sp_cli_setup},
     {"export-vkey", "<key.zkey|key.params|key.vk> <vkey.json|out.vk>",
      "write the verifying key of a proving key", sp_cli_export_vkey},
+    {"info", "[--json] [--check] <file>",
+     "what a file is (.r1cs .wtns .zkey .params .vk proof/public/key JSON) and its sizes", sp_cli_info},
     {"gen-circuit", "--constraints N ...",
      "write a satisfiable benchmark circuit and its witness (.r1cs, .wtns);\n"
      "      `snarkpipe gen-circuit` alone prints its options",
@@ -70,8 +77,8 @@ static int cmd_help(int argc, char **argv)
     printf("\nexit codes:\n"
            "  0  success\n"
            "  1  a check failed: the proof does not verify, selftest found a wrong answer\n"
-           "  2  usage error: unknown command or bad arguments\n"
-           "  3  runtime error: unreadable or malformed input, I/O, memory\n");
+           "  2  error: unreadable or malformed input (the message says what and where), I/O, memory\n"
+           "  64 usage error: unknown command or bad arguments\n");
     return SP_EXIT_OK;
 }
 

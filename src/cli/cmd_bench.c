@@ -1,0 +1,361 @@
+/*
+ * `snarkpipe bench msm | ntt | prove` (cmds.h). Each measurement is the
+ * median wall-clock time of its repetitions; inputs (points, scalars,
+ * vectors, keys, witnesses) are made or read before the timed region.
+ * With --json every measurement is one JSON object on its own line with
+ * op, log_size, threads, seconds (the median), min_seconds, reps.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "curve/curve.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+#include "synth/prover.h"
+
+static const char USAGE[] =
+    "usage: snarkpipe bench msm --group g1|g2 --log-size K[,K...] [--threads T[,T...]] [--reps R]\n"
+    "                           [--bool-fraction F] [--split] [--json]\n"
+    "       snarkpipe bench ntt --log-size K[,K...] [--threads T[,T...]] [--reps R] [--json]\n"
+    "       snarkpipe bench prove <circuit.zkey> <witness.wtns> [--r1cs FILE] [--threads T[,T...]]\n"
+    "                             [--reps R] [--no-split] [--json]\n"
+    "Times multi-scalar multiplications (random bases; scalars uniform, or a share F of them\n"
+    "0 or 1; --split uses the split MSM), forward NTTs and the evaluations-to-coset step of the\n"
+    "prover, or whole proofs. Prints the median of R repetitions (default 3) per row.\n";
+
+#define MAX_LIST 16
+
+typedef struct {
+    const char *what;
+    int group;
+    int logs[MAX_LIST], n_logs;
+    int threads[MAX_LIST], n_threads;
+    int reps, split, no_split;
+    double bool_fraction;
+    const char *zkey, *wtns, *r1cs;
+} bench_args;
+
+/* "a,b,c" of ints in [lo, hi]; returns the count or -1. */
+static int parse_list(int *out, const char *s, int lo, int hi)
+{
+    int n = 0;
+    while (*s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < lo || v > hi || n == MAX_LIST || (*end && *end != ','))
+            return -1;
+        out[n++] = (int)v;
+        s = *end ? end + 1 : end;
+    }
+    return n ? n : -1;
+}
+
+static int parse_opt(bench_args *a, int argc, char **argv, int *i)
+{
+    int missing = 0;
+    const char *v;
+    char *end;
+    if ((v = sp_cli_opt(argc, argv, i, "--threads", &missing))) {
+        if ((a->n_threads = parse_list(a->threads, v, 1, 4096)) < 0)
+            return sp_cli_usage("bench", USAGE, "--threads needs numbers >= 1, got %s", v);
+    } else if ((v = sp_cli_opt(argc, argv, i, "--log-size", &missing))) {
+        if ((a->n_logs = parse_list(a->logs, v, 1, SP_NTT_MAX_LOG)) < 0)
+            return sp_cli_usage("bench", USAGE, "--log-size needs numbers from 1 to %d, got %s", SP_NTT_MAX_LOG, v);
+    } else if ((v = sp_cli_opt(argc, argv, i, "--group", &missing))) {
+        if (strcmp(v, "g1") && strcmp(v, "g2"))
+            return sp_cli_usage("bench", USAGE, "--group is g1 or g2, got %s", v);
+        a->group = v[1] - '0';
+    } else if ((v = sp_cli_opt(argc, argv, i, "--reps", &missing))) {
+        int r[MAX_LIST];
+        if (parse_list(r, v, 1, 1000) != 1)
+            return sp_cli_usage("bench", USAGE, "--reps needs a number from 1 to 1000, got %s", v);
+        a->reps = r[0];
+    } else if ((v = sp_cli_opt(argc, argv, i, "--bool-fraction", &missing))) {
+        a->bool_fraction = strtod(v, &end);
+        if (!*v || *end || !(a->bool_fraction >= 0.0 && a->bool_fraction <= 1.0))
+            return sp_cli_usage("bench", USAGE, "--bool-fraction needs a number in [0, 1], got %s", v);
+    } else if ((v = sp_cli_opt(argc, argv, i, "--r1cs", &missing))) {
+        a->r1cs = v;
+    } else if (missing) {
+        return sp_cli_usage("bench", USAGE, "%s needs a value", argv[*i]);
+    } else if (!strcmp(argv[*i], "--split")) {
+        a->split = 1;
+    } else if (!strcmp(argv[*i], "--no-split")) {
+        a->no_split = 1;
+    } else {
+        int g = sp_cli_global_opt("bench", argc, argv, i);
+        if (g < 0)
+            return SP_EXIT_USAGE;
+        if (g == 0)
+            return sp_cli_usage("bench", USAGE, "unknown option %s", argv[*i]);
+    }
+    return 0;
+}
+
+static int parse_args(bench_args *a, int argc, char **argv)
+{
+    a->what = argv[0];
+    a->reps = 3;
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            int rc = parse_opt(a, argc, argv, &i);
+            if (rc)
+                return rc;
+        } else if (npos < 2) {
+            *(npos++ ? &a->wtns : &a->zkey) = argv[i];
+        } else {
+            return sp_cli_usage("bench", USAGE, "too many arguments");
+        }
+    }
+    if (!a->n_threads) {
+        a->threads[0] = sp_cli_threads();
+        a->n_threads = 1;
+    }
+    int is_prove = !strcmp(a->what, "prove");
+    if (is_prove ? npos != 2 : npos != 0)
+        return sp_cli_usage("bench", USAGE, is_prove ? "bench prove needs <zkey> <wtns>" : "unexpected argument");
+    if (!is_prove && !a->n_logs)
+        return sp_cli_usage("bench", USAGE, "--log-size is required");
+    if (!strcmp(a->what, "msm") && !a->group)
+        return sp_cli_usage("bench", USAGE, "--group g1|g2 is required");
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorts t[0..n) and returns the median. */
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+static void row(const char *op, const char *extra_json, const char *extra_text, int log_size, int threads, double *t,
+                int reps)
+{
+    double med = median(t, reps);
+    if (sp_cli_g.json) {
+        printf("{\"op\":\"%s\",%s\"log_size\":%d,\"threads\":%d,\"reps\":%d,\"seconds\":%.6f,\"min_seconds\":%.6f}\n",
+               op, extra_json, log_size, threads, reps, med, t[0]);
+    } else {
+        printf("%-10s %-22s %8d %7d %4d %12.4f %12.4f\n", op, extra_text, log_size, threads, reps, med, t[0]);
+    }
+    fflush(stdout);
+}
+
+static void header(void)
+{
+    if (!sp_cli_g.json)
+        printf("%-10s %-22s %8s %7s %4s %12s %12s\n", "op", "inputs", "log_size", "threads", "reps", "median_s",
+               "min_s");
+}
+
+/* Random subgroup points: chained sums of 16 random multiples of the
+ * generator (cheap to make, as good as random for timing). */
+#define DEFINE_POINTS(G)                                                                      \
+    static sp_##G##_affine *points_##G(size_t n, sp_rng *rng)                                 \
+    {                                                                                         \
+        sp_##G##_jac seed[16], *acc = malloc(n * sizeof *acc);                                \
+        sp_##G##_affine g, *out = malloc(n * sizeof *out);                                    \
+        if (!acc || !out) {                                                                   \
+            free(acc), free(out);                                                             \
+            return NULL;                                                                      \
+        }                                                                                     \
+        sp_##G##_generator(&g);                                                               \
+        for (int i = 0; i < 16; i++) {                                                        \
+            uint64_t k[4] = {sp_rng_u64(rng), sp_rng_u64(rng), sp_rng_u64(rng), sp_rng_u64(rng) >> 2}; \
+            sp_##G##_jac_from_affine(&seed[i], &g);                                           \
+            sp_##G##_mul_var(&seed[i], &seed[i], k, 4);                                       \
+        }                                                                                     \
+        acc[0] = seed[0];                                                                     \
+        for (size_t i = 1; i < n; i++)                                                        \
+            sp_##G##_jac_add_var(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 16]);          \
+        sp_##G##_batch_to_affine(out, acc, n);                                                \
+        free(acc);                                                                            \
+        return out;                                                                           \
+    }
+DEFINE_POINTS(g1)
+DEFINE_POINTS(g2)
+
+static void make_scalars(sp_scalar *s, size_t n, double bool_fraction, sp_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = sp_rng_u64(rng);
+        if ((double)(u >> 11) * 0x1p-53 < bool_fraction) {
+            memset(&s[i], 0, sizeof s[i]);
+            s[i].l[0] = sp_rng_u64(rng) & 1;
+        } else {
+            sp_fr f;
+            sp_fr_random(&f, rng);
+            sp_scalar_from_fr(&s[i], &f);
+        }
+    }
+}
+
+static int max_of(const int *v, int n)
+{
+    int m = v[0];
+    for (int i = 1; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+static int bench_msm(const bench_args *a)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 1);
+    size_t nmax = (size_t)1 << max_of(a->logs, a->n_logs);
+    void *bases = a->group == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+    sp_scalar *s = malloc(nmax * sizeof *s);
+    double t[1000];
+    if (!bases || !s) {
+        free(bases), free(s);
+        return sp_cli_fail("bench", SP_ERR_NOMEM, "MSM inputs");
+    }
+    char ej[128], et[64];
+    snprintf(ej, sizeof ej, "\"group\":\"g%d\",\"bool_fraction\":%.3f,\"split\":%s,", a->group, a->bool_fraction,
+             a->split ? "true" : "false");
+    snprintf(et, sizeof et, "g%d %s bool=%.2f", a->group, a->split ? "split" : "plain", a->bool_fraction);
+    header();
+    sp_status st = SP_OK;
+    for (int li = 0; li < a->n_logs && st == SP_OK; li++) {
+        size_t n = (size_t)1 << a->logs[li];
+        make_scalars(s, n, a->bool_fraction, &rng);
+        for (int ti = 0; ti < a->n_threads && st == SP_OK; ti++) {
+            sp_msm_config cfg = sp_msm_config_default();
+            cfg.threads = a->threads[ti];
+            for (int r = 0; r < a->reps && st == SP_OK; r++) {
+                sp_g1_jac o1;
+                sp_g2_jac o2;
+                double t0 = sp_cli_now();
+                if (a->group == 1)
+                    st = a->split ? sp_msm_g1_split_var(&o1, bases, s, n, &cfg) : sp_msm_g1_var(&o1, bases, s, n, &cfg);
+                else
+                    st = a->split ? sp_msm_g2_split_var(&o2, bases, s, n, &cfg) : sp_msm_g2_var(&o2, bases, s, n, &cfg);
+                t[r] = sp_cli_now() - t0;
+            }
+            if (st == SP_OK)
+                row("msm", ej, et, a->logs[li], a->threads[ti], t, a->reps);
+        }
+    }
+    free(bases), free(s);
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail("bench", st, "MSM failed");
+}
+
+static int bench_ntt(const bench_args *a)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 2);
+    size_t nmax = (size_t)1 << max_of(a->logs, a->n_logs);
+    sp_fr *v = malloc(nmax * sizeof *v), shift;
+    double t[1000];
+    if (!v)
+        return sp_cli_fail("bench", SP_ERR_NOMEM, "NTT inputs");
+    header();
+    for (int li = 0; li < a->n_logs; li++) {
+        sp_ntt_domain *d;
+        if (sp_ntt_domain_create(&d, (unsigned)a->logs[li], SP_NTT_ROOTS_SNARKJS, sp_cli_threads()) != SP_OK) {
+            free(v);
+            return sp_cli_fail("bench", SP_ERR_NOMEM, "NTT domain");
+        }
+        shift = d->omega_2n;
+        for (size_t i = 0; i < d->n; i++)
+            sp_fr_random(&v[i], &rng);
+        for (int op = 0; op < 2; op++) {
+            for (int ti = 0; ti < a->n_threads; ti++) {
+                for (int r = 0; r < a->reps; r++) {
+                    double t0 = sp_cli_now();
+                    if (op == 0)
+                        sp_ntt_forward(d, v, a->threads[ti]);
+                    else
+                        sp_ntt_evals_to_coset(d, v, &shift, a->threads[ti]);
+                    t[r] = sp_cli_now() - t0;
+                }
+                row(op ? "ntt_coset" : "ntt", "", op ? "evals_to_coset" : "forward", a->logs[li], a->threads[ti], t,
+                    a->reps);
+            }
+        }
+        sp_ntt_domain_free(d);
+    }
+    free(v);
+    return SP_EXIT_OK;
+}
+
+/* Whole proofs: key, circuit and witness read once, then sp_prove timed. */
+static int bench_prove(const bench_args *a)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_g16_pk pk;
+    sp_r1cs cs;
+    int have_cs = 0, rc = SP_EXIT_OK;
+    sp_fr *w = NULL, *pub = NULL;
+    size_t w_len = 0;
+    double t[1000];
+    sp_status st = SP_OK;
+    if (a->r1cs && (st = sp_r1cs_read(&cs, a->r1cs, err)) != SP_OK)
+        return sp_cli_fail_file("bench", a->r1cs, st, err);
+    have_cs = a->r1cs != NULL;
+    if ((st = sp_zkey_read(&pk, NULL, a->zkey, 0, sp_cli_threads(), err)) != SP_OK) {
+        rc = sp_cli_fail_file("bench", a->zkey, st, err);
+        goto out_cs;
+    }
+    if ((st = sp_wtns_read(&w, &w_len, a->wtns, err)) != SP_OK) {
+        rc = sp_cli_fail_file("bench", a->wtns, st, err);
+        goto out;
+    }
+    if (!(pub = malloc(sizeof(sp_fr) * (pk.vk.n_public + 1u)))) {
+        rc = sp_cli_fail("bench", SP_ERR_NOMEM, "public signals");
+        goto out;
+    }
+    header();
+    for (int ti = 0; ti < a->n_threads && rc == SP_EXIT_OK; ti++) {
+        sp_g16_prove_opts o = sp_g16_prove_opts_default();
+        o.threads = a->threads[ti];
+        o.split_msm = !a->no_split;
+        for (int r = 0; r < a->reps && st == SP_OK; r++) {
+            sp_g16_proof proof;
+            double t0 = sp_cli_now();
+            st = sp_prove(&proof, pub, &pk, have_cs ? &cs : NULL, w, w_len, 0, &o, err);
+            t[r] = sp_cli_now() - t0;
+        }
+        if (st != SP_OK)
+            rc = sp_cli_fail("bench", st, err);
+        else
+            row("prove", a->no_split ? "\"split\":false," : "\"split\":true,", a->no_split ? "plain MSMs" : "split MSMs",
+                (int)pk.log2_domain, a->threads[ti], t, a->reps);
+    }
+out:
+    free(w), free(pub);
+    sp_g16_pk_free(&pk);
+out_cs:
+    if (have_cs)
+        sp_r1cs_free(&cs);
+    return rc;
+}
+
+int sp_cli_bench_groth16(int argc, char **argv)
+{
+    bench_args a;
+    memset(&a, 0, sizeof a);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(USAGE, stdout);
+            return SP_EXIT_OK;
+        }
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc;
+    if (!strcmp(a.what, "msm"))
+        return bench_msm(&a);
+    if (!strcmp(a.what, "ntt"))
+        return bench_ntt(&a);
+    return bench_prove(&a);
+}

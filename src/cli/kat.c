@@ -5,12 +5,14 @@
  * points in the zcash encoding, scalars as 64 hex digits, pairing values
  * as 12 fp in the order c0.c0.c0 c0.c0.c1 c0.c1.c0 c0.c1.c1 c0.c2.c0
  * c0.c2.c1 c1.c0.c0 ... c1.c2.c1 (Fp12 = c0 + c1 w, Fp6 = c0 + c1 v + c2 v^2,
- * Fp2 = c0 + c1 u: the tower of fp12.h, so values compare directly).
+ * Fp2 = c0 + c1 u: the tower of fp12.h, so values compare directly; both
+ * sides raise the Miller loop value to the same power 3 (p^12 - 1) / r,
+ * see pairing.h).
  *
  * Each handler parses its fields first (any malformed value: KAT_BAD),
  * then recomputes and compares (KAT_PASS or KAT_FAIL). Where our API has
  * several routes to one answer (constant-time and variable-time scalar
- * multiplication, three additions, encode and decode) every route is
+ * multiplication, four additions, encode and decode) every route is
  * compared with the same answer.
  */
 #include <string.h>

@@ -22,15 +22,35 @@ sp_msm_config sp_msm_config_default(void)
 }
 
 /*
- * Window size and accumulation method by ceil(log2 n), one thread per
- * window. PLACEHOLDER_TABLE
+ * Window size c and accumulation method (A = affine with batched
+ * inversion, X = XYZZ) by L = ceil(log2 n). Measured here (2-core AMD
+ * Zen 5 KVM guest, GCC 12 -O2, x86-64 adx field path, 2026-11-30) with
+ * `bench_msm sweep`: one thread, process CPU time, uniform random scalars,
+ * every c from L-7 to L-1 (clamped to 1..18) in both methods at n = 2^L;
+ * the fastest pair is listed. Entries past the last measured size (G1
+ * 2^20, G2 2^18) are extrapolated: one more bit per doubling of n or two,
+ * up to 18 at 2^24 (bench/NOTES.md, "MSM (CPU)", has the numbers).
  */
-static const uint8_t win_g1[] = {1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12,
-                                 13, 13, 14, 15, 16, 16, 17, 18};
-static const uint8_t win_g2[] = {1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12,
-                                 13, 13, 14, 15, 16, 16, 17, 18};
-/* Smallest ceil(log2 n) from which affine accumulation wins. */
-static const unsigned affine_from_g1 = 12, affine_from_g2 = 10;
+typedef struct {
+    uint8_t c, affine;
+} window_choice;
+
+#define X_(c) {c, 0}
+#define A_(c) {c, 1}
+static const window_choice win_g1[] = {
+    X_(1), X_(1), X_(1), X_(2), X_(3), X_(4), X_(5), X_(6),       /* L = 0..7 */
+    X_(6), X_(7), X_(8), A_(10), A_(10), A_(11), A_(12), A_(12),  /* 8..15 */
+    A_(13), A_(13), A_(15), A_(15), A_(16),                       /* 16..20 */
+    A_(16), A_(17), A_(17), A_(18),                               /* 21..24, extrapolated */
+};
+static const window_choice win_g2[] = {
+    X_(1), X_(1), X_(1), X_(2), X_(3), X_(4), X_(5), X_(5),       /* L = 0..7 */
+    X_(6), A_(8), A_(8), A_(9), A_(10), A_(10), A_(11), A_(12),   /* 8..15 */
+    A_(13), A_(13), A_(15),                                       /* 16..18 */
+    A_(15), A_(16), A_(16), A_(17), A_(17), A_(18),               /* 19..24, extrapolated */
+};
+#undef X_
+#undef A_
 
 static unsigned log2_ceil(size_t n)
 {
@@ -40,18 +60,19 @@ static unsigned log2_ceil(size_t n)
     return l;
 }
 
-int sp_msm_auto_window(size_t n, int group)
+static window_choice auto_choice(size_t n, int group)
 {
-    const uint8_t *t = group == 2 ? win_g2 : win_g1;
-    size_t len = sizeof win_g1 / sizeof win_g1[0];
+    const window_choice *t = group == 2 ? win_g2 : win_g1;
+    size_t len = group == 2 ? sizeof win_g2 / sizeof win_g2[0] : sizeof win_g1 / sizeof win_g1[0];
     unsigned l = log2_ceil(n);
     return t[l < len ? l : len - 1];
 }
 
+int sp_msm_auto_window(size_t n, int group) { return auto_choice(n, group).c; }
+
 int sp_msm_auto_accum(size_t n, int group)
 {
-    unsigned from = group == 2 ? affine_from_g2 : affine_from_g1;
-    return log2_ceil(n) >= from ? SP_MSM_ACCUM_AFFINE : SP_MSM_ACCUM_XYZZ;
+    return auto_choice(n, group).affine ? SP_MSM_ACCUM_AFFINE : SP_MSM_ACCUM_XYZZ;
 }
 
 int sp_msm_threads(const sp_msm_config *cfg)
@@ -96,7 +117,14 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
     p->chunks = k;
     size_t tasks = (size_t)w * k;
     p->threads = (size_t)t < tasks ? t : (int)tasks;
-    int accum = cfg->accum ? cfg->accum : sp_msm_auto_accum(per, g);
+    /* Automatic method: the table's for an automatic window; for a given
+     * window, affine from the smallest c at which the table uses it (a
+     * batch cannot be larger than the 2^(c-1) buckets). */
+    int accum = cfg->accum;
+    if (accum == SP_MSM_ACCUM_AUTO && !cfg->window_bits)
+        accum = sp_msm_auto_accum(per, g);
+    else if (accum == SP_MSM_ACCUM_AUTO)
+        accum = c >= (g == 2 ? 8u : 10u) ? SP_MSM_ACCUM_AFFINE : SP_MSM_ACCUM_XYZZ;
     p->affine = accum == SP_MSM_ACCUM_AFFINE;
     size_t nb = (size_t)1 << (c - 1);
     /* Additions per batched inversion (~500 multiplications): a few hundred

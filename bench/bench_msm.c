@@ -3,7 +3,9 @@
  *
  *   bench_msm                     the table: G1 and G2, n = 2^12 .. 2^20
  *                                 (G2 to 2^18), random and witness-like
- *                                 scalars (70% are 0 or 1), 1 and 2 threads
+ *                                 scalars (70% are 0 or 1), 1 and 2 threads;
+ *                                 c is the automatic window (for "split",
+ *                                 that of the Pippenger part)
  *   bench_msm sweep G LO HI [CLO CHI [THREADS]]
  *                                 every window CLO..CHI (default 4..16) and
  *                                 both accumulation methods for n = 2^LO ..
@@ -11,15 +13,21 @@
  *                                 default: how the window table of msm.c
  *                                 was measured
  *   bench_msm quick               the table for n = 2^12 and 2^16 only
+ *   bench_msm scale G LOG         thread scaling at n = 2^LOG, random
+ *                                 scalars: 1, 2, 4, .. up to the online
+ *                                 cores, wall clock and speed-up
  *
- * Times are the best of a few repetitions (the machine is shared); inputs
- * are generated outside the timed region. Points are random subgroup
+ * Times are the best of a few repetitions (the machine is shared); the
+ * table shows wall clock and the process CPU time of the same run (with
+ * one thread, CPU time is the cost undisturbed by other jobs). Inputs are
+ * generated outside the timed region. Points are random subgroup
  * points built as chained sums of a few random multiples of the generator.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "curve/curve.h"
 #include "msm/msm.h"
@@ -92,27 +100,31 @@ static void make_scalars(sp_scalar *s, size_t n, unsigned pct, sp_rng *rng)
 DEFINE_POINTS(g1)
 DEFINE_POINTS(g2)
 
-/* Best time in seconds of `reps` runs of one MSM. */
+/* Best wall-clock time in seconds of `reps` runs of one MSM (CPU time in
+ * the sweep); *cpu, when not NULL, gets the process CPU time of that run. */
 static double time_msm(int g, int split, const void *bases, const sp_scalar *s, size_t n,
-                       const sp_msm_config *cfg, int reps)
+                       const sp_msm_config *cfg, int reps, double *cpu)
 {
     double best = 0;
     for (int r = 0; r < reps; r++) {
         sp_g1_jac o1;
         sp_g2_jac o2;
         sp_status st;
-        double t0 = now_s();
+        double t0 = now_s(), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         if (g == 1)
             st = split ? sp_msm_g1_split_var(&o1, bases, s, n, cfg)
                        : sp_msm_g1_var(&o1, bases, s, n, cfg);
         else
             st = split ? sp_msm_g2_split_var(&o2, bases, s, n, cfg)
                        : sp_msm_g2_var(&o2, bases, s, n, cfg);
-        double dt = now_s() - t0;
+        double dt = now_s() - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
         if (st != SP_OK)
             die_(sp_status_str(st));
-        if (r == 0 || dt < best)
+        if (r == 0 || dt < best) {
             best = dt;
+            if (cpu)
+                *cpu = dc;
+        }
     }
     return best;
 }
@@ -124,8 +136,8 @@ static void table(unsigned max_log)
     static const unsigned logs[] = {12, 16, 18, 20};
     sp_rng rng;
     sp_rng_seed(&rng, 42);
-    printf("%-5s %-6s %-9s %-6s %4s %5s %11s %9s\n", "group", "log n", "scalars", "method",
-           "thr", "c", "ms", "ns/point");
+    printf("%-5s %-6s %-9s %-6s %4s %5s %11s %11s %9s\n", "group", "log n", "scalars", "method",
+           "thr", "c", "wall ms", "CPU ms", "ns/point");
     for (int g = 1; g <= 2; g++) {
         unsigned top = g == 2 ? 18 : 20;
         top = top < max_log ? top : max_log;
@@ -140,10 +152,15 @@ static void table(unsigned max_log)
                     for (int thr = 1; thr <= 2; thr++) {
                         sp_msm_config cfg = sp_msm_config_default();
                         cfg.threads = thr;
-                        double t = time_msm(g, split, bases, s, n, &cfg, reps_for(g, logs[li]));
-                        printf("G%-4d %-6u %-9s %-6s %4d %5d %11.1f %9.0f\n", g, logs[li],
-                               kind ? "witness70" : "random", split ? "split" : "plain", thr,
-                               sp_msm_auto_window(n, g), t * 1e3, t * 1e9 / (double)n);
+                        double cpu, t = time_msm(g, split, bases, s, n, &cfg,
+                                                 reps_for(g, logs[li]), &cpu);
+                        sp_msm_split_stats st = {0, 0, n};
+                        if (split && sp_msm_split_count(&st, s, n) != SP_OK)
+                            die_("split_count");
+                        printf("G%-4d %-6u %-9s %-6s %4d %5d %11.1f %11.1f %9.0f\n", g,
+                               logs[li], kind ? "witness70" : "random", split ? "split" : "plain",
+                               thr, sp_msm_auto_window(st.others, g), t * 1e3, cpu * 1e3,
+                               t * 1e9 / (double)n);
                         fflush(stdout);
                     }
                 }
@@ -175,7 +192,7 @@ static void sweep(int g, unsigned lo, unsigned hi, int clo, int chi, int threads
             printf(" c%d", c);
             for (int a = SP_MSM_ACCUM_XYZZ; a <= SP_MSM_ACCUM_AFFINE; a++) {
                 sp_msm_config cfg = {c, threads, a};
-                double t = time_msm(g, 0, bases, s, n, &cfg, lg >= 18 ? 1 : lg >= 15 ? 2 : 3);
+                double t = time_msm(g, 0, bases, s, n, &cfg, lg >= 18 ? 1 : lg >= 15 ? 2 : 3, NULL);
                 printf("%c%.1f", a == SP_MSM_ACCUM_XYZZ ? ' ' : '/', t * 1e3);
                 if (!bc || t < best) {
                     best = t;
@@ -194,8 +211,39 @@ static void sweep(int g, unsigned lo, unsigned hi, int clo, int chi, int threads
     free(s);
 }
 
+static void scale(int g, unsigned lg)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 9);
+    size_t n = (size_t)1 << lg;
+    void *bases = g == 1 ? (void *)points_g1(n, &rng) : (void *)points_g2(n, &rng);
+    sp_scalar *s = xmalloc(n * sizeof *s);
+    make_scalars(s, n, 0, &rng);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("G%d, n = 2^%u, random scalars, %ld online cores\n", g, lg, cores);
+    printf("%7s %11s %9s\n", "threads", "ms", "speed-up");
+    double t1 = 0;
+    for (long t = 1; t <= cores; t = t * 2 <= cores || t == cores ? t * 2 : cores) {
+        sp_msm_config cfg = sp_msm_config_default();
+        cfg.threads = (int)t;
+        double dt = time_msm(g, 0, bases, s, n, &cfg, reps_for(g, lg), NULL);
+        t1 = t == 1 ? dt : t1;
+        printf("%7ld %11.1f %9.2f\n", t, dt * 1e3, t1 / dt);
+        fflush(stdout);
+    }
+    free(bases);
+    free(s);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "scale")) {
+        unsigned lg = (unsigned)atoi(argv[3]);
+        if (lg < 1 || lg > 26)
+            die_("usage: bench_msm scale g1|g2 LOG");
+        scale(!strcmp(argv[2], "g2") ? 2 : 1, lg);
+        return 0;
+    }
     if (argc >= 5 && !strcmp(argv[1], "sweep")) {
         int g = !strcmp(argv[2], "g2") ? 2 : 1;
         unsigned lo = (unsigned)atoi(argv[3]), hi = (unsigned)atoi(argv[4]);

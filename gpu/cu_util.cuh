@@ -22,6 +22,7 @@ enum {
     SP_SCR_RANGE,   /* MSM bucket start/end offsets */
     SP_SCR_BUCKETS, /* MSM bucket sums */
     SP_SCR_SEGS,    /* MSM per-segment partial sums */
+    SP_SCR_PARTS,   /* MSM per-chunk partial bucket sums */
     SP_SCR_SMALL,   /* window sums, flags */
     SP_SCR_A,       /* element-wise test buffers */
     SP_SCR_B,
@@ -36,6 +37,7 @@ struct sp_cuda {
     void *scr[SP_SCR_COUNT];
     size_t scr_cap[SP_SCR_COUNT];
     int profile;    /* record per-phase times (sp_cuda_set_profile) */
+    int mul_impl;   /* SP_MUL_PTX or SP_MUL_WIDE (sp_cuda_set_mul_impl) */
     char prof[256]; /* the last call's phase times */
     char err[512];
     char info[256];

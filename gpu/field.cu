@@ -26,8 +26,6 @@ __global__ void field_batch(int op, F *out, const F *a, const F *b, size_t n)
 template <class F>
 static sp_status batch_run(sp_cuda *ctx, int op, F *out, const F *a, const F *b, size_t n)
 {
-    if (op < 0 || op > 3)
-        return SP_ERR_INVALID_ARG;
     if (n == 0)
         return SP_OK;
     size_t bytes = n * sizeof(F);
@@ -49,23 +47,23 @@ static sp_status batch_run(sp_cuda *ctx, int op, F *out, const F *a, const F *b,
     return SP_OK;
 }
 
-extern "C" sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a,
-                                      const sp_fp *b, size_t n)
-{
-    return batch_run(ctx, op, (fp_t *)out, (const fp_t *)a, (const fp_t *)b, n);
-}
-
-extern "C" sp_status sp_cuda_fr_batch(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a,
-                                      const sp_fr *b, size_t n)
-{
-    return batch_run(ctx, op, (fr_t *)out, (const fr_t *)a, (const fr_t *)b, n);
-}
-
-extern "C" sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a,
-                                       const sp_fp2 *b, size_t n)
-{
-    return batch_run(ctx, op, (fp2_t *)out, (const fp2_t *)a, (const fp2_t *)b, n);
-}
+/* ops 0..3 with the PTX multiplication, 4..7 with the 64-bit one */
+#define SP_BATCH_ENTRY(name, H, T)                                                       \
+    extern "C" sp_status name(sp_cuda *ctx, int op, H *out, const H *a, const H *b,      \
+                              size_t n)                                                  \
+    {                                                                                    \
+        if (op < 0 || op > 7)                                                            \
+            return SP_ERR_INVALID_ARG;                                                   \
+        if (op < 4)                                                                      \
+            return batch_run(ctx, op, (T<SP_MUL_PTX> *)out, (const T<SP_MUL_PTX> *)a,    \
+                             (const T<SP_MUL_PTX> *)b, n);                               \
+        return batch_run(ctx, op - 4, (T<SP_MUL_WIDE> *)out, (const T<SP_MUL_WIDE> *)a,  \
+                         (const T<SP_MUL_WIDE> *)b, n);                                  \
+    }
+SP_BATCH_ENTRY(sp_cuda_fp_batch, sp_fp, fp_tm)
+SP_BATCH_ENTRY(sp_cuda_fr_batch, sp_fr, fr_tm)
+SP_BATCH_ENTRY(sp_cuda_fp2_batch, sp_fp2, fp2_tm)
+#undef SP_BATCH_ENTRY
 
 /* ---- throughput: SP_BENCH_CHAINS independent chains per thread ---- */
 
@@ -124,9 +122,11 @@ static sp_status bench_run(sp_cuda *ctx, double *per_s)
 
 extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s)
 {
-    if (field == 0)
-        return bench_run<fp_t>(ctx, per_s);
-    if (field == 1)
-        return bench_run<fr_t>(ctx, per_s);
-    return SP_ERR_INVALID_ARG;
+    switch (field) {
+    case 0: return bench_run<fp_tm<SP_MUL_PTX>>(ctx, per_s);
+    case 1: return bench_run<fr_tm<SP_MUL_PTX>>(ctx, per_s);
+    case 2: return bench_run<fp_tm<SP_MUL_WIDE>>(ctx, per_s);
+    case 3: return bench_run<fr_tm<SP_MUL_WIDE>>(ctx, per_s);
+    default: return SP_ERR_INVALID_ARG;
+    }
 }

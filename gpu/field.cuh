@@ -155,6 +155,65 @@ static __device__ __forceinline__ void mont_mul(uint32_t *r, const uint32_t *a, 
     mont_final_sub<D>(r, t);
 }
 
+/*
+ * The same CIOS product written with 64-bit arithmetic in plain C++ (no
+ * asm): each partial product is one IMAD.WIDE whose 64-bit addend is the
+ * accumulator word, plus a 64-bit carry add. The compiler may interleave
+ * independent multiplications, which volatile asm forbids. The PTX form
+ * compiles to IMAD + IMAD.HI + 2 IADD3.X per partial product (measured,
+ * cuobjdump on sm_90).
+ */
+template <class D>
+static __device__ __forceinline__ void mont_mul_wide(uint32_t *r, const uint32_t *a,
+                                                     const uint32_t *b)
+{
+    constexpr int N = D::N;
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++)
+        t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint64_t c = 0; /* carry < 2^32, so c + a*b + t < 2^64 */
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            c += (uint64_t)a[j] * b[i] + t[j];
+            t[j] = (uint32_t)c;
+            c >>= 32;
+        }
+        c += t[N];
+        t[N] = (uint32_t)c;
+        t[N + 1] = (uint32_t)(c >> 32);
+        uint32_t m = t[0] * D::n0();
+        c = ((uint64_t)m * D::p(0) + t[0]) >> 32; /* low word becomes 0 */
+#pragma unroll
+        for (int j = 1; j < N; j++) {
+            c += (uint64_t)m * D::p(j) + t[j];
+            t[j - 1] = (uint32_t)c;
+            c >>= 32;
+        }
+        c += t[N];
+        t[N - 1] = (uint32_t)c;
+        t[N] = t[N + 1] + (uint32_t)(c >> 32);
+        t[N + 1] = 0;
+    }
+    mont_final_sub<D>(r, t);
+}
+
+/* Multiplication algorithm, a template parameter of the field types so both
+ * can be compiled and measured side by side. */
+enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1 };
+
+template <class D, int M>
+static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t *a,
+                                                    const uint32_t *b)
+{
+    if (M == SP_MUL_WIDE)
+        mont_mul_wide<D>(r, a, b);
+    else
+        mont_mul<D>(r, a, b);
+}
+
 /* r = a + b mod p (a + b fits in N words for both fields: p < 2^381, r < 2^255). */
 template <class D>
 static __device__ __forceinline__ void mont_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
@@ -198,52 +257,63 @@ static __device__ __forceinline__ bool words_zero(const uint32_t *a)
     return x == 0;
 }
 
-/* ---- the three field types ---- */
+/* ---- the three field types (M: the multiplication algorithm) ---- */
 
 /* 16-byte alignment (sizes are multiples of 16) lets loads be 128-bit. */
-struct __align__(16) fp_t { uint32_t w[12]; };
-struct __align__(16) fr_t { uint32_t w[8]; };
-struct fp2_t { fp_t c0, c1; };
+template <int M> struct __align__(16) fp_tm { uint32_t w[12]; };
+template <int M> struct __align__(16) fr_tm { uint32_t w[8]; };
+template <int M> struct fp2_tm { fp_tm<M> c0, c1; };
+typedef fp_tm<SP_MUL_PTX> fp_t;
+typedef fr_tm<SP_MUL_PTX> fr_t;
+typedef fp2_tm<SP_MUL_PTX> fp2_t;
 
-static __device__ __forceinline__ void f_mul(fp_t &r, const fp_t &a, const fp_t &b) { mont_mul<fp_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ void f_sqr(fp_t &r, const fp_t &a) { mont_mul<fp_desc>(r.w, a.w, a.w); }
-static __device__ __forceinline__ void f_add(fp_t &r, const fp_t &a, const fp_t &b) { mont_add<fp_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ void f_sub(fp_t &r, const fp_t &a, const fp_t &b) { mont_sub<fp_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ bool f_is_zero(const fp_t &a) { return words_zero<12>(a.w); }
-static __device__ __forceinline__ void f_set_one(fp_t &r)
-{
-#pragma unroll
-    for (int j = 0; j < 12; j++)
-        r.w[j] = fp_desc::one(j);
-}
-static __device__ __forceinline__ void f_set_zero(fp_t &r)
-{
-#pragma unroll
-    for (int j = 0; j < 12; j++)
-        r.w[j] = 0;
-}
-static __device__ __forceinline__ void f_neg(fp_t &r, const fp_t &a)
-{
-    fp_t z;
-    f_set_zero(z);
-    f_sub(r, z, a);
-}
-
-static __device__ __forceinline__ void f_mul(fr_t &r, const fr_t &a, const fr_t &b) { mont_mul<fr_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ void f_sqr(fr_t &r, const fr_t &a) { mont_mul<fr_desc>(r.w, a.w, a.w); }
-static __device__ __forceinline__ void f_add(fr_t &r, const fr_t &a, const fr_t &b) { mont_add<fr_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ void f_sub(fr_t &r, const fr_t &a, const fr_t &b) { mont_sub<fr_desc>(r.w, a.w, b.w); }
-static __device__ __forceinline__ void f_set_one(fr_t &r)
-{
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-        r.w[j] = fr_desc::one(j);
-}
+#define SP_FIELD_OPS(T, D, NW)                                                              \
+    template <int M> static __device__ __forceinline__ void f_mul(T<M> &r, const T<M> &a,   \
+                                                                  const T<M> &b)           \
+    {                                                                                       \
+        mont_mul_sel<D, M>(r.w, a.w, b.w);                                                  \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_sqr(T<M> &r, const T<M> &a)  \
+    {                                                                                       \
+        mont_mul_sel<D, M>(r.w, a.w, a.w);                                                  \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_add(T<M> &r, const T<M> &a,   \
+                                                                  const T<M> &b)           \
+    {                                                                                       \
+        mont_add<D>(r.w, a.w, b.w);                                                         \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_sub(T<M> &r, const T<M> &a,   \
+                                                                  const T<M> &b)           \
+    {                                                                                       \
+        mont_sub<D>(r.w, a.w, b.w);                                                         \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ bool f_is_zero(const T<M> &a)       \
+    {                                                                                       \
+        return words_zero<NW>(a.w);                                                         \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_set_one(T<M> &r)             \
+    {                                                                                       \
+        _Pragma("unroll") for (int j = 0; j < NW; j++) r.w[j] = D::one(j);                 \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_set_zero(T<M> &r)            \
+    {                                                                                       \
+        _Pragma("unroll") for (int j = 0; j < NW; j++) r.w[j] = 0;                         \
+    }                                                                                       \
+    template <int M> static __device__ __forceinline__ void f_neg(T<M> &r, const T<M> &a)  \
+    {                                                                                       \
+        T<M> z;                                                                             \
+        f_set_zero(z);                                                                      \
+        f_sub(r, z, a);                                                                     \
+    }
+SP_FIELD_OPS(fp_tm, fp_desc, 12)
+SP_FIELD_OPS(fr_tm, fr_desc, 8)
+#undef SP_FIELD_OPS
 
 /* Fp2 = Fp[u]/(u^2 + 1); Karatsuba: 3 multiplications, squaring 2. */
-static __device__ __forceinline__ void f_mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
+template <int M>
+static __device__ __forceinline__ void f_mul(fp2_tm<M> &r, const fp2_tm<M> &a, const fp2_tm<M> &b)
 {
-    fp_t t0, t1, s, u;
+    fp_tm<M> t0, t1, s, u;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);
     f_add(s, a.c0, a.c1);
@@ -253,38 +323,45 @@ static __device__ __forceinline__ void f_mul(fp2_t &r, const fp2_t &a, const fp2
     f_sub(s, s, t0);
     f_sub(r.c1, s, t1);
 }
-static __device__ __forceinline__ void f_sqr(fp2_t &r, const fp2_t &a)
+template <int M>
+static __device__ __forceinline__ void f_sqr(fp2_tm<M> &r, const fp2_tm<M> &a)
 {
     /* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u */
-    fp_t s, d, m;
+    fp_tm<M> s, d, m;
     f_add(s, a.c0, a.c1);
     f_sub(d, a.c0, a.c1);
     f_mul(m, a.c0, a.c1);
     f_mul(r.c0, s, d);
     f_add(r.c1, m, m);
 }
-static __device__ __forceinline__ void f_add(fp2_t &r, const fp2_t &a, const fp2_t &b)
+template <int M>
+static __device__ __forceinline__ void f_add(fp2_tm<M> &r, const fp2_tm<M> &a, const fp2_tm<M> &b)
 {
     f_add(r.c0, a.c0, b.c0);
     f_add(r.c1, a.c1, b.c1);
 }
-static __device__ __forceinline__ void f_sub(fp2_t &r, const fp2_t &a, const fp2_t &b)
+template <int M>
+static __device__ __forceinline__ void f_sub(fp2_tm<M> &r, const fp2_tm<M> &a, const fp2_tm<M> &b)
 {
     f_sub(r.c0, a.c0, b.c0);
     f_sub(r.c1, a.c1, b.c1);
 }
-static __device__ __forceinline__ bool f_is_zero(const fp2_t &a) { return f_is_zero(a.c0) && f_is_zero(a.c1); }
-static __device__ __forceinline__ void f_set_one(fp2_t &r)
+template <int M>
+static __device__ __forceinline__ bool f_is_zero(const fp2_tm<M> &a)
+{
+    return f_is_zero(a.c0) && f_is_zero(a.c1);
+}
+template <int M> static __device__ __forceinline__ void f_set_one(fp2_tm<M> &r)
 {
     f_set_one(r.c0);
     f_set_zero(r.c1);
 }
-static __device__ __forceinline__ void f_set_zero(fp2_t &r)
+template <int M> static __device__ __forceinline__ void f_set_zero(fp2_tm<M> &r)
 {
     f_set_zero(r.c0);
     f_set_zero(r.c1);
 }
-static __device__ __forceinline__ void f_neg(fp2_t &r, const fp2_t &a)
+template <int M> static __device__ __forceinline__ void f_neg(fp2_tm<M> &r, const fp2_tm<M> &a)
 {
     f_neg(r.c0, a.c0);
     f_neg(r.c1, a.c1);

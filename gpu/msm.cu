@@ -14,8 +14,15 @@
  *   2. sort:       CUB radix sort of all W*n records by key, so each
  *                  (window, bucket) owns one contiguous run.
  *   3. ranges:     start/end of every run.
- *   4. accumulate: one thread per (window, bucket |d| >= 1) adds its
- *                  points (negated for negative digits) into an XYZZ bucket.
+ *   4. accumulate: the sorted records are cut into chunks of T; one thread
+ *                  per chunk adds its points (negated for negative digits)
+ *                  into XYZZ sums, one per bucket met. Every thread does
+ *                  the same T steps (a thread per bucket let a warp wait for
+ *                  its fullest bucket: Poisson sizes, 60-80% efficiency).
+ *                  Buckets inside a chunk are written directly; the first
+ *                  and last bucket of a chunk go to two partial slots, and a
+ *                  fix-up thread per bucket adds the partials of buckets
+ *                  that straddle chunk boundaries.
  *   5. reduce:     per window, sum_k k*B_k by running sums over segments of
  *                  L buckets (thread per segment), then the segment sums
  *                  of each window are added in two tree levels.
@@ -111,40 +118,90 @@ __global__ void msm_ranges(uint32_t *start, uint32_t *end, const uint32_t *keys,
 
 /* ---- phase 4: bucket accumulation ---- */
 
-template <class F>
-__global__ void __launch_bounds__(SP_MSM_THREADS)
-msm_accumulate(xyzz_t<F> *buckets, const affine_t<F> *bases, const uint32_t *vals,
-               const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+#define SP_MSM_LOG_CHUNK 5 /* T = 32 records per accumulation thread (64: no faster) */
+
+static __device__ __forceinline__ size_t bucket_of(uint32_t key, unsigned c)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned lk = c - 1; /* log2 of buckets per window */
-    if (t >= ((size_t)nwin << lk))
+    return ((size_t)(key >> c) << (c - 1)) + (key & ((1u << c) - 1)) - 1;
+}
+
+/* Thread k: records [kT, min(kT + T, m)). part[2k] = sum of its first key's
+ * points, part[2k + 1] = its last key's (when different); keys strictly
+ * between are whole buckets, written to buckets[]. Digit-0 keys are skipped. */
+/* Blocks per SM the compiler must fit: for G1, 4 x 128 threads (<= 128
+ * registers, 16 warps); G2 needs all 255 registers. */
+template <class F> struct msm_occupancy { enum { MIN_BLOCKS = 1 }; };
+template <int M> struct msm_occupancy<fp_tm<M>> { enum { MIN_BLOCKS = 4 }; };
+
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS, msm_occupancy<F>::MIN_BLOCKS)
+msm_accumulate(xyzz_t<F> *buckets, xyzz_t<F> *part, const affine_t<F> *bases,
+               const uint32_t *keys, const uint32_t *vals, size_t m, unsigned c)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, lo = k << SP_MSM_LOG_CHUNK;
+    if (lo >= m)
         return;
-    uint32_t w = (uint32_t)(t >> lk), b = (uint32_t)(t & ((1u << lk) - 1)) + 1;
-    uint32_t key = (w << c) | b;
-    uint32_t s = start[key], e = end[key];
+    size_t hi = lo + (1u << SP_MSM_LOG_CHUNK) < m ? lo + (1u << SP_MSM_LOG_CHUNK) : m;
+    const uint32_t dmask = (1u << c) - 1, first = keys[lo];
+    uint32_t cur = first;
     xyzz_t<F> acc;
     xyzz_set_inf(acc);
-    /* the next point is loaded while the current one is added: the
-     * gathers are random, so their latency is hidden behind the
-     * arithmetic instead of stalling every step */
-    uint32_t v = s < e ? vals[s] : 0;
-    affine_t<F> next;
-    if (s < e)
-        next = bases[v & 0x7fffffffu];
-    for (uint32_t j = s; j < e; j++) {
+    /* the next record and point are loaded while the current one is added */
+    uint32_t nkey = first, v = vals[lo];
+    affine_t<F> next = bases[v & 0x7fffffffu];
+    for (size_t j = lo; j < hi; j++) {
+        uint32_t key = nkey, neg = v >> 31;
         affine_t<F> q = next;
-        uint32_t neg = v >> 31;
-        if (j + 1 < e) {
+        if (j + 1 < hi) {
+            nkey = keys[j + 1];
             v = vals[j + 1];
             next = bases[v & 0x7fffffffu];
         }
-        if (aff_is_inf(q))
+        if (key != cur) { /* cur is complete: it is first or a middle key */
+            if (cur == first)
+                part[2 * k] = acc;
+            else if (cur & dmask)
+                buckets[bucket_of(cur, c)] = acc;
+            xyzz_set_inf(acc);
+            cur = key;
+        }
+        if (!(key & dmask) || aff_is_inf(q))
             continue;
         if (neg)
             f_neg(q.y, q.y);
         xyzz_add_affine(acc, q);
     }
+    part[cur == first ? 2 * k : 2 * k + 1] = acc;
+}
+
+/* Thread per bucket slot: empty buckets become infinity; a bucket that is
+ * the first or last key of its starting chunk is assembled from the
+ * partials of every chunk it spans. */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fixup(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_t m,
+          const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lk = c - 1;
+    if (t >= ((size_t)nwin << lk))
+        return;
+    uint32_t key = ((uint32_t)(t >> lk) << c) | ((uint32_t)(t & ((1u << lk) - 1)) + 1);
+    uint32_t s = start[key], e = end[key];
+    if (s == e) {
+        xyzz_t<F> inf;
+        xyzz_set_inf(inf);
+        buckets[t] = inf;
+        return;
+    }
+    size_t ks = (size_t)s >> SP_MSM_LOG_CHUNK, ke = (size_t)(e - 1) >> SP_MSM_LOG_CHUNK;
+    size_t lo = ks << SP_MSM_LOG_CHUNK, hi = lo + (1u << SP_MSM_LOG_CHUNK);
+    uint32_t first = keys[lo], last = keys[(hi < m ? hi : m) - 1];
+    if (key != first && key != last)
+        return; /* a middle key: written by msm_accumulate */
+    xyzz_t<F> acc = part[key == first ? 2 * ks : 2 * ks + 1];
+    for (size_t kk = ks + 1; kk <= ke; kk++)
+        xyzz_add(acc, part[2 * kk]);
     buckets[t] = acc;
 }
 
@@ -378,9 +435,15 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
     xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
     static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
 
-    msm_accumulate<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, c, nwin);
+    size_t m = (size_t)nwin * n, nchunk = (m + (1u << SP_MSM_LOG_CHUNK) - 1) >> SP_MSM_LOG_CHUNK;
+    void *pt;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_PARTS, 2 * nchunk * sizeof(xyzz_t<F>), &pt));
+    msm_accumulate<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)bk, (xyzz_t<F> *)pt, (const affine_t<F> *)db, keys, vals, m, c);
     SP_CU_LAUNCHED(ctx, "msm_accumulate");
+    msm_fixup<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_fixup");
     if (prof)
         SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
     msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
@@ -424,11 +487,15 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
 extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
+    if (ctx->mul_impl == SP_MUL_WIDE)
+        return msm_run<fp_tm<SP_MUL_WIDE>, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
     return msm_run<fp_t, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
 }
 
 extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
+    if (ctx->mul_impl == SP_MUL_WIDE)
+        return msm_run<fp2_tm<SP_MUL_WIDE>, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
     return msm_run<fp2_t, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
 }

@@ -64,29 +64,30 @@ __global__ void ntt_bitrev(fr_t *a, size_t n, unsigned log_n)
     }
 }
 
-static __device__ __forceinline__ void butterfly(fr_t &a0, fr_t &a1, const fr_t &w)
+template <class F>
+static __device__ __forceinline__ void butterfly(F &a0, F &a1, const F &w)
 {
-    fr_t t;
+    F t;
     f_mul(t, a1, w);
     f_sub(a1, a0, t);
     f_add(a0, a0, t);
 }
 
 /* Stages 0 .. stages-1 of blocks of 2^stages elements, in shared memory. */
-__global__ void __launch_bounds__(512) ntt_smem(fr_t *a, const fr_t *tw, unsigned log_n,
-                                                unsigned stages)
+template <class F>
+__global__ void __launch_bounds__(512) ntt_smem(F *a, const F *tw, unsigned log_n, unsigned stages)
 {
-    __shared__ fr_t s[1 << SP_NTT_SMEM_LOG];
+    __shared__ F s[1 << SP_NTT_SMEM_LOG];
     const unsigned T = 1u << (stages - 1), tid = threadIdx.x;
-    fr_t *blk = a + ((size_t)blockIdx.x << stages);
+    F *blk = a + ((size_t)blockIdx.x << stages);
     s[tid] = blk[tid];
     s[tid + T] = blk[tid + T];
     __syncthreads();
     for (unsigned st = 0; st < stages; st++) {
         unsigned k = tid & ((1u << st) - 1);
         unsigned i0 = ((tid >> st) << (st + 1)) | k, i1 = i0 + (1u << st);
-        fr_t w = tw[(size_t)k << (log_n - 1 - st)];
-        fr_t x0 = s[i0], x1 = s[i1];
+        F w = tw[(size_t)k << (log_n - 1 - st)];
+        F x0 = s[i0], x1 = s[i1];
         butterfly(x0, x1, w);
         s[i0] = x0;
         s[i1] = x1;
@@ -102,10 +103,11 @@ __global__ void __launch_bounds__(512) ntt_smem(fr_t *a, const fr_t *tw, unsigne
  * shared row j holds one j. Blocks are numbered column-block-major, so
  * neighbouring blocks read the same twiddles (L2 reuse).
  */
-__global__ void __launch_bounds__(512) ntt_pass(fr_t *a, const fr_t *tw, unsigned log_n,
-                                                unsigned s0, unsigned k)
+template <class F>
+__global__ void __launch_bounds__(512) ntt_pass(F *a, const F *tw, unsigned log_n, unsigned s0,
+                                                unsigned k)
 {
-    __shared__ fr_t s[1 << (SP_NTT_PASS_LOG + SP_NTT_COLS_LOG)];
+    __shared__ F s[1 << (SP_NTT_PASS_LOG + SP_NTT_COLS_LOG)];
     const unsigned t = SP_NTT_COLS_LOG, tid = threadIdx.x, nthr = 1u << (k + t - 1);
     const unsigned lhigh = log_n - s0 - k;
     const size_t high = blockIdx.x & (((size_t)1 << lhigh) - 1);
@@ -119,8 +121,8 @@ __global__ void __launch_bounds__(512) ntt_pass(fr_t *a, const fr_t *tw, unsigne
     for (unsigned q = 0; q < k; q++) {
         unsigned j0 = ((p >> q) << (q + 1)) | (p & ((1u << q) - 1)), j1 = j0 | (1u << q);
         size_t ktw = (col0 + l) | ((size_t)(j0 & ((1u << q) - 1)) << s0);
-        fr_t w = tw[ktw << (log_n - 1 - (s0 + q))];
-        fr_t x0 = s[(j0 << t) | l], x1 = s[(j1 << t) | l];
+        F w = tw[ktw << (log_n - 1 - (s0 + q))];
+        F x0 = s[(j0 << t) | l], x1 = s[(j1 << t) | l];
         butterfly(x0, x1, w);
         s[(j0 << t) | l] = x0;
         s[(j1 << t) | l] = x1;
@@ -132,7 +134,8 @@ __global__ void __launch_bounds__(512) ntt_pass(fr_t *a, const fr_t *tw, unsigne
     }
 }
 
-__global__ void ntt_scale(fr_t *a, size_t n, fr_t c)
+template <class F>
+__global__ void ntt_scale(F *a, size_t n, F c)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -195,33 +198,41 @@ extern "C" void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d)
     free(d);
 }
 
+template <class F>
+static sp_status ntt_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+{
+    const unsigned log_n = d->log_n;
+    const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
+    ntt_bitrev<<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>((fr_t *)a, d->n, log_n);
+    SP_CU_LAUNCHED(ctx, "ntt_bitrev");
+    unsigned sm = log_n < SP_NTT_SMEM_LOG ? log_n : SP_NTT_SMEM_LOG;
+    ntt_smem<F><<<(unsigned)(d->n >> sm), 1u << (sm - 1), 0, ctx->stream>>>(a, tw, log_n, sm);
+    SP_CU_LAUNCHED(ctx, "ntt_smem");
+    for (unsigned st = sm; st < log_n; st += SP_NTT_PASS_LOG) {
+        unsigned k = log_n - st < SP_NTT_PASS_LOG ? log_n - st : SP_NTT_PASS_LOG;
+        unsigned blocks = (unsigned)(d->n >> (k + SP_NTT_COLS_LOG));
+        ntt_pass<F><<<blocks, 1u << (k + SP_NTT_COLS_LOG - 1), 0, ctx->stream>>>(a, tw, log_n, st,
+                                                                                  k);
+        SP_CU_LAUNCHED(ctx, "ntt_pass");
+    }
+    if (inverse) {
+        F c;
+        memcpy(&c, &d->n_inv, sizeof c);
+        ntt_scale<F><<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>(a, d->n, c);
+        SP_CU_LAUNCHED(ctx, "ntt_scale");
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
 extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
                                  int inverse)
 {
     if (!sp_cu_is_device_ptr(a_dev))
         return SP_ERR_INVALID_ARG;
-    const unsigned log_n = d->log_n;
-    if (log_n == 0)
+    if (d->log_n == 0)
         return SP_OK;
-    fr_t *a = (fr_t *)a_dev;
-    const fr_t *tw = inverse ? d->tw_inv : d->tw;
-    ntt_bitrev<<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>(a, d->n, log_n);
-    SP_CU_LAUNCHED(ctx, "ntt_bitrev");
-    unsigned sm = log_n < SP_NTT_SMEM_LOG ? log_n : SP_NTT_SMEM_LOG;
-    ntt_smem<<<(unsigned)(d->n >> sm), 1u << (sm - 1), 0, ctx->stream>>>(a, tw, log_n, sm);
-    SP_CU_LAUNCHED(ctx, "ntt_smem");
-    for (unsigned st = sm; st < log_n; st += SP_NTT_PASS_LOG) {
-        unsigned k = log_n - st < SP_NTT_PASS_LOG ? log_n - st : SP_NTT_PASS_LOG;
-        unsigned blocks = (unsigned)(d->n >> (k + SP_NTT_COLS_LOG));
-        ntt_pass<<<blocks, 1u << (k + SP_NTT_COLS_LOG - 1), 0, ctx->stream>>>(a, tw, log_n, st, k);
-        SP_CU_LAUNCHED(ctx, "ntt_pass");
-    }
-    if (inverse) {
-        fr_t c;
-        memcpy(&c, &d->n_inv, sizeof c);
-        ntt_scale<<<sp_cu_blocks(d->n, 256), 256, 0, ctx->stream>>>(a, d->n, c);
-        SP_CU_LAUNCHED(ctx, "ntt_scale");
-    }
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    return SP_OK;
+    if (ctx->mul_impl == SP_MUL_WIDE)
+        return ntt_run(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
+    return ntt_run(ctx, d, (fr_t *)a_dev, inverse);
 }

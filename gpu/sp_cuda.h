@@ -56,6 +56,12 @@ const char *sp_cuda_device_info(const sp_cuda *ctx);
 void sp_cuda_set_profile(sp_cuda *ctx, int on);
 const char *sp_cuda_profile(const sp_cuda *ctx);
 
+/* Tuning knob: the Montgomery multiplication used by the MSM and NTT
+ * kernels, 0 = PTX carry chains, 1 = 64-bit products in plain C++ (the
+ * default: faster inside the MSM). Both are exact; the benchmark table
+ * measures each. Returns the previous setting; other values are ignored. */
+int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl);
+
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_dev_free(sp_cuda *ctx, void *dev);
@@ -106,7 +112,8 @@ sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
 
 /*
  * Element-wise field operations on n elements, for the equality tests and
- * the arithmetic benchmark. op: 0 mul, 1 sqr, 2 add, 3 sub.
+ * the arithmetic benchmark. op: 0 mul, 1 sqr, 2 add, 3 sub; 4..7 the same
+ * with the 64-bit multiplication (sp_cuda_set_mul_impl).
  * out, a, b: host or device. b is ignored for sqr.
  */
 sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b,
@@ -117,7 +124,8 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
                             size_t n) SP_WARN_UNUSED;
 /*
  * Modular-multiplication throughput: every thread runs long dependent
- * chains of Montgomery multiplications in registers. field: 0 Fp, 1 Fr.
+ * chains of Montgomery multiplications in registers. field: 0 Fp, 1 Fr,
+ * 2 Fp and 3 Fr with the 64-bit multiplication (sp_cuda_set_mul_impl).
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;

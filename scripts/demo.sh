@@ -37,6 +37,7 @@ demo_main() {
     "$bin" verify "$ex/verification_key.json" "$out/public_wrong.json" "$out/proof.json" >/dev/null || rc=$?
     [ "$rc" -eq 1 ] || { echo "a wrong public signal was not rejected (exit $rc)"; return 1; }
     echo "with a wrong public signal: rejected, as it should be"
+    scripts/demo-engine.sh "$build" "$out/engine" || return 1 # 4. the engine: a batch of jobs, its waterfall
 }
 
 echo "== $("$bin" version)"

@@ -2,8 +2,9 @@
 # Builds the libFuzzer targets (make fuzz) and runs each for a fixed time
 # over a scratch copy of its seed corpus (tests/fuzz/corpus/<name>), so the
 # repository is never written to. One line per target; exits 1 when any
-# target finds a crash, a leak, a timeout or an out-of-memory, and prints
-# where the reproducer was saved.
+# target finds a crash, a leak, a timeout or an out-of-memory (and prints
+# where the reproducer was saved), or when one of the committed reproducers
+# tests/fuzz/crashes/<target>-*.bin, run first, still fails.
 #
 #   scripts/fuzz.sh [target ...]     (default: every tests/fuzz/fuzz_*.c)
 #   FUZZ_SECONDS=20   seconds per target
@@ -49,6 +50,19 @@ for t in "${targets[@]}"; do
         continue
     fi
     mkdir -p "$scratch/$t/corpus" "$scratch/$t/crash"
+    # Reproducers of bugs found before (tests/fuzz/crashes/<target>-*.bin) must pass first.
+    repro=()
+    for f in tests/fuzz/crashes/"$t"-*.bin; do
+        [ -f "$f" ] && repro+=("$f")
+    done
+    if [ ${#repro[@]} -gt 0 ] && ! "$bin" "${repro[@]}" >"$scratch/$t/repro.log" 2>&1; then
+        failed=1
+        FUZZ_KEEP=1
+        echo "fuzz_$t: FAIL (a reproducer in tests/fuzz/crashes still fails; log: $scratch/$t/repro.log)"
+        grep -E '^(Running: |==[0-9]+==ERROR|SUMMARY|fuzz invariant failed|.*runtime error)' "$scratch/$t/repro.log" |
+            tail -n 4 | sed 's/^/    /'
+        continue
+    fi
     cp "$seeds"/* "$scratch/$t/corpus/" 2>/dev/null || true
     n_seeds=$(find "$scratch/$t/corpus" -type f | wc -l)
     log=$scratch/$t/log

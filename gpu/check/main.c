@@ -16,7 +16,7 @@
 #define CHK_MAX_ROWS 64
 
 typedef struct {
-    char what[48], size[16], unit[16], note[96];
+    char what[72], size[16], unit[16], note[96];
     double value;
 } chk_row_t;
 

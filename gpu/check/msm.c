@@ -361,15 +361,48 @@ static void check_group(chk_env *env, const grp *g, unsigned max_log)
 
 void chk_msm(chk_env *env)
 {
+    int dflt = sp_cuda_set_mul_impl(env->cu, 1); /* the default: 64-bit products */
     check_group(env, &grp_g1, env->quick ? 14 : 20);
     check_group(env, &grp_g2, env->quick ? 12 : 16);
+    printf("  (again with the PTX multiplication)\n");
+    sp_cuda_set_mul_impl(env->cu, 0);
+    check_group(env, &grp_g1, env->quick ? 12 : 16);
+    check_group(env, &grp_g2, env->quick ? 11 : 13);
+    sp_cuda_set_mul_impl(env->cu, dflt);
     chk_tally();
 }
 
 /* ---- timing: bases and scalars resident on the device ---- */
 
-static void bench_group(chk_env *env, const grp *g, unsigned max_log, unsigned period_log,
-                        const char *const *anchors)
+/* Timing rows for forced window sizes (the model behind window = 0 is
+ * checked against these). */
+static void window_sweep(chk_env *env, const grp *g, const void *db, const void *ds, size_t n,
+                         unsigned k, const void *want)
+{
+    static const unsigned cs[4] = {16, 18, 20, 22};
+    unsigned char got[sizeof(sp_g2_jac)];
+    for (int i = 0; i < 4; i++) {
+        double t[3];
+        memset(got, 0xa5, sizeof got);
+        int ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm"); /* warm */
+        if (ok)
+            CHECKF(g->eq(got, want), "%s 2^%u window %u differs from the oracle", g->name, k, cs[i]);
+        for (int rep = 0; rep < 3 && ok; rep++) {
+            double s = chk_now();
+            ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm");
+            t[rep] = chk_now() - s;
+        }
+        if (!ok)
+            return;
+        char what[80], size[16];
+        snprintf(what, sizeof what, "%s MSM, window sweep: c=%u", g->name, cs[i]);
+        snprintf(size, sizeof size, "2^%u", k);
+        chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
+    }
+}
+
+static void bench_group(chk_env *env, const grp *g, unsigned min_log, unsigned max_log,
+                        unsigned period_log, const char *const *anchors, int sweep)
 {
     size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
     if (period > nmax)
@@ -395,7 +428,7 @@ static void bench_group(chk_env *env, const grp *g, unsigned max_log, unsigned p
         !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy") ||
         !chk_ok(env, sp_cuda_copy(env->cu, ds, sc, nmax * 32), "copy"))
         goto out;
-    for (unsigned k = 16; k <= max_log; k += 2) {
+    for (unsigned k = min_log; k <= max_log; k += 2) {
         size_t n = (size_t)1 << k;
         unsigned char want[sizeof(sp_g2_jac)], got[sizeof(sp_g2_jac)];
         oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, period);
@@ -417,11 +450,15 @@ static void bench_group(chk_env *env, const grp *g, unsigned max_log, unsigned p
         ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "profiled msm");
         printf("  %s\n", sp_cuda_profile(env->cu));
         sp_cuda_set_profile(env->cu, 0);
-        char what[64], size[16];
-        snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)", g->name,
-                 sp_cuda_msm_window(n, g == &grp_g1 ? 1 : 2));
+        char what[80], size[16];
+        int impl = sp_cuda_set_mul_impl(env->cu, 0);
+        sp_cuda_set_mul_impl(env->cu, impl);
+        snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)%s", g->name,
+                 sp_cuda_msm_window(n, g == &grp_g1 ? 1 : 2), impl ? "" : ", PTX mul");
         snprintf(size, sizeof size, "2^%u", k);
-        chk_row(what, size, chk_median(t, reps) * 1e3, "ms", anchors[(k - 16) / 2]);
+        chk_row(what, size, chk_median(t, reps) * 1e3, "ms", impl ? anchors[(k - 16) / 2] : "");
+        if (sweep && k >= 22)
+            window_sweep(env, g, db, ds, n, k, want);
         fflush(stdout);
     }
 out:
@@ -436,7 +473,13 @@ void bench_msm(chk_env *env)
                                              "sppark 30.4 ms", "sppark 58.1 ms",
                                              "sppark 172.8 ms; target 90"};
     static const char *const g2_anchor[5] = {"", "", "", "", ""};
-    bench_group(env, &grp_g1, env->quick ? 18 : env->max_g1, 20, g1_anchor);
-    bench_group(env, &grp_g2, env->quick ? 16 : env->max_g2, 18, g2_anchor);
+    unsigned g1 = env->quick ? 18 : env->max_g1, g2 = env->quick ? 16 : env->max_g2;
+    int dflt = sp_cuda_set_mul_impl(env->cu, 1); /* the default: 64-bit products */
+    bench_group(env, &grp_g1, 16, g1, 20, g1_anchor, 1);
+    bench_group(env, &grp_g2, 16, g2, 18, g2_anchor, 0);
+    sp_cuda_set_mul_impl(env->cu, 0); /* the PTX multiplication, for comparison */
+    bench_group(env, &grp_g1, g1 - 2, g1, 20, g1_anchor, 0);
+    bench_group(env, &grp_g2, g2, g2, 18, g2_anchor, 0);
+    sp_cuda_set_mul_impl(env->cu, dflt);
     chk_tally();
 }

@@ -64,10 +64,15 @@ void chk_ntt(chk_env *env)
         return;
     }
     unsigned long before = sp_test_failures;
-    for (unsigned k = 0; k <= max; k++)
-        check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
-    for (unsigned k = 1; k <= max; k += 3)
-        check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+    int dflt = sp_cuda_set_mul_impl(env->cu, 0);
+    for (int impl = 0; impl < 2; impl++) {
+        sp_cuda_set_mul_impl(env->cu, impl);
+        for (unsigned k = 0; k <= max; k++)
+            check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
+        for (unsigned k = 1; k <= max; k += 3)
+            check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+    }
+    sp_cuda_set_mul_impl(env->cu, dflt);
     /* bad input: a host pointer is refused, not dereferenced */
     sp_cuda_ntt_domain *gd = NULL;
     if (chk_ok(env, sp_cuda_ntt_domain_create(env->cu, &gd, 4, SP_NTT_ROOTS_SNARKJS), "domain")) {
@@ -78,9 +83,30 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 29, SP_NTT_ROOTS_SNARKJS) == SP_ERR_INVALID_ARG);
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
-           "every third size): %s\n", max, sp_test_failures == before ? "yes" : "NO");
+           "every third size; both multiplications): %s\n", max,
+           sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();
+}
+
+/* Median time of 7 transforms (alternately forward and inverse) of 2^k
+ * elements already on the device; < 0 on failure. */
+static double time_ntt(chk_env *env, unsigned k, sp_fr *dev, const sp_fr *host)
+{
+    sp_cuda_ntt_domain *gd = NULL;
+    if (!chk_ok(env, sp_cuda_ntt_domain_create(env->cu, &gd, k, SP_NTT_ROOTS_SNARKJS), "dom") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, dev, host, ((size_t)1 << k) * sizeof(sp_fr)), "upload"))
+        return -1;
+    double t[7];
+    int ok = 1;
+    for (int rep = 0; rep < 8 && ok; rep++) { /* rep 0 warms up */
+        double t0 = chk_now();
+        ok = chk_ok(env, sp_cuda_ntt(env->cu, gd, dev, rep & 1), "ntt");
+        if (rep)
+            t[rep - 1] = chk_now() - t0;
+    }
+    sp_cuda_ntt_domain_free(env->cu, gd);
+    return ok ? chk_median(t, 7) : -1;
 }
 
 void bench_ntt(chk_env *env)
@@ -96,29 +122,23 @@ void bench_ntt(chk_env *env)
     }
     for (size_t i = 0; i < n_max; i++)
         sp_fr_random(&host[i], &env->rng);
-    for (unsigned k = 16; k <= max; k += 2) {
-        size_t n = (size_t)1 << k;
-        sp_cuda_ntt_domain *gd = NULL;
-        if (!chk_ok(env, sp_cuda_ntt_domain_create(env->cu, &gd, k, SP_NTT_ROOTS_SNARKJS), "dom") ||
-            !chk_ok(env, sp_cuda_copy(env->cu, dev, host, n * sizeof(sp_fr)), "upload"))
-            break;
-        double t[7];
-        int ok = 1;
-        for (int rep = 0; rep < 8 && ok; rep++) { /* rep 0 warms up */
-            double t0 = chk_now();
-            ok = chk_ok(env, sp_cuda_ntt(env->cu, gd, dev, rep & 1), "ntt");
-            if (rep)
-                t[rep - 1] = chk_now() - t0;
+    int dflt = sp_cuda_set_mul_impl(env->cu, 1);
+    for (int impl = 1; impl >= 0; impl--) { /* the default (64-bit), then PTX */
+        sp_cuda_set_mul_impl(env->cu, impl);
+        for (unsigned k = impl ? 16 : 20; k <= max; k += 2) {
+            double t = time_ntt(env, k, dev, host);
+            if (t < 0)
+                break;
+            char size[16];
+            snprintf(size, sizeof size, "2^%u", k);
+            chk_row(impl ? "Fr NTT, device-resident" : "Fr NTT, device-resident, PTX mul", size,
+                    t * 1e3, "ms",
+                    !impl ? "" : k == 16 ? "sppark 0.04 ms" : k == 18 ? "sppark 0.08 ms"
+                               : k == 20 ? "sppark 0.28 ms" : k == 22 ? "sppark 1.14 ms"
+                               : k == 24 ? "sppark 4.75 ms" : "");
         }
-        sp_cuda_ntt_domain_free(env->cu, gd);
-        if (!ok)
-            break;
-        char size[16];
-        snprintf(size, sizeof size, "2^%u", k);
-        chk_row("Fr NTT, device-resident", size, chk_median(t, 7) * 1e3, "ms",
-                k == 16 ? "sppark 0.04 ms" : k == 20 ? "sppark 0.28 ms"
-                : k == 24 ? "sppark 4.75 ms" : k == 22 ? "sppark 1.14 ms" : "");
     }
+    sp_cuda_set_mul_impl(env->cu, dflt);
     sp_cuda_dev_free(env->cu, dev);
     free(host);
     chk_tally();

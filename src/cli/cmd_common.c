@@ -107,7 +107,7 @@ int sp_cli_fail(const char *cmd, sp_status st, const char *msg)
 
 int sp_cli_fail_file(const char *cmd, const char *path, sp_status st, const char *msg)
 {
-    if (msg && !strncmp(msg, path, strlen(path)))
+    if (msg && strstr(msg, path))
         return sp_cli_fail(cmd, st, msg);
     char full[SP_ERR_LEN + 256];
     snprintf(full, sizeof full, "%s: %s", path, msg && *msg ? msg : "failed");

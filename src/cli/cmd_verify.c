@@ -54,7 +54,7 @@ static int read_vk(sp_g16_vk *vk, const char *path)
     sp_status st = sp_cli_detect(&kind, NULL, path, err);
     if (st == SP_OK && kind == SP_FILE_JSON)
         st = sp_g16_vk_json_read(vk, path, 0, err);
-    else if (st == SP_OK && kind == SP_FILE_BP_VK)
+    else if ((st == SP_OK && kind == SP_FILE_BP_VK) || st == SP_ERR_FORMAT) /* the .vk reader says what is wrong */
         st = sp_bp_vk_read(vk, path, 0, err);
     else if (st == SP_OK) {
         snprintf(err, sizeof err, "not a verifying key (expected verification_key.json or a bellperson .vk)");

@@ -73,7 +73,7 @@ int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...) __att
 int sp_cli_fail(const char *cmd, sp_status st, const char *msg);
 
 /* As sp_cli_fail, the message prefixed with "path: " unless it already
- * starts with path. */
+ * names path. */
 int sp_cli_fail_file(const char *cmd, const char *path, sp_status st, const char *msg);
 
 /* Monotonic seconds. */

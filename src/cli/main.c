@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/cmd_engine.h"
 #include "field/field.h"
 #include "synth/gen.h"
 #include "snarkpipe.h"
@@ -29,7 +30,9 @@ static int cmd_bench(int argc, char **argv)
         return sp_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
     if (argc >= 2 && (!strcmp(argv[1], "msm") || !strcmp(argv[1], "ntt") || !strcmp(argv[1], "prove")))
         return sp_cli_bench_groth16(argc - 1, argv + 1);
-    fprintf(stderr, "snarkpipe: bench needs a layer: field, msm, ntt or prove\n");
+    if (argc >= 2 && strcmp(argv[1], "pipeline") == 0)
+        return sp_cli_bench_pipeline(argc - 1, argv + 1);
+    fprintf(stderr, "snarkpipe: bench needs a layer: field, msm, ntt, prove or pipeline\n");
     return SP_EXIT_USAGE;
 }
 
@@ -49,6 +52,12 @@ static const struct {
     {"bench", "msm|ntt|prove ...",
      "time MSMs (--group g1|g2 --log-size K), NTTs (--log-size K) or whole proofs\n"
      "      (<zkey> <wtns>); --json: one object per measurement", cmd_bench},
+    {"bench", "pipeline [-c JOBS] [-j IN_FLIGHT] [-p PARTITIONS] [--sweep] ...",
+     "the proving engine under load: s/proof, proofs/min, latency, GPU efficiency,\n"
+     "      peak RSS, isolation vs load (--help: all options)", cmd_bench},
+    {"waterfall", "<timeline-file> [--svg out.svg]",
+     "stage statistics, GPU efficiency, idle gaps and an SVG waterfall of an\n"
+     "      engine TIMELINE", sp_cli_waterfall},
     {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",

@@ -121,3 +121,16 @@ void sp_backend_close(sp_backend *be)
     if (be)
         be->destroy(be);
 }
+
+void *sp_backend_host_alloc(sp_backend *be, size_t bytes)
+{
+    return be && be->host_alloc ? be->host_alloc(be, bytes) : malloc(bytes);
+}
+
+void sp_backend_host_free(sp_backend *be, void *p, size_t bytes)
+{
+    if (be && be->host_free)
+        be->host_free(be, p, bytes);
+    else
+        free(p);
+}

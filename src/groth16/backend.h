@@ -42,6 +42,19 @@ struct sp_backend {
     /* Device memory in bytes held for attached keys, and free (0 on CPU). */
     void (*memory)(sp_backend *be, size_t *resident, size_t *free_bytes);
     void (*destroy)(sp_backend *be);
+    /* Optional members below: NULL when a backend does not provide them. */
+    /* Host memory for buffers the backend reads on every proof (the
+     * engine's a, b, c pool). A GPU backend returns pinned memory usable by
+     * every device of the process. Call them through sp_backend_host_alloc
+     * and sp_backend_host_free, which fall back to malloc and free. */
+    void *(*host_alloc)(sp_backend *be, size_t bytes);
+    void (*host_free)(sp_backend *be, void *p, size_t bytes);
+    /* Stage timings: when stage_hook is set, the backend reports each of
+     * its internal stages as it ends, e.g. ("copy_abc", 12.5 ms). Whoever
+     * uses the device exclusively sets it before its calls (the engine
+     * does, holding its device lock) and clears it after. */
+    void (*stage_hook)(void *ctx, const char *stage, double ms);
+    void *stage_ctx;
 };
 
 /*
@@ -54,6 +67,11 @@ struct sp_backend {
  */
 sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_backend_close(sp_backend *be);
+
+/* be->host_alloc / host_free when the backend has them, else malloc /
+ * free. host_alloc returns NULL when out of memory. */
+void *sp_backend_host_alloc(sp_backend *be, size_t bytes);
+void sp_backend_host_free(sp_backend *be, void *p, size_t bytes);
 
 /* The CPU backend's functions, for composition (a GPU backend may fall
  * back to them) and for tests. */

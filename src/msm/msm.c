@@ -92,7 +92,11 @@ int sp_msm_config_ok(const sp_msm_config *cfg)
            cfg->accum >= SP_MSM_ACCUM_AUTO && cfg->accum <= SP_MSM_ACCUM_AFFINE;
 }
 
-sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g)
+/* The most bucket memory an automatic window may take over all threads. */
+#define SCRATCH_BUDGET ((size_t)1 << 30)
+
+sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g,
+                           size_t bucket_bytes)
 {
     if (!sp_msm_config_ok(cfg))
         return SP_ERR_INVALID_ARG;
@@ -111,6 +115,12 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
             c = (unsigned)sp_msm_auto_window(per, g);
             w = (255 + c - 1) / c;
         }
+    }
+    /* Many threads at a large automatic window: shrink it to the budget. */
+    while (!cfg->window_bits && c > 8 &&
+           (size_t)t * ((size_t)1 << (c - 1)) * bucket_bytes > SCRATCH_BUDGET) {
+        c--;
+        w = (255 + c - 1) / c;
     }
     p->c = c;
     p->windows = w;

@@ -8,7 +8,9 @@
  * the point negated, so ceil(255/c) windows cover it), 2^(c-1) buckets
  * per window, accumulated either in XYZZ coordinates (mixed additions) or
  * in affine coordinates with batched inversions (Montgomery's trick),
- * bucket reduction by the running sum, windows combined by doubling.
+ * bucket reduction by the running sum, windows combined by doubling. The
+ * window and method come from a table measured on the development machine
+ * (msm.c; bench/NOTES.md "MSM (CPU)").
  * Work is cut into (window, point chunk) tasks handed out to threads.
  * Every function here is variable time: public data only (proving-key
  * bases with witness scalars are fine, the result is blinded by r and s).
@@ -62,8 +64,11 @@ sp_msm_config sp_msm_config_default(void);
  *   accum) or NULL arrays with n > 0; SP_ERR_NOMEM when scratch memory
  *   cannot be allocated. Threads that cannot be started are not an error:
  *   the work runs on those that did start.
- * Scratch memory: per thread, 2^(c-1) buckets (XYZZ, plus affine in
- *   AFFINE mode); about 19 MiB per thread for G2 at c = 16.
+ * Scratch memory: per thread, 2^(c-1) buckets of about 290 bytes (G1)
+ *   or 580 bytes (G2); an automatic window is lowered when all threads'
+ *   buckets would pass 1 GiB (a window_bits given is used as is: G2 at
+ *   c = 20 takes 300 MiB a thread).
+ * The call blocks until done; it starts up to cfg->threads - 1 threads.
  */
 sp_status sp_msm_g1_var(sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *scalars,
                         size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;

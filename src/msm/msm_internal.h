@@ -24,10 +24,13 @@ typedef struct {
 int sp_msm_config_ok(const sp_msm_config *cfg);
 
 /*
- * Fills *p for n > 0 points of group g (1 or 2) from cfg (not NULL).
+ * Fills *p for n > 0 points of group g (1 or 2) from cfg (not NULL);
+ * bucket_bytes is the memory one bucket takes (keeps an automatic window
+ * within a fixed scratch budget when there are many threads).
  * Returns SP_ERR_INVALID_ARG for a config out of range, else SP_OK.
  */
-sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g);
+sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g,
+                           size_t bucket_bytes);
 
 /* Thread count from cfg->threads (0 = online cores), in 1..SP_MSM_MAX_THREADS. */
 int sp_msm_threads(const sp_msm_config *cfg);

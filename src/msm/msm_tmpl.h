@@ -45,9 +45,10 @@ enum { TOUCHED = 1, BUSY = 2 };
 /*
  * One worker's buckets. In XYZZ mode a bucket is xb[b]. In affine mode it
  * is ab[b] + xb[b]: additions go to ab[b] through the batch queue, and
- * only those the batch cannot take (the bucket already has one queued, or
- * the same x: doubling or cancellation) go to xb[b]. The all-zero XYZZ and
- * affine values are both infinity, so calloc'ed buckets start empty.
+ * only those the batch cannot take go to xb[b] (same x: doubling or
+ * cancellation; or the bucket already has one queued and the deferral
+ * list is full, see add_affine). The all-zero XYZZ and affine values are
+ * both infinity, so calloc'ed buckets start empty.
  */
 typedef struct {
     XYZZ *xb;
@@ -375,7 +376,8 @@ static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
         return SP_OK;
     }
     sp_msm_plan pl;
-    sp_status st = sp_msm_make_plan(&pl, n, cfg, MSM_GROUP);
+    sp_status st = sp_msm_make_plan(&pl, n, cfg, MSM_GROUP,
+                                    sizeof(XYZZ) + sizeof(AFF) + 1 + sizeof(uint32_t));
     if (st != SP_OK)
         return st;
     size_t tasks = (size_t)pl.windows * pl.chunks;

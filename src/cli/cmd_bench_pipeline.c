@@ -1,0 +1,418 @@
+/*
+ * `snarkpipe bench pipeline`: the in-process engine under a controlled
+ * load. c jobs of p partitions are submitted, at most j in flight (a new
+ * one as each finishes); every run starts a fresh engine and proves one
+ * untimed warm-up job first. A "proof" below is one job (as a PoRep proof
+ * is ten partitions), so s/proof = wall time / c.
+ */
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/cmd_engine.h"
+#include "cli/cmds.h"
+
+static const char USAGE[] =
+    "usage: snarkpipe bench pipeline [options]\n"
+    "Runs the proving engine in-process on a built-in or given circuit; prints s/proof, proofs/min,\n"
+    "p50/p95 latency, GPU efficiency (device lock held / wall) and peak RSS, for isolation (one job\n"
+    "at a time) and load side by side. A proof = one job of -p partitions.\n"
+    "  -c N                jobs submitted in the load run (default 8)\n"
+    "  -j N                jobs in flight (default 4)\n"
+    "  -p N                partitions per job (default 4)\n"
+    "  --constraints N     size of the built-in circuit (default 2^12; 2^k accepted)\n"
+    "  --zkey FILE --wtns FILE [--r1cs FILE]   prove this circuit instead (.params needs --r1cs)\n"
+    "  --set KEY=VALUE     engine option, repeatable (--set help lists the keys)\n"
+    "  --timeline FILE     write the load run's TIMELINE (read it with snarkpipe waterfall)\n"
+    "  --sweep             also run a grid: j = 1, 2, 4, ... and each memory switch and worker\n"
+    "                      setting changed alone\n"
+    "  --no-isolation      skip the isolation run\n"
+    "  --threads N, --quiet, --json (one JSON object per run)\n";
+
+typedef struct {
+    int c, j, p, sweep, isolation;
+    uint64_t constraints;
+    const char *zkey, *r1cs, *wtns, *timeline;
+    sp_engine_config cfg;
+} bench_args;
+
+typedef struct {
+    char label[64];
+    int c, j, failed;
+    double wall_s, s_per_proof, per_min, p50_s, p95_s, gpu_eff;
+    size_t peak_rss;
+} bench_row;
+
+/* ---- option parsing ---- */
+
+static int parse_count(int *out, const char *s, int max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !*s || *end || v < 1 || v > max)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_constraints(uint64_t *out, const char *s)
+{
+    char *end;
+    errno = 0;
+    if (s[0] == '2' && s[1] == '^') {
+        unsigned long k = strtoul(s + 2, &end, 10);
+        if (errno || !s[2] || *end || k < 1 || k > 28)
+            return -1;
+        *out = (uint64_t)1 << k;
+        return 0;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || !*s || *end || v < 1 || v > ((uint64_t)1 << 28))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int bad_value(const char *opt, const char *v)
+{
+    fprintf(stderr, "snarkpipe bench pipeline: bad value for %s: '%s'\n", opt, v);
+    return -1;
+}
+
+/* One option at argv[*i]: 1 taken, 0 not one of ours, 2 answered (exit
+ * 0), -1 usage error (reported). */
+static int parse_opt(bench_args *a, int argc, char **argv, int *i)
+{
+    int missing = 0;
+    const char *v, *opt = argv[*i];
+    char err[SP_ERR_LEN];
+    if ((v = sp_cli_opt(argc, argv, i, "-c", &missing)))
+        return parse_count(&a->c, v, 1000000) ? bad_value(opt, v) : 1;
+    if ((v = sp_cli_opt(argc, argv, i, "-j", &missing)))
+        return parse_count(&a->j, v, 100000) ? bad_value(opt, v) : 1;
+    if ((v = sp_cli_opt(argc, argv, i, "-p", &missing)))
+        return parse_count(&a->p, v, 100000) ? bad_value(opt, v) : 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--constraints", &missing)))
+        return parse_constraints(&a->constraints, v) ? bad_value(opt, v) : 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--zkey", &missing)) || (v = sp_cli_opt(argc, argv, i, "--key", &missing)))
+        return a->zkey = v, 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--r1cs", &missing)))
+        return a->r1cs = v, 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--wtns", &missing)))
+        return a->wtns = v, 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--timeline", &missing)))
+        return a->timeline = v, 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--set", &missing))) {
+        if (!strcmp(v, "help")) {
+            sp_cli_engine_keys_help(stdout);
+            return 2;
+        }
+        if (sp_cli_engine_set(&a->cfg, v, err, sizeof err) == 0)
+            return 1;
+        fprintf(stderr, "snarkpipe bench pipeline: %s\n", err);
+        return -1;
+    }
+    if (missing) {
+        fprintf(stderr, "snarkpipe bench pipeline: %s needs a value\n", opt);
+        return -1;
+    }
+    if (!strcmp(opt, "--sweep"))
+        return a->sweep = 1, 1;
+    if (!strcmp(opt, "--no-isolation"))
+        return a->isolation = 0, 1;
+    return 0;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_args(bench_args *a, int argc, char **argv)
+{
+    *a = (bench_args){.c = 8, .j = 4, .p = 4, .isolation = 1, .constraints = 1 << 12};
+    a->cfg = sp_engine_config_default();
+    for (int i = 1; i < argc; i++) {
+        int g = sp_cli_global_opt("bench pipeline", argc, argv, &i), r;
+        if (g < 0)
+            return SP_EXIT_USAGE;
+        if (g > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(USAGE, stdout);
+            return SP_EXIT_OK;
+        }
+        if ((r = parse_opt(a, argc, argv, &i)) == 2)
+            return SP_EXIT_OK;
+        if (r < 0)
+            return SP_EXIT_USAGE;
+        if (r == 0) {
+            fprintf(stderr, "snarkpipe bench pipeline: unknown argument %s\n%s", argv[i], USAGE);
+            return SP_EXIT_USAGE;
+        }
+    }
+    if (!a->zkey != !a->wtns) {
+        fprintf(stderr, "snarkpipe bench pipeline: --zkey and --wtns go together\n");
+        return SP_EXIT_USAGE;
+    }
+    if (a->j > a->c)
+        a->j = a->c;
+    return -1;
+}
+
+/* ---- one run ---- */
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+} flight;
+
+static void on_done(void *ctx, sp_engine_job *job)
+{
+    flight *f = ctx;
+    pthread_mutex_lock(&f->mu);
+    f->done++;
+    pthread_cond_signal(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Peak RSS since the last reset, in bytes (0 when unknown). A reset first
+ * hands free heap memory back (glibc), so that one run's leftovers do not
+ * count in the next. */
+static size_t peak_rss(int reset)
+{
+    if (reset) {
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
+        FILE *f = fopen("/proc/self/clear_refs", "w");
+        if (f) {
+            fputs("5", f); /* resets VmHWM (Linux >= 4.0) */
+            fclose(f);
+        }
+        return 0;
+    }
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (size_t)kb * 1024;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double lock_ms(sp_engine *e, size_t *n_dev)
+{
+    sp_engine_status st;
+    double ms = 0;
+    *n_dev = 1;
+    if (sp_engine_status_get(e, &st) != SP_OK)
+        return 0;
+    for (size_t i = 0; i < st.n_devices; i++)
+        ms += st.devices[i].lock_held_ms;
+    *n_dev = st.n_devices ? st.n_devices : 1;
+    sp_engine_status_free(&st);
+    return ms;
+}
+
+/* Submits c jobs, j in flight; fills lat (seconds) and counts failures. */
+static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, double *lat, char err[SP_ERR_LEN])
+{
+    flight f = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    sp_engine_job **jobs = calloc((size_t)c, sizeof *jobs);
+    int failed = 0, submitted = 0;
+    if (!jobs)
+        return c;
+    sp_engine_job_desc d = {"bench", (size_t)p, w, w_len, 0, 0, NULL, on_done, &f};
+    for (; submitted < c; submitted++) {
+        pthread_mutex_lock(&f.mu);
+        while (submitted - f.done >= j)
+            pthread_cond_wait(&f.cv, &f.mu);
+        pthread_mutex_unlock(&f.mu);
+        if (sp_engine_submit(e, &d, &jobs[submitted], err) != SP_OK)
+            break;
+    }
+    for (int i = 0; i < submitted; i++) {
+        sp_engine_result r;
+        sp_engine_await(e, jobs[i], -1, &r);
+        lat[i] = (r.done_ms - r.submit_ms) / 1e3;
+        if (r.status != SP_OK) {
+            if (!failed)
+                snprintf(err, SP_ERR_LEN, "job %d: %s: %.200s", i, sp_status_str(r.status), r.err);
+            failed++;
+        }
+        sp_engine_job_release(e, jobs[i]);
+    }
+    pthread_mutex_lock(&f.mu); /* every callback has run before f goes away */
+    while (f.done < submitted)
+        pthread_cond_wait(&f.cv, &f.mu);
+    pthread_mutex_unlock(&f.mu);
+    free(jobs);
+    return failed + (c - submitted);
+}
+
+static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int p, int c, int j, const char *tl,
+                   bench_row *row, char err[SP_ERR_LEN])
+{
+    sp_engine_config k = *cfg;
+    k.timeline_path = tl;
+    sp_engine *e;
+    if (sp_engine_create(&e, &k, err) != SP_OK)
+        return -1;
+    sp_fr **w = calloc((size_t)p, sizeof *w);
+    double *lat = calloc((size_t)c + 1, sizeof *lat);
+    int rc = w && lat && sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err) == SP_OK
+                 ? 0 : -1;
+    for (int i = 0; w && i < p; i++)
+        w[i] = circ->w; /* every partition proves the same witness */
+    if (rc == 0 && load(e, w, circ->w_len, p, 1, 1, lat, err)) /* warm-up, untimed */
+        rc = -1;
+    if (rc == 0) {
+        size_t nd;
+        double l0 = lock_ms(e, &nd);
+        peak_rss(1);
+        double t0 = sp_cli_now();
+        row->failed = load(e, w, circ->w_len, p, c, j, lat, err);
+        double wall = (sp_cli_now() - t0) * 1e3, held = lock_ms(e, &nd) - l0;
+        row->peak_rss = peak_rss(0);
+        qsort(lat, (size_t)c, sizeof *lat, cmp_double);
+        row->c = c;
+        row->j = j;
+        row->wall_s = wall / 1e3;
+        row->s_per_proof = row->wall_s / c;
+        row->per_min = 60.0 * c / row->wall_s;
+        row->p50_s = lat[(c + 1) / 2 - 1];
+        row->p95_s = lat[(19 * c + 19) / 20 - 1];
+        row->gpu_eff = held / (wall * (double)nd);
+    }
+    sp_engine_destroy(e);
+    free(w);
+    free(lat);
+    return rc;
+}
+
+/* ---- report ---- */
+
+static void print_header(void)
+{
+    if (sp_cli_g.json)
+        return;
+    printf("%-28s %5s %4s %8s %9s %10s %8s %8s %8s %10s\n", "run", "c", "j", "wall s", "s/proof", "proofs/min",
+           "p50 s", "p95 s", "gpu eff", "peak RSS");
+}
+
+static void print_row(const bench_row *r)
+{
+    if (sp_cli_g.json) {
+        printf("{\"run\":");
+        sp_cli_json_str(stdout, r->label);
+        printf(",\"c\":%d,\"j\":%d,\"wall_s\":%.4f,\"s_per_proof\":%.5f,\"proofs_per_min\":%.3f,\"p50_s\":%.4f,"
+               "\"p95_s\":%.4f,\"gpu_efficiency\":%.4f,\"peak_rss\":%zu,\"failed\":%d}\n",
+               r->c, r->j, r->wall_s, r->s_per_proof, r->per_min, r->p50_s, r->p95_s, r->gpu_eff, r->peak_rss,
+               r->failed);
+    } else {
+        printf("%-28s %5d %4d %8.2f %9.4f %10.2f %8.3f %8.3f %7.1f%% %7.1f MiB%s\n", r->label, r->c, r->j, r->wall_s,
+               r->s_per_proof, r->per_min, r->p50_s, r->p95_s, 100 * r->gpu_eff, r->peak_rss / 1048576.0,
+               r->failed ? "  FAILED" : "");
+    }
+    fflush(stdout);
+}
+
+/* Runs one row; returns 0, or 1 when jobs failed, or -1 (engine error). */
+static int row_run(const sp_cli_circuit *circ, const sp_engine_config *cfg, const bench_args *a, const char *label,
+                   int c, int j, const char *tl, bench_row *row)
+{
+    char err[SP_ERR_LEN] = "";
+    memset(row, 0, sizeof *row);
+    snprintf(row->label, sizeof row->label, "%s", label);
+    if (run_one(circ, cfg, a->p, c, j, tl, row, err) != 0) {
+        fprintf(stderr, "snarkpipe bench pipeline: %s: %s\n", label, err);
+        return -1;
+    }
+    print_row(row);
+    if (row->failed)
+        fprintf(stderr, "snarkpipe bench pipeline: %s: %d job(s) failed: %s\n", label, row->failed, err);
+    return row->failed ? 1 : 0;
+}
+
+/* The sweep: j doubling, then each switch or worker setting changed alone. */
+static int sweep(const sp_cli_circuit *circ, const bench_args *a)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char all_cores[32]; /* gpu_threads = every core, against the default min(32, cores) */
+    snprintf(all_cores, sizeof all_cores, "gpu_threads=%ld", cores > 32 ? cores : 0);
+    const char *const changes[] = {"serialized_free=0", "pinned_pool=0", "bw_throttle=0", "two_step_release=0",
+                                   "gpu_workers=1", "gpu_workers=2", all_cores};
+    int worst = 0;
+    bench_row row;
+    char label[64], err[SP_ERR_LEN];
+    for (int j = 1; j <= a->c; j *= 2) {
+        snprintf(label, sizeof label, "sweep j=%d", j);
+        int r = row_run(circ, &a->cfg, a, label, a->c, j, NULL, &row);
+        worst = r < 0 || r > worst ? r : worst;
+    }
+    for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+        sp_engine_config cfg = a->cfg;
+        if (sp_cli_engine_set(&cfg, changes[i], err, sizeof err))
+            return -1;
+        if (!memcmp(&cfg, &a->cfg, sizeof cfg))
+            continue; /* no change from the base configuration (gpu_threads: 32 or fewer cores) */
+        snprintf(label, sizeof label, "sweep %s", changes[i]);
+        int r = row_run(circ, &cfg, a, label, a->c, a->j, NULL, &row);
+        worst = r < 0 || r > worst ? r : worst;
+    }
+    return worst;
+}
+
+static int bench(const sp_cli_circuit *circ, const bench_args *a)
+{
+    size_t abc = 3 * sizeof(sp_fr) * circ->pk.domain_size;
+    if (!sp_cli_g.quiet && !sp_cli_g.json) {
+        printf("circuit: %s; domain 2^%u, %u wires; a, b, c %.1f MiB per partition\nengine: ", circ->what,
+               circ->pk.log2_domain, circ->pk.n_vars, abc / 1048576.0);
+        sp_cli_engine_describe(stdout, &a->cfg);
+        printf("\n%d jobs x %d partitions, %d in flight\n\n", a->c, a->p, a->j);
+    }
+    print_header();
+    bench_row iso = {0}, ld = {0};
+    int r1 = a->isolation ? row_run(circ, &a->cfg, a, "isolation (c=1, j=1)", 1, 1, NULL, &iso) : 0;
+    if (r1 < 0)
+        return SP_EXIT_RUNTIME; /* the engine could not run: the other rows would fail the same way */
+    char label[64];
+    snprintf(label, sizeof label, "load (c=%d, j=%d)", a->c, a->j);
+    int r2 = row_run(circ, &a->cfg, a, label, a->c, a->j, a->timeline, &ld);
+    if (r1 == 0 && r2 == 0 && a->isolation && !sp_cli_g.json)
+        printf("\nload throughput = %.1f%% of isolation (target >= 97%%)\n", 100 * iso.s_per_proof / ld.s_per_proof);
+    int r3 = a->sweep ? sweep(circ, a) : 0;
+    int worst = r1 < 0 || r2 < 0 || r3 < 0 ? -1 : (r1 | r2 | r3);
+    return worst < 0 ? SP_EXIT_RUNTIME : worst ? SP_EXIT_CHECK : SP_EXIT_OK;
+}
+
+int sp_cli_bench_pipeline(int argc, char **argv)
+{
+    bench_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc >= 0)
+        return rc;
+    char err[SP_ERR_LEN] = "";
+    sp_cli_circuit circ;
+    double t0 = sp_cli_now();
+    int nt = sp_cli_threads();
+    sp_status st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, nt, err)
+                          : sp_cli_circuit_builtin(&circ, a.constraints, nt, err);
+    if (st != SP_OK)
+        return sp_cli_fail("bench pipeline", st, err);
+    sp_cli_progress("circuit and key", t0);
+    rc = bench(&circ, &a);
+    sp_cli_circuit_free(&circ);
+    return rc;
+}

@@ -1,0 +1,133 @@
+/*
+ * The daemon's configuration: one table of options (config.c) drives the
+ * INI file reader (libinih), the command-line flags, `--help`,
+ * `--print-config` and what SIGHUP may change. Each row names its INI
+ * section and key; its flag is --<key> with '_' written '-'.
+ *
+ * Precedence: built-in defaults (the engine's own for engine knobs), then
+ * the file, then the flags. SIGHUP builds a fresh configuration the same
+ * way (same file path, same flags) and applies only the options marked
+ * reloadable; a changed option that is not is logged as needing a restart.
+ *
+ * Value syntax: integers in decimal; sizes as bytes with an optional
+ * suffix (K, M, G, T: powers of 1024, also written KiB ...; KB, MB, GB,
+ * TB: powers of 1000), "auto" = 0 where 0 means automatic; durations with
+ * a unit (250ms, 30s, 5m, 1h; "0" alone is zero); booleans as
+ * 1/0/yes/no/true/false/on/off; choices by name.
+ *
+ * Circuits can be declared in the file, one section each:
+ *   [circuit.ID]   zkey = PATH | params = PATH, r1cs = PATH, preload = yes|no
+ * and are registered at start (and, for new sections, at SIGHUP).
+ */
+#ifndef SP_DAEMON_CONFIG_H
+#define SP_DAEMON_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "snarkpipe.h"
+#include "engine/engine.h"
+
+#define SP_DCONF_MAX_LISTEN 8
+#define SP_DCONF_PATH 512
+
+typedef enum { SP_SHUTDOWN_DRAIN = 0, SP_SHUTDOWN_CANCEL = 1 } sp_shutdown_mode;
+
+typedef struct {
+    char id[64];
+    char zkey[SP_DCONF_PATH];
+    char params[SP_DCONF_PATH];
+    char r1cs[SP_DCONF_PATH];
+    int preload; /* default 1 */
+} sp_dconf_circuit;
+
+typedef struct {
+    /* engine knobs; the strings live in the arrays below (eng.backends
+     * and eng.timeline_path point to them after sp_dconf_finish) */
+    sp_engine_config eng;
+    char backends[256];
+    char timeline[SP_DCONF_PATH];
+
+    /* server */
+    char listen[SP_DCONF_MAX_LISTEN][SP_DCONF_PATH];
+    int n_listen;
+    int listen_src, setting_src; /* 0 defaults, 1 file, 2 flags: the first of a later source replaces */
+    char token_file[SP_DCONF_PATH];
+    int insecure;            /* allow a non-loopback TCP listener without a token */
+    int unix_mode;           /* permission bits of unix sockets */
+    size_t max_body;         /* request bodies above this get 413 */
+    int max_connections;
+    long connection_timeout_ms; /* idle connections are closed after this */
+    long max_wait_ms;        /* cap on wait_ms and on /v1/prove waits */
+    long result_ttl_ms;      /* finished jobs are kept this long for await */
+    int shutdown;            /* sp_shutdown_mode on SIGTERM / SIGINT */
+    long drain_timeout_ms;   /* drain: cancel what is left after this (0 = wait for ever) */
+    int log_level;           /* sp_log_level */
+    char state_dir[SP_DCONF_PATH]; /* registered circuits and uploads survive restarts here */
+    char ready_file[SP_DCONF_PATH]; /* written with the bound addresses once serving */
+
+    /* keys */
+    size_t hot_budget;       /* bytes of parsed (hot) keys; 0 = a quarter of the engine budget */
+    size_t warm_budget;      /* bytes of mapped (warm) key files; 0 = no limit */
+    long key_min_idle_ms;    /* LRU demotion only of keys idle at least this long */
+    long key_idle_demote_ms; /* hot keys idle this long go warm even under budget (0 = never) */
+    int skip_subgroup_check; /* keys from a trusted source only */
+    int load_threads;        /* threads to decode a key (0 = all cores) */
+
+    /* [circuit.ID] sections, in file order */
+    sp_dconf_circuit *circuits;
+    size_t n_circuits;
+
+    /* where the file came from, and the flags, for SIGHUP */
+    char config_path[SP_DCONF_PATH];
+} sp_dconf;
+
+/* On output: *c holds the defaults (no file, no flags). */
+void sp_dconf_defaults(sp_dconf *c);
+
+/* Frees c->circuits. */
+void sp_dconf_free(sp_dconf *c);
+
+/*
+ * Builds a configuration from the command line of `snarkpipe daemon`
+ * (argv[0] is "daemon"): defaults, then --config FILE, then the flags.
+ * On output: *c filled (free with sp_dconf_free); *action 0 = run,
+ *   1 = --help printed, 2 = --print-config printed, 3 = --check-config
+ *   passed.
+ * Returns SP_OK or SP_ERR_INVALID_ARG (bad flag, value or file line: err
+ *   says which), SP_ERR_IO (the file cannot be read).
+ */
+sp_status sp_dconf_from_args(sp_dconf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* Reads only the file (no flags) on top of what *c holds. */
+sp_status sp_dconf_load_file(sp_dconf *c, const char *path, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* Applies one option by its INI key (section "" = search every section),
+ * as the file reader does. */
+sp_status sp_dconf_set(sp_dconf *c, const char *section, const char *key, const char *value,
+                       char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* Points eng's strings at the arrays and checks what depends on several
+ * options. Returns SP_OK or SP_ERR_INVALID_ARG. */
+sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * SIGHUP: copies the reloadable options of fresh into live and appends
+ * fresh's circuit sections that live does not have to live->circuits
+ * (*first_new_circuit = the index of the first one). Logs each change and
+ * each changed option that needs a restart.
+ * Returns the number of options changed, -1 when out of memory.
+ */
+int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_circuit);
+
+/* Writes c as an annotated INI file (every option with its help). */
+void sp_dconf_print(FILE *f, const sp_dconf *c);
+
+/* Writes the flag list (for --help). */
+void sp_dconf_help(FILE *f);
+
+/* Parsers of the value syntax above, exposed for the tests. */
+int sp_dconf_parse_bytes(size_t *out, const char *s);
+int sp_dconf_parse_ms(long *out, const char *s);
+int sp_dconf_parse_bool(int *out, const char *s);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * The daemon's state, shared by its files (not an interface: only
+ * daemon.h is). The daemon is an HTTP front over one in-process engine:
+ *
+ *   listeners (libmicrohttpd, one thread per connection, http.c)
+ *     -> routes (api.c: circuits, jobs, prove; status.c: status, metrics)
+ *     -> registry (registry.c: circuits and their residency tier)
+ *     -> job table (jobs.c) -> engine (engine/engine.h)
+ *   engine notifier thread -> jobs_on_done: result JSON, references dropped
+ *   engine TIMELINE -> pipe -> tracker thread (tracker.c): timings,
+ *     histograms, the recent-partition waterfall the status page draws
+ *   main thread (server.c): signals (SIGTERM/SIGINT drain or cancel,
+ *     SIGHUP reload) and a 250 ms housekeeping tick (key demotion, expiry
+ *     of finished jobs).
+ *
+ * Handlers run on connection threads and may block (a key load, an
+ * await); connections are bounded by max_connections per listener.
+ *
+ * Locks, always taken in this order when nested: jobs.mu -> reg.mu ->
+ * (engine's own); tracker.mu and d->cfg_mu are leaves. No lock is held
+ * while a key is parsed or a result is encoded.
+ */
+#ifndef SP_DAEMON_INTERNAL_H
+#define SP_DAEMON_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "daemon/config.h"
+#include "daemon/wire.h"
+#include "engine/engine.h"
+#include "groth16/keys.h"
+#include "r1cs/r1cs.h"
+#include "util/json.h"
+
+typedef struct sp_dmn sp_dmn;
+
+/* ---- registry.c: circuits and key residency ---- */
+
+typedef enum { SP_TIER_COLD = 0, SP_TIER_WARM = 1, SP_TIER_HOT = 2 } sp_tier;
+const char *sp_tier_name(sp_tier t);
+
+typedef enum { SP_SRC_CONFIG = 0, SP_SRC_API = 1, SP_SRC_UPLOAD = 2 } sp_circ_source;
+
+typedef struct dcircuit {
+    char id[64];
+    char zkey[SP_DCONF_PATH], params[SP_DCONF_PATH], r1cs[SP_DCONF_PATH];
+    sp_circ_source source;
+    int preload;
+    /* facts read at registration, so requests are checked even when cold */
+    uint32_t n_vars, n_public, domain_size;
+    uint64_t file_bytes;       /* key file (+ r1cs) on disk */
+    sp_tier tier;
+    int busy;                  /* a promotion or demotion is running (outside reg.mu) */
+    size_t refs;               /* jobs submitted and not finished */
+    double last_used_ms;
+    /* hot: parsed and registered with the engine */
+    sp_g16_pk pk;
+    sp_r1cs cs;
+    int has_cs;
+    size_t hot_bytes;
+    /* warm (and hot): the files mapped */
+    void *map_key, *map_cs;
+    size_t map_key_len, map_cs_len;
+    /* counters */
+    double last_load_ms;
+    uint64_t loads, demotions;
+    uint64_t proofs_ok, proofs_failed, jobs_ok, jobs_failed, jobs_cancelled;
+    int registering;           /* being added: visible to duplicate checks only */
+    struct dcircuit *next;
+} dcircuit;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;          /* busy flags cleared */
+    dcircuit *head;
+    size_t n;
+    size_t hot_bytes, warm_bytes;
+} dregistry;
+
+/* What a registration names. */
+typedef struct {
+    const char *id;
+    const char *zkey, *params, *r1cs; /* NULL or "" when absent */
+    int preload;
+    sp_circ_source source;
+} reg_spec;
+
+/* Registers a circuit: reads the headers (all of the key when preload),
+ * adds it COLD, WARM or HOT. Returns an HTTP code: 201, 400 (bad spec or
+ * unreadable file), 409 (id taken), 422 (bad key), 500; err says why. */
+int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
+/* Finds id, takes a reference and makes it HOT (loading it when needed).
+ * Returns 200 (*out set), 404, 422 (the key failed to load), 503
+ * (shutting down). */
+int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN]);
+/* Drops a reference taken by sp_reg_acquire, counting the job's outcome. */
+void sp_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts);
+/* Evicts id: 200 (*freed set), 404, 409 (referenced or loading). */
+int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN]);
+/* Housekeeping: idle demotion and both budgets. */
+void sp_reg_tick(sp_dmn *d);
+/* Writes {"circuits":[...], hot/warm bytes and budgets} members into an open object. */
+void sp_reg_json(sp_dmn *d, sp_json_writer *w);
+/* Prometheus lines of the per-circuit counters and key bytes. */
+void sp_reg_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+/* Registry state file (state_dir/circuits.json): load at start. */
+void sp_reg_restore(sp_dmn *d);
+/* Unregisters and frees everything (at shutdown, after the engine has no jobs). */
+void sp_reg_free_all(sp_dmn *d);
+size_t sp_reg_hot_budget(const sp_dmn *d);
+
+/* ---- jobs.c: the job table ---- */
+
+typedef struct djob {
+    char id[40];
+    char request_id[128];
+    char circuit_id[64];
+    dcircuit *circ;            /* referenced until the job finishes */
+    int priority;
+    size_t n_parts;
+    sp_engine_job *ej;         /* NULL once finished (the handle is released in on_done) */
+    int finished;
+    sp_status status;
+    char err[SP_ERR_LEN];
+    char *result;              /* JSON text once finished */
+    size_t result_len;
+    double t_submit, t_done;   /* sp_wire_now_ms */
+    int watchers;              /* HTTP threads reading it: not reaped while > 0 */
+    struct djob *prev, *next;
+} djob;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;         /* a job finished, or the daemon is stopping */
+    djob *head, *tail;
+    size_t n, n_live;
+    uint64_t next_id;
+    char tag[8];               /* per-start random tag in job ids */
+} djobs;
+
+typedef struct {
+    const char *request_id;    /* NULL or "" */
+    int priority;
+    sp_fr **witness;           /* n arrays of the circuit's n_vars values; taken on success */
+    size_t n;
+} job_spec;
+
+/* Submits: 202 (*out a referenced job: drop with sp_jobs_put), 409
+ * (request id in use), 503 (engine full or shutting down), 400. The
+ * circuit reference passes to the job on success. */
+int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN]);
+/* Finds id (job id, else request id) and takes a watcher reference. */
+djob *sp_jobs_get(sp_dmn *d, const char *id);
+void sp_jobs_put(sp_dmn *d, djob *j);
+/* Waits until j finished, the time ran out or the daemon stops.
+ * Returns 1 when finished. */
+int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
+/* Cancels: sets *was_running; returns 0 when it was already finished. */
+int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
+void sp_jobs_cancel_all(sp_dmn *d);
+size_t sp_jobs_live(sp_dmn *d);
+/* Writes the state of a pending job (engine snapshot) as a JSON object. */
+char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
+/* Drops finished jobs older than result_ttl (and the oldest beyond the cap). */
+void sp_jobs_tick(sp_dmn *d);
+void sp_jobs_free_all(sp_dmn *d);
+
+/* ---- tracker.c: the TIMELINE reader ---- */
+
+#define SP_TRK_BARS 1024
+#define SP_TRK_DONE 4096
+#define SP_TRK_BUCKETS 16
+
+typedef enum { SP_STAGE_QUEUE = 0, SP_STAGE_SYNTH, SP_STAGE_GPU, SP_STAGE_FINISH, SP_STAGE_TOTAL, SP_STAGE_N } sp_stage;
+
+typedef struct {
+    uint64_t seq;
+    uint32_t part;
+    int kind;                  /* 0 synth, 1 lock wait, 2 gpu, 3 finish */
+    int lane;                  /* index into lanes */
+    double t0, t1;             /* engine ms; t1 < 0 while running */
+    char job[40];
+} trk_bar;
+
+typedef struct {
+    uint64_t seq;
+    char job[40];
+    double t_submit, t_first_synth, t_done;
+    double synth_ms, gpu_ms, finish_ms;
+    int done;
+} trk_job;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;         /* a JOB_DONE arrived */
+    pthread_t thread;
+    int running;
+    int fd;                    /* read end of the pipe */
+    FILE *tee;                 /* the configured timeline file, or NULL */
+    int n_synth, n_gpu_workers, n_finish, n_dev;
+    trk_bar bars[SP_TRK_BARS];
+    size_t bar_next;
+    trk_job jobs[SP_TRK_DONE];  /* ring by seq % SP_TRK_DONE */
+    /* histograms (seconds) per stage */
+    uint64_t hist[SP_STAGE_N][SP_TRK_BUCKETS + 1];
+    double hist_sum[SP_STAGE_N];
+    uint64_t hist_count[SP_STAGE_N];
+    uint64_t lines;
+} dtracker;
+
+/* Opens the pipe: *path_out the path the engine is to write to. */
+sp_status sp_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ERR_LEN]);
+/* After sp_engine_create: starts the reader. */
+sp_status sp_trk_start(sp_dmn *d, char err[SP_ERR_LEN]);
+/* After sp_engine_destroy (the engine closed its end): joins the reader. */
+void sp_trk_stop(sp_dmn *d);
+/* Timings of job seq; waits up to wait_ms for its JOB_DONE line.
+ * Returns 1 when known. t[SP_STAGE_N] in ms. */
+int sp_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double t[SP_STAGE_N]);
+/* "waterfall": {...} member of the status object. */
+void sp_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms);
+void sp_trk_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+
+/* ---- http.c ---- */
+
+typedef struct dreq dreq; /* one request being answered */
+
+/* Route handlers: each answers exactly once through sp_http_* below. */
+typedef void (*route_fn)(sp_dmn *d, dreq *r);
+
+const char *sp_req_path(const dreq *r);     /* the URL path */
+const char *sp_req_method(const dreq *r);
+const char *sp_req_arg(const dreq *r, const char *name);    /* query argument or NULL */
+const char *sp_req_header(const dreq *r, const char *name); /* request header or NULL */
+const uint8_t *sp_req_body(const dreq *r, size_t *len);
+
+/* Answers with body (malloc'ed, taken) of content type ct. */
+void sp_http_send(dreq *r, int code, const char *ct, char *body, size_t len);
+/* Answers with a static body (not freed). */
+void sp_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len);
+/* Answers {"error": code_str, "detail": detail} with HTTP code. */
+void sp_http_error(dreq *r, int code, const char *error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Adds a header to the response about to be sent (before sp_http_send). */
+void sp_http_header(dreq *r, const char *name, const char *value);
+/* Finishes w and sends it (500 when out of memory). */
+void sp_http_send_json(dreq *r, int code, sp_json_writer *w);
+
+sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
+void sp_http_quiesce(sp_dmn *d);
+void sp_http_stop(sp_dmn *d);
+
+/* ---- api.c, status.c: the routes ---- */
+
+void sp_api_circuits_list(sp_dmn *d, dreq *r);
+void sp_api_circuits_add(sp_dmn *d, dreq *r);
+void sp_api_circuits_delete(sp_dmn *d, dreq *r);
+void sp_api_jobs_submit(sp_dmn *d, dreq *r);
+void sp_api_jobs_get(sp_dmn *d, dreq *r);
+void sp_api_jobs_cancel(sp_dmn *d, dreq *r);
+void sp_api_prove(sp_dmn *d, dreq *r);
+void sp_api_pause(sp_dmn *d, dreq *r);
+void sp_api_resume(sp_dmn *d, dreq *r);
+void sp_status_page(sp_dmn *d, dreq *r);
+void sp_status_healthz(sp_dmn *d, dreq *r);
+void sp_status_json(sp_dmn *d, dreq *r);
+void sp_status_metrics(sp_dmn *d, dreq *r);
+
+/* page.c */
+extern const char sp_status_page_html[];
+
+/* ---- the daemon ---- */
+
+#define SP_HTTP_CODES 8 /* counted classes: 2xx 400 401 404 409 413 other-4xx 5xx */
+
+typedef struct {
+    int fd;
+    sp_addr addr;              /* as bound (port 0 resolved) */
+    char text[SP_DCONF_PATH];
+    void *mhd;                 /* struct MHD_Daemon * */
+} dlistener;
+
+struct sp_dmn {
+    sp_dconf cfg;              /* live configuration; reloadable fields under cfg_mu */
+    pthread_mutex_t cfg_mu;
+    char token[4096];          /* "" = no auth; under cfg_mu */
+    int argc;
+    char **argv;
+    sp_engine *eng;
+    dregistry reg;
+    djobs jobs;
+    dtracker trk;
+    dlistener ls[SP_DCONF_MAX_LISTEN];
+    int n_ls;
+    char upload_dir[SP_DCONF_PATH];
+    int upload_dir_temp;       /* a private temporary directory, removed at exit */
+    atomic_int draining;       /* no new jobs */
+    atomic_int stopping;       /* waits end now */
+    atomic_int paused;
+    double t_start;            /* sp_wire_now_ms at start */
+    size_t engine_budget;      /* the engine's resolved byte budget */
+    pthread_mutex_t persist_mu; /* one writer of the registry state file at a time */
+    atomic_ullong http_codes[SP_HTTP_CODES];
+    atomic_ullong requests, rejected_submits;
+};
+
+/* Reloadable settings read under cfg_mu. */
+size_t sp_dmn_max_body(sp_dmn *d);
+long sp_dmn_max_wait(sp_dmn *d);
+/* Copies the token ("" = none) under cfg_mu. */
+void sp_dmn_token(sp_dmn *d, char *out, size_t out_len);
+/* Reads a token file: SP_OK, or SP_ERR_IO / SP_ERR_FORMAT with err. */
+sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN]);
+
+/* Appends printf text to a growing buffer (metrics). */
+void sp_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A JSON number from a double (3 decimals, no exponent). */
+void sp_jw_double(sp_json_writer *w, double v);
+void sp_jw_bool(sp_json_writer *w, int v);
+
+#endif

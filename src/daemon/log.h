@@ -1,0 +1,28 @@
+/*
+ * The daemon's log: one line per message on stderr,
+ *   2024-05-01T12:00:00.123Z info  listening on 127.0.0.1:7420
+ * filtered by a level that SIGHUP may change. Messages name jobs,
+ * circuits, files and sizes, never witness values (README.md, threat
+ * model). Thread-safe: each line is formatted first and written with one
+ * call.
+ */
+#ifndef SP_DAEMON_LOG_H
+#define SP_DAEMON_LOG_H
+
+typedef enum { SP_LOG_ERROR = 0, SP_LOG_WARN, SP_LOG_INFO, SP_LOG_DEBUG } sp_log_level;
+
+/* Lines above this level are dropped (default SP_LOG_INFO). */
+void sp_log_set_level(sp_log_level lv);
+sp_log_level sp_log_get_level(void);
+
+/* "error", "warn", "info", "debug". */
+const char *sp_log_level_name(sp_log_level lv);
+
+void sp_log(sp_log_level lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define SP_LOGE(...) sp_log(SP_LOG_ERROR, __VA_ARGS__)
+#define SP_LOGW(...) sp_log(SP_LOG_WARN, __VA_ARGS__)
+#define SP_LOGI(...) sp_log(SP_LOG_INFO, __VA_ARGS__)
+#define SP_LOGD(...) sp_log(SP_LOG_DEBUG, __VA_ARGS__)
+
+#endif

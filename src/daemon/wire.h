@@ -1,0 +1,101 @@
+/*
+ * What the daemon and its clients share on the wire, with no dependency
+ * beyond libc (so `snarkpipe client` builds even where the daemon's
+ * libraries are missing): listen/connect addresses, base64 (RFC 4648),
+ * a small HTTP/1.1 client over plain sockets, and re-emitting a parsed
+ * JSON value through the util/json writer.
+ *
+ * Addresses are written "host:port", "[v6addr]:port" or "unix:/path".
+ */
+#ifndef SP_DAEMON_WIRE_H
+#define SP_DAEMON_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "snarkpipe.h"
+#include "util/json.h"
+
+#define SP_UNIX_PATH_MAX 107 /* sun_path holds 108 bytes with the NUL */
+
+typedef struct {
+    int is_unix;
+    char host[256];                   /* TCP: host name or numeric address (no brackets) */
+    char port[8];                     /* TCP: decimal port, "0" = any free port */
+    char path[SP_UNIX_PATH_MAX + 1];  /* unix: socket path */
+} sp_addr;
+
+/*
+ * On input: s an address as above.
+ * On output: *a filled; zeroed on failure.
+ * Returns SP_OK or SP_ERR_INVALID_ARG (err says what is wrong).
+ */
+sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* Writes a as sp_addr_parse reads it ("unix:/p", "h:p", "[::1]:p"). */
+void sp_addr_format(char *out, size_t out_len, const sp_addr *a);
+
+/* Returns 1 when every address a resolves to is loopback (127.0.0.0/8,
+ * ::1, ::ffff:127.x) or a is a unix socket; 0 otherwise (also when it
+ * does not resolve). */
+int sp_addr_is_loopback(const sp_addr *a);
+
+/* ---- base64, standard alphabet with padding ---- */
+
+/* Characters sp_b64_encode writes for n bytes (without the NUL). */
+size_t sp_b64_len(size_t n);
+/* On output: out[0 .. sp_b64_len(n)] the text and a NUL. */
+void sp_b64_encode(char *out, const uint8_t *in, size_t n);
+/*
+ * Strict decoding: length a multiple of 4, only the alphabet, '=' only as
+ * the last one or two characters, unused bits zero.
+ * On output: *out a malloc'ed array of *n bytes (free()); NULL and 0 on
+ *   failure.
+ * Returns SP_OK, SP_ERR_BAD_ENCODING, SP_ERR_NOMEM.
+ */
+sp_status sp_b64_decode(uint8_t **out, size_t *n, const char *in, size_t len) SP_WARN_UNUSED;
+
+/* ---- HTTP/1.1 client: one request per connection ---- */
+
+typedef struct {
+    const char *method;       /* "GET", "POST", "DELETE" */
+    const char *target;       /* "/v1/jobs?x=1" */
+    const char *content_type; /* NULL: no body header */
+    const uint8_t *body;
+    size_t body_len;
+    const char *token;        /* NULL, or sent as "Authorization: Bearer <token>" */
+    long timeout_ms;          /* whole exchange; <= 0: 60 s */
+    /* Bodies above this size are sent with "Expect: 100-continue", so a
+     * server can refuse them (413, 401) before they travel; 0 = 64 KiB. */
+    size_t expect_above;
+} sp_http_req;
+
+typedef struct {
+    int status;              /* e.g. 200 */
+    char content_type[128];
+    char www_authenticate[128];
+    long retry_after;        /* seconds from Retry-After, or -1 */
+    char *body;              /* NUL-terminated, body_len bytes (malloc'ed) */
+    size_t body_len;
+    int body_sent;           /* 0 when the server answered before the body was sent */
+} sp_http_resp;
+
+/*
+ * Sends one request on a new connection ("Connection: close") and reads
+ * the whole response (Content-Length, or up to the close; chunked
+ * responses are refused). Responses over 1 GiB are refused.
+ * On output: *r filled (free with sp_http_resp_free); zeroed on failure.
+ * Returns SP_OK (any HTTP status), SP_ERR_IO (cannot connect, reset,
+ *   timeout: err says which), SP_ERR_FORMAT (not an HTTP response),
+ *   SP_ERR_NOMEM.
+ */
+sp_status sp_http_call(sp_http_resp *r, const sp_addr *a, const sp_http_req *q, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+void sp_http_resp_free(sp_http_resp *r);
+
+/* Writes v (and everything under it) to w as it would write it itself:
+ * numbers keep their literal text, strings are re-escaped. */
+void sp_json_emit(sp_json_writer *w, const sp_json_val *v);
+
+/* Monotonic milliseconds. */
+double sp_wire_now_ms(void);
+
+#endif

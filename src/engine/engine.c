@@ -1,0 +1,435 @@
+/* The engine's API: configuration, lifecycle, circuits, jobs, status (engine.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine/internal.h"
+#include "msm/msm.h"
+
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+sp_engine_config sp_engine_config_default(void)
+{
+    sp_engine_config c;
+    memset(&c, 0, sizeof c);
+    c.max_parallel_synthesis = 2;
+    c.gpu_workers_per_device = 2;
+    c.backends = "cpu";
+    c.split_msm = 1;
+    c.verify_proofs = 1;
+    c.check_witness = 1;
+    c.serialized_free = 1;
+    c.pinned_pool = 1;
+    c.bw_throttle = 1;
+    c.two_step_release = 1;
+    c.max_jobs = 1024;
+    c.max_partitions = 4096;
+    return c;
+}
+
+size_t sp_engine_default_budget(void)
+{
+    const size_t gib = (size_t)1 << 30;
+    FILE *f = fopen("/proc/meminfo", "r");
+    unsigned long long kb = 0;
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (!kb)
+        return 4 * gib;
+    size_t total = (size_t)kb * 1024, margin = total / 10 > gib ? total / 10 : gib;
+    return total > 2 * margin ? total - margin : total / 2;
+}
+
+const char *sp_engine_part_state_str(sp_engine_part_state s)
+{
+    static const char *const names[] = {"queued", "synthesizing", "synth_done", "gpu",
+                                        "finishing", "done", "failed", "cancelled"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+/* ---- create / destroy ---- */
+
+static sp_status check_config(sp_engine_config *c, char err[SP_ERR_LEN])
+{
+    const char *bad = NULL;
+    if (c->max_parallel_synthesis < 1 || c->max_parallel_synthesis > 256)
+        bad = "max_parallel_synthesis must be 1..256";
+    else if (c->gpu_workers_per_device < 1 || c->gpu_workers_per_device > 16)
+        bad = "gpu_workers_per_device must be 1..16";
+    else if (c->synth_threads < 0 || c->gpu_threads < 0 || c->finish_workers < 0 || c->backend_threads < 0 ||
+             c->synth_threads > 4096 || c->gpu_threads > 4096 || c->finish_workers > 256 ||
+             c->backend_threads > 4096)
+        bad = "synth_threads, gpu_threads, backend_threads (0..4096) or finish_workers (0..256) out of range";
+    else if (c->max_jobs < 1 || c->max_partitions < 1 || c->max_partitions > ((size_t)1 << 24))
+        bad = "max_jobs and max_partitions must be >= 1 (max_partitions <= 2^24)";
+    else if (!c->backends || !*c->backends || strlen(c->backends) >= 256)
+        bad = "backends must name at least one backend (under 256 characters)";
+    if (bad) {
+        snprintf(err, SP_ERR_LEN, "engine config: %s", bad);
+        return SP_ERR_INVALID_ARG;
+    }
+    if (!c->budget_bytes)
+        c->budget_bytes = sp_engine_default_budget();
+    if (!c->synth_threads)
+        c->synth_threads = cores() / c->max_parallel_synthesis > 0 ? cores() / c->max_parallel_synthesis : 1;
+    if (!c->gpu_threads)
+        c->gpu_threads = cores() < 32 ? cores() : 32;
+    return SP_OK;
+}
+
+/* Opens one backend per comma-separated name. */
+static sp_status open_backends(sp_engine *e, char err[SP_ERR_LEN])
+{
+    size_t n = 1;
+    for (const char *s = e->backends; *s; s++)
+        n += *s == ',';
+    if (!(e->dev = calloc(n, sizeof *e->dev))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for %zu backends", n);
+        return SP_ERR_NOMEM;
+    }
+    char *save = NULL;
+    for (char *name = strtok_r(e->backends, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        device *d = &e->dev[e->n_dev];
+        sp_status st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err);
+        if (st != SP_OK)
+            return st;
+        pthread_mutex_init(&d->lock, NULL);
+        e->n_dev++;
+    }
+    if (!e->n_dev) {
+        snprintf(err, SP_ERR_LEN, "engine config: no backend named in '%s'", e->cfg.backends);
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+static sp_status alloc_parts(sp_engine *e, char err[SP_ERR_LEN])
+{
+    e->n_synth = e->cfg.max_parallel_synthesis;
+    e->n_gpu = (int)e->n_dev * e->cfg.gpu_workers_per_device;
+    e->n_finish = e->cfg.finish_workers ? e->cfg.finish_workers : (int)e->n_dev;
+    e->synth = calloc((size_t)e->n_synth, sizeof *e->synth);
+    e->gpu = calloc((size_t)e->n_gpu, sizeof *e->gpu);
+    e->finish = calloc((size_t)e->n_finish, sizeof *e->finish);
+    size_t cap = e->cfg.max_partitions;
+    if (!e->synth || !e->gpu || !e->finish || sp_eng_heap_init(&e->dq, cap) || sp_eng_heap_init(&e->gq, cap) ||
+        sp_eng_heap_init(&e->fq, cap)) {
+        snprintf(err, SP_ERR_LEN, "out of memory for the engine's queues");
+        return SP_ERR_NOMEM;
+    }
+    return SP_OK;
+}
+
+static void init_sync(sp_engine *e)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* sp_engine_await's deadline */
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv_dispatch, NULL);
+    pthread_cond_init(&e->cv_gpu, NULL);
+    pthread_cond_init(&e->cv_finish, NULL);
+    pthread_cond_init(&e->cv_done, &ca);
+    pthread_cond_init(&e->cv_notify, NULL);
+    pthread_cond_init(&e->cv_freed, NULL);
+    pthread_condattr_destroy(&ca);
+}
+
+sp_status sp_engine_create(sp_engine **out, const sp_engine_config *cfg, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    sp_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, SP_ERR_LEN, "out of memory for the engine");
+        return SP_ERR_NOMEM;
+    }
+    e->cfg = cfg ? *cfg : sp_engine_config_default();
+    init_sync(e);
+    e->t0 = sp_engine_now_ms();
+    e->blocked_since = -1;
+    atomic_init(&e->throttle, 0);
+    atomic_init(&e->yields, 0);
+    sp_status st = check_config(&e->cfg, err);
+    if (st == SP_OK) {
+        snprintf(e->backends, sizeof e->backends, "%s", e->cfg.backends);
+        e->cfg.backends = NULL; /* the caller's string is not kept */
+        e->cfg.timeline_path = NULL;
+        e->budget_total = e->cfg.budget_bytes;
+        st = open_backends(e, err);
+    }
+    if (st == SP_OK && cfg && cfg->timeline_path)
+        st = sp_timeline_open(&e->tl, cfg->timeline_path, e->t0, err);
+    if (st == SP_OK && (st = sp_freer_create(&e->freer, sp_eng_mem_freed_cb, e)) != SP_OK)
+        snprintf(err, SP_ERR_LEN, "cannot start the freeing thread");
+    if (st == SP_OK)
+        st = alloc_parts(e, err);
+    if (st == SP_OK)
+        st = sp_eng_sched_start(e, err);
+    if (st != SP_OK) {
+        sp_engine_destroy(e);
+        return st;
+    }
+    sp_timeline_emit(e->tl, "ENGINE_START", 0, "backends=%s,synth=%d,gpu_workers=%d,finish=%d,budget=%zu",
+                     e->backends, e->n_synth, e->cfg.gpu_workers_per_device, e->n_finish, e->budget_total);
+    *out = e;
+    return SP_OK;
+}
+
+/* Cancels every job and waits until each has finished. */
+static void drain_jobs(sp_engine *e)
+{
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    e->closing = 1;
+    for (job *j = e->jobs; j; j = j->next)
+        sp_eng_sched_abort_job_locked(e, j, SP_ERR_CANCELLED, "the engine shut down", &t);
+    pthread_mutex_unlock(&e->mu);
+    sp_eng_mem_dispose(e, &t);
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j = e->jobs;
+        while (j && j->finished)
+            j = j->next;
+        if (!j)
+            break;
+        pthread_cond_wait(&e->cv_done, &e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void free_circuit(sp_engine *e, circuit *c)
+{
+    for (size_t i = 0; i < e->n_dev; i++) {
+        pthread_mutex_lock(&e->dev[i].lock);
+        e->dev[i].be->key_detach(e->dev[i].be, c->pk);
+        pthread_mutex_unlock(&e->dev[i].lock);
+    }
+    sp_g16_pvk_free(&c->pvk);
+    sp_ntt_domain_free(c->domain);
+    free(c);
+}
+
+void sp_engine_destroy(sp_engine *e)
+{
+    if (!e)
+        return;
+    if (e->dispatcher_started)
+        drain_jobs(e);
+    sp_eng_sched_stop(e);
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    while (e->jobs) {
+        e->jobs->released = 1;
+        e->jobs->pins = 0;
+        sp_eng_sched_maybe_free_job_locked(e, e->jobs, &t);
+    }
+    sp_eng_mem_pool_drain_locked(e, &t);
+    pthread_mutex_unlock(&e->mu);
+    if (e->n_dev)
+        sp_eng_mem_dispose(e, &t);
+    sp_freer_destroy(e->freer);
+    while (e->circuits) {
+        circuit *c = e->circuits;
+        e->circuits = c->next;
+        free_circuit(e, c);
+    }
+    for (size_t i = 0; i < e->n_dev; i++) {
+        sp_backend_close(e->dev[i].be);
+        pthread_mutex_destroy(&e->dev[i].lock);
+    }
+    sp_timeline_emit(e->tl, "ENGINE_STOP", 0, "jobs=%llu", (unsigned long long)e->c_submitted);
+    sp_timeline_close(e->tl);
+    sp_eng_heap_free(&e->dq);
+    sp_eng_heap_free(&e->gq);
+    sp_eng_heap_free(&e->fq);
+    free(e->synth);
+    free(e->gpu);
+    free(e->finish);
+    free(e->dev);
+    pthread_cond_destroy(&e->cv_dispatch);
+    pthread_cond_destroy(&e->cv_gpu);
+    pthread_cond_destroy(&e->cv_finish);
+    pthread_cond_destroy(&e->cv_done);
+    pthread_cond_destroy(&e->cv_notify);
+    pthread_cond_destroy(&e->cv_freed);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+}
+
+/* ---- circuits ---- */
+
+static circuit *find_circuit_locked(sp_engine *e, const char *id)
+{
+    for (circuit *c = e->circuits; c; c = c->next)
+        if (strcmp(c->id, id) == 0)
+            return c;
+    return NULL;
+}
+
+static int valid_id(const char *id, size_t max)
+{
+    size_t n = 0;
+    for (; id[n]; n++) {
+        char ch = id[n];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+              ch == '_' || ch == ':' || ch == '-'))
+            return 0;
+    }
+    return n > 0 && n <= max;
+}
+
+static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, char err[SP_ERR_LEN])
+{
+    if (!cs) {
+        if (pk->has_qap)
+            return SP_OK;
+        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
+        return SP_ERR_INVALID_ARG;
+    }
+    uint64_t rows = (uint64_t)cs->h.n_constraints + sp_r1cs_n_public(&cs->h) + 1;
+    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public || rows > pk->domain_size) {
+        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public, %llu rows) does not match the key (%u wires, %u "
+                 "public, domain %u)", cs->h.n_wires, sp_r1cs_n_public(&cs->h), (unsigned long long)rows,
+                 pk->n_vars, pk->vk.n_public, pk->domain_size);
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+/* Bytes one partition reserves (engine.h): a, b, c, plus the prover's
+ * witness and H scalars, the split MSM's index list and the bucket
+ * scratch of the G1 MSMs (backend threads) and of the G2 MSM
+ * (gpu_threads), both counted as XYZZ plus affine buckets. */
+static void partition_bytes(const sp_engine *e, circuit *c)
+{
+    const sp_g16_pk *pk = c->pk;
+    size_t nv = pk->n_vars, s = sizeof(sp_scalar);
+    int bt = e->cfg.backend_threads ? e->cfg.backend_threads : cores();
+    size_t w1 = (size_t)1 << (sp_msm_auto_window(nv > pk->n_h ? nv : pk->n_h, 1) - 1);
+    size_t w2 = (size_t)1 << (sp_msm_auto_window(nv, 2) - 1);
+    c->abc_bytes = 3 * sizeof(sp_fr) * (size_t)pk->domain_size;
+    c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
+                    (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
+                    (size_t)e->cfg.gpu_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
+}
+
+/* Attaches pk to every backend; on failure detaches what was attached. */
+static sp_status attach_all(sp_engine *e, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+{
+    for (size_t i = 0; i < e->n_dev; i++) {
+        device *d = &e->dev[i];
+        pthread_mutex_lock(&d->lock);
+        sp_status st = d->be->key_attach(d->be, pk, err);
+        pthread_mutex_unlock(&d->lock);
+        if (st == SP_OK)
+            continue;
+        while (i--) {
+            pthread_mutex_lock(&e->dev[i].lock);
+            e->dev[i].be->key_detach(e->dev[i].be, pk);
+            pthread_mutex_unlock(&e->dev[i].lock);
+        }
+        return st;
+    }
+    return SP_OK;
+}
+
+/* Prepares c (pvk, domain, residency) without holding mu. */
+static sp_status prepare_circuit(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
+{
+    sp_status st = check_circuit(c->pk, c->cs, err);
+    if (st == SP_OK)
+        st = sp_g16_pvk_init(&c->pvk, &c->pk->vk, err);
+    if (st != SP_OK)
+        return st;
+    int nt = e->cfg.backend_threads ? e->cfg.backend_threads : cores();
+    st = sp_ntt_domain_create(&c->domain, c->pk->log2_domain, sp_g16_roots_for(c->pk), nt);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "cannot build an NTT domain of 2^%u (%s)", c->pk->log2_domain, sp_status_str(st));
+    } else if ((st = attach_all(e, c->pk, err)) == SP_OK) {
+        partition_bytes(e, c);
+        return SP_OK;
+    }
+    sp_g16_pvk_free(&c->pvk);
+    sp_ntt_domain_free(c->domain);
+    return st;
+}
+
+sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
+                             char err[SP_ERR_LEN])
+{
+    if (!id || !valid_id(id, 63) || !pk) {
+        snprintf(err, SP_ERR_LEN, "circuit id must be 1 to 63 characters of [A-Za-z0-9._:-], with a key");
+        return SP_ERR_INVALID_ARG;
+    }
+    circuit *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->pk = pk;
+    c->cs = cs;
+    sp_status st = prepare_circuit(e, c, err);
+    if (st != SP_OK) {
+        free(c);
+        return st;
+    }
+    pthread_mutex_lock(&e->mu);
+    int dup = find_circuit_locked(e, id) != NULL;
+    if (!dup) {
+        c->next = e->circuits;
+        e->circuits = c;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (dup) {
+        snprintf(err, SP_ERR_LEN, "a circuit '%s' is already registered", id);
+        free_circuit(e, c);
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+sp_status sp_engine_unregister(sp_engine *e, const char *id, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&e->mu);
+    circuit **pp = &e->circuits;
+    while (*pp && strcmp((*pp)->id, id) != 0)
+        pp = &(*pp)->next;
+    circuit *c = *pp;
+    size_t held = c ? c->held : 0;
+    if (c && !held) {
+        *pp = c->next; /* no new jobs; released ones may still be finishing a callback */
+        while (c->jobs)
+            pthread_cond_wait(&e->cv_done, &e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (!c || held) {
+        snprintf(err, SP_ERR_LEN, c ? "circuit '%s' is used by %zu job(s) not yet released" : "no circuit '%s'", id,
+                 held);
+        return SP_ERR_INVALID_ARG;
+    }
+    free_circuit(e, c);
+    return SP_OK;
+}
+
+sp_status sp_engine_partition_bytes(sp_engine *e, const char *circuit_id, size_t *abc, size_t *rest)
+{
+    pthread_mutex_lock(&e->mu);
+    circuit *c = find_circuit_locked(e, circuit_id);
+    if (c) {
+        *abc = c->abc_bytes;
+        *rest = c->rest_bytes;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return c ? SP_OK : SP_ERR_INVALID_ARG;
+}

@@ -1,0 +1,214 @@
+/*
+ * The engine's internal structures, shared by engine.c (API), sched.c
+ * (the pipeline threads) and mem.c (budget, pool, frees). Not installed.
+ *
+ * DESIGN
+ * Locking: one engine mutex `mu` guards every field below that is not
+ * marked otherwise: queues, job and partition states, the budget, the
+ * pool, counters. It is never held across long work (synthesis, device
+ * calls, finishing, verification, free()). Each device has its own lock,
+ * held only around sp_g16_prove_start (and key attach/detach). mu and a
+ * device lock never nest: no thread takes one while holding the other.
+ * The freer's and the timeline's locks are leaves (nothing is taken while
+ * holding them). Threads wait on condition variables, never poll.
+ *
+ * Ownership: a job owns its partitions, proofs and public signals; a
+ * partition owns its a, b, c block and its reservation from when the
+ * dispatcher reserves until they are released (GPU handoff or
+ * completion), and its sp_g16_partial from the device call until
+ * finishing. Exactly one thread works on a partition at a time: the one
+ * that took it from a queue (or the dispatcher's assignment).
+ *
+ * Cancellation: a job's `abort` flag is raised by cancel or by a failing
+ * partition; queued partitions are removed at once, a running stage sees
+ * the flag at its next boundary (synthesis also between chunks) and drops
+ * its partition, returning its memory.
+ */
+#ifndef SP_ENGINE_INTERNAL_H
+#define SP_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "engine/engine.h"
+#include "engine/freer.h"
+#include "engine/timeline.h"
+#include "groth16/backend.h"
+#include "groth16/prove.h"
+#include "groth16/verify.h"
+#include "ntt/ntt.h"
+
+typedef struct part part;
+typedef struct job job;
+typedef struct circuit circuit;
+
+/* A priority heap of partitions keyed (priority desc, job seq asc, index asc). */
+typedef struct {
+    part **a;
+    size_t n, cap;
+} part_heap;
+
+struct part {
+    job *job;
+    uint32_t index;
+    sp_engine_part_state state;
+    part_heap *heap;       /* the queue that holds it, or NULL */
+    size_t hpos;           /* its position there */
+    sp_fr *w;              /* witness (job->owns_witness: freed after the device call) */
+    void *abc;             /* a, b, c: one block of 3 * domain_size values, or NULL */
+    size_t res_abc;        /* budget bytes held for the a, b, c block (0 once released) */
+    size_t res_rest;       /* budget bytes held for the prover's other buffers */
+    sp_g16_partial partial;
+    int have_partial;
+    double synth_ms, gpu_ms, finish_ms;
+};
+
+struct job {
+    uint64_t seq;
+    circuit *circ;
+    char request_id[128];  /* "" when none */
+    int priority;
+    size_t n_parts;
+    part *parts;
+    int owns_witness;
+    sp_g16_proof *proofs;  /* n_parts, filled in partition order */
+    sp_fr *publics;        /* n_parts * n_public */
+    size_t n_terminal, n_done;
+    atomic_int abort;      /* raised by cancel or a failure; read by synthesis chunks */
+    int cancelled, failed, finished, released, verified;
+    int pins;              /* threads using the job outside mu (notifier) */
+    sp_status status;
+    char err[SP_ERR_LEN];
+    double t_submit, t_done;
+    sp_engine_done_fn on_done;
+    void *on_done_ctx;
+    job *prev, *next;      /* the engine's list of jobs not yet freed */
+    job *next_notify;      /* the notifier's list */
+};
+
+struct circuit {
+    char id[64];
+    const sp_g16_pk *pk;
+    const sp_r1cs *cs;
+    sp_g16_pvk pvk;
+    sp_ntt_domain *domain;
+    size_t abc_bytes, rest_bytes;
+    size_t jobs;           /* jobs not yet freed that use it */
+    size_t held;           /* of those, jobs not yet released */
+    circuit *next;
+};
+
+typedef struct {
+    sp_backend *be;
+    pthread_mutex_t lock;  /* the device lock */
+    double lock_held_ms;   /* under mu */
+    uint64_t calls;        /* under mu */
+    int busy;              /* under mu */
+} device;
+
+typedef struct {
+    sp_engine *e;
+    int id;                /* slot, GPU worker or finish worker number */
+    device *dev;           /* GPU workers only */
+    int dev_index, local;  /* GPU workers: device number, worker number on it */
+    pthread_t th;
+    int started;
+    part *cur;             /* synthesis: assigned by the dispatcher */
+    pthread_cond_t cv;     /* synthesis: wakes the worker when cur is assigned */
+    sp_backend wrap;       /* GPU workers: times each backend stage (sched.c) */
+    const part *stage_part;
+} worker;
+
+/* Buffers to free once mu is released (mem.c): a list threaded through
+ * the buffers themselves (every buffer is at least 32 bytes: one Fr), so
+ * collecting them under mu never allocates. */
+typedef struct {
+    void *head;
+} trash;
+
+struct sp_engine {
+    sp_engine_config cfg;
+    char backends[256];
+    pthread_mutex_t mu;
+    pthread_cond_t cv_dispatch, cv_gpu, cv_finish, cv_done, cv_notify, cv_freed;
+    int closing;           /* destroy started: no new jobs */
+    int stopping;          /* every job finished: threads exit */
+    int paused;            /* sp_engine_pause */
+    double t0;             /* monotonic ms at creation */
+    sp_timeline *tl;
+    sp_freer *freer;
+
+    /* budget (mem.c) */
+    size_t budget_total, budget_used, budget_hwm, reserved, pool_idle, freeing;
+    /* pool of idle a, b, c blocks: a list threaded through the blocks */
+    void *pool_head;
+    size_t pool_count;
+
+    part_heap dq, gq, fq;  /* dispatch, GPU and finish queues */
+    size_t live_parts;     /* partitions of jobs not finished */
+    circuit *circuits;
+    job *jobs, *jobs_tail;
+    size_t n_jobs;         /* jobs not yet freed */
+    size_t n_held;         /* jobs not yet released (max_jobs bounds it) */
+    uint64_t next_seq;
+    double blocked_since;  /* when the dispatcher began waiting for budget, or < 0 */
+    job *notify_head, *notify_tail;
+
+    int n_synth, synth_busy;
+    worker *synth;
+    size_t n_dev;
+    device *dev;
+    int n_gpu;
+    worker *gpu;
+    int n_finish, finish_busy;
+    worker *finish;
+    pthread_t dispatcher, notifier;
+    int dispatcher_started, notifier_started;
+
+    atomic_int throttle;   /* G2 MSMs running (bw_throttle) */
+    atomic_ulong yields;
+    uint64_t c_submitted, c_done, c_failed, c_cancelled, c_proved, c_verified;
+};
+
+/* ---- engine clock (sp_engine_now_ms: timeline.h) ---- */
+static inline double eng_ms(const sp_engine *e) { return sp_engine_now_ms() - e->t0; }
+
+/* ---- heap.c (every heap operation keeps part->heap and hpos current) ---- */
+sp_status sp_eng_heap_init(part_heap *h, size_t cap);
+void sp_eng_heap_free(part_heap *h);
+void sp_eng_heap_push(part_heap *h, part *p);   /* cap is sized so this never overflows */
+part *sp_eng_heap_top(const part_heap *h);
+part *sp_eng_heap_pop(part_heap *h);
+void sp_eng_heap_remove(part_heap *h, part *p);
+
+/* ---- mem.c (all _locked functions need mu) ---- */
+/* Reserves memory for p if the budget allows (shrinking the pool into t
+ * if needed): returns 1 and sets p->res_abc, p->res_rest (and p->abc when
+ * the pool had a block), or 0. */
+int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t);
+/* Gives p's a, b, c block back (pool or trash) with its share of the
+ * reservation. */
+void sp_eng_mem_release_abc_locked(sp_engine *e, part *p, trash *t);
+/* Gives back the rest of p's reservation (the block too, if still held). */
+void sp_eng_mem_release_all_locked(sp_engine *e, part *p, trash *t);
+/* Moves every idle pool block to t. */
+void sp_eng_mem_pool_drain_locked(sp_engine *e, trash *t);
+/* Adds a witness to t (no budget bytes). */
+void sp_eng_mem_trash_witness_locked(sp_engine *e, part *p, trash *t);
+/* Frees what t holds (call without mu): through the freer when
+ * serialized_free, else here; budget bytes go back after the free. */
+void sp_eng_mem_dispose(sp_engine *e, trash *t);
+/* Allocates an a, b, c block of `bytes` (call without mu). */
+void *sp_eng_mem_alloc_abc(sp_engine *e, size_t bytes);
+/* Freer callback: the freed bytes leave the budget. */
+void sp_eng_mem_freed_cb(void *ctx, size_t budget_bytes);
+
+/* ---- sched.c ---- */
+sp_status sp_eng_sched_start(sp_engine *e, char err[SP_ERR_LEN]);
+void sp_eng_sched_stop(sp_engine *e);
+/* Cancel or fail job j: drops its queued partitions into t, raises abort,
+ * finishes the job when nothing of it runs. */
+void sp_eng_sched_abort_job_locked(sp_engine *e, job *j, sp_status st, const char *msg, trash *t);
+/* Frees a job whose handle was released and which has finished. */
+void sp_eng_sched_maybe_free_job_locked(sp_engine *e, job *j, trash *t);
+
+#endif

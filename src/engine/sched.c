@@ -1,0 +1,609 @@
+/*
+ * The pipeline threads (internal.h has the locking and ownership rules):
+ *
+ *   dispatcher   takes the best queued partition when a synthesis worker
+ *                is idle and the budget has room for it; waits otherwise
+ *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
+ *   GPU workers  gpu_workers_per_device per device, one device lock each,
+ *                held only around sp_g16_prove_start
+ *   finish       CPU G2 MSM (gpu_threads threads), r, s, assembly, verify
+ *   notifier     runs the jobs' on_done callbacks, off the pipeline
+ *
+ * Every stage begins by looking at its job's abort flag: a cancelled or
+ * failed job's partition is dropped there and its memory returned.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/internal.h"
+#include "synth/synth_chunked.h"
+
+#define TL(e, ev, seq, ...) sp_timeline_emit((e)->tl, ev, seq, __VA_ARGS__)
+
+/* ---- partition and job endings (all under mu) ---- */
+
+static void job_finish_locked(sp_engine *e, job *j)
+{
+    j->finished = 1;
+    j->t_done = eng_ms(e);
+    if (!j->failed && !j->cancelled) {
+        j->status = SP_OK;
+        j->verified = e->cfg.verify_proofs;
+        e->c_done++;
+    } else if (j->cancelled) {
+        e->c_cancelled++;
+    } else {
+        e->c_failed++;
+    }
+    const char *how = j->status == SP_OK ? "ok" : j->cancelled ? "cancelled" : "failed";
+    TL(e, "JOB_DONE", j->seq, "status=%s,partitions=%zu,ms=%.3f", how, j->n_parts, j->t_done - j->t_submit);
+    pthread_cond_broadcast(&e->cv_done);
+    if (j->on_done) {
+        j->pins++;
+        j->next_notify = NULL;
+        if (e->notify_tail)
+            e->notify_tail->next_notify = j;
+        else
+            e->notify_head = j;
+        e->notify_tail = j;
+        pthread_cond_signal(&e->cv_notify);
+    }
+}
+
+/* p has reached a final state. */
+static void part_terminal_locked(sp_engine *e, part *p)
+{
+    job *j = p->job;
+    e->live_parts--;
+    if (++j->n_terminal == j->n_parts)
+        job_finish_locked(e, j);
+}
+
+/* Returns everything p holds (memory, witness, partial) into t. */
+static void part_release_locked(sp_engine *e, part *p, trash *t)
+{
+    if (p->heap)
+        sp_eng_heap_remove(p->heap, p);
+    sp_eng_mem_release_all_locked(e, p, t);
+    sp_eng_mem_trash_witness_locked(e, p, t);
+    if (p->have_partial) {
+        sp_g16_partial_free(&p->partial); /* small: the witness scalars of the G2 MSM */
+        p->have_partial = 0;
+    }
+}
+
+/* Drops p because its job was aborted. */
+static void part_drop_locked(sp_engine *e, part *p, trash *t)
+{
+    part_release_locked(e, p, t);
+    p->state = SP_PART_CANCELLED;
+    part_terminal_locked(e, p);
+}
+
+/* Ends p after stage status st: cancelled when its job is aborted or st is
+ * SP_ERR_CANCELLED, else failed (which fails the job). */
+static void part_stop_locked(sp_engine *e, part *p, sp_status st, const char *msg, trash *t)
+{
+    job *j = p->job;
+    if (st == SP_OK || st == SP_ERR_CANCELLED || atomic_load(&j->abort)) {
+        part_drop_locked(e, p, t);
+        return;
+    }
+    char why[SP_ERR_LEN];
+    snprintf(why, sizeof why, "partition %u: %s", p->index, msg);
+    TL(e, "PART_FAIL", j->seq, "partition=%u,status=%s", p->index, sp_status_str(st));
+    part_release_locked(e, p, t);
+    p->state = SP_PART_FAILED;
+    sp_eng_sched_abort_job_locked(e, j, st, why, t);
+    part_terminal_locked(e, p);
+}
+
+void sp_eng_sched_abort_job_locked(sp_engine *e, job *j, sp_status st, const char *msg, trash *t)
+{
+    if (j->finished || atomic_load(&j->abort))
+        return;
+    j->status = st;
+    snprintf(j->err, sizeof j->err, "%s", msg);
+    if (st == SP_ERR_CANCELLED) {
+        j->cancelled = 1;
+        TL(e, "JOB_CANCEL", j->seq, "done=%zu", j->n_done);
+    } else {
+        j->failed = 1;
+    }
+    atomic_store(&j->abort, 1);
+    /* Partitions waiting in a queue go now; running ones at their next
+     * boundary. A drop may finish the job, never free it (that needs the
+     * caller's release), so the loop may go on reading j. */
+    for (size_t k = 0; k < j->n_parts; k++) {
+        part *p = &j->parts[k];
+        if (p->heap)
+            part_drop_locked(e, p, t);
+    }
+}
+
+void sp_eng_sched_maybe_free_job_locked(sp_engine *e, job *j, trash *t)
+{
+    if (!j->released || !j->finished || j->pins)
+        return;
+    for (size_t k = 0; k < j->n_parts; k++)
+        sp_eng_mem_trash_witness_locked(e, &j->parts[k], t);
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        e->jobs = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        e->jobs_tail = j->prev;
+    e->n_jobs--;
+    j->circ->jobs--;
+    pthread_cond_broadcast(&e->cv_done); /* sp_engine_unregister waits for this */
+    free(j->parts);
+    free(j->proofs);
+    free(j->publics);
+    free(j);
+}
+
+/* ---- dispatcher ---- */
+
+static worker *idle_synth_locked(sp_engine *e)
+{
+    for (int i = 0; i < e->n_synth; i++)
+        if (!e->synth[i].cur)
+            return &e->synth[i];
+    return NULL;
+}
+
+/* One dispatch attempt: 1 when a partition went to a worker. */
+static int dispatch_one_locked(sp_engine *e, trash *t)
+{
+    part *p = sp_eng_heap_top(&e->dq);
+    worker *w = idle_synth_locked(e);
+    if (!p || !w || e->paused)
+        return 0;
+    if (!sp_eng_mem_reserve_locked(e, p, t)) {
+        if (e->blocked_since < 0)
+            e->blocked_since = eng_ms(e);
+        return 0;
+    }
+    double waited = e->blocked_since < 0 ? 0 : eng_ms(e) - e->blocked_since;
+    e->blocked_since = -1;
+    sp_eng_heap_remove(&e->dq, p);
+    p->state = SP_PART_SYNTH;
+    w->cur = p;
+    e->synth_busy++;
+    TL(e, "DISPATCH", p->job->seq, "partition=%u,slot=%d,reserve=%zu,budget_wait_ms=%.3f", p->index, w->id,
+       p->res_abc + p->res_rest, waited);
+    pthread_cond_signal(&w->cv);
+    return 1;
+}
+
+static void *dispatcher_main(void *arg)
+{
+    sp_engine *e = arg;
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        if (dispatch_one_locked(e, &t))
+            continue;
+        if (t.head) { /* pool blocks evicted to make room: free them, retry */
+            pthread_mutex_unlock(&e->mu);
+            sp_eng_mem_dispose(e, &t);
+            pthread_mutex_lock(&e->mu);
+            continue;
+        }
+        pthread_cond_wait(&e->cv_dispatch, &e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    sp_eng_mem_dispose(e, &t);
+    return NULL;
+}
+
+/* ---- synthesis ---- */
+
+static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
+{
+    const circuit *c = p->job->circ;
+    size_t n = c->pk->domain_size, bad;
+    if (!p->abc && !(p->abc = sp_eng_mem_alloc_abc(e, c->abc_bytes))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for a, b, c (%zu bytes)", c->abc_bytes);
+        return SP_ERR_NOMEM;
+    }
+    sp_fr *a = p->abc, *b = a + n, *cc = b + n;
+    sp_synth_ctl ctl = {e->cfg.bw_throttle ? &e->throttle : NULL, &p->job->abort, 0, &e->yields};
+    int nt = e->cfg.synth_threads;
+    if (c->cs)
+        return sp_synth_abc_chunked(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad,
+                                    err);
+    return sp_synth_abc_from_key_chunked(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
+}
+
+static void synth_one(sp_engine *e, worker *w, part *p)
+{
+    job *j = p->job;
+    char err[SP_ERR_LEN] = "";
+    sp_status st = SP_ERR_CANCELLED;
+    double ms = 0;
+    if (!atomic_load(&j->abort)) {
+        double t0 = eng_ms(e);
+        TL(e, "SYNTH_START", j->seq, "partition=%u,slot=%d", p->index, w->id);
+        st = synth_run(e, w, p, err);
+        ms = eng_ms(e) - t0;
+        TL(e, "SYNTH_END", j->seq, "partition=%u,slot=%d,synth_ms=%.3f,status=%s", p->index, w->id, ms,
+           sp_status_str(st));
+    }
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    p->synth_ms = ms; /* under mu: the status snapshot reads it */
+    if (st == SP_OK && !atomic_load(&j->abort)) {
+        p->state = SP_PART_SYNTH_DONE;
+        sp_eng_heap_push(&e->gq, p);
+        TL(e, "GPU_QUEUE", j->seq, "partition=%u,depth=%zu", p->index, e->gq.n);
+        pthread_cond_signal(&e->cv_gpu);
+    } else {
+        part_stop_locked(e, p, st, err, &t);
+    }
+    w->cur = NULL;
+    e->synth_busy--;
+    pthread_cond_signal(&e->cv_dispatch);
+    pthread_mutex_unlock(&e->mu);
+    sp_eng_mem_dispose(e, &t);
+}
+
+static void *synth_main(void *arg)
+{
+    worker *w = arg;
+    sp_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!w->cur && !e->stopping)
+            pthread_cond_wait(&w->cv, &e->mu);
+        if (!w->cur)
+            break;
+        part *p = w->cur;
+        pthread_mutex_unlock(&e->mu);
+        synth_one(e, w, p);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- GPU workers ---- */
+
+/* A device stage ended: one DEV_STAGE line. */
+static void stage_done(void *ctx, const char *stage, double ms)
+{
+    worker *w = ctx;
+    const part *p = w->stage_part;
+    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,worker=%d,stage=%s,ms=%.3f", p->index, w->dev_index,
+       w->local, stage, ms);
+}
+
+/* The stage name of a G1 MSM, from the key array it runs over. */
+static const char *g1_stage(const worker *w, const sp_g1_affine *bases)
+{
+    const sp_g16_pk *pk = w->stage_part->job->circ->pk;
+    return bases == pk->a ? "msm_a" : bases == pk->b1 ? "msm_b1" : bases == pk->c ? "msm_c"
+                                                                  : bases == pk->h ? "msm_h" : "msm_g1";
+}
+
+static sp_status wrap_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                        const sp_ntt_domain *d, char err[SP_ERR_LEN])
+{
+    worker *w = be->impl;
+    sp_backend *in = w->dev->be;
+    double t0 = sp_engine_now_ms();
+    sp_status st = in->h_scalars(in, h, a, b, c, pk, d, err);
+    stage_done(w, "h", sp_engine_now_ms() - t0);
+    return st;
+}
+
+static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                         int split, char err[SP_ERR_LEN])
+{
+    worker *w = be->impl;
+    sp_backend *in = w->dev->be;
+    double t0 = sp_engine_now_ms();
+    sp_status st = in->msm_g1(in, out, bases, s, n, split, err);
+    stage_done(w, g1_stage(w, bases), sp_engine_now_ms() - t0);
+    return st;
+}
+
+static sp_status wrap_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
+                         int split, char err[SP_ERR_LEN])
+{
+    worker *w = be->impl;
+    sp_backend *in = w->dev->be;
+    double t0 = sp_engine_now_ms();
+    sp_status st = in->msm_g2(in, out, bases, s, n, split, err);
+    stage_done(w, "msm_b2", sp_engine_now_ms() - t0);
+    return st;
+}
+
+/* The backend the prover sees: the device's, with each stage timed. */
+static void wrap_init(worker *w)
+{
+    const sp_backend *in = w->dev->be;
+    memset(&w->wrap, 0, sizeof w->wrap);
+    w->wrap.name = in->name;
+    w->wrap.impl = w;
+    w->wrap.threads = in->threads;
+    w->wrap.h_scalars = wrap_h;
+    w->wrap.msm_g1 = wrap_g1;
+    w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
+}
+
+/* The device call, under the device lock. */
+static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
+{
+    job *j = p->job;
+    const circuit *c = j->circ;
+    device *d = w->dev;
+    size_t n = c->pk->domain_size;
+    sp_fr *a = p->abc;
+    sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    o.backend = &w->wrap;
+    o.split_msm = e->cfg.split_msm;
+    o.g2_on_backend = e->cfg.g2_on_device;
+    o.threads = e->cfg.gpu_threads;
+    double t0 = eng_ms(e);
+    pthread_mutex_lock(&d->lock);
+    double t1 = eng_ms(e);
+    TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index, w->local,
+       t1 - t0);
+    w->stage_part = p;
+    d->be->stage_hook = stage_done;
+    d->be->stage_ctx = w;
+    sp_status st = sp_g16_prove_start(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
+                                      err);
+    d->be->stage_hook = NULL;
+    d->be->stage_ctx = NULL;
+    double t2 = eng_ms(e);
+    pthread_mutex_unlock(&d->lock);
+    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index, w->local,
+       t2 - t1, sp_status_str(st));
+    pthread_mutex_lock(&e->mu);
+    p->gpu_ms = t2 - t1;
+    d->lock_held_ms += t2 - t1;
+    d->calls++;
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+static void gpu_one(sp_engine *e, worker *w, part *p)
+{
+    job *j = p->job;
+    char err[SP_ERR_LEN] = "";
+    sp_status st = SP_ERR_CANCELLED;
+    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,worker=%d", p->index, w->dev_index, w->local);
+    if (!atomic_load(&j->abort))
+        st = gpu_call(e, w, p, err);
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    if (st == SP_OK) {
+        p->have_partial = 1;
+        sp_eng_mem_trash_witness_locked(e, p, &t); /* the partial holds what finishing needs */
+        if (e->cfg.two_step_release)
+            sp_eng_mem_release_abc_locked(e, p, &t);
+    }
+    if (st == SP_OK && !atomic_load(&j->abort)) {
+        p->state = SP_PART_FINISH;
+        sp_eng_heap_push(&e->fq, p);
+        pthread_cond_signal(&e->cv_finish);
+    } else {
+        part_stop_locked(e, p, st, err, &t);
+    }
+    w->dev->busy--;
+    pthread_mutex_unlock(&e->mu);
+    sp_eng_mem_dispose(e, &t);
+}
+
+static void *gpu_main(void *arg)
+{
+    worker *w = arg;
+    sp_engine *e = w->e;
+    wrap_init(w);
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->gq.n && !e->stopping)
+            pthread_cond_wait(&e->cv_gpu, &e->mu);
+        part *p = sp_eng_heap_pop(&e->gq);
+        if (!p)
+            break;
+        p->state = SP_PART_GPU;
+        w->dev->busy++;
+        pthread_mutex_unlock(&e->mu);
+        gpu_one(e, w, p);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- finish ---- */
+
+/* G2 MSM (when deferred), r and s, assembly, then verification. */
+static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err[SP_ERR_LEN])
+{
+    job *j = p->job;
+    const circuit *c = j->circ;
+    sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    o.threads = e->cfg.gpu_threads;
+    o.split_msm = e->cfg.split_msm;
+    int throttle = e->cfg.bw_throttle && !p->partial.have_b2;
+    if (throttle)
+        atomic_fetch_add(&e->throttle, 1);
+    sp_status st = sp_g16_prove_finish(proof, &p->partial, c->pk, &o, err);
+    if (throttle)
+        atomic_fetch_sub(&e->throttle, 1);
+    p->have_partial = 0; /* finish released it */
+    if (st != SP_OK || !e->cfg.verify_proofs)
+        return st;
+    int valid = 0;
+    const sp_fr *pub = j->publics + (size_t)p->index * c->pk->vk.n_public;
+    st = sp_g16_verify(&valid, &c->pvk, proof, pub, c->pk->vk.n_public, err);
+    if (st == SP_OK && !valid) {
+        snprintf(err, SP_ERR_LEN, "the proof does not verify (a witness that does not satisfy the circuit, "
+                                  "or a wrong device result)");
+        st = SP_ERR_UNSATISFIED;
+    }
+    return st;
+}
+
+static void finish_one(sp_engine *e, worker *w, part *p)
+{
+    job *j = p->job;
+    char err[SP_ERR_LEN] = "";
+    sp_status st = SP_ERR_CANCELLED;
+    sp_g16_proof proof;
+    double ms = 0;
+    if (!atomic_load(&j->abort)) {
+        double t0 = eng_ms(e);
+        TL(e, "FINISH_START", j->seq, "partition=%u,fin=%d", p->index, w->id);
+        st = finish_run(e, p, &proof, err);
+        ms = eng_ms(e) - t0;
+        TL(e, "FINISH_END", j->seq, "partition=%u,fin=%d,finish_ms=%.3f,verified=%d,status=%s", p->index, w->id, ms,
+           st == SP_OK && e->cfg.verify_proofs, sp_status_str(st));
+    }
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    p->finish_ms = ms;
+    e->finish_busy--;
+    if (st == SP_OK && !atomic_load(&j->abort)) {
+        j->proofs[p->index] = proof;
+        j->n_done++;
+        e->c_proved++;
+        e->c_verified += e->cfg.verify_proofs != 0;
+        part_release_locked(e, p, &t);
+        p->state = SP_PART_DONE;
+        part_terminal_locked(e, p);
+    } else {
+        part_stop_locked(e, p, st, err, &t);
+    }
+    pthread_mutex_unlock(&e->mu);
+    sp_eng_mem_dispose(e, &t);
+}
+
+static void *finish_main(void *arg)
+{
+    worker *w = arg;
+    sp_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->fq.n && !e->stopping)
+            pthread_cond_wait(&e->cv_finish, &e->mu);
+        part *p = sp_eng_heap_pop(&e->fq);
+        if (!p)
+            break;
+        e->finish_busy++;
+        pthread_mutex_unlock(&e->mu);
+        finish_one(e, w, p);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- notifier ---- */
+
+static void *notifier_main(void *arg)
+{
+    sp_engine *e = arg;
+    trash t = {0};
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->notify_head && !e->stopping)
+            pthread_cond_wait(&e->cv_notify, &e->mu);
+        job *j = e->notify_head;
+        if (!j)
+            break; /* stopping, and every callback has run */
+        e->notify_head = j->next_notify;
+        if (!e->notify_head)
+            e->notify_tail = NULL;
+        pthread_mutex_unlock(&e->mu);
+        j->on_done(j->on_done_ctx, (sp_engine_job *)j);
+        pthread_mutex_lock(&e->mu);
+        j->pins--;
+        sp_eng_sched_maybe_free_job_locked(e, j, &t);
+        if (t.head) {
+            pthread_mutex_unlock(&e->mu);
+            sp_eng_mem_dispose(e, &t);
+            pthread_mutex_lock(&e->mu);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static sp_status start_workers(sp_engine *e, worker *ws, int n, void *(*fn)(void *))
+{
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&ws[i].th, NULL, fn, &ws[i]) != 0)
+            return SP_ERR_NOMEM;
+        ws[i].started = 1;
+    }
+    return SP_OK;
+}
+
+sp_status sp_eng_sched_start(sp_engine *e, char err[SP_ERR_LEN])
+{
+    int per = e->cfg.gpu_workers_per_device;
+    for (int i = 0; i < e->n_synth; i++) {
+        e->synth[i] = (worker){.e = e, .id = i};
+        pthread_cond_init(&e->synth[i].cv, NULL);
+    }
+    for (int i = 0; i < e->n_gpu; i++)
+        e->gpu[i] = (worker){.e = e, .id = i, .dev = &e->dev[i / per], .dev_index = i / per, .local = i % per};
+    for (int i = 0; i < e->n_finish; i++)
+        e->finish[i] = (worker){.e = e, .id = i};
+    sp_status st = SP_OK;
+    if (pthread_create(&e->dispatcher, NULL, dispatcher_main, e) != 0)
+        st = SP_ERR_NOMEM;
+    else
+        e->dispatcher_started = 1;
+    if (st == SP_OK && pthread_create(&e->notifier, NULL, notifier_main, e) != 0)
+        st = SP_ERR_NOMEM;
+    else if (st == SP_OK)
+        e->notifier_started = 1;
+    if (st == SP_OK)
+        st = start_workers(e, e->synth, e->n_synth, synth_main);
+    if (st == SP_OK)
+        st = start_workers(e, e->gpu, e->n_gpu, gpu_main);
+    if (st == SP_OK)
+        st = start_workers(e, e->finish, e->n_finish, finish_main);
+    if (st != SP_OK)
+        snprintf(err, SP_ERR_LEN, "cannot start the engine's threads");
+    return st;
+}
+
+static void join_workers(worker *ws, int n)
+{
+    for (int i = 0; ws && i < n; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+}
+
+void sp_eng_sched_stop(sp_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    e->stopping = 1;
+    pthread_cond_broadcast(&e->cv_dispatch);
+    pthread_cond_broadcast(&e->cv_gpu);
+    pthread_cond_broadcast(&e->cv_finish);
+    pthread_cond_broadcast(&e->cv_notify);
+    for (int i = 0; e->synth && i < e->n_synth; i++)
+        pthread_cond_signal(&e->synth[i].cv);
+    pthread_mutex_unlock(&e->mu);
+    if (e->dispatcher_started)
+        pthread_join(e->dispatcher, NULL);
+    join_workers(e->synth, e->n_synth);
+    join_workers(e->gpu, e->n_gpu);
+    join_workers(e->finish, e->n_finish);
+    if (e->notifier_started)
+        pthread_join(e->notifier, NULL);
+    for (int i = 0; e->synth && i < e->n_synth; i++)
+        pthread_cond_destroy(&e->synth[i].cv);
+}

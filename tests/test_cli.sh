@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# The snarkpipe CLI against the real snarkjs 0.7.6 (installed from npm into
+# BUILD/npm on first use, reused afterwards):
+#   a. our prove -> snarkjs verifies (both BLS12-381 vectors)
+#   b. snarkjs prove -> our verify accepts
+#   c. our setup -> snarkjs proves with our zkey and verifies with our
+#      exported vkey, and so do we (a vector circuit and a gen-circuit one)
+#   d. bellperson params from our setup -> our prove (192-byte and JSON) -> our verify
+#   e. tampered proof / public input -> rejected by both verifiers
+#   f. a witness that breaks a constraint -> exit 2 naming its index
+#   g. --insecure-fixed-rs 12345,67890 reproduces proof_fixed_rs.json byte for byte
+#   plus exit codes of usage errors, info and the bench --json lines.
+# Usage: tests/test_cli.sh BUILD (the build dir holding snarkpipe; run.sh passes it).
+# Prints failures and a summary; SP_TEST_VERBOSE=1 lists every check.
+set -u
+build=${1:-build}
+bin=$build/snarkpipe
+here=$(cd "$(dirname "$0")" && pwd)
+vec=$here/vectors
+[ -x "$bin" ] || { echo "test_cli: $bin not found (build first)"; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "test_cli: node and npm are required"; exit 1; }
+
+npmdir=$build/npm
+snarkjs=$npmdir/node_modules/.bin/snarkjs
+if [ ! -x "$snarkjs" ]; then
+    mkdir -p "$npmdir"
+    npm install --no-audit --no-fund --loglevel=error --prefix "$npmdir" snarkjs@0.7.6 >"$npmdir/install.log" 2>&1 ||
+        { echo "test_cli: npm install snarkjs@0.7.6 failed:"; cat "$npmdir/install.log"; exit 1; }
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+# expect CODE NAME CMD...: CMD exits with CODE; its output is kept in $T/out.
+expect() {
+    local want=$1 name=$2 rc=0
+    shift 2
+    "$@" >"$T/out" 2>&1 || rc=$?
+    if [ "$rc" -eq "$want" ] && ! grep -q "Sanitizer\|runtime error:" "$T/out"; then
+        pass=$((pass + 1))
+        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $name"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name (exit $rc, expected $want)"
+        sed 's/^/     | /' "$T/out" | head -20
+    fi
+}
+
+# expect_out REGEX NAME: the output of the last expect matches REGEX.
+expect_out() {
+    if grep -Eq "$1" "$T/out"; then
+        pass=$((pass + 1))
+        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $2"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $2 (output does not match /$1/)"
+        sed 's/^/     | /' "$T/out" | head -20
+    fi
+}
+
+# snarkjs_rejects NAME VK PUBLIC PROOF: snarkjs says the proof is invalid
+# (non-zero exit, or an "Invalid" line, and never "OK!").
+snarkjs_rejects() {
+    local rc=0
+    "$snarkjs" groth16 verify "$2" "$3" "$4" >"$T/out" 2>&1 || rc=$?
+    if { [ "$rc" -ne 0 ] || grep -qi invalid "$T/out"; } && ! grep -q "OK!" "$T/out"; then
+        pass=$((pass + 1))
+        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $1 (snarkjs accepted, exit $rc)"
+        sed 's/^/     | /' "$T/out"
+    fi
+}
+
+# json_edit IN OUT JS: OUT = IN parsed as JSON, changed by the JS statement
+# (on `j`; p is the BLS12-381 base field prime, r the group order, as BigInt).
+json_edit() {
+    node -e '
+const fs = require("fs");
+const p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn;
+const r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+eval(process.argv[3]);
+fs.writeFileSync(process.argv[2], JSON.stringify(j, null, 1));' "$1" "$2" "$3"
+}
+
+# poke_wtns IN OUT WIRE: OUT = IN with the low byte of w[WIRE] moved by 2
+# (a bit becomes 2 or 3, any other value changes).
+poke_wtns() {
+    cp "$1" "$2"
+    local off=$((76 + 32 * $3)) b
+    b=$(od -An -tu1 -j "$off" -N1 "$2" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((b + 2) % 256)))" | dd of="$2" bs=1 seek="$off" conv=notrunc 2>/dev/null
+}
+
+snarkjs_verify() { expect 0 "$1" "$snarkjs" groth16 verify "$2" "$3" "$4"; expect_out "OK!" "$1: OK"; }
+
+echo "# a, g: our proofs of the snarkjs vectors"
+for c in multiplier chain1021; do
+    d=$vec/${c}_bls12381
+    expect 0 "$c: prove" "$bin" prove --quiet "$d/circuit_final.zkey" "$d/witness.wtns" "$T/$c.proof.json" "$T/$c.public.json"
+    snarkjs_verify "$c: snarkjs verifies our proof" "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
+    expect 0 "$c: our verify" "$bin" verify "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
+    expect_out "^OK$" "$c: our verify prints OK"
+    expect 0 "$c: prove --insecure-fixed-rs" "$bin" prove --quiet --insecure-fixed-rs 12345,67890 \
+        "$d/circuit_final.zkey" "$d/witness.wtns" "$T/$c.fixed.json" "$T/$c.fixed_pub.json"
+    expect_out "WARNING.*insecure" "$c: fixed r, s prints a warning"
+    expect 0 "$c: fixed r, s proof = snarkjs' proof_fixed_rs.json, byte for byte" cmp "$T/$c.fixed.json" "$d/proof_fixed_rs.json"
+    expect 0 "$c: public signals = snarkjs' public.json, byte for byte" cmp "$T/$c.fixed_pub.json" "$d/public_fixed_rs.json"
+done
+
+echo "# b: snarkjs proofs, our verify"
+for c in multiplier chain1021; do
+    d=$vec/${c}_bls12381
+    expect 0 "$c: snarkjs prove" "$snarkjs" groth16 prove "$d/circuit_final.zkey" "$d/witness.wtns" "$T/$c.sj.json" "$T/$c.sj_pub.json"
+    expect 0 "$c: our verify accepts snarkjs' proof" "$bin" verify "$d/verification_key.json" "$T/$c.sj_pub.json" "$T/$c.sj.json"
+done
+
+echo "# c: our setup, snarkjs proves and verifies"
+"$bin" gen-circuit --quiet --constraints 2000 --public 2 --bool-fraction 0.6 "$T/gen.r1cs" "$T/gen.wtns" ||
+    { echo "FAIL gen-circuit"; exit 1; }
+setup_roundtrip() { # NAME R1CS WTNS
+    local k=$T/$1
+    expect 0 "$1: setup" "$bin" setup "$2" "$k.zkey"
+    expect_out "WARNING.*NOT a trusted ceremony" "$1: setup warns that it is not a ceremony"
+    expect 0 "$1: export-vkey" "$bin" export-vkey "$k.zkey" "$k.vk.json"
+    expect 0 "$1: snarkjs proves with our zkey" "$snarkjs" groth16 prove "$k.zkey" "$3" "$k.sj.json" "$k.sj_pub.json"
+    snarkjs_verify "$1: snarkjs verifies with our vkey" "$k.vk.json" "$k.sj_pub.json" "$k.sj.json"
+    expect 0 "$1: our verify accepts" "$bin" verify "$k.vk.json" "$k.sj_pub.json" "$k.sj.json"
+    expect 0 "$1: our prove --r1cs --check --verify" "$bin" prove --quiet --r1cs "$2" --check --verify "$k.zkey" "$3" "$k.p.json" "$k.p_pub.json"
+    snarkjs_verify "$1: snarkjs verifies our proof" "$k.vk.json" "$k.p_pub.json" "$k.p.json"
+}
+setup_roundtrip chain1021 "$vec/chain1021_bls12381/circuit.r1cs" "$vec/chain1021_bls12381/witness.wtns"
+setup_roundtrip gen2000 "$T/gen.r1cs" "$T/gen.wtns"
+
+echo "# d: bellperson parameters"
+k=$T/bp
+expect 0 "bellperson setup" "$bin" setup --quiet --bellperson --vk "$k.vk" --vkey-json "$k.vk.json" "$T/gen.r1cs" "$k.params"
+expect 0 "bellperson prove (192-byte and JSON)" "$bin" prove --quiet --params "$k.params" --r1cs "$T/gen.r1cs" \
+    --proof-bin "$k.proof.bin" "$T/gen.wtns" "$k.proof.json" "$k.public.json"
+expect 0 "192-byte proof has 192 bytes" test "$(wc -c <"$k.proof.bin")" -eq 192
+expect 0 "our verify: .vk + 192-byte proof" "$bin" verify "$k.vk" "$k.public.json" "$k.proof.bin"
+expect 0 "our verify: vkey JSON + proof JSON" "$bin" verify "$k.vk.json" "$k.public.json" "$k.proof.json"
+expect 0 "export-vkey from .params = the setup's .vk" "$bin" export-vkey "$k.params" "$k.vk2.vk"
+expect 0 "  (identical files)" cmp "$k.vk" "$k.vk2.vk"
+cp "$k.proof.bin" "$k.bad.bin"
+printf '\001' | dd of="$k.bad.bin" bs=1 seek=150 conv=notrunc 2>/dev/null
+expect 1 "our verify rejects a 192-byte proof with one byte changed" "$bin" verify "$k.vk" "$k.public.json" "$k.bad.bin"
+
+echo "# e: tampered proofs and public inputs"
+d=$vec/chain1021_bls12381
+vk=$d/verification_key.json
+json_edit "$T/chain1021.proof.json" "$T/t1.json" 'j.pi_a[0] = ((BigInt(j.pi_a[0]) + 1n) % p).toString()'
+expect 1 "a coordinate of pi_a + 1: ours says invalid" "$bin" verify "$vk" "$T/chain1021.public.json" "$T/t1.json"
+expect_out "^INVALID$" "  (prints INVALID)"
+snarkjs_rejects "a coordinate of pi_a + 1: snarkjs rejects" "$vk" "$T/chain1021.public.json" "$T/t1.json"
+json_edit "$T/chain1021.proof.json" "$T/t2.json" 'j.pi_c[1] = (p - BigInt(j.pi_c[1])).toString()'
+expect 1 "pi_c negated (a valid point): ours says invalid" "$bin" verify "$vk" "$T/chain1021.public.json" "$T/t2.json"
+snarkjs_rejects "pi_c negated: snarkjs rejects" "$vk" "$T/chain1021.public.json" "$T/t2.json"
+json_edit "$T/chain1021.proof.json" "$T/t3.json" 'j.pi_b[0][1] = ((BigInt(j.pi_b[0][1]) + 5n) % p).toString()'
+expect 1 "a coordinate of pi_b changed: ours says invalid" "$bin" verify "$vk" "$T/chain1021.public.json" "$T/t3.json"
+snarkjs_rejects "a coordinate of pi_b changed: snarkjs rejects" "$vk" "$T/chain1021.public.json" "$T/t3.json"
+json_edit "$T/chain1021.public.json" "$T/pub1.json" 'j[1] = ((BigInt(j[1]) + 1n) % r).toString()'
+expect 1 "public input + 1: ours says invalid" "$bin" verify "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
+snarkjs_rejects "public input + 1: snarkjs rejects" "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
+json_edit "$T/chain1021.public.json" "$T/pub2.json" 'j[0] = (BigInt(j[0]) + r).toString()'
+expect 1 "public input + r (not below r): ours says invalid" "$bin" verify "$vk" "$T/pub2.json" "$T/chain1021.proof.json"
+snarkjs_rejects "public input + r: snarkjs rejects" "$vk" "$T/pub2.json" "$T/chain1021.proof.json"
+expect 1 "a proof made with another key of the same circuit: ours says invalid" \
+    "$bin" verify "$vk" "$T/chain1021.p_pub.json" "$T/chain1021.p.json"
+snarkjs_rejects "a proof made with another key: snarkjs rejects" "$vk" "$T/chain1021.p_pub.json" "$T/chain1021.p.json"
+
+echo "# f: witnesses that break a constraint"
+m=$vec/multiplier_bls12381
+poke_wtns "$m/witness.wtns" "$T/mbad.wtns" 1
+expect 2 "multiplier, output changed: --check refuses" "$bin" prove --r1cs "$m/circuit.r1cs" --check \
+    "$m/circuit_final.zkey" "$T/mbad.wtns" "$T/x.json" "$T/y.json"
+expect_out "constraint 0 is not satisfied" "  (names constraint 0)"
+expect 1 "  (and wrote no proof)" test -e "$T/x.json"
+# gen-circuit: wire K + 3 + i is defined by constraint i (K = 2 public inputs).
+poke_wtns "$T/gen.wtns" "$T/gbad.wtns" $((2 + 3 + 1234))
+expect 2 "gen2000, wire of constraint 1234 changed: --check refuses" "$bin" prove --r1cs "$T/gen.r1cs" --check \
+    "$T/gen2000.zkey" "$T/gbad.wtns" "$T/x.json" "$T/y.json"
+expect_out "constraint 1234 is not satisfied" "  (names constraint 1234)"
+expect 2 "  bellperson key: refused the same way" "$bin" prove --params "$k.params" --r1cs "$T/gen.r1cs" --check \
+    --proof-bin "$T/x.bin" "$T/gbad.wtns"
+expect_out "constraint 1234 is not satisfied" "  (names constraint 1234)"
+expect 2 "gen2000 without --check, with --verify: the proof is refused" "$bin" prove --verify \
+    "$T/gen2000.zkey" "$T/gbad.wtns" "$T/x.json" "$T/y.json"
+
+echo "# exit codes, info, bench"
+expect 64 "unknown command: usage error" "$bin" no-such-command
+expect 64 "prove with 3 files: usage error" "$bin" prove a b c
+expect 64 "--check without --r1cs: usage error" "$bin" prove --check a b c d
+expect 64 "verify with an unknown option: usage error" "$bin" verify --frobnicate a b c
+expect 64 "bad --threads: usage error" "$bin" --threads x info "$m/circuit.r1cs"
+expect 2 "verify with a missing file: error" "$bin" verify "$T/none.json" "$T/none.json" "$T/none.json"
+expect 0 "global options before the command" "$bin" --threads 1 --quiet prove "$m/circuit_final.zkey" \
+    "$m/witness.wtns" "$T/q.json" "$T/q_pub.json"
+expect 0 "  (prints nothing with --quiet)" test ! -s "$T/out"
+expect 0 "info --json on a zkey" "$bin" info --json "$m/circuit_final.zkey"
+expect_out '"type":"zkey".*"wires":4.*"public":1.*"domain_size":4' "  (type and sizes)"
+expect 0 "info on a .params" "$bin" info "$k.params"
+expect_out "bellperson Groth16 parameters" "  (recognised)"
+expect 0 "info --json on public.json" "$bin" info --json "$T/chain1021.public.json"
+expect_out '"type":"public_json","public":2' "  (type and count)"
+expect 0 "verify --json" "$bin" verify --json "$vk" "$T/chain1021.public.json" "$T/chain1021.proof.json"
+expect_out '^\{"valid":true\}$' "  (one JSON object)"
+check_bench_json() { # NAME OP: every line of $T/out is an object with op, log_size, threads, seconds
+    expect 0 "$1: JSON lines" node -e '
+const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n");
+let n = 0;
+for (const l of lines) {
+    const o = JSON.parse(l);
+    for (const k of ["op", "log_size", "threads", "seconds"]) if (!(k in o)) throw new Error("no " + k + ": " + l);
+    if (!(o.seconds >= 0)) throw new Error("bad seconds: " + l);
+    if (o.op === process.argv[2]) n++;
+}
+if (n === 0) throw new Error("no " + process.argv[2] + " row");' "$2" "$3"
+}
+expect 0 "bench msm g1 --json" "$bin" bench msm --group g1 --log-size 6,8 --threads 1,2 --reps 3 --json
+cp "$T/out" "$T/bench.out" && check_bench_json "bench msm g1" "$T/bench.out" msm
+expect 0 "bench msm g2 --split --json" "$bin" bench msm --group g2 --log-size 6 --bool-fraction 0.7 --split --reps 1 --json
+cp "$T/out" "$T/bench.out" && check_bench_json "bench msm g2" "$T/bench.out" msm
+expect 0 "bench ntt --json" "$bin" bench ntt --log-size 8 --threads 1 --json
+cp "$T/out" "$T/bench.out" && check_bench_json "bench ntt" "$T/bench.out" ntt
+expect 0 "bench prove --json" "$bin" bench prove "$m/circuit_final.zkey" "$m/witness.wtns" --reps 1 --json
+cp "$T/out" "$T/bench.out" && check_bench_json "bench prove" "$T/bench.out" prove
+expect 0 "bench msm table" "$bin" bench msm --group g1 --log-size 6 --reps 1
+expect_out "^msm +g1 plain" "  (a table row)"
+
+echo "test_cli.sh: $pass checks ok, $fail failed"
+[ "$fail" -eq 0 ]

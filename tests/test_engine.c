@@ -1,0 +1,480 @@
+/*
+ * The proving engine in CPU mode, end to end (issue 5, "How it must be
+ * checked"): proofs come back in partition order and verify; many
+ * concurrent jobs with random cancels; a bad witness fails only its job;
+ * the budget is never exceeded and jobs wait rather than fail; priority;
+ * shutdown with work in flight; API errors and limits.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include "test_engine.h"
+
+#define AWAIT_MS 120000L /* a job that takes longer than this is a hang */
+
+static fx_circuit C1; /* snarkjs key, 2^8 domain */
+static sp_rng rng;
+
+/* ---- on_done callbacks: counted, for the tests that check them ---- */
+
+static pthread_mutex_t cb_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cb_cv = PTHREAD_COND_INITIALIZER;
+static int cb_count;
+
+static void on_done(void *ctx, sp_engine_job *job)
+{
+    pthread_mutex_lock(&cb_mu);
+    cb_count++;
+    pthread_cond_broadcast(&cb_cv);
+    pthread_mutex_unlock(&cb_mu);
+}
+
+/* Waits (bounded) until n callbacks ran; returns the count. */
+static int wait_callbacks(int n)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 60;
+    pthread_mutex_lock(&cb_mu);
+    while (cb_count < n && pthread_cond_timedwait(&cb_cv, &cb_mu, &dl) == 0)
+        ;
+    int c = cb_count;
+    pthread_mutex_unlock(&cb_mu);
+    return c;
+}
+
+/* ---- helpers ---- */
+
+typedef struct {
+    sp_fr **w;
+    size_t n;
+    sp_engine_job *job;
+    int cancelled;
+} tjob;
+
+static void tjob_make(tjob *t, const fx_circuit *c, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    t->w = calloc(n, sizeof *t->w);
+    for (size_t k = 0; k < n; k++)
+        t->w[k] = fx_witness(c, &rng);
+}
+
+static void tjob_free(tjob *t)
+{
+    for (size_t k = 0; t->w && k < t->n; k++)
+        free(t->w[k]);
+    free(t->w);
+    t->w = NULL;
+}
+
+/* Submits t; with owns, the engine gets copies of the witnesses (and
+ * frees them), so t keeps its own for the checks. */
+static sp_status submit(sp_engine *e, tjob *t, const char *circ, int prio, const char *rid, int owns)
+{
+    char err[SP_ERR_LEN] = "";
+    size_t n = C1.pk.n_vars;
+    sp_fr **w = t->w;
+    if (owns) {
+        w = calloc(t->n, sizeof *w);
+        for (size_t k = 0; k < t->n; k++) {
+            w[k] = malloc(n * sizeof(sp_fr));
+            memcpy(w[k], t->w[k], n * sizeof(sp_fr));
+        }
+    }
+    sp_engine_job_desc d = {circ, t->n, w, n, owns, prio, rid, on_done, NULL};
+    sp_status st = sp_engine_submit(e, &d, &t->job, err);
+    if (owns) {
+        for (size_t k = 0; st != SP_OK && k < t->n; k++)
+            free(w[k]); /* refused: still ours */
+        free(w);
+    }
+    return st;
+}
+
+/* Every proof of a finished OK job verifies with its own witness, and not
+ * with its neighbour's. */
+static void check_proofs(const fx_circuit *c, const sp_engine_result *r, sp_fr **w, size_t n, const char *what)
+{
+    CHECKF(r->status == SP_OK && r->verified, "%s: status %s (%s)", what, sp_status_str(r->status), r->err);
+    CHECK(r->n_partitions == n);
+    for (size_t k = 0; r->status == SP_OK && k < n; k++) {
+        CHECKF(fx_verifies(c, &r->proofs[k], w[k]), "%s: proof %zu does not verify", what, k);
+        CHECK(memcmp(r->public_signals + k * r->n_public, w[k] + 1, sizeof(sp_fr) * r->n_public) == 0);
+        if (n > 1)
+            CHECKF(!fx_verifies(c, &r->proofs[k], w[(k + 1) % n]), "%s: proof %zu verifies for another witness",
+                   what, k);
+    }
+}
+
+/* After everything was released and trimmed, nothing is held. */
+static void check_idle(sp_engine *e, const char *what)
+{
+    sp_engine_status st;
+    sp_engine_trim(e);
+    CHECK(sp_engine_status_get(e, &st) == SP_OK);
+    CHECKF(st.budget_used == 0 && st.reserved_bytes == 0 && st.pool_idle_bytes == 0 && st.freeing_bytes == 0,
+           "%s: memory held: used %zu reserved %zu pool %zu freeing %zu", what, st.budget_used, st.reserved_bytes,
+           st.pool_idle_bytes, st.freeing_bytes);
+    CHECK(st.queued == 0 && st.gpu_queued == 0 && st.finish_queued == 0 && st.n_jobs == 0);
+    CHECKF(st.budget_high_water <= st.budget_total, "%s: high water %zu > budget %zu", what, st.budget_high_water,
+           st.budget_total);
+    sp_engine_status_free(&st);
+}
+
+static sp_engine *start(const sp_engine_config *cfg)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_engine *e = NULL;
+    CHECKF(sp_engine_create(&e, cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_register(e, "c1", &C1.pk, &C1.cs, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_register(e, "c1-key", &C1.pk, NULL, err) == SP_OK, "%s", err); /* synthesis from the key */
+    return e;
+}
+
+/* ---- tests ---- */
+
+static void test_basic(void)
+{
+    sp_engine_config cfg = fx_config();
+    sp_engine *e = start(&cfg);
+    const char *circs[2] = {"c1", "c1-key"};
+    for (int i = 0; i < 2; i++) {
+        tjob t;
+        sp_engine_result r;
+        tjob_make(&t, &C1, 3);
+        CHECK(submit(e, &t, circs[i], 0, NULL, 0) == SP_OK);
+        CHECK(sp_engine_await(e, t.job, AWAIT_MS, &r) == 1);
+        check_proofs(&C1, &r, t.w, 3, circs[i]);
+        sp_engine_job_release(e, t.job);
+        tjob_free(&t);
+    }
+    check_idle(e, "basic");
+    sp_engine_destroy(e);
+
+    /* a bellperson-convention key (roots 7, tau^i Z(tau) H bases) */
+    fx_circuit bp;
+    fx_make(&bp, 200, 2, SP_G16_H_BELLPERSON, 7);
+    char err[SP_ERR_LEN] = "";
+    CHECK(sp_engine_create(&e, &cfg, err) == SP_OK);
+    CHECKF(sp_engine_register(e, "bp", &bp.pk, &bp.cs, err) == SP_OK, "%s", err);
+    sp_fr *w[2] = {fx_witness(&bp, &rng), fx_witness(&bp, &rng)};
+    sp_engine_job_desc d = {"bp", 2, w, bp.pk.n_vars, 0, 0, NULL, NULL, NULL};
+    sp_engine_job *job;
+    sp_engine_result r;
+    CHECKF(sp_engine_submit(e, &d, &job, err) == SP_OK, "%s", err);
+    CHECK(sp_engine_await(e, job, AWAIT_MS, &r) == 1);
+    check_proofs(&bp, &r, w, 2, "bellperson key");
+    sp_engine_destroy(e); /* releases the job */
+    free(w[0]);
+    free(w[1]);
+    fx_free(&bp);
+}
+
+/* A random engine configuration: every switch and a few sizes. */
+static sp_engine_config random_config(void)
+{
+    sp_engine_config cfg = fx_config();
+    uint64_t r = sp_rng_u64(&rng);
+    cfg.serialized_free = r & 1;
+    cfg.pinned_pool = (r >> 1) & 1;
+    cfg.bw_throttle = (r >> 2) & 1;
+    cfg.two_step_release = (r >> 3) & 1;
+    cfg.max_parallel_synthesis = 1 + (int)((r >> 4) % 3);
+    cfg.gpu_workers_per_device = 1 + (int)((r >> 6) % 2);
+    cfg.finish_workers = (int)((r >> 7) % 3);
+    cfg.backends = (r >> 9) & 1 ? "cpu,cpu" : "cpu"; /* two devices */
+    cfg.pool_max_bytes = (r >> 10) & 1 ? (size_t)1 << 20 : 0;
+    return cfg;
+}
+
+/* Takes status snapshots while the pipeline runs (for ASan and TSan):
+ * the counts in a snapshot are consistent with each other. */
+typedef struct {
+    sp_engine *e;
+    atomic_int stop;
+    int snapshots, bad; /* counted here, checked by the main thread (CHECK is not thread-safe) */
+} poller;
+
+static void *poll_status(void *arg)
+{
+    poller *pl = arg;
+    while (!atomic_load(&pl->stop)) {
+        sp_engine_status st;
+        if (sp_engine_status_get(pl->e, &st) != SP_OK) {
+            pl->bad++;
+            break;
+        }
+        pl->bad += st.budget_used > st.budget_total || st.budget_high_water > st.budget_total;
+        pl->bad += st.reserved_bytes + st.pool_idle_bytes + st.freeing_bytes != st.budget_used;
+        pl->bad += st.synth_busy > st.synth_workers || st.finish_busy > st.finish_workers;
+        for (size_t i = 0; i < st.n_jobs; i++)
+            pl->bad += st.jobs[i].n_done > st.jobs[i].n_partitions;
+        sp_engine_status_free(&st);
+        pl->snapshots++;
+        usleep(500);
+    }
+    return NULL;
+}
+
+static void test_concurrent_cancel(int round)
+{
+    sp_engine_config cfg = random_config();
+    sp_engine *e = start(&cfg);
+    poller pl = {.e = e};
+    atomic_init(&pl.stop, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, poll_status, &pl) == 0);
+    enum { N = 14 };
+    tjob t[N];
+    int owns[N]; /* the engine frees the witnesses it was given */
+    cb_count = 0;
+    for (int i = 0; i < N; i++) {
+        tjob_make(&t[i], &C1, 1 + sp_rng_u64(&rng) % 3);
+        owns[i] = (int)(sp_rng_u64(&rng) & 1);
+        CHECK(submit(e, &t[i], i % 3 ? "c1" : "c1-key", (int)(sp_rng_u64(&rng) % 3), NULL, owns[i]) == SP_OK);
+        if (sp_rng_u64(&rng) % 3 == 0) { /* cancel now, or a little later */
+            if (sp_rng_u64(&rng) & 1)
+                usleep((useconds_t)(sp_rng_u64(&rng) % 20000));
+            sp_engine_cancel(e, t[i].job);
+            t[i].cancelled = 1;
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        sp_engine_result r;
+        CHECK(sp_engine_await(e, t[i].job, AWAIT_MS, &r) == 1);
+        if (!t[i].cancelled)
+            check_proofs(&C1, &r, t[i].w, t[i].n, "concurrent");
+        else
+            CHECKF(r.status == SP_ERR_CANCELLED || r.status == SP_OK, "cancelled job: %s", sp_status_str(r.status));
+        if (r.status == SP_OK && t[i].cancelled)
+            check_proofs(&C1, &r, t[i].w, t[i].n, "finished before its cancel");
+    }
+    atomic_store(&pl.stop, 1);
+    pthread_join(th, NULL);
+    CHECKF(pl.snapshots > 0 && pl.bad == 0, "%d inconsistent snapshots of %d", pl.bad, pl.snapshots);
+    CHECKF(wait_callbacks(N) == N, "round %d: %d callbacks for %d jobs", round, cb_count, N);
+    for (int i = 0; i < N; i++) {
+        sp_engine_job_release(e, t[i].job);
+        tjob_free(&t[i]);
+    }
+    check_idle(e, "concurrent");
+    sp_engine_destroy(e);
+}
+
+static void test_bad_witness(void)
+{
+    /* with the circuit: synthesis names the constraint; without it (key
+     * only, or checks off): verification catches the proof */
+    const char *circs[3] = {"c1", "c1-key", "c1"};
+    for (int v = 0; v < 3; v++) {
+        sp_engine_config cfg = fx_config();
+        cfg.check_witness = v != 2;
+        sp_engine *e = start(&cfg);
+        tjob t[3];
+        for (int i = 0; i < 3; i++)
+            tjob_make(&t[i], &C1, 3);
+        sp_fr *bad = fx_bad_witness(&C1, t[1].w[1]);
+        free(t[1].w[1]);
+        t[1].w[1] = bad;
+        for (int i = 0; i < 3; i++)
+            CHECK(submit(e, &t[i], circs[v], 0, NULL, 0) == SP_OK);
+        for (int i = 0; i < 3; i++) {
+            sp_engine_result r;
+            CHECK(sp_engine_await(e, t[i].job, AWAIT_MS, &r) == 1);
+            if (i != 1) {
+                check_proofs(&C1, &r, t[i].w, 3, "job next to the bad one");
+                continue;
+            }
+            CHECKF(r.status == SP_ERR_UNSATISFIED, "bad witness: %s", sp_status_str(r.status));
+            CHECKF(strstr(r.err, "partition 1") != NULL, "error does not name the partition: %s", r.err);
+            CHECK(r.proofs == NULL);
+        }
+        for (int i = 0; i < 3; i++) {
+            sp_engine_job_release(e, t[i].job);
+            tjob_free(&t[i]);
+        }
+        check_idle(e, "bad witness");
+        sp_engine_destroy(e);
+    }
+}
+
+static void test_budget(void)
+{
+    sp_engine_config cfg = fx_config();
+    sp_engine *e = start(&cfg);
+    size_t abc, rest;
+    CHECK(sp_engine_partition_bytes(e, "c1", &abc, &rest) == SP_OK);
+    sp_engine_destroy(e);
+    for (int v = 0; v < 4; v++) {
+        cfg = fx_config();
+        cfg.pinned_pool = v & 1;
+        cfg.two_step_release = v >> 1;
+        cfg.max_parallel_synthesis = 3;
+        cfg.budget_bytes = 2 * (abc + rest) + abc / 2; /* room for two partitions, not three */
+        e = start(&cfg);
+        enum { N = 5 };
+        tjob t[N];
+        for (int i = 0; i < N; i++) {
+            tjob_make(&t[i], &C1, 2);
+            CHECK(submit(e, &t[i], "c1", 0, NULL, 0) == SP_OK);
+        }
+        for (int i = 0; i < N; i++) {
+            sp_engine_result r;
+            CHECK(sp_engine_await(e, t[i].job, AWAIT_MS, &r) == 1);
+            check_proofs(&C1, &r, t[i].w, 2, "under a tight budget");
+            sp_engine_job_release(e, t[i].job);
+            tjob_free(&t[i]);
+        }
+        sp_engine_status st;
+        CHECK(sp_engine_status_get(e, &st) == SP_OK);
+        CHECKF(st.budget_high_water <= st.budget_total, "high water %zu > budget %zu", st.budget_high_water,
+               st.budget_total);
+        CHECKF(st.budget_high_water + (abc + rest) > st.budget_total, "the budget never bound: high water %zu of %zu",
+               st.budget_high_water, st.budget_total);
+        sp_engine_status_free(&st);
+        check_idle(e, "budget");
+        sp_engine_destroy(e);
+    }
+    /* a partition larger than the whole budget is refused at once */
+    cfg = fx_config();
+    cfg.budget_bytes = abc + rest - 1;
+    e = start(&cfg);
+    tjob t;
+    tjob_make(&t, &C1, 1);
+    CHECK(submit(e, &t, "c1", 0, NULL, 0) == SP_ERR_NOMEM && t.job == NULL);
+    tjob_free(&t);
+    sp_engine_destroy(e);
+}
+
+static void test_priority(void)
+{
+    sp_engine_config cfg = fx_config();
+    cfg.max_parallel_synthesis = 1;
+    cfg.gpu_workers_per_device = 1;
+    cfg.finish_workers = 1;
+    sp_engine *e = start(&cfg);
+    enum { N = 5 };
+    tjob t[N];
+    sp_engine_pause(e, 1);
+    for (int i = 0; i < N; i++) {
+        tjob_make(&t[i], &C1, 2);
+        CHECK(submit(e, &t[i], "c1", i == N - 1 ? 5 : 0, NULL, 0) == SP_OK); /* the last is urgent */
+    }
+    sp_engine_pause(e, 0);
+    sp_engine_result r[N];
+    for (int i = 0; i < N; i++) {
+        CHECK(sp_engine_await(e, t[i].job, AWAIT_MS, &r[i]) == 1);
+        CHECK(r[i].status == SP_OK);
+    }
+    for (int i = 0; i < N - 1; i++)
+        CHECKF(r[N - 1].done_ms < r[i].done_ms, "urgent job done at %.1f ms, job %d at %.1f ms", r[N - 1].done_ms,
+               i, r[i].done_ms);
+    for (int i = 1; i < N - 1; i++) /* equal priority: oldest first */
+        CHECK(r[i - 1].done_ms <= r[i].done_ms);
+    for (int i = 0; i < N; i++) {
+        sp_engine_job_release(e, t[i].job);
+        tjob_free(&t[i]);
+    }
+    sp_engine_destroy(e);
+}
+
+/* Shutdown with work queued and running: every callback runs, nothing
+ * leaks (ASan), owned witnesses are freed by the engine. */
+static void test_shutdown(void)
+{
+    for (int v = 0; v < 2; v++) {
+        sp_engine_config cfg = random_config();
+        sp_engine *e = start(&cfg);
+        enum { N = 10 };
+        tjob t[N];
+        cb_count = 0;
+        for (int i = 0; i < N; i++) {
+            tjob_make(&t[i], &C1, 2);
+            CHECK(submit(e, &t[i], "c1", 0, NULL, i & 1) == SP_OK);
+            if (i == 3)
+                sp_engine_job_release(e, t[i].job); /* a handle given back early */
+        }
+        usleep(v ? 30000 : 0);
+        sp_engine_destroy(e);
+        CHECKF(wait_callbacks(N) == N, "%d callbacks for %d jobs", cb_count, N);
+        for (int i = 0; i < N; i++)
+            tjob_free(&t[i]);
+    }
+}
+
+static void test_api(void)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_engine_config cfg = fx_config();
+    cfg.max_jobs = 3;
+    cfg.max_partitions = 5;
+    sp_engine *e = start(&cfg);
+    CHECK(sp_engine_register(e, "c1", &C1.pk, NULL, err) == SP_ERR_INVALID_ARG); /* duplicate id */
+    CHECK(sp_engine_register(e, "bad id", &C1.pk, NULL, err) == SP_ERR_INVALID_ARG);
+    sp_engine_pause(e, 1);
+    tjob a, b, c, x;
+    tjob_make(&a, &C1, 2);
+    tjob_make(&b, &C1, 2);
+    tjob_make(&c, &C1, 2);
+    tjob_make(&x, &C1, 1);
+    CHECK(submit(e, &a, "c1", 0, "req-1", 0) == SP_OK);
+    CHECK(submit(e, &b, "c1", 0, "req-1", 0) == SP_ERR_INVALID_ARG); /* duplicate request id */
+    CHECK(submit(e, &b, "nope", 0, NULL, 0) == SP_ERR_INVALID_ARG);  /* unknown circuit */
+    sp_engine_job_desc d = {"c1", 1, x.w, C1.pk.n_vars - 1, 0, 0, NULL, NULL, NULL};
+    CHECK(sp_engine_submit(e, &d, &x.job, err) == SP_ERR_INVALID_ARG); /* wrong witness length */
+    CHECK(submit(e, &b, "c1", 0, "req-2", 0) == SP_OK);
+    CHECK(submit(e, &c, "c1", 0, NULL, 0) == SP_ERR_NOMEM); /* 6 partitions > max_partitions */
+    CHECK(submit(e, &x, "c1", 0, NULL, 0) == SP_OK);
+    CHECK(submit(e, &c, "c1", 0, NULL, 0) == SP_ERR_NOMEM); /* 4 jobs > max_jobs */
+    CHECK(sp_engine_await(e, a.job, 0, NULL) == 0);
+    CHECK(sp_engine_await(e, a.job, 20, NULL) == 0);
+    sp_engine_status st;
+    CHECK(sp_engine_status_get(e, &st) == SP_OK);
+    CHECK(st.queued == 5 && st.n_jobs == 3 && st.jobs_submitted == 3);
+    CHECK(st.n_jobs == 3 && strcmp(st.jobs[0].request_id, "req-1") == 0 && st.jobs[0].n_partitions == 2 &&
+          st.jobs[0].parts[1].state == SP_PART_QUEUED && strcmp(st.jobs[0].circuit_id, "c1") == 0);
+    sp_engine_status_free(&st);
+    CHECK(sp_engine_unregister(e, "c1", err) == SP_ERR_INVALID_ARG); /* in use */
+    sp_engine_cancel(e, a.job);
+    sp_engine_result r;
+    CHECK(sp_engine_await(e, a.job, 0, &r) == 1 && r.status == SP_ERR_CANCELLED);
+    sp_engine_job_release(e, a.job);
+    CHECK(submit(e, &c, "c1", 0, "req-1", 0) == SP_OK); /* the id is free again */
+    sp_engine_pause(e, 0);
+    CHECK(sp_engine_await(e, c.job, AWAIT_MS, &r) == 1);
+    check_proofs(&C1, &r, c.w, 2, "after cancel");
+    sp_engine_job_release(e, b.job);
+    sp_engine_job_release(e, c.job);
+    sp_engine_job_release(e, x.job);
+    CHECK(sp_engine_unregister(e, "c1", err) == SP_OK);
+    CHECK(sp_engine_unregister(e, "c1", err) == SP_ERR_INVALID_ARG);
+    sp_engine_destroy(e);
+    tjob_free(&a);
+    tjob_free(&b);
+    tjob_free(&c);
+    tjob_free(&x);
+    cfg = fx_config();
+    cfg.backends = "cpu,nonsense";
+    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL);
+    cfg = fx_config();
+    cfg.gpu_workers_per_device = 0;
+    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_INVALID_ARG && e == NULL);
+}
+
+int main(void)
+{
+    sp_test_begin("test_engine", &rng);
+    fx_make(&C1, 200, 2, SP_G16_H_SNARKJS, sp_rng_u64(&rng));
+    test_basic();
+    test_api();
+    test_bad_witness();
+    test_budget();
+    test_priority();
+    int rounds = sp_test_iters(3);
+    for (int i = 0; i < rounds; i++)
+        test_concurrent_cancel(i);
+    test_shutdown();
+    fx_free(&C1);
+    return sp_test_done();
+}

@@ -57,6 +57,8 @@ extern "C" void sp_cuda_free(sp_cuda *ctx)
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SP_SCR_COUNT; i++)
         cudaFree(ctx->scr[i]);
+    for (int i = 0; ctx->ev_ready && i < SP_CU_EVENTS; i++)
+        cudaEventDestroy(ctx->ev[i]);
     cudaStreamDestroy(ctx->stream);
     free(ctx);
 }

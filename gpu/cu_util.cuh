@@ -30,6 +30,8 @@ enum {
     SP_SCR_COUNT
 };
 
+#define SP_CU_EVENTS 5 /* MSM phase marks when profiling */
+
 struct sp_cuda {
     int device;
     int sm_count;
@@ -39,6 +41,8 @@ struct sp_cuda {
     int profile;    /* record per-phase times (sp_cuda_set_profile) */
     int mul_impl;   /* SP_MUL_PTX or SP_MUL_WIDE (sp_cuda_set_mul_impl) */
     char prof[256]; /* the last call's phase times */
+    cudaEvent_t ev[SP_CU_EVENTS];
+    int ev_ready;   /* ev[] created */
     char err[512];
     char info[256];
 };

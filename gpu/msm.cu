@@ -396,6 +396,81 @@ static sp_status msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, uns
     return SP_OK;
 }
 
+/* With profiling on, records phase mark i (0..4) on the stream. */
+static sp_status msm_mark(sp_cuda *ctx, int i)
+{
+    if (!ctx->profile)
+        return SP_OK;
+    if (!ctx->ev_ready) {
+        for (int k = 0; k < SP_CU_EVENTS; k++)
+            SP_CU(ctx, cudaEventCreate(&ctx->ev[k]));
+        ctx->ev_ready = 1;
+    }
+    SP_CU(ctx, cudaEventRecord(ctx->ev[i], ctx->stream));
+    return SP_OK;
+}
+
+/* Phase 4: buckets (nwin << (c-1) XYZZ sums) from the sorted records. */
+template <class F>
+static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_t<F> *bases,
+                                      const uint32_t *keys, const uint32_t *vals,
+                                      const uint32_t *start, const uint32_t *end, size_t n,
+                                      unsigned c, unsigned nwin)
+{
+    size_t nbuck = (size_t)nwin << (c - 1), m = (size_t)nwin * n;
+    size_t nchunk = (m + (1u << SP_MSM_LOG_CHUNK) - 1) >> SP_MSM_LOG_CHUNK;
+    void *pt;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_PARTS, 2 * nchunk * sizeof(xyzz_t<F>), &pt));
+    msm_accumulate<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (xyzz_t<F> *)pt, bases, keys, vals, m, c);
+    SP_CU_LAUNCHED(ctx, "msm_accumulate");
+    msm_fixup<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_fixup");
+    return SP_OK;
+}
+
+/* Phase 5: win[w] = sum_k k * B_(w,k) for every window. */
+template <class F>
+static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const xyzz_t<F> *bk, unsigned c,
+                                  unsigned nwin, unsigned log_l)
+{
+    size_t nseg = (size_t)nwin << (c - 1 - log_l);
+    void *sg;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
+    msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)sg, bk, c, nwin, log_l);
+    SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
+    SP_TRY(msm_mark(ctx, 3));
+    /* two levels: nwin*G groups of the segment sums, then nwin groups of G
+     * (a deep serial sum per block would be latency-bound) */
+    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
+    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* the 16 * nwin reserved above */
+    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
+        grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
+    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    if (grp > 1) {
+        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
+        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    }
+    return SP_OK;
+}
+
+/* After a profiled call: the phase times as text in ctx->prof. */
+static sp_status msm_profile_text(sp_cuda *ctx, int group, size_t n, unsigned c, unsigned nwin,
+                                  unsigned log_l)
+{
+    if (!ctx->profile)
+        return SP_OK;
+    float ms[4];
+    for (int i = 0; i < 4; i++)
+        SP_CU(ctx, cudaEventElapsedTime(&ms[i], ctx->ev[i], ctx->ev[i + 1]));
+    snprintf(ctx->prof, sizeof ctx->prof,
+             "msm g%d n=%zu c=%u W=%u L=%u: sort %.3f acc %.3f reduce %.3f sum %.3f ms", group, n,
+             c, nwin, 1u << log_l, ms[0], ms[1], ms[2], ms[3]);
+    return SP_OK;
+}
+
 template <class F, class HX, class HJ, class HA>
 static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
                          size_t n, unsigned window, int group)
@@ -411,73 +486,30 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
     const unsigned c = msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
     const unsigned log_l = msm_log_seg(c, nwin);
     const void *db, *ds;
+    void *bk, *small;
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
-
-    uint32_t *keys, *vals, *start, *end;
-    int bad = 0;
-    cudaEvent_t ev[6];
-    int prof = ctx->profile;
-    for (int i = 0; prof && i < 6; i++)
-        SP_CU(ctx, cudaEventCreate(&ev[i]));
-    if (prof)
-        SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
-    SP_TRY(msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals, &start,
-                    &end, &bad));
-    if (prof)
-        SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
-
-    size_t nbuck = (size_t)nwin << (c - 1), nseg = (size_t)nwin << (c - 1 - log_l);
-    void *bk, *sg, *small;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, nbuck * sizeof(xyzz_t<F>), &bk));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<F>), &bk));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
     xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
     static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
 
-    size_t m = (size_t)nwin * n, nchunk = (m + (1u << SP_MSM_LOG_CHUNK) - 1) >> SP_MSM_LOG_CHUNK;
-    void *pt;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_PARTS, 2 * nchunk * sizeof(xyzz_t<F>), &pt));
-    msm_accumulate<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)bk, (xyzz_t<F> *)pt, (const affine_t<F> *)db, keys, vals, m, c);
-    SP_CU_LAUNCHED(ctx, "msm_accumulate");
-    msm_fixup<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
-    SP_CU_LAUNCHED(ctx, "msm_fixup");
-    if (prof)
-        SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
-    msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)sg, (const xyzz_t<F> *)bk, c, nwin, log_l);
-    SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
-    if (prof)
-        SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    /* two levels: nwin*G groups of the segment sums, then nwin groups of G
-     * (a deep serial sum per block would be latency-bound) */
-    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
-    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* room reserved below */
-    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
-        grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
-    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
-    if (grp > 1) {
-        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
-        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
-    }
-    if (prof)
-        SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
+    uint32_t *keys, *vals, *start, *end;
+    int bad = 0;
+    SP_TRY(msm_mark(ctx, 0));
+    SP_TRY(msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals, &start,
+                    &end, &bad));
+    SP_TRY(msm_mark(ctx, 1));
+    SP_TRY(msm_accumulate_phase<F>(ctx, (xyzz_t<F> *)bk, (const affine_t<F> *)db, keys, vals, start,
+                                   end, n, c, nwin));
+    SP_TRY(msm_mark(ctx, 2));
+    SP_TRY(msm_reduce_phase<F>(ctx, win, (const xyzz_t<F> *)bk, c, nwin, log_l));
+    SP_TRY(msm_mark(ctx, 4));
 
     HX hw[SP_MSM_MAX_WIN];
     SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    if (prof) {
-        float ms[4];
-        for (int i = 0; i < 4; i++)
-            SP_CU(ctx, cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
-        snprintf(ctx->prof, sizeof ctx->prof,
-                 "msm g%d n=%zu c=%u W=%u L=%u: sort %.3f acc %.3f reduce %.3f sum %.3f ms", group,
-                 n, c, nwin, 1u << log_l, ms[0], ms[1], ms[2], ms[3]);
-        for (int i = 0; i < 6; i++)
-            cudaEventDestroy(ev[i]);
-    }
+    SP_TRY(msm_profile_text(ctx, group, n, c, nwin, log_l));
     if (bad)
         return SP_ERR_NOT_CANONICAL;
     host_combine(out, hw, nwin, &lay);

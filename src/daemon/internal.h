@@ -97,6 +97,12 @@ int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
 int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN]);
 /* Drops a reference taken by sp_reg_acquire, counting the job's outcome. */
 void sp_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts);
+/* Drops a reference that never became a job (submission refused). */
+void sp_reg_unref(sp_dmn *d, dcircuit *c);
+/* Writes the object describing circuit id; returns 0, or -1 when unknown. */
+int sp_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w);
+/* 1 when id is registered (or being registered). */
+int sp_reg_exists(sp_dmn *d, const char *id);
 /* Evicts id: 200 (*freed set), 404, 409 (referenced or loading). */
 int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN]);
 /* Housekeeping: idle demotion and both budgets. */
@@ -114,6 +120,7 @@ size_t sp_reg_hot_budget(const sp_dmn *d);
 /* ---- jobs.c: the job table ---- */
 
 typedef struct djob {
+    sp_dmn *d;
     char id[40];
     char request_id[128];
     char circuit_id[64];
@@ -197,7 +204,7 @@ typedef struct {
     pthread_cond_t cv;         /* a JOB_DONE arrived */
     pthread_t thread;
     int running;
-    int fd;                    /* read end of the pipe */
+    int fd, wfd;               /* read and write ends of the pipe (-1 when closed) */
     FILE *tee;                 /* the configured timeline file, or NULL */
     int n_synth, n_gpu_workers, n_finish, n_dev;
     trk_bar bars[SP_TRK_BARS];

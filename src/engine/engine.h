@@ -22,11 +22,13 @@
  *
  * TIMELINE: when configured, every stage writes a line
  *   TIMELINE,<ms since engine start>,<EVENT>,<job>,<key=value,...>
- * (events: JOB_SUBMIT, DISPATCH, SYNTH_START, SYNTH_END, GPU_QUEUE,
- * GPU_PICKUP, GPU_START (device lock taken), DEV_STAGE (one device stage:
- * stage=h|msm_a|msm_b1|msm_c|msm_h|msm_b2 or a stage the backend reports,
- * ms=...), GPU_END (lock released), FINISH_START, FINISH_END, PART_FAIL,
- * JOB_CANCEL, JOB_DONE). `snarkpipe waterfall` reads them (waterfall.h).
+ * (events: ENGINE_START, JOB_SUBMIT, DISPATCH (reservation taken),
+ * SYNTH_START, SYNTH_END, GPU_QUEUE, GPU_PICKUP, GPU_START (device lock
+ * taken), DEV_STAGE (one device stage: stage=h|msm_a|msm_b1|msm_c|msm_h|
+ * msm_b2 or a stage the backend reports, ms=...), GPU_END (lock released),
+ * FINISH_START, FINISH_END, PART_FAIL, JOB_CANCEL, JOB_DONE, ENGINE_STOP;
+ * <job> is "j<seq>", or "-" for the engine's own events).
+ * `snarkpipe waterfall` reads them (waterfall.h).
  */
 #ifndef SP_ENGINE_ENGINE_H
 #define SP_ENGINE_ENGINE_H

@@ -38,7 +38,7 @@
 #include "ntt/ntt.h"
 
 typedef struct part part;
-typedef struct job job;
+typedef struct sp_engine_job job; /* the public handle is the job itself */
 typedef struct circuit circuit;
 
 /* A priority heap of partitions keyed (priority desc, job seq asc, index asc). */
@@ -62,7 +62,7 @@ struct part {
     double synth_ms, gpu_ms, finish_ms;
 };
 
-struct job {
+struct sp_engine_job {
     uint64_t seq;
     circuit *circ;
     char request_id[128];  /* "" when none */

@@ -131,7 +131,7 @@ sp_status sp_engine_submit(sp_engine *e, const sp_engine_job_desc *d, sp_engine_
         sp_timeline_emit(e->tl, "JOB_SUBMIT", j->seq, "partitions=%zu,priority=%d,circuit=%s,request=%s", j->n_parts,
                          j->priority, c->id, rid[0] ? rid : "-");
         pthread_cond_signal(&e->cv_dispatch);
-        *out = (sp_engine_job *)j;
+        *out = j;
     }
     pthread_mutex_unlock(&e->mu);
     return st;
@@ -139,7 +139,7 @@ sp_status sp_engine_submit(sp_engine *e, const sp_engine_job_desc *d, sp_engine_
 
 void sp_engine_cancel(sp_engine *e, sp_engine_job *job_)
 {
-    job *j = (job *)job_;
+    job *j = job_;
     trash t = {0};
     pthread_mutex_lock(&e->mu);
     sp_eng_sched_abort_job_locked(e, j, SP_ERR_CANCELLED, "cancelled", &t);
@@ -166,7 +166,7 @@ static void fill_result(const job *j, sp_engine_result *r)
 
 int sp_engine_await(sp_engine *e, sp_engine_job *job_, long timeout_ms, sp_engine_result *res)
 {
-    job *j = (job *)job_;
+    job *j = job_;
     struct timespec dl;
     clock_gettime(CLOCK_MONOTONIC, &dl);
     if (timeout_ms > 0) {
@@ -193,7 +193,7 @@ int sp_engine_await(sp_engine *e, sp_engine_job *job_, long timeout_ms, sp_engin
 
 void sp_engine_job_release(sp_engine *e, sp_engine_job *job_)
 {
-    job *j = (job *)job_;
+    job *j = job_;
     trash t = {0};
     pthread_mutex_lock(&e->mu);
     sp_eng_sched_abort_job_locked(e, j, SP_ERR_CANCELLED, "released before it finished", &t);

@@ -522,7 +522,7 @@ static void *notifier_main(void *arg)
         if (!e->notify_head)
             e->notify_tail = NULL;
         pthread_mutex_unlock(&e->mu);
-        j->on_done(j->on_done_ctx, (sp_engine_job *)j);
+        j->on_done(j->on_done_ctx, j);
         pthread_mutex_lock(&e->mu);
         j->pins--;
         sp_eng_sched_maybe_free_job_locked(e, j, &t);

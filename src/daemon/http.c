@@ -1,0 +1,347 @@
+/*
+ * HTTP on libmicrohttpd (internal.h): one MHD daemon per listener, one
+ * thread per connection (handlers may block: a key load, an await), the
+ * request body collected in memory up to server.max_body, the bearer
+ * token checked before the body is read, and the route table.
+ *
+ * Early answers. A request whose Content-Length is over the limit, or
+ * whose token is missing or wrong, is answered in the first call, before
+ * its body: a client that sent "Expect: 100-continue" then never sends
+ * it, and MHD closes the connection after the answer. A body without a
+ * Content-Length (chunked) that grows over the limit is drained and
+ * answered 413 at its end.
+ */
+#include <microhttpd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "daemon/internal.h"
+#include "daemon/log.h"
+
+#define MAX_RESP_HEADERS 4
+
+struct dreq {
+    sp_dmn *d;
+    struct MHD_Connection *con;
+    const char *url, *method;
+    char *body;
+    size_t len, cap;
+    int too_large;    /* the body went over max_body */
+    int answered;     /* a response is queued */
+    int n_hdr;
+    char hdr[MAX_RESP_HEADERS][2][128];
+};
+
+const char *sp_req_path(const dreq *r) { return r->url; }
+const char *sp_req_method(const dreq *r) { return r->method; }
+
+const char *sp_req_arg(const dreq *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->con, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *sp_req_header(const dreq *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, name);
+}
+
+const uint8_t *sp_req_body(const dreq *r, size_t *len)
+{
+    *len = r->len;
+    return (const uint8_t *)(r->body ? r->body : "");
+}
+
+/* ---- responses ---- */
+
+static void count_code(sp_dmn *d, int code)
+{
+    int k = code < 300 ? 0 : code == 400 ? 1 : code == 401 ? 2 : code == 404 ? 3 : code == 409 ? 4
+          : code == 413 ? 5 : code < 500 ? 6 : 7;
+    atomic_fetch_add(&d->http_codes[k], 1);
+}
+
+static void send_resp(dreq *r, int code, const char *ct, char *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+    count_code(r->d, code);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, mode);
+    if (!resp) {
+        if (mode == MHD_RESPMEM_MUST_FREE)
+            free(body);
+        r->answered = 1;
+        return;
+    }
+    MHD_add_response_header(resp, "Content-Type", ct);
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    for (int i = 0; i < r->n_hdr; i++)
+        MHD_add_response_header(resp, r->hdr[i][0], r->hdr[i][1]);
+    MHD_queue_response(r->con, (unsigned)code, resp);
+    MHD_destroy_response(resp);
+    r->answered = 1;
+}
+
+void sp_http_send(dreq *r, int code, const char *ct, char *body, size_t len)
+{
+    send_resp(r, code, ct, body, len, MHD_RESPMEM_MUST_FREE);
+}
+
+void sp_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len)
+{
+    send_resp(r, code, ct, (char *)body, len, MHD_RESPMEM_PERSISTENT);
+}
+
+void sp_http_header(dreq *r, const char *name, const char *value)
+{
+    if (r->n_hdr == MAX_RESP_HEADERS)
+        return;
+    snprintf(r->hdr[r->n_hdr][0], sizeof r->hdr[0][0], "%s", name);
+    snprintf(r->hdr[r->n_hdr][1], sizeof r->hdr[0][1], "%s", value);
+    r->n_hdr++;
+}
+
+void sp_http_send_json(dreq *r, int code, sp_json_writer *w)
+{
+    char *out = NULL;
+    size_t len = 0;
+    if (sp_jw_finish(&out, &len, w) != SP_OK) {
+        static const char oom[] = "{\"error\":\"out_of_memory\",\"detail\":\"out of memory\"}";
+        sp_http_send_static(r, 500, "application/json", oom, sizeof oom - 1);
+        return;
+    }
+    sp_http_send(r, code, "application/json", out, len);
+}
+
+void sp_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
+{
+    char detail[SP_ERR_LEN + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    for (char *p = detail; *p; p++) /* details quote file names: keep the JSON plain ASCII */
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+            *p = '?';
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "error");
+    sp_jw_string(&w, error);
+    sp_jw_key(&w, "detail");
+    sp_jw_string(&w, detail);
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, code, &w);
+}
+
+/* ---- routing ---- */
+
+typedef struct {
+    const char *method, *path; /* path ending in '*': any single segment after the prefix */
+    route_fn fn;
+    int open;                  /* served without the token */
+} route;
+
+static const route routes_[] = {
+    {"GET", "/", sp_status_page, 1},
+    {"GET", "/index.html", sp_status_page, 1},
+    {"GET", "/healthz", sp_status_healthz, 1},
+    {"GET", "/metrics", sp_status_metrics, 0},
+    {"GET", "/v1/status", sp_status_json, 0},
+    {"GET", "/v1/circuits", sp_api_circuits_list, 0},
+    {"POST", "/v1/circuits", sp_api_circuits_add, 0},
+    {"DELETE", "/v1/circuits/*", sp_api_circuits_delete, 0},
+    {"POST", "/v1/jobs", sp_api_jobs_submit, 0},
+    {"GET", "/v1/jobs/*", sp_api_jobs_get, 0},
+    {"DELETE", "/v1/jobs/*", sp_api_jobs_cancel, 0},
+    {"POST", "/v1/prove", sp_api_prove, 0},
+    {"POST", "/v1/pause", sp_api_pause, 0},
+    {"POST", "/v1/resume", sp_api_resume, 0},
+};
+#define N_ROUTES (sizeof routes_ / sizeof routes_[0])
+
+static int path_match(const char *pattern, const char *url)
+{
+    size_t n = strlen(pattern);
+    if (pattern[n - 1] != '*')
+        return !strcmp(pattern, url);
+    return !strncmp(pattern, url, n - 1) && url[n - 1] && !strchr(url + n - 1, '/');
+}
+
+/* The route for (method, url); *path_known set when only the method is wrong. */
+static const route *find_route(const char *method, const char *url, int *path_known, char *allow, size_t allow_len)
+{
+    *path_known = 0;
+    allow[0] = 0;
+    for (size_t i = 0; i < N_ROUTES; i++) {
+        if (!path_match(routes_[i].path, url))
+            continue;
+        if (!strcmp(routes_[i].method, method))
+            return &routes_[i];
+        *path_known = 1;
+        size_t l = strlen(allow);
+        snprintf(allow + l, allow_len - l, "%s%s", l ? ", " : "", routes_[i].method);
+    }
+    return NULL;
+}
+
+static int token_ok(sp_dmn *d, struct MHD_Connection *con)
+{
+    char tok[sizeof d->token];
+    sp_dmn_token(d, tok, sizeof tok);
+    if (!tok[0])
+        return 1;
+    const char *h = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Authorization");
+    if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+        return 0;
+    h += 7;
+    size_t a = strlen(h), b = strlen(tok);
+    unsigned char diff = (unsigned char)(a != b);
+    for (size_t i = 0; i < b; i++) /* same time whatever the first wrong byte */
+        diff |= (unsigned char)(tok[i] ^ (i < a ? h[i] : 0));
+    return diff == 0;
+}
+
+/* First call of a request: checks what can be refused before the body. */
+static void first_call(sp_dmn *d, dreq *r)
+{
+    int known;
+    char allow[64];
+    const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
+    if (rt && !rt->open && !token_ok(d, r->con)) {
+        const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
+        sp_http_header(r, "WWW-Authenticate", "Bearer realm=\"snarkpipe\"");
+        sp_http_error(r, 401, "unauthorized", h ? "wrong bearer token" : "this daemon needs a bearer token "
+                                                                         "(Authorization: Bearer ...)");
+        return;
+    }
+    const char *cl = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Content-Length");
+    size_t max = sp_dmn_max_body(d);
+    if (cl && strtoull(cl, NULL, 10) > max)
+        sp_http_error(r, 413, "body_too_large", "the body has %s bytes; this daemon takes at most %zu "
+                      "(server.max_body)", cl, max);
+}
+
+static void dispatch(sp_dmn *d, dreq *r)
+{
+    int known;
+    char allow[64];
+    if (r->too_large) {
+        sp_http_error(r, 413, "body_too_large", "the body is over %zu bytes (server.max_body)", sp_dmn_max_body(d));
+        return;
+    }
+    const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
+    if (rt) {
+        rt->fn(d, r);
+        if (!r->answered) /* a handler bug; never leave the client hanging */
+            sp_http_error(r, 500, "internal", "no answer");
+    } else if (known) {
+        sp_http_header(r, "Allow", allow);
+        sp_http_error(r, 405, "method_not_allowed", "%s %s: allowed: %s", r->method, r->url, allow);
+    } else {
+        sp_http_error(r, 404, "not_found", "no endpoint %.200s", r->url);
+    }
+}
+
+static int append_body(sp_dmn *d, dreq *r, const char *data, size_t n)
+{
+    size_t max = sp_dmn_max_body(d);
+    if (r->too_large || r->len + n > max) {
+        r->too_large = 1;
+        return 0;
+    }
+    if (r->len + n + 1 > r->cap) {
+        size_t nc = r->cap ? r->cap : 65536;
+        while (nc < r->len + n + 1)
+            nc *= 2;
+        char *nb = realloc(r->body, nc);
+        if (!nb) {
+            r->too_large = 1; /* answered 413: the memory for it is not there */
+            return 0;
+        }
+        r->body = nb;
+        r->cap = nc;
+    }
+    memcpy(r->body + r->len, data, n);
+    r->len += n;
+    r->body[r->len] = 0;
+    return 0;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    sp_dmn *d = cls;
+    dreq *r = *con_cls;
+    if (!r) {
+        if (!(r = calloc(1, sizeof *r)))
+            return MHD_NO;
+        *con_cls = r;
+        r->d = d;
+        r->con = con;
+        r->url = url;
+        r->method = method;
+        atomic_fetch_add(&d->requests, 1);
+        first_call(d, r);
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!r->answered)
+            append_body(d, r, upload, *upload_size);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (!r->answered)
+        dispatch(d, r);
+    return MHD_YES;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    dreq *r = *con_cls;
+    if (r) {
+        free(r->body);
+        free(r);
+    }
+    *con_cls = NULL;
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    SP_LOGD("http: %s", msg);
+}
+
+sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    unsigned timeout_s = (unsigned)((d->cfg.connection_timeout_ms + 999) / 1000);
+    for (int i = 0; i < d->n_ls; i++) {
+        struct MHD_Daemon *m = MHD_start_daemon(
+            MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0,
+            NULL, NULL, on_request, d, MHD_OPTION_LISTEN_SOCKET, d->ls[i].fd, MHD_OPTION_CONNECTION_LIMIT,
+            (unsigned)d->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
+            on_completed, d, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, d, MHD_OPTION_END);
+        if (!m) {
+            snprintf(err, SP_ERR_LEN, "cannot start the HTTP server on %.200s", d->ls[i].text);
+            return SP_ERR_IO;
+        }
+        d->ls[i].mhd = m;
+    }
+    return SP_OK;
+}
+
+void sp_http_quiesce(sp_dmn *d)
+{
+    for (int i = 0; i < d->n_ls; i++)
+        if (d->ls[i].mhd)
+            MHD_quiesce_daemon(d->ls[i].mhd); /* stops accepting; the socket stays ours (closed in server.c) */
+}
+
+void sp_http_stop(sp_dmn *d)
+{
+    for (int i = 0; i < d->n_ls; i++) {
+        if (d->ls[i].mhd)
+            MHD_stop_daemon(d->ls[i].mhd);
+        d->ls[i].mhd = NULL;
+    }
+}

@@ -1,0 +1,410 @@
+/*
+ * The daemon's job table (internal.h).
+ *
+ * DESIGN. Each submitted job has a djob entry, found by its job id
+ * ("j<n>.<tag>", the tag random per start so ids of an earlier run never
+ * name a job of this one) or by the client's request id. The entry owns:
+ *   - the engine handle, until the job finishes: jobs_on_done (engine
+ *     notifier thread) builds the result JSON, releases the handle, drops
+ *     the circuit reference, then marks the entry finished and wakes the
+ *     waiters. Witness arrays belong to the engine from submission on.
+ *   - the result text, until the entry is reaped: result_ttl after it
+ *     finished and when no HTTP thread watches it (watchers).
+ * Cancellation calls sp_engine_cancel under jobs.mu while the handle is
+ * still set, so it never touches a released handle; the job then finishes
+ * through on_done like any other, with status "cancelled". The engine's
+ * request id of every job is the daemon's job id, which is how status
+ * snapshots and TIMELINE lines are matched back to entries.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "daemon/internal.h"
+#include "daemon/log.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+
+#define FINISHED_KEPT_MAX 8192 /* finished entries kept at most, whatever result_ttl says */
+
+static void unlink_locked(djobs *t, djob *j)
+{
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        t->head = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        t->tail = j->prev;
+    t->n--;
+}
+
+static void free_job(djob *j)
+{
+    free(j->result);
+    free(j);
+}
+
+/* ---- the result ---- */
+
+static const char *error_code(sp_status st)
+{
+    switch (st) {
+    case SP_ERR_UNSATISFIED: return "unsatisfied";
+    case SP_ERR_GPU: return "device_error";
+    case SP_ERR_NOMEM: return "out_of_memory";
+    case SP_ERR_CANCELLED: return "cancelled";
+    default: return "prove_failed";
+    }
+}
+
+/* Emits the JSON text (as produced by an encoder) as a value of w. */
+static void emit_text(sp_json_writer *w, char *text, size_t len)
+{
+    sp_json_doc *doc = NULL;
+    if (text && sp_json_parse(&doc, text, len, NULL, NULL, 0) == SP_OK)
+        sp_json_emit(w, sp_json_root(doc));
+    else
+        w->failed = 1;
+    sp_json_free(doc);
+    free(text);
+}
+
+static void proofs_json(sp_json_writer *w, const sp_engine_result *res)
+{
+    sp_jw_key(w, "proofs");
+    sp_jw_begin_array(w);
+    for (size_t k = 0; k < res->n_partitions; k++) {
+        char *text = NULL, b64[SP_BP_PROOF_BYTES / 3 * 4 + 4];
+        size_t len = 0;
+        uint8_t bp[SP_BP_PROOF_BYTES];
+        sp_jw_begin_object(w);
+        sp_jw_key(w, "partition");
+        sp_jw_u64(w, k);
+        sp_jw_key(w, "proof");
+        if (sp_g16_proof_json_encode(&text, &len, &res->proofs[k]) != SP_OK)
+            text = NULL;
+        emit_text(w, text, len);
+        sp_jw_key(w, "public");
+        if (sp_g16_public_json_encode(&text, &len, res->public_signals + k * res->n_public, res->n_public) != SP_OK)
+            text = NULL;
+        emit_text(w, text, len);
+        sp_bp_proof_encode(bp, &res->proofs[k]);
+        sp_b64_encode(b64, bp, sizeof bp);
+        sp_jw_key(w, "bellperson");
+        sp_jw_string(w, b64);
+        sp_jw_end_object(w);
+    }
+    sp_jw_end_array(w);
+}
+
+static void timings_json(sp_json_writer *w, const double t[SP_STAGE_N], int known)
+{
+    static const char *names[SP_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
+    sp_jw_key(w, "timings_ms");
+    sp_jw_begin_object(w);
+    for (int s = 0; s < SP_STAGE_N; s++) {
+        sp_jw_key(w, names[s]);
+        if (known)
+            sp_jw_double(w, t[s]);
+        else
+            sp_jw_number(w, "null");
+    }
+    sp_jw_end_object(w);
+}
+
+static char *result_json(const djob *j, const sp_engine_result *res, const double t[SP_STAGE_N], int known,
+                         size_t *len)
+{
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, j->id);
+    if (*j->request_id) {
+        sp_jw_key(&w, "request_id");
+        sp_jw_string(&w, j->request_id);
+    }
+    sp_jw_key(&w, "circuit");
+    sp_jw_string(&w, j->circuit_id);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, res->status == SP_OK ? "completed" : res->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
+    if (res->status != SP_OK) {
+        sp_jw_key(&w, "error");
+        sp_jw_string(&w, error_code(res->status));
+        sp_jw_key(&w, "detail");
+        sp_jw_string(&w, res->err[0] ? res->err : sp_status_str(res->status));
+    }
+    sp_jw_key(&w, "partitions");
+    sp_jw_u64(&w, res->n_partitions);
+    if (res->status == SP_OK) {
+        sp_jw_key(&w, "verified");
+        sp_jw_bool(&w, res->verified);
+        proofs_json(&w, res);
+    }
+    timings_json(&w, t, known);
+    sp_jw_end_object(&w);
+    char *out = NULL;
+    if (sp_jw_finish(&out, len, &w) != SP_OK)
+        return NULL;
+    return out;
+}
+
+/* Engine notifier thread, once per job. */
+static void jobs_on_done(void *ctx, sp_engine_job *ej)
+{
+    djob *j = ctx;
+    sp_dmn *d = j->d;
+    sp_engine_result res;
+    if (!sp_engine_await(d->eng, ej, 0, &res)) { /* cannot happen: the engine calls us once it finished */
+        SP_LOGE("job %s: notified before it finished", j->id);
+        return;
+    }
+    double t[SP_STAGE_N] = {0};
+    int known = sp_trk_job_timings(d, res.job_seq, 2000, t);
+    size_t len = 0;
+    char *text = result_json(j, &res, t, known, &len);
+    if (!text)
+        SP_LOGE("job %s: out of memory for its result", j->id);
+    pthread_mutex_lock(&d->jobs.mu);
+    j->ej = NULL; /* from here on, cancel leaves it alone */
+    pthread_mutex_unlock(&d->jobs.mu);
+    sp_engine_job_release(d->eng, ej);
+    /* The circuit reference goes before the entry reads finished, so a
+     * client that saw its job finish can evict the circuit at once. */
+    sp_reg_release(d, j->circ, res.status, res.n_partitions);
+    if (res.status == SP_OK)
+        SP_LOGD("job %s: completed (%zu proofs, %.1f ms)", j->id, res.n_partitions, res.done_ms - res.submit_ms);
+    else
+        SP_LOGI("job %s: %s: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed", res.err);
+    pthread_mutex_lock(&d->jobs.mu);
+    j->status = text ? res.status : SP_ERR_NOMEM;
+    snprintf(j->err, sizeof j->err, "%s", text ? res.err : "out of memory for the result");
+    j->result = text;
+    j->result_len = len;
+    j->t_done = sp_wire_now_ms();
+    j->finished = 1;
+    j->circ = NULL;
+    d->jobs.n_live--;
+    pthread_cond_broadcast(&d->jobs.cv);
+    pthread_mutex_unlock(&d->jobs.mu);
+}
+
+/* ---- submit, find, wait, cancel ---- */
+
+static djob *find_live_request_locked(djobs *t, const char *rid)
+{
+    for (djob *j = t->head; j; j = j->next)
+        if (!j->finished && !strcmp(j->request_id, rid))
+            return j;
+    return NULL;
+}
+
+int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    if (s->request_id && strlen(s->request_id) > 127) {
+        snprintf(err, SP_ERR_LEN, "request_id longer than 127 bytes");
+        return 400;
+    }
+    djob *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return 503;
+    }
+    j->d = d;
+    j->circ = c;
+    j->priority = s->priority;
+    j->n_parts = s->n;
+    j->t_submit = sp_wire_now_ms();
+    j->watchers = 1;
+    snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
+    snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
+    pthread_mutex_lock(&d->jobs.mu);
+    if (*j->request_id && find_live_request_locked(&d->jobs, j->request_id)) {
+        pthread_mutex_unlock(&d->jobs.mu);
+        snprintf(err, SP_ERR_LEN, "request_id '%.127s' belongs to a job that has not finished", j->request_id);
+        free(j);
+        return 409;
+    }
+    snprintf(j->id, sizeof j->id, "j%llu.%s", (unsigned long long)++d->jobs.next_id, d->jobs.tag);
+    size_t ahead = 0;
+    for (djob *x = d->jobs.head; x; x = x->next)
+        ahead += !x->finished && x->priority >= j->priority;
+    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, c->n_vars, 1, s->priority, j->id,
+                               jobs_on_done, j};
+    sp_status st = sp_engine_submit(d->eng, &desc, &j->ej, err);
+    if (st == SP_OK) {
+        j->prev = d->jobs.tail;
+        if (d->jobs.tail)
+            d->jobs.tail->next = j;
+        else
+            d->jobs.head = j;
+        d->jobs.tail = j;
+        d->jobs.n++;
+        d->jobs.n_live++;
+    }
+    pthread_mutex_unlock(&d->jobs.mu);
+    if (st != SP_OK) {
+        free(j);
+        return st == SP_ERR_NOMEM ? 503 : 400;
+    }
+    SP_LOGD("job %s: submitted (%s, %zu partitions, priority %d)", j->id, c->id, s->n, s->priority);
+    *queue_pos = ahead;
+    *out = j;
+    return 202;
+}
+
+djob *sp_jobs_get(sp_dmn *d, const char *id)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    djob *j = d->jobs.head;
+    while (j && strcmp(j->id, id))
+        j = j->next;
+    for (djob *x = d->jobs.tail; !j && x; x = x->prev) /* newest job with that request id */
+        if (!strcmp(x->request_id, id))
+            j = x;
+    if (j)
+        j->watchers++;
+    pthread_mutex_unlock(&d->jobs.mu);
+    return j;
+}
+
+void sp_jobs_put(sp_dmn *d, djob *j)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    j->watchers--;
+    pthread_mutex_unlock(&d->jobs.mu);
+}
+
+int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += wait_ms / 1000;
+    dl.tv_nsec += (wait_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&d->jobs.mu);
+    while (!j->finished && wait_ms > 0 && !atomic_load(&d->stopping))
+        if (pthread_cond_timedwait(&d->jobs.cv, &d->jobs.mu, &dl) == ETIMEDOUT)
+            break;
+    int done = j->finished;
+    pthread_mutex_unlock(&d->jobs.mu);
+    return done;
+}
+
+/* 1 when some partition of the engine job called id has left the queue. */
+static int running_in_engine(sp_dmn *d, const char *id)
+{
+    sp_engine_status st;
+    int running = 0;
+    if (sp_engine_status_get(d->eng, &st) != SP_OK)
+        return 0;
+    for (size_t i = 0; i < st.n_jobs; i++)
+        if (!strcmp(st.jobs[i].request_id, id))
+            for (size_t k = 0; k < st.jobs[i].n_partitions; k++)
+                running |= st.jobs[i].parts[k].state != SP_PART_QUEUED;
+    sp_engine_status_free(&st);
+    return running;
+}
+
+int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running)
+{
+    *was_running = 0;
+    pthread_mutex_lock(&d->jobs.mu);
+    int live = j->ej != NULL;
+    if (live) {
+        *was_running = running_in_engine(d, j->id);
+        sp_engine_cancel(d->eng, j->ej);
+    }
+    pthread_mutex_unlock(&d->jobs.mu);
+    if (live)
+        SP_LOGI("job %s: cancel requested (%s)", j->id, *was_running ? "running" : "queued");
+    return live;
+}
+
+void sp_jobs_cancel_all(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    for (djob *j = d->jobs.head; j; j = j->next)
+        if (j->ej)
+            sp_engine_cancel(d->eng, j->ej);
+    pthread_mutex_unlock(&d->jobs.mu);
+}
+
+size_t sp_jobs_live(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    size_t n = d->jobs.n_live;
+    pthread_mutex_unlock(&d->jobs.mu);
+    return n;
+}
+
+char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
+{
+    sp_engine_status st;
+    int have = sp_engine_status_get(d->eng, &st) == SP_OK;
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, j->id);
+    if (*j->request_id) {
+        sp_jw_key(&w, "request_id");
+        sp_jw_string(&w, j->request_id);
+    }
+    sp_jw_key(&w, "circuit");
+    sp_jw_string(&w, j->circuit_id);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, "pending");
+    sp_jw_key(&w, "age_ms");
+    sp_jw_double(&w, sp_wire_now_ms() - j->t_submit);
+    sp_jw_key(&w, "partition_states");
+    sp_jw_begin_array(&w);
+    for (size_t i = 0; have && i < st.n_jobs; i++)
+        if (!strcmp(st.jobs[i].request_id, j->id))
+            for (size_t k = 0; k < st.jobs[i].n_partitions; k++)
+                sp_jw_string(&w, sp_engine_part_state_str(st.jobs[i].parts[k].state));
+    sp_jw_end_array(&w);
+    sp_jw_end_object(&w);
+    if (have)
+        sp_engine_status_free(&st);
+    char *out = NULL;
+    return sp_jw_finish(&out, len, &w) == SP_OK ? out : NULL;
+}
+
+void sp_jobs_tick(sp_dmn *d)
+{
+    double now = sp_wire_now_ms();
+    long ttl = d->cfg.result_ttl_ms;
+    pthread_mutex_lock(&d->jobs.mu);
+    size_t finished = d->jobs.n - d->jobs.n_live;
+    for (djob *j = d->jobs.head, *next; j; j = next) {
+        next = j->next;
+        if (!j->finished || j->watchers)
+            continue;
+        if (now - j->t_done >= (double)ttl || finished > FINISHED_KEPT_MAX) {
+            unlink_locked(&d->jobs, j);
+            free_job(j);
+            finished--;
+        }
+    }
+    pthread_mutex_unlock(&d->jobs.mu);
+}
+
+void sp_jobs_free_all(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    for (djob *j = d->jobs.head, *next; j; j = next) {
+        next = j->next;
+        free_job(j);
+    }
+    d->jobs.head = d->jobs.tail = NULL;
+    d->jobs.n = d->jobs.n_live = 0;
+    pthread_mutex_unlock(&d->jobs.mu);
+}

@@ -1,0 +1,721 @@
+/*
+ * Circuits and key residency (internal.h).
+ *
+ * DESIGN. A circuit is in one of three tiers:
+ *   HOT   its key (and r1cs) parsed in memory and registered with the
+ *         engine (a GPU backend also makes it resident on the device);
+ *   WARM  its files mapped (MADV_WILLNEED: pages read ahead into the page
+ *         cache), nothing parsed: promotion is a parse from memory;
+ *   COLD  only the paths and the facts read at registration.
+ * A job takes a reference (refs) and promotes its circuit to HOT first;
+ * references pin the tier. Demotion picks the least recently used
+ * circuit that is unreferenced and idle for at least keys.min_idle: HOT
+ * -> WARM while the hot bytes exceed keys.hot_budget (or after
+ * keys.idle_demote of idleness), WARM -> COLD while mapped bytes exceed
+ * keys.warm_budget. A key a job needs is always loaded, even over the
+ * budget; the budget is restored as soon as others become idle.
+ * Loads and demotions run outside reg.mu with the circuit marked busy;
+ * whoever needs it waits on reg.cv.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "daemon/internal.h"
+#include "daemon/log.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
+
+const char *sp_tier_name(sp_tier t)
+{
+    return t == SP_TIER_HOT ? "hot" : t == SP_TIER_WARM ? "warm" : "cold";
+}
+
+static const char *source_name(sp_circ_source s)
+{
+    return s == SP_SRC_CONFIG ? "config" : s == SP_SRC_UPLOAD ? "upload" : "api";
+}
+
+size_t sp_reg_hot_budget(const sp_dmn *d)
+{
+    return d->cfg.hot_budget ? d->cfg.hot_budget : d->engine_budget / 4;
+}
+
+static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
+{
+    for (dcircuit *c = d->reg.head; c; c = c->next)
+        if (!strcmp(c->id, id) && (with_registering || !c->registering))
+            return c;
+    return NULL;
+}
+
+static void unlink_locked(sp_dmn *d, dcircuit *c)
+{
+    for (dcircuit **pp = &d->reg.head; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            d->reg.n--;
+            return;
+        }
+}
+
+/* ---- loading and unloading (outside reg.mu, c->busy set) ---- */
+
+static sp_status map_file(void **p, size_t *len, const char *path, char err[SP_ERR_LEN])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, SP_ERR_LEN, "%.200s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return SP_ERR_IO;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        snprintf(err, SP_ERR_LEN, "%.200s: not a regular non-empty file", path);
+        close(fd);
+        return SP_ERR_IO;
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(err, SP_ERR_LEN, "%.200s: mmap: %s", path, strerror(errno));
+        return SP_ERR_IO;
+    }
+    madvise(m, (size_t)st.st_size, MADV_WILLNEED);
+    *p = m;
+    *len = (size_t)st.st_size;
+    return SP_OK;
+}
+
+static void unmap(dcircuit *c)
+{
+    if (c->map_key)
+        munmap(c->map_key, c->map_key_len);
+    if (c->map_cs)
+        munmap(c->map_cs, c->map_cs_len);
+    c->map_key = c->map_cs = NULL;
+    c->map_key_len = c->map_cs_len = 0;
+}
+
+static sp_status ensure_mapped(dcircuit *c, char err[SP_ERR_LEN])
+{
+    sp_status st = SP_OK;
+    if (!c->map_key)
+        st = map_file(&c->map_key, &c->map_key_len, *c->zkey ? c->zkey : c->params, err);
+    if (st == SP_OK && *c->r1cs && !c->map_cs)
+        st = map_file(&c->map_cs, &c->map_cs_len, c->r1cs, err);
+    if (st != SP_OK)
+        unmap(c);
+    return st;
+}
+
+static size_t csr_bytes(const sp_csr *m) { return (m->n_rows + 1) * sizeof(uint64_t) + m->nnz * (4 + sizeof(sp_fr)); }
+
+static size_t parsed_bytes(const dcircuit *c)
+{
+    const sp_g16_pk *pk = &c->pk;
+    size_t n = pk->n_vars, b = 0;
+    b += n * (2 * sizeof(sp_g1_affine) + sizeof(sp_g2_affine));
+    b += (n - pk->vk.n_public - 1 + pk->n_h + pk->vk.n_public + 1) * sizeof(sp_g1_affine);
+    if (pk->has_qap)
+        b += csr_bytes(&pk->qap_a) + csr_bytes(&pk->qap_b);
+    b += pk->mpc_len;
+    if (c->has_cs)
+        b += csr_bytes(&c->cs.a) + csr_bytes(&c->cs.b) + csr_bytes(&c->cs.c);
+    return b;
+}
+
+static void unload_parsed(dcircuit *c)
+{
+    sp_g16_pk_free(&c->pk);
+    if (c->has_cs)
+        sp_r1cs_free(&c->cs);
+    c->has_cs = 0;
+}
+
+/* Parses the mapped files into pk (and cs). */
+static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
+{
+    unsigned flags = d->cfg.skip_subgroup_check ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
+    int threads = d->cfg.load_threads > 0 ? d->cfg.load_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    sp_status st = SP_OK;
+    if (c->map_cs) {
+        st = sp_r1cs_parse(&c->cs, c->map_cs, c->map_cs_len, err);
+        c->has_cs = st == SP_OK;
+    }
+    if (st == SP_OK && *c->zkey) {
+        st = sp_zkey_parse(&c->pk, NULL, c->map_key, c->map_key_len, flags, threads, err);
+    } else if (st == SP_OK) {
+        sp_g16_density den;
+        st = sp_g16_density_from_r1cs(&den, &c->cs);
+        if (st == SP_OK) {
+            st = sp_bp_params_parse(&c->pk, c->map_key, c->map_key_len, &den, flags, threads, err);
+            sp_g16_density_free(&den);
+        } else {
+            snprintf(err, SP_ERR_LEN, "densities of %.180s: %s", c->r1cs, sp_status_str(st));
+        }
+    }
+    if (st != SP_OK)
+        unload_parsed(c);
+    return st;
+}
+
+/* COLD or WARM -> HOT. */
+static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
+{
+    double t0 = sp_wire_now_ms();
+    sp_status st = ensure_mapped(c, err);
+    if (st == SP_OK)
+        st = parse_key(d, c, err);
+    if (st == SP_OK && c->n_vars && (c->pk.n_vars != c->n_vars || c->pk.vk.n_public != c->n_public)) {
+        snprintf(err, SP_ERR_LEN, "the key file changed since registration (%u wires now, %u then)", c->pk.n_vars,
+                 c->n_vars);
+        unload_parsed(c);
+        st = SP_ERR_FORMAT;
+    }
+    if (st == SP_OK && (st = sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err)) != SP_OK)
+        unload_parsed(c);
+    if (st != SP_OK)
+        return st;
+    c->n_vars = c->pk.n_vars;
+    c->n_public = c->pk.vk.n_public;
+    c->domain_size = c->pk.domain_size;
+    c->hot_bytes = parsed_bytes(c);
+    c->last_load_ms = sp_wire_now_ms() - t0;
+    SP_LOGI("circuit %s: loaded (hot, %zu bytes) in %.0f ms", c->id, c->hot_bytes, c->last_load_ms);
+    return SP_OK;
+}
+
+/* HOT -> WARM: the engine forgets the key (no job holds it: refs == 0). */
+static void demote_hot(sp_dmn *d, dcircuit *c)
+{
+    char err[SP_ERR_LEN];
+    if (sp_engine_unregister(d->eng, c->id, err) != SP_OK)
+        SP_LOGE("circuit %s: unregister: %s", c->id, err); /* refs said unused: a bug */
+    unload_parsed(c);
+}
+
+/* ---- demotion policy ---- */
+
+/* The least recently used circuit of tier t that may be demoted now. */
+static dcircuit *victim_locked(sp_dmn *d, sp_tier t, double now)
+{
+    dcircuit *v = NULL;
+    for (dcircuit *c = d->reg.head; c; c = c->next)
+        if (c->tier == t && !c->busy && !c->registering && c->refs == 0 &&
+            now - c->last_used_ms >= (double)d->cfg.key_min_idle_ms && (!v || c->last_used_ms < v->last_used_ms))
+            v = c;
+    return v;
+}
+
+/* Demotes until hot bytes + incoming fit the budget and warm bytes fit
+ * theirs; also demotes hot keys idle longer than keys.idle_demote. */
+static void enforce(sp_dmn *d, size_t incoming)
+{
+    for (;;) {
+        pthread_mutex_lock(&d->reg.mu);
+        double now = sp_wire_now_ms();
+        dcircuit *v = NULL;
+        if (d->reg.hot_bytes + incoming > sp_reg_hot_budget(d))
+            v = victim_locked(d, SP_TIER_HOT, now);
+        if (!v && d->cfg.key_idle_demote_ms > 0) {
+            v = victim_locked(d, SP_TIER_HOT, now);
+            if (v && now - v->last_used_ms < (double)d->cfg.key_idle_demote_ms)
+                v = NULL;
+        }
+        int hot = v != NULL;
+        if (!v && d->cfg.warm_budget && d->reg.warm_bytes > d->cfg.warm_budget)
+            v = victim_locked(d, SP_TIER_WARM, now);
+        if (!v) {
+            pthread_mutex_unlock(&d->reg.mu);
+            return;
+        }
+        v->busy = 1;
+        pthread_mutex_unlock(&d->reg.mu);
+        if (hot)
+            demote_hot(d, v);
+        size_t mapped = v->map_key_len + v->map_cs_len;
+        if (!hot)
+            unmap(v);
+        pthread_mutex_lock(&d->reg.mu);
+        if (hot) {
+            d->reg.hot_bytes -= v->hot_bytes;
+            d->reg.warm_bytes += mapped;
+            v->hot_bytes = 0;
+            v->tier = SP_TIER_WARM;
+        } else {
+            d->reg.warm_bytes -= mapped;
+            v->tier = SP_TIER_COLD;
+        }
+        v->demotions++;
+        v->busy = 0;
+        SP_LOGI("circuit %s: demoted to %s (idle %.1f s)", v->id, sp_tier_name(v->tier), (now - v->last_used_ms) / 1e3);
+        pthread_cond_broadcast(&d->reg.cv);
+        pthread_mutex_unlock(&d->reg.mu);
+    }
+}
+
+void sp_reg_tick(sp_dmn *d) { enforce(d, 0); }
+
+/* ---- references ---- */
+
+int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&d->reg.mu);
+    dcircuit *c = find_locked(d, id, 0);
+    if (!c) {
+        pthread_mutex_unlock(&d->reg.mu);
+        snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
+        return 404;
+    }
+    c->refs++;
+    while (c->tier != SP_TIER_HOT) {
+        if (c->busy) {
+            pthread_cond_wait(&d->reg.cv, &d->reg.mu);
+            continue;
+        }
+        c->busy = 1;
+        size_t was_mapped = c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len : 0;
+        pthread_mutex_unlock(&d->reg.mu);
+        enforce(d, (size_t)c->file_bytes);
+        sp_status st = promote(d, c, err);
+        if (st != SP_OK && !was_mapped)
+            unmap(c); /* it stays cold */
+        pthread_mutex_lock(&d->reg.mu);
+        c->busy = 0;
+        pthread_cond_broadcast(&d->reg.cv);
+        if (st != SP_OK) {
+            c->refs--;
+            pthread_mutex_unlock(&d->reg.mu);
+            SP_LOGE("circuit %s: load failed: %s", id, err);
+            return st == SP_ERR_NOMEM ? 503 : 422;
+        }
+        d->reg.warm_bytes -= was_mapped;
+        d->reg.hot_bytes += c->hot_bytes;
+        c->tier = SP_TIER_HOT;
+        c->loads++;
+    }
+    c->last_used_ms = sp_wire_now_ms();
+    pthread_mutex_unlock(&d->reg.mu);
+    *out = c;
+    return 200;
+}
+
+void sp_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    c->refs--;
+    c->last_used_ms = sp_wire_now_ms();
+    if (job_status == SP_OK) {
+        c->jobs_ok++;
+        c->proofs_ok += n_parts;
+    } else if (job_status == SP_ERR_CANCELLED) {
+        c->jobs_cancelled++;
+    } else {
+        c->jobs_failed++;
+        c->proofs_failed += n_parts;
+    }
+    pthread_mutex_unlock(&d->reg.mu);
+}
+
+/* ---- registration ---- */
+
+static int valid_id(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 0 && n <= 63 && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat st;
+    return *path && stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* Header facts without loading the key (COLD registration). */
+static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
+{
+    sp_status st;
+    if (*c->zkey) {
+        sp_g16_vk vk;
+        sp_zkey_info info;
+        st = sp_zkey_read_vk(&vk, &info, c->zkey, 0, err);
+        if (st == SP_OK) {
+            c->n_vars = info.n_vars;
+            c->n_public = info.n_public;
+            c->domain_size = info.domain_size;
+            sp_g16_vk_free(&vk);
+        }
+        return st;
+    }
+    if (!file_size(c->params)) {
+        snprintf(err, SP_ERR_LEN, "%.200s: missing or empty", c->params);
+        return SP_ERR_IO;
+    }
+    sp_r1cs cs;
+    st = sp_r1cs_read(&cs, c->r1cs, err);
+    if (st != SP_OK)
+        return st;
+    c->n_vars = cs.h.n_wires;
+    c->n_public = sp_r1cs_n_public(&cs.h);
+    uint64_t rows = (uint64_t)cs.h.n_constraints + c->n_public + 1, n = 2;
+    while (n < rows)
+        n <<= 1;
+    c->domain_size = (uint32_t)n;
+    sp_r1cs_free(&cs);
+    return SP_OK;
+}
+
+static void persist(sp_dmn *d);
+
+static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
+
+static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
+{
+    int has_z = s->zkey && *s->zkey, has_p = s->params && *s->params;
+    if (!s->id || !valid_id(s->id)) {
+        snprintf(err, SP_ERR_LEN, "id must be 1 to 63 characters of [A-Za-z0-9._:-]");
+        return -1;
+    }
+    if (has_z == has_p || (has_p && !(s->r1cs && *s->r1cs))) {
+        snprintf(err, SP_ERR_LEN, "give a zkey, or params with the circuit's r1cs");
+        return -1;
+    }
+    size_t lz = has_z ? strlen(s->zkey) : strlen(s->params), lr = s->r1cs ? strlen(s->r1cs) : 0;
+    if (lz >= SP_DCONF_PATH || lr >= SP_DCONF_PATH) {
+        snprintf(err, SP_ERR_LEN, "path longer than %d bytes", SP_DCONF_PATH - 1);
+        return -1;
+    }
+    return 0;
+}
+
+int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN])
+{
+    if (spec_check(s, err))
+        return 400;
+    dcircuit *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return 503;
+    }
+    snprintf(c->id, sizeof c->id, "%s", s->id);
+    snprintf(c->zkey, sizeof c->zkey, "%s", s->zkey ? s->zkey : "");
+    snprintf(c->params, sizeof c->params, "%s", s->params ? s->params : "");
+    snprintf(c->r1cs, sizeof c->r1cs, "%s", s->r1cs ? s->r1cs : "");
+    c->source = s->source;
+    c->preload = s->preload;
+    c->registering = c->busy = 1;
+    c->file_bytes = file_size(*c->zkey ? c->zkey : c->params) + file_size(c->r1cs);
+    pthread_mutex_lock(&d->reg.mu);
+    if (find_locked(d, c->id, 1)) {
+        pthread_mutex_unlock(&d->reg.mu);
+        snprintf(err, SP_ERR_LEN, "a circuit '%s' is already registered", c->id);
+        free(c);
+        return 409;
+    }
+    c->next = d->reg.head;
+    d->reg.head = c;
+    d->reg.n++;
+    pthread_mutex_unlock(&d->reg.mu);
+
+    if (s->preload)
+        enforce(d, (size_t)c->file_bytes);
+    sp_status st = s->preload ? promote(d, c, err) : read_facts(c, err);
+    if (st != SP_OK)
+        unmap(c);
+    pthread_mutex_lock(&d->reg.mu);
+    if (st != SP_OK) {
+        unlink_locked(d, c);
+    } else {
+        c->registering = c->busy = 0;
+        c->tier = s->preload ? SP_TIER_HOT : SP_TIER_COLD;
+        c->loads = s->preload != 0;
+        c->last_used_ms = sp_wire_now_ms();
+        d->reg.hot_bytes += c->hot_bytes;
+    }
+    pthread_cond_broadcast(&d->reg.cv);
+    pthread_mutex_unlock(&d->reg.mu);
+    if (st != SP_OK) {
+        free(c);
+        return http_of(st);
+    }
+    SP_LOGI("circuit %s: registered (%s, %u wires, %u public, domain %u) from %s", s->id, sp_tier_name(c->tier),
+            c->n_vars, c->n_public, c->domain_size, source_name(c->source));
+    if (c->source != SP_SRC_CONFIG)
+        persist(d);
+    return 201;
+}
+
+int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&d->reg.mu);
+    dcircuit *c = find_locked(d, id, 0);
+    if (!c || c->refs || c->busy) {
+        if (c)
+            snprintf(err, SP_ERR_LEN, c->refs ? "circuit '%s' is used by %zu unfinished job(s)" : "circuit '%s' is "
+                     "being loaded or demoted; try again", id, c->refs);
+        else
+            snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
+        pthread_mutex_unlock(&d->reg.mu);
+        return c ? 409 : 404;
+    }
+    unlink_locked(d, c); /* nobody can find it any more; nobody holds it (refs == 0, not busy) */
+    size_t mapped = c->map_key_len + c->map_cs_len;
+    if (c->tier == SP_TIER_HOT)
+        d->reg.hot_bytes -= c->hot_bytes;
+    else if (c->tier == SP_TIER_WARM)
+        d->reg.warm_bytes -= mapped;
+    pthread_mutex_unlock(&d->reg.mu);
+    *freed = c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? mapped : 0;
+    if (c->tier == SP_TIER_HOT)
+        demote_hot(d, c);
+    unmap(c);
+    if (c->source == SP_SRC_UPLOAD) { /* the daemon's own copies */
+        unlink(*c->zkey ? c->zkey : c->params);
+        if (*c->r1cs)
+            unlink(c->r1cs);
+    }
+    SP_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_tier_name(c->tier), *freed);
+    if (c->source != SP_SRC_CONFIG)
+        persist(d);
+    free(c);
+    return 200;
+}
+
+void sp_reg_free_all(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    dcircuit *c = d->reg.head;
+    d->reg.head = NULL;
+    d->reg.n = 0;
+    pthread_mutex_unlock(&d->reg.mu);
+    while (c) {
+        dcircuit *next = c->next;
+        if (c->tier == SP_TIER_HOT)
+            demote_hot(d, c);
+        unmap(c);
+        free(c);
+        c = next;
+    }
+}
+
+/* ---- reports ---- */
+
+static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
+{
+    sp_jw_begin_object(w);
+    sp_jw_key(w, "id");
+    sp_jw_string(w, c->id);
+    sp_jw_key(w, "tier");
+    sp_jw_string(w, c->registering ? "loading" : sp_tier_name(c->tier));
+    sp_jw_key(w, "size_bytes");
+    sp_jw_u64(w, c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len
+                                                                                 : c->file_bytes);
+    sp_jw_key(w, "file_bytes");
+    sp_jw_u64(w, c->file_bytes);
+    sp_jw_key(w, "ref_count");
+    sp_jw_u64(w, c->refs);
+    sp_jw_key(w, "busy");
+    sp_jw_bool(w, c->busy);
+    sp_jw_key(w, "n_vars");
+    sp_jw_u64(w, c->n_vars);
+    sp_jw_key(w, "n_public");
+    sp_jw_u64(w, c->n_public);
+    sp_jw_key(w, "domain_size");
+    sp_jw_u64(w, c->domain_size);
+    sp_jw_key(w, "idle_ms");
+    sp_jw_double(w, c->refs ? 0 : now - c->last_used_ms);
+    sp_jw_key(w, "loads");
+    sp_jw_u64(w, c->loads);
+    sp_jw_key(w, "demotions");
+    sp_jw_u64(w, c->demotions);
+    sp_jw_key(w, "last_load_ms");
+    sp_jw_double(w, c->last_load_ms);
+    sp_jw_key(w, "source");
+    sp_jw_string(w, source_name(c->source));
+    sp_jw_key(w, *c->zkey ? "zkey" : "params");
+    sp_jw_string(w, *c->zkey ? c->zkey : c->params);
+    if (*c->r1cs) {
+        sp_jw_key(w, "r1cs");
+        sp_jw_string(w, c->r1cs);
+    }
+    sp_jw_key(w, "proofs_completed");
+    sp_jw_u64(w, c->proofs_ok);
+    sp_jw_end_object(w);
+}
+
+void sp_reg_json(sp_dmn *d, sp_json_writer *w)
+{
+    double now = sp_wire_now_ms();
+    pthread_mutex_lock(&d->reg.mu);
+    sp_jw_key(w, "circuits");
+    sp_jw_begin_array(w);
+    for (const dcircuit *c = d->reg.head; c; c = c->next)
+        circuit_json(w, c, now);
+    sp_jw_end_array(w);
+    sp_jw_key(w, "keys_hot_bytes");
+    sp_jw_u64(w, d->reg.hot_bytes);
+    sp_jw_key(w, "keys_hot_budget");
+    sp_jw_u64(w, sp_reg_hot_budget(d));
+    sp_jw_key(w, "keys_warm_bytes");
+    sp_jw_u64(w, d->reg.warm_bytes);
+    sp_jw_key(w, "keys_warm_budget");
+    sp_jw_u64(w, d->cfg.warm_budget);
+    pthread_mutex_unlock(&d->reg.mu);
+}
+
+void sp_reg_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
+{
+    static const char *names[] = {"snarkpipe_proofs_completed_total", "snarkpipe_proofs_failed_total",
+                                  "snarkpipe_jobs_completed_total", "snarkpipe_jobs_failed_total",
+                                  "snarkpipe_jobs_cancelled_total"};
+    static const char *helps[] = {"Proofs (partitions) completed", "Proofs (partitions) of failed jobs",
+                                  "Jobs completed", "Jobs failed", "Jobs cancelled"};
+    pthread_mutex_lock(&d->reg.mu);
+    for (int k = 0; k < 5; k++) {
+        sp_buf_printf(b, len, cap, "# HELP %s %s, by circuit.\n# TYPE %s counter\n", names[k], helps[k], names[k]);
+        for (const dcircuit *c = d->reg.head; c; c = c->next) {
+            uint64_t v[5] = {c->proofs_ok, c->proofs_failed, c->jobs_ok, c->jobs_failed, c->jobs_cancelled};
+            sp_buf_printf(b, len, cap, "%s{circuit=\"%s\"} %llu\n", names[k], c->id, (unsigned long long)v[k]);
+        }
+    }
+    sp_buf_printf(b, len, cap, "# HELP snarkpipe_key_bytes Bytes of keys by residency tier.\n"
+                               "# TYPE snarkpipe_key_bytes gauge\nsnarkpipe_key_bytes{tier=\"hot\"} %zu\n"
+                               "snarkpipe_key_bytes{tier=\"warm\"} %zu\n", d->reg.hot_bytes, d->reg.warm_bytes);
+    sp_buf_printf(b, len, cap, "# HELP snarkpipe_keys Registered circuits by residency tier.\n# TYPE snarkpipe_keys gauge\n");
+    size_t n[3] = {0, 0, 0};
+    for (const dcircuit *c = d->reg.head; c; c = c->next)
+        n[c->tier]++;
+    for (int t = 2; t >= 0; t--)
+        sp_buf_printf(b, len, cap, "snarkpipe_keys{tier=\"%s\"} %zu\n", sp_tier_name((sp_tier)t), n[t]);
+    pthread_mutex_unlock(&d->reg.mu);
+}
+
+void sp_reg_unref(sp_dmn *d, dcircuit *c)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    c->refs--;
+    pthread_mutex_unlock(&d->reg.mu);
+}
+
+int sp_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    const dcircuit *c = find_locked(d, id, 0);
+    if (c)
+        circuit_json(w, c, sp_wire_now_ms());
+    pthread_mutex_unlock(&d->reg.mu);
+    return c ? 0 : -1;
+}
+
+int sp_reg_exists(sp_dmn *d, const char *id)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    int e = find_locked(d, id, 1) != NULL;
+    pthread_mutex_unlock(&d->reg.mu);
+    return e;
+}
+
+/* ---- the state file: circuits registered through the API survive a restart ---- */
+
+static void persist(sp_dmn *d)
+{
+    if (!*d->cfg.state_dir)
+        return;
+    pthread_mutex_lock(&d->persist_mu);
+    sp_json_writer w;
+    sp_jw_init(&w, 1);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "circuits");
+    sp_jw_begin_array(&w);
+    pthread_mutex_lock(&d->reg.mu);
+    for (const dcircuit *c = d->reg.head; c; c = c->next) {
+        if (c->source == SP_SRC_CONFIG || c->registering)
+            continue;
+        sp_jw_begin_object(&w);
+        sp_jw_key(&w, "id");
+        sp_jw_string(&w, c->id);
+        sp_jw_key(&w, *c->zkey ? "zkey" : "params");
+        sp_jw_string(&w, *c->zkey ? c->zkey : c->params);
+        if (*c->r1cs) {
+            sp_jw_key(&w, "r1cs");
+            sp_jw_string(&w, c->r1cs);
+        }
+        sp_jw_key(&w, "preload");
+        sp_jw_bool(&w, c->preload);
+        sp_jw_key(&w, "source");
+        sp_jw_string(&w, source_name(c->source));
+        sp_jw_end_object(&w);
+    }
+    pthread_mutex_unlock(&d->reg.mu);
+    sp_jw_end_array(&w);
+    sp_jw_end_object(&w);
+    char *text = NULL, path[SP_DCONF_PATH + 32], tmp[SP_DCONF_PATH + 40];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/circuits.json", d->cfg.state_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = sp_jw_finish(&text, &len, &w) == SP_OK ? fopen(tmp, "w") : NULL;
+    /* write, flush to disk, then rename: a crash leaves the old file or the new one */
+    int ok = f && fwrite(text, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    if (f)
+        ok &= fclose(f) == 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok)
+        SP_LOGE("cannot write %s: %s", path, strerror(errno));
+    free(text);
+    pthread_mutex_unlock(&d->persist_mu);
+}
+
+static const char *jstr(const sp_json_val *o, const char *k)
+{
+    const sp_json_val *v = sp_json_get(o, k);
+    return v && v->type == SP_JSON_STRING ? v->text : NULL;
+}
+
+void sp_reg_restore(sp_dmn *d)
+{
+    char path[SP_DCONF_PATH + 32], err[SP_ERR_LEN];
+    if (!*d->cfg.state_dir)
+        return;
+    snprintf(path, sizeof path, "%s/circuits.json", d->cfg.state_dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return; /* first start */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    char buf[8192];
+    size_t k;
+    while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, k, m);
+    fclose(f);
+    if (m)
+        fclose(m);
+    sp_json_doc *doc = NULL;
+    const sp_json_val *arr = NULL;
+    if (!text || sp_json_parse(&doc, text, len, NULL, err, sizeof err) != SP_OK ||
+        !(arr = sp_json_get(sp_json_root(doc), "circuits")) || arr->type != SP_JSON_ARRAY) {
+        SP_LOGE("%s: unreadable (%s); circuits registered through the API before are not restored", path,
+                text ? err : "out of memory");
+        sp_json_free(doc);
+        free(text);
+        return;
+    }
+    for (size_t i = 0; i < arr->n; i++) {
+        const sp_json_val *o = arr->items[i], *pl = sp_json_get(o, "preload");
+        const char *src = jstr(o, "source");
+        reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
+                      !pl || pl->type == SP_JSON_TRUE, src && !strcmp(src, "upload") ? SP_SRC_UPLOAD : SP_SRC_API};
+        int code = sp_reg_add(d, &s, err);
+        if (code != 201)
+            SP_LOGE("%s: circuit %s not restored: %s", path, s.id ? s.id : "(no id)", err);
+    }
+    sp_json_free(doc);
+    free(text);
+}

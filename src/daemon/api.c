@@ -172,11 +172,12 @@ static int sub_from_json(dreq *r, sub_in *in)
     const char *c = jstr(o, "circuit"), *rid = jstr(o, "request_id");
     if ((c && sub_field(r, in, "circuit", c, strlen(c))) || (rid && sub_field(r, in, "request_id", rid, strlen(rid))))
         return -1;
-    if (pr && (pr->type != SP_JSON_NUMBER || sub_field(r, in, "priority", pr->text, pr->n))) {
-        if (!r->answered_placeholder)
-            ;
+    if (pr && pr->type != SP_JSON_NUMBER) {
+        sp_http_error(r, 400, "bad_request", "priority must be a number");
         return -1;
     }
+    if (pr && sub_field(r, in, "priority", pr->text, pr->n))
+        return -1;
     if (!ws || ws->type != SP_JSON_ARRAY) {
         sp_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files");
         return -1;
@@ -195,4 +196,407 @@ static int sub_from_json(dreq *r, sub_in *in)
         in->n = i + 1;
     }
     return 0;
+}
+
+static int sub_parse(dreq *r, sub_in *in)
+{
+    memset(in, 0, sizeof *in);
+    if (sub_from_query(r, in))
+        return -1;
+    if (is_type(r, "multipart/form-data"))
+        return sub_from_form(r, in);
+    if (is_type(r, "application/json"))
+        return sub_from_json(r, in);
+    size_t len;
+    const uint8_t *b = sp_req_body(r, &len);
+    if (sub_alloc(in, 1)) {
+        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        return -1;
+    }
+    in->data[0] = b;
+    in->len[0] = len;
+    in->n = len ? 1 : 0;
+    return 0;
+}
+
+/* Parses every witness against c; answers 400 itself on a bad one. */
+static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
+{
+    sp_fr **w = calloc(in->n, sizeof *w);
+    char err[SP_ERR_LEN];
+    if (!w) {
+        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        return NULL;
+    }
+    for (size_t k = 0; k < in->n; k++) {
+        size_t n = 0;
+        sp_status st = sp_wtns_parse(&w[k], &n, in->data[k], in->len[k], err);
+        if (st == SP_OK && n != c->n_vars)
+            snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, c->id, c->n_vars);
+        if (st != SP_OK || n != c->n_vars) {
+            sp_http_error(r, st == SP_ERR_NOMEM ? 503 : 400, "bad_witness", "witness %zu: %s", k, err);
+            for (size_t i = 0; i <= k; i++)
+                free(w[i]);
+            free(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+/* Parses and submits; answers every failure itself. Returns the job
+ * (a watcher reference) or NULL. */
+static djob *submit(sp_dmn *d, dreq *r)
+{
+    char err[SP_ERR_LEN];
+    if (atomic_load(&d->draining)) {
+        sp_http_header(r, "Retry-After", "5");
+        sp_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
+        return NULL;
+    }
+    sub_in in;
+    djob *j = NULL;
+    dcircuit *c = NULL;
+    if (sub_parse(r, &in) == 0) {
+        if (!in.circuit[0])
+            sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
+        else if (in.n == 0)
+            sp_http_error(r, 400, "bad_witness", "no witness in the request");
+        else {
+            int code = sp_reg_acquire(d, in.circuit, &c, err);
+            if (code != 200)
+                sp_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
+        }
+    }
+    sp_fr **w = c ? parse_witnesses(r, &in, c) : NULL;
+    if (w) {
+        job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, in.n};
+        size_t qpos = 0;
+        int code = sp_jobs_submit(d, c, &s, &j, &qpos, err);
+        if (code != 202) {
+            for (size_t k = 0; k < in.n; k++)
+                free(w[k]);
+            if (code == 503)
+                sp_http_header(r, "Retry-After", "1");
+            sp_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : "bad_request", "%s",
+                          err);
+        } else {
+            j->queue_pos = qpos;
+        }
+        free(w);
+    }
+    if (c && !j)
+        sp_reg_unref(d, c);
+    if (!j)
+        atomic_fetch_add(&d->rejected_submits, 1);
+    sub_free(&in);
+    return j;
+}
+
+static void accepted(dreq *r, const djob *j)
+{
+    char loc[80];
+    snprintf(loc, sizeof loc, "/v1/jobs/%s", j->id);
+    sp_http_header(r, "Location", loc);
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, j->id);
+    if (*j->request_id) {
+        sp_jw_key(&w, "request_id");
+        sp_jw_string(&w, j->request_id);
+    }
+    sp_jw_key(&w, "circuit");
+    sp_jw_string(&w, j->circuit_id);
+    sp_jw_key(&w, "partitions");
+    sp_jw_u64(&w, j->n_parts);
+    sp_jw_key(&w, "queue_position");
+    sp_jw_u64(&w, j->queue_pos);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, "pending");
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 202, &w);
+}
+
+void sp_api_jobs_submit(sp_dmn *d, dreq *r)
+{
+    djob *j = submit(d, r);
+    if (j) {
+        accepted(r, j);
+        sp_jobs_put(d, j);
+    }
+}
+
+/* wait_ms argument: default def, capped at server.max_wait; -1 when bad (answered). */
+static long wait_arg(sp_dmn *d, dreq *r, long def)
+{
+    const char *v = sp_req_arg(r, "wait_ms");
+    long max = sp_dmn_max_wait(d), w = def;
+    if (v) {
+        char *end;
+        errno = 0;
+        w = strtol(v, &end, 10);
+        if (errno || end == v || *end || w < 0) {
+            sp_http_error(r, 400, "bad_request", "wait_ms must be a non-negative integer");
+            return -1;
+        }
+    }
+    return w < max ? w : max;
+}
+
+/* Answers with a finished job's result (HTTP code by its status when
+ * strict) or its pending state. */
+static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict)
+{
+    if (finished && j->result) {
+        int code = 200;
+        if (strict && j->status != SP_OK)
+            code = j->status == SP_ERR_CANCELLED ? 409 : j->status == SP_ERR_UNSATISFIED ? 422 : 500;
+        char *copy = malloc(j->result_len + 1);
+        if (copy) {
+            memcpy(copy, j->result, j->result_len + 1);
+            sp_http_send(r, code, "application/json", copy, j->result_len);
+            return;
+        }
+    } else if (finished) {
+        sp_http_error(r, 500, "internal", "job %s finished but its result is lost: %s", j->id, j->err);
+        return;
+    } else {
+        size_t len = 0;
+        char *text = sp_jobs_pending_json(d, j, &len);
+        if (text) {
+            if (strict)
+                accepted(r, j);
+            else
+                sp_http_send(r, 200, "application/json", text, len);
+            if (strict)
+                free(text);
+            return;
+        }
+    }
+    sp_http_error(r, 503, "out_of_memory", "out of memory");
+}
+
+static const char *last_segment(const dreq *r) { return strrchr(sp_req_path(r), '/') + 1; }
+
+void sp_api_jobs_get(sp_dmn *d, dreq *r)
+{
+    long wait = wait_arg(d, r, 0);
+    if (wait < 0)
+        return;
+    djob *j = sp_jobs_get(d, last_segment(r));
+    if (!j) {
+        sp_http_error(r, 404, "unknown_job", "no job '%.100s' (finished jobs are kept for server.result_ttl)",
+                      last_segment(r));
+        return;
+    }
+    int done = sp_jobs_wait(d, j, wait);
+    answer_job(d, r, j, done, 0);
+    sp_jobs_put(d, j);
+}
+
+void sp_api_jobs_cancel(sp_dmn *d, dreq *r)
+{
+    djob *j = sp_jobs_get(d, last_segment(r));
+    if (!j) {
+        sp_http_error(r, 404, "unknown_job", "no job '%.100s'", last_segment(r));
+        return;
+    }
+    int was_running = 0, live = sp_jobs_cancel(d, j, &was_running);
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, j->id);
+    sp_jw_key(&w, "cancelled");
+    sp_jw_bool(&w, live);
+    sp_jw_key(&w, "was_running");
+    sp_jw_bool(&w, was_running);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, live ? "cancelling" : j->status == SP_OK ? "completed"
+                                         : j->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 200, &w);
+    sp_jobs_put(d, j);
+}
+
+void sp_api_prove(sp_dmn *d, dreq *r)
+{
+    long wait = wait_arg(d, r, sp_dmn_max_wait(d));
+    if (wait < 0)
+        return;
+    djob *j = submit(d, r);
+    if (!j)
+        return;
+    int done = sp_jobs_wait(d, j, wait);
+    answer_job(d, r, j, done, 1);
+    sp_jobs_put(d, j);
+}
+
+void sp_api_pause(sp_dmn *d, dreq *r)
+{
+    int resume = !strcmp(sp_req_path(r), "/v1/resume");
+    sp_engine_pause(d->eng, !resume);
+    atomic_store(&d->paused, !resume);
+    SP_LOGI("dispatch %s", resume ? "resumed" : "paused");
+    static const char on[] = "{\"paused\":true}", off[] = "{\"paused\":false}";
+    sp_http_send_static(r, 200, "application/json", resume ? off : on, resume ? sizeof off - 1 : sizeof on - 1);
+}
+
+void sp_api_resume(sp_dmn *d, dreq *r) { sp_api_pause(d, r); }
+
+/* ---- circuits ---- */
+
+void sp_api_circuits_list(sp_dmn *d, dreq *r)
+{
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_reg_json(d, &w);
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 200, &w);
+}
+
+/* Writes an uploaded part to upload_dir/<id>.<ext>; the path into out. */
+static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, const char *ext,
+                       const sp_form_part *p, char err[SP_ERR_LEN])
+{
+    snprintf(out, out_len, "%s/%s.%s", d->upload_dir, id, ext);
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST && !sp_reg_exists(d, id)) { /* left by a crash before it was recorded */
+        unlink(out);
+        fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    }
+    if (fd < 0) {
+        snprintf(err, SP_ERR_LEN, errno == EEXIST ? "a circuit '%s' is already registered" : "cannot store the "
+                 "upload of '%s'", id);
+        return errno == EEXIST ? 409 : 500;
+    }
+    size_t off = 0;
+    while (off < p->len) {
+        ssize_t k = write(fd, p->data + off, p->len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        off += (size_t)k;
+    }
+    int ok = off == p->len && fsync(fd) == 0;
+    ok &= close(fd) == 0;
+    if (!ok) {
+        unlink(out);
+        snprintf(err, SP_ERR_LEN, "cannot store the upload of '%s': %s", id, strerror(errno));
+        return 500;
+    }
+    return 0;
+}
+
+/* multipart: id, preload, zkey or params (+ r1cs) files. */
+static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
+{
+    size_t len, np;
+    const uint8_t *b = sp_req_body(r, &len);
+    sp_form_part *parts = NULL;
+    if (sp_form_parse(&parts, &np, sp_req_header(r, "Content-Type"), b, len, err) != SP_OK)
+        return 400;
+    const sp_form_part *pid = sp_form_get(parts, np, "id"), *pz = sp_form_get(parts, np, "zkey"),
+                       *pp = sp_form_get(parts, np, "params"), *pc = sp_form_get(parts, np, "r1cs"),
+                       *pl = sp_form_get(parts, np, "preload");
+    char id[64] = "", pre[8] = "yes", zk[SP_DCONF_PATH + 80] = "", cs[SP_DCONF_PATH + 80] = "";
+    int code = 0, preload = 1;
+    if (pid && pid->len < sizeof id)
+        snprintf(id, sizeof id, "%.*s", (int)pid->len, (const char *)pid->data);
+    if (pl && pl->len < sizeof pre)
+        snprintf(pre, sizeof pre, "%.*s", (int)pl->len, (const char *)pl->data);
+    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD};
+    if (sp_dconf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || strspn(id,
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != strlen(id) || !id[0]) {
+        snprintf(err, SP_ERR_LEN, "an upload needs an id of [A-Za-z0-9._:-], one zkey or params file (params with "
+                 "an r1cs file) and preload yes or no");
+        code = 400;
+    }
+    if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
+        if (pc && (code = save_upload(d, cs, sizeof cs, id, "r1cs", pc, err)) != 0)
+            unlink(zk);
+    }
+    if (!code) {
+        s.zkey = pz ? zk : NULL;
+        s.params = pp ? zk : NULL;
+        s.r1cs = pc ? cs : NULL;
+        s.preload = preload;
+        code = sp_reg_add(d, &s, err);
+        if (code != 201) {
+            unlink(zk);
+            if (pc)
+                unlink(cs);
+        }
+    }
+    snprintf(id_out, 64, "%s", id);
+    free(parts);
+    return code;
+}
+
+void sp_api_circuits_add(sp_dmn *d, dreq *r)
+{
+    char err[SP_ERR_LEN] = "", id[64] = "";
+    int code;
+    if (is_type(r, "multipart/form-data")) {
+        code = add_upload(d, r, id, err);
+    } else if (is_type(r, "application/json")) {
+        sp_json_doc *doc = json_body(r);
+        if (!doc)
+            return;
+        const sp_json_val *o = sp_json_root(doc), *pl = sp_json_get(o, "preload");
+        if (pl && pl->type != SP_JSON_TRUE && pl->type != SP_JSON_FALSE) {
+            sp_json_free(doc);
+            sp_http_error(r, 400, "bad_request", "preload must be true or false");
+            return;
+        }
+        reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
+                      !pl || pl->type == SP_JSON_TRUE, SP_SRC_API};
+        snprintf(id, sizeof id, "%s", s.id ? s.id : "");
+        code = sp_reg_add(d, &s, err);
+        sp_json_free(doc);
+    } else {
+        sp_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
+                      "multipart/form-data (upload)");
+        return;
+    }
+    if (code != 201) {
+        sp_http_error(r, code, code == 409 ? "circuit_exists" : code == 422 ? "bad_key" : code == 400 ? "bad_request"
+                      : "unavailable", "%s", err);
+        return;
+    }
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    if (sp_reg_describe(d, id, &w)) { /* evicted in between */
+        sp_jw_free(&w);
+        sp_http_error(r, 409, "circuit_gone", "circuit '%s' was evicted meanwhile", id);
+        return;
+    }
+    sp_http_send_json(r, 201, &w);
+}
+
+void sp_api_circuits_delete(sp_dmn *d, dreq *r)
+{
+    char err[SP_ERR_LEN];
+    size_t freed = 0;
+    const char *id = last_segment(r);
+    int code = sp_reg_evict(d, id, &freed, err);
+    if (code != 200) {
+        sp_http_error(r, code, code == 404 ? "unknown_circuit" : "in_use", "%s", err);
+        return;
+    }
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "id");
+    sp_jw_string(&w, id);
+    sp_jw_key(&w, "evicted");
+    sp_jw_bool(&w, 1);
+    sp_jw_key(&w, "freed_bytes");
+    sp_jw_u64(&w, freed);
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 200, &w);
 }

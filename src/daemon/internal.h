@@ -115,7 +115,6 @@ void sp_reg_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 void sp_reg_restore(sp_dmn *d);
 /* Unregisters and frees everything (at shutdown, after the engine has no jobs). */
 void sp_reg_free_all(sp_dmn *d);
-size_t sp_reg_hot_budget(const sp_dmn *d);
 
 /* ---- jobs.c: the job table ---- */
 
@@ -135,6 +134,7 @@ typedef struct djob {
     size_t result_len;
     double t_submit, t_done;   /* sp_wire_now_ms */
     int watchers;              /* HTTP threads reading it: not reaped while > 0 */
+    size_t queue_pos;          /* unfinished jobs of at least its priority when it was queued */
     struct djob *prev, *next;
 } djob;
 
@@ -311,6 +311,14 @@ struct sp_dmn {
     atomic_ullong http_codes[SP_HTTP_CODES];
     atomic_ullong requests, rejected_submits;
 };
+
+/* The key residency settings (reloadable), read together under cfg_mu. */
+typedef struct {
+    size_t hot_budget, warm_budget; /* hot_budget resolved (auto = engine budget / 4) */
+    long min_idle_ms, idle_demote_ms;
+    int skip_subgroup_check, load_threads;
+} key_policy;
+void sp_dmn_key_policy(sp_dmn *d, key_policy *p);
 
 /* Reloadable settings read under cfg_mu. */
 size_t sp_dmn_max_body(sp_dmn *d);

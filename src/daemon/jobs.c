@@ -223,6 +223,12 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
     pthread_mutex_lock(&d->jobs.mu);
+    if (atomic_load(&d->draining)) { /* checked again under the lock: shutdown waits for n_live */
+        pthread_mutex_unlock(&d->jobs.mu);
+        snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
+        free(j);
+        return 503;
+    }
     if (*j->request_id && find_live_request_locked(&d->jobs, j->request_id)) {
         pthread_mutex_unlock(&d->jobs.mu);
         snprintf(err, SP_ERR_LEN, "request_id '%.127s' belongs to a job that has not finished", j->request_id);

@@ -40,11 +40,6 @@ static const char *source_name(sp_circ_source s)
     return s == SP_SRC_CONFIG ? "config" : s == SP_SRC_UPLOAD ? "upload" : "api";
 }
 
-size_t sp_reg_hot_budget(const sp_dmn *d)
-{
-    return d->cfg.hot_budget ? d->cfg.hot_budget : d->engine_budget / 4;
-}
-
 static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
 {
     for (dcircuit *c = d->reg.head; c; c = c->next)
@@ -141,8 +136,10 @@ static void unload_parsed(dcircuit *c)
 /* Parses the mapped files into pk (and cs). */
 static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
-    unsigned flags = d->cfg.skip_subgroup_check ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
-    int threads = d->cfg.load_threads > 0 ? d->cfg.load_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    key_policy kp;
+    sp_dmn_key_policy(d, &kp);
+    unsigned flags = kp.skip_subgroup_check ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
+    int threads = kp.load_threads > 0 ? kp.load_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     sp_status st = SP_OK;
     if (c->map_cs) {
         st = sp_r1cs_parse(&c->cs, c->map_cs, c->map_cs_len, err);
@@ -203,12 +200,12 @@ static void demote_hot(sp_dmn *d, dcircuit *c)
 /* ---- demotion policy ---- */
 
 /* The least recently used circuit of tier t that may be demoted now. */
-static dcircuit *victim_locked(sp_dmn *d, sp_tier t, double now)
+static dcircuit *victim_locked(sp_dmn *d, const key_policy *kp, sp_tier t, double now)
 {
     dcircuit *v = NULL;
     for (dcircuit *c = d->reg.head; c; c = c->next)
         if (c->tier == t && !c->busy && !c->registering && c->refs == 0 &&
-            now - c->last_used_ms >= (double)d->cfg.key_min_idle_ms && (!v || c->last_used_ms < v->last_used_ms))
+            now - c->last_used_ms >= (double)kp->min_idle_ms && (!v || c->last_used_ms < v->last_used_ms))
             v = c;
     return v;
 }
@@ -217,20 +214,22 @@ static dcircuit *victim_locked(sp_dmn *d, sp_tier t, double now)
  * theirs; also demotes hot keys idle longer than keys.idle_demote. */
 static void enforce(sp_dmn *d, size_t incoming)
 {
+    key_policy kp;
+    sp_dmn_key_policy(d, &kp);
     for (;;) {
         pthread_mutex_lock(&d->reg.mu);
         double now = sp_wire_now_ms();
         dcircuit *v = NULL;
-        if (d->reg.hot_bytes + incoming > sp_reg_hot_budget(d))
-            v = victim_locked(d, SP_TIER_HOT, now);
-        if (!v && d->cfg.key_idle_demote_ms > 0) {
-            v = victim_locked(d, SP_TIER_HOT, now);
-            if (v && now - v->last_used_ms < (double)d->cfg.key_idle_demote_ms)
+        if (d->reg.hot_bytes + incoming > kp.hot_budget)
+            v = victim_locked(d, &kp, SP_TIER_HOT, now);
+        if (!v && kp.idle_demote_ms > 0) {
+            v = victim_locked(d, &kp, SP_TIER_HOT, now);
+            if (v && now - v->last_used_ms < (double)kp.idle_demote_ms)
                 v = NULL;
         }
         int hot = v != NULL;
-        if (!v && d->cfg.warm_budget && d->reg.warm_bytes > d->cfg.warm_budget)
-            v = victim_locked(d, SP_TIER_WARM, now);
+        if (!v && kp.warm_budget && d->reg.warm_bytes > kp.warm_budget)
+            v = victim_locked(d, &kp, SP_TIER_WARM, now);
         if (!v) {
             pthread_mutex_unlock(&d->reg.mu);
             return;
@@ -552,6 +551,8 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
 void sp_reg_json(sp_dmn *d, sp_json_writer *w)
 {
     double now = sp_wire_now_ms();
+    key_policy kp;
+    sp_dmn_key_policy(d, &kp);
     pthread_mutex_lock(&d->reg.mu);
     sp_jw_key(w, "circuits");
     sp_jw_begin_array(w);
@@ -561,11 +562,11 @@ void sp_reg_json(sp_dmn *d, sp_json_writer *w)
     sp_jw_key(w, "keys_hot_bytes");
     sp_jw_u64(w, d->reg.hot_bytes);
     sp_jw_key(w, "keys_hot_budget");
-    sp_jw_u64(w, sp_reg_hot_budget(d));
+    sp_jw_u64(w, kp.hot_budget);
     sp_jw_key(w, "keys_warm_bytes");
     sp_jw_u64(w, d->reg.warm_bytes);
     sp_jw_key(w, "keys_warm_budget");
-    sp_jw_u64(w, d->cfg.warm_budget);
+    sp_jw_u64(w, kp.warm_budget);
     pthread_mutex_unlock(&d->reg.mu);
 }
 

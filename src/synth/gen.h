@@ -48,7 +48,7 @@ sp_status sp_gen_circuit(const char *r1cs_path, const char *wtns_path, const sp_
  *               [--quiet] <out.r1cs> <out.wtns>
  * argv[0] is the command name; N accepts "2^k". Defaults: K = 1, F = 0.5,
  * S = 1. Prints a one-line summary on stdout unless --quiet, errors on
- * stderr. Returns the exit status: 0 done, 2 usage error or failure.
+ * stderr. Returns the exit status: 0 done, 2 failure, 64 usage error.
  */
 int sp_cmd_gen_circuit(int argc, char **argv);
 

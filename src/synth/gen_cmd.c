@@ -50,7 +50,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 static int usage_error(const char *msg, const char *arg)
 {
     fprintf(stderr, "snarkpipe gen-circuit: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", USAGE);
-    return 2;
+    return 64; /* EX_USAGE, as every other snarkpipe command */
 }
 
 static int parse_args(sp_gen_params *p, const char **paths, int *quiet, int argc, char **argv)

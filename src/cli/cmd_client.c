@@ -1,0 +1,375 @@
+/*
+ * `snarkpipe client`: talks to a running daemon over its HTTP/JSON API
+ * (src/daemon; README.md, "The daemon"). Plain sockets, HTTP/1.1, one
+ * request per connection (daemon/wire.h), so it builds and runs even
+ * where the daemon's libraries are missing.
+ *
+ * Exit codes: 0 success; 2 an error (connection, HTTP error answer, a
+ * failed or cancelled job); 64 usage; 75 the job is still pending when
+ * the wait ran out (await it again).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "daemon/wire.h"
+#include "groth16/json_io.h"
+#include "util/json.h"
+#include "util/rng.h"
+
+#define EXIT_PENDING 75 /* sysexits' EX_TEMPFAIL */
+#define MAX_FILE ((size_t)4 << 30)
+
+int sp_cli_client(int argc, char **argv);
+
+static const char USAGE[] =
+    "usage: snarkpipe client [--addr ADDR] [--token-file FILE] [--timeout-ms N] COMMAND ...\n"
+    "  prove    --circuit ID [--priority N] [--request-id R] [--wait-ms N] [OUT] WTNS...\n"
+    "  submit   --circuit ID [--priority N] [--request-id R] WTNS...   (prints the job id)\n"
+    "  await    [--wait-ms N] [OUT] JOB\n"
+    "  cancel   JOB\n"
+    "  status | metrics | circuits | healthz\n"
+    "  register --id ID (--zkey PATH | --params PATH --r1cs PATH) [--r1cs PATH] [--no-preload] [--upload]\n"
+    "  evict    ID\n"
+    "  pause | resume\n"
+    "OUT: --proof FILE.json --public FILE.json --bin FILE.bin (one partition), or --out-dir DIR\n"
+    "     (DIR/proof_K.json, public_K.json, proof_K.bin for every partition K).\n"
+    "ADDR: host:port or unix:/path (default $SNARKPIPE_ADDR, else 127.0.0.1:7420); the token file\n"
+    "defaults to $SNARKPIPE_TOKEN_FILE. --wait-ms bounds the whole wait (default 600000).\n"
+    "Exit: 0 done, 2 error or failed job, 64 usage, 75 still pending when the wait ran out.\n";
+
+typedef struct {
+    sp_addr addr;
+    char token[4096];
+    long timeout_ms;
+    /* command options */
+    const char *circuit, *request_id, *priority, *proof, *pub, *bin, *out_dir, *id, *zkey, *params, *r1cs;
+    long wait_ms;
+    int no_preload, upload;
+    const char *args[4096];
+    int n_args;
+} client;
+
+/* ---- HTTP ---- */
+
+static int fail_http(const sp_http_resp *r)
+{
+    sp_json_doc *doc = NULL;
+    const sp_json_val *e = NULL, *dt = NULL;
+    if (sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) == SP_OK) {
+        e = sp_json_get(sp_json_root(doc), "error");
+        dt = sp_json_get(sp_json_root(doc), "detail");
+    }
+    fprintf(stderr, "snarkpipe client: HTTP %d %s: %s\n", r->status, e && e->type == SP_JSON_STRING ? e->text : "",
+            dt && dt->type == SP_JSON_STRING ? dt->text : r->body);
+    sp_json_free(doc);
+    return SP_EXIT_RUNTIME;
+}
+
+/* One request; prints the connection error and returns an exit code, or 0. */
+static int call(client *c, const char *method, const char *target, const char *ct, const uint8_t *body, size_t len,
+                long wait_ms, sp_http_resp *r)
+{
+    char err[SP_ERR_LEN];
+    sp_http_req q = {method, target, ct, body, len, c->token[0] ? c->token : NULL,
+                     c->timeout_ms + (wait_ms > 0 ? wait_ms : 0), 0};
+    if (sp_http_call(r, &c->addr, &q, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s %s: %s\n", method, target, err);
+        return SP_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* GET/DELETE/POST without a body: prints the body on success. */
+static int simple(client *c, const char *method, const char *target)
+{
+    sp_http_resp r;
+    int rc = call(c, method, target, NULL, NULL, 0, 0, &r);
+    if (rc)
+        return rc;
+    if (r.status >= 300)
+        rc = fail_http(&r);
+    else
+        printf("%s%s", r.body, r.body_len && r.body[r.body_len - 1] == '\n' ? "" : "\n");
+    sp_http_resp_free(&r);
+    return rc;
+}
+
+/* ---- multipart bodies ---- */
+
+typedef struct {
+    char *buf;
+    size_t len;
+    FILE *f;
+    char boundary[48];
+} mpart;
+
+static void mp_begin(mpart *m)
+{
+    uint8_t r[12] = {0};
+    if (sp_os_random(r, sizeof r) != SP_OK)
+        memcpy(r, "snarkpipe-mp", 12);
+    int n = snprintf(m->boundary, sizeof m->boundary, "snarkpipe-");
+    for (int i = 0; i < 12; i++)
+        n += snprintf(m->boundary + n, sizeof m->boundary - (size_t)n, "%02x", r[i]);
+    m->buf = NULL;
+    m->f = open_memstream(&m->buf, &m->len);
+}
+
+static void mp_part(mpart *m, const char *name, const char *filename, const uint8_t *data, size_t len)
+{
+    if (!m->f)
+        return;
+    fprintf(m->f, "--%s\r\nContent-Disposition: form-data; name=\"%s\"", m->boundary, name);
+    if (filename)
+        fprintf(m->f, "; filename=\"%s\"\r\nContent-Type: application/octet-stream", filename);
+    fprintf(m->f, "\r\n\r\n");
+    fwrite(data, 1, len, m->f);
+    fprintf(m->f, "\r\n");
+}
+
+/* Closes the body (the boundary holds 96 random bits, so it occurs in no
+ * file by chance); 0 when it is whole. */
+static int mp_end(mpart *m, char *ct, size_t ct_len)
+{
+    if (!m->f)
+        return -1;
+    fprintf(m->f, "--%s--\r\n", m->boundary);
+    int bad = fclose(m->f) != 0;
+    m->f = NULL;
+    snprintf(ct, ct_len, "multipart/form-data; boundary=%s", m->boundary);
+    return bad ? -1 : 0;
+}
+
+static int add_file_part(mpart *m, const char *name, const char *path)
+{
+    char *data = NULL, err[SP_ERR_LEN];
+    size_t len = 0;
+    if (sp_g16_read_text(&data, &len, path, MAX_FILE, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s\n", err);
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    mp_part(m, name, base ? base + 1 : path, (const uint8_t *)data, len);
+    free(data);
+    return 0;
+}
+
+/* ---- results ---- */
+
+static int write_value(const char *path, const sp_json_val *v)
+{
+    sp_json_writer w;
+    char *text = NULL, err[SP_ERR_LEN];
+    size_t len = 0;
+    sp_jw_init(&w, 1); /* the layout snarkjs writes its files with */
+    sp_json_emit(&w, v);
+    if (sp_jw_finish(&text, &len, &w) != SP_OK || sp_g16_write_text(path, text, len, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s\n", text ? err : "out of memory");
+        free(text);
+        return -1;
+    }
+    free(text);
+    return 0;
+}
+
+static int write_bin(const char *path, const char *b64)
+{
+    uint8_t *b = NULL;
+    size_t n = 0;
+    char err[SP_ERR_LEN];
+    if (sp_b64_decode(&b, &n, b64, strlen(b64)) != SP_OK || sp_g16_write_text(path, (const char *)b, n, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s: %s\n", path, b ? err : "the answer's bellperson proof is not base64");
+        free(b);
+        return -1;
+    }
+    free(b);
+    return 0;
+}
+
+/* Writes the proofs of a completed result as the options ask. */
+static int write_outputs(const client *c, const sp_json_val *res)
+{
+    const sp_json_val *ps = sp_json_get(res, "proofs");
+    if (!ps || ps->type != SP_JSON_ARRAY) {
+        fprintf(stderr, "snarkpipe client: the answer has no proofs\n");
+        return -1;
+    }
+    if ((c->proof || c->pub || c->bin) && ps->n != 1) {
+        fprintf(stderr, "snarkpipe client: %zu proofs: use --out-dir\n", ps->n);
+        return -1;
+    }
+    for (size_t k = 0; k < ps->n; k++) {
+        const sp_json_val *p = ps->items[k], *pf = sp_json_get(p, "proof"), *pb = sp_json_get(p, "public"),
+                          *bp = sp_json_get(p, "bellperson");
+        char a[4096], b[4096], e[4096];
+        if (!pf || !pb || !bp || bp->type != SP_JSON_STRING) {
+            fprintf(stderr, "snarkpipe client: proof %zu of the answer is incomplete\n", k);
+            return -1;
+        }
+        snprintf(a, sizeof a, "%s/proof_%zu.json", c->out_dir ? c->out_dir : ".", k);
+        snprintf(b, sizeof b, "%s/public_%zu.json", c->out_dir ? c->out_dir : ".", k);
+        snprintf(e, sizeof e, "%s/proof_%zu.bin", c->out_dir ? c->out_dir : ".", k);
+        const char *pa = c->out_dir ? a : c->proof, *pp = c->out_dir ? b : c->pub, *pe = c->out_dir ? e : c->bin;
+        if ((pa && write_value(pa, pf)) || (pp && write_value(pp, pb)) || (pe && write_bin(pe, bp->text)))
+            return -1;
+    }
+    return 0;
+}
+
+/* A job answer (completed, failed, cancelled or pending): reports it and
+ * returns the exit code. */
+static int report_job(const client *c, const sp_http_resp *r)
+{
+    sp_json_doc *doc = NULL;
+    if (sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: HTTP %d with a body that is not JSON\n", r->status);
+        return SP_EXIT_RUNTIME;
+    }
+    const sp_json_val *o = sp_json_root(doc), *st = sp_json_get(o, "status"), *id = sp_json_get(o, "job_id");
+    const char *s = st && st->type == SP_JSON_STRING ? st->text : "?";
+    const char *jid = id && id->type == SP_JSON_STRING ? id->text : "?";
+    int rc = SP_EXIT_OK;
+    if (sp_cli_g.json)
+        printf("%s\n", r->body);
+    if (!strcmp(s, "completed")) {
+        rc = write_outputs(c, o) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+        const sp_json_val *t = sp_json_get(sp_json_get(o, "timings_ms"), "total");
+        if (!sp_cli_g.quiet && !sp_cli_g.json)
+            printf("%s completed (%s ms)\n", jid, t && t->type == SP_JSON_NUMBER ? t->text : "?");
+    } else if (!strcmp(s, "pending")) {
+        if (!sp_cli_g.json)
+            printf("%s pending\n", jid);
+        rc = EXIT_PENDING;
+    } else {
+        const sp_json_val *e = sp_json_get(o, "error"), *dt = sp_json_get(o, "detail");
+        fprintf(stderr, "snarkpipe client: job %s %s: %s: %s\n", jid, s, e && e->type == SP_JSON_STRING ? e->text : "",
+                dt && dt->type == SP_JSON_STRING ? dt->text : "");
+        rc = SP_EXIT_RUNTIME;
+    }
+    sp_json_free(doc);
+    return rc;
+}
+
+/* Awaits a job with GETs of at most a minute each, until c->wait_ms has passed. */
+static int await_loop(client *c, const char *job)
+{
+    double end = sp_wire_now_ms() + (double)c->wait_ms;
+    for (;;) {
+        long left = (long)(end - sp_wire_now_ms());
+        long w = left < 0 ? 0 : left > 60000 ? 60000 : left;
+        char target[512];
+        snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=%ld", job, w);
+        sp_http_resp r;
+        int rc = call(c, "GET", target, NULL, NULL, 0, w, &r);
+        if (rc)
+            return rc;
+        rc = r.status >= 300 ? fail_http(&r) : report_job(c, &r);
+        sp_http_resp_free(&r);
+        if (rc != EXIT_PENDING || sp_wire_now_ms() >= end)
+            return rc;
+    }
+}
+
+/* ---- commands ---- */
+
+static int build_jobs_body(client *c, mpart *m, char *ct, size_t ct_len)
+{
+    mp_begin(m);
+    mp_part(m, "circuit", NULL, (const uint8_t *)c->circuit, strlen(c->circuit));
+    if (c->priority)
+        mp_part(m, "priority", NULL, (const uint8_t *)c->priority, strlen(c->priority));
+    if (c->request_id)
+        mp_part(m, "request_id", NULL, (const uint8_t *)c->request_id, strlen(c->request_id));
+    for (int i = 0; i < c->n_args; i++)
+        if (add_file_part(m, "witness", c->args[i]))
+            return -1;
+    return mp_end(m, ct, ct_len);
+}
+
+static int cmd_submit(client *c, int prove)
+{
+    if (!c->circuit || c->n_args < 1)
+        return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file", prove ? "prove" : "submit");
+    mpart m;
+    char ct[128], target[64];
+    int rc = SP_EXIT_RUNTIME;
+    if (build_jobs_body(c, &m, ct, sizeof ct) == 0) {
+        long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
+        snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
+        sp_http_resp r;
+        rc = call(c, "POST", target, ct, (const uint8_t *)m.buf, m.len, prove ? first : 0, &r);
+        if (!rc && r.status >= 300 && !(prove && r.status != 202 && r.body_len && strstr(r.body, "\"job_id\""))) {
+            rc = fail_http(&r);
+        } else if (!rc && prove && r.status == 202) { /* still running: keep waiting */
+            sp_json_doc *doc = NULL;
+            const sp_json_val *id = NULL;
+            if (sp_json_parse(&doc, r.body, r.body_len, NULL, NULL, 0) == SP_OK)
+                id = sp_json_get(sp_json_root(doc), "job_id");
+            c->wait_ms -= first;
+            rc = id && id->type == SP_JSON_STRING ? await_loop(c, id->text) : SP_EXIT_RUNTIME;
+            sp_json_free(doc);
+        } else if (!rc && prove) {
+            rc = report_job(c, &r);
+        } else if (!rc) {
+            sp_json_doc *doc = NULL;
+            const sp_json_val *id = NULL;
+            if (sp_json_parse(&doc, r.body, r.body_len, NULL, NULL, 0) == SP_OK)
+                id = sp_json_get(sp_json_root(doc), "job_id");
+            printf("%s\n", sp_cli_g.json || !id ? r.body : id->text);
+            sp_json_free(doc);
+        }
+        if (!rc || r.body)
+            sp_http_resp_free(&r);
+    }
+    free(m.buf);
+    return rc;
+}
+
+static int cmd_register(client *c)
+{
+    if (!c->id || (!c->zkey == !c->params) || (c->params && !c->r1cs))
+        return sp_cli_usage("client", USAGE, "register needs --id and --zkey, or --params with --r1cs");
+    char ct[128];
+    char *body = NULL;
+    size_t len = 0;
+    mpart m = {0};
+    if (c->upload) {
+        mp_begin(&m);
+        mp_part(&m, "id", NULL, (const uint8_t *)c->id, strlen(c->id));
+        mp_part(&m, "preload", NULL, (const uint8_t *)(c->no_preload ? "no" : "yes"), c->no_preload ? 2 : 3);
+        if (add_file_part(&m, c->zkey ? "zkey" : "params", c->zkey ? c->zkey : c->params) ||
+            (c->r1cs && add_file_part(&m, "r1cs", c->r1cs)) || mp_end(&m, ct, sizeof ct)) {
+            free(m.buf);
+            return SP_EXIT_RUNTIME;
+        }
+        body = m.buf;
+        len = m.len;
+    } else {
+        sp_json_writer w;
+        sp_jw_init(&w, 0);
+        sp_jw_begin_object(&w);
+        const char *kv[4][2] = {{"id", c->id}, {"zkey", c->zkey}, {"params", c->params}, {"r1cs", c->r1cs}};
+        for (int i = 0; i < 4; i++)
+            if (kv[i][1]) {
+                sp_jw_key(&w, kv[i][0]);
+                sp_jw_string(&w, kv[i][1]);
+            }
+        sp_jw_key(&w, "preload");
+        sp_jw_number(&w, c->no_preload ? "false" : "true");
+        sp_jw_end_object(&w);
+        if (sp_jw_finish(&body, &len, &w) != SP_OK)
+            return SP_EXIT_RUNTIME;
+        snprintf(ct, sizeof ct, "application/json");
+    }
+    sp_http_resp r;
+    int rc = call(c, "POST", "/v1/circuits", ct, (const uint8_t *)body, len, 0, &r);
+    free(body);
+    if (rc)
+        return rc;
+    rc = r.status >= 300 ? fail_http(&r) : (printf("%s\n", r.body), SP_EXIT_OK);
+    sp_http_resp_free(&r);
+    return rc;
+}

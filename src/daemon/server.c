@@ -1,0 +1,506 @@
+/*
+ * The daemon's life (daemon.h): configuration, listeners, engine, the
+ * signal loop on the main thread, and an orderly shutdown.
+ *
+ * Shutdown. The first SIGTERM/SIGINT stops new jobs (503) and then, by
+ * server.shutdown, either lets the jobs in flight finish (drain, at most
+ * server.drain_timeout, then cancel) or cancels them at once; a second
+ * signal cancels. When no job is left: waits end, the listeners stop
+ * (their connection threads are joined), keys are unregistered, the
+ * engine is destroyed, sockets and temporary uploads are removed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include "daemon/daemon.h"
+#include "daemon/internal.h"
+#include "daemon/log.h"
+#include "util/rng.h"
+
+enum { EXIT_OK_ = 0, EXIT_RUNTIME_ = 2, EXIT_USAGE_ = 64 };
+
+/* ---- settings shared with the connection threads ---- */
+
+size_t sp_dmn_max_body(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    size_t v = d->cfg.max_body;
+    pthread_mutex_unlock(&d->cfg_mu);
+    return v;
+}
+
+long sp_dmn_max_wait(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    long v = d->cfg.max_wait_ms;
+    pthread_mutex_unlock(&d->cfg_mu);
+    return v;
+}
+
+void sp_dmn_token(sp_dmn *d, char *out, size_t out_len)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    snprintf(out, out_len, "%s", d->token);
+    pthread_mutex_unlock(&d->cfg_mu);
+}
+
+void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    p->hot_budget = d->cfg.hot_budget ? d->cfg.hot_budget : d->engine_budget / 4;
+    p->warm_budget = d->cfg.warm_budget;
+    p->min_idle_ms = d->cfg.key_min_idle_ms;
+    p->idle_demote_ms = d->cfg.key_idle_demote_ms;
+    p->skip_subgroup_check = d->cfg.skip_subgroup_check;
+    p->load_threads = d->cfg.load_threads;
+    pthread_mutex_unlock(&d->cfg_mu);
+}
+
+sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
+        return SP_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+        SP_LOGW("token file %s can be read by other users (chmod 600 it)", path);
+    size_t n = fread(out, 1, out_len - 1, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    out[n] = 0;
+    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' ' || out[n - 1] == '\t'))
+        out[--n] = 0;
+    size_t printable = 0;
+    while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
+        printable++;
+    if (more || n == 0 || printable != n) {
+        snprintf(err, SP_ERR_LEN, "token file %.200s: expected one line of 1 to %zu printable characters", path,
+                 out_len - 1);
+        out[0] = 0;
+        return SP_ERR_FORMAT;
+    }
+    if (n < 16)
+        SP_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path, n);
+    return SP_OK;
+}
+
+/* ---- listeners ---- */
+
+/* A unix socket path left by a daemon that died: unlink it; one that
+ * someone serves, or a file that is not a socket: refuse. */
+static sp_status clear_unix_path(const char *path, char err[SP_ERR_LEN])
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return SP_OK;
+    if (!S_ISSOCK(st.st_mode)) {
+        snprintf(err, SP_ERR_LEN, "unix:%.200s exists and is not a socket", path);
+        return SP_ERR_IO;
+    }
+    struct sockaddr_un su = {0};
+    su.sun_family = AF_UNIX;
+    memcpy(su.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int live = fd >= 0 && connect(fd, (struct sockaddr *)&su, sizeof su) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (live) {
+        snprintf(err, SP_ERR_LEN, "unix:%.200s: another process serves there", path);
+        return SP_ERR_IO;
+    }
+    SP_LOGI("removing the stale socket %s", path);
+    unlink(path);
+    return SP_OK;
+}
+
+static sp_status bind_unix(dlistener *l, int mode, char err[SP_ERR_LEN])
+{
+    sp_status st = clear_unix_path(l->addr.path, err);
+    if (st != SP_OK)
+        return st;
+    struct sockaddr_un su = {0};
+    su.sun_family = AF_UNIX;
+    memcpy(su.sun_path, l->addr.path, strlen(l->addr.path) + 1);
+    l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&su, sizeof su) != 0 || chmod(l->addr.path, (mode_t)mode) != 0 ||
+        listen(l->fd, 128) != 0) {
+        snprintf(err, SP_ERR_LEN, "unix:%.200s: %s", l->addr.path, strerror(errno));
+        return SP_ERR_IO;
+    }
+    return SP_OK;
+}
+
+static sp_status bind_tcp(dlistener *l, char err[SP_ERR_LEN])
+{
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int g = getaddrinfo(l->addr.host, l->addr.port, &hints, &res);
+    if (g != 0 || !res) {
+        snprintf(err, SP_ERR_LEN, "%.200s: %s", l->addr.host, g ? gai_strerror(g) : "no address");
+        return SP_ERR_IO;
+    }
+    int one = 1, ok = 0;
+    l->fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (l->fd >= 0) {
+        setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (res->ai_family == AF_INET6)
+            setsockopt(l->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        ok = bind(l->fd, res->ai_addr, res->ai_addrlen) == 0 && listen(l->fd, 128) == 0;
+    }
+    freeaddrinfo(res);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (!ok || getsockname(l->fd, (struct sockaddr *)&ss, &sl) != 0) {
+        snprintf(err, SP_ERR_LEN, "%.200s:%s: %s", l->addr.host, l->addr.port, strerror(errno));
+        return SP_ERR_IO;
+    }
+    unsigned port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                                   : ((struct sockaddr_in *)&ss)->sin_port);
+    snprintf(l->addr.port, sizeof l->addr.port, "%u", port);
+    return SP_OK;
+}
+
+/* Checks every listener against the token policy, then binds them. */
+static int open_listeners(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    for (int i = 0; i < d->cfg.n_listen; i++) {
+        dlistener *l = &d->ls[i];
+        l->fd = -1;
+        if (sp_addr_parse(&l->addr, d->cfg.listen[i], err) != SP_OK)
+            return EXIT_USAGE_;
+        if (!l->addr.is_unix && !d->token[0] && !d->cfg.insecure && !sp_addr_is_loopback(&l->addr)) {
+            snprintf(err, SP_ERR_LEN, "refusing to listen on %.200s (not a loopback address) without a token: set "
+                     "server.token_file, or --insecure if that is really meant", d->cfg.listen[i]);
+            return EXIT_USAGE_;
+        }
+    }
+    for (int i = 0; i < d->cfg.n_listen; i++) {
+        dlistener *l = &d->ls[i];
+        sp_status st = l->addr.is_unix ? bind_unix(l, d->cfg.unix_mode, err) : bind_tcp(l, err);
+        d->n_ls = i + 1;
+        if (st != SP_OK)
+            return EXIT_RUNTIME_;
+        sp_addr_format(l->text, sizeof l->text, &l->addr);
+    }
+    return EXIT_OK_;
+}
+
+static void close_listeners(sp_dmn *d)
+{
+    for (int i = 0; i < d->n_ls; i++) {
+        dlistener *l = &d->ls[i];
+        if (l->fd >= 0)
+            close(l->fd);
+        if (l->fd >= 0 && l->addr.is_unix)
+            unlink(l->addr.path);
+        l->fd = -1;
+    }
+}
+
+static void write_ready_file(sp_dmn *d)
+{
+    if (!*d->cfg.ready_file)
+        return;
+    char tmp[SP_DCONF_PATH + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", d->cfg.ready_file);
+    FILE *f = fopen(tmp, "w");
+    for (int i = 0; f && i < d->n_ls; i++)
+        fprintf(f, "%s\n", d->ls[i].text);
+    if (!f || fclose(f) != 0 || rename(tmp, d->cfg.ready_file) != 0)
+        SP_LOGE("cannot write the ready file %s: %s", d->cfg.ready_file, strerror(errno));
+}
+
+/* ---- uploads ---- */
+
+static sp_status make_upload_dir(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    if (*d->cfg.state_dir) {
+        snprintf(d->upload_dir, sizeof d->upload_dir, "%.400s/uploads", d->cfg.state_dir);
+        if ((mkdir(d->cfg.state_dir, 0700) != 0 && errno != EEXIST) ||
+            (mkdir(d->upload_dir, 0700) != 0 && errno != EEXIST)) {
+            snprintf(err, SP_ERR_LEN, "state_dir %.200s: %s", d->cfg.state_dir, strerror(errno));
+            return SP_ERR_IO;
+        }
+        return SP_OK;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(d->upload_dir, sizeof d->upload_dir, "%.400s/snarkpipe-uploads.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(d->upload_dir)) {
+        snprintf(err, SP_ERR_LEN, "temporary upload directory: %s", strerror(errno));
+        return SP_ERR_IO;
+    }
+    d->upload_dir_temp = 1;
+    return SP_OK;
+}
+
+static void remove_upload_dir(sp_dmn *d)
+{
+    if (!d->upload_dir_temp)
+        return;
+    DIR *dir = opendir(d->upload_dir);
+    struct dirent *e;
+    while (dir && (e = readdir(dir))) {
+        char p[SP_DCONF_PATH + 300];
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", d->upload_dir, e->d_name);
+            unlink(p);
+        }
+    }
+    if (dir)
+        closedir(dir);
+    rmdir(d->upload_dir);
+}
+
+/* ---- start ---- */
+
+static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    char path[64];
+    sp_status st = sp_trk_open(d, path, sizeof path, err);
+    if (st != SP_OK)
+        return st;
+    sp_engine_config ec = d->cfg.eng;
+    ec.timeline_path = path;
+    if ((st = sp_engine_create(&d->eng, &ec, err)) != SP_OK)
+        return st;
+    if ((st = sp_trk_start(d, err)) != SP_OK)
+        return st;
+    sp_engine_status es;
+    if (sp_engine_status_get(d->eng, &es) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    d->engine_budget = es.budget_total;
+    pthread_mutex_lock(&d->trk.mu);
+    d->trk.n_dev = (int)es.n_devices;
+    pthread_mutex_unlock(&d->trk.mu);
+    SP_LOGI("engine: backends %s, %d synthesis workers, %zu device(s), budget %zu bytes", d->cfg.backends,
+            es.synth_workers, es.n_devices, es.budget_total);
+    sp_engine_status_free(&es);
+    return SP_OK;
+}
+
+static void register_config_circuits(sp_dmn *d, size_t from)
+{
+    char err[SP_ERR_LEN];
+    for (size_t i = from; i < d->cfg.n_circuits; i++) {
+        const sp_dconf_circuit *c = &d->cfg.circuits[i];
+        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_SRC_CONFIG};
+        if (sp_reg_add(d, &s, err) != 201)
+            SP_LOGE("circuit %s (from the configuration): %s", c->id, err);
+    }
+}
+
+static void init_state(sp_dmn *d)
+{
+    pthread_mutex_init(&d->cfg_mu, NULL);
+    pthread_mutex_init(&d->persist_mu, NULL);
+    pthread_mutex_init(&d->reg.mu, NULL);
+    pthread_cond_init(&d->reg.cv, NULL);
+    pthread_mutex_init(&d->jobs.mu, NULL);
+    pthread_cond_init(&d->jobs.cv, NULL);
+    pthread_mutex_init(&d->trk.mu, NULL);
+    pthread_cond_init(&d->trk.cv, NULL);
+    d->trk.fd = d->trk.wfd = -1;
+    d->t_start = sp_wire_now_ms();
+    uint8_t r[3] = {0};
+    if (sp_os_random(r, sizeof r) != SP_OK) { /* the tag only keeps ids of two runs apart */
+        uint32_t t = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+        memcpy(r, &t, 3);
+    }
+    snprintf(d->jobs.tag, sizeof d->jobs.tag, "%02x%02x%02x", r[0], r[1], r[2]);
+}
+
+/* ---- the loop ---- */
+
+static void reload(sp_dmn *d)
+{
+    sp_dconf fresh;
+    char err[SP_ERR_LEN], tok[sizeof d->token] = "";
+    int action;
+    SP_LOGI("SIGHUP: reloading %s", *d->cfg.config_path ? d->cfg.config_path : "(no file; flags only)");
+    if (sp_dconf_from_args(&fresh, &action, d->argc, d->argv, err) != SP_OK) {
+        SP_LOGE("reload failed, keeping the running configuration: %s", err);
+        sp_dconf_free(&fresh);
+        return;
+    }
+    if (*fresh.token_file && sp_dmn_read_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
+        SP_LOGE("reload failed, keeping the running configuration: %s", err);
+        sp_dconf_free(&fresh);
+        return;
+    }
+    int exposed = 0;
+    for (int i = 0; i < d->n_ls; i++)
+        exposed |= !d->ls[i].addr.is_unix && !sp_addr_is_loopback(&d->ls[i].addr) && !d->cfg.insecure;
+    if (exposed && !tok[0]) {
+        SP_LOGE("reload refused: a non-loopback listener needs a token, and the new configuration has none");
+        sp_dconf_free(&fresh);
+        return;
+    }
+    size_t first_new = 0;
+    pthread_mutex_lock(&d->cfg_mu);
+    int changed = sp_dconf_reload(&d->cfg, &fresh, &first_new);
+    snprintf(d->token, sizeof d->token, "%s", tok);
+    pthread_mutex_unlock(&d->cfg_mu);
+    sp_dconf_free(&fresh);
+    sp_log_set_level((sp_log_level)d->cfg.log_level);
+    register_config_circuits(d, first_new);
+    SP_LOGI("reload done: %d change(s); token %s", changed, tok[0] ? "set" : "off");
+}
+
+static void begin_shutdown(sp_dmn *d, int cancel)
+{
+    if (!atomic_exchange(&d->draining, 1)) {
+        SP_LOGI("shutting down: %s %zu job(s) in flight", cancel ? "cancelling" : "draining", sp_jobs_live(d));
+        sp_engine_pause(d->eng, 0); /* queued work must be able to finish (or be dropped) */
+    }
+    if (cancel)
+        sp_jobs_cancel_all(d);
+}
+
+static void run_loop(sp_dmn *d)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    int signals = 0, cancelled = 0;
+    double deadline = 0;
+    for (;;) {
+        struct timespec tick = {0, 250 * 1000000L};
+        int sig = sigtimedwait(&set, NULL, &tick);
+        if (sig == SIGHUP) {
+            reload(d);
+        } else if (sig == SIGTERM || sig == SIGINT) {
+            signals++;
+            cancelled = signals > 1 || d->cfg.shutdown == SP_SHUTDOWN_CANCEL;
+            if (signals > 1)
+                SP_LOGI("second signal: cancelling what is left");
+            begin_shutdown(d, cancelled);
+            if (signals == 1 && d->cfg.drain_timeout_ms > 0)
+                deadline = sp_wire_now_ms() + (double)d->cfg.drain_timeout_ms;
+        }
+        if (atomic_load(&d->draining)) {
+            if (!cancelled && deadline > 0 && sp_wire_now_ms() > deadline) {
+                SP_LOGW("drain timeout: cancelling %zu job(s)", sp_jobs_live(d));
+                begin_shutdown(d, cancelled = 1);
+            }
+            if (sp_jobs_live(d) == 0)
+                return;
+        }
+        sp_reg_tick(d);
+        sp_jobs_tick(d);
+    }
+}
+
+static void shutdown_all(sp_dmn *d)
+{
+    atomic_store(&d->draining, 1);
+    pthread_mutex_lock(&d->jobs.mu);
+    atomic_store(&d->stopping, 1); /* awaits return now */
+    pthread_cond_broadcast(&d->jobs.cv);
+    pthread_mutex_unlock(&d->jobs.mu);
+    sp_http_quiesce(d);
+    sp_http_stop(d);
+    for (int i = 0; d->eng && sp_jobs_live(d) && i < 600; i++) { /* a submit that raced the drain */
+        sp_jobs_cancel_all(d);
+        usleep(50 * 1000);
+    }
+    sp_reg_free_all(d);
+    sp_engine_destroy(d->eng);
+    d->eng = NULL;
+    sp_trk_stop(d);
+    sp_jobs_free_all(d);
+    close_listeners(d);
+    remove_upload_dir(d);
+    if (*d->cfg.ready_file)
+        unlink(d->cfg.ready_file);
+}
+
+/* Configuration, token and listener policy; returns an exit status or -1 to go on. */
+static int configure(sp_dmn *d, int argc, char **argv)
+{
+    char err[SP_ERR_LEN];
+    int action;
+    if (sp_dconf_from_args(&d->cfg, &action, argc, argv, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe daemon: %s\n", err);
+        return EXIT_USAGE_;
+    }
+    if (action == 1)
+        sp_dconf_help(stdout);
+    else if (action == 2)
+        sp_dconf_print(stdout, &d->cfg);
+    else if (action == 3)
+        printf("configuration ok\n");
+    if (action)
+        return EXIT_OK_;
+    sp_log_set_level((sp_log_level)d->cfg.log_level);
+    if (*d->cfg.token_file && sp_dmn_read_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
+        SP_LOGE("%s", err);
+        return EXIT_RUNTIME_;
+    }
+    return -1;
+}
+
+int sp_daemon_main(int argc, char **argv)
+{
+    sp_dmn *d = calloc(1, sizeof *d);
+    char err[SP_ERR_LEN] = "";
+    if (!d) {
+        fprintf(stderr, "snarkpipe daemon: out of memory\n");
+        return EXIT_RUNTIME_;
+    }
+    init_state(d);
+    d->argc = argc;
+    d->argv = argv;
+    int rc = configure(d, argc, argv);
+    if (rc < 0) {
+        /* Signals are taken by the main loop only: block them before any thread starts. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &set, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        rc = open_listeners(d, err);
+        if (rc == EXIT_OK_ && (make_upload_dir(d, err) != SP_OK || start_engine(d, err) != SP_OK))
+            rc = EXIT_RUNTIME_;
+        if (rc == EXIT_OK_) {
+            register_config_circuits(d, 0);
+            sp_reg_restore(d);
+            if (sp_http_start(d, err) != SP_OK)
+                rc = EXIT_RUNTIME_;
+        }
+        if (rc == EXIT_OK_) {
+            for (int i = 0; i < d->n_ls; i++)
+                SP_LOGI("listening on %s%s", d->ls[i].text, d->token[0] ? " (bearer token required)" : "");
+            write_ready_file(d);
+            run_loop(d);
+            SP_LOGI("stopping");
+        } else {
+            SP_LOGE("cannot start: %s", err);
+        }
+        shutdown_all(d);
+        if (rc == EXIT_OK_)
+            SP_LOGI("stopped");
+    }
+    sp_dconf_free(&d->cfg);
+    free(d);
+    return rc;
+}

@@ -41,6 +41,24 @@ CLI_SRC   := $(wildcard src/cli/*.c) bench/field.c
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI       := $(BUILD)/snarkpipe
 
+# The proving daemon (src/daemon; not part of the library): needs
+# libmicrohttpd and libinih, found with pkg-config. Without them the CLI is
+# built with src/daemon/wire.c only (the HTTP client of `snarkpipe client`)
+# and `snarkpipe daemon` says it is missing; tests/test_daemon is skipped.
+DAEMON_PKGS := libmicrohttpd inih
+DAEMON_OK   := $(shell pkg-config --exists $(DAEMON_PKGS) 2>/dev/null && echo 1)
+ifeq ($(DAEMON_OK),1)
+DAEMON_SRC  := $(wildcard src/daemon/*.c)
+DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
+$(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
+else
+DAEMON_SRC  := src/daemon/wire.c
+TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon,$(TEST_BIN))
+endif
+DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ     += $(DAEMON_OBJ)
+$(CLI): LDLIBS += $(DAEMON_LIBS)
+
 .PHONY: all lib tests test bench demo clean check-layers
 all: lib tests $(BENCH_BIN) $(CLI)
 lib: $(LIB)
@@ -57,6 +75,11 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
+
+# The daemon's test links the daemon's objects (they come before the library).
+$(BUILD)/tests/test_daemon: tests/test_daemon.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -289,42 +289,50 @@ static int build_jobs_body(client *c, mpart *m, char *ct, size_t ct_len)
     return mp_end(m, ct, ct_len);
 }
 
+/* The string member key of a JSON answer, copied into out; 1 when there. */
+static int answer_str(const sp_http_resp *r, const char *key, char *out, size_t out_len)
+{
+    sp_json_doc *doc = NULL;
+    const sp_json_val *v = NULL;
+    if (sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) == SP_OK)
+        v = sp_json_get(sp_json_root(doc), key);
+    int ok = v && v->type == SP_JSON_STRING;
+    if (ok)
+        snprintf(out, out_len, "%s", v->text);
+    sp_json_free(doc);
+    return ok;
+}
+
 static int cmd_submit(client *c, int prove)
 {
     if (!c->circuit || c->n_args < 1)
-        return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file", prove ? "prove" : "submit");
+        return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file",
+                            prove ? "prove" : "submit");
     mpart m;
-    char ct[128], target[64];
+    char ct[128], target[64], id[256], st[32];
     int rc = SP_EXIT_RUNTIME;
+    sp_http_resp r;
+    long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
     if (build_jobs_body(c, &m, ct, sizeof ct) == 0) {
-        long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
         snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
-        sp_http_resp r;
         rc = call(c, "POST", target, ct, (const uint8_t *)m.buf, m.len, prove ? first : 0, &r);
-        if (!rc && r.status >= 300 && !(prove && r.status != 202 && r.body_len && strstr(r.body, "\"job_id\""))) {
-            rc = fail_http(&r);
-        } else if (!rc && prove && r.status == 202) { /* still running: keep waiting */
-            sp_json_doc *doc = NULL;
-            const sp_json_val *id = NULL;
-            if (sp_json_parse(&doc, r.body, r.body_len, NULL, NULL, 0) == SP_OK)
-                id = sp_json_get(sp_json_root(doc), "job_id");
-            c->wait_ms -= first;
-            rc = id && id->type == SP_JSON_STRING ? await_loop(c, id->text) : SP_EXIT_RUNTIME;
-            sp_json_free(doc);
-        } else if (!rc && prove) {
-            rc = report_job(c, &r);
-        } else if (!rc) {
-            sp_json_doc *doc = NULL;
-            const sp_json_val *id = NULL;
-            if (sp_json_parse(&doc, r.body, r.body_len, NULL, NULL, 0) == SP_OK)
-                id = sp_json_get(sp_json_root(doc), "job_id");
-            printf("%s\n", sp_cli_g.json || !id ? r.body : id->text);
-            sp_json_free(doc);
-        }
-        if (!rc || r.body)
-            sp_http_resp_free(&r);
     }
     free(m.buf);
+    if (rc)
+        return rc;
+    if (r.status == 202 && answer_str(&r, "job_id", id, sizeof id)) {
+        if (prove) {
+            c->wait_ms -= first;
+            rc = await_loop(c, id);
+        } else {
+            printf("%s\n", sp_cli_g.json ? r.body : id);
+        }
+    } else if (prove && (r.status == 200 || answer_str(&r, "status", st, sizeof st))) {
+        rc = report_job(c, &r); /* a result: completed, or failed / cancelled with its own HTTP code */
+    } else {
+        rc = fail_http(&r);
+    }
+    sp_http_resp_free(&r);
     return rc;
 }
 
@@ -371,5 +379,139 @@ static int cmd_register(client *c)
         return rc;
     rc = r.status >= 300 ? fail_http(&r) : (printf("%s\n", r.body), SP_EXIT_OK);
     sp_http_resp_free(&r);
+    return rc;
+}
+
+/* ---- options ---- */
+
+static int parse_long(long *out, const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Global client options (before the command). Returns the index of the
+ * command, or -1 after a usage message. */
+static int client_globals(client *c, int argc, char **argv)
+{
+    const char *addr = getenv("SNARKPIPE_ADDR"), *tf = getenv("SNARKPIPE_TOKEN_FILE");
+    int i = 1, missing = 0;
+    c->timeout_ms = 60000;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *v;
+        if ((v = sp_cli_opt(argc, argv, &i, "--addr", &missing)))
+            addr = v;
+        else if ((v = sp_cli_opt(argc, argv, &i, "--token-file", &missing)))
+            tf = v;
+        else if ((v = sp_cli_opt(argc, argv, &i, "--timeout-ms", &missing)) && !parse_long(&c->timeout_ms, v))
+            continue;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s", USAGE);
+            return -2;
+        } else
+            return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : ""), -1;
+    }
+    char err[SP_ERR_LEN];
+    if (sp_addr_parse(&c->addr, addr && *addr ? addr : "127.0.0.1:7420", err) != SP_OK)
+        return sp_cli_usage("client", USAGE, "%s", err), -1;
+    if (tf && *tf) {
+        FILE *f = fopen(tf, "r");
+        size_t n = f ? fread(c->token, 1, sizeof c->token - 1, f) : 0;
+        if (f)
+            fclose(f);
+        c->token[n] = 0;
+        while (n && (c->token[n - 1] == '\n' || c->token[n - 1] == '\r' || c->token[n - 1] == ' '))
+            c->token[--n] = 0;
+        if (!f || !n) {
+            fprintf(stderr, "snarkpipe client: token file %s: %s\n", tf, f ? "empty" : strerror(errno));
+            return -3;
+        }
+    }
+    return i < argc ? i : (sp_cli_usage("client", USAGE, "which command?"), -1);
+}
+
+/* Options of a command (after its name); the rest are its arguments. */
+static int command_opts(client *c, int argc, char **argv, int i)
+{
+    c->wait_ms = 600000;
+    for (; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        struct { const char *name; const char **dst; } str[] = {
+            {"--circuit", &c->circuit}, {"--request-id", &c->request_id}, {"--priority", &c->priority},
+            {"--proof", &c->proof}, {"--public", &c->pub}, {"--bin", &c->bin}, {"--out-dir", &c->out_dir},
+            {"--id", &c->id}, {"--zkey", &c->zkey}, {"--params", &c->params}, {"--r1cs", &c->r1cs}};
+        int hit = 0;
+        for (size_t k = 0; k < sizeof str / sizeof str[0] && !hit && !missing; k++)
+            if ((v = sp_cli_opt(argc, argv, &i, str[k].name, &missing)))
+                *str[k].dst = v, hit = 1;
+        if (hit)
+            continue;
+        if (!missing && (v = sp_cli_opt(argc, argv, &i, "--wait-ms", &missing))) {
+            if (parse_long(&c->wait_ms, v))
+                return sp_cli_usage("client", USAGE, "--wait-ms needs a non-negative number");
+            continue;
+        }
+        if (!strcmp(argv[i], "--no-preload"))
+            c->no_preload = 1;
+        else if (!strcmp(argv[i], "--upload"))
+            c->upload = 1;
+        else if (missing || (argv[i][0] == '-' && argv[i][1]))
+            return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : "");
+        else if (c->n_args < (int)(sizeof c->args / sizeof c->args[0]))
+            c->args[c->n_args++] = argv[i];
+    }
+    return 0;
+}
+
+static int one_arg(client *c, const char *cmd)
+{
+    if (c->n_args != 1)
+        return sp_cli_usage("client", USAGE, "%s takes exactly one argument", cmd);
+    if (strlen(c->args[0]) > 200 || strchr(c->args[0], '/') || strchr(c->args[0], '?'))
+        return sp_cli_usage("client", USAGE, "'%s' is not an id", c->args[0]);
+    return 0;
+}
+
+int sp_cli_client(int argc, char **argv)
+{
+    client *c = calloc(1, sizeof *c);
+    if (!c)
+        return SP_EXIT_RUNTIME;
+    int i = client_globals(c, argc, argv), rc;
+    if (i < 0) {
+        free(c);
+        return i == -2 ? SP_EXIT_OK : i == -3 ? SP_EXIT_RUNTIME : SP_EXIT_USAGE;
+    }
+    const char *cmd = argv[i];
+    char target[300];
+    if ((rc = command_opts(c, argc, argv, i + 1)) != 0) {
+        free(c);
+        return rc;
+    }
+    if (!strcmp(cmd, "prove") || !strcmp(cmd, "submit"))
+        rc = cmd_submit(c, !strcmp(cmd, "prove"));
+    else if (!strcmp(cmd, "await"))
+        rc = one_arg(c, cmd) ? SP_EXIT_USAGE : await_loop(c, c->args[0]);
+    else if (!strcmp(cmd, "cancel") || !strcmp(cmd, "evict")) {
+        snprintf(target, sizeof target, "/v1/%s/%s", cmd[0] == 'c' ? "jobs" : "circuits", c->n_args ? c->args[0] : "");
+        rc = one_arg(c, cmd) ? SP_EXIT_USAGE : simple(c, "DELETE", target);
+    } else if (!strcmp(cmd, "status") || !strcmp(cmd, "metrics") || !strcmp(cmd, "circuits") ||
+               !strcmp(cmd, "healthz")) {
+        snprintf(target, sizeof target, "%s%s", cmd[0] == 'm' || cmd[0] == 'h' ? "/" : "/v1/", cmd);
+        rc = c->n_args ? sp_cli_usage("client", USAGE, "%s takes no argument", cmd) : simple(c, "GET", target);
+    } else if (!strcmp(cmd, "pause") || !strcmp(cmd, "resume")) {
+        snprintf(target, sizeof target, "/v1/%s", cmd);
+        rc = simple(c, "POST", target);
+    } else if (!strcmp(cmd, "register"))
+        rc = cmd_register(c);
+    else
+        rc = sp_cli_usage("client", USAGE, "unknown command '%s'", cmd);
+    free(c);
     return rc;
 }

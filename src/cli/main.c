@@ -12,6 +12,9 @@
 #include "snarkpipe.h"
 
 static int cmd_help(int argc, char **argv);
+/* cmd_daemon.c, cmd_client.c */
+int sp_cli_daemon(int argc, char **argv);
+int sp_cli_client(int argc, char **argv);
 
 static int cmd_version(int argc, char **argv)
 {
@@ -72,6 +75,11 @@ static const struct {
      "write a satisfiable benchmark circuit and its witness (.r1cs, .wtns);\n"
      "      `snarkpipe gen-circuit` alone prints its options",
      sp_cmd_gen_circuit},
+    {"daemon", "[--config FILE] [--listen ADDR]... [OPTIONS]",
+     "the proving service: HTTP/JSON API, live status page at /, /metrics\n"
+     "      (--help: every option; snarkpipe.conf.example)", sp_cli_daemon},
+    {"client", "[--addr ADDR] prove|submit|await|cancel|status|metrics|...",
+     "talk to a running daemon (--help: every command)", sp_cli_client},
 };
 
 static int cmd_help(int argc, char **argv)

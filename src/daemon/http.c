@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "daemon/internal.h"
 #include "daemon/log.h"
 
@@ -281,6 +282,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         r->url = url;
         r->method = method;
         atomic_fetch_add(&d->requests, 1);
+        atomic_fetch_add(&d->active_requests, 1);
         first_call(d, r);
         return MHD_YES;
     }
@@ -299,6 +301,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls, 
 {
     dreq *r = *con_cls;
     if (r) {
+        atomic_fetch_sub(&r->d->active_requests, 1);
         free(r->body);
         free(r);
     }
@@ -330,11 +333,15 @@ sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-void sp_http_quiesce(sp_dmn *d)
+void sp_http_quiesce(sp_dmn *d, long wait_ms)
 {
     for (int i = 0; i < d->n_ls; i++)
         if (d->ls[i].mhd)
             MHD_quiesce_daemon(d->ls[i].mhd); /* stops accepting; the socket stays ours (closed in server.c) */
+    /* Answers being written (an await that just returned) get to finish
+     * before MHD_stop_daemon closes their connections. */
+    for (long t = 0; t < wait_ms && atomic_load(&d->active_requests) > 0; t += 10)
+        usleep(10000);
 }
 
 void sp_http_stop(sp_dmn *d)

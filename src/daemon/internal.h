@@ -255,7 +255,9 @@ void sp_http_header(dreq *r, const char *name, const char *value);
 void sp_http_send_json(dreq *r, int code, sp_json_writer *w);
 
 sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
-void sp_http_quiesce(sp_dmn *d);
+/* Stops accepting connections, then waits (at most wait_ms) until the
+ * requests in progress have been answered. */
+void sp_http_quiesce(sp_dmn *d, long wait_ms);
 void sp_http_stop(sp_dmn *d);
 
 /* ---- api.c, status.c: the routes ---- */
@@ -310,6 +312,7 @@ struct sp_dmn {
     pthread_mutex_t persist_mu; /* one writer of the registry state file at a time */
     atomic_ullong http_codes[SP_HTTP_CODES];
     atomic_ullong requests, rejected_submits;
+    atomic_int active_requests; /* requests read and not yet fully answered */
 };
 
 /* The key residency settings (reloadable), read together under cfg_mu. */

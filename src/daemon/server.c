@@ -87,7 +87,7 @@ sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char er
     while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
         printable++;
     if (more || n == 0 || printable != n) {
-        snprintf(err, SP_ERR_LEN, "token file %.200s: expected one line of 1 to %zu printable characters", path,
+        snprintf(err, SP_ERR_LEN, "token file %.150s: expected one line of 1 to %zu printable characters", path,
                  out_len - 1);
         out[0] = 0;
         return SP_ERR_FORMAT;
@@ -183,7 +183,7 @@ static int open_listeners(sp_dmn *d, char err[SP_ERR_LEN])
         if (sp_addr_parse(&l->addr, d->cfg.listen[i], err) != SP_OK)
             return EXIT_USAGE_;
         if (!l->addr.is_unix && !d->token[0] && !d->cfg.insecure && !sp_addr_is_loopback(&l->addr)) {
-            snprintf(err, SP_ERR_LEN, "refusing to listen on %.200s (not a loopback address) without a token: set "
+            snprintf(err, SP_ERR_LEN, "refusing to listen on %.100s (not a loopback address) without a token: set "
                      "server.token_file, or --insecure if that is really meant", d->cfg.listen[i]);
             return EXIT_USAGE_;
         }
@@ -415,7 +415,7 @@ static void shutdown_all(sp_dmn *d)
     atomic_store(&d->stopping, 1); /* awaits return now */
     pthread_cond_broadcast(&d->jobs.cv);
     pthread_mutex_unlock(&d->jobs.mu);
-    sp_http_quiesce(d);
+    sp_http_quiesce(d, 5000);
     sp_http_stop(d);
     for (int i = 0; d->eng && sp_jobs_live(d) && i < 600; i++) { /* a submit that raced the drain */
         sp_jobs_cancel_all(d);

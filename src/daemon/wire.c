@@ -211,7 +211,7 @@ static sp_status conn_open(conn *c, const sp_addr *a)
         hints.ai_flags = AI_NUMERICSERV;
         int g = getaddrinfo(a->host, a->port, &hints, &res);
         if (g != 0) {
-            snprintf(c->err, SP_ERR_LEN, "%s: %s", a->host, gai_strerror(g));
+            snprintf(c->err, SP_ERR_LEN, "%.120s: %.100s", a->host, gai_strerror(g));
             return SP_ERR_IO;
         }
         errno = ECONNREFUSED;
@@ -229,7 +229,7 @@ static sp_status conn_open(conn *c, const sp_addr *a)
     }
     char as[300];
     sp_addr_format(as, sizeof as, a);
-    snprintf(c->err, SP_ERR_LEN, "cannot connect to %s: %s", as, strerror(errno));
+    snprintf(c->err, SP_ERR_LEN, "cannot connect to %.150s: %.80s", as, strerror(errno));
     return SP_ERR_IO;
 }
 

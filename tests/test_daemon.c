@@ -1,0 +1,933 @@
+/*
+ * The daemon (src/daemon): its codecs and configuration table in-process,
+ * then its HTTP API against real `snarkpipe daemon` processes on a unix
+ * socket and 127.0.0.1 (port 0):
+ *   - base64 against the RFC 4648 vectors, config values, files, flags and
+ *     --print-config round trips, multipart bodies;
+ *   - several clients proving at once (prove, and submit + await; octet,
+ *     multipart and JSON bodies), every proof checked here: the snarkjs
+ *     JSON and the bellperson bytes verify against the key, with the
+ *     public signals of the witness that was sent;
+ *   - cancel of a queued and of a running job; evict refused (409) while a
+ *     job holds the circuit, accepted after;
+ *   - every malformed request: JSON, unknown circuit, witness of the wrong
+ *     length, garbage witness, body over the limit (announced, and chunked),
+ *     bad arguments, unknown routes and methods;
+ *   - key tiers: cold registration, promotion on use, LRU demotion under a
+ *     tiny budget;
+ *   - bearer token: missing, wrong, right; a non-loopback listener without a
+ *     token refuses to start.
+ * The daemon binary is ../snarkpipe next to this program (make test builds it).
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "daemon/config.h"
+#include "daemon/form.h"
+#include "daemon/wire.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
+#include "test_engine.h"
+
+static char bin_[600], dir_[300];
+static sp_rng rng_;
+
+/* The directory part of path ("." when it has none), in a static buffer. */
+static const char *dirname_of(const char *path)
+{
+    static char d[520];
+    const char *s = strrchr(path, '/');
+    snprintf(d, sizeof d, "%.*s", s ? (int)(s - path) : 1, s ? path : ".");
+    return d;
+}
+
+/* ---- in-process units ---- */
+
+static void test_base64(void)
+{
+    /* RFC 4648 section 10 */
+    static const char *in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    static const char *out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+    for (int i = 0; i < 7; i++) {
+        char b[16];
+        uint8_t *d = NULL;
+        size_t n = 0;
+        sp_b64_encode(b, (const uint8_t *)in[i], strlen(in[i]));
+        CHECKF(!strcmp(b, out[i]), "b64(%s) = %s", in[i], b);
+        CHECK(sp_b64_len(strlen(in[i])) == strlen(out[i]));
+        CHECK(sp_b64_decode(&d, &n, out[i], strlen(out[i])) == SP_OK && n == strlen(in[i]) && !memcmp(d, in[i], n));
+        free(d);
+    }
+    static const char *bad[] = {"Zg=", "Z===", "Zh==", "Zm9=", "Zm 9", "Zm9v=Zm9", "Zg==Zg==", "****"};
+    for (int i = 0; i < 8; i++) {
+        uint8_t *d = NULL;
+        size_t n = 0;
+        CHECKF(sp_b64_decode(&d, &n, bad[i], strlen(bad[i])) == SP_ERR_BAD_ENCODING && !d, "'%s' accepted", bad[i]);
+    }
+    for (int it = 0; it < sp_test_iters(200); it++) { /* round trips of random lengths */
+        uint8_t raw[300], *d = NULL;
+        char b[420];
+        size_t n = sp_rng_u64(&rng_) % sizeof raw, m = 0;
+        for (size_t k = 0; k < n; k++)
+            raw[k] = (uint8_t)sp_rng_u64(&rng_);
+        sp_b64_encode(b, raw, n);
+        CHECK(sp_b64_decode(&d, &m, b, strlen(b)) == SP_OK && m == n && !memcmp(d, raw, n));
+        free(d);
+    }
+}
+
+static void test_config_values(void)
+{
+    size_t b;
+    long ms;
+    int v;
+    CHECK(sp_dconf_parse_bytes(&b, "512MiB") == 0 && b == (size_t)512 << 20);
+    CHECK(sp_dconf_parse_bytes(&b, "2G") == 0 && b == (size_t)2 << 30);
+    CHECK(sp_dconf_parse_bytes(&b, "3GB") == 0 && b == 3000000000u);
+    CHECK(sp_dconf_parse_bytes(&b, "1000") == 0 && b == 1000);
+    CHECK(sp_dconf_parse_bytes(&b, "auto") == 0 && b == 0);
+    CHECK(sp_dconf_parse_bytes(&b, "1.5G") != 0 && sp_dconf_parse_bytes(&b, "-1") != 0);
+    CHECK(sp_dconf_parse_bytes(&b, "10XB") != 0 && sp_dconf_parse_bytes(&b, "") != 0);
+    CHECK(sp_dconf_parse_bytes(&b, "99999999999T") != 0);
+    CHECK(sp_dconf_parse_ms(&ms, "30s") == 0 && ms == 30000);
+    CHECK(sp_dconf_parse_ms(&ms, "250ms") == 0 && ms == 250);
+    CHECK(sp_dconf_parse_ms(&ms, "5m") == 0 && ms == 300000);
+    CHECK(sp_dconf_parse_ms(&ms, "1h") == 0 && ms == 3600000);
+    CHECK(sp_dconf_parse_ms(&ms, "0") == 0 && ms == 0);
+    CHECK(sp_dconf_parse_ms(&ms, "5") != 0 && sp_dconf_parse_ms(&ms, "s") != 0 && sp_dconf_parse_ms(&ms, "-3s") != 0);
+    CHECK(sp_dconf_parse_bool(&v, "yes") == 0 && v == 1 && sp_dconf_parse_bool(&v, "Off") == 0 && v == 0);
+    CHECK(sp_dconf_parse_bool(&v, "2") != 0);
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* sp_dconf_from_args on a NULL-terminated list. */
+static sp_status conf_args(sp_dconf *c, int *action, char err[SP_ERR_LEN], ...)
+{
+    char *argv[32] = {"daemon"};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, err);
+    for (char *a; argc < 31 && (a = va_arg(ap, char *));)
+        argv[argc++] = a;
+    va_end(ap);
+    return sp_dconf_from_args(c, action, argc, argv, err);
+}
+
+static void test_config_files(void)
+{
+    char path[400], err[SP_ERR_LEN], pr[400];
+    int action;
+    sp_dconf c;
+    snprintf(path, sizeof path, "%s/a.conf", dir_);
+    write_file(path, "; comment\n[engine]\nbudget = 1GiB\nverify_proofs = no\nmax_jobs = 77\n"
+                     "[server]\nlisten = unix:/tmp/x.sock\nlisten = 127.0.0.1:9\nshutdown = cancel\nmax_wait = 2m\n"
+                     "[keys]\nhot_budget = 64MiB\n[circuit.alpha]\nzkey = /k/a.zkey\npreload = no\n"
+                     "[circuit.beta]\nparams = /k/b.params\nr1cs = /k/b.r1cs\n");
+    CHECKF(conf_args(&c, &action, err, "--config", path, "--max-jobs=5", "--no-split-msm", NULL) == SP_OK, "%s", err);
+    CHECK(action == 0 && c.eng.budget_bytes == (size_t)1 << 30 && c.eng.verify_proofs == 0 && c.eng.max_jobs == 5);
+    CHECK(c.eng.split_msm == 0 && c.n_listen == 2 && !strcmp(c.listen[1], "127.0.0.1:9"));
+    CHECK(c.shutdown == SP_SHUTDOWN_CANCEL && c.max_wait_ms == 120000 && c.hot_budget == (size_t)64 << 20);
+    CHECK(c.n_circuits == 2 && !strcmp(c.circuits[0].id, "alpha") && c.circuits[0].preload == 0);
+    CHECK(!strcmp(c.circuits[1].r1cs, "/k/b.r1cs") && c.circuits[1].preload == 1);
+    /* --print-config is a configuration file that reads back the same */
+    snprintf(pr, sizeof pr, "%s/printed.conf", dir_);
+    FILE *f = fopen(pr, "w");
+    sp_dconf_print(f, &c);
+    fclose(f);
+    sp_dconf c2;
+    CHECKF(conf_args(&c2, &action, err, "--config", pr, NULL) == SP_OK, "%s", err);
+    CHECK(c2.eng.max_jobs == 5 && c2.eng.split_msm == 0 && c2.n_listen == 2 && c2.n_circuits == 2);
+    CHECK(c2.shutdown == SP_SHUTDOWN_CANCEL && c2.max_wait_ms == c.max_wait_ms && c2.eng.budget_bytes == c.eng.budget_bytes);
+    sp_dconf_free(&c2);
+    sp_dconf_free(&c);
+    /* flags replace the file's listeners; defaults otherwise */
+    CHECK(conf_args(&c, &action, err, "--config", path, "--listen", "unix:/tmp/y", NULL) == SP_OK);
+    CHECK(c.n_listen == 1 && !strcmp(c.listen[0], "unix:/tmp/y"));
+    sp_dconf_free(&c);
+    /* errors name the line or the option */
+    static const char *bad[][2] = {
+        {"[engine]\nbudget = lots\n", ":2: budget"},          {"[server]\nbudget = 1G\n", "belongs in section [engine]"},
+        {"[engine]\nmax_jobs = 1\nmax_jobs = 2\n", ":3:"},    {"[keys]\nnope = 1\n", "unknown option"},
+        {"[circuit.x]\nzkey = /a\nparams = /b\n", "give zkey"}, {"[circuit.b@d]\nzkey = /a\n", "id is"},
+        {"[server]\nlisten = nowhere\n", "listen"},            {"[engine]\nmax_parallel_synthesis = 0\n", "from 1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i][0]);
+        err[0] = 0;
+        CHECKF(conf_args(&c, &action, err, "--config", path, NULL) == SP_ERR_INVALID_ARG && strstr(err, bad[i][1]),
+               "case %zu: %s", i, err);
+        sp_dconf_free(&c);
+    }
+    CHECK(conf_args(&c, &action, err, "--bogus", NULL) == SP_ERR_INVALID_ARG && strstr(err, "--bogus"));
+    sp_dconf_free(&c);
+    CHECK(conf_args(&c, &action, err, "--budget", NULL) == SP_ERR_INVALID_ARG && strstr(err, "needs a value"));
+    sp_dconf_free(&c);
+    CHECK(conf_args(&c, &action, err, "--config", "/nonexistent/x.conf", NULL) == SP_ERR_IO);
+    sp_dconf_free(&c);
+}
+
+static void test_form(void)
+{
+    static const char body[] = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"circuit\"\r\n\r\nabc\r\n"
+                               "--XyZ\r\nContent-Disposition: form-data; name=\"witness\"; filename=\"w.wtns\"\r\n"
+                               "Content-Type: application/octet-stream\r\n\r\n\r\n--Xy\0Z--\r\n--XyZ--\r\n";
+    sp_form_part *p = NULL;
+    size_t n = 0;
+    char err[SP_ERR_LEN];
+    CHECKF(sp_form_parse(&p, &n, "multipart/form-data; boundary=\"XyZ\"", (const uint8_t *)body, sizeof body - 1,
+                         err) == SP_OK, "%s", err);
+    CHECK(n == 2 && !strcmp(p[0].name, "circuit") && p[0].len == 3 && !memcmp(p[0].data, "abc", 3));
+    CHECK(n == 2 && !strcmp(p[1].name, "witness") && !strcmp(p[1].filename, "w.wtns") && p[1].len == 10 &&
+          !memcmp(p[1].data, "\r\n--Xy\0Z--", 10));
+    CHECK(sp_form_get(p, n, "witness") == &p[1] && sp_form_get(p, n, "x") == NULL);
+    free(p);
+    static const char *bad[] = {"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end",
+                                "--XyZ\r\nContent-Type: text/plain\r\n\r\nx\r\n--XyZ--", "nothing here"};
+    for (int i = 0; i < 3; i++)
+        CHECK(sp_form_parse(&p, &n, "multipart/form-data; boundary=XyZ", (const uint8_t *)bad[i], strlen(bad[i]),
+                            err) == SP_ERR_BAD_ENCODING && !p);
+    CHECK(sp_form_parse(&p, &n, "application/json", (const uint8_t *)body, 10, err) == SP_ERR_BAD_ENCODING);
+}
+
+/* ---- daemon processes ---- */
+
+typedef struct {
+    pid_t pid;
+    char log[400], ready[400];
+    sp_addr ux, tcp;
+} proc;
+
+static void show_log(const proc *p)
+{
+    FILE *f = fopen(p->log, "r");
+    char line[512];
+    fprintf(stderr, "---- %s (last lines)\n", p->log);
+    long n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n++;
+    if (f)
+        rewind(f);
+    for (long i = 0; f && fgets(line, sizeof line, f); i++)
+        if (i >= n - 25)
+            fputs(line, stderr);
+    if (f)
+        fclose(f);
+}
+
+/* Starts `snarkpipe daemon` with a unix and a TCP listener and the
+ * options in extra (NULL-terminated); 0 when it serves. */
+static int start(proc *p, const char *name, const char *const *extra)
+{
+    char ux[400], *argv[64];
+    int argc = 0;
+    snprintf(ux, sizeof ux, "unix:%s/%s.sock", dir_, name);
+    snprintf(p->ready, sizeof p->ready, "%s/%s.ready", dir_, name);
+    snprintf(p->log, sizeof p->log, "%s/%s.log", dir_, name);
+    unlink(p->ready);
+    const char *base[] = {bin_, "daemon", "--listen", ux, "--listen", "127.0.0.1:0", "--ready-file", p->ready,
+                          "--log-level", "debug", "--synth-threads", "1", "--gpu-threads", "1", "--backend-threads",
+                          "1", "--load-threads", "1", "--budget", "512MiB", NULL};
+    for (int i = 0; base[i]; i++)
+        argv[argc++] = (char *)base[i];
+    for (int i = 0; extra && extra[i] && argc < 62; i++)
+        argv[argc++] = (char *)extra[i];
+    argv[argc] = NULL;
+    p->pid = fork();
+    if (p->pid == 0) {
+        int fd = open(p->log, O_WRONLY | O_CREAT | O_APPEND, 0600), nul = open("/dev/null", O_WRONLY);
+        dup2(fd, 2);
+        dup2(nul, 1);
+        execv(bin_, argv);
+        _exit(127);
+    }
+    for (int i = 0; i < 1500; i++) { /* up to 30 s (ASan builds start slowly) */
+        FILE *f = fopen(p->ready, "r");
+        char a[400] = "", b[400] = "", err[SP_ERR_LEN];
+        if (f) {
+            int k = fscanf(f, "%399s %399s", a, b);
+            fclose(f);
+            if (k == 2 && sp_addr_parse(&p->ux, a, err) == SP_OK && sp_addr_parse(&p->tcp, b, err) == SP_OK)
+                return 0;
+        }
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+            p->pid = 0;
+            break;
+        }
+        usleep(20000);
+    }
+    show_log(p);
+    return -1;
+}
+
+/* Sends sig and waits for the exit; returns the exit status, -1 on a
+ * signal death or after 60 s (then SIGKILL). */
+static int stop(proc *p, int sig)
+{
+    if (p->pid <= 0)
+        return -1;
+    kill(p->pid, sig);
+    for (int i = 0; i < 3000; i++) {
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+            p->pid = 0;
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        usleep(20000);
+    }
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, NULL, 0);
+    p->pid = 0;
+    return -1;
+}
+
+/* ---- HTTP helpers ---- */
+
+static const char *token_ = NULL;
+
+static int call(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
+                size_t len, sp_http_resp *r)
+{
+    char err[SP_ERR_LEN];
+    sp_http_req q = {method, target, ct, body, len, token_, 120000, 0};
+    if (sp_http_call(r, a, &q, err) != SP_OK) {
+        fprintf(stderr, "%s %s: %s\n", method, target, err);
+        memset(r, 0, sizeof *r);
+        return -1;
+    }
+    return r->status;
+}
+
+/* Status of a request whose answer is only looked at for its status and
+ * its "error" member (copied to err_code). */
+static int call_err(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
+                    size_t len, char *err_code, size_t n)
+{
+    sp_http_resp r;
+    int st = call(a, method, target, ct, body, len, &r);
+    sp_json_doc *doc = NULL;
+    err_code[0] = 0;
+    if (st > 0 && sp_json_parse(&doc, r.body, r.body_len, NULL, NULL, 0) == SP_OK) {
+        const sp_json_val *e = sp_json_get(sp_json_root(doc), "error"), *dt = sp_json_get(sp_json_root(doc), "detail");
+        if (e && e->type == SP_JSON_STRING && dt && dt->type == SP_JSON_STRING)
+            snprintf(err_code, n, "%s", e->text);
+    }
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    return st;
+}
+
+static const char *jstr(const sp_json_val *o, const char *k)
+{
+    const sp_json_val *v = sp_json_get(o, k);
+    return v && v->type == SP_JSON_STRING ? v->text : "";
+}
+
+static sp_json_doc *parse_resp(const sp_http_resp *r)
+{
+    sp_json_doc *doc = NULL;
+    if (!r->body || sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) != SP_OK)
+        return NULL;
+    return doc;
+}
+
+/* The tier of circuit id in GET /v1/circuits, into out ("" when absent). */
+static void tier_of(const sp_addr *a, const char *id, char *out, size_t n)
+{
+    sp_http_resp r;
+    out[0] = 0;
+    if (call(a, "GET", "/v1/circuits", NULL, NULL, 0, &r) == 200) {
+        sp_json_doc *doc = parse_resp(&r);
+        const sp_json_val *cs = doc ? sp_json_get(sp_json_root(doc), "circuits") : NULL;
+        for (size_t i = 0; cs && i < cs->n; i++)
+            if (!strcmp(jstr(cs->items[i], "id"), id))
+                snprintf(out, n, "%s", jstr(cs->items[i], "tier"));
+        sp_json_free(doc);
+    }
+    sp_http_resp_free(&r);
+}
+
+/* ---- fixtures ---- */
+
+typedef struct {
+    fx_circuit fx;
+    char zkey[400];
+    size_t nw;            /* witnesses */
+    sp_fr **w;
+    uint8_t **wtns;       /* their .wtns bytes */
+    size_t *wtns_len;
+} circ;
+
+static uint8_t *wtns_bytes(const sp_fr *w, size_t n, size_t *len)
+{
+    char path[400], err[SP_ERR_LEN];
+    snprintf(path, sizeof path, "%s/tmp.wtns", dir_);
+    CHECKF(sp_wtns_write(path, w, n, err) == SP_OK, "%s", err);
+    uint8_t *b = sp_test_slurp(path, len);
+    CHECK(b != NULL);
+    return b;
+}
+
+static void circ_make(circ *c, const char *name, uint64_t n, uint32_t k, size_t nw)
+{
+    char err[SP_ERR_LEN];
+    fx_make(&c->fx, n, k, SP_G16_H_SNARKJS, sp_rng_u64(&rng_));
+    snprintf(c->zkey, sizeof c->zkey, "%s/%s.zkey", dir_, name);
+    CHECKF(sp_zkey_write(c->zkey, &c->fx.pk, err) == SP_OK, "%s", err);
+    c->nw = nw;
+    c->w = calloc(nw, sizeof *c->w);
+    c->wtns = calloc(nw, sizeof *c->wtns);
+    c->wtns_len = calloc(nw, sizeof *c->wtns_len);
+    for (size_t i = 0; i < nw; i++) {
+        c->w[i] = fx_witness(&c->fx, &rng_);
+        c->wtns[i] = wtns_bytes(c->w[i], c->fx.cs.h.n_wires, &c->wtns_len[i]);
+    }
+}
+
+static void circ_free(circ *c)
+{
+    for (size_t i = 0; i < c->nw; i++) {
+        free(c->w[i]);
+        free(c->wtns[i]);
+    }
+    free(c->w);
+    free(c->wtns);
+    free(c->wtns_len);
+    fx_free(&c->fx);
+}
+
+static int register_zkey(const sp_addr *a, const char *id, const char *zkey, int preload)
+{
+    char body[1200], code[64];
+    snprintf(body, sizeof body, "{\"id\":\"%s\",\"zkey\":\"%s\",\"preload\":%s}", id, zkey, preload ? "true" : "false");
+    return call_err(a, "POST", "/v1/circuits", "application/json", body, strlen(body), code, sizeof code);
+}
+
+/* Checks one completed result against witness w of c: both encodings of
+ * every proof verify with w's public signals. Returns the number of
+ * proofs that did (0 on any problem). */
+static int check_result(const circ *c, const sp_json_val *res, const sp_fr *const *w, size_t n_parts)
+{
+    const sp_json_val *ps = sp_json_get(res, "proofs");
+    if (strcmp(jstr(res, "status"), "completed") || !ps || ps->n != n_parts)
+        return 0;
+    int good = 0;
+    uint32_t npub = c->fx.pk.vk.n_public;
+    for (size_t k = 0; k < n_parts; k++) {
+        sp_json_writer jw;
+        char *text = NULL, err[SP_ERR_LEN];
+        size_t len = 0, np = 0;
+        sp_g16_proof pf, pb;
+        sp_fr *pub = NULL;
+        uint8_t *bp = NULL;
+        sp_jw_init(&jw, 1);
+        sp_json_emit(&jw, sp_json_get(ps->items[k], "proof"));
+        int ok = sp_jw_finish(&text, &len, &jw) == SP_OK && sp_g16_proof_json_decode(&pf, text, len, 0, err) == SP_OK;
+        free(text);
+        sp_jw_init(&jw, 0);
+        sp_json_emit(&jw, sp_json_get(ps->items[k], "public"));
+        ok = ok && sp_jw_finish(&text, &len, &jw) == SP_OK && sp_g16_public_json_decode(&pub, &np, text, len, err) == SP_OK;
+        free(text);
+        ok = ok && np == npub;
+        for (size_t i = 0; ok && i < npub; i++)
+            ok = sp_fr_eq(&pub[i], &w[k][1 + i]);
+        const char *b64 = jstr(ps->items[k], "bellperson");
+        ok = ok && sp_b64_decode(&bp, &len, b64, strlen(b64)) == SP_OK && len == SP_BP_PROOF_BYTES &&
+             sp_bp_proof_decode(&pb, bp, 0, err) == SP_OK;
+        ok = ok && fx_verifies(&c->fx, &pf, w[k]) && fx_verifies(&c->fx, &pb, w[k]);
+        good += ok;
+        free(pub);
+        free(bp);
+    }
+    return good == (int)n_parts ? good : 0;
+}
+
+/* A multipart body: fields (name, value) pairs then files named "witness". */
+static char *multipart(size_t *len, const char *const *fields, uint8_t *const *files, const size_t *file_len,
+                       size_t n_files)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    for (int i = 0; fields && fields[i]; i += 2)
+        fprintf(f, "--BoUnDaRy7\r\nContent-Disposition: form-data; name=\"%s\"\r\n\r\n%s\r\n", fields[i], fields[i + 1]);
+    for (size_t i = 0; i < n_files; i++) {
+        fprintf(f, "--BoUnDaRy7\r\nContent-Disposition: form-data; name=\"witness\"; filename=\"w%zu.wtns\"\r\n\r\n", i);
+        fwrite(files[i], 1, file_len[i], f);
+        fprintf(f, "\r\n");
+    }
+    fprintf(f, "--BoUnDaRy7--\r\n");
+    fclose(f);
+    return buf;
+}
+#define MP_CT "multipart/form-data; boundary=BoUnDaRy7"
+
+/* A JSON body with base64 witnesses. */
+static char *json_jobs(size_t *len, const char *circuit, uint8_t *const *files, const size_t *file_len, size_t n)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fprintf(f, "{\"circuit\":\"%s\",\"priority\":-2,\"witnesses\":[", circuit);
+    for (size_t i = 0; i < n; i++) {
+        char *b = malloc(sp_b64_len(file_len[i]) + 1);
+        sp_b64_encode(b, files[i], file_len[i]);
+        fprintf(f, "%s\"%s\"", i ? "," : "", b);
+        free(b);
+    }
+    fprintf(f, "]}");
+    fclose(f);
+    return buf;
+}
+
+/* Job id of a 202 answer, or "". */
+static void job_id(const sp_http_resp *r, char *out, size_t n)
+{
+    sp_json_doc *doc = parse_resp(r);
+    snprintf(out, n, "%s", doc ? jstr(sp_json_root(doc), "job_id") : "");
+    sp_json_free(doc);
+}
+
+/* ---- several clients at once ---- */
+
+typedef struct {
+    const sp_addr *a;
+    circ *c;
+    int t, ok;
+} worker;
+
+static void *worker_fn(void *arg)
+{
+    worker *wk = arg;
+    for (int k = 0; k < 3; k++) {
+        size_t idx = (size_t)wk->t * 3 + (size_t)k, len = 0;
+        sp_http_resp r;
+        char target[128], id[64];
+        char *body = NULL;
+        int st = -1;
+        snprintf(target, sizeof target, "/v1/%s?circuit=A&request_id=w%d-%d", wk->t < 2 ? "prove" : "jobs", wk->t, k);
+        if (wk->t == 0 || wk->t == 3) /* one raw .wtns body */
+            st = call(wk->a, "POST", target, "application/octet-stream", wk->c->wtns[idx], wk->c->wtns_len[idx], &r);
+        else if (wk->t == 1) { /* JSON with base64 */
+            body = json_jobs(&len, "A", &wk->c->wtns[idx], &wk->c->wtns_len[idx], 1);
+            st = call(wk->a, "POST", target, "application/json", body, len, &r);
+        } else { /* multipart */
+            const char *fields[] = {"priority", "3", NULL};
+            body = multipart(&len, fields, &wk->c->wtns[idx], &wk->c->wtns_len[idx], 1);
+            st = call(wk->a, "POST", target, MP_CT, body, len, &r);
+        }
+        free(body);
+        if (st == 202) { /* submitted: await it */
+            job_id(&r, id, sizeof id);
+            sp_http_resp_free(&r);
+            snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=60000", id);
+            st = call(wk->a, "GET", target, NULL, NULL, 0, &r);
+        }
+        sp_json_doc *doc = st == 200 ? parse_resp(&r) : NULL;
+        if (doc)
+            wk->ok += check_result(wk->c, sp_json_root(doc), (const sp_fr *const *)&wk->c->w[idx], 1);
+        else
+            fprintf(stderr, "worker %d job %d: HTTP %d %s\n", wk->t, k, st, r.body ? r.body : "");
+        sp_json_free(doc);
+        sp_http_resp_free(&r);
+    }
+    return NULL;
+}
+
+static void test_concurrent(const proc *p, circ *a)
+{
+    pthread_t th[4];
+    worker wk[4];
+    for (int t = 0; t < 4; t++) {
+        wk[t] = (worker){t % 2 ? &p->tcp : &p->ux, a, t, 0};
+        pthread_create(&th[t], NULL, worker_fn, &wk[t]);
+    }
+    int total = 0;
+    for (int t = 0; t < 4; t++) {
+        pthread_join(th[t], NULL);
+        CHECKF(wk[t].ok == 3, "client %d: %d of 3 proofs verified", t, wk[t].ok);
+        total += wk[t].ok;
+    }
+    printf("  concurrent clients: %d of 12 proofs verified (JSON and bellperson)\n", total);
+}
+
+/* ---- malformed requests ---- */
+
+/* len (size_t)-1: strlen(body). */
+static void expect(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
+                   size_t len, int want, const char *want_err)
+{
+    char code[64];
+    if (len == (size_t)-1)
+        len = strlen(body);
+    int st = call_err(a, method, target, ct, body, len, code, sizeof code);
+    CHECKF(st == want && !strcmp(code, want_err), "%s %s: HTTP %d '%s', expected %d '%s'", method, target, st, code,
+           want, want_err);
+}
+
+/* A chunked body over the limit, on a raw connection: the answer's status. */
+static int chunked_too_large(const sp_addr *a, size_t bytes)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un su = {0};
+    su.sun_family = AF_UNIX;
+    snprintf(su.sun_path, sizeof su.sun_path, "%s", a->path);
+    if (connect(fd, (struct sockaddr *)&su, sizeof su) != 0)
+        return -1;
+    const char *head = "POST /v1/jobs?circuit=A HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                       "Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n";
+    ssize_t w = send(fd, head, strlen(head), MSG_NOSIGNAL);
+    char chunk[65536 + 16];
+    size_t n = snprintf(chunk, sizeof chunk, "10000\r\n");
+    memset(chunk + n, 'x', 65536);
+    memcpy(chunk + n + 65536, "\r\n", 2);
+    for (size_t sent = 0; w > 0 && sent < bytes; sent += 65536)
+        w = send(fd, chunk, n + 65538, MSG_NOSIGNAL);
+    if (w > 0)
+        w = send(fd, "0\r\n\r\n", 5, MSG_NOSIGNAL);
+    char resp[64] = "";
+    ssize_t k = recv(fd, resp, sizeof resp - 1, 0);
+    close(fd);
+    int st = 0;
+    return k > 12 && sscanf(resp, "HTTP/1.1 %d", &st) == 1 ? st : -1;
+}
+
+static void test_malformed(const proc *p, circ *a, circ *b)
+{
+    const sp_addr *x = &p->ux;
+    char garbage[4000], path[400];
+    for (size_t i = 0; i < sizeof garbage; i++)
+        garbage[i] = (char)sp_rng_u64(&rng_);
+    /* registration */
+    expect(x, "POST", "/v1/circuits", "application/json", "{\"id\": \"Z\", \"zkey\": ", -1, 400, "malformed_json");
+    expect(x, "POST", "/v1/circuits", "application/json", "[1]", -1, 400, "malformed_json");
+    expect(x, "POST", "/v1/circuits", "text/plain", "hi", -1, 415, "unsupported_media_type");
+    expect(x, "POST", "/v1/circuits", "application/json", "{\"id\":\"Z\"}", -1, 400, "bad_request");
+    expect(x, "POST", "/v1/circuits", "application/json", "{\"id\":\"b d\",\"zkey\":\"/x\"}", -1, 400, "bad_request");
+    char body[600];
+    snprintf(body, sizeof body, "{\"id\":\"A\",\"zkey\":\"%s\"}", a->zkey);
+    expect(x, "POST", "/v1/circuits", "application/json", body, strlen(body), 409, "circuit_exists");
+    snprintf(body, sizeof body, "{\"id\":\"Z\",\"zkey\":\"%s/missing.zkey\"}", dir_);
+    expect(x, "POST", "/v1/circuits", "application/json", body, strlen(body), 400, "bad_request");
+    snprintf(path, sizeof path, "%s/garbage.zkey", dir_);
+    FILE *f = fopen(path, "wb");
+    fwrite(garbage, 1, sizeof garbage, f);
+    fclose(f);
+    snprintf(body, sizeof body, "{\"id\":\"Z\",\"zkey\":\"%s\"}", path);
+    expect(x, "POST", "/v1/circuits", "application/json", body, strlen(body), 422, "bad_key");
+    /* jobs */
+    expect(x, "POST", "/v1/jobs?circuit=nope", "application/octet-stream", a->wtns[0], a->wtns_len[0], 404,
+           "unknown_circuit");
+    expect(x, "POST", "/v1/prove?circuit=nope", "application/octet-stream", a->wtns[0], a->wtns_len[0], 404,
+           "unknown_circuit");
+    expect(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", b->wtns[0], b->wtns_len[0], 400, "bad_witness");
+    expect(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", garbage, sizeof garbage, 400, "bad_witness");
+    expect(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", "", 0, 400, "bad_witness");
+    expect(x, "POST", "/v1/jobs", "application/octet-stream", a->wtns[0], a->wtns_len[0], 400, "bad_request");
+    expect(x, "POST", "/v1/jobs?circuit=A&priority=abc", "application/octet-stream", a->wtns[0], a->wtns_len[0], 400,
+           "bad_request");
+    expect(x, "POST", "/v1/jobs", "application/json", "{\"circuit\":\"A\",\"witnesses\":[\"@@@@\"]}", -1, 400,
+           "bad_witness");
+    expect(x, "POST", "/v1/jobs", "application/json", "{\"circuit\":\"A\",\"witnesses\":", -1, 400, "malformed_json");
+    expect(x, "POST", "/v1/jobs", MP_CT, "--BoUnDaRy7\r\nno", -1, 400, "bad_request");
+    /* size limit (max_body 2 MiB here): announced, refused before the body travels; then chunked */
+    size_t big = (size_t)3 << 20;
+    char *huge = calloc(1, big);
+    sp_http_resp r;
+    CHECK(call(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", huge, big, &r) == 413 && !r.body_sent);
+    CHECK(strstr(r.body ? r.body : "", "\"body_too_large\"") != NULL);
+    sp_http_resp_free(&r);
+    free(huge);
+    CHECK(chunked_too_large(x, (size_t)3 << 20) == 413);
+    /* routes and arguments */
+    expect(x, "GET", "/v1/jobs/nope", NULL, NULL, 0, 404, "unknown_job");
+    expect(x, "DELETE", "/v1/jobs/nope", NULL, NULL, 0, 404, "unknown_job");
+    expect(x, "GET", "/v1/jobs/nope?wait_ms=-5", NULL, NULL, 0, 400, "bad_request");
+    expect(x, "GET", "/v1/nothing", NULL, NULL, 0, 404, "not_found");
+    expect(x, "PUT", "/v1/jobs", NULL, NULL, 0, 405, "method_not_allowed");
+    expect(x, "DELETE", "/v1/circuits/nope", NULL, NULL, 0, 404, "unknown_circuit");
+    /* the daemon is still fine */
+    expect(x, "GET", "/healthz", NULL, NULL, 0, 200, "");
+}
+
+/* ---- cancel, evict ---- */
+
+/* GET /v1/jobs/id?wait_ms=w: the "status" member into out; the HTTP status. */
+static int job_status(const sp_addr *a, const char *id, long wait_ms, char *out, size_t n, sp_json_doc **keep)
+{
+    char target[160];
+    sp_http_resp r;
+    snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=%ld", id, wait_ms);
+    int st = call(a, "GET", target, NULL, NULL, 0, &r);
+    sp_json_doc *doc = parse_resp(&r);
+    snprintf(out, n, "%s", doc ? jstr(sp_json_root(doc), "status") : "");
+    if (keep)
+        *keep = doc;
+    else
+        sp_json_free(doc);
+    sp_http_resp_free(&r);
+    return st;
+}
+
+/* DELETE /v1/jobs/id: was_running (0/1), or -1 when not cancelled. */
+static int cancel_job(const sp_addr *a, const char *id)
+{
+    char target[160];
+    sp_http_resp r;
+    snprintf(target, sizeof target, "/v1/jobs/%s", id);
+    int st = call(a, "DELETE", target, NULL, NULL, 0, &r), res = -1;
+    sp_json_doc *doc = st == 200 ? parse_resp(&r) : NULL;
+    const sp_json_val *c = doc ? sp_json_get(sp_json_root(doc), "cancelled") : NULL,
+                      *w = doc ? sp_json_get(sp_json_root(doc), "was_running") : NULL;
+    if (c && c->type == SP_JSON_TRUE && w)
+        res = w->type == SP_JSON_TRUE;
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    return res;
+}
+
+static void test_cancel_queued_and_evict(const proc *p, circ *a)
+{
+    const sp_addr *x = &p->ux;
+    char id[64], st[32], code[64];
+    sp_http_resp r;
+    expect(x, "POST", "/v1/pause", NULL, NULL, 0, 200, "");
+    CHECK(call(x, "POST", "/v1/jobs?circuit=A&request_id=q1", "application/octet-stream", a->wtns[0], a->wtns_len[0],
+               &r) == 202);
+    job_id(&r, id, sizeof id);
+    sp_http_resp_free(&r);
+    sp_json_doc *doc = NULL;
+    CHECK(job_status(x, id, 100, st, sizeof st, &doc) == 200 && !strcmp(st, "pending"));
+    const sp_json_val *ps = doc ? sp_json_get(sp_json_root(doc), "partition_states") : NULL;
+    CHECK(ps && ps->n == 1 && !strcmp(ps->items[0]->text, "queued"));
+    sp_json_free(doc);
+    CHECK(job_status(x, "q1", 0, st, sizeof st, NULL) == 200 && !strcmp(st, "pending")); /* by request id */
+    expect(x, "POST", "/v1/jobs?circuit=A&request_id=q1", "application/octet-stream", a->wtns[1], a->wtns_len[1], 409,
+           "duplicate_request_id");
+    expect(x, "DELETE", "/v1/circuits/A", NULL, NULL, 0, 409, "in_use");
+    CHECK(cancel_job(x, id) == 0); /* cancelled, was queued */
+    CHECK(job_status(x, id, 20000, st, sizeof st, NULL) == 200 && !strcmp(st, "cancelled"));
+    CHECK(cancel_job(x, id) == -1); /* already finished */
+    CHECK(call_err(x, "DELETE", "/v1/circuits/A", NULL, NULL, 0, code, sizeof code) == 200);
+    expect(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", a->wtns[0], a->wtns_len[0], 404,
+           "unknown_circuit");
+    expect(x, "POST", "/v1/resume", NULL, NULL, 0, 200, "");
+    CHECK(register_zkey(x, "A", a->zkey, 1) == 201);
+}
+
+static void test_cancel_running(const proc *p, circ *big, circ *a)
+{
+    const sp_addr *x = &p->tcp;
+    size_t len;
+    const char *fields[] = {"circuit", "C", NULL};
+    char *body = multipart(&len, fields, big->wtns, big->wtns_len, big->nw), id[64], st[32];
+    sp_http_resp r;
+    CHECK(call(x, "POST", "/v1/jobs", MP_CT, body, len, &r) == 202);
+    free(body);
+    job_id(&r, id, sizeof id);
+    sp_http_resp_free(&r);
+    int running = 0;
+    for (int i = 0; i < 1000 && !running; i++) { /* at most 20 s */
+        sp_json_doc *doc = NULL;
+        job_status(x, id, 0, st, sizeof st, &doc);
+        const sp_json_val *ps = doc ? sp_json_get(sp_json_root(doc), "partition_states") : NULL;
+        for (size_t k = 0; ps && k < ps->n; k++)
+            running |= strcmp(ps->items[k]->text, "queued") != 0;
+        sp_json_free(doc);
+        if (!running)
+            usleep(20000);
+    }
+    CHECK(running);
+    CHECK(cancel_job(x, id) == 1); /* cancelled while running */
+    CHECK(job_status(x, id, 30000, st, sizeof st, NULL) == 200 && !strcmp(st, "cancelled"));
+    /* and the daemon proves on */
+    CHECK(call(x, "POST", "/v1/prove?circuit=A", "application/octet-stream", a->wtns[0], a->wtns_len[0], &r) == 200);
+    sp_json_doc *doc = parse_resp(&r);
+    CHECK(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[0], 1) == 1);
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+}
+
+/* ---- status, metrics ---- */
+
+static void test_status_metrics(const proc *p)
+{
+    sp_http_resp r;
+    CHECK(call(&p->ux, "GET", "/metrics", NULL, NULL, 0, &r) == 200);
+    const char *m = r.body ? r.body : "";
+    const char *pc = strstr(m, "snarkpipe_proofs_completed_total{circuit=\"A\"} ");
+    /* A was evicted and registered again: its counters restarted (one proof since) */
+    CHECKF(pc && atoi(pc + strlen("snarkpipe_proofs_completed_total{circuit=\"A\"} ")) == 1, "metrics:\n%.600s", m);
+    CHECK(strstr(m, "snarkpipe_stage_duration_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"}") != NULL);
+    CHECK(strstr(m, "snarkpipe_queue_depth{queue=\"dispatch\"}") && strstr(m, "snarkpipe_gpu_busy_ratio{device=\"cpu"));
+    CHECK(strstr(m, "snarkpipe_jobs_cancelled_total{circuit=\"C\"} 1") != NULL);
+    CHECK(strstr(m, "snarkpipe_http_responses_total{code=\"413\"} 2") != NULL);
+    sp_http_resp_free(&r);
+    CHECK(call(&p->tcp, "GET", "/v1/status", NULL, NULL, 0, &r) == 200);
+    sp_json_doc *doc = parse_resp(&r);
+    const sp_json_val *o = doc ? sp_json_root(doc) : NULL;
+    const sp_json_val *cs = o ? sp_json_get(sp_json_get(o, "keys"), "circuits") : NULL;
+    const sp_json_val *lanes = o ? sp_json_get(sp_json_get(o, "waterfall"), "lanes") : NULL;
+    CHECK(cs && cs->n >= 2 && *jstr(cs->items[0], "tier"));
+    CHECK(lanes && lanes->n >= 4 && o && sp_json_get(sp_json_get(o, "memory"), "budget_bytes"));
+    CHECK(o && sp_json_get(o, "queues") && sp_json_get(o, "devices") && sp_json_get(o, "jobs"));
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    CHECK(call(&p->ux, "GET", "/", NULL, NULL, 0, &r) == 200 && strstr(r.body, "/v1/status") &&
+          strstr(r.content_type, "text/html"));
+    sp_http_resp_free(&r);
+}
+
+/* ---- residency tiers ---- */
+
+static void test_tiers(circ *a, circ *b)
+{
+    proc p = {0};
+    const char *extra[] = {"--hot-budget", "1", "--warm-budget", "1", NULL};
+    char t[16];
+    sp_http_resp r;
+    if (start(&p, "tiers", extra)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(register_zkey(&p.ux, "A", a->zkey, 1) == 201);
+    CHECK(register_zkey(&p.ux, "B", b->zkey, 0) == 201);
+    tier_of(&p.ux, "A", t, sizeof t);
+    CHECKF(!strcmp(t, "hot"), "A is %s", t);
+    tier_of(&p.ux, "B", t, sizeof t);
+    CHECKF(!strcmp(t, "cold"), "B is %s", t);
+    CHECK(call(&p.ux, "POST", "/v1/prove?circuit=B", "application/octet-stream", b->wtns[0], b->wtns_len[0], &r) == 200);
+    sp_json_doc *doc = parse_resp(&r);
+    CHECK(doc && check_result(b, sp_json_root(doc), (const sp_fr *const *)&b->w[0], 1) == 1);
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    tier_of(&p.ux, "B", t, sizeof t);
+    CHECKF(!strcmp(t, "hot"), "B is %s after use", t);
+    tier_of(&p.ux, "A", t, sizeof t);
+    CHECKF(strcmp(t, "hot") != 0, "A still hot over the budget");
+    for (int i = 0; i < 100 && strcmp(t, "cold"); i++) { /* the warm budget demotes it at a tick */
+        usleep(50000);
+        tier_of(&p.ux, "A", t, sizeof t);
+    }
+    CHECKF(!strcmp(t, "cold"), "A is %s, not cold", t);
+    CHECK(call(&p.ux, "POST", "/v1/prove?circuit=A", "application/octet-stream", a->wtns[1], a->wtns_len[1], &r) == 200);
+    doc = parse_resp(&r);
+    CHECK(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[1], 1) == 1);
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    tier_of(&p.ux, "A", t, sizeof t);
+    CHECK(!strcmp(t, "hot"));
+    tier_of(&p.ux, "B", t, sizeof t);
+    CHECK(strcmp(t, "hot") != 0);
+    CHECK(stop(&p, SIGTERM) == 0);
+}
+
+/* ---- auth ---- */
+
+static void test_auth(circ *a)
+{
+    proc p = {0};
+    char tf[400], code[64];
+    snprintf(tf, sizeof tf, "%s/token", dir_);
+    write_file(tf, "s3cret-token-0123456789abcdef\n");
+    chmod(tf, 0600);
+    const char *extra[] = {"--token-file", tf, NULL};
+    if (start(&p, "auth", extra)) {
+        CHECK(0);
+        return;
+    }
+    sp_http_resp r;
+    CHECK(call(&p.tcp, "GET", "/v1/status", NULL, NULL, 0, &r) == 401 && strstr(r.www_authenticate, "Bearer"));
+    sp_http_resp_free(&r);
+    token_ = "s3cret-token-0123456789abcdeX";
+    CHECK(call_err(&p.tcp, "GET", "/v1/status", NULL, NULL, 0, code, sizeof code) == 401 && !strcmp(code, "unauthorized"));
+    CHECK(call_err(&p.ux, "POST", "/v1/prove?circuit=A", "application/octet-stream", a->wtns[0], a->wtns_len[0], code,
+                   sizeof code) == 401);
+    token_ = "s3cret-token-0123456789abcdef";
+    CHECK(call_err(&p.tcp, "GET", "/v1/status", NULL, NULL, 0, code, sizeof code) == 200);
+    CHECK(call_err(&p.tcp, "GET", "/metrics", NULL, NULL, 0, code, sizeof code) == 200);
+    token_ = NULL;
+    CHECK(call_err(&p.tcp, "GET", "/healthz", NULL, NULL, 0, code, sizeof code) == 200); /* open */
+    CHECK(call_err(&p.tcp, "GET", "/", NULL, NULL, 0, code, sizeof code) == 200);
+    CHECK(stop(&p, SIGINT) == 0);
+    /* a listener on a non-loopback address needs a token (or --insecure); nothing is bound */
+    proc q = {0};
+    snprintf(q.log, sizeof q.log, "%s/open.log", dir_);
+    q.pid = fork();
+    if (q.pid == 0) {
+        int fd = open(q.log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, 2);
+        execl(bin_, bin_, "daemon", "--listen", "0.0.0.0:0", NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(q.pid, &st, 0);
+    size_t n = 0;
+    uint8_t *log = sp_test_slurp(q.log, &n);
+    CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 64 && log && strstr((char *)log, "refusing to listen"),
+           "exit %d: %s", WEXITSTATUS(st), log ? (char *)log : "");
+    free(log);
+}
+
+int main(int argc, char **argv)
+{
+    sp_test_begin("test_daemon", &rng_);
+    snprintf(bin_, sizeof bin_, "%.500s/../snarkpipe", dirname_of(argv[0]));
+    if (access(bin_, X_OK) != 0) {
+        fprintf(stderr, "test_daemon: %s not found (make builds it)\n", bin_);
+        return 1;
+    }
+    snprintf(dir_, sizeof dir_, "%s/sp_test_daemon.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir_))
+        return 1;
+    test_base64();
+    test_config_values();
+    test_config_files();
+    test_form();
+
+    circ a, b, big;
+    circ_make(&a, "A", 64, 2, 12);
+    circ_make(&b, "B", 40, 1, 2);
+    circ_make(&big, "C", 4096, 1, 6);
+    proc p = {0};
+    const char *extra[] = {"--max-body", "2MiB", NULL};
+    if (start(&p, "main", extra) == 0) {
+        CHECK(register_zkey(&p.ux, "A", a.zkey, 1) == 201);
+        CHECK(register_zkey(&p.tcp, "C", big.zkey, 0) == 201);
+        test_malformed(&p, &a, &b);
+        test_concurrent(&p, &a);
+        test_cancel_queued_and_evict(&p, &a);
+        test_cancel_running(&p, &big, &a);
+        test_status_metrics(&p);
+        CHECK(stop(&p, SIGTERM) == 0);
+    } else {
+        CHECK(0);
+    }
+    test_tiers(&a, &b);
+    test_auth(&a);
+    if (sp_test_failures)
+        show_log(&p);
+    else {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir_);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir_);
+    }
+    circ_free(&a);
+    circ_free(&b);
+    circ_free(&big);
+    return sp_test_done();
+}

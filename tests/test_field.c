@@ -676,6 +676,13 @@ static void test_rejections(const field *f, const mpz_t m)
         CHECKF(f->from_str(&r, bad[i]) == SP_ERR_BAD_ENCODING && f->eq(&r, &sentinel), "%s \"%s\"",
                f->name, bad[i]);
     }
+    /* A bad character after a value already too large is still "malformed"
+     * (found by the field_str fuzzer: 78 nines and an x). */
+    memset(s, '9', 200);
+    s[200] = 'x';
+    s[201] = '\0';
+    r = sentinel;
+    CHECK(f->from_str(&r, s) == SP_ERR_BAD_ENCODING && f->eq(&r, &sentinel));
     /* Small exact cases. */
     CHECK(f->from_str(&r, "0") == SP_OK && f->is_zero(&r));
     CHECK(f->from_str(&r, "1") == SP_OK && f->is_one(&r));

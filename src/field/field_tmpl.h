@@ -233,6 +233,18 @@ static int FN(small_muladd_)(uint64_t *l, uint64_t k, uint64_t d)
     return c != 0;
 }
 
+/* The value of digit c in base 10 or 16, or -1 when c is not one. */
+static int FN(digit_)(char c, unsigned base)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (base == 16 && c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (base == 16 && c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 sp_status FN(from_str)(T *r, const char *s)
 {
     uint64_t l[N] = {0};
@@ -243,19 +255,14 @@ sp_status FN(from_str)(T *r, const char *s)
     }
     if (!*s)
         return SP_ERR_BAD_ENCODING;
-    for (; *s; s++) {
-        unsigned d;
-        if (*s >= '0' && *s <= '9')
-            d = (unsigned)(*s - '0');
-        else if (base == 16 && *s >= 'a' && *s <= 'f')
-            d = (unsigned)(*s - 'a' + 10);
-        else if (base == 16 && *s >= 'A' && *s <= 'F')
-            d = (unsigned)(*s - 'A' + 10);
-        else
+    /* Every character is checked before any overflow is reported, so a
+     * long string with a bad character is "malformed", not "too large". */
+    for (const char *q = s; *q; q++)
+        if (FN(digit_)(*q, base) < 0)
             return SP_ERR_BAD_ENCODING;
-        if (FN(small_muladd_)(l, base, d))
+    for (; *s; s++)
+        if (FN(small_muladd_)(l, base, (uint64_t)FN(digit_)(*s, base)))
             return SP_ERR_NOT_CANONICAL;
-    }
     return FN(from_canonical)(r, l);
 }
 

@@ -85,8 +85,9 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below).
 $(CLI): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(CLI_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(CLI_OBJ) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # test_noble includes the CLI's known-answer checker.
 $(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
@@ -110,12 +111,19 @@ demo: all
 # Optional CUDA backend (gpu/, needs nvcc; see gpu/sp_cuda.h). Built only by
 # `make gpu`, or as part of `all` with CUDA=1; `make test` never needs it.
 #   make gpu [CUDA_ARCH=90] -> $(BUILD)/libsnarkpipe_cuda.a, $(BUILD)/gpu/gpu_check
+#   CUDA=1     also links the CLI with the CUDA backend (prove --backend cuda,
+#              engine backends=cuda:N); the library and the tests stay CPU-only
+#   CUDA=auto  CUDA=1 when nvcc is found, else 0 (the default is 0)
 NVCC      ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA      ?= 0
+ifeq ($(CUDA),auto)
+override CUDA := $(if $(NVCC),1,0)
+endif
 CUDA_ARCH ?= 90
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
 CUDA_SRC  := $(wildcard gpu/*.cu)
-CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+# gpu/*.c: plain C over the CUDA core (the backend), compiled by $(CC)
+CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c))
 CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
 CUDA_DEPS := $(wildcard gpu/*.cuh gpu/*.h) src/field/consts.h
 GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/check/*.c))
@@ -125,7 +133,18 @@ GPU_CHECK := $(BUILD)/gpu/gpu_check
 gpu: $(CUDA_LIB) $(GPU_CHECK)
 ifeq ($(CUDA),1)
 all: gpu
+# The CLI gets backend.c once more with SP_WITH_CUDA; linked before the
+# library, its definitions are the ones used, so sp_backend_open knows cuda.
+CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_select.o $(CUDA_LIB)
+CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
+$(CLI): $(CLI_CUDA_OBJ)
 endif
+
+$(BUILD)/gpu/backend_select.o: src/groth16/backend.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DSP_WITH_CUDA -MMD -MP -c $< -o $@
+$(BUILD)/gpu/backend_cuda.o: CFLAGS += -Igpu -DSP_WITH_CUDA
+$(BUILD)/gpu/backend_cuda.o: $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
@@ -136,7 +155,7 @@ $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(GPU_CHECK_OBJ): CFLAGS += -Igpu
+$(GPU_CHECK_OBJ): CFLAGS += -Igpu -DSP_WITH_CUDA
 $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm
@@ -167,4 +186,4 @@ $(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/gpu/check/*.d)

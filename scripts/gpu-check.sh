@@ -1,14 +1,27 @@
 #!/bin/sh
-# GPU-vs-CPU equality tests and the GPU benchmark table, in one go, on a
-# machine with a CUDA device (see gpu/sp_cuda.h, gpu/check/).
+# GPU-vs-CPU equality tests, end-to-end proofs on the GPU and the GPU
+# tables, in one go, on a machine with a CUDA device (gpu/sp_cuda.h,
+# gpu/check/, gpu/backend_cuda.c). Under 10 minutes on an H200.
 #
 #   scripts/gpu-check.sh [BUILD_DIR] [gpu_check options]
-#     BUILD_DIR   default "build"; gpu_check is built there with `make gpu`
-#                 unless BUILD_DIR/gpu/gpu_check already exists
+#     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
+#                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
 #     options     --quick  --no-bench  --g1 LOG  --g2 LOG  --ntt LOG  --device N
+#   environment
+#     SP_GPU_E2E=0          skip the end-to-end part (proofs, engine)
+#     SP_GPU_BIG_LOG=K      generated circuit of 2^K constraints (default 20)
+#     SP_GPU_SETUP_LIMIT=S  seconds the setup of 2^K may take before the
+#                           script falls back to 2^18 (default 150)
 #
-# Exit status: that of gpu_check (0 when every check passed).
+# Parts: 1. gpu_check (field, NTT, MSM, H step and backend checks against
+# the CPU; then its benchmark table unless --no-bench); 2. the chain1021
+# zkey proved on the GPU with fixed r, s (byte for byte = snarkjs'
+# proof_fixed_rs.json) and with fresh r, s (verified); 3. a generated
+# circuit (70% of the witness 0/1) set up, proved on GPU and CPU with the
+# same fixed r, s (the two proofs must be identical), both verified; 4. the
+# engine (bench pipeline) with backends=cuda:0 and with backends=cpu.
+# Exit status 0 only when every check of every part passed.
 set -eu
 cd "$(dirname "$0")/.."
 B=build
@@ -16,11 +29,116 @@ case "${1:-}" in
     -*|"") ;;
     *) B=$1; shift ;;
 esac
-if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$B/gpu/gpu_check" ]; then
-    make BUILD="$B" -j"$(nproc)" gpu
+S=$B/snarkpipe
+if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$B/gpu/gpu_check" ] || [ ! -x "$S" ] ||
+   ! grep -q sp_backend_cuda_open "$S"; then
+    rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
+    make BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
 fi
 if command -v nvidia-smi >/dev/null 2>&1; then
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
         --format=csv,noheader || true
 fi
-exec "$B/gpu/gpu_check" "$@"
+device=0
+prev=
+for a in "$@"; do
+    [ "$prev" = --device ] && device=$a
+    prev=$a
+done
+
+rc=0
+echo "== 1. gpu_check"
+"$B/gpu/gpu_check" "$@" || rc=1
+[ "${SP_GPU_E2E:-1}" = 0 ] && exit $rc
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/sp-gpu-check.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+T=$W/table
+fails=0
+ok() { echo "PASS: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+# json_num FILE KEY: the first number after "KEY": in FILE
+json_num() { sed -n "s/.*\"$2\":\([0-9.e+-]*\).*/\1/p" "$1" | head -n 1; }
+row() { printf '| %s | %s | %s |\n' "$1" "$2" "$3" >>"$T"; }
+: >"$T"
+BE=cuda:$device
+
+echo "== 2. chain1021 on $BE"
+V=tests/vectors/chain1021_bls12381
+RS=12345,67890
+for g2 in gpu cpu; do
+    if "$S" prove --quiet --backend "$BE" --g2 $g2 --insecure-fixed-rs $RS "$V/circuit_final.zkey" "$V/witness.wtns" \
+        "$W/fixed.json" "$W/fixed_pub.json" 2>"$W/err" &&
+       cmp -s "$W/fixed.json" "$V/proof_fixed_rs.json" && cmp -s "$W/fixed_pub.json" "$V/public_fixed_rs.json"; then
+        ok "chain1021 fixed r,s on $BE (--g2 $g2) = proof_fixed_rs.json byte for byte"
+    else
+        bad "chain1021 fixed r,s on $BE (--g2 $g2): $(cat "$W/err")"
+    fi
+done
+if "$S" prove --json --backend "$BE" "$V/circuit_final.zkey" "$V/witness.wtns" "$W/fresh.json" "$W/fresh_pub.json" \
+       >"$W/out" 2>"$W/err" && grep -q "\"backend\":\"$BE\"" "$W/out" &&
+   "$S" verify --quiet "$V/verification_key.json" "$W/fresh_pub.json" "$W/fresh.json"; then
+    ok "chain1021 fresh r,s on $BE verifies"
+    row "chain1021 (2^10) prove on $BE, fresh r,s" "$(json_num "$W/out" prove)" "s, verified"
+else
+    bad "chain1021 fresh r,s on $BE: $(cat "$W/err")"
+fi
+
+echo "== 3. generated circuit"
+LOG=${SP_GPU_BIG_LOG:-20}
+setup_big() {
+    # 2^K - 2 constraints: with the public input and wire 0 the domain is 2^K
+    "$S" gen-circuit --quiet --constraints $(((1 << $1) - 2)) --bool-fraction 0.7 "$W/big.r1cs" "$W/big.wtns" &&
+        timeout "$2" "$S" --json setup "$W/big.r1cs" "$W/big.zkey" >"$W/setup.out" 2>"$W/err"
+}
+t0=$(now)
+if ! setup_big "$LOG" "${SP_GPU_SETUP_LIMIT:-150}"; then
+    echo "setup of 2^$LOG did not finish in ${SP_GPU_SETUP_LIMIT:-150} s ($(since "$t0") s): using 2^18"
+    row "setup 2^$LOG (development, CPU)" "> ${SP_GPU_SETUP_LIMIT:-150}" "s, abandoned"
+    LOG=18
+    t0=$(now)
+    setup_big 18 600 || bad "setup of 2^18: $(cat "$W/err")"
+fi
+row "setup, domain 2^$LOG (development, CPU, $(nproc) cores)" "$(since "$t0")" "s (gen-circuit + setup + write)"
+"$S" export-vkey --quiet "$W/big.zkey" "$W/big_vk.json" || bad "export-vkey"
+for be in "$BE" cpu; do
+    f=$W/big_$(echo "$be" | tr : _)
+    if "$S" prove --json --skip-subgroup-check --backend "$be" --insecure-fixed-rs $RS "$W/big.zkey" "$W/big.wtns" \
+           "$f.json" "$f.pub" >"$f.out" 2>"$W/err" &&
+       "$S" verify --quiet "$W/big_vk.json" "$f.pub" "$f.json"; then
+        ok "2^$LOG proof on $be verifies"
+        row "domain 2^$LOG prove on $be (70% of the witness 0/1)" "$(json_num "$f.out" prove)" \
+            "s, verified (on a GPU: key upload included); key read $(json_num "$f.out" read_key) s"
+    else
+        bad "2^$LOG proof on $be: $(cat "$W/err")"
+    fi
+done
+if cmp -s "$W/big_cuda_$device.json" "$W/big_cpu.json"; then
+    ok "2^$LOG: GPU and CPU proofs with the same r,s are identical"
+else
+    bad "2^$LOG: GPU and CPU proofs with the same r,s differ"
+fi
+
+echo "== 4. engine (bench pipeline, built-in circuit of 2^16 - 2 constraints)"
+for be in "$BE" cpu; do
+    if "$S" --json bench pipeline --constraints 65534 -c 8 -j 4 -p 2 --no-isolation --set backends="$be" \
+           >"$W/eng.out" 2>"$W/err" && [ "$(json_num "$W/eng.out" failed)" = 0 ]; then
+        ok "engine backends=$be: 8 jobs x 2 partitions proved and verified"
+        row "engine backends=$be, domain 2^16, 8 jobs x 2 partitions, 4 in flight" \
+            "$(json_num "$W/eng.out" s_per_proof)" \
+            "s/proof; GPU efficiency (device lock held / wall) $(json_num "$W/eng.out" gpu_efficiency)"
+    else
+        bad "engine backends=$be: $(cat "$W/err" "$W/eng.out")"
+    fi
+done
+
+echo
+echo "| what | value | unit / note |"
+echo "|---|---|---|"
+cat "$T"
+echo
+echo "end-to-end: $fails failed"
+[ $fails = 0 ] || rc=1
+exit $rc

@@ -659,6 +659,13 @@ static void test_malformed(const proc *p, circ *a, circ *b)
     expect(x, "GET", "/v1/nothing", NULL, NULL, 0, 404, "not_found");
     expect(x, "PUT", "/v1/jobs", NULL, NULL, 0, 405, "method_not_allowed");
     expect(x, "DELETE", "/v1/circuits/nope", NULL, NULL, 0, 404, "unknown_circuit");
+    /* a witness that breaks a constraint: the job fails (422 from prove, with its result) */
+    size_t blen = 0;
+    sp_fr *bw = fx_bad_witness(&a->fx, a->w[0]);
+    uint8_t *bb = wtns_bytes(bw, a->fx.cs.h.n_wires, &blen);
+    expect(x, "POST", "/v1/prove?circuit=A", "application/octet-stream", bb, blen, 422, "unsatisfied");
+    free(bw);
+    free(bb);
     /* the daemon is still fine */
     expect(x, "GET", "/healthz", NULL, NULL, 0, 200, "");
 }

@@ -36,6 +36,8 @@ void chk_random_scalar(uint64_t out[4], sp_rng *rng);
 void chk_field(chk_env *env);
 void chk_msm(chk_env *env);
 void chk_ntt(chk_env *env);
+void chk_hstep(chk_env *env);
+void chk_backend(chk_env *env, int device);
 void bench_field(chk_env *env);
 void bench_msm(chk_env *env);
 void bench_ntt(chk_env *env);

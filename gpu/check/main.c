@@ -152,6 +152,10 @@ int main(int argc, char **argv)
     printf("ntt checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_msm(&env);
     printf("msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_hstep(&env);
+    printf("H step checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_backend(&env, device);
+    printf("backend checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     if (bench) {
         bench_field(&env);
         bench_ntt(&env);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
@@ -22,13 +23,17 @@ static const char USAGE[] =
     "  --proof-bin FILE     also write the 192-byte bellperson proof encoding\n"
     "  --no-split           plain MSMs (no special case for 0 and 1 witness values)\n"
     "  --skip-subgroup-check  trusted key: check its points on the curve only\n"
+    "  --backend NAME       where the H step and the MSMs run: cpu, cuda, cuda:N, or auto\n"
+    "                       (default: cuda:0 when this build has CUDA and a GPU is there, else cpu)\n"
+    "  --g2 cpu|gpu         the G2 MSM on the CPU, or on the backend (default gpu)\n"
     "  --insecure-fixed-rs R,S  INSECURE, tests only: fixed blinding scalars r and s\n"
     "                       (such a proof reveals the witness)\n"
     "  --threads N, --quiet, --json (summary with timings on stdout)\n";
 
 typedef struct {
     const char *zkey, *params, *r1cs, *wtns, *proof_json, *public_json, *proof_bin;
-    int check, verify, no_split, skip_subgroup, fixed_rs;
+    const char *backend; /* sp_backend_open name */
+    int check, verify, no_split, skip_subgroup, fixed_rs, g2_cpu;
     sp_fr r, s;
 } prove_args;
 
@@ -95,6 +100,12 @@ static int parse_args(prove_args *a, int argc, char **argv)
             a->params = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--proof-bin", &missing))) {
             a->proof_bin = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--backend", &missing))) {
+            a->backend = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--g2", &missing))) {
+            if (strcmp(v, "cpu") && strcmp(v, "gpu"))
+                return sp_cli_usage("prove", USAGE, "--g2 takes cpu or gpu, got %s", v);
+            a->g2_cpu = !strcmp(v, "cpu");
         } else if ((v = sp_cli_opt(argc, argv, &i, "--insecure-fixed-rs", &missing))) {
             if (parse_rs(a, v))
                 return sp_cli_usage("prove", USAGE, "--insecure-fixed-rs needs R,S (two numbers below r), got %s", v);
@@ -120,6 +131,7 @@ typedef struct {
     sp_fr *w, *pub;
     size_t w_len;
     sp_g16_proof proof;
+    char backend[32]; /* the backend that proved */
     double t_cs, t_key, t_wtns, t_prove, t_verify, t_write;
 } prove_state;
 
@@ -170,6 +182,38 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
     return SP_EXIT_OK;
 }
 
+/* Opens the backend, makes the key resident on it and proves. */
+static int prove_on_backend(prove_state *s, const prove_args *a, int nt)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_backend *be;
+    const char *name = a->backend ? a->backend : "auto";
+    sp_status st = sp_backend_open(&be, name, nt, err);
+    if (st != SP_OK)
+        return sp_cli_fail("prove", st, err);
+    snprintf(s->backend, sizeof s->backend, "%s", be->name);
+    sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    o.threads = nt;
+    o.split_msm = !a->no_split;
+    o.backend = be;
+    o.g2_on_backend = !a->g2_cpu;
+    if (a->fixed_rs) {
+        o.insecure_fixed_r = &a->r;
+        o.insecure_fixed_s = &a->s;
+    }
+    double t0 = sp_cli_now();
+    if ((st = be->key_attach(be, &s->pk, err)) == SP_OK) {
+        st = sp_prove(&s->proof, s->pub, &s->pk, s->have_cs ? &s->cs : NULL, s->w, s->w_len, a->check, &o, err);
+        be->key_detach(be, &s->pk);
+    }
+    s->t_prove = sp_cli_now() - t0;
+    sp_backend_close(be);
+    sp_cli_progress("prove", t0);
+    if (st != SP_OK)
+        return st == SP_ERR_UNSATISFIED ? sp_cli_fail_file("prove", a->wtns, st, err) : sp_cli_fail("prove", st, err);
+    return SP_EXIT_OK;
+}
+
 static int self_verify(prove_state *s)
 {
     char err[SP_ERR_LEN] = "";
@@ -214,14 +258,14 @@ static void print_summary(const prove_state *s, const prove_args *a, int nt, dou
 {
     if (sp_cli_g.json) {
         printf("{\"op\":\"prove\",\"key\":\"%s\",\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
-               "\"verified\":%s,\"seconds\":{\"read_circuit\":%.6f,\"read_key\":%.6f,\"read_witness\":%.6f,"
+               "\"backend\":\"%s\",\"verified\":%s,\"seconds\":{\"read_circuit\":%.6f,\"read_key\":%.6f,\"read_witness\":%.6f,"
                "\"prove\":%.6f,\"verify\":%.6f,\"write\":%.6f,\"total\":%.6f}}\n",
-               a->params ? "bellperson" : "zkey", s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt,
+               a->params ? "bellperson" : "zkey", s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend,
                a->verify ? "true" : "false", s->t_cs, s->t_key, s->t_wtns, s->t_prove, s->t_verify, s->t_write,
                total);
     } else if (!sp_cli_g.quiet) {
-        printf("proved: %u wires, %u public, domain 2^%u, %d thread(s): prove %.3f s, total %.3f s%s\n",
-               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->t_prove, total,
+        printf("proved: %u wires, %u public, domain 2^%u, %d thread(s), backend %s: prove %.3f s, total %.3f s%s\n",
+               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend, s->t_prove, total,
                a->verify ? " (verified)" : "");
     }
 }
@@ -243,22 +287,8 @@ int sp_cli_prove(int argc, char **argv)
     rc = load_inputs(&s, &a, nt);
     if (rc == SP_EXIT_OK && !(s.pub = malloc(sizeof(sp_fr) * (s.pk.vk.n_public + 1u))))
         rc = sp_cli_fail("prove", SP_ERR_NOMEM, "public signals");
-    if (rc == SP_EXIT_OK) {
-        sp_g16_prove_opts o = sp_g16_prove_opts_default();
-        o.threads = nt;
-        o.split_msm = !a.no_split;
-        if (a.fixed_rs) {
-            o.insecure_fixed_r = &a.r;
-            o.insecure_fixed_s = &a.s;
-        }
-        char err[SP_ERR_LEN] = "";
-        double t0 = sp_cli_now();
-        sp_status st = sp_prove(&s.proof, s.pub, &s.pk, s.have_cs ? &s.cs : NULL, s.w, s.w_len, a.check, &o, err);
-        s.t_prove = sp_cli_now() - t0;
-        sp_cli_progress("prove", t0);
-        if (st != SP_OK)
-            rc = st == SP_ERR_UNSATISFIED ? sp_cli_fail_file("prove", a.wtns, st, err) : sp_cli_fail("prove", st, err);
-    }
+    if (rc == SP_EXIT_OK)
+        rc = prove_on_backend(&s, &a, nt);
     if (rc == SP_EXIT_OK && a.verify)
         rc = self_verify(&s);
     if (rc == SP_EXIT_OK)

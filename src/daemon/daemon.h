@@ -2,8 +2,53 @@
  * The proving daemon: a long-lived HTTP/JSON service in front of one
  * engine (engine/engine.h). Not part of the library: it is linked into
  * the `snarkpipe` tool when libmicrohttpd and libinih are present
- * (Makefile). README.md ("The daemon") lists the endpoints; config.h the
- * options; internal.h how the parts fit.
+ * (Makefile). config.h and snarkpipe.conf.example describe the options;
+ * internal.h how the parts fit; `snarkpipe client` speaks this API.
+ *
+ * API. Bodies and answers are JSON unless said otherwise. Every request
+ * but GET / and GET /healthz carries "Authorization: Bearer <token>" when
+ * server.token_file is set (else 401). Errors are {"error": CODE,
+ * "detail": TEXT}: 400 bad_request / malformed_json / bad_witness, 401
+ * unauthorized, 404 not_found / unknown_circuit / unknown_job, 405
+ * method_not_allowed, 409 circuit_exists / in_use / duplicate_request_id,
+ * 413 body_too_large (bodies over server.max_body, refused before they are
+ * read when announced), 415 unsupported_media_type, 422 bad_key, 503 busy /
+ * shutting_down (with Retry-After).
+ *
+ *   POST   /v1/circuits        {"id", "zkey" | "params", "r1cs"?, "preload"?: true}: register files
+ *                              the daemon can read; or multipart/form-data with fields id,
+ *                              preload and files zkey | params (+ r1cs): upload. 201 + the
+ *                              circuit: {id, tier (hot|warm|cold), size_bytes, ref_count, ...}.
+ *   GET    /v1/circuits        {"circuits": [...], keys_hot_bytes, keys_hot_budget, ...}
+ *   DELETE /v1/circuits/ID     evict: 200 {id, evicted, freed_bytes}; 409 while a job uses it.
+ *   POST   /v1/jobs            submit. Body: one .wtns (application/octet-stream; circuit,
+ *                              priority, request_id as query arguments), multipart/form-data
+ *                              (fields circuit, priority, request_id; one file part "witness"
+ *                              per partition, in order) or {"circuit", "priority",
+ *                              "request_id", "witnesses": [base64 .wtns, ...]}.
+ *                              202 {job_id, request_id, circuit, partitions, queue_position},
+ *                              Location: /v1/jobs/ID.
+ *   GET    /v1/jobs/ID?wait_ms=N   await (ID = job id or request id; N capped by
+ *                              server.max_wait): 200 with the result, or {status: "pending",
+ *                              partition_states: [...]} when it is not done yet.
+ *   DELETE /v1/jobs/ID         cancel: 200 {job_id, cancelled, was_running, status}.
+ *   POST   /v1/prove?wait_ms=N submit (same bodies) and wait: 200 completed, 422 unsatisfied
+ *                              witness, 409 cancelled, 500 other failures (each with the
+ *                              result), 202 {job_id, ...} when the wait ran out.
+ *   POST   /v1/pause, /v1/resume   stop / restart dispatching queued partitions.
+ *   GET    /v1/status          devices, memory, keys with tiers, queues, workers, totals,
+ *                              unfinished jobs with partition states, "waterfall" (lanes and
+ *                              the partition bars of the last minute).
+ *   GET    /metrics            Prometheus text (snarkpipe_* counters, gauges, histograms).
+ *   GET    /healthz            200 {"status":"ok"}; 503 while shutting down.
+ *   GET    /                   the live status page (HTML; token as #token=... in the URL).
+ *
+ * A result: {job_id, request_id?, circuit, status: completed | failed |
+ * cancelled, error?, detail?, partitions, verified, proofs: [{partition,
+ * proof: <snarkjs proof.json>, public: <snarkjs public.json>, bellperson:
+ * <base64 of the 192-byte proof>}], timings_ms: {queue_wait, synthesis, gpu,
+ * finish, total}} (stage times are sums over partitions; queue_wait is
+ * submission to the first synthesis).
  */
 #ifndef SP_DAEMON_DAEMON_H
 #define SP_DAEMON_DAEMON_H

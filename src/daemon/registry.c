@@ -272,12 +272,14 @@ int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LE
         snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
         return 404;
     }
-    c->refs++;
-    while (c->tier != SP_TIER_HOT) {
-        if (c->busy) {
+    c->refs++; /* from here on no demotion picks it */
+    for (;;) {
+        if (c->busy) { /* a load, or a demotion chosen before our reference: wait for its end */
             pthread_cond_wait(&d->reg.cv, &d->reg.mu);
             continue;
         }
+        if (c->tier == SP_TIER_HOT)
+            break;
         c->busy = 1;
         size_t was_mapped = c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len : 0;
         pthread_mutex_unlock(&d->reg.mu);

@@ -456,7 +456,7 @@ sp_status sp_http_call(sp_http_resp *r, const sp_addr *a, const sp_http_req *q, 
     conn c = {.fd = -1, .err = err};
     c.deadline = sp_wire_now_ms() + (double)(q->timeout_ms > 0 ? q->timeout_ms : 60000);
     sp_status st = conn_open(&c, a);
-    int expect = q->body_len > (q->expect_above ? q->expect_above : 65536);
+    int expect = q->body_len > (q->expect_above ? q->expect_above : 1024);
     size_t h = 0;
     if (st == SP_OK)
         st = send_head(&c, a, q, expect);

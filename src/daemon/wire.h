@@ -65,7 +65,8 @@ typedef struct {
     const char *token;        /* NULL, or sent as "Authorization: Bearer <token>" */
     long timeout_ms;          /* whole exchange; <= 0: 60 s */
     /* Bodies above this size are sent with "Expect: 100-continue", so a
-     * server can refuse them (413, 401) before they travel; 0 = 64 KiB. */
+     * server can refuse them (413, 401) before they travel, and so that
+     * such an early refusal is not lost to a reset connection; 0 = 1 KiB. */
     size_t expect_above;
 } sp_http_req;
 

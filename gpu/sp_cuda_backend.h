@@ -1,0 +1,73 @@
+/*
+ * What the CUDA proving backend (gpu/backend_cuda.c) needs beyond the core
+ * of sp_cuda.h: the H step of the Groth16 prover on the device (gpu/hstep.cu)
+ * and host-side helpers (gpu/host.cu). Plain C interface; nothing here
+ * needs CUDA headers. Errors as in sp_cuda.h: SP_ERR_GPU with the call,
+ * file, line and CUDA message in sp_cuda_error(ctx); nothing aborts.
+ */
+#ifndef SP_GPU_SP_CUDA_BACKEND_H
+#define SP_GPU_SP_CUDA_BACKEND_H
+
+#include <stddef.h>
+#include "sp_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "ntt/ntt.h"
+
+/* ---- element-wise Fr kernels (device arrays of n elements) ---- */
+
+/* out[i] = in[i] * shift^i (Montgomery values), then, when canonical != 0,
+ * converted out of Montgomery form (an sp_scalar per element). out may
+ * equal in. shift: a host value. */
+sp_status sp_cuda_fr_scale_powers(sp_cuda *ctx, sp_fr *out, const sp_fr *in, size_t n,
+                                  const sp_fr *shift, int canonical) SP_WARN_UNUSED;
+/* h[i] = (a[i] * b[i] - c[i]) * scale (scale NULL: no factor), then
+ * canonical as above. h may alias a, b or c. */
+sp_status sp_cuda_fr_abc(sp_cuda *ctx, sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c,
+                         size_t n, const sp_fr *scale, int canonical) SP_WARN_UNUSED;
+
+/*
+ * The H step on the device, the contracts of src/ntt/hstep.h followed by
+ * the conversion to MSM scalars (sp_msm_scalars_from_fr).
+ * On input: a, b, c device arrays of n = d->n evaluations (overwritten);
+ *   gd a device domain of the same size and roots family as the CPU
+ *   domain d (whose constants omega_2n, gen are used); bellperson 0 for
+ *   the snarkjs convention, 1 for the bellperson one.
+ * On output: h (device, n scalars, may alias a) the canonical H scalars;
+ *   for bellperson h[n-1] is 0 when c = a*b on D.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (a host pointer), SP_ERR_GPU.
+ */
+sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c,
+                         const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
+                         int bellperson) SP_WARN_UNUSED;
+
+/* ---- host side ---- */
+
+/* Makes ctx's device current for the calling thread (CUDA keeps the
+ * current device per thread; the engine calls from several threads). */
+sp_status sp_cuda_bind(sp_cuda *ctx) SP_WARN_UNUSED;
+/* The CUDA device number of ctx. */
+int sp_cuda_device_number(const sp_cuda *ctx);
+/* On output: free and total device memory in bytes. */
+sp_status sp_cuda_mem_info(sp_cuda *ctx, size_t *free_bytes, size_t *total_bytes) SP_WARN_UNUSED;
+/* As sp_cuda_malloc, but running out of device memory returns
+ * SP_ERR_NOMEM (the error cleared, so later calls are unaffected); other
+ * failures SP_ERR_GPU. */
+sp_status sp_cuda_try_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
+/* Host memory for buffers copied to the device on every proof: pinned
+ * (page-locked, usable by every device of the process) when the driver
+ * grants it, else plain malloc memory (*pinned says which; may be NULL).
+ * NULL only when neither can be had. Touches no context, so any thread
+ * may call it. */
+void *sp_cuda_pinned_alloc(int device, size_t bytes, int *pinned);
+/* Frees memory from sp_cuda_pinned_alloc (either kind); NULL is allowed. */
+void sp_cuda_pinned_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

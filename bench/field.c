@@ -7,7 +7,7 @@
  * is timed with clock_gettime over enough iterations to last ~2 ms, and
  * the best of 41 repeats is kept (the machine is shared and noisy).
  * Arguments: substrings that select rows by name (none: all rows).
- * To add a row, write a `static void bench_xxx(uint64_t iters)` and list
+ * Rows: field operations, curve steps, one pairing. To add a row, write a `static void bench_xxx(uint64_t iters)` and list
  * it in rows_[].
  */
 #include <inttypes.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "curve/curve.h"
+#include "pairing/pairing.h"
 #include "field/field.h"
 
 /* Keeps results alive so the chains are not optimised away. */
@@ -164,6 +165,21 @@ static void bench_g2_dbl(uint64_t iters)
     sink_ += p.x.c0.l[0];
 }
 
+/* One optimal ate pairing of the generators (Miller loop + final
+ * exponentiation), the verifier's unit of work. */
+static void bench_pairing(uint64_t iters)
+{
+    sp_g1_affine p;
+    sp_g2_affine q;
+    sp_fp12 f;
+    sp_g1_generator(&p);
+    sp_g2_generator(&q);
+    for (uint64_t i = 0; i < iters; i++) {
+        sp_pairing(&f, &p, &q);
+        sink_ += f.c0.c0.c0.l[0];
+    }
+}
+
 typedef struct {
     const char *name;
     void (*fn)(uint64_t iters);
@@ -175,6 +191,7 @@ static const bench_row rows_[] = {
     {"fr_sqr", bench_fr_sqr},
     {"g1_add_affine", bench_g1_add_affine}, {"g1_dbl", bench_g1_dbl},
     {"g2_add_affine", bench_g2_add_affine}, {"g2_dbl", bench_g2_dbl},
+    {"pairing", bench_pairing},
 };
 
 /* Best-of-repeats nanoseconds per operation for one row. Short runs and

@@ -7,8 +7,8 @@
  * is timed with clock_gettime over enough iterations to last ~2 ms, and
  * the best of 41 repeats is kept (the machine is shared and noisy).
  * Arguments: substrings that select rows by name (none: all rows).
- * Rows: field operations, curve steps, one pairing. To add a row, write a `static void bench_xxx(uint64_t iters)` and list
- * it in rows_[].
+ * Rows: field operations, curve steps, one pairing. To add a row, write
+ * a `static void bench_xxx(uint64_t iters)` and list it in rows_[].
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,8 +6,9 @@
  *
  * H step: a, b, c are copied to one device buffer (kept and grown between
  * proofs), transformed there, and the canonical H scalars copied back.
- * MSMs: sp_cuda_msm_g1/_g2. The split flag is a hint only: the device MSM
- * gives 0 and 1 scalars no special path, and its result is the same.
+ * MSMs: sp_cuda_msm_g1/_g2, or with split != 0 (witness scalars) the
+ * split MSM sp_cuda_msm_g1_split/_g2_split (zeros skipped, ones added by a
+ * tree, Pippenger on the rest); both give the same result.
  * Residency: key_attach copies the key's base arrays (h, a, b1, c, b2) to
  * device memory once, as far as free memory allows, and records host
  * address -> device address; an MSM whose bases lie inside a recorded
@@ -195,7 +196,8 @@ static sp_status cuda_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine 
     const sp_g1_affine *db = resident_view(c, bases, n * sizeof *bases);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = sp_cuda_msm_g1(c->cu, out, db ? db : bases, s, n, 0);
+        st = split ? sp_cuda_msm_g1_split(c->cu, out, db ? db : bases, s, n, 0)
+                   : sp_cuda_msm_g1(c->cu, out, db ? db : bases, s, n, 0);
     if (st != SP_OK)
         fail(c, st, "G1 MSM", err);
     pthread_mutex_unlock(&c->mu);
@@ -210,7 +212,8 @@ static sp_status cuda_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine 
     const sp_g2_affine *db = resident_view(c, bases, n * sizeof *bases);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = sp_cuda_msm_g2(c->cu, out, db ? db : bases, s, n, 0);
+        st = split ? sp_cuda_msm_g2_split(c->cu, out, db ? db : bases, s, n, 0)
+                   : sp_cuda_msm_g2(c->cu, out, db ? db : bases, s, n, 0);
     if (st != SP_OK)
         fail(c, st, "G2 MSM", err);
     pthread_mutex_unlock(&c->mu);
@@ -221,13 +224,15 @@ static sp_status cuda_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine 
 
 /* Device memory to leave free for one proof's scratch: a, b, c of the
  * domain, the MSM's sort buffers (4 x 4 bytes per point and window) and
- * its bucket and base scratch, plus 1 GiB for everything else. */
+ * its bucket and base scratch, the split MSM's index lists and gathered
+ * bases and scalars (8 + 32 bytes and a base per point), plus 1 GiB for
+ * everything else. */
 static size_t scratch_reserve(const sp_g16_pk *pk)
 {
     size_t n = pk->n_vars > pk->n_h ? pk->n_vars : pk->n_h;
     size_t c = sp_cuda_msm_window(n, 1), nwin = (256 + c - 1) / c;
     return ((size_t)1 << 30) + 3 * (size_t)pk->domain_size * sizeof(sp_fr) + 16 * nwin * n +
-           ((size_t)nwin << c) * sizeof(sp_g2_xyzz) + n * sizeof(sp_g2_affine);
+           ((size_t)nwin << c) * sizeof(sp_g2_xyzz) + n * (2 * sizeof(sp_g2_affine) + 40);
 }
 
 /* Uploads one array unless already resident; a shortage of device memory

@@ -24,6 +24,10 @@ enum {
     SP_SCR_SEGS,    /* MSM per-segment partial sums */
     SP_SCR_PARTS,   /* MSM per-chunk partial bucket sums */
     SP_SCR_SMALL,   /* window sums, flags */
+    SP_SCR_SPLIT_IDX,     /* split MSM: indices of "other" and of one scalars */
+    SP_SCR_SPLIT_BASES,   /* split MSM: gathered bases of the "other" scalars */
+    SP_SCR_SPLIT_SCALARS, /* split MSM: their scalars */
+    SP_SCR_SPLIT_SUM,     /* split MSM: partial sums of the bases with scalar 1 */
     SP_SCR_A,       /* element-wise test buffers */
     SP_SCR_B,
     SP_SCR_C,

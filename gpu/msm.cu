@@ -21,9 +21,16 @@
  *                  a chunk are written directly; the first and last bucket
  *                  of a chunk go to two partial slots, and a fix-up thread
  *                  per bucket adds the partials of buckets that straddle
- *                  chunk boundaries. (A thread per bucket was ~10% faster on
- *                  uniform scalars but serialises a crowded bucket: n adds
- *                  in one thread when all scalars are equal; here n/T.)
+ *                  at most SP_MSM_FIX_SERIAL chunk boundaries. Buckets that
+ *                  span more (crowded ones: all scalars equal, the 1s of a
+ *                  witness) are summed by a tree over their chunks' partials,
+ *                  log2(span) passes of a thread per chunk, so no thread
+ *                  does more than T + SP_MSM_FIX_SERIAL additions whatever
+ *                  the digit distribution. (A thread per bucket was ~10%
+ *                  faster on uniform scalars but serialises a crowded
+ *                  bucket: n adds in one thread when all scalars are equal;
+ *                  a serial fix-up still did n/T: 390 ms for a witness MSM
+ *                  of 2^20 points.)
  *   5. reduce:     per window, sum_k k*B_k by running sums over segments of
  *                  L buckets (thread per segment), then the segment sums
  *                  of each window are added in two tree levels.
@@ -120,6 +127,7 @@ __global__ void msm_ranges(uint32_t *start, uint32_t *end, const uint32_t *keys,
 /* ---- phase 4: bucket accumulation ---- */
 
 #define SP_MSM_LOG_CHUNK 5 /* T = 32 records per accumulation thread (64: no faster) */
+#define SP_MSM_FIX_SERIAL 8 /* longest run of chunk partials a fix-up thread adds alone */
 
 static __device__ __forceinline__ size_t bucket_of(uint32_t key, unsigned c)
 {
@@ -175,34 +183,111 @@ msm_accumulate(xyzz_t<F> *buckets, xyzz_t<F> *part, const affine_t<F> *bases,
     part[cur == first ? 2 * k : 2 * k + 1] = acc;
 }
 
+/* The bucket of slot t: its key, the chunks ks..ke its records span, and
+ * whether it is a middle key of chunk ks (then msm_accumulate wrote it).
+ * Returns 0 for an empty bucket. */
+static __device__ __forceinline__ int bucket_span(uint32_t *key, size_t *ks, size_t *ke, int *middle,
+                                                  size_t t, const uint32_t *keys, size_t m,
+                                                  const uint32_t *start, const uint32_t *end,
+                                                  unsigned c)
+{
+    const unsigned lk = c - 1;
+    *key = ((uint32_t)(t >> lk) << c) | ((uint32_t)(t & ((1u << lk) - 1)) + 1);
+    uint32_t s = start[*key], e = end[*key];
+    if (s == e)
+        return 0;
+    *ks = (size_t)s >> SP_MSM_LOG_CHUNK;
+    *ke = (size_t)(e - 1) >> SP_MSM_LOG_CHUNK;
+    size_t lo = *ks << SP_MSM_LOG_CHUNK, hi = lo + (1u << SP_MSM_LOG_CHUNK);
+    *middle = *key != keys[lo] && *key != keys[(hi < m ? hi : m) - 1];
+    return 1;
+}
+
+/* The partial slot of chunk ks that holds key's first records. */
+static __device__ __forceinline__ size_t first_part(uint32_t key, size_t ks, const uint32_t *keys)
+{
+    return key == keys[ks << SP_MSM_LOG_CHUNK] ? 2 * ks : 2 * ks + 1;
+}
+
 /* Thread per bucket slot: empty buckets become infinity; a bucket that is
  * the first or last key of its starting chunk is assembled from the
- * partials of every chunk it spans. */
+ * partials of every chunk it spans, unless it spans more than
+ * SP_MSM_FIX_SERIAL of them: then it is left to msm_fix_tree and
+ * msm_fix_wide, and *maxspan records the widest span. */
 template <class F>
 __global__ void __launch_bounds__(SP_MSM_THREADS)
 msm_fixup(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_t m,
-          const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+          const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin,
+          unsigned *maxspan)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned lk = c - 1;
-    if (t >= ((size_t)nwin << lk))
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, ks, ke;
+    if (t >= ((size_t)nwin << (c - 1)))
         return;
-    uint32_t key = ((uint32_t)(t >> lk) << c) | ((uint32_t)(t & ((1u << lk) - 1)) + 1);
-    uint32_t s = start[key], e = end[key];
-    if (s == e) {
+    uint32_t key;
+    int middle;
+    if (!bucket_span(&key, &ks, &ke, &middle, t, keys, m, start, end, c)) {
         xyzz_t<F> inf;
         xyzz_set_inf(inf);
         buckets[t] = inf;
         return;
     }
-    size_t ks = (size_t)s >> SP_MSM_LOG_CHUNK, ke = (size_t)(e - 1) >> SP_MSM_LOG_CHUNK;
-    size_t lo = ks << SP_MSM_LOG_CHUNK, hi = lo + (1u << SP_MSM_LOG_CHUNK);
-    uint32_t first = keys[lo], last = keys[(hi < m ? hi : m) - 1];
-    if (key != first && key != last)
-        return; /* a middle key: written by msm_accumulate */
-    xyzz_t<F> acc = part[key == first ? 2 * ks : 2 * ks + 1];
+    if (middle)
+        return; /* written by msm_accumulate */
+    if (ke - ks > SP_MSM_FIX_SERIAL) {
+        atomicMax(maxspan, (unsigned)(ke - ks));
+        return;
+    }
+    xyzz_t<F> acc = part[first_part(key, ks, keys)];
     for (size_t kk = ks + 1; kk <= ke; kk++)
         xyzz_add(acc, part[2 * kk]);
+    buckets[t] = acc;
+}
+
+/*
+ * One pass of the tree over wide buckets, a thread per chunk kk. A bucket
+ * spanning chunks ks..ke (ke - ks > SP_MSM_FIX_SERIAL) has L = ke - ks
+ * continuation partials part[2kk], kk = ks+1..ke, numbered j = kk - ks - 1;
+ * pass `step` (1, 2, 4, ...) adds item j + step into item j for j a
+ * multiple of 2 step. After the passes with step < L, item 0 holds the sum.
+ */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fix_tree(xyzz_t<F> *part, const uint32_t *keys, size_t nchunk, const uint32_t *start,
+             const uint32_t *end, unsigned c, size_t step)
+{
+    size_t kk = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (kk >= nchunk)
+        return;
+    uint32_t key = keys[kk << SP_MSM_LOG_CHUNK];
+    if (!(key & ((1u << c) - 1)))
+        return; /* digit 0: no bucket */
+    size_t ks = (size_t)start[key] >> SP_MSM_LOG_CHUNK;
+    size_t ke = (size_t)(end[key] - 1) >> SP_MSM_LOG_CHUNK;
+    if (ks == kk || ke - ks <= SP_MSM_FIX_SERIAL || ((kk - ks - 1) & (2 * step - 1)) ||
+        kk + step > ke)
+        return;
+    xyzz_t<F> acc = part[2 * kk];
+    xyzz_add(acc, part[2 * (kk + step)]);
+    part[2 * kk] = acc;
+}
+
+/* Thread per bucket slot: a wide bucket = its partial in chunk ks plus the
+ * tree's sum of the rest (item 0, part[2 (ks + 1)]). */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fix_wide(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_t m,
+             const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, ks, ke;
+    if (t >= ((size_t)nwin << (c - 1)))
+        return;
+    uint32_t key;
+    int middle;
+    if (!bucket_span(&key, &ks, &ke, &middle, t, keys, m, start, end, c) || middle ||
+        ke - ks <= SP_MSM_FIX_SERIAL)
+        return;
+    xyzz_t<F> acc = part[first_part(key, ks, keys)];
+    xyzz_add(acc, part[2 * (ks + 1)]);
     buckets[t] = acc;
 }
 
@@ -420,14 +505,30 @@ static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_
 {
     size_t nbuck = (size_t)nwin << (c - 1), m = (size_t)nwin * n;
     size_t nchunk = (m + (1u << SP_MSM_LOG_CHUNK) - 1) >> SP_MSM_LOG_CHUNK;
-    void *pt;
+    void *pt, *small;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_PARTS, 2 * nchunk * sizeof(xyzz_t<F>), &pt));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    unsigned *dspan = (unsigned *)small + 1, span = 0; /* word 0 is the bad-scalar flag */
+    SP_CU(ctx, cudaMemsetAsync(dspan, 0, sizeof *dspan, ctx->stream));
     msm_accumulate<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
         bk, (xyzz_t<F> *)pt, bases, keys, vals, m, c);
     SP_CU_LAUNCHED(ctx, "msm_accumulate");
     msm_fixup<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
+        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin, dspan);
     SP_CU_LAUNCHED(ctx, "msm_fixup");
+    /* the number of tree passes depends on the data: one small read-back */
+    SP_CU(ctx, cudaMemcpyAsync(&span, dspan, sizeof span, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    if (span <= SP_MSM_FIX_SERIAL)
+        return SP_OK;
+    for (size_t step = 1; step < span; step *= 2) {
+        msm_fix_tree<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+            (xyzz_t<F> *)pt, keys, nchunk, start, end, c, step);
+        SP_CU_LAUNCHED(ctx, "msm_fix_tree");
+    }
+    msm_fix_wide<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_fix_wide");
     return SP_OK;
 }
 

@@ -87,6 +87,18 @@ sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases
                          const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
 sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                          const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
+/*
+ * The split MSM for witness vectors (gpu/msm_split.cu): the same contract
+ * and result as sp_cuda_msm_g1/_g2, computed as: scalars 0 skipped, the
+ * bases with scalar 1 summed by a parallel tree of additions, the rest
+ * ("other" scalars) gathered and summed by the Pippenger, which gets
+ * `window`. Faster than the plain call when many scalars are 0 or 1;
+ * about as fast when none is. SP_ERR_NOT_CANONICAL leaves *out unchanged.
+ */
+sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                               const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
+sp_status sp_cuda_msm_g2_split(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                               const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
 /* The widest window (bits) sp_cuda_msm_* uses for n points of group 1 or 2
  * when window = 0. */
 unsigned sp_cuda_msm_window(size_t n, int group);

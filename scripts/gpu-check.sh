@@ -7,15 +7,17 @@
 #     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
 #                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
-#     options     --quick  --no-bench  --g1 LOG  --g2 LOG  --ntt LOG  --device N
+#     options     --quick  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG  --device N
+#                 (--witness: of the timing tables only the plain vs split
+#                 MSMs on witness-like scalars)
 #   environment
 #     SP_GPU_E2E=0          skip the end-to-end part (proofs, engine)
 #     SP_GPU_BIG_LOG=K      generated circuit of 2^K constraints (default 20)
 #     SP_GPU_SETUP_LIMIT=S  seconds the setup of 2^K may take before the
 #                           script falls back to 2^18 (default 150)
 #
-# Parts: 1. gpu_check (field, NTT, MSM, H step and backend checks against
-# the CPU; then its benchmark table unless --no-bench); 2. the chain1021
+# Parts: 1. gpu_check (field, NTT, MSM, split MSM, H step and backend checks
+# against the CPU; then its benchmark table unless --no-bench); 2. the chain1021
 # zkey proved on the GPU with fixed r, s (byte for byte = snarkjs'
 # proof_fixed_rs.json) and with fresh r, s (verified); 3. a generated
 # circuit (70% of the witness 0/1) set up, proved on GPU and CPU with the

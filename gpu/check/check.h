@@ -35,11 +35,13 @@ void chk_random_scalar(uint64_t out[4], sp_rng *rng);
 
 void chk_field(chk_env *env);
 void chk_msm(chk_env *env);
+void chk_msm_split(chk_env *env); /* split vs plain vs CPU, witness-like scalars */
 void chk_ntt(chk_env *env);
 void chk_hstep(chk_env *env);
 void chk_backend(chk_env *env, int device);
 void bench_field(chk_env *env);
 void bench_msm(chk_env *env);
+void bench_msm_witness(chk_env *env); /* plain vs split on 70% 0/1 scalars */
 void bench_ntt(chk_env *env);
 
 /* tests/test.h keeps its counters per file; each public chk_ and bench_

@@ -1,8 +1,9 @@
 /*
- * gpu_check [--quick] [--no-bench] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
+ * gpu_check [--quick] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
  *
  * Runs every GPU-vs-CPU equality test, then (unless --no-bench) the timing
- * runs, and prints the table last. Exit status 0 only when every check
+ * runs, and prints the table last; --witness times only the plain vs split
+ * MSMs on witness-like scalars. Exit status 0 only when every check
  * passed.
  */
 #include <pthread.h>
@@ -13,7 +14,7 @@
 #include <unistd.h>
 #include "check.h"
 
-#define CHK_MAX_ROWS 64
+#define CHK_MAX_ROWS 96
 
 typedef struct {
     char what[72], size[16], unit[16], note[96];
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
 {
     chk_env env;
     memset(&env, 0, sizeof env);
-    int device = 0, bench = 1;
+    int device = 0, bench = 1; /* 0 none, 1 all, 2 the witness rows only */
     env.max_g1 = 24;
     env.max_g2 = 22;
     env.max_ntt = 24;
@@ -120,6 +121,8 @@ int main(int argc, char **argv)
             env.quick = 1;
         else if (!strcmp(argv[i], "--no-bench"))
             bench = 0;
+        else if (!strcmp(argv[i], "--witness"))
+            bench = 2;
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
             env.max_g1 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
@@ -129,8 +132,8 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(argv[i], "--device"))
             device = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--no-bench] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
-                            "[--device N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] "
+                            "[--ntt LOG] [--device N]\n", argv[0]);
             return 2;
         }
     }
@@ -152,14 +155,19 @@ int main(int argc, char **argv)
     printf("ntt checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_msm(&env);
     printf("msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_msm_split(&env);
+    printf("split msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_hstep(&env);
     printf("H step checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_backend(&env, device);
     printf("backend checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     if (bench) {
-        bench_field(&env);
-        bench_ntt(&env);
-        bench_msm(&env);
+        if (bench == 1) {
+            bench_field(&env);
+            bench_ntt(&env);
+            bench_msm(&env);
+        }
+        bench_msm_witness(&env);
         printf("benchmarks done (%.1f s)\n", chk_now() - t0);
         chk_print_table();
     }

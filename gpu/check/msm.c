@@ -25,6 +25,8 @@ typedef struct {
     int (*is_inf)(const void *jac);
     sp_status (*msm)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
                      unsigned window);
+    sp_status (*msm_split)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
+                           unsigned window);
     sp_status (*cpu_msm)(void *jac, const void *aff, const uint64_t *sc, size_t n);
 } grp;
 
@@ -97,13 +99,19 @@ typedef struct {
     {                                                                                  \
         return sp_cuda_msm_##G(cu, r, aff, (const sp_scalar *)sc, n, w);               \
     }                                                                                  \
+    static sp_status G##_msm_split(sp_cuda *cu, void *r, const void *aff,              \
+                                   const uint64_t *sc, size_t n, unsigned w)           \
+    {                                                                                  \
+        return sp_cuda_msm_##G##_split(cu, r, aff, (const sp_scalar *)sc, n, w);       \
+    }                                                                                  \
     static sp_status G##_cpu_msm(void *r, const void *aff, const uint64_t *sc, size_t n) \
     {                                                                                  \
         return sp_msm_##G##_var(r, aff, (const sp_scalar *)sc, n, NULL);               \
     }                                                                                  \
     static const grp grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
                                 G##_progression, G##_from_log, G##_mul_gen, G##_naive, \
-                                G##_eq, G##_is_inf, G##_msm, G##_cpu_msm};
+                                G##_eq, G##_is_inf, G##_msm, G##_msm_split,           \
+                                G##_cpu_msm};
 
 DEFINE_GRP(g1)
 DEFINE_GRP(g2)
@@ -195,17 +203,24 @@ static void random_scalars(chk_env *env, uint64_t *sc, size_t n)
 /* ---- the checks ---- */
 
 /* Runs the GPU MSM with poisoned output and compares with want. */
-static void run_cmp(chk_env *env, const grp *g, const void *want, const void *aff,
-                    const uint64_t *sc, size_t n, unsigned window, const char *what)
+static void run_cmp_split(chk_env *env, const grp *g, int split, const void *want, const void *aff,
+                          const uint64_t *sc, size_t n, unsigned window, const char *what)
 {
     unsigned char got[sizeof(sp_g2_jac)];
     memset(got, 0xa5, sizeof got);
-    sp_status st = g->msm(env->cu, got, aff, sc, n, window);
+    sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, aff, sc, n, window);
     char w[160];
-    snprintf(w, sizeof w, "%s msm n=%zu window=%u (%s)", g->name, n, window, what);
+    snprintf(w, sizeof w, "%s %s n=%zu window=%u (%s)", g->name, split ? "split msm" : "msm", n,
+             window, what);
     if (!chk_ok(env, st, w))
         return;
     CHECKF(g->eq(got, want), "%s: GPU result differs from the reference", w);
+}
+
+static void run_cmp(chk_env *env, const grp *g, const void *want, const void *aff,
+                    const uint64_t *sc, size_t n, unsigned window, const char *what)
+{
+    run_cmp_split(env, g, 0, want, aff, sc, n, window, what);
 }
 
 typedef enum { LOGS_RANDOM, LOGS_SAME, LOGS_SOME_INF, LOGS_PLUS_MINUS } logs_kind;
@@ -372,6 +387,183 @@ void chk_msm(chk_env *env)
     chk_tally();
 }
 
+/* ---- the split MSM: witness-like scalar distributions ---- */
+
+typedef enum { W_RANDOM, W_HALF, W_NINETY, W_ALL01, W_WITNESS, W_EQUAL, W_ONES, W_ZEROS,
+               W_KINDS } wit_kind;
+static const char *const wit_name[W_KINDS] = {"0% 0/1", "50% 0/1", "90% 0/1", "100% 0/1",
+                                              "70% 0/1", "all equal", "all 1", "all 0"};
+static const unsigned wit_permille[W_KINDS] = {0, 500, 900, 1000, 700, 0, 0, 0};
+
+typedef struct {
+    uint64_t *sc;
+    uint64_t seed, equal[4];
+    wit_kind kind;
+} wit_job;
+
+/* Per scalar: with probability permille/1000 a 0 or a 1 (half each), else
+ * a uniformly random scalar; or the constant of W_EQUAL, W_ONES, W_ZEROS. */
+static void wit_range(void *arg, size_t lo, size_t hi)
+{
+    wit_job *j = arg;
+    sp_rng rng;
+    sp_rng_seed(&rng, j->seed ^ (lo * 0x9e3779b97f4a7c15ULL));
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t *s = j->sc + 4 * i;
+        unsigned u = (unsigned)(sp_rng_u64(&rng) % 1000), p = wit_permille[j->kind];
+        memset(s, 0, 32);
+        if (j->kind == W_EQUAL)
+            memcpy(s, j->equal, 32);
+        else if (j->kind == W_ONES || (j->kind < W_EQUAL && u >= p / 2 && u < p))
+            s[0] = 1;
+        else if (j->kind < W_EQUAL && u >= p)
+            chk_random_scalar(s, &rng);
+    }
+}
+
+static void witness_scalars(chk_env *env, uint64_t *sc, size_t n, wit_kind kind)
+{
+    wit_job j = {sc, sp_rng_u64(&env->rng), {0}, kind};
+    chk_random_scalar(j.equal, &env->rng);
+    chk_parallel(n, env->threads, wit_range, &j);
+}
+
+static sp_status cpu_split(const grp *g, void *r, const void *aff, const uint64_t *sc, size_t n)
+{
+    return g == &grp_g1 ? sp_msm_g1_split_var(r, aff, (const sp_scalar *)sc, n, NULL)
+                        : sp_msm_g2_split_var(r, aff, (const sp_scalar *)sc, n, NULL);
+}
+
+/* One scalar vector: the CPU split MSM (when cpu), the GPU plain and split
+ * MSMs (poisoned outputs) all equal to want. */
+static void split_compare(chk_env *env, const grp *g, const void *want, const void *aff,
+                          const uint64_t *sc, size_t n, int cpu, const unsigned *windows,
+                          int nwin, const char *what)
+{
+    if (cpu) {
+        unsigned char ref[sizeof(sp_g2_jac)];
+        memset(ref, 0xa5, sizeof ref);
+        CHECKF(cpu_split(g, ref, aff, sc, n) == SP_OK && g->eq(ref, want),
+               "%s n=%zu (%s): CPU split MSM and the oracle disagree", g->name, n, what);
+    }
+    for (int w = 0; w < nwin; w++) {
+        run_cmp_split(env, g, 0, want, aff, sc, n, windows[w], what);
+        run_cmp_split(env, g, 1, want, aff, sc, n, windows[w], what);
+    }
+}
+
+/* Small n with explicit logs (repeated points, infinity, P and -P). */
+static void split_small(chk_env *env, const grp *g, size_t n, logs_kind lk, wit_kind wk)
+{
+    static const unsigned ws[3] = {0, 8, 13};
+    sp_fr *e = malloc((n ? n : 1) * sizeof *e);
+    uint64_t *sc = malloc((n ? n : 1) * 32);
+    unsigned char *aff = malloc((n ? n : 1) * g->aff_sz);
+    unsigned char want[sizeof(sp_g2_jac)], naive[sizeof(sp_g2_jac)];
+    make_logs(env, e, n, lk);
+    witness_scalars(env, sc, n, wk);
+    for (size_t i = 1; lk == LOGS_PLUS_MINUS && i < n; i += 2)
+        memcpy(sc + 4 * i, sc + 4 * (i - 1), 32); /* P and -P with one scalar */
+    for (size_t i = 0; i < n; i++)
+        g->from_log(aff + i * g->aff_sz, &e[i]);
+    oracle(env, g, want, sc, n, e, NULL, NULL, 0);
+    if (n <= 3) {
+        g->naive(naive, aff, sc, n);
+        CHECKF(g->eq(naive, want), "%s n=%zu: the naive sum and the oracle disagree", g->name, n);
+    }
+    if (wk == W_ZEROS || n == 0)
+        CHECKF(g->is_inf(want), "%s: zero scalars must give infinity", g->name);
+    char what[64];
+    snprintf(what, sizeof what, "%s, logs %d", wit_name[wk], (int)lk);
+    split_compare(env, g, want, aff, sc, n, 1, ws, 3, what);
+    free(e), free(sc), free(aff);
+}
+
+/* 2^k points of a progression, every distribution; the CPU reference up
+ * to 2^cpu_max; device-resident inputs for the witness-like vector. */
+static void split_pow2(chk_env *env, const grp *g, unsigned k, unsigned cpu_max)
+{
+    static const unsigned w0[1] = {0};
+    size_t n = (size_t)1 << k;
+    prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    uint64_t *sc = malloc(n * 32);
+    unsigned char want[sizeof(sp_g2_jac)];
+    sp_fr_random(&pj.b0, &env->rng);
+    sp_fr_random(&pj.d, &env->rng);
+    chk_parallel(n, env->threads, prog_range, &pj);
+    for (int wk = 0; wk < W_KINDS; wk++) {
+        witness_scalars(env, sc, n, (wit_kind)wk);
+        oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+        split_compare(env, g, want, pj.aff, sc, n, k <= cpu_max, w0, 1, wit_name[wk]);
+        if (wk != W_WITNESS)
+            continue;
+        void *db = NULL, *ds = NULL;
+        if (chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") &&
+            chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") &&
+            chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, n * g->aff_sz), "copy") &&
+            chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
+            split_compare(env, g, want, db, ds, n, 0, w0, 1, "70% 0/1, device inputs");
+        sp_cuda_dev_free(env->cu, db);
+        sp_cuda_dev_free(env->cu, ds);
+    }
+    free(pj.aff), free(sc);
+}
+
+/* The split MSM refuses what the plain one refuses, output untouched. */
+static void split_refusals(chk_env *env, const grp *g)
+{
+    static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                  0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    uint64_t sc[12] = {1};
+    unsigned char aff[3 * sizeof(sp_g2_affine)], got[sizeof(sp_g2_jac)], poison[sizeof got];
+    sp_fr e;
+    sp_fr_set_u64(&e, 5);
+    for (int i = 0; i < 3; i++)
+        g->from_log(aff + i * g->aff_sz, &e);
+    memcpy(sc + 8, r, sizeof r); /* scalars 1, 0, r */
+    memset(got, 0xa5, sizeof got);
+    memcpy(poison, got, sizeof got);
+    CHECK(g->msm_split(env->cu, got, aff, sc, 3, 0) == SP_ERR_NOT_CANONICAL);
+    CHECK(memcmp(got, poison, sizeof got) == 0);
+    CHECK(g->msm_split(env->cu, got, aff, sc, 1, 7) == SP_ERR_INVALID_ARG);
+    CHECK(g->msm_split(env->cu, got, aff, sc, (size_t)1 << 31, 0) == SP_ERR_INVALID_ARG);
+    CHECK(memcmp(got, poison, sizeof got) == 0);
+}
+
+static void split_group(chk_env *env, const grp *g, unsigned max_log, unsigned cpu_max)
+{
+    static const size_t small[5] = {0, 1, 2, 3, 1000};
+    unsigned long before = sp_test_failures;
+    for (int i = 0; i < 5; i++)
+        for (int wk = 0; wk < W_KINDS; wk++)
+            split_small(env, g, small[i], LOGS_RANDOM, (wit_kind)wk);
+    static const logs_kind odd[3] = {LOGS_SAME, LOGS_SOME_INF, LOGS_PLUS_MINUS};
+    for (int i = 0; i < 3; i++) { /* the ones' tree meets P + P, P + inf, P + (-P) */
+        split_small(env, g, 1000, odd[i], W_WITNESS);
+        split_small(env, g, 1000, odd[i], W_ONES);
+    }
+    split_refusals(env, g);
+    for (unsigned k = 10; k <= max_log; k += 2)
+        split_pow2(env, g, k, cpu_max);
+    printf("  %s split and plain msm, n = 0..3, 1000, 2^10..2^%u, 0/50/70/90/100%% 0/1, all "
+           "equal/1/0, equal to the references: %s\n",
+           g->name, max_log, sp_test_failures == before ? "yes" : "NO");
+    fflush(stdout);
+}
+
+void chk_msm_split(chk_env *env)
+{
+    int dflt = sp_cuda_set_mul_impl(env->cu, 1);
+    split_group(env, &grp_g1, env->quick ? 14 : 20, 16);
+    split_group(env, &grp_g2, env->quick ? 12 : 16, 14);
+    printf("  (again with the PTX multiplication)\n");
+    sp_cuda_set_mul_impl(env->cu, 0);
+    split_group(env, &grp_g1, 12, 12);
+    split_group(env, &grp_g2, 10, 10);
+    sp_cuda_set_mul_impl(env->cu, dflt);
+    chk_tally();
+}
+
 /* ---- timing: bases and scalars resident on the device ---- */
 
 /* Timing rows for forced window sizes (the model behind window = 0 is
@@ -480,6 +672,102 @@ void bench_msm(chk_env *env)
     sp_cuda_set_mul_impl(env->cu, 0); /* the PTX multiplication, for comparison */
     bench_group(env, &grp_g1, g1 - 2, g1, 20, g1_anchor, 0);
     bench_group(env, &grp_g2, g2, g2, 18, g2_anchor, 0);
+    sp_cuda_set_mul_impl(env->cu, dflt);
+    chk_tally();
+}
+
+/* ---- timing: the split MSM on witness-like scalars ---- */
+
+/* Median wall time (ms) of reps calls of the plain (split = 0) or split
+ * MSM, after a warm-up call checked against want; -1 on failure. */
+static double time_msm(chk_env *env, const grp *g, int split, const void *want, const void *db,
+                       const void *ds, size_t n, int reps, const char *what)
+{
+    unsigned char got[sizeof(sp_g2_jac)];
+    double t[7];
+    for (int rep = -1; rep < reps; rep++) {
+        memset(got, 0xa5, sizeof got);
+        double s = chk_now();
+        sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, db, ds, n, 0);
+        if (!chk_ok(env, st, what))
+            return -1;
+        if (rep >= 0)
+            t[rep] = chk_now() - s;
+        else
+            CHECKF(g->eq(got, want), "%s (%s) differs from the oracle", what,
+                   split ? "split" : "plain");
+    }
+    if (split) { /* one profiled call: the split's counts and the Pippenger's phases */
+        sp_cuda_set_profile(env->cu, 1);
+        if (chk_ok(env, g->msm_split(env->cu, got, db, ds, n, 0), what))
+            printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
+        sp_cuda_set_profile(env->cu, 0);
+    }
+    return chk_median(t, reps) * 1e3;
+}
+
+/* Rows for one scalar distribution at 2^k: plain and (when both) split. */
+static void witness_rows(chk_env *env, const grp *g, const prog_job *pj, size_t period,
+                         uint64_t *sc, void *ds, const void *db, unsigned k, wit_kind wk, int both)
+{
+    size_t n = (size_t)1 << k;
+    unsigned char want[sizeof(sp_g2_jac)];
+    witness_scalars(env, sc, n, wk);
+    oracle(env, g, want, sc, n, NULL, &pj->b0, &pj->d, period);
+    if (!chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
+        return;
+    char what[80], size[16];
+    snprintf(size, sizeof size, "2^%u", k);
+    int reps = k <= 20 ? 7 : 3;
+    for (int split = 0; split <= both; split++) {
+        snprintf(what, sizeof what, "%s MSM, %s scalars, %s", g->name, wit_name[wk],
+                 split ? "split" : "plain");
+        double ms = time_msm(env, g, split, want, db, ds, n, reps, what);
+        if (ms >= 0)
+            chk_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
+    }
+    fflush(stdout);
+}
+
+static void witness_group(chk_env *env, const grp *g, unsigned min_log, unsigned max_log,
+                          unsigned period_log)
+{
+    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
+    if (period > nmax)
+        period = nmax;
+    prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
+    uint64_t *sc = malloc(nmax * 32);
+    void *db = NULL, *ds = NULL;
+    if (!pj.aff || !sc) {
+        CHECKF(0, "out of host memory for the %s witness benchmark", g->name);
+        goto out;
+    }
+    sp_fr_random(&pj.b0, &env->rng);
+    sp_fr_random(&pj.d, &env->rng);
+    chk_parallel(period, env->threads, prog_range, &pj);
+    for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
+        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy"))
+        goto out;
+    for (unsigned k = min_log; k <= max_log; k += 2)
+        witness_rows(env, g, &pj, period, sc, ds, db, k, W_WITNESS, 1);
+    if (min_log <= 20 && 20 <= max_log) { /* crowded buckets (tree fix-up), random (no change) */
+        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_EQUAL, 0);
+        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_RANDOM, 1);
+    }
+out:
+    sp_cuda_dev_free(env->cu, db);
+    sp_cuda_dev_free(env->cu, ds);
+    free(pj.aff), free(sc);
+}
+
+void bench_msm_witness(chk_env *env)
+{
+    int dflt = sp_cuda_set_mul_impl(env->cu, 1);
+    witness_group(env, &grp_g1, 16, env->quick ? 18 : 22, 20);
+    witness_group(env, &grp_g2, 16, env->quick ? 16 : 20, 18);
     sp_cuda_set_mul_impl(env->cu, dflt);
     chk_tally();
 }

@@ -16,8 +16,10 @@
  * Handlers run on connection threads and may block (a key load, an
  * await); connections are bounded by max_connections per listener.
  *
- * Locks, always taken in this order when nested: jobs.mu -> reg.mu ->
- * (engine's own); tracker.mu and d->cfg_mu are leaves. No lock is held
+ * Locks. jobs.mu is held around sp_engine_submit, sp_engine_cancel and
+ * status snapshots, so the engine's locks nest inside it (the engine calls
+ * back without its locks held). persist_mu -> reg.mu; reg.mu is never held
+ * across an engine call; trk.mu and cfg_mu are leaves. No lock is held
  * while a key is parsed or a result is encoded.
  */
 #ifndef SP_DAEMON_INTERNAL_H

@@ -11,7 +11,7 @@
 # Every 10th completed proof is checked with `snarkpipe verify`.
 #
 # Usage: bench/soak.sh [BUILD] (default build); environment: SOAK_JOBS,
-# SOAK_LANES, SOAK_SIZES (constraint counts, default "128 1024 4096 16384",
+# SOAK_LANES, SOAK_SIZES (constraint counts, default "256 2048 16384 65536",
 # drawn 50/25/15/10 %), SOAK_BUDGET (engine budget, default 256MiB),
 # SOAK_SEED, SOAK_KEEP=1 keeps the work directory.
 # Prints a summary (and a markdown block for bench/NOTES.md) at the end.
@@ -21,7 +21,7 @@ bin=$(cd "$(dirname "$build/snarkpipe")" && pwd)/snarkpipe
 [ -x "$bin" ] || { echo "soak: $bin not found (make first)"; exit 1; }
 jobs=${SOAK_JOBS:-1000}
 lanes=${SOAK_LANES:-4}
-read -r -a sizes <<<"${SOAK_SIZES:-128 1024 4096 16384}"
+read -r -a sizes <<<"${SOAK_SIZES:-256 2048 16384 65536}"
 budget=${SOAK_BUDGET:-256MiB}
 seed=${SOAK_SEED:-$$}
 W=$(mktemp -d "${TMPDIR:-/tmp}/sp_soak.XXXXXX")

@@ -97,20 +97,25 @@ static sp_status open_backends(sp_engine *e, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "out of memory for %zu backends", n);
         return SP_ERR_NOMEM;
     }
-    char *save = NULL;
-    for (char *name = strtok_r(e->backends, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+    char *list = strdup(e->backends), *save = NULL; /* strtok_r cuts its input */
+    if (!list) {
+        snprintf(err, SP_ERR_LEN, "out of memory for the backend list");
+        return SP_ERR_NOMEM;
+    }
+    sp_status st = SP_OK;
+    for (char *name = strtok_r(list, ",", &save); name && st == SP_OK; name = strtok_r(NULL, ",", &save)) {
         device *d = &e->dev[e->n_dev];
-        sp_status st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err);
-        if (st != SP_OK)
-            return st;
+        if ((st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err)) != SP_OK)
+            break;
         pthread_mutex_init(&d->lock, NULL);
         e->n_dev++;
     }
-    if (!e->n_dev) {
-        snprintf(err, SP_ERR_LEN, "engine config: no backend named in '%s'", e->cfg.backends);
-        return SP_ERR_INVALID_ARG;
+    free(list);
+    if (st == SP_OK && !e->n_dev) {
+        snprintf(err, SP_ERR_LEN, "engine config: no backend named in '%.160s'", e->backends);
+        st = SP_ERR_INVALID_ARG;
     }
-    return SP_OK;
+    return st;
 }
 
 static sp_status alloc_parts(sp_engine *e, char err[SP_ERR_LEN])
@@ -179,8 +184,13 @@ sp_status sp_engine_create(sp_engine **out, const sp_engine_config *cfg, char er
         sp_engine_destroy(e);
         return st;
     }
-    sp_timeline_emit(e->tl, "ENGINE_START", 0, "backends=%s,synth=%d,gpu_workers=%d,finish=%d,budget=%zu",
-                     e->backends, e->n_synth, e->cfg.gpu_workers_per_device, e->n_finish, e->budget_total);
+    char names[256]; /* the list with '+' between names: ',' separates the detail's fields */
+    snprintf(names, sizeof names, "%s", e->backends);
+    for (char *c = names; *c; c++)
+        if (*c == ',')
+            *c = '+';
+    sp_timeline_emit(e->tl, "ENGINE_START", 0, "backends=%s,synth=%d,gpu_workers=%d,finish=%d,budget=%zu", names,
+                     e->n_synth, e->cfg.gpu_workers_per_device, e->n_finish, e->budget_total);
     *out = e;
     return SP_OK;
 }

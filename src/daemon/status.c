@@ -102,10 +102,15 @@ static void devices_json(sp_json_writer *w, const sp_engine_status *st)
         sp_jw_key(w, "busy_ratio");
         sp_jw_double(w, st->uptime_ms > 0 ? dv->lock_held_ms / st->uptime_ms : 0);
         kv_u64(w, "partitions", dv->partitions);
-        sp_jw_key(w, "vram_total_bytes"); /* the engine does not report device memory yet */
-        sp_jw_number(w, "null");
-        sp_jw_key(w, "vram_free_bytes");
-        sp_jw_number(w, "null");
+        if (dv->memory_known) { /* GPU backends; null for the CPU */
+            kv_u64(w, "vram_resident_bytes", dv->resident_bytes);
+            kv_u64(w, "vram_free_bytes", dv->free_bytes);
+        } else {
+            sp_jw_key(w, "vram_resident_bytes");
+            sp_jw_number(w, "null");
+            sp_jw_key(w, "vram_free_bytes");
+            sp_jw_number(w, "null");
+        }
         sp_jw_end_object(w);
     }
     sp_jw_end_array(w);

@@ -303,6 +303,13 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st)
     if (s == SP_OK)
         snapshot_engine_locked(e, st);
     pthread_mutex_unlock(&e->mu);
+    /* Device memory is asked outside e->mu: a backend takes its own lock,
+     * which a GPU worker holds while it may call back into the engine. */
+    for (size_t i = 0; s == SP_OK && i < st->n_devices; i++) {
+        sp_engine_device_status *d = &st->devices[i];
+        e->dev[i].be->memory(e->dev[i].be, &d->resident_bytes, &d->free_bytes);
+        d->memory_known = d->resident_bytes > 0 || d->free_bytes > 0;
+    }
     if (s != SP_OK)
         sp_engine_status_free(st);
     return s;

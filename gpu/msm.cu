@@ -43,6 +43,7 @@
 #include <string.h>
 #include "cu_util.cuh"
 #include "curve.cuh"
+#include "msm_add.cuh"
 
 typedef affine_t<fp_t> g1_aff_d;
 typedef affine_t<fp2_t> g2_aff_d;
@@ -239,7 +240,7 @@ msm_fixup(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_
     }
     xyzz_t<F> acc = part[first_part(key, ks, keys)];
     for (size_t kk = ks + 1; kk <= ke; kk++)
-        xyzz_add(acc, part[2 * kk]);
+        xyzz_add_flat(acc, part[2 * kk]);
     buckets[t] = acc;
 }
 
@@ -267,7 +268,7 @@ msm_fix_tree(xyzz_t<F> *part, const uint32_t *keys, size_t nchunk, const uint32_
         kk + step > ke)
         return;
     xyzz_t<F> acc = part[2 * kk];
-    xyzz_add(acc, part[2 * (kk + step)]);
+    xyzz_add_flat(acc, part[2 * (kk + step)]);
     part[2 * kk] = acc;
 }
 
@@ -287,7 +288,7 @@ msm_fix_wide(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, si
         ke - ks <= SP_MSM_FIX_SERIAL)
         return;
     xyzz_t<F> acc = part[first_part(key, ks, keys)];
-    xyzz_add(acc, part[2 * (ks + 1)]);
+    xyzz_add_flat(acc, part[2 * (ks + 1)]);
     buckets[t] = acc;
 }
 
@@ -350,7 +351,7 @@ msm_sum_groups(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
     if (tid < nseg) {
         xyzz_t<F> acc = s[tid];
         for (uint32_t j = tid + blockDim.x; j < nseg; j += blockDim.x)
-            xyzz_add(acc, s[j]);
+            xyzz_add_flat(acc, s[j]);
         s[tid] = acc;
     }
     __syncthreads();
@@ -359,7 +360,7 @@ msm_sum_groups(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
         uint32_t half = (m + 1) / 2;
         if (tid < m - half) {
             xyzz_t<F> acc = s[tid];
-            xyzz_add(acc, s[tid + half]);
+            xyzz_add_flat(acc, s[tid + half]);
             s[tid] = acc;
         }
         __syncthreads();

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "cu_util.cuh"
 #include "curve.cuh"
+#include "msm_add.cuh"
 
 #define SP_SPLIT_THREADS 128
 #define SP_SPLIT_MIN_PER 4 /* at least this many ones per thread before more threads are used */
@@ -82,7 +83,7 @@ split_sum_groups(xyzz_t<F> *out, xyzz_t<F> *in, size_t count, uint32_t per)
     if (tid < m) {
         xyzz_t<F> acc = s[tid];
         for (uint32_t j = tid + blockDim.x; j < m; j += blockDim.x)
-            xyzz_add(acc, s[j]);
+            xyzz_add_flat(acc, s[j]);
         s[tid] = acc;
     }
     __syncthreads();
@@ -90,7 +91,7 @@ split_sum_groups(xyzz_t<F> *out, xyzz_t<F> *in, size_t count, uint32_t per)
         uint32_t half = (k + 1) / 2;
         if (tid < k - half) {
             xyzz_t<F> acc = s[tid];
-            xyzz_add(acc, s[tid + half]);
+            xyzz_add_flat(acc, s[tid + half]);
             s[tid] = acc;
         }
         __syncthreads();

@@ -7,7 +7,8 @@
 #     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
 #                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
-#     options     --quick  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG  --device N
+#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
+#                 --device N
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

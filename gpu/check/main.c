@@ -1,9 +1,11 @@
 /*
- * gpu_check [--quick] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
+ * gpu_check [--quick] [--no-checks] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] [--ntt LOG]
+ *           [--device N]
  *
- * Runs every GPU-vs-CPU equality test, then (unless --no-bench) the timing
- * runs, and prints the table last; --witness times only the plain vs split
- * MSMs on witness-like scalars. Exit status 0 only when every check
+ * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
+ * --no-bench) the timing runs, and prints the table last; --witness times
+ * only the plain vs split MSMs on witness-like scalars. Timed calls are
+ * checked against the oracle too. Exit status 0 only when every check
  * passed.
  */
 #include <pthread.h>
@@ -108,11 +110,28 @@ void chk_random_scalar(uint64_t out[4], sp_rng *rng)
     sp_fr_to_canonical(out, &x);
 }
 
+/* Every GPU-vs-CPU equality check, with progress lines. */
+static void run_checks(chk_env *env, int device, double t0)
+{
+    chk_field(env);
+    printf("field checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_ntt(env);
+    printf("ntt checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_msm(env);
+    printf("msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_msm_split(env);
+    printf("split msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_hstep(env);
+    printf("H step checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_backend(env, device);
+    printf("backend checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     chk_env env;
     memset(&env, 0, sizeof env);
-    int device = 0, bench = 1; /* 0 none, 1 all, 2 the witness rows only */
+    int device = 0, bench = 1, checks = 1; /* bench: 0 none, 1 all, 2 the witness rows */
     env.max_g1 = 24;
     env.max_g2 = 22;
     env.max_ntt = 24;
@@ -123,6 +142,8 @@ int main(int argc, char **argv)
             bench = 0;
         else if (!strcmp(argv[i], "--witness"))
             bench = 2;
+        else if (!strcmp(argv[i], "--no-checks"))
+            checks = 0;
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
             env.max_g1 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
@@ -132,8 +153,8 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(argv[i], "--device"))
             device = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] "
-                            "[--ntt LOG] [--device N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness] [--g1 LOG] "
+                            "[--g2 LOG] [--ntt LOG] [--device N]\n", argv[0]);
             return 2;
         }
     }
@@ -149,18 +170,8 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     double t0 = chk_now();
-    chk_field(&env);
-    printf("field checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
-    chk_ntt(&env);
-    printf("ntt checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
-    chk_msm(&env);
-    printf("msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
-    chk_msm_split(&env);
-    printf("split msm checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
-    chk_hstep(&env);
-    printf("H step checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
-    chk_backend(&env, device);
-    printf("backend checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    if (checks)
+        run_checks(&env, device, t0);
     if (bench) {
         if (bench == 1) {
             bench_field(&env);

@@ -301,14 +301,7 @@ static void accepted(dreq *r, const djob *j)
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jw_key(&w, "job_id");
-    sp_jw_string(&w, j->id);
-    if (*j->request_id) {
-        sp_jw_key(&w, "request_id");
-        sp_jw_string(&w, j->request_id);
-    }
-    sp_jw_key(&w, "circuit");
-    sp_jw_string(&w, j->circuit_id);
+    sp_jobs_json_head(&w, j);
     sp_jw_key(&w, "partitions");
     sp_jw_u64(&w, j->n_parts);
     sp_jw_key(&w, "queue_position");

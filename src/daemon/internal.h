@@ -170,6 +170,9 @@ int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
 int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
 void sp_jobs_cancel_all(sp_dmn *d);
 size_t sp_jobs_live(sp_dmn *d);
+/* Writes the members every job answer starts with: job_id, request_id
+ * (when the client gave one) and circuit. */
+void sp_jobs_json_head(sp_json_writer *w, const djob *j);
 /* Writes the state of a pending job (engine snapshot) as a JSON object. */
 char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
 /* Drops finished jobs older than result_ttl (and the oldest beyond the cap). */

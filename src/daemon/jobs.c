@@ -115,20 +115,25 @@ static void timings_json(sp_json_writer *w, const double t[SP_STAGE_N], int know
     sp_jw_end_object(w);
 }
 
+void sp_jobs_json_head(sp_json_writer *w, const djob *j)
+{
+    sp_jw_key(w, "job_id");
+    sp_jw_string(w, j->id);
+    if (*j->request_id) {
+        sp_jw_key(w, "request_id");
+        sp_jw_string(w, j->request_id);
+    }
+    sp_jw_key(w, "circuit");
+    sp_jw_string(w, j->circuit_id);
+}
+
 static char *result_json(const djob *j, const sp_engine_result *res, const double t[SP_STAGE_N], int known,
                          size_t *len)
 {
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jw_key(&w, "job_id");
-    sp_jw_string(&w, j->id);
-    if (*j->request_id) {
-        sp_jw_key(&w, "request_id");
-        sp_jw_string(&w, j->request_id);
-    }
-    sp_jw_key(&w, "circuit");
-    sp_jw_string(&w, j->circuit_id);
+    sp_jobs_json_head(&w, j);
     sp_jw_key(&w, "status");
     sp_jw_string(&w, res->status == SP_OK ? "completed" : res->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
     if (res->status != SP_OK) {
@@ -358,14 +363,7 @@ char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jw_key(&w, "job_id");
-    sp_jw_string(&w, j->id);
-    if (*j->request_id) {
-        sp_jw_key(&w, "request_id");
-        sp_jw_string(&w, j->request_id);
-    }
-    sp_jw_key(&w, "circuit");
-    sp_jw_string(&w, j->circuit_id);
+    sp_jobs_json_head(&w, j);
     sp_jw_key(&w, "status");
     sp_jw_string(&w, "pending");
     sp_jw_key(&w, "age_ms");

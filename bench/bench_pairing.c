@@ -1,23 +1,14 @@
 /*
  * Pairing benchmark: ns per operation for the tower and the pairing steps.
- * Each row is a dependent chain timed over enough iterations to last about
- * 20 ms; the best of 5 repeats is printed (the machine is shared and noisy).
+ * Each row is a dependent chain, timed by harness.h.
  * Arguments: substrings that select rows by name (none: all rows).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "harness.h"
 #include "pairing/pairing.h"
-
-static volatile uint64_t sink_;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static sp_g1_affine g1_;
 static sp_g2_affine g2_;
@@ -168,10 +159,7 @@ static void bench_product4_prepared(uint64_t iters)
     free(q);
 }
 
-static const struct {
-    const char *name;
-    void (*fn)(uint64_t);
-} rows_[] = {
+static const bench_row rows_[] = {
     {"fp2_mul", bench_fp2_mul},
     {"fp2_sqr", bench_fp2_sqr},
     {"fp12_mul", bench_fp12_mul},
@@ -186,49 +174,11 @@ static const struct {
     {"product_is_one_4_prepared", bench_product4_prepared},
 };
 
-static double time_row(void (*fn)(uint64_t))
-{
-    uint64_t iters = 1;
-    double t;
-    for (;;) { /* grow until one run lasts ~20 ms */
-        double t0 = now_ns();
-        fn(iters);
-        t = now_ns() - t0;
-        if (t > 2e7 || iters > (1ULL << 40))
-            break;
-        iters *= t < 2e6 ? 10 : 2;
-    }
-    double best = t / (double)iters;
-    for (int r = 0; r < 4; r++) {
-        double t0 = now_ns();
-        fn(iters);
-        double per = (now_ns() - t0) / (double)iters;
-        if (per < best)
-            best = per;
-    }
-    return best;
-}
-
-static int selected(const char *name, int argc, char **argv)
-{
-    if (argc <= 1)
-        return 1;
-    for (int i = 1; i < argc; i++)
-        if (strstr(name, argv[i]))
-            return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     setup();
-    printf("pairing benchmark (asm path %s)\n", sp_field_asm_active() ? "on" : "off");
-    printf("%-28s %14s\n", "operation", "ns/op");
-    for (size_t i = 0; i < sizeof rows_ / sizeof rows_[0]; i++) {
-        if (!selected(rows_[i].name, argc, argv))
-            continue;
-        printf("%-28s %14.0f\n", rows_[i].name, time_row(rows_[i].fn));
-        fflush(stdout);
-    }
+    printf("%-28s %14s   (field path: %s)\n", "operation", "ns/op",
+           sp_field_asm_active() ? "x86-64 adx" : "portable C");
+    bench_run_rows(rows_, sizeof rows_ / sizeof rows_[0], argc, argv);
     return 0;
 }

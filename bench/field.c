@@ -3,9 +3,8 @@
  * plus the curve steps whose speed the field code decides.
  *
  * Each row is a dependent chain (every result feeds the next operation),
- * so the numbers are latencies the compiler cannot hoist or overlap. A row
- * is timed with clock_gettime over enough iterations to last ~2 ms, and
- * the best of 41 repeats is kept (the machine is shared and noisy).
+ * so the numbers are latencies the compiler cannot hoist or overlap;
+ * harness.h times them (best of 41 runs of about 2 ms each).
  * Arguments: substrings that select rows by name (none: all rows).
  * Rows: field operations, curve steps, one pairing. To add a row, write
  * a `static void bench_xxx(uint64_t iters)` and list it in rows_[].
@@ -17,16 +16,7 @@
 #include "curve/curve.h"
 #include "pairing/pairing.h"
 #include "field/field.h"
-
-/* Keeps results alive so the chains are not optimised away. */
-static volatile uint64_t sink_;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "harness.h"
 
 /* Deterministic, non-trivial operands: reduced values from a fixed seed. */
 static void fp_operands(sp_fp *a, sp_fp *b)
@@ -180,10 +170,6 @@ static void bench_pairing(uint64_t iters)
     }
 }
 
-typedef struct {
-    const char *name;
-    void (*fn)(uint64_t iters);
-} bench_row;
 
 static const bench_row rows_[] = {
     {"fp_mul", bench_fp_mul}, {"fp_sqr", bench_fp_sqr}, {"fp_inv", bench_fp_inv},
@@ -194,49 +180,10 @@ static const bench_row rows_[] = {
     {"pairing", bench_pairing},
 };
 
-/* Best-of-repeats nanoseconds per operation for one row. Short runs and
- * many repeats: on a shared machine some 2 ms slice runs undisturbed. */
-static double time_row(void (*fn)(uint64_t))
-{
-    uint64_t iters = 16;
-    for (;;) { /* grow until one run lasts about 2 ms */
-        double t0 = now_ns();
-        fn(iters);
-        double dt = now_ns() - t0;
-        if (dt >= 2e6 || iters >= (1ULL << 40))
-            break;
-        iters = dt < 1e5 ? iters * 16 : (uint64_t)((double)iters * 2.5e6 / dt);
-    }
-    double best = 0;
-    for (int rep = 0; rep < 41; rep++) {
-        double t0 = now_ns();
-        fn(iters);
-        double ns = (now_ns() - t0) / (double)iters;
-        if (rep == 0 || ns < best)
-            best = ns;
-    }
-    return best;
-}
-
-static int selected(const char *name, int argc, char **argv)
-{
-    if (argc <= 1)
-        return 1;
-    for (int i = 1; i < argc; i++)
-        if (strstr(name, argv[i]))
-            return 1;
-    return 0;
-}
-
 int sp_bench_field(int argc, char **argv)
 {
-    printf("%-16s %12s   (field path: %s)\n", "operation", "ns/op",
+    printf("%-28s %14s   (field path: %s)\n", "operation", "ns/op",
            sp_field_asm_active() ? "x86-64 adx" : "portable C");
-    for (size_t i = 0; i < sizeof rows_ / sizeof rows_[0]; i++) {
-        if (!selected(rows_[i].name, argc, argv))
-            continue;
-        printf("%-16s %12.1f\n", rows_[i].name, time_row(rows_[i].fn));
-        fflush(stdout);
-    }
+    bench_run_rows(rows_, sizeof rows_ / sizeof rows_[0], argc, argv);
     return 0;
 }

@@ -3,7 +3,6 @@
  * table), the task pool, the scalar scan behind the split MSM, and the
  * scalar conversions. The group law side is msm_tmpl.h.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -146,60 +145,6 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
     return SP_OK;
 }
 
-/* ---- task pool ---- */
-
-typedef struct {
-    sp_msm_task_fn fn;
-    void *ctx;
-    size_t ntasks;
-    atomic_size_t next;
-} pool;
-
-typedef struct {
-    pool *p;
-    int tid;
-} pool_arg;
-
-static void *pool_worker(void *arg)
-{
-    pool_arg *a = arg;
-    pool *p = a->p;
-    for (;;) {
-        size_t t = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
-        if (t >= p->ntasks)
-            break;
-        p->fn(p->ctx, a->tid, t);
-    }
-    return NULL;
-}
-
-void sp_msm_run(int threads, size_t ntasks, sp_msm_task_fn fn, void *ctx)
-{
-    pool p = {.fn = fn, .ctx = ctx, .ntasks = ntasks};
-    atomic_init(&p.next, 0);
-    if (threads > SP_MSM_MAX_THREADS)
-        threads = SP_MSM_MAX_THREADS;
-    if ((size_t)threads > ntasks)
-        threads = (int)ntasks;
-    pthread_t th[SP_MSM_MAX_THREADS];
-    pool_arg args[SP_MSM_MAX_THREADS];
-    int started = 1;
-    /* A thread that fails to start is no loss of work: the others keep
-     * taking tasks until none is left. */
-    for (int t = 1; t < threads; t++) {
-        args[t].p = &p;
-        args[t].tid = t;
-        if (pthread_create(&th[t], NULL, pool_worker, &args[t]) != 0)
-            break;
-        started++;
-    }
-    args[0].p = &p;
-    args[0].tid = 0;
-    pool_worker(&args[0]);
-    for (int t = 1; t < started; t++)
-        pthread_join(th[t], NULL);
-}
-
 /* ---- scalar scan ---- */
 
 typedef struct {
@@ -260,7 +205,7 @@ static sp_status scan_count(scan_ctx *c, int threads)
     if (!c->cnt)
         return SP_ERR_NOMEM;
     atomic_init(&c->bad, 0);
-    sp_msm_run(threads, c->parts, scan_task, c);
+    sp_par_tasks(threads, c->parts, scan_task, c);
     if (atomic_load(&c->bad)) {
         free(c->cnt);
         return SP_ERR_NOT_CANONICAL;
@@ -302,7 +247,7 @@ sp_status sp_msm_split_index(size_t **ones, size_t *n_ones, size_t **others, siz
     }
     c.fill = 1;
     if (t1 || t2)
-        sp_msm_run(threads, c.parts, scan_task, &c);
+        sp_par_tasks(threads, c.parts, scan_task, &c);
     free(c.cnt);
     *ones = c.ones;
     *n_ones = t1;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "msm/msm.h"
+#include "util/par.h"
 
 /* How one Pippenger call is cut up. */
 typedef struct {
@@ -35,11 +36,7 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
 /* Thread count from cfg->threads (0 = online cores), in 1..SP_MSM_MAX_THREADS. */
 int sp_msm_threads(const sp_msm_config *cfg);
 
-/* Runs fn(ctx, tid, task) once for every task < ntasks on `threads`
- * workers (tid < threads; the caller's thread is tid 0); tasks are handed
- * out in increasing order as workers free up. Returns when all are done. */
-typedef void (*sp_msm_task_fn)(void *ctx, int tid, size_t task);
-void sp_msm_run(int threads, size_t ntasks, sp_msm_task_fn fn, void *ctx);
+/* Tasks run on util/par.h's sp_par_tasks (dynamic, one shared counter). */
 
 /* [*lo, *hi): the k-th of `parts` near-equal parts of [0, n). */
 static inline void sp_msm_range(size_t *lo, size_t *hi, size_t n, size_t k, size_t parts)

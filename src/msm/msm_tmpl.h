@@ -390,7 +390,7 @@ static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
         return SP_ERR_NOMEM;
     }
     pip_ctx x = {bases, scalars, idx, n, &pl, ws, part};
-    sp_msm_run(pl.threads, tasks, pip_task, &x);
+    sp_par_tasks(pl.threads, tasks, pip_task, &x);
     JAC acc;
     CV(jac_set_inf)(&acc);
     for (unsigned j = pl.windows; j-- > 0;) { /* Horner over the windows */
@@ -472,7 +472,7 @@ static sp_status ones_sum(JAC *out, const AFF *bases, const size_t *idx, size_t 
         return SP_ERR_NOMEM;
     }
     ones_ctx x = {bases, idx, n, parts, (uint32_t)acc_n, ws, part};
-    sp_msm_run(nthr, parts, ones_task, &x);
+    sp_par_tasks(nthr, parts, ones_task, &x);
     for (size_t k = 0; k < parts; k++)
         CV(jac_add_var)(out, out, &part[k]);
     ws_release(ws, nthr);

@@ -1,9 +1,8 @@
 /* Fork-join helper: see par.h. */
 #include "util/par.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
-
-#define SP_PAR_MAX 256
 
 typedef struct {
     sp_par par;
@@ -37,11 +36,11 @@ void sp_par_run(int nthreads, sp_par_fn fn, void *ctx)
 {
     if (nthreads < 1)
         nthreads = 1;
-    if (nthreads > SP_PAR_MAX)
-        nthreads = SP_PAR_MAX;
+    if (nthreads > SP_PAR_MAX_THREADS)
+        nthreads = SP_PAR_MAX_THREADS;
     par_job job = {.fn = fn, .ctx = ctx, .ready = 0};
-    pthread_t th[SP_PAR_MAX];
-    par_arg args[SP_PAR_MAX];
+    pthread_t th[SP_PAR_MAX_THREADS];
+    par_arg args[SP_PAR_MAX_THREADS];
     pthread_mutex_init(&job.lock, NULL);
     pthread_cond_init(&job.go, NULL);
     int started = 1;
@@ -87,4 +86,56 @@ int sp_par_threads_for(int nthreads, size_t n, size_t grain)
     if (nthreads < 1)
         nthreads = 1;
     return (size_t)nthreads < want ? nthreads : (int)want;
+}
+
+/* ---- dynamic tasks ---- */
+
+typedef struct {
+    sp_par_task_fn fn;
+    void *ctx;
+    size_t ntasks;
+    atomic_size_t next;
+} task_pool;
+
+typedef struct {
+    task_pool *p;
+    int tid;
+} task_arg;
+
+static void *task_worker(void *arg)
+{
+    task_arg *a = arg;
+    task_pool *p = a->p;
+    for (;;) {
+        size_t t = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+        if (t >= p->ntasks)
+            break;
+        p->fn(p->ctx, a->tid, t);
+    }
+    return NULL;
+}
+
+void sp_par_tasks(int threads, size_t ntasks, sp_par_task_fn fn, void *ctx)
+{
+    task_pool p = {.fn = fn, .ctx = ctx, .ntasks = ntasks};
+    atomic_init(&p.next, 0);
+    if (threads > SP_PAR_MAX_THREADS)
+        threads = SP_PAR_MAX_THREADS;
+    if ((size_t)threads > ntasks)
+        threads = (int)ntasks;
+    pthread_t th[SP_PAR_MAX_THREADS];
+    task_arg args[SP_PAR_MAX_THREADS];
+    int started = 1;
+    for (int t = 1; t < threads; t++) {
+        args[t].p = &p;
+        args[t].tid = t;
+        if (pthread_create(&th[t], NULL, task_worker, &args[t]) != 0)
+            break;
+        started++;
+    }
+    args[0].p = &p;
+    args[0].tid = 0;
+    task_worker(&args[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(th[t], NULL);
 }

@@ -37,4 +37,19 @@ void sp_par_range(size_t *lo, size_t *hi, size_t n, int tid, int nt);
  * thread minimum: min(nthreads, max(1, n / grain)). */
 int sp_par_threads_for(int nthreads, size_t n, size_t grain);
 
+/* A task of sp_par_tasks: tid in [0, workers), task in [0, ntasks). */
+typedef void (*sp_par_task_fn)(void *ctx, int tid, size_t task);
+
+/* The most workers one sp_par_tasks call starts. */
+#define SP_PAR_MAX_THREADS 256
+
+/*
+ * Runs fn once for every task < ntasks on up to `threads` workers (capped
+ * at ntasks and SP_PAR_MAX_THREADS; the caller's thread is tid 0) that
+ * take tasks from one shared counter, so uneven tasks balance themselves.
+ * A worker that cannot be started is no loss: the others take its tasks.
+ * Returns when every task has run. Never fails.
+ */
+void sp_par_tasks(int threads, size_t ntasks, sp_par_task_fn fn, void *ctx);
+
 #endif

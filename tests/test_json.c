@@ -11,39 +11,12 @@
 #include "test.h"
 #include "util/json.h"
 
-
-/* Writes v back through the writer (the generic re-serialiser). */
-static void emit(sp_json_writer *w, const sp_json_val *v)
-{
-    switch (v->type) {
-    case SP_JSON_NULL: sp_jw_number(w, "null"); break;
-    case SP_JSON_TRUE: sp_jw_number(w, "true"); break;
-    case SP_JSON_FALSE: sp_jw_number(w, "false"); break;
-    case SP_JSON_NUMBER: sp_jw_number(w, v->text); break;
-    case SP_JSON_STRING: sp_jw_string(w, v->text); break;
-    case SP_JSON_ARRAY:
-        sp_jw_begin_array(w);
-        for (size_t i = 0; i < v->n; i++)
-            emit(w, sp_json_at(v, i));
-        sp_jw_end_array(w);
-        break;
-    case SP_JSON_OBJECT:
-        sp_jw_begin_object(w);
-        for (size_t i = 0; i < v->n; i++) {
-            sp_jw_key(w, v->items[i]->key);
-            emit(w, v->items[i]);
-        }
-        sp_jw_end_object(w);
-        break;
-    }
-}
-
 static char *reserialize(const sp_json_doc *doc, unsigned indent, size_t *len)
 {
     sp_json_writer w;
     char *out;
     sp_jw_init(&w, indent);
-    emit(&w, sp_json_root(doc));
+    sp_json_emit(&w, sp_json_root(doc));
     if (sp_jw_finish(&out, len, &w) != SP_OK)
         return NULL;
     return out;

@@ -92,9 +92,6 @@ typedef struct {
 sp_status sp_http_call(sp_http_resp *r, const sp_addr *a, const sp_http_req *q, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_http_resp_free(sp_http_resp *r);
 
-/* Writes v (and everything under it) to w as it would write it itself:
- * numbers keep their literal text, strings are re-escaped. */
-void sp_json_emit(sp_json_writer *w, const sp_json_val *v);
 
 /* Monotonic milliseconds. */
 double sp_wire_now_ms(void);

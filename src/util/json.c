@@ -811,3 +811,28 @@ void sp_jw_free(sp_json_writer *w)
     free(w->buf);
     sp_jw_init(w, w->indent);
 }
+
+void sp_json_emit(sp_json_writer *w, const sp_json_val *v)
+{
+    switch (v->type) {
+    case SP_JSON_NULL: sp_jw_number(w, "null"); break;
+    case SP_JSON_FALSE: sp_jw_number(w, "false"); break;
+    case SP_JSON_TRUE: sp_jw_number(w, "true"); break;
+    case SP_JSON_NUMBER: sp_jw_number(w, v->text); break;
+    case SP_JSON_STRING: sp_jw_string(w, v->text); break;
+    case SP_JSON_ARRAY:
+        sp_jw_begin_array(w);
+        for (size_t i = 0; i < v->n; i++)
+            sp_json_emit(w, v->items[i]);
+        sp_jw_end_array(w);
+        break;
+    case SP_JSON_OBJECT:
+        sp_jw_begin_object(w);
+        for (size_t i = 0; i < v->n; i++) {
+            sp_jw_key(w, v->items[i]->key);
+            sp_json_emit(w, v->items[i]);
+        }
+        sp_jw_end_object(w);
+        break;
+    }
+}

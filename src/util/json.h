@@ -127,4 +127,9 @@ sp_status sp_jw_finish(char **out, size_t *out_len, sp_json_writer *w) SP_WARN_U
 /* Frees w's buffer without producing output. */
 void sp_jw_free(sp_json_writer *w);
 
+/* Writes a parsed value v (and everything under it) to w as the writer
+ * writes its own values: numbers keep their literal text, strings are
+ * re-escaped. Parse + emit is the re-serialiser of a JSON document. */
+void sp_json_emit(sp_json_writer *w, const sp_json_val *v);
+
 #endif

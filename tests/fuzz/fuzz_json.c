@@ -114,26 +114,6 @@ static void check_tree(const sp_json_val *v, size_t len, unsigned depth, int mem
     }
 }
 
-static void write_tree(sp_json_writer *w, const sp_json_val *v)
-{
-    if (v->key)
-        sp_jw_key(w, v->key);
-    switch (v->type) {
-    case SP_JSON_NULL: sp_jw_number(w, "null"); break;
-    case SP_JSON_FALSE: sp_jw_number(w, "false"); break;
-    case SP_JSON_TRUE: sp_jw_number(w, "true"); break;
-    case SP_JSON_NUMBER: sp_jw_number(w, v->text); break;
-    case SP_JSON_STRING: sp_jw_string(w, v->text); break;
-    case SP_JSON_ARRAY:
-    case SP_JSON_OBJECT:
-        v->type == SP_JSON_ARRAY ? sp_jw_begin_array(w) : sp_jw_begin_object(w);
-        for (size_t i = 0; i < v->n; i++)
-            write_tree(w, v->items[i]);
-        v->type == SP_JSON_ARRAY ? sp_jw_end_array(w) : sp_jw_end_object(w);
-        break;
-    }
-}
-
 static int same_tree(const sp_json_val *x, const sp_json_val *y)
 {
     if (x->type != y->type || x->n != y->n || (x->key == NULL) != (y->key == NULL))
@@ -164,7 +144,7 @@ static void round_trip(const sp_json_val *root, unsigned indent)
 {
     sp_json_writer w;
     sp_jw_init(&w, indent);
-    write_tree(&w, root);
+    sp_json_emit(&w, root);
     char *text;
     size_t len;
     FUZZ_CHECK(sp_jw_finish(&text, &len, &w) == SP_OK);

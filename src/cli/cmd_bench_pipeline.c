@@ -25,15 +25,19 @@ static const char USAGE[] =
     "  -p N                partitions per job (default 4)\n"
     "  --constraints N     size of the built-in circuit (default 2^12; 2^k accepted)\n"
     "  --zkey FILE --wtns FILE [--r1cs FILE]   prove this circuit instead (.params needs --r1cs)\n"
+    "  --skip-subgroup-check  trusted key file: check its points on the curve only\n"
     "  --set KEY=VALUE     engine option, repeatable (--set help lists the keys)\n"
     "  --timeline FILE     write the load run's TIMELINE (read it with snarkpipe waterfall)\n"
     "  --sweep             also run a grid: j = 1, 2, 4, ... and each memory switch and worker\n"
-    "                      setting changed alone\n"
+    "                      setting changed alone (G2 MSM on or off the device included)\n"
+    "  --sweep-j N[,N...]  the sweep's j values instead of the doubling (implies --sweep)\n"
     "  --no-isolation      skip the isolation run\n"
     "  --threads N, --quiet, --json (one JSON object per run)\n";
 
 typedef struct {
     int c, j, p, sweep, isolation;
+    unsigned key_flags; /* sp_zkey_read flags for --zkey */
+    int sweep_j[8], n_sweep_j; /* --sweep-j; none: 1, 2, 4, ... up to c */
     uint64_t constraints;
     const char *zkey, *r1cs, *wtns, *timeline;
     sp_engine_config cfg;
@@ -47,6 +51,24 @@ typedef struct {
 } bench_row;
 
 /* ---- option parsing ---- */
+
+static int parse_count(int *out, const char *s, int max);
+
+/* "N[,N...]", at most 8 counts, each 1..100000. Returns 0 or -1. */
+static int parse_count_list(int *out, int *n, const char *s)
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == 8 || parse_count(&out[*n], t, 100000))
+            return -1;
+        ++*n;
+    }
+    return *n ? 0 : -1;
+}
 
 static int parse_count(int *out, const char *s, int max)
 {
@@ -104,6 +126,8 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
         return a->r1cs = v, 1;
     if ((v = sp_cli_opt(argc, argv, i, "--wtns", &missing)))
         return a->wtns = v, 1;
+    if ((v = sp_cli_opt(argc, argv, i, "--sweep-j", &missing)))
+        return parse_count_list(a->sweep_j, &a->n_sweep_j, v) ? bad_value(opt, v) : (a->sweep = 1, 1);
     if ((v = sp_cli_opt(argc, argv, i, "--timeline", &missing)))
         return a->timeline = v, 1;
     if ((v = sp_cli_opt(argc, argv, i, "--set", &missing))) {
@@ -124,6 +148,8 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
         return a->sweep = 1, 1;
     if (!strcmp(opt, "--no-isolation"))
         return a->isolation = 0, 1;
+    if (!strcmp(opt, "--skip-subgroup-check"))
+        return a->key_flags = SP_G16_SKIP_SUBGROUP_CHECK, 1;
     return 0;
 }
 
@@ -348,14 +374,23 @@ static int row_run(const sp_cli_circuit *circ, const sp_engine_config *cfg, cons
 static int sweep(const sp_cli_circuit *circ, const bench_args *a)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    char all_cores[32]; /* gpu_threads = every core, against the default min(32, cores) */
-    snprintf(all_cores, sizeof all_cores, "gpu_threads=%ld", cores > 32 ? cores : 0);
+    /* gpu_threads = every core against the default min(32, cores); on 32
+     * cores or fewer the two are equal, so half the cores instead */
+    char all_cores[32];
+    snprintf(all_cores, sizeof all_cores, "gpu_threads=%ld", cores > 32 ? cores : cores > 1 ? cores / 2 : 1);
     const char *const changes[] = {"serialized_free=0", "pinned_pool=0", "bw_throttle=0", "two_step_release=0",
-                                   "gpu_workers=1", "gpu_workers=2", all_cores};
+                                   "gpu_workers=1", "gpu_workers=2", all_cores, "g2_on_device=0",
+                                   "g2_on_device=1"};
     int worst = 0;
     bench_row row;
     char label[64], err[SP_ERR_LEN];
-    for (int j = 1; j <= a->c; j *= 2) {
+    int grid[8], n_grid = 0;
+    for (int j = 1; j <= a->c && n_grid < 8; j *= 2)
+        grid[n_grid++] = j;
+    if (a->n_sweep_j)
+        memcpy(grid, a->sweep_j, sizeof grid), n_grid = a->n_sweep_j;
+    for (int g = 0; g < n_grid; g++) {
+        int j = grid[g];
         snprintf(label, sizeof label, "sweep j=%d", j);
         int r = row_run(circ, &a->cfg, a, label, a->c, j, NULL, &row);
         worst = r < 0 || r > worst ? r : worst;
@@ -407,7 +442,7 @@ int sp_cli_bench_pipeline(int argc, char **argv)
     sp_cli_circuit circ;
     double t0 = sp_cli_now();
     int nt = sp_cli_threads();
-    sp_status st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, nt, err)
+    sp_status st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, a.key_flags, nt, err)
                           : sp_cli_circuit_builtin(&circ, a.constraints, nt, err);
     if (st != SP_OK)
         return sp_cli_fail("bench pipeline", st, err);

@@ -157,8 +157,8 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r1cs, const char *wtns, int threads,
-                               char err[SP_ERR_LEN])
+sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r1cs, const char *wtns, unsigned flags,
+                               int threads, char err[SP_ERR_LEN])
 {
     memset(c, 0, sizeof *c);
     sp_status st = SP_OK;
@@ -170,11 +170,11 @@ sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r
             snprintf(err, SP_ERR_LEN, "a bellperson .params key needs its circuit (--r1cs)");
             st = SP_ERR_INVALID_ARG;
         } else if ((st = sp_g16_density_from_r1cs(&den, &c->cs)) == SP_OK) {
-            st = sp_bp_params_read(&c->pk, key, &den, 0, threads, err);
+            st = sp_bp_params_read(&c->pk, key, &den, flags, threads, err);
             sp_g16_density_free(&den);
         }
     } else if (st == SP_OK) {
-        st = sp_zkey_read(&c->pk, NULL, key, 0, threads, err);
+        st = sp_zkey_read(&c->pk, NULL, key, flags, threads, err);
     }
     if (st == SP_OK)
         st = sp_wtns_read(&c->w, &c->w_len, wtns, err);

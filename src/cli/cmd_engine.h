@@ -45,11 +45,12 @@ typedef struct {
  * Built-in: a generated circuit of n constraints (sp_gen_circuit, half of
  * the witness values 0 or 1, seed 1) and its development setup (snarkjs
  * convention). Files: zkey (or a bellperson .params, which needs r1cs),
- * optional r1cs, wtns. Returns SP_OK or a status with err.
+ * optional r1cs, wtns; flags as for sp_zkey_read (SP_G16_SKIP_SUBGROUP_CHECK
+ * for a trusted key). Returns SP_OK or a status with err.
  */
 sp_status sp_cli_circuit_builtin(sp_cli_circuit *c, uint64_t n, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
-sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r1cs, const char *wtns, int threads,
-                               char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r1cs, const char *wtns, unsigned flags,
+                               int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_cli_circuit_free(sp_cli_circuit *c);
 
 #endif

@@ -16,6 +16,10 @@
  *   bench_msm scale G LOG         thread scaling at n = 2^LOG, random
  *                                 scalars: 1, 2, 4, .. up to the online
  *                                 cores, wall clock and speed-up
+ *   bench_msm subgroup [THREADS]  subgroup membership of n points (key
+ *                                 validation): sp_msm_G_in_subgroup_var
+ *                                 against sp_G_in_subgroup one by one, in
+ *                                 CPU microseconds a point
  *
  * Times are the best of a few repetitions (the machine is shared); the
  * table shows wall clock and the process CPU time of the same run (with
@@ -235,8 +239,54 @@ static void scale(int g, unsigned lg)
     free(s);
 }
 
+/* CPU microseconds a point: the batch test of n points, and the one-by-one
+ * test (timed on up to 256 of them). */
+static void subgroup_row(int g, unsigned lg, int threads, sp_rng *rng)
+{
+    size_t n = (size_t)1 << lg, one = n < 256 ? n : 256, bad = 0;
+    void *p = g == 1 ? (void *)points_g1(n, rng) : (void *)points_g2(n, rng);
+    double best = 0, c0, dc;
+    for (int r = 0; r < 3; r++) {
+        c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (g == 1)
+            sp_msm_g1_in_subgroup_var(&bad, p, n, threads);
+        else
+            sp_msm_g2_in_subgroup_var(&bad, p, n, threads);
+        dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        best = r == 0 || dc < best ? dc : best;
+    }
+    if (bad != n)
+        die_("a subgroup point was refused");
+    int ok = 1;
+    c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    for (size_t i = 0; i < one; i++)
+        ok &= g == 1 ? sp_g1_in_subgroup(&((sp_g1_affine *)p)[i]) : sp_g2_in_subgroup(&((sp_g2_affine *)p)[i]);
+    dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    if (!ok)
+        die_("a subgroup point was refused");
+    printf("G%d  2^%-4u %12.2f %12.2f %8.1fx\n", g, lg, best / (double)n * 1e6, dc / (double)one * 1e6,
+           dc / (double)one / (best / (double)n));
+    fflush(stdout);
+    free(p);
+}
+
+static void subgroup(int threads)
+{
+    sp_rng rng;
+    sp_rng_seed(&rng, 11);
+    printf("subgroup membership, %d thread(s), CPU us a point\n", threads);
+    printf("%-3s %-6s %12s %12s %9s\n", "", "n", "batch", "one by one", "ratio");
+    for (int g = 1; g <= 2; g++)
+        for (unsigned lg = 8; lg <= (g == 1 ? 18u : 16u); lg += 2)
+            subgroup_row(g, lg, threads, &rng);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "subgroup")) {
+        subgroup(argc >= 3 ? atoi(argv[2]) : 1);
+        return 0;
+    }
     if (argc >= 4 && !strcmp(argv[1], "scale")) {
         unsigned lg = (unsigned)atoi(argv[3]);
         if (lg < 1 || lg > 26)

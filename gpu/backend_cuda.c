@@ -6,13 +6,21 @@
  *
  * H step: a, b, c are copied to one device buffer (kept and grown between
  * proofs), transformed there, and the canonical H scalars copied back.
- * MSMs: sp_cuda_msm_g1/_g2, or with split != 0 (witness scalars) the
- * split MSM sp_cuda_msm_g1_split/_g2_split (zeros skipped, ones added by a
- * tree, Pippenger on the rest); both give the same result.
+ * MSMs: sp_cuda_msm_g1_stream/_g2_stream with the chunk chosen from free
+ * device memory: in one piece (the plain sp_cuda_msm_g1/_g2, or with
+ * split != 0 the split MSM: zeros skipped, ones added by a tree,
+ * Pippenger on the rest) when its scratch fits, else in chunks. When not
+ * even a small chunk fits, the CPU does the MSM (logged once).
  * Residency: key_attach copies the key's base arrays (h, a, b1, c, b2) to
- * device memory once, as far as free memory allows, and records host
- * address -> device address; an MSM whose bases lie inside a recorded
- * host array runs on the resident copy, any other is copied per call.
+ * device memory once, as far as free memory allows after what proving
+ * needs (proving_reserve), and records host address -> device address; an
+ * MSM whose bases lie inside a recorded host array runs on the resident
+ * copy. An array that does not fit stays in host memory, pinned in place
+ * (sp_cuda_host_register: no copy), and its MSMs stream it to the device
+ * chunk by chunk, copies overlapping compute (logged once per key). Any
+ * other bases are streamed from wherever they are.
+ * Memory cap: SP_CUDA_MEM_LIMIT (sp_cuda_backend.h) makes the device act
+ * as a smaller one, so streaming can be exercised on a large GPU.
  * Threads: one mutex covers the residency table and all device work, so
  * the backend is safe to share; host_alloc and host_free take no lock.
  */
@@ -21,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "groth16/backend.h"
 #include "sp_cuda.h"
 #include "sp_cuda_backend.h"
@@ -36,6 +45,14 @@ typedef struct {
 } resident;
 
 typedef struct {
+    const void *host;   /* the key's array, left in host memory */
+    size_t bytes;
+    const sp_g16_pk *pk;
+    int refs;           /* attachments of pk */
+    int pinned;         /* registered (sp_cuda_host_register) */
+} streamed;
+
+typedef struct {
     sp_cuda_ntt_domain *d;
     unsigned log_n;
     int roots;
@@ -48,6 +65,9 @@ typedef struct {
     pthread_mutex_t mu;
     resident *res;
     size_t n_res, cap_res, resident_bytes;
+    streamed *str;      /* key arrays streamed from host memory */
+    size_t n_str, cap_str, streamed_bytes;
+    int cpu_msm_logged, cpu_h_logged; /* fallbacks to the CPU reported */
     sp_fr *abc;         /* a, b, c on the device */
     size_t abc_cap;     /* its size in elements */
     dev_domain dom[SP_CUDA_DOMAINS];
@@ -98,6 +118,28 @@ static resident *resident_find(cuda_impl *c, const void *host)
         if (c->res[i].host == host)
             return &c->res[i];
     return NULL;
+}
+
+static streamed *streamed_find(cuda_impl *c, const void *host)
+{
+    for (size_t i = 0; i < c->n_str; i++)
+        if (c->str[i].host == host)
+            return &c->str[i];
+    return NULL;
+}
+
+/* Room for one more element in *tab (n used of *cap); 0 when out of memory. */
+static int table_room(void **tab, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 1;
+    size_t nc = *cap ? 2 * *cap : 8;
+    void *t = realloc(*tab, nc * elem);
+    if (!t)
+        return 0;
+    *tab = t;
+    *cap = nc;
+    return 1;
 }
 
 /* ---- the H step ---- */
@@ -173,9 +215,10 @@ static sp_status cuda_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b
     if (st != SP_OK) {
         fail(c, st, "select device", err);
     } else if ((st = abc_buffer(c, d->n)) == SP_ERR_NOMEM) {
-        /* device memory is short (resident keys, other processes): the CPU does this step */
-        fprintf(stderr, "snarkpipe %s: no device memory for a, b, c (%.1f MiB): H step on the CPU\n", c->name,
-                3.0 * d->n * sizeof(sp_fr) / 1048576.0);
+        /* device memory is short (resident keys, other processes, the cap): the CPU does this step */
+        if (!c->cpu_h_logged++)
+            fprintf(stderr, "snarkpipe %s: no device memory for a, b, c (%.1f MiB): H step on the CPU (%s)\n",
+                    c->name, 3.0 * d->n * sizeof(sp_fr) / 1048576.0, sp_cuda_error(c->cu));
         st = sp_cpu_h_scalars(be, h, a, b, cc, pk, d, err);
     } else if (st != SP_OK) {
         fail(c, st, "device buffer for a, b, c", err);
@@ -188,6 +231,16 @@ static sp_status cuda_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b
 
 /* ---- MSMs ---- */
 
+/* Once per backend: why an MSM ran on the CPU. */
+static void log_cpu_msm(cuda_impl *c, const char *group, size_t n)
+{
+    if (!c->cpu_msm_logged++)
+        fprintf(stderr, "snarkpipe %s: %s MSM of %zu points on the CPU: %s (logged once)\n", c->name, group, n,
+                sp_cuda_error(c->cu));
+}
+
+/* Resident bases are read in place, any others streamed from host memory;
+ * in chunks only when the scratch does not fit (sp_cuda_msm_g1_stream). */
 static sp_status cuda_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s,
                              size_t n, int split, char err[SP_ERR_LEN])
 {
@@ -196,10 +249,13 @@ static sp_status cuda_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine 
     const sp_g1_affine *db = resident_view(c, bases, n * sizeof *bases);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = split ? sp_cuda_msm_g1_split(c->cu, out, db ? db : bases, s, n, 0)
-                   : sp_cuda_msm_g1(c->cu, out, db ? db : bases, s, n, 0);
-    if (st != SP_OK)
+        st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : bases, s, n, 0, split, 0);
+    if (st == SP_ERR_NOMEM) {
+        log_cpu_msm(c, "G1", n);
+        st = sp_cpu_msm_g1(be, out, bases, s, n, split, err);
+    } else if (st != SP_OK) {
         fail(c, st, "G1 MSM", err);
+    }
     pthread_mutex_unlock(&c->mu);
     return st;
 }
@@ -212,38 +268,117 @@ static sp_status cuda_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine 
     const sp_g2_affine *db = resident_view(c, bases, n * sizeof *bases);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = split ? sp_cuda_msm_g2_split(c->cu, out, db ? db : bases, s, n, 0)
-                   : sp_cuda_msm_g2(c->cu, out, db ? db : bases, s, n, 0);
-    if (st != SP_OK)
+        st = sp_cuda_msm_g2_stream(c->cu, out, db ? db : bases, s, n, 0, split, 0);
+    if (st == SP_ERR_NOMEM) {
+        log_cpu_msm(c, "G2", n);
+        st = sp_cpu_msm_g2(be, out, bases, s, n, split, err);
+    } else if (st != SP_OK) {
         fail(c, st, "G2 MSM", err);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+/* ---- fixed-base multiplication (the setup's points) ---- */
+
+static int host_threads(const sp_backend *be)
+{
+    long n = be->threads > 0 ? be->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static sp_status cuda_fixed_base_g1(sp_backend *be, sp_g1_affine *out, const sp_g1_affine *base, const sp_fr *k,
+                                    size_t n, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    sp_status st = sp_cuda_bind(c->cu);
+    if (st == SP_OK)
+        st = sp_cuda_fixed_base_g1(c->cu, out, base, k, n, host_threads(be));
+    if (st != SP_OK)
+        fail(c, st, "G1 fixed-base multiplication", err);
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+static sp_status cuda_fixed_base_g2(sp_backend *be, sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k,
+                                    size_t n, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    sp_status st = sp_cuda_bind(c->cu);
+    if (st == SP_OK)
+        st = sp_cuda_fixed_base_g2(c->cu, out, base, k, n, host_threads(be));
+    if (st != SP_OK)
+        fail(c, st, "G2 fixed-base multiplication", err);
     pthread_mutex_unlock(&c->mu);
     return st;
 }
 
 /* ---- key residency ---- */
 
-/* Device memory to leave free for one proof's scratch: a, b, c of the
- * domain, the MSM's sort buffers (4 x 4 bytes per point and window) and
- * its bucket and base scratch, the split MSM's index lists and gathered
- * bases and scalars (8 + 32 bytes and a base per point), plus 1 GiB for
- * everything else. */
-static size_t scratch_reserve(const sp_g16_pk *pk)
+/* The MSM size the reserve below is made for: a larger MSM over resident
+ * bases runs in chunks of what is free then. Keys beyond 2^24 points then
+ * stay resident (an H200 holds a 2^27 key, about 77 GB) instead of giving
+ * way to one-piece MSM scratch (about 1 KB per point), and 2^24-point
+ * chunks are near the MSM's best rate. */
+#define SP_RESERVE_CHUNK ((size_t)1 << 24)
+
+/* Device memory to leave free for proving with pk: a, b, c and the NTT
+ * twiddles of its domain, the scratch of the largest MSM (split, scalars
+ * from the host) for up to SP_RESERVE_CHUNK points, and for the CUDA
+ * runtime and the model's error 1/8 of what is free, at most 1 GiB. */
+static size_t proving_reserve(const cuda_impl *c, const sp_g16_pk *pk, size_t free_b)
 {
-    size_t n = pk->n_vars > pk->n_h ? pk->n_vars : pk->n_h;
-    size_t c = sp_cuda_msm_window(n, 1), nwin = (256 + c - 1) / c;
-    return ((size_t)1 << 30) + 3 * (size_t)pk->domain_size * sizeof(sp_fr) + 16 * nwin * n +
-           ((size_t)nwin << c) * sizeof(sp_g2_xyzz) + n * (2 * sizeof(sp_g2_affine) + 40);
+    size_t n = pk->n_vars > pk->n_h ? pk->n_vars : pk->n_h, n2 = pk->n_vars;
+    n = n < SP_RESERVE_CHUNK ? n : SP_RESERVE_CHUNK;
+    n2 = n2 < SP_RESERVE_CHUNK ? n2 : SP_RESERVE_CHUNK;
+    unsigned fl = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_SCALARS;
+    size_t g1 = sp_cuda_msm_stream_bytes(c->cu, 1, n, 0, fl), g2 = sp_cuda_msm_stream_bytes(c->cu, 2, n2, 0, fl);
+    size_t slack = free_b / 8 < ((size_t)1 << 30) ? free_b / 8 : (size_t)1 << 30;
+    return 4 * (size_t)pk->domain_size * sizeof(sp_fr) + (g1 > g2 ? g1 : g2) + slack;
 }
 
-/* Uploads one array unless already resident; a shortage of device memory
- * leaves it in host memory with a logged reason (returns SP_OK then). */
-static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const char *what, const void *host, size_t bytes,
-                              size_t reserve, char err[SP_ERR_LEN])
+typedef struct {
+    const char *what; /* "h", "a", ... */
+    const void *p;
+    size_t bytes;
+} key_array;
+
+/* Leaves a key array in host memory, pinned in place when the driver
+ * allows, and records it; its name goes into names (the attach log). */
+static sp_status stream_array(cuda_impl *c, const sp_g16_pk *pk, const key_array *a, char *names, size_t names_len,
+                              char err[SP_ERR_LEN])
 {
-    resident *r = resident_find(c, host);
-    if (r || !host || !bytes) {
+    if (!table_room((void **)&c->str, &c->cap_str, c->n_str, sizeof *c->str)) {
+        snprintf(err, SP_ERR_LEN, "%s: out of host memory for the residency table", c->name);
+        return SP_ERR_NOMEM;
+    }
+    sp_status st = sp_cuda_host_register(c->cu, a->p, a->bytes);
+    if (st == SP_ERR_NOMEM)
+        return fail(c, st, "pinning a key array", err);
+    if (st != SP_OK)
+        fprintf(stderr, "snarkpipe %s: key array %s (%.1f MiB) stays pageable: %s; its copies do not overlap "
+                "compute\n", c->name, a->what, a->bytes / 1048576.0, sp_cuda_error(c->cu));
+    c->str[c->n_str++] = (streamed){a->p, a->bytes, pk, 1, st == SP_OK};
+    c->streamed_bytes += a->bytes;
+    size_t l = strlen(names);
+    snprintf(names + l, names_len - l, "%s%s", l ? ", " : "", a->what);
+    return SP_OK;
+}
+
+/* Uploads one array unless already attached; when it does not fit next to
+ * `reserve`, it is streamed instead (stream_array). */
+static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const key_array *a, size_t reserve, char *names,
+                              size_t names_len, char err[SP_ERR_LEN])
+{
+    resident *r = resident_find(c, a->p);
+    streamed *sr = streamed_find(c, a->p);
+    if (r || sr || !a->p || !a->bytes) {
         if (r && r->pk == pk)
             r->refs++;
+        if (sr && sr->pk == pk)
+            sr->refs++;
         return SP_OK;
     }
     size_t free_b = 0, total = 0;
@@ -251,32 +386,22 @@ static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const char *wha
     if (st != SP_OK)
         return fail(c, st, "device memory query", err);
     void *dev = NULL;
-    if (bytes + reserve > free_b || (st = sp_cuda_try_malloc(c->cu, &dev, bytes)) == SP_ERR_NOMEM) {
-        fprintf(stderr, "snarkpipe %s: key array %s (%.1f MiB) not resident: %.1f MiB of device memory free, "
-                "%.1f MiB kept for proving; it stays in host memory and is copied for every MSM\n", c->name, what,
-                bytes / 1048576.0, free_b / 1048576.0, reserve / 1048576.0);
-        return SP_OK;
-    }
+    if (a->bytes + reserve > free_b || (st = sp_cuda_try_malloc(c->cu, &dev, a->bytes)) == SP_ERR_NOMEM)
+        return stream_array(c, pk, a, names, names_len, err);
     if (st != SP_OK)
         return fail(c, st, "device memory for a key", err);
-    if (c->n_res == c->cap_res) {
-        size_t cap = c->cap_res ? 2 * c->cap_res : 8;
-        resident *nr = realloc(c->res, cap * sizeof *nr);
-        if (!nr) {
-            sp_cuda_dev_free(c->cu, dev);
-            snprintf(err, SP_ERR_LEN, "%s: out of host memory for the residency table", c->name);
-            return SP_ERR_NOMEM;
-        }
-        c->res = nr;
-        c->cap_res = cap;
+    if (!table_room((void **)&c->res, &c->cap_res, c->n_res, sizeof *c->res)) {
+        sp_cuda_dev_free(c->cu, dev);
+        snprintf(err, SP_ERR_LEN, "%s: out of host memory for the residency table", c->name);
+        return SP_ERR_NOMEM;
     }
-    if ((st = sp_cuda_copy(c->cu, dev, host, bytes)) != SP_OK) {
+    if ((st = sp_cuda_copy(c->cu, dev, a->p, a->bytes)) != SP_OK) {
         fail(c, st, "copy of a key to the device", err);
         sp_cuda_dev_free(c->cu, dev);
         return st;
     }
-    c->res[c->n_res++] = (resident){host, dev, bytes, pk, 1};
-    c->resident_bytes += bytes;
+    c->res[c->n_res++] = (resident){a->p, dev, a->bytes, pk, 1};
+    c->resident_bytes += a->bytes;
     return SP_OK;
 }
 
@@ -293,28 +418,61 @@ static void detach_locked(cuda_impl *c, const sp_g16_pk *pk)
         }
     }
     c->n_res = k;
+    k = 0;
+    for (size_t i = 0; i < c->n_str; i++) {
+        streamed *s = &c->str[i];
+        if (s->pk == pk && --s->refs == 0) {
+            if (s->pinned)
+                sp_cuda_host_unregister(s->host);
+            c->streamed_bytes -= s->bytes;
+        } else {
+            c->str[k++] = *s;
+        }
+    }
+    c->n_str = k;
+}
+
+/* Bytes of pk's arrays (pk NULL: all) resident and streamed; callers hold mu. */
+static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, size_t *resident_b, size_t *streamed_b)
+{
+    *resident_b = *streamed_b = 0;
+    for (size_t i = 0; i < c->n_res; i++)
+        if (!pk || c->res[i].pk == pk)
+            *resident_b += c->res[i].bytes;
+    for (size_t i = 0; i < c->n_str; i++)
+        if (!pk || c->str[i].pk == pk)
+            *streamed_b += c->str[i].bytes;
 }
 
 static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
     cuda_impl *c = be->impl;
-    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1, reserve = scratch_reserve(pk);
+    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1, free_b = 0, total = 0, reserve = 0;
     /* H and A first: the largest G1 MSMs gain the most from residency */
-    const struct {
-        const char *what;
-        const void *p;
-        size_t bytes;
-    } arr[] = {{"h", pk->h, pk->n_h * sizeof(sp_g1_affine)}, {"a", pk->a, nv * sizeof(sp_g1_affine)},
-               {"b1", pk->b1, nv * sizeof(sp_g1_affine)},    {"c", pk->c, nc * sizeof(sp_g1_affine)},
-               {"b2", pk->b2, nv * sizeof(sp_g2_affine)}};
+    const key_array arr[] = {{"h", pk->h, pk->n_h * sizeof(sp_g1_affine)}, {"a", pk->a, nv * sizeof(sp_g1_affine)},
+                             {"b1", pk->b1, nv * sizeof(sp_g1_affine)},    {"c", pk->c, nc * sizeof(sp_g1_affine)},
+                             {"b2", pk->b2, nv * sizeof(sp_g2_affine)}};
+    char names[32] = "";
     pthread_mutex_lock(&c->mu);
     sp_status st = sp_cuda_bind(c->cu);
     if (st != SP_OK)
         fail(c, st, "select device", err);
+    else if ((st = sp_cuda_mem_info(c->cu, &free_b, &total)) != SP_OK)
+        fail(c, st, "device memory query", err);
+    else
+        reserve = proving_reserve(c, pk, free_b);
     for (size_t i = 0; st == SP_OK && i < sizeof arr / sizeof arr[0]; i++)
-        st = attach_array(c, pk, arr[i].what, arr[i].p, arr[i].bytes, reserve, err);
-    if (st != SP_OK)
+        st = attach_array(c, pk, &arr[i], reserve, names, sizeof names, err);
+    if (st != SP_OK) {
         detach_locked(c, pk);
+    } else if (names[0]) { /* the reason, once per key */
+        size_t rb, sb;
+        key_bytes(c, pk, &rb, &sb);
+        fprintf(stderr, "snarkpipe %s: key of 2^%u: %.1f MiB resident, %.1f MiB (%s) streamed from host memory on "
+                "every proof: %.1f MiB of device memory was free%s, %.1f MiB of it kept for proving\n", c->name,
+                pk->log2_domain, rb / 1048576.0, sb / 1048576.0, names, free_b / 1048576.0,
+                sp_cuda_mem_limit(c->cu) ? " under SP_CUDA_MEM_LIMIT" : "", reserve / 1048576.0);
+    }
     pthread_mutex_unlock(&c->mu);
     return st;
 }
@@ -325,6 +483,14 @@ static void cuda_key_detach(sp_backend *be, const sp_g16_pk *pk)
     pthread_mutex_lock(&c->mu);
     if (sp_cuda_bind(c->cu) == SP_OK)
         detach_locked(c, pk);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void cuda_key_memory(sp_backend *be, const sp_g16_pk *pk, size_t *resident_b, size_t *streamed_b)
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    key_bytes(c, pk, resident_b, streamed_b);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -356,6 +522,9 @@ static void cuda_destroy(sp_backend *be)
     if (sp_cuda_bind(c->cu) == SP_OK) {
         for (size_t i = 0; i < c->n_res; i++)
             sp_cuda_dev_free(c->cu, c->res[i].dev);
+        for (size_t i = 0; i < c->n_str; i++)
+            if (c->str[i].pinned)
+                sp_cuda_host_unregister(c->str[i].host);
         for (int i = 0; i < c->n_dom; i++)
             sp_cuda_ntt_domain_free(c->cu, c->dom[i].d);
         sp_cuda_dev_free(c->cu, c->abc);
@@ -363,8 +532,55 @@ static void cuda_destroy(sp_backend *be)
     sp_cuda_free(c->cu);
     pthread_mutex_destroy(&c->mu);
     free(c->res);
+    free(c->str);
     free(c);
     free(be);
+}
+
+void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes)
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    sp_cuda_set_mem_limit(c->cu, bytes);
+    pthread_mutex_unlock(&c->mu);
+}
+
+sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return SP_ERR_INVALID_ARG;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    case 'T': case 't': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end || (shift && v > (SIZE_MAX >> shift)) || v > SIZE_MAX)
+        return SP_ERR_INVALID_ARG;
+    *bytes = (size_t)v << shift;
+    return SP_OK;
+}
+
+/* SP_CUDA_MEM_LIMIT, when set: the cap of the new backend's context. */
+static sp_status limit_from_env(cuda_impl *c, char err[SP_ERR_LEN])
+{
+    const char *v = getenv("SP_CUDA_MEM_LIMIT");
+    size_t bytes = 0;
+    if (!v || !*v)
+        return SP_OK;
+    if (sp_cuda_parse_bytes(v, &bytes) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: SP_CUDA_MEM_LIMIT=%.64s: expected bytes, or a number with K, M, G or T",
+                 c->name, v);
+        return SP_ERR_INVALID_ARG;
+    }
+    sp_cuda_set_mem_limit(c->cu, bytes);
+    fprintf(stderr, "snarkpipe %s: device memory capped at %.1f MiB (SP_CUDA_MEM_LIMIT)\n", c->name,
+            bytes / 1048576.0);
+    return SP_OK;
 }
 
 sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char err[SP_ERR_LEN])
@@ -386,9 +602,15 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
         free(c);
         return st;
     }
-    pthread_mutex_init(&c->mu, NULL);
     c->device = device;
     snprintf(c->name, sizeof c->name, "cuda:%d", device);
+    if ((st = limit_from_env(c, err)) != SP_OK) {
+        sp_cuda_free(c->cu);
+        free(b);
+        free(c);
+        return st;
+    }
+    pthread_mutex_init(&c->mu, NULL);
     b->name = c->name;
     b->impl = c;
     b->threads = threads;
@@ -398,9 +620,12 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->key_attach = cuda_key_attach;
     b->key_detach = cuda_key_detach;
     b->memory = cuda_memory;
+    b->key_memory = cuda_key_memory;
     b->destroy = cuda_destroy;
     b->host_alloc = cuda_host_alloc;
     b->host_free = cuda_host_free;
+    b->fixed_base_g1 = cuda_fixed_base_g1;
+    b->fixed_base_g2 = cuda_fixed_base_g2;
     *be = b;
     return SP_OK;
 }

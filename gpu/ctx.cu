@@ -41,6 +41,9 @@ extern "C" sp_status sp_cuda_create(sp_cuda **out, int device, char *err, size_t
         return st;
     }
     ctx->sm_count = prop.multiProcessorCount;
+    size_t total = 0; /* the base of the memory cap (sp_cuda_set_mem_limit) */
+    if (cudaMemGetInfo(&ctx->mem_base, &total) != cudaSuccess)
+        cudaGetLastError();
     int clock_khz = 0;
     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
     snprintf(ctx->info, sizeof ctx->info, "%s, sm_%d%d, %d SMs, %.1f GiB, %.0f MHz, L2 %d MB",
@@ -59,6 +62,7 @@ extern "C" void sp_cuda_free(sp_cuda *ctx)
         cudaFree(ctx->scr[i]);
     for (int i = 0; ctx->ev_ready && i < SP_CU_EVENTS; i++)
         cudaEventDestroy(ctx->ev[i]);
+    sp_cu_stream_release(ctx);
     cudaStreamDestroy(ctx->stream);
     free(ctx);
 }
@@ -77,7 +81,7 @@ extern "C" const char *sp_cuda_profile(const sp_cuda *ctx) { return ctx->prof; }
 extern "C" int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->mul_impl;
-    if (impl == 0 || impl == 1)
+    if (impl >= 0 && impl <= 2)
         ctx->mul_impl = impl;
     return old;
 }

@@ -31,6 +31,8 @@ enum {
     SP_SCR_A,       /* element-wise test buffers */
     SP_SCR_B,
     SP_SCR_C,
+    SP_SCR_STREAM0, /* streamed MSM (msm_stream.cu): the two chunk buffers */
+    SP_SCR_STREAM1,
     SP_SCR_COUNT
 };
 
@@ -43,12 +45,21 @@ struct sp_cuda {
     void *scr[SP_SCR_COUNT];
     size_t scr_cap[SP_SCR_COUNT];
     int profile;    /* record per-phase times (sp_cuda_set_profile) */
-    int mul_impl;   /* SP_MUL_PTX or SP_MUL_WIDE (sp_cuda_set_mul_impl) */
+    int mul_impl;   /* SP_MUL_PTX, SP_MUL_WIDE or SP_MUL_EO (sp_cuda_set_mul_impl) */
+    int msm_variant; /* MSM accumulation variant (sp_cuda_set_msm_variant, msm_kern.cuh) */
     char prof[256]; /* the last call's phase times */
     cudaEvent_t ev[SP_CU_EVENTS];
     int ev_ready;   /* ev[] created */
     char err[512];
     char info[256];
+    /* streamed MSM (msm_stream.cu): a copy stream and an event per chunk
+     * buffer, created on first use */
+    cudaStream_t copy_stream;
+    cudaEvent_t copy_ev[2];
+    int copy_ready;
+    /* device memory cap (host.cu, sp_cuda_set_mem_limit): 0 = none; base =
+     * free device memory when the context was created */
+    size_t mem_limit, mem_base;
 };
 
 /* Records "what (file:line): message" in ctx->err. */
@@ -96,6 +107,10 @@ sp_status sp_cu_device_view(sp_cuda *ctx, int slot, const void *src, size_t byte
 
 /* 1 when p is device (or managed) memory of the current device. */
 int sp_cu_is_device_ptr(const void *p);
+
+/* Destroys the streamed MSM's copy stream and events (msm_stream.cu);
+ * called by sp_cuda_free. */
+void sp_cu_stream_release(sp_cuda *ctx);
 
 static inline unsigned sp_cu_blocks(size_t n, unsigned threads)
 {

@@ -47,16 +47,20 @@ static sp_status batch_run(sp_cuda *ctx, int op, F *out, const F *a, const F *b,
     return SP_OK;
 }
 
-/* ops 0..3 with the PTX multiplication, 4..7 with the 64-bit one */
+/* ops 0..3 with the PTX multiplication, 4..7 with the 64-bit one, 8..11
+ * with the even/odd one */
 #define SP_BATCH_ENTRY(name, H, T)                                                       \
     extern "C" sp_status name(sp_cuda *ctx, int op, H *out, const H *a, const H *b,      \
                               size_t n)                                                  \
     {                                                                                    \
-        if (op < 0 || op > 7)                                                            \
+        if (op < 0 || op > 11)                                                           \
             return SP_ERR_INVALID_ARG;                                                   \
         if (op < 4)                                                                      \
             return batch_run(ctx, op, (T<SP_MUL_PTX> *)out, (const T<SP_MUL_PTX> *)a,    \
                              (const T<SP_MUL_PTX> *)b, n);                               \
+        if (op >= 8)                                                                     \
+            return batch_run(ctx, op - 8, (T<SP_MUL_EO> *)out, (const T<SP_MUL_EO> *)a,  \
+                             (const T<SP_MUL_EO> *)b, n);                                \
         return batch_run(ctx, op - 4, (T<SP_MUL_WIDE> *)out, (const T<SP_MUL_WIDE> *)a,  \
                          (const T<SP_MUL_WIDE> *)b, n);                                  \
     }
@@ -127,6 +131,8 @@ extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s
     case 1: return bench_run<fr_tm<SP_MUL_PTX>>(ctx, per_s);
     case 2: return bench_run<fp_tm<SP_MUL_WIDE>>(ctx, per_s);
     case 3: return bench_run<fr_tm<SP_MUL_WIDE>>(ctx, per_s);
+    case 4: return bench_run<fp_tm<SP_MUL_EO>>(ctx, per_s);
+    case 5: return bench_run<fr_tm<SP_MUL_EO>>(ctx, per_s);
     default: return SP_ERR_INVALID_ARG;
     }
 }

@@ -38,6 +38,7 @@ SP_PTX3(mad_lo_cc, "mad.lo.cc.u32")
 SP_PTX3(madc_lo_cc, "madc.lo.cc.u32")
 SP_PTX3(mad_hi_cc, "mad.hi.cc.u32")
 SP_PTX3(madc_hi_cc, "madc.hi.cc.u32")
+SP_PTX3(madc_hi, "madc.hi.u32")
 SP_PTX2(add_cc, "add.cc.u32")
 SP_PTX2(addc_cc, "addc.cc.u32")
 SP_PTX2(addc, "addc.u32")
@@ -200,15 +201,19 @@ static __device__ __forceinline__ void mont_mul_wide(uint32_t *r, const uint32_t
     mont_final_sub<D>(r, t);
 }
 
-/* Multiplication algorithm, a template parameter of the field types so both
- * can be compiled and measured side by side. */
-enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1 };
+#include "field_eo.cuh"
+
+/* Multiplication algorithm, a template parameter of the field types so all
+ * can be compiled and measured side by side (SP_MUL_EO: field_eo.cuh). */
+enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1, SP_MUL_EO = 2 };
 
 template <class D, int M>
 static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t *a,
                                                     const uint32_t *b)
 {
-    if (M == SP_MUL_WIDE)
+    if (M == SP_MUL_EO)
+        mont_mul_eo<D>(r, a, b);
+    else if (M == SP_MUL_WIDE)
         mont_mul_wide<D>(r, a, b);
     else
         mont_mul<D>(r, a, b);

@@ -260,7 +260,7 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
 extern "C" sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                           const sp_scalar *scalars, size_t n, unsigned window)
 {
-    if (ctx->mul_impl == SP_MUL_WIDE)
+    if (ctx->mul_impl != SP_MUL_PTX) /* even/odd: the 64-bit one here, its own in the Pippenger */
         return split_run<fp_tm<SP_MUL_WIDE>, sp_g1_xyzz>(ctx, out, bases, scalars, n, window);
     return split_run<fp_t, sp_g1_xyzz>(ctx, out, bases, scalars, n, window);
 }
@@ -268,7 +268,7 @@ extern "C" sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp
 extern "C" sp_status sp_cuda_msm_g2_split(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                           const sp_scalar *scalars, size_t n, unsigned window)
 {
-    if (ctx->mul_impl == SP_MUL_WIDE)
+    if (ctx->mul_impl != SP_MUL_PTX) /* even/odd: the 64-bit one here, its own in the Pippenger */
         return split_run<fp2_tm<SP_MUL_WIDE>, sp_g2_xyzz>(ctx, out, bases, scalars, n, window);
     return split_run<fp2_t, sp_g2_xyzz>(ctx, out, bases, scalars, n, window);
 }

@@ -232,6 +232,8 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
         return SP_ERR_INVALID_ARG;
     if (d->log_n == 0)
         return SP_OK;
+    if (ctx->mul_impl == SP_MUL_EO)
+        return ntt_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
     if (ctx->mul_impl == SP_MUL_WIDE)
         return ntt_run(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
     return ntt_run(ctx, d, (fr_t *)a_dev, inverse);

@@ -58,9 +58,20 @@ const char *sp_cuda_profile(const sp_cuda *ctx);
 
 /* Tuning knob: the Montgomery multiplication used by the MSM and NTT
  * kernels, 0 = PTX carry chains, 1 = 64-bit products in plain C++ (the
- * default: faster inside the MSM). Both are exact; the benchmark table
- * measures each. Returns the previous setting; other values are ignored. */
+ * default: faster inside the MSM than 0), 2 = even/odd PTX chains whose
+ * partial products compile to one fused multiply-add each (gpu/field_eo.cuh;
+ * a third of the instructions of 0 and 1). All are exact; the benchmark
+ * table measures each. Returns the previous setting; other values are
+ * ignored. */
 int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl);
+/* Tuning knob: the MSM's bucket-accumulation variant (gpu/msm_kern.cuh),
+ * used with multiplication 2 (with 0 and 1 the MSM always runs variant 0):
+ * 0 = the next point loaded into registers during the current addition
+ * (the default), 1 = the next point only prefetched into L2, 2 = as 1 with
+ * G1 kernels bounded to 3 instead of 4 blocks per SM (more registers).
+ * All are exact and give the same result. Returns the previous setting;
+ * other values are ignored. */
+int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
 
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
@@ -104,6 +115,73 @@ sp_status sp_cuda_msm_g2_split(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine 
 unsigned sp_cuda_msm_window(size_t n, int group);
 
 /*
+ * The streamed MSM (gpu/msm_stream.cu), for bases that are not kept in
+ * device memory (keys larger than the device, or than the cap below) and
+ * for MSMs whose scratch would not fit in one go: the contract and the
+ * result of sp_cuda_msm_g1/_g2 (split = 0) or sp_cuda_msm_g1_split/_g2_split
+ * (split != 0), computed over chunks of at most `chunk` points whose
+ * partial sums are added on the host. Host bases and scalars are copied
+ * chunk by chunk into two device buffers on a second stream, the copy of
+ * chunk k+1 overlapping the MSM of chunk k. The copies overlap only from
+ * pinned host memory (sp_cuda_host_malloc, or memory pinned in place by
+ * sp_cuda_host_register of sp_cuda_backend.h); from pageable memory they
+ * are correct but not overlapped. Device bases or scalars are read in
+ * place: chunking then only bounds the MSM's scratch.
+ * On input: bases, scalars host or device, n points (any n; each chunk is
+ *   below 2^31); chunk >= 1 points per chunk, or 0 = the largest chunk
+ *   whose sp_cuda_msm_stream_bytes fits the free device memory under the
+ *   cap (sp_cuda_set_mem_limit) plus the scratch this context holds, less
+ *   SP_CUDA_STREAM_MARGIN (the scratch is released first when the chunk
+ *   needs more than is free without it); window as
+ *   for the plain calls, applied to every chunk. With chunk >= n it is the
+ *   plain call.
+ * On output: *out (host), unchanged on error.
+ * Returns as the plain calls (SP_ERR_NOT_CANONICAL for a scalar >= r);
+ *   SP_ERR_NOMEM when chunk = 0 and not even min(n, SP_CUDA_STREAM_MIN_CHUNK)
+ *   points fit (sp_cuda_error says how much was free).
+ */
+#define SP_CUDA_STREAM_MIN_CHUNK ((size_t)1 << 14) /* smaller: slower than the CPU */
+/* What chunk = 0 leaves free: the CUDA runtime's own allocations (module
+ * data, launch buffers) and the memory model's error. */
+#define SP_CUDA_STREAM_MARGIN ((size_t)64 << 20)
+sp_status sp_cuda_msm_g1_stream(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                                const sp_scalar *scalars, size_t n, size_t chunk, int split,
+                                unsigned window) SP_WARN_UNUSED;
+sp_status sp_cuda_msm_g2_stream(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                                const sp_scalar *scalars, size_t n, size_t chunk, int split,
+                                unsigned window) SP_WARN_UNUSED;
+/* Flags of sp_cuda_msm_stream_bytes: what the call copies from the host. */
+enum { SP_CUDA_MSM_SPLIT = 1, SP_CUDA_MSM_HOST_BASES = 2, SP_CUDA_MSM_HOST_SCALARS = 4 };
+/* Device memory (bytes, an upper estimate) that a streamed MSM of n points
+ * of group 1 or 2 in chunks of `chunk` (0 or >= n: one) takes: the MSM's
+ * scratch for one chunk, and the buffers for the host data it copies (one
+ * for a single chunk, two otherwise). */
+size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t n, size_t chunk,
+                                unsigned flags);
+
+/*
+ * Device memory cap, so that a large device can act as a small one (tests,
+ * a shared GPU). With bytes > 0 the context plans as if the device had
+ * `bytes` of memory beyond what was in use when the context was created:
+ * sp_cuda_mem_info (sp_cuda_backend.h) reports free = min(real free,
+ * bytes - growth), where growth is the device memory taken since the
+ * context was created (by anyone on the device, so approximate when other
+ * processes share it); sp_cuda_try_malloc refuses what does not fit, and
+ * the streamed MSM sizes its chunks to it. The plain calls above do not
+ * look at the cap (their scratch grows as they need). 0 (the default)
+ * removes it. The CUDA backend sets it from SP_CUDA_MEM_LIMIT
+ * (gpu/sp_cuda_backend.h).
+ */
+void sp_cuda_set_mem_limit(sp_cuda *ctx, size_t bytes);
+size_t sp_cuda_mem_limit(const sp_cuda *ctx);
+/* Device scratch memory the context holds now (grown by the calls above
+ * and kept between them for reuse). */
+size_t sp_cuda_scratch_bytes(const sp_cuda *ctx);
+/* Waits for the device, then frees all scratch memory; later calls grow
+ * what they need again. */
+sp_status sp_cuda_scratch_trim(sp_cuda *ctx) SP_WARN_UNUSED;
+
+/*
  * NTT over Fr on the device, same conventions as src/ntt/ntt.h (natural
  * order in and out): forward out[j] = sum_i in[i] w^(ij); inverse is
  * its exact inverse (1/n included).
@@ -125,7 +203,8 @@ sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
 /*
  * Element-wise field operations on n elements, for the equality tests and
  * the arithmetic benchmark. op: 0 mul, 1 sqr, 2 add, 3 sub; 4..7 the same
- * with the 64-bit multiplication (sp_cuda_set_mul_impl).
+ * with the 64-bit multiplication, 8..11 with the even/odd one
+ * (sp_cuda_set_mul_impl).
  * out, a, b: host or device. b is ignored for sqr.
  */
 sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b,
@@ -137,7 +216,8 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
 /*
  * Modular-multiplication throughput: every thread runs long dependent
  * chains of Montgomery multiplications in registers. field: 0 Fp, 1 Fr,
- * 2 Fp and 3 Fr with the 64-bit multiplication (sp_cuda_set_mul_impl).
+ * 2 Fp and 3 Fr with the 64-bit multiplication, 4 Fp and 5 Fr with the
+ * even/odd one (sp_cuda_set_mul_impl).
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;

@@ -44,6 +44,28 @@ sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *
                          const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
                          int bellperson) SP_WARN_UNUSED;
 
+/* ---- fixed-base multiplication for the setup (gpu/fixed_base.cu) ---- */
+
+/*
+ * out[i] = [k[i]] base for i < n: the contract of
+ * sp_g1_fixed_base_mul_var / sp_g2_fixed_base_mul_var
+ * (src/groth16/fixed_base.h), same points.
+ * On input: base (host) on the curve; k (host or device, 16-byte aligned)
+ *   n scalars in Montgomery form; out (host or device) room for n points,
+ *   not overlapping k; threads >= 1 host threads for copying host data.
+ *   Any n: the work goes in chunks of 2^20 (G1) / 2^19 (G2) points, with
+ *   at most ~320 MiB of device memory and ~230 MiB of pinned host memory
+ *   per call (freed before returning; smaller chunks when device memory
+ *   is short).
+ * On output: out[i] in affine form, infinity as (0, 0).
+ * Returns SP_OK, SP_ERR_NOMEM (host or device memory), SP_ERR_GPU; out is
+ *   partly written then.
+ */
+sp_status sp_cuda_fixed_base_g1(sp_cuda *ctx, sp_g1_affine *out, const sp_g1_affine *base,
+                                const sp_fr *k, size_t n, int threads) SP_WARN_UNUSED;
+sp_status sp_cuda_fixed_base_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affine *base,
+                                const sp_fr *k, size_t n, int threads) SP_WARN_UNUSED;
+
 /* ---- host side ---- */
 
 /* Makes ctx's device current for the calling thread (CUDA keeps the
@@ -65,6 +87,36 @@ sp_status sp_cuda_try_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNU
 void *sp_cuda_pinned_alloc(int device, size_t bytes, int *pinned);
 /* Frees memory from sp_cuda_pinned_alloc (either kind); NULL is allowed. */
 void sp_cuda_pinned_free(void *p);
+/*
+ * Pins existing host memory [p, p + bytes) in place (cudaHostRegister,
+ * portable: every device of the process), so that the streamed MSM copies
+ * it asynchronously; nothing is copied or allocated. Counted across the
+ * process: a second call on the same p and bytes (another backend
+ * attaching the same key) only counts, and the memory stays pinned until
+ * as many sp_cuda_host_unregister calls. Thread-safe.
+ * Returns SP_OK (also for bytes = 0); SP_ERR_GPU when the driver refuses
+ * (e.g. a page of the range is already pinned by another registration;
+ * the memory stays usable, pageable; sp_cuda_error says why);
+ * SP_ERR_NOMEM.
+ */
+sp_status sp_cuda_host_register(sp_cuda *ctx, const void *p, size_t bytes) SP_WARN_UNUSED;
+void sp_cuda_host_unregister(const void *p);
+
+/* ---- the proving backend (backend_cuda.c) ---- */
+
+/*
+ * Device memory cap of a CUDA backend (sp_cuda_set_mem_limit on its
+ * context); sp_backend_cuda_open sets it from the environment variable
+ * SP_CUDA_MEM_LIMIT: bytes, or with a suffix K, M, G (powers of 1024),
+ * e.g. SP_CUDA_MEM_LIMIT=256M. Key arrays that do not fit under it at
+ * key_attach are streamed from pinned host memory, as on a device that
+ * small; set it before key_attach. 0 removes the cap.
+ */
+typedef struct sp_backend sp_backend;
+void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes);
+/* On output: *bytes the value of s ("123", "64K", "256M", "2G").
+ * Returns SP_OK or SP_ERR_INVALID_ARG. */
+sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes) SP_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -16,14 +16,22 @@
 #     SP_GPU_BIG_LOG=K      generated circuit of 2^K constraints (default 20)
 #     SP_GPU_SETUP_LIMIT=S  seconds the setup of 2^K may take before the
 #                           script falls back to 2^18 (default 150)
+#     SP_GPU_STREAM_CAP=B   SP_CUDA_MEM_LIMIT for the streamed-key proof of part 3
+#                           (default 3 x 2^(K-12) MiB: 768M for 2^20)
 #
 # Parts: 1. gpu_check (field, NTT, MSM, split MSM, H step and backend checks
 # against the CPU; then its benchmark table unless --no-bench); 2. the chain1021
 # zkey proved on the GPU with fixed r, s (byte for byte = snarkjs'
-# proof_fixed_rs.json) and with fresh r, s (verified); 3. a generated
-# circuit (70% of the witness 0/1) set up, proved on GPU and CPU with the
-# same fixed r, s (the two proofs must be identical), both verified; 4. the
-# engine (bench pipeline) with backends=cuda:0 and with backends=cpu.
+# proof_fixed_rs.json), also under a device memory cap that no MSM fits
+# (SP_CUDA_MEM_LIMIT=16M: the MSMs fall back to the CPU), and with fresh r,
+# s (verified); 3. a generated circuit (70% of the witness 0/1) set up
+# with the key's points made on the GPU (setup --backend cuda:N; also on
+# the CPU, timed, its key proved on the GPU), the GPU key's .zkey read
+# back and proved on GPU and CPU with the same fixed r, s (the two proofs must be
+# identical), both verified, and once more on the GPU under a cap that
+# leaves the key in host memory (streamed in chunks: the proof must be
+# identical again); 4. the engine (bench pipeline) with backends=cuda:0,
+# with backends=cpu and with backends=cuda:0 under SP_CUDA_MEM_LIMIT=256M.
 # Exit status 0 only when every check of every part passed.
 set -eu
 cd "$(dirname "$0")/.."
@@ -80,6 +88,13 @@ for g2 in gpu cpu; do
         bad "chain1021 fixed r,s on $BE (--g2 $g2): $(cat "$W/err")"
     fi
 done
+if SP_CUDA_MEM_LIMIT=16M "$S" prove --quiet --backend "$BE" --insecure-fixed-rs $RS "$V/circuit_final.zkey" \
+       "$V/witness.wtns" "$W/capped.json" "$W/capped_pub.json" 2>"$W/err" &&
+   cmp -s "$W/capped.json" "$V/proof_fixed_rs.json" && grep -q "MSM of .* on the CPU" "$W/err"; then
+    ok "chain1021 fixed r,s on $BE with SP_CUDA_MEM_LIMIT=16M (MSMs on the CPU, logged) = proof_fixed_rs.json"
+else
+    bad "chain1021 fixed r,s on $BE with SP_CUDA_MEM_LIMIT=16M: $(cat "$W/err")"
+fi
 if "$S" prove --json --backend "$BE" "$V/circuit_final.zkey" "$V/witness.wtns" "$W/fresh.json" "$W/fresh_pub.json" \
        >"$W/out" 2>"$W/err" && grep -q "\"backend\":\"$BE\"" "$W/out" &&
    "$S" verify --quiet "$V/verification_key.json" "$W/fresh_pub.json" "$W/fresh.json"; then
@@ -94,18 +109,41 @@ LOG=${SP_GPU_BIG_LOG:-20}
 setup_big() {
     # 2^K - 2 constraints: with the public input and wire 0 the domain is 2^K
     "$S" gen-circuit --quiet --constraints $(((1 << $1) - 2)) --bool-fraction 0.7 "$W/big.r1cs" "$W/big.wtns" &&
-        timeout "$2" "$S" --json setup "$W/big.r1cs" "$W/big.zkey" >"$W/setup.out" 2>"$W/err"
+        timeout "$2" "$S" --json setup --backend "$BE" "$W/big.r1cs" "$W/big.zkey" >"$W/setup.out" 2>"$W/err"
+}
+# setup_row FILE WHERE: the row of a setup's --json summary
+setup_row() {
+    row "setup, domain 2^$LOG (development), points on $2" "$(json_num "$1" setup)" \
+        "s: scalars $(json_num "$1" scalars) s, G1 $(json_num "$1" g1) s, G2 $(json_num "$1" g2) s; then write $(json_num "$1" write) s"
 }
 t0=$(now)
 if ! setup_big "$LOG" "${SP_GPU_SETUP_LIMIT:-150}"; then
     echo "setup of 2^$LOG did not finish in ${SP_GPU_SETUP_LIMIT:-150} s ($(since "$t0") s): using 2^18"
-    row "setup 2^$LOG (development, CPU)" "> ${SP_GPU_SETUP_LIMIT:-150}" "s, abandoned"
+    row "setup 2^$LOG (development, points on $BE)" "> ${SP_GPU_SETUP_LIMIT:-150}" "s, abandoned"
     LOG=18
     t0=$(now)
     setup_big 18 600 || bad "setup of 2^18: $(cat "$W/err")"
 fi
-row "setup, domain 2^$LOG (development, CPU, $(nproc) cores)" "$(since "$t0")" "s (gen-circuit + setup + write)"
+row "gen-circuit + setup + write, domain 2^$LOG, points on $BE" "$(since "$t0")" "s, $(nproc) host cores"
+if grep -q "\"backend\":\"$BE\"" "$W/setup.out"; then
+    ok "setup --backend $BE of 2^$LOG ran on $BE"
+    setup_row "$W/setup.out" "$BE"
+else
+    bad "setup --backend $BE of 2^$LOG: $(cat "$W/setup.out" "$W/err")"
+fi
 "$S" export-vkey --quiet "$W/big.zkey" "$W/big_vk.json" || bad "export-vkey"
+# the same circuit set up on the CPU, for the time; its key proves on the GPU
+if timeout 900 "$S" --json setup --backend cpu "$W/big.r1cs" "$W/big_cpu.zkey" >"$W/setup_cpu.out" 2>"$W/err" &&
+   "$S" export-vkey --quiet "$W/big_cpu.zkey" "$W/big_cpu_vk.json" &&
+   "$S" prove --quiet --skip-subgroup-check --backend "$BE" "$W/big_cpu.zkey" "$W/big.wtns" "$W/bc.json" "$W/bc.pub" \
+       2>"$W/err" &&
+   "$S" verify --quiet "$W/big_cpu_vk.json" "$W/bc.pub" "$W/bc.json"; then
+    ok "2^$LOG: a key set up on the CPU proves on $BE and verifies"
+    setup_row "$W/setup_cpu.out" "the CPU ($(nproc) cores)"
+else
+    bad "2^$LOG setup on the CPU: $(cat "$W/setup_cpu.out" "$W/err")"
+fi
+rm -f "$W/big_cpu.zkey"
 for be in "$BE" cpu; do
     f=$W/big_$(echo "$be" | tr : _)
     if "$S" prove --json --skip-subgroup-check --backend "$be" --insecure-fixed-rs $RS "$W/big.zkey" "$W/big.wtns" \
@@ -123,13 +161,27 @@ if cmp -s "$W/big_cuda_$device.json" "$W/big_cpu.json"; then
 else
     bad "2^$LOG: GPU and CPU proofs with the same r,s differ"
 fi
+CAP=${SP_GPU_STREAM_CAP:-$((3 << (LOG - 12)))M}
+f=$W/big_capped
+if SP_CUDA_MEM_LIMIT=$CAP "$S" prove --json --skip-subgroup-check --backend "$BE" --insecure-fixed-rs $RS \
+       "$W/big.zkey" "$W/big.wtns" "$f.json" "$f.pub" >"$f.out" 2>"$W/err" &&
+   grep -q "streamed from host memory" "$W/err" && cmp -s "$f.json" "$W/big_cpu.json"; then
+    ok "2^$LOG on $BE with SP_CUDA_MEM_LIMIT=$CAP (key streamed): proof identical to the CPU's"
+    row "domain 2^$LOG prove on $BE, SP_CUDA_MEM_LIMIT=$CAP" "$(json_num "$f.out" prove)" \
+        "s; $(grep -o '[0-9.]* MiB resident, [0-9.]* MiB ([a-z0-9, ]*) streamed' "$W/err" | head -n 1)"
+else
+    bad "2^$LOG on $BE with SP_CUDA_MEM_LIMIT=$CAP: $(cat "$W/err")"
+fi
 
 echo "== 4. engine (bench pipeline, built-in circuit of 2^16 - 2 constraints)"
-for be in "$BE" cpu; do
-    if "$S" --json bench pipeline --constraints 65534 -c 8 -j 4 -p 2 --no-isolation --set backends="$be" \
-           >"$W/eng.out" 2>"$W/err" && [ "$(json_num "$W/eng.out" failed)" = 0 ]; then
-        ok "engine backends=$be: 8 jobs x 2 partitions proved and verified"
-        row "engine backends=$be, domain 2^16, 8 jobs x 2 partitions, 4 in flight" \
+for be in "$BE" cpu "$BE"@256M; do
+    lim=${be#*@}
+    [ "$lim" = "$be" ] && lim=
+    be=${be%@*}
+    if SP_CUDA_MEM_LIMIT=$lim "$S" --json bench pipeline --constraints 65534 -c 8 -j 4 -p 2 --no-isolation \
+           --set backends="$be" >"$W/eng.out" 2>"$W/err" && [ "$(json_num "$W/eng.out" failed)" = 0 ]; then
+        ok "engine backends=$be${lim:+ (SP_CUDA_MEM_LIMIT=$lim)}: 8 jobs x 2 partitions proved and verified"
+        row "engine backends=$be${lim:+ under SP_CUDA_MEM_LIMIT=$lim}, domain 2^16, 8 jobs x 2 partitions, 4 in flight" \
             "$(json_num "$W/eng.out" s_per_proof)" \
             "s/proof; GPU efficiency (device lock held / wall) $(json_num "$W/eng.out" gpu_efficiency)"
     else

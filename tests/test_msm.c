@@ -200,7 +200,13 @@ static void test_helpers(sp_rng *rng)
 #define SPLIT_N (6000 / SCALE)
 #define THREADS_N (3 * 4096 / SCALE + 5)
 #define THREADS_VARIANTS 4
+#define SUB_BIG (10000 / SCALE) /* c = 10 at one thread: affine buckets */
+#define COFACTOR_HEX "396c8c005555e1568c00aaab0000aaab"
+#define COFACTOR_L 3 /* its least prime factor */
 #include "test_msm.c"
+#undef SUB_BIG
+#undef COFACTOR_HEX
+#undef COFACTOR_L
 #undef G
 #undef FIELD
 #undef SMALL_STRIDE
@@ -217,6 +223,11 @@ static void test_helpers(sp_rng *rng)
 #define SPLIT_N (3000 / SCALE)
 #define THREADS_N (2 * 4096 / SCALE + 5)
 #define THREADS_VARIANTS 2
+#define SUB_BIG (2000 / SCALE) /* c = 7: affine buckets */
+#define COFACTOR_HEX                                                                         \
+    "5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef21537e29" \
+    "3a6691ae1616ec6e786f0c70cf1c38e31c7238e5"
+#define COFACTOR_L 13
 #include "test_msm.c"
 
 int main(void)
@@ -588,6 +599,150 @@ static void TN(test_nomem)(sp_rng *rng)
 #endif
 }
 
+/* ---- subgroup membership of many points ---- */
+
+#define FEF(name) CAT_(CAT_(sp_, FIELD), CAT_(_, name))
+
+/* A random point of the whole curve (try-and-increment on x), almost
+ * surely outside the subgroup; the caller checks. */
+static void TN(curve_point)(AFF *r, sp_rng *rng)
+{
+    CAT_(sp_, FIELD) rhs, one;
+    FEF(set_one)(&one);
+    FEF(random)(&r->x, rng);
+    for (;;) {
+        CV(curve_rhs)(&rhs, &r->x);
+        if (FEF(sqrt)(&r->y, &rhs))
+            break;
+        FEF(add)(&r->x, &r->x, &one);
+    }
+}
+
+/* A point of order COFACTOR_L = l: with h r = l^e m (l not dividing m),
+ * [m]C has order l^i for a random curve point C (i > 0 but for 1 in l^e
+ * of them); multiply by l until the next step would give infinity. (The
+ * l-part can be non-cyclic, so [h r / l]C may be infinity for every C.) */
+static void TN(small_point)(AFF *r, sp_rng *rng)
+{
+    mpz_t m;
+    uint64_t k[16] = {0}, l = COFACTOR_L;
+    size_t len = 0;
+    mpz_init_set_str(m, COFACTOR_HEX, 16);
+    mpz_mul(m, m, RMOD);
+    while (mpz_divisible_ui_p(m, COFACTOR_L))
+        mpz_divexact_ui(m, m, COFACTOR_L);
+    mpz_export(k, &len, -1, 8, 0, 0, m);
+    JAC t, next;
+    do {
+        TN(curve_point)(r, rng);
+        CV(jac_from_affine)(&t, r);
+        CV(mul_var)(&t, &t, k, len);
+    } while (CV(jac_is_inf)(&t));
+    for (;;) {
+        CV(mul_var)(&next, &t, &l, 1);
+        if (CV(jac_is_inf)(&next))
+            break;
+        t = next;
+    }
+    CV(jac_to_affine)(r, &t);
+    mpz_clear(m);
+}
+
+/* A point outside the subgroup of one of three kinds: a random curve
+ * point; a subgroup point plus one of order l (the randomized test's
+ * hardest case: it passes a round with probability exactly 1/2); a point
+ * of order l. Checked against the definition [r]P != O. */
+static void TN(outside_point)(AFF *r, sp_rng *rng, const AFF *small)
+{
+    do {
+        switch (sp_rng_u64(rng) % 3) {
+        case 0:
+            TN(curve_point)(r, rng);
+            break;
+        case 1: {
+            JAC t;
+            TN(rand_points)(r, 1, rng);
+            CV(jac_from_affine)(&t, r);
+            CV(jac_add_affine_var)(&t, &t, small);
+            CV(jac_to_affine)(r, &t);
+            break;
+        }
+        default:
+            *r = *small;
+        }
+    } while (CV(in_subgroup_slow)(r));
+}
+
+/* Subgroup points with the shapes the buckets must survive: infinity, the
+ * same point twice, P and -P. */
+static void TN(good_points)(AFF *b, size_t n, sp_rng *rng)
+{
+    TN(rand_points)(b, n, rng);
+    for (size_t i = 0; n > 3 && i < n / 16 + 1; i++) {
+        size_t a = sp_rng_u64(rng) % (n - 1);
+        switch (i % 3) {
+        case 0: CV(affine_set_inf)(&b[a]); break;
+        case 1: b[a + 1] = b[a]; break;
+        default: CV(affine_neg)(&b[a + 1], &b[a]);
+        }
+    }
+}
+
+/* Every point in the subgroup: never refused, at any size or thread count;
+ * one to three outside points at random places: the lowest is reported. */
+static void TN(test_subgroup_many)(sp_rng *rng, const AFF *small)
+{
+    static const size_t sizes[] = {0, 1, 7, 255, 256, 257, 700, SUB_BIG};
+    AFF *b = malloc((SUB_BIG > 700 ? SUB_BIG : 700) * sizeof *b), bad_pt;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si], got;
+        TN(good_points)(b, n, rng);
+        for (int t = 1; t <= 3; t += 2) {
+            MSM(in_subgroup_var)(&got, b, n, t);
+            CHECKF(got == n, "%s n %zu threads %d: %zu", GNAME, n, t, got);
+            CHECK(n == 0 || MSM(subgroup_batch_var)(b, n, t, SP_MSM_SUBGROUP_ROUNDS) == 1);
+        }
+        if (n == 0 || n > 1000)
+            continue;
+        size_t want = n;
+        for (int k = 0; k < 1 + (int)(sp_rng_u64(rng) % 3); k++) {
+            size_t at = sp_rng_u64(rng) % n;
+            TN(outside_point)(&bad_pt, rng, small);
+            b[at] = bad_pt;
+            want = at < want ? at : want;
+        }
+        for (int t = 1; t <= 3; t += 2) {
+            MSM(in_subgroup_var)(&got, b, n, t);
+            CHECKF(got == want, "%s n %zu threads %d: %zu, want %zu", GNAME, n, t, got, want);
+            CHECK(MSM(subgroup_batch_var)(b, n, t, SP_MSM_SUBGROUP_ROUNDS) == 0);
+        }
+    }
+    free(b);
+}
+
+/* The randomized test alone with 2 rounds, one point of subgroup + order-l
+ * form among 300: each round passes iff that point's bit is 0, so the
+ * whole test passes with probability 1/4 exactly. 200 runs must pass
+ * 20..85 times (a 5-sigma band): bits reused across rounds (1/2) or not
+ * random at all (0 or 1) fall outside. */
+static void TN(test_subgroup_rate)(sp_rng *rng, const AFF *small)
+{
+    enum { N = 300, RUNS = 200 };
+    AFF b[N];
+    JAC t;
+    TN(rand_points)(b, N, rng);
+    size_t at = sp_rng_u64(rng) % N;
+    CV(jac_from_affine)(&t, &b[at]);
+    CV(jac_add_affine_var)(&t, &t, small);
+    CV(jac_to_affine)(&b[at], &t);
+    int pass = 0;
+    for (int i = 0; i < RUNS; i++)
+        pass += MSM(subgroup_batch_var)(b, N, 1 + i % 2, 2) == 1;
+    CHECKF(pass >= 20 && pass <= 85, "%s: %d of %d passed, expected ~50", GNAME, pass, RUNS);
+}
+
+#undef FEF
+
 static void TN(run)(sp_rng *rng)
 {
     TN(test_small)(rng);
@@ -598,6 +753,10 @@ static void TN(run)(sp_rng *rng)
     TN(test_threads)(rng);
     TN(test_errors)(rng);
     TN(test_nomem)(rng);
+    AFF small;
+    TN(small_point)(&small, rng);
+    TN(test_subgroup_many)(rng, &small);
+    TN(test_subgroup_rate)(rng, &small);
 }
 
 #undef CV

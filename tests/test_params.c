@@ -492,6 +492,76 @@ static void test_writer_refusals(sp_rng *rng)
     CHECK(sp_bp_params_write("/nonexistent-dir/x.params", &pk, err) != SP_OK);
 }
 
+/* ---- point arrays (sp_pt_decode_array) ---- */
+
+/* n subgroup points: one random multiple of G, then its running sums. */
+static void array_points(void *out, size_t n, int g2, sp_rng *rng)
+{
+    sp_g1_affine *p1 = out;
+    sp_g2_affine *p2 = out;
+    sp_g1_jac j1;
+    sp_g2_jac j2;
+    if (g2)
+        random_g2(&p2[0], rng);
+    else
+        random_g1(&p1[0], rng);
+    sp_g1_jac_from_affine(&j1, &p1[0]);
+    sp_g2_jac_from_affine(&j2, &p2[0]);
+    for (size_t i = 1; i < n; i++) {
+        if (g2) {
+            sp_g2_jac_add_affine_var(&j2, &j2, &p2[0]);
+            sp_g2_jac_to_affine(&p2[i], &j2);
+        } else {
+            sp_g1_jac_add_affine_var(&j1, &j1, &p1[0]);
+            sp_g1_jac_to_affine(&p1[i], &j1);
+        }
+    }
+}
+
+/* Arrays above the size where the subgroup check goes batched (msm.h):
+ * subgroup points pass and decode to themselves; one point outside the
+ * subgroup and one refused by the decoder (infinity where it is not
+ * allowed): the lower index is reported, with its reason. */
+static void test_decode_array(sp_rng *rng)
+{
+    enum { N = 300 };
+    static const sp_pt_format fmts[] = {SP_PTF_LEM, SP_PTF_ZCASH_U, SP_PTF_ZCASH_C};
+    sp_g2_affine *pts = malloc(N * sizeof *pts), *back = malloc(N * sizeof *back), inf;
+    uint8_t *enc = malloc(N * 192);
+    sp_g2_affine_set_inf(&inf);
+    for (int g2 = 0; g2 < 2; g2++) {
+        size_t psz = g2 ? sizeof(sp_g2_affine) : sizeof(sp_g1_affine);
+        sp_g2_affine outside; /* big enough for either */
+        if (g2)
+            tg_g2_outside_subgroup(&outside);
+        else
+            tg_g1_outside_subgroup((sp_g1_affine *)&outside);
+        array_points(pts, N, g2, rng);
+        for (size_t fi = 0; fi < 3; fi++) {
+            sp_pt_format f = fmts[fi];
+            size_t sz = sp_pt_size(f, g2), bad = 0, i1 = sp_rng_u64(rng) % N, i2 = sp_rng_u64(rng) % N;
+            sp_pt_encode_array(enc, pts, N, f, g2);
+            for (int t = 1; t <= 3; t += 2) {
+                CHECK(sp_pt_decode_array(back, &bad, enc, N, f, g2, 0, 0, t) == SP_PT_OK);
+                CHECK(!memcmp(back, pts, N * psz));
+            }
+            sp_pt_encode(enc + i1 * sz, &outside, f, g2);
+            CHECK(sp_pt_decode_array(back, &bad, enc, N, f, g2, 0, 0, 3) == SP_PT_SUBGROUP && bad == i1);
+            CHECK(sp_pt_decode_array(back, &bad, enc, N, f, g2, 0, SP_G16_SKIP_SUBGROUP_CHECK, 3) == SP_PT_OK);
+            if (i2 == i1)
+                continue;
+            sp_pt_encode(enc + i2 * sz, &inf, f, g2);
+            sp_pt_err e = sp_pt_decode_array(back, &bad, enc, N, f, g2, 0, 0, 2);
+            CHECKF(i1 < i2 ? e == SP_PT_SUBGROUP && bad == i1 : e == SP_PT_INFINITY && bad == i2,
+                   "g2 %d format %zu: %s at %zu (outside %zu, infinity %zu)", g2, fi, sp_pt_err_str(e), bad, i1, i2);
+            CHECK(sp_pt_decode_array(back, &bad, enc, N, f, g2, 1, 0, 2) == SP_PT_SUBGROUP && bad == i1);
+        }
+    }
+    free(pts);
+    free(back);
+    free(enc);
+}
+
 static void test_files(sp_rng *rng)
 {
     snprintf(tmp_path, sizeof tmp_path, "/tmp/sp_test_params_%d", (int)getpid());
@@ -507,6 +577,7 @@ int main(void)
     sp_test_begin("test_params", &rng);
     test_noble_encodings();
     test_proof_codec(&rng);
+    test_decode_array(&rng);
     test_files(&rng);
     return sp_test_done();
 }

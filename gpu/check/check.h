@@ -17,6 +17,7 @@ typedef struct {
     sp_rng rng;
     int threads;   /* host threads for the references */
     int quick;     /* smaller sizes (a fast smoke run) */
+    int table;     /* --msm-table: only the modmul, NTT and MSM-variant rows */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 
@@ -39,10 +40,14 @@ void chk_msm_split(chk_env *env); /* split vs plain vs CPU, witness-like scalars
 void chk_ntt(chk_env *env);
 void chk_hstep(chk_env *env);
 void chk_backend(chk_env *env, int device);
+void chk_stream(chk_env *env, int device); /* streamed MSM, memory cap, streamed keys */
+void chk_fixed_base(chk_env *env);             /* the setup's fixed-base multiplication */
+void bench_setup(chk_env *env, int device);    /* fixed-base and whole setups, GPU vs CPU */
 void bench_field(chk_env *env);
 void bench_msm(chk_env *env);
 void bench_msm_witness(chk_env *env); /* plain vs split on 70% 0/1 scalars */
 void bench_ntt(chk_env *env);
+void bench_stream(chk_env *env); /* G1 MSM with resident vs streamed bases */
 
 /* tests/test.h keeps its counters per file; each public chk_ and bench_
  * function ends with chk_tally(), which moves this file's counts into the

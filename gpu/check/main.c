@@ -1,10 +1,12 @@
 /*
- * gpu_check [--quick] [--no-checks] [--no-bench | --witness] [--g1 LOG] [--g2 LOG] [--ntt LOG]
- *           [--device N]
+ * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table] [--g1 LOG] [--g2 LOG]
+ *           [--ntt LOG] [--device N]
  *
  * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
  * --no-bench) the timing runs, and prints the table last; --witness times
- * only the plain vs split MSMs on witness-like scalars. Timed calls are
+ * only the plain vs split MSMs on witness-like scalars; --msm-table only
+ * the modmul rates, the NTT at 2^24 and 2^26 and the MSM variants side by
+ * side (G1 2^22, 2^24, 2^26 unless --quick; G2 2^22). Timed calls are
  * checked against the oracle too. Exit status 0 only when every check
  * passed.
  */
@@ -125,6 +127,10 @@ static void run_checks(chk_env *env, int device, double t0)
     printf("H step checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_backend(env, device);
     printf("backend checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_stream(env, device);
+    printf("streamed MSM and key checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_fixed_base(env);
+    printf("fixed-base checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -132,9 +138,10 @@ int main(int argc, char **argv)
     chk_env env;
     memset(&env, 0, sizeof env);
     int device = 0, bench = 1, checks = 1; /* bench: 0 none, 1 all, 2 the witness rows */
-    env.max_g1 = 24;
+    int sizes_set = 0; /* --g1 (1), --ntt (2) given: --quick leaves them alone */
+    env.max_g1 = 26;
     env.max_g2 = 22;
-    env.max_ntt = 24;
+    env.max_ntt = 26;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             env.quick = 1;
@@ -142,22 +149,29 @@ int main(int argc, char **argv)
             bench = 0;
         else if (!strcmp(argv[i], "--witness"))
             bench = 2;
+        else if (!strcmp(argv[i], "--msm-table"))
+            env.table = 1;
         else if (!strcmp(argv[i], "--no-checks"))
             checks = 0;
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
-            env.max_g1 = (unsigned)atoi(argv[++i]);
+            env.max_g1 = (unsigned)atoi(argv[++i]), sizes_set |= 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
             env.max_g2 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--ntt"))
-            env.max_ntt = (unsigned)atoi(argv[++i]);
+            env.max_ntt = (unsigned)atoi(argv[++i]), sizes_set |= 2;
         else if (i + 1 < argc && !strcmp(argv[i], "--device"))
             device = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness] [--g1 LOG] "
-                            "[--g2 LOG] [--ntt LOG] [--device N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness | "
+                            "--msm-table] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]\n",
+                    argv[0]);
             return 2;
         }
     }
+    if (env.quick && !(sizes_set & 1))
+        env.max_g1 = 24;
+    if (env.quick && !(sizes_set & 2))
+        env.max_ntt = 24;
     env.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     sp_test_begin("gpu_check", &env.rng);
     char err[512];
@@ -176,9 +190,14 @@ int main(int argc, char **argv)
         if (bench == 1) {
             bench_field(&env);
             bench_ntt(&env);
+            if (!env.table)
+                bench_setup(&env, device);
             bench_msm(&env);
+            if (!env.table)
+                bench_stream(&env);
         }
-        bench_msm_witness(&env);
+        if (!env.table)
+            bench_msm_witness(&env);
         printf("benchmarks done (%.1f s)\n", chk_now() - t0);
         chk_print_table();
     }

@@ -11,24 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "msm_common.h"
 
-typedef struct {
-    const char *name;
-    size_t aff_sz, jac_sz;
-    /* aff[i - lo] = [b0 + i*d]G for i in [lo, hi) */
-    void (*progression)(void *aff, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d);
-    void (*from_log)(void *aff, const sp_fr *e); /* [e]G, (0, 0) for e = 0 */
-    void (*mul_gen)(void *jac, const sp_fr *e);  /* [e]G */
-    void (*naive)(void *jac, const void *aff, const uint64_t *sc, size_t n);
-    int (*eq)(const void *a, const void *b);
-    int (*is_inf)(const void *jac);
-    sp_status (*msm)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
-                     unsigned window);
-    sp_status (*msm_split)(sp_cuda *cu, void *jac, const void *aff, const uint64_t *sc, size_t n,
-                           unsigned window);
-    sp_status (*cpu_msm)(void *jac, const void *aff, const uint64_t *sc, size_t n);
-} grp;
 
 #define DEFINE_GRP(G)                                                                   \
     static void G##_progression(void *out, size_t lo, size_t hi, const sp_fr *b0,     \
@@ -108,7 +92,7 @@ typedef struct {
     {                                                                                  \
         return sp_msm_##G##_var(r, aff, (const sp_scalar *)sc, n, NULL);               \
     }                                                                                  \
-    static const grp grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
+    const chk_grp chk_grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
                                 G##_progression, G##_from_log, G##_mul_gen, G##_naive, \
                                 G##_eq, G##_is_inf, G##_msm, G##_msm_split,           \
                                 G##_cpu_msm};
@@ -118,15 +102,9 @@ DEFINE_GRP(g2)
 
 /* ---- parallel helpers ---- */
 
-typedef struct {
-    const grp *g;
-    void *aff;
-    sp_fr b0, d;
-} prog_job;
-
-static void prog_range(void *arg, size_t lo, size_t hi)
+void chk_prog_range(void *arg, size_t lo, size_t hi)
 {
-    prog_job *j = arg;
+    chk_prog_job *j = arg;
     j->g->progression((char *)j->aff + lo * j->g->aff_sz, lo, hi, &j->b0, &j->d);
 }
 
@@ -162,9 +140,8 @@ static void dot_range(void *arg, size_t lo, size_t hi)
     pthread_mutex_unlock(&j->lock);
 }
 
-/* [sum s_i e_i]G, e_i from logs or the progression (b0, d, period). */
-static void oracle(chk_env *env, const grp *g, void *jac, const uint64_t *sc, size_t n,
-                   const sp_fr *logs, const sp_fr *b0, const sp_fr *d, size_t period)
+void chk_oracle(chk_env *env, const chk_grp *g, void *jac, const uint64_t *sc, size_t n,
+                const sp_fr *logs, const sp_fr *b0, const sp_fr *d, size_t period)
 {
     dot_job j;
     memset(&j, 0, sizeof j);
@@ -194,7 +171,7 @@ static void scal_range(void *arg, size_t lo, size_t hi)
         chk_random_scalar(j->sc + 4 * i, &rng);
 }
 
-static void random_scalars(chk_env *env, uint64_t *sc, size_t n)
+void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
 {
     scal_job j = {sc, sp_rng_u64(&env->rng)};
     chk_parallel(n, env->threads, scal_range, &j);
@@ -202,22 +179,39 @@ static void random_scalars(chk_env *env, uint64_t *sc, size_t n)
 
 /* ---- the checks ---- */
 
-/* Runs the GPU MSM with poisoned output and compares with want. */
-static void run_cmp_split(chk_env *env, const grp *g, int split, const void *want, const void *aff,
-                          const uint64_t *sc, size_t n, unsigned window, const char *what)
+/* The first is the context's default (sp_cuda_create). */
+const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
+    {1, 0, "64-bit"},        {0, 0, "PTX"},           {2, 0, "even/odd, v0"},
+    {2, 1, "even/odd, v1"}, {2, 2, "even/odd, v2"},
+};
+
+void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
 {
-    unsigned char got[sizeof(sp_g2_jac)];
-    memset(got, 0xa5, sizeof got);
-    sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, aff, sc, n, window);
-    char w[160];
-    snprintf(w, sizeof w, "%s %s n=%zu window=%u (%s)", g->name, split ? "split msm" : "msm", n,
-             window, what);
-    if (!chk_ok(env, st, w))
-        return;
-    CHECKF(g->eq(got, want), "%s: GPU result differs from the reference", w);
+    sp_cuda_set_mul_impl(env->cu, cfg->impl);
+    sp_cuda_set_msm_variant(env->cu, cfg->variant);
 }
 
-static void run_cmp(chk_env *env, const grp *g, const void *want, const void *aff,
+/* Runs the GPU MSM in every configuration with poisoned output and
+ * compares with want; leaves the default configuration selected. */
+static void run_cmp_split(chk_env *env, const chk_grp *g, int split, const void *want,
+                          const void *aff, const uint64_t *sc, size_t n, unsigned window,
+                          const char *what)
+{
+    for (int c = 0; c < CHK_MSM_NCFG; c++) {
+        unsigned char got[sizeof(sp_g2_jac)];
+        memset(got, 0xa5, sizeof got);
+        chk_msm_use(env, &chk_msm_cfgs[c]);
+        sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, aff, sc, n, window);
+        char w[200];
+        snprintf(w, sizeof w, "%s %s n=%zu window=%u (%s; %s)", g->name,
+                 split ? "split msm" : "msm", n, window, what, chk_msm_cfgs[c].name);
+        if (chk_ok(env, st, w))
+            CHECKF(g->eq(got, want), "%s: GPU result differs from the reference", w);
+    }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+}
+
+static void run_cmp(chk_env *env, const chk_grp *g, const void *want, const void *aff,
                     const uint64_t *sc, size_t n, unsigned window, const char *what)
 {
     run_cmp_split(env, g, 0, want, aff, sc, n, window, what);
@@ -264,7 +258,7 @@ static void make_scalars(chk_env *env, uint64_t *sc, size_t n, scal_kind k, logs
 }
 
 /* Small-n cases: explicit logs, both references. */
-static void check_case(chk_env *env, const grp *g, size_t n, logs_kind lk, scal_kind sk,
+static void check_case(chk_env *env, const chk_grp *g, size_t n, logs_kind lk, scal_kind sk,
                        const unsigned *windows, int nwin, int naive)
 {
     sp_fr *e = malloc((n ? n : 1) * sizeof *e);
@@ -275,7 +269,7 @@ static void check_case(chk_env *env, const grp *g, size_t n, logs_kind lk, scal_
     make_scalars(env, sc, n, sk, lk);
     for (size_t i = 0; i < n; i++)
         g->from_log(aff + i * g->aff_sz, &e[i]);
-    oracle(env, g, want, sc, n, e, NULL, NULL, 0);
+    chk_oracle(env, g, want, sc, n, e, NULL, NULL, 0);
     if (naive) {
         g->naive(want2, aff, sc, n);
         CHECKF(g->eq(want, want2), "%s n=%zu: the naive sum and the oracle disagree", g->name, n);
@@ -294,7 +288,7 @@ static void check_case(chk_env *env, const grp *g, size_t n, logs_kind lk, scal_
 }
 
 /* Bad inputs are refused with a status and leave the output alone. */
-static void check_refusals(chk_env *env, const grp *g)
+static void check_refusals(chk_env *env, const chk_grp *g)
 {
     uint64_t sc[8] = {0};
     static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
@@ -316,17 +310,17 @@ static void check_refusals(chk_env *env, const grp *g)
 }
 
 /* 2^k points of a progression, random scalars, host and device inputs. */
-static void check_pow2(chk_env *env, const grp *g, unsigned k, int device_too)
+static void check_pow2(chk_env *env, const chk_grp *g, unsigned k, int device_too)
 {
     size_t n = (size_t)1 << k;
-    prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    chk_prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
     uint64_t *sc = malloc(n * 32);
     unsigned char want[sizeof(sp_g2_jac)];
     sp_fr_random(&pj.b0, &env->rng);
     sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(n, env->threads, prog_range, &pj);
-    random_scalars(env, sc, n);
-    oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+    chk_parallel(n, env->threads, chk_prog_range, &pj);
+    chk_random_scalars(env, sc, n);
+    chk_oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
     if (k <= 16) { /* src/msm, the CPU Pippenger, as a third opinion */
         unsigned char cpu[sizeof(sp_g2_jac)];
         CHECKF(g->cpu_msm(cpu, pj.aff, sc, n) == SP_OK && g->eq(cpu, want),
@@ -346,7 +340,7 @@ static void check_pow2(chk_env *env, const grp *g, unsigned k, int device_too)
     free(pj.aff), free(sc);
 }
 
-static void check_group(chk_env *env, const grp *g, unsigned max_log)
+static void check_group(chk_env *env, const chk_grp *g, unsigned max_log)
 {
     static const unsigned auto_w[1] = {0}, many_w[6] = {0, 8, 9, 11, 13, 16};
     unsigned long before = sp_test_failures;
@@ -376,29 +370,25 @@ static void check_group(chk_env *env, const grp *g, unsigned max_log)
 
 void chk_msm(chk_env *env)
 {
-    int dflt = sp_cuda_set_mul_impl(env->cu, 1); /* the default: 64-bit products */
-    check_group(env, &grp_g1, env->quick ? 14 : 20);
-    check_group(env, &grp_g2, env->quick ? 12 : 16);
-    printf("  (again with the PTX multiplication)\n");
-    sp_cuda_set_mul_impl(env->cu, 0);
-    check_group(env, &grp_g1, env->quick ? 12 : 16);
-    check_group(env, &grp_g2, env->quick ? 11 : 13);
-    sp_cuda_set_mul_impl(env->cu, dflt);
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    printf("  (every comparison runs each multiplication and accumulation variant:");
+    for (int c = 0; c < CHK_MSM_NCFG; c++)
+        printf(" %s%s", chk_msm_cfgs[c].name, c + 1 < CHK_MSM_NCFG ? ";" : ")\n");
+    check_group(env, &chk_grp_g1, env->quick ? 14 : 20);
+    check_group(env, &chk_grp_g2, env->quick ? 12 : 16);
     chk_tally();
 }
 
 /* ---- the split MSM: witness-like scalar distributions ---- */
 
-typedef enum { W_RANDOM, W_HALF, W_NINETY, W_ALL01, W_WITNESS, W_EQUAL, W_ONES, W_ZEROS,
-               W_KINDS } wit_kind;
-static const char *const wit_name[W_KINDS] = {"0% 0/1", "50% 0/1", "90% 0/1", "100% 0/1",
-                                              "70% 0/1", "all equal", "all 1", "all 0"};
+const char *const chk_wit_name[W_KINDS] = {"0% 0/1", "50% 0/1", "90% 0/1", "100% 0/1",
+                                           "70% 0/1", "all equal", "all 1", "all 0"};
 static const unsigned wit_permille[W_KINDS] = {0, 500, 900, 1000, 700, 0, 0, 0};
 
 typedef struct {
     uint64_t *sc;
     uint64_t seed, equal[4];
-    wit_kind kind;
+    chk_wit_kind kind;
 } wit_job;
 
 /* Per scalar: with probability permille/1000 a 0 or a 1 (half each), else
@@ -421,22 +411,22 @@ static void wit_range(void *arg, size_t lo, size_t hi)
     }
 }
 
-static void witness_scalars(chk_env *env, uint64_t *sc, size_t n, wit_kind kind)
+void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind)
 {
     wit_job j = {sc, sp_rng_u64(&env->rng), {0}, kind};
     chk_random_scalar(j.equal, &env->rng);
     chk_parallel(n, env->threads, wit_range, &j);
 }
 
-static sp_status cpu_split(const grp *g, void *r, const void *aff, const uint64_t *sc, size_t n)
+static sp_status cpu_split(const chk_grp *g, void *r, const void *aff, const uint64_t *sc, size_t n)
 {
-    return g == &grp_g1 ? sp_msm_g1_split_var(r, aff, (const sp_scalar *)sc, n, NULL)
+    return g == &chk_grp_g1 ? sp_msm_g1_split_var(r, aff, (const sp_scalar *)sc, n, NULL)
                         : sp_msm_g2_split_var(r, aff, (const sp_scalar *)sc, n, NULL);
 }
 
 /* One scalar vector: the CPU split MSM (when cpu), the GPU plain and split
  * MSMs (poisoned outputs) all equal to want. */
-static void split_compare(chk_env *env, const grp *g, const void *want, const void *aff,
+static void split_compare(chk_env *env, const chk_grp *g, const void *want, const void *aff,
                           const uint64_t *sc, size_t n, int cpu, const unsigned *windows,
                           int nwin, const char *what)
 {
@@ -453,7 +443,7 @@ static void split_compare(chk_env *env, const grp *g, const void *want, const vo
 }
 
 /* Small n with explicit logs (repeated points, infinity, P and -P). */
-static void split_small(chk_env *env, const grp *g, size_t n, logs_kind lk, wit_kind wk)
+static void split_small(chk_env *env, const chk_grp *g, size_t n, logs_kind lk, chk_wit_kind wk)
 {
     static const unsigned ws[3] = {0, 8, 13};
     sp_fr *e = malloc((n ? n : 1) * sizeof *e);
@@ -461,12 +451,12 @@ static void split_small(chk_env *env, const grp *g, size_t n, logs_kind lk, wit_
     unsigned char *aff = malloc((n ? n : 1) * g->aff_sz);
     unsigned char want[sizeof(sp_g2_jac)], naive[sizeof(sp_g2_jac)];
     make_logs(env, e, n, lk);
-    witness_scalars(env, sc, n, wk);
+    chk_witness_scalars(env, sc, n, wk);
     for (size_t i = 1; lk == LOGS_PLUS_MINUS && i < n; i += 2)
         memcpy(sc + 4 * i, sc + 4 * (i - 1), 32); /* P and -P with one scalar */
     for (size_t i = 0; i < n; i++)
         g->from_log(aff + i * g->aff_sz, &e[i]);
-    oracle(env, g, want, sc, n, e, NULL, NULL, 0);
+    chk_oracle(env, g, want, sc, n, e, NULL, NULL, 0);
     if (n <= 3) {
         g->naive(naive, aff, sc, n);
         CHECKF(g->eq(naive, want), "%s n=%zu: the naive sum and the oracle disagree", g->name, n);
@@ -474,27 +464,27 @@ static void split_small(chk_env *env, const grp *g, size_t n, logs_kind lk, wit_
     if (wk == W_ZEROS || n == 0)
         CHECKF(g->is_inf(want), "%s: zero scalars must give infinity", g->name);
     char what[64];
-    snprintf(what, sizeof what, "%s, logs %d", wit_name[wk], (int)lk);
+    snprintf(what, sizeof what, "%s, logs %d", chk_wit_name[wk], (int)lk);
     split_compare(env, g, want, aff, sc, n, 1, ws, 3, what);
     free(e), free(sc), free(aff);
 }
 
 /* 2^k points of a progression, every distribution; the CPU reference up
  * to 2^cpu_max; device-resident inputs for the witness-like vector. */
-static void split_pow2(chk_env *env, const grp *g, unsigned k, unsigned cpu_max)
+static void split_pow2(chk_env *env, const chk_grp *g, unsigned k, unsigned cpu_max)
 {
     static const unsigned w0[1] = {0};
     size_t n = (size_t)1 << k;
-    prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    chk_prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
     uint64_t *sc = malloc(n * 32);
     unsigned char want[sizeof(sp_g2_jac)];
     sp_fr_random(&pj.b0, &env->rng);
     sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(n, env->threads, prog_range, &pj);
+    chk_parallel(n, env->threads, chk_prog_range, &pj);
     for (int wk = 0; wk < W_KINDS; wk++) {
-        witness_scalars(env, sc, n, (wit_kind)wk);
-        oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
-        split_compare(env, g, want, pj.aff, sc, n, k <= cpu_max, w0, 1, wit_name[wk]);
+        chk_witness_scalars(env, sc, n, (chk_wit_kind)wk);
+        chk_oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+        split_compare(env, g, want, pj.aff, sc, n, k <= cpu_max, w0, 1, chk_wit_name[wk]);
         if (wk != W_WITNESS)
             continue;
         void *db = NULL, *ds = NULL;
@@ -510,7 +500,7 @@ static void split_pow2(chk_env *env, const grp *g, unsigned k, unsigned cpu_max)
 }
 
 /* The split MSM refuses what the plain one refuses, output untouched. */
-static void split_refusals(chk_env *env, const grp *g)
+static void split_refusals(chk_env *env, const chk_grp *g)
 {
     static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                   0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
@@ -530,13 +520,13 @@ static void split_refusals(chk_env *env, const grp *g)
     CHECK(memcmp(got, poison, sizeof got) == 0);
 }
 
-static void split_group(chk_env *env, const grp *g, unsigned max_log, unsigned cpu_max)
+static void split_group(chk_env *env, const chk_grp *g, unsigned max_log, unsigned cpu_max)
 {
     static const size_t small[5] = {0, 1, 2, 3, 1000};
     unsigned long before = sp_test_failures;
     for (int i = 0; i < 5; i++)
         for (int wk = 0; wk < W_KINDS; wk++)
-            split_small(env, g, small[i], LOGS_RANDOM, (wit_kind)wk);
+            split_small(env, g, small[i], LOGS_RANDOM, (chk_wit_kind)wk);
     static const logs_kind odd[3] = {LOGS_SAME, LOGS_SOME_INF, LOGS_PLUS_MINUS};
     for (int i = 0; i < 3; i++) { /* the ones' tree meets P + P, P + inf, P + (-P) */
         split_small(env, g, 1000, odd[i], W_WITNESS);
@@ -553,221 +543,8 @@ static void split_group(chk_env *env, const grp *g, unsigned max_log, unsigned c
 
 void chk_msm_split(chk_env *env)
 {
-    int dflt = sp_cuda_set_mul_impl(env->cu, 1);
-    split_group(env, &grp_g1, env->quick ? 14 : 20, 16);
-    split_group(env, &grp_g2, env->quick ? 12 : 16, 14);
-    printf("  (again with the PTX multiplication)\n");
-    sp_cuda_set_mul_impl(env->cu, 0);
-    split_group(env, &grp_g1, 12, 12);
-    split_group(env, &grp_g2, 10, 10);
-    sp_cuda_set_mul_impl(env->cu, dflt);
-    chk_tally();
-}
-
-/* ---- timing: bases and scalars resident on the device ---- */
-
-/* Timing rows for forced window sizes (the model behind window = 0 is
- * checked against these). */
-static void window_sweep(chk_env *env, const grp *g, const void *db, const void *ds, size_t n,
-                         unsigned k, const void *want)
-{
-    static const unsigned cs[4] = {16, 18, 20, 22};
-    unsigned char got[sizeof(sp_g2_jac)];
-    for (int i = 0; i < 4; i++) {
-        double t[3];
-        memset(got, 0xa5, sizeof got);
-        int ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm"); /* warm */
-        if (ok)
-            CHECKF(g->eq(got, want), "%s 2^%u window %u differs from the oracle", g->name, k, cs[i]);
-        for (int rep = 0; rep < 3 && ok; rep++) {
-            double s = chk_now();
-            ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm");
-            t[rep] = chk_now() - s;
-        }
-        if (!ok)
-            return;
-        char what[80], size[16];
-        snprintf(what, sizeof what, "%s MSM, window sweep: c=%u", g->name, cs[i]);
-        snprintf(size, sizeof size, "2^%u", k);
-        chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
-    }
-}
-
-static void bench_group(chk_env *env, const grp *g, unsigned min_log, unsigned max_log,
-                        unsigned period_log, const char *const *anchors, int sweep)
-{
-    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
-    if (period > nmax)
-        period = nmax;
-    prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
-    uint64_t *sc = malloc(nmax * 32);
-    void *db = NULL, *ds = NULL;
-    if (!pj.aff || !sc) {
-        CHECKF(0, "out of host memory for the %s benchmark", g->name);
-        goto out;
-    }
-    sp_fr_random(&pj.b0, &env->rng);
-    sp_fr_random(&pj.d, &env->rng);
-    double t0 = chk_now();
-    chk_parallel(period, env->threads, prog_range, &pj);
-    for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
-        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
-    random_scalars(env, sc, nmax);
-    printf("  %s bench inputs: 2^%u points (period 2^%u) in %.1f s\n", g->name, max_log,
-           period_log, chk_now() - t0);
-    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
-        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
-        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy") ||
-        !chk_ok(env, sp_cuda_copy(env->cu, ds, sc, nmax * 32), "copy"))
-        goto out;
-    for (unsigned k = min_log; k <= max_log; k += 2) {
-        size_t n = (size_t)1 << k;
-        unsigned char want[sizeof(sp_g2_jac)], got[sizeof(sp_g2_jac)];
-        oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, period);
-        int reps = k <= 20 ? 7 : 3;
-        double t[7];
-        int ok = 1;
-        for (int rep = -1; rep < reps && ok; rep++) { /* rep -1 warms up and is checked */
-            memset(got, 0xa5, sizeof got);
-            double s = chk_now();
-            ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "bench msm");
-            if (rep >= 0)
-                t[rep] = chk_now() - s;
-            else if (ok)
-                CHECKF(g->eq(got, want), "%s bench msm 2^%u differs from the oracle", g->name, k);
-        }
-        if (!ok)
-            break;
-        sp_cuda_set_profile(env->cu, 1);
-        ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "profiled msm");
-        printf("  %s\n", sp_cuda_profile(env->cu));
-        sp_cuda_set_profile(env->cu, 0);
-        char what[80], size[16];
-        int impl = sp_cuda_set_mul_impl(env->cu, 0);
-        sp_cuda_set_mul_impl(env->cu, impl);
-        snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)%s", g->name,
-                 sp_cuda_msm_window(n, g == &grp_g1 ? 1 : 2), impl ? "" : ", PTX mul");
-        snprintf(size, sizeof size, "2^%u", k);
-        chk_row(what, size, chk_median(t, reps) * 1e3, "ms", impl ? anchors[(k - 16) / 2] : "");
-        if (sweep && k >= 22)
-            window_sweep(env, g, db, ds, n, k, want);
-        fflush(stdout);
-    }
-out:
-    sp_cuda_dev_free(env->cu, db);
-    sp_cuda_dev_free(env->cu, ds);
-    free(pj.aff), free(sc);
-}
-
-void bench_msm(chk_env *env)
-{
-    static const char *const g1_anchor[5] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
-                                             "sppark 30.4 ms", "sppark 58.1 ms",
-                                             "sppark 172.8 ms; target 90"};
-    static const char *const g2_anchor[5] = {"", "", "", "", ""};
-    unsigned g1 = env->quick ? 18 : env->max_g1, g2 = env->quick ? 16 : env->max_g2;
-    int dflt = sp_cuda_set_mul_impl(env->cu, 1); /* the default: 64-bit products */
-    bench_group(env, &grp_g1, 16, g1, 20, g1_anchor, 1);
-    bench_group(env, &grp_g2, 16, g2, 18, g2_anchor, 0);
-    sp_cuda_set_mul_impl(env->cu, 0); /* the PTX multiplication, for comparison */
-    bench_group(env, &grp_g1, g1 - 2, g1, 20, g1_anchor, 0);
-    bench_group(env, &grp_g2, g2, g2, 18, g2_anchor, 0);
-    sp_cuda_set_mul_impl(env->cu, dflt);
-    chk_tally();
-}
-
-/* ---- timing: the split MSM on witness-like scalars ---- */
-
-/* Median wall time (ms) of reps calls of the plain (split = 0) or split
- * MSM, after a warm-up call checked against want; -1 on failure. */
-static double time_msm(chk_env *env, const grp *g, int split, const void *want, const void *db,
-                       const void *ds, size_t n, int reps, const char *what)
-{
-    unsigned char got[sizeof(sp_g2_jac)];
-    double t[7];
-    for (int rep = -1; rep < reps; rep++) {
-        memset(got, 0xa5, sizeof got);
-        double s = chk_now();
-        sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, db, ds, n, 0);
-        if (!chk_ok(env, st, what))
-            return -1;
-        if (rep >= 0)
-            t[rep] = chk_now() - s;
-        else
-            CHECKF(g->eq(got, want), "%s (%s) differs from the oracle", what,
-                   split ? "split" : "plain");
-    }
-    if (split) { /* one profiled call: the split's counts and the Pippenger's phases */
-        sp_cuda_set_profile(env->cu, 1);
-        if (chk_ok(env, g->msm_split(env->cu, got, db, ds, n, 0), what))
-            printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
-        sp_cuda_set_profile(env->cu, 0);
-    }
-    return chk_median(t, reps) * 1e3;
-}
-
-/* Rows for one scalar distribution at 2^k: plain and (when both) split. */
-static void witness_rows(chk_env *env, const grp *g, const prog_job *pj, size_t period,
-                         uint64_t *sc, void *ds, const void *db, unsigned k, wit_kind wk, int both)
-{
-    size_t n = (size_t)1 << k;
-    unsigned char want[sizeof(sp_g2_jac)];
-    witness_scalars(env, sc, n, wk);
-    oracle(env, g, want, sc, n, NULL, &pj->b0, &pj->d, period);
-    if (!chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
-        return;
-    char what[80], size[16];
-    snprintf(size, sizeof size, "2^%u", k);
-    int reps = k <= 20 ? 7 : 3;
-    for (int split = 0; split <= both; split++) {
-        snprintf(what, sizeof what, "%s MSM, %s scalars, %s", g->name, wit_name[wk],
-                 split ? "split" : "plain");
-        double ms = time_msm(env, g, split, want, db, ds, n, reps, what);
-        if (ms >= 0)
-            chk_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
-    }
-    fflush(stdout);
-}
-
-static void witness_group(chk_env *env, const grp *g, unsigned min_log, unsigned max_log,
-                          unsigned period_log)
-{
-    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
-    if (period > nmax)
-        period = nmax;
-    prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
-    uint64_t *sc = malloc(nmax * 32);
-    void *db = NULL, *ds = NULL;
-    if (!pj.aff || !sc) {
-        CHECKF(0, "out of host memory for the %s witness benchmark", g->name);
-        goto out;
-    }
-    sp_fr_random(&pj.b0, &env->rng);
-    sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(period, env->threads, prog_range, &pj);
-    for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
-        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
-    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
-        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
-        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy"))
-        goto out;
-    for (unsigned k = min_log; k <= max_log; k += 2)
-        witness_rows(env, g, &pj, period, sc, ds, db, k, W_WITNESS, 1);
-    if (min_log <= 20 && 20 <= max_log) { /* crowded buckets (tree fix-up), random (no change) */
-        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_EQUAL, 0);
-        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_RANDOM, 1);
-    }
-out:
-    sp_cuda_dev_free(env->cu, db);
-    sp_cuda_dev_free(env->cu, ds);
-    free(pj.aff), free(sc);
-}
-
-void bench_msm_witness(chk_env *env)
-{
-    int dflt = sp_cuda_set_mul_impl(env->cu, 1);
-    witness_group(env, &grp_g1, 16, env->quick ? 18 : 22, 20);
-    witness_group(env, &grp_g2, 16, env->quick ? 16 : 20, 18);
-    sp_cuda_set_mul_impl(env->cu, dflt);
+    chk_msm_use(env, &chk_msm_cfgs[0]); /* every comparison runs every configuration */
+    split_group(env, &chk_grp_g1, env->quick ? 14 : 20, 16);
+    split_group(env, &chk_grp_g2, env->quick ? 12 : 16, 14);
     chk_tally();
 }

@@ -13,6 +13,33 @@ enum {
     SP_EXIT_USAGE = 64   /* unknown command or bad arguments (sysexits' EX_USAGE) */
 };
 
+/* ---- the head of every command's argument loop (cmd_common.c) ---- */
+
+/* What sp_cli_arg and sp_cli_files return besides an exit code. */
+enum {
+    SP_CLI_NEXT = -1, /* taken (a value too): go on with the next argument, or with the command */
+    SP_CLI_OWN = -2   /* not a common option: the command's own option or argument */
+};
+
+/*
+ * Looks at argv[*i] of a command (cmd names it in messages): a global
+ * option (--threads N, --quiet, --json) is recorded, *i moving past its
+ * value; --help / -h prints usage on stdout.
+ * Returns SP_CLI_NEXT (a global option), SP_CLI_OWN (neither), or an exit
+ * code to return at once: SP_EXIT_OK after --help, SP_EXIT_USAGE after a
+ * bad global option value (message printed).
+ */
+int sp_cli_arg(const char *cmd, const char *usage, int argc, char **argv, int *i);
+
+/*
+ * The whole argument loop of a command that takes exactly n file
+ * arguments and no options of its own: sp_cli_arg, then any other "-x" is
+ * an unknown option, the rest go to pos[0..n).
+ * Returns SP_CLI_NEXT when pos holds n arguments, else an exit code
+ * (usage message printed unless --help).
+ */
+int sp_cli_files(const char *cmd, const char *usage, int argc, char **argv, char **pos, int n);
+
 /* Each takes the arguments after its own name (argv[0] is the subcommand
  * name) and returns an exit code. */
 

@@ -86,11 +86,12 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
     } else if (!strcmp(argv[*i], "--no-split")) {
         a->no_split = 1;
     } else {
-        int g = sp_cli_global_opt("bench", argc, argv, i);
-        if (g < 0)
-            return SP_EXIT_USAGE;
-        if (g == 0)
+        /* After ours: --threads here is a list. (--help was answered before.) */
+        int h = sp_cli_arg("bench", USAGE, argc, argv, i);
+        if (h == SP_CLI_OWN)
             return sp_cli_usage("bench", USAGE, "unknown option %s", argv[*i]);
+        if (h != SP_CLI_NEXT)
+            return h;
     }
     return 0;
 }

@@ -70,16 +70,7 @@ static int parse_count_list(int *out, int *n, const char *s)
     return *n ? 0 : -1;
 }
 
-static int parse_count(int *out, const char *s, int max)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || !*s || *end || v < 1 || v > max)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
+static int parse_count(int *out, const char *s, int max) { return sp_cli_int(out, s, 1, max); }
 
 static int parse_constraints(uint64_t *out, const char *s)
 {
@@ -159,15 +150,11 @@ static int parse_args(bench_args *a, int argc, char **argv)
     *a = (bench_args){.c = 8, .j = 4, .p = 4, .isolation = 1, .constraints = 1 << 12};
     a->cfg = sp_engine_config_default();
     for (int i = 1; i < argc; i++) {
-        int g = sp_cli_global_opt("bench pipeline", argc, argv, &i), r;
-        if (g < 0)
-            return SP_EXIT_USAGE;
-        if (g > 0)
+        int h = sp_cli_arg("bench pipeline", USAGE, argc, argv, &i), r;
+        if (h == SP_CLI_NEXT)
             continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return SP_EXIT_OK;
-        }
+        if (h != SP_CLI_OWN)
+            return h;
         if ((r = parse_opt(a, argc, argv, &i)) == 2)
             return SP_EXIT_OK;
         if (r < 0)

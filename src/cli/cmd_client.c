@@ -404,16 +404,18 @@ static int client_globals(client *c, int argc, char **argv)
     c->timeout_ms = 60000;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *v;
+        int h = sp_cli_arg("client", USAGE, argc, argv, &i);
+        if (h == SP_CLI_NEXT)
+            continue;
+        if (h != SP_CLI_OWN)
+            return h == SP_EXIT_OK ? -2 : -1; /* --help answered; bad --threads */
         if ((v = sp_cli_opt(argc, argv, &i, "--addr", &missing)))
             addr = v;
         else if ((v = sp_cli_opt(argc, argv, &i, "--token-file", &missing)))
             tf = v;
         else if ((v = sp_cli_opt(argc, argv, &i, "--timeout-ms", &missing)) && !parse_long(&c->timeout_ms, v))
             continue;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", USAGE);
-            return -2;
-        } else
+        else
             return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : ""), -1;
     }
     char err[SP_ERR_LEN];

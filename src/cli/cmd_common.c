@@ -28,13 +28,12 @@ const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *mis
     return argv[++*i];
 }
 
-/* A positive decimal int up to max; returns 0 on success. */
-static int parse_int(int *out, const char *s, int max)
+int sp_cli_int(int *out, const char *s, int min, int max)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || !*s || *end || v < 0 || v > max)
+    if (errno || !*s || *end || v < min || v > max)
         return -1;
     *out = (int)v;
     return 0;
@@ -53,13 +52,47 @@ int sp_cli_global_opt(const char *cmd, int argc, char **argv, int *i)
         return 1;
     }
     if ((v = sp_cli_opt(argc, argv, i, "--threads", &missing)) || missing) {
-        if (!v || parse_int(&sp_cli_g.threads, v, 4096)) {
+        if (!v || sp_cli_int(&sp_cli_g.threads, v, 0, 4096)) {
             fprintf(stderr, "snarkpipe %s: --threads needs a number from 0 (all cores) to 4096\n", cmd);
             return -1;
         }
         return 1;
     }
     return 0;
+}
+
+int sp_cli_arg(const char *cmd, const char *usage, int argc, char **argv, int *i)
+{
+    int g = sp_cli_global_opt(cmd, argc, argv, i);
+    if (g < 0)
+        return SP_EXIT_USAGE;
+    if (g > 0)
+        return SP_CLI_NEXT;
+    if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h")) {
+        fputs(usage, stdout);
+        return SP_EXIT_OK;
+    }
+    return SP_CLI_OWN;
+}
+
+int sp_cli_files(const char *cmd, const char *usage, int argc, char **argv, char **pos, int n)
+{
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        int h = sp_cli_arg(cmd, usage, argc, argv, &i);
+        if (h == SP_CLI_NEXT)
+            continue;
+        if (h != SP_CLI_OWN)
+            return h;
+        if (argv[i][0] == '-' && argv[i][1])
+            return sp_cli_usage(cmd, usage, "unknown option %s", argv[i]);
+        if (npos == n)
+            return sp_cli_usage(cmd, usage, "too many arguments");
+        pos[npos++] = argv[i];
+    }
+    if (npos != n)
+        return sp_cli_usage(cmd, usage, "expected %d file arguments, got %d", n, npos);
+    return SP_CLI_NEXT;
 }
 
 int sp_cli_parse_globals(int *argc, char ***argv)

@@ -224,15 +224,11 @@ int sp_cli_info(int argc, char **argv)
     const char *path = NULL;
     int check = 0;
     for (int i = 1; i < argc; i++) {
-        int g = sp_cli_global_opt("info", argc, argv, &i);
-        if (g < 0)
-            return SP_EXIT_USAGE;
-        if (g > 0)
+        int h = sp_cli_arg("info", USAGE, argc, argv, &i);
+        if (h == SP_CLI_NEXT)
             continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return SP_EXIT_OK;
-        }
+        if (h != SP_CLI_OWN)
+            return h;
         if (!strcmp(argv[i], "--check"))
             check = 1;
         else if (argv[i][0] == '-' && argv[i][1])

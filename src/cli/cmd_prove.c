@@ -78,14 +78,11 @@ static int parse_args(prove_args *a, int argc, char **argv)
     char *pos[8];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
-        int missing = 0, g;
+        int missing = 0, h = sp_cli_arg("prove", USAGE, argc, argv, &i);
         const char *v;
-        if ((g = sp_cli_global_opt("prove", argc, argv, &i)) != 0) {
-            if (g < 0)
-                return SP_EXIT_USAGE;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return -1;
+        if (h != SP_CLI_OWN) {
+            if (h != SP_CLI_NEXT)
+                return h == SP_EXIT_OK ? -1 : h; /* -1: --help answered */
         } else if (!strcmp(argv[i], "--check")) {
             a->check = 1;
         } else if (!strcmp(argv[i], "--verify")) {

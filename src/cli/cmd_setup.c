@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
@@ -14,6 +15,9 @@ static const char SETUP_USAGE[] =
     "NOT a ceremony. <out> is a snarkjs .zkey, or with --bellperson a bellperson .params.\n"
     "  --vk FILE          also write the bellperson .vk verifying key\n"
     "  --vkey-json FILE   also write the snarkjs verification_key.json\n"
+    "  --backend NAME     where the key's points are computed: cpu, cuda, cuda:N, or auto\n"
+    "                     (default: cuda:0 when this build has CUDA and a GPU is there, else cpu);\n"
+    "                     the rest of the setup runs on the CPU\n"
     "  --threads N, --quiet, --json (summary on stdout)\n";
 
 static const char EXPORT_USAGE[] =
@@ -38,26 +42,26 @@ static int write_vk(const char *cmd, const char *path, const sp_g16_vk *vk, int 
 typedef struct {
     int bellperson;
     const char *r1cs, *out, *vk, *vkey_json;
+    const char *backend; /* sp_backend_open name */
 } setup_args;
 
 static int setup_parse(setup_args *a, int argc, char **argv)
 {
     int npos = 0;
     for (int i = 1; i < argc; i++) {
-        int missing = 0, g;
+        int missing = 0, h = sp_cli_arg("setup", SETUP_USAGE, argc, argv, &i);
         const char *v;
-        if ((g = sp_cli_global_opt("setup", argc, argv, &i)) != 0) {
-            if (g < 0)
-                return SP_EXIT_USAGE;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(SETUP_USAGE, stdout);
-            return -1;
+        if (h != SP_CLI_OWN) {
+            if (h != SP_CLI_NEXT)
+                return h == SP_EXIT_OK ? -1 : h; /* -1: --help answered */
         } else if (!strcmp(argv[i], "--bellperson")) {
             a->bellperson = 1;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--vk", &missing))) {
             a->vk = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--vkey-json", &missing))) {
             a->vkey_json = v;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--backend", &missing))) {
+            a->backend = v;
         } else if (missing) {
             return sp_cli_usage("setup", SETUP_USAGE, "%s needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -85,6 +89,38 @@ static int setup_write(const setup_args *a, const sp_g16_pk *pk)
     return rc;
 }
 
+/* The setup's phase times (sp_g16_setup_be reports them as stages). */
+typedef struct {
+    double scalars, g1, g2; /* seconds */
+} setup_times;
+
+static void setup_stage(void *ctx, const char *stage, double ms)
+{
+    setup_times *t = ctx;
+    if (!strcmp(stage, "setup_scalars"))
+        t->scalars = ms / 1e3;
+    else if (!strcmp(stage, "setup_g1"))
+        t->g1 = ms / 1e3;
+    else if (!strcmp(stage, "setup_g2"))
+        t->g2 = ms / 1e3;
+}
+
+/* Opens the backend and makes the key on it. */
+static int setup_run(sp_g16_pk *pk, const setup_args *a, const sp_r1cs *cs, setup_times *tm, char *be_name)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_backend *be;
+    sp_status st = sp_backend_open(&be, a->backend ? a->backend : "auto", sp_cli_threads(), err);
+    if (st != SP_OK)
+        return sp_cli_fail("setup", st, err);
+    snprintf(be_name, 32, "%s", be->name);
+    be->stage_hook = setup_stage;
+    be->stage_ctx = tm;
+    st = sp_g16_setup_be(pk, cs, a->bellperson ? SP_G16_H_BELLPERSON : SP_G16_H_SNARKJS, be, sp_cli_threads(), err);
+    sp_backend_close(be);
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail("setup", st, err);
+}
+
 int sp_cli_setup(int argc, char **argv)
 {
     setup_args a;
@@ -94,32 +130,36 @@ int sp_cli_setup(int argc, char **argv)
         return rc < 0 ? SP_EXIT_OK : rc;
     fprintf(stderr, "snarkpipe setup: WARNING: this is a development setup, NOT a trusted ceremony. Whoever ran "
                     "it could have kept the toxic waste and forge proofs. Use it for tests only.\n");
-    char err[SP_ERR_LEN] = "";
+    char err[SP_ERR_LEN] = "", be_name[32] = "";
     sp_r1cs cs;
     double t0 = sp_cli_now(), t_start = t0;
     sp_status st = sp_r1cs_read(&cs, a.r1cs, err);
     if (st != SP_OK)
         return sp_cli_fail_file("setup", a.r1cs, st, err);
+    double t_read = sp_cli_now() - t0;
     sp_cli_progress("read circuit", t0);
     sp_g16_pk pk;
+    setup_times tm = {0, 0, 0};
     t0 = sp_cli_now();
-    st = sp_g16_setup(&pk, &cs, a.bellperson ? SP_G16_H_BELLPERSON : SP_G16_H_SNARKJS, sp_cli_threads(), err);
+    rc = setup_run(&pk, &a, &cs, &tm, be_name);
     sp_r1cs_free(&cs);
-    if (st != SP_OK)
-        return sp_cli_fail("setup", st, err);
+    if (rc != SP_EXIT_OK)
+        return rc;
     double t_setup = sp_cli_now() - t0;
     sp_cli_progress("setup", t0);
     t0 = sp_cli_now();
     rc = setup_write(&a, &pk);
+    double t_write = sp_cli_now() - t0;
     sp_cli_progress("write key", t0);
     if (rc == SP_EXIT_OK && sp_cli_g.json)
         printf("{\"op\":\"setup\",\"format\":\"%s\",\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
-               "\"seconds\":{\"setup\":%.6f,\"total\":%.6f}}\n",
+               "\"backend\":\"%s\",\"seconds\":{\"read_circuit\":%.6f,\"setup\":%.6f,\"scalars\":%.6f,"
+               "\"g1\":%.6f,\"g2\":%.6f,\"write\":%.6f,\"total\":%.6f}}\n",
                a.bellperson ? "bellperson" : "zkey", pk.n_vars, pk.vk.n_public, pk.log2_domain, sp_cli_threads(),
-               t_setup, sp_cli_now() - t_start);
+               be_name, t_read, t_setup, tm.scalars, tm.g1, tm.g2, t_write, sp_cli_now() - t_start);
     else if (rc == SP_EXIT_OK && !sp_cli_g.quiet)
-        printf("setup: %u wires, %u public, domain 2^%u: %s written in %.2f s\n", pk.n_vars, pk.vk.n_public,
-               pk.log2_domain, a.out, sp_cli_now() - t_start);
+        printf("setup: %u wires, %u public, domain 2^%u, backend %s: %s written in %.2f s\n", pk.n_vars,
+               pk.vk.n_public, pk.log2_domain, be_name, a.out, sp_cli_now() - t_start);
     sp_g16_pk_free(&pk);
     return rc;
 }
@@ -150,28 +190,12 @@ static int read_any_vk(sp_g16_vk *vk, const char *path)
 int sp_cli_export_vkey(int argc, char **argv)
 {
     char *pos[2];
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        int g = sp_cli_global_opt("export-vkey", argc, argv, &i);
-        if (g < 0)
-            return SP_EXIT_USAGE;
-        if (g > 0)
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(EXPORT_USAGE, stdout);
-            return SP_EXIT_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return sp_cli_usage("export-vkey", EXPORT_USAGE, "unknown option %s", argv[i]);
-        if (npos == 2)
-            return sp_cli_usage("export-vkey", EXPORT_USAGE, "too many arguments");
-        pos[npos++] = argv[i];
-    }
-    if (npos != 2)
-        return sp_cli_usage("export-vkey", EXPORT_USAGE, "expected 2 file arguments, got %d", npos);
+    int rc = sp_cli_files("export-vkey", EXPORT_USAGE, argc, argv, pos, 2);
+    if (rc != SP_CLI_NEXT)
+        return rc;
     sp_g16_vk vk;
     memset(&vk, 0, sizeof vk);
-    int rc = read_any_vk(&vk, pos[0]);
+    rc = read_any_vk(&vk, pos[0]);
     if (rc == SP_EXIT_OK)
         rc = write_vk("export-vkey", pos[1], &vk, ends_with(pos[1], ".vk"));
     if (rc == SP_EXIT_OK && !sp_cli_g.quiet && !sp_cli_g.json)

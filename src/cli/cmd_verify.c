@@ -121,29 +121,13 @@ static int check(const sp_g16_vk *vk, const sp_g16_proof *proof, const char *pub
 int sp_cli_verify(int argc, char **argv)
 {
     char *pos[3];
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        int g = sp_cli_global_opt("verify", argc, argv, &i);
-        if (g < 0)
-            return SP_EXIT_USAGE;
-        if (g > 0)
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return SP_EXIT_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return sp_cli_usage("verify", USAGE, "unknown option %s", argv[i]);
-        if (npos == 3)
-            return sp_cli_usage("verify", USAGE, "too many arguments");
-        pos[npos++] = argv[i];
-    }
-    if (npos != 3)
-        return sp_cli_usage("verify", USAGE, "expected 3 file arguments, got %d", npos);
+    int rc = sp_cli_files("verify", USAGE, argc, argv, pos, 3);
+    if (rc != SP_CLI_NEXT)
+        return rc;
     sp_g16_vk vk;
     sp_g16_proof proof;
     memset(&vk, 0, sizeof vk);
-    int rc = read_vk(&vk, pos[0]);
+    rc = read_vk(&vk, pos[0]);
     if (rc == SP_EXIT_OK)
         rc = read_proof(&proof, pos[2]);
     if (rc == SP_EXIT_OK)

@@ -19,11 +19,11 @@ int sp_cli_waterfall(int argc, char **argv)
 {
     const char *in = NULL, *svg = NULL;
     for (int i = 1; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, h = sp_cli_arg("waterfall", USAGE, argc, argv, &i);
         const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(USAGE, stdout);
-            return SP_EXIT_OK;
+        if (h != SP_CLI_OWN) {
+            if (h != SP_CLI_NEXT)
+                return h;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--svg", &missing))) {
             svg = v;
         } else if (missing) {

@@ -60,6 +60,10 @@ int sp_cli_global_opt(const char *cmd, int argc, char **argv, int *i);
  * to 1 when the option is there but its value is not. */
 const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *missing);
 
+/* A whole decimal number in [min, max] (nothing else in s): *out and 0,
+ * or -1 (*out untouched). */
+int sp_cli_int(int *out, const char *s, int min, int max);
+
 /* Thread count to pass to the library (resolves 0 to the core count). */
 int sp_cli_threads(void);
 

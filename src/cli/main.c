@@ -65,8 +65,9 @@ static const struct {
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
      "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
-    {"setup", "[--bellperson] <circuit.r1cs> <out.zkey|out.params>",
-     "development setup from fresh randomness (NOT a ceremony: for tests only)", sp_cli_setup},
+    {"setup", "[--bellperson] [--backend NAME] <circuit.r1cs> <out.zkey|out.params>",
+     "development setup from fresh randomness (NOT a ceremony: for tests only);\n"
+     "      --backend cpu|cuda|cuda:N|auto: where the key's points are made (--help: all options)", sp_cli_setup},
     {"export-vkey", "<key.zkey|key.params|key.vk> <vkey.json|out.vk>",
      "write the verifying key of a proving key", sp_cli_export_vkey},
     {"info", "[--json] [--check] <file>",

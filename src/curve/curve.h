@@ -89,6 +89,7 @@ typedef struct { sp_fp2 x, y, zz, zzz; } sp_g2_xyzz;
  *             g2: psi(P) = [x]P; Scott, "A note on group membership tests
  *             for G1, G2 and GT on BLS pairing-friendly curves", 2021)
  *   int sp_G_in_subgroup_slow(const sp_G_affine *p)  [r]p = inf, the reference
+ *   (For many points at once, msm.h's sp_msm_G_in_subgroup_var is far cheaper.)
  */
 #define SP_DECLARE_CURVE(G, FE)                                                        \
     void sp_##G##_generator(sp_##G##_affine *r);                                       \

@@ -105,10 +105,13 @@ static void devices_json(sp_json_writer *w, const sp_engine_status *st)
         if (dv->memory_known) { /* GPU backends; null for the CPU */
             kv_u64(w, "vram_resident_bytes", dv->resident_bytes);
             kv_u64(w, "vram_free_bytes", dv->free_bytes);
+            kv_u64(w, "key_streamed_bytes", dv->streamed_bytes);
         } else {
             sp_jw_key(w, "vram_resident_bytes");
             sp_jw_number(w, "null");
             sp_jw_key(w, "vram_free_bytes");
+            sp_jw_number(w, "null");
+            sp_jw_key(w, "key_streamed_bytes");
             sp_jw_number(w, "null");
         }
         sp_jw_end_object(w);

@@ -260,7 +260,9 @@ typedef struct {
     uint64_t partitions;     /* device calls made */
     int memory_known;        /* 0 for backends without device memory (cpu) */
     size_t resident_bytes;   /* device memory held for attached keys */
-    size_t free_bytes;       /* device memory free now */
+    size_t free_bytes;       /* device memory free now (under SP_CUDA_MEM_LIMIT, if set) */
+    size_t streamed_bytes;   /* attached key arrays that did not fit: kept in pinned host
+                              * memory and streamed to the device by every MSM */
 } sp_engine_device_status;
 
 typedef struct {

@@ -307,8 +307,13 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st)
      * which a GPU worker holds while it may call back into the engine. */
     for (size_t i = 0; s == SP_OK && i < st->n_devices; i++) {
         sp_engine_device_status *d = &st->devices[i];
-        e->dev[i].be->memory(e->dev[i].be, &d->resident_bytes, &d->free_bytes);
-        d->memory_known = d->resident_bytes > 0 || d->free_bytes > 0;
+        sp_backend *be = e->dev[i].be;
+        be->memory(be, &d->resident_bytes, &d->free_bytes);
+        if (be->key_memory) {
+            size_t resident;
+            be->key_memory(be, NULL, &resident, &d->streamed_bytes);
+        }
+        d->memory_known = d->resident_bytes > 0 || d->free_bytes > 0 || d->streamed_bytes > 0;
     }
     if (s != SP_OK)
         sp_engine_status_free(st);

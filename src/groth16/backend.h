@@ -7,7 +7,9 @@
  * Residency: sp_backend_key_attach tells the backend that a proving key's
  * base arrays will be used many times; a GPU backend uploads them once and
  * recognises them later by their host address. MSM calls with arrays that
- * were never attached still work (the GPU copies them each time).
+ * were never attached still work (the GPU copies them each time). Arrays
+ * that do not fit in device memory stay in host memory, pinned, and their
+ * MSMs stream them to the device in chunks (key_memory says which).
  *
  * Threads: the CPU backend is reentrant. A CUDA backend serialises its
  * device work internally; the engine holds its own GPU lock around calls.
@@ -55,6 +57,22 @@ struct sp_backend {
      * does, holding its device lock) and clears it after. */
     void (*stage_hook)(void *ctx, const char *stage, double ms);
     void *stage_ctx;
+    /* Fixed-base multiplication for the development setup (groth16/setup.h):
+     * out[i] = [k[i]] base for i < n, the contract of
+     * sp_g1_fixed_base_mul_var / sp_g2_fixed_base_mul_var in
+     * groth16/fixed_base.h (affine out, infinity as (0, 0), k in Montgomery
+     * form), with be->threads host threads. NULL: the setup uses those CPU
+     * functions. Returns SP_OK or an error with err filled. */
+    sp_status (*fixed_base_g1)(sp_backend *be, sp_g1_affine *out, const sp_g1_affine *base, const sp_fr *k,
+                               size_t n, char err[SP_ERR_LEN]);
+    sp_status (*fixed_base_g2)(sp_backend *be, sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k,
+                               size_t n, char err[SP_ERR_LEN]);
+    /* Where an attached key's base arrays live (pk NULL: all attached
+     * keys together): on output *resident = bytes kept in device memory,
+     * *streamed = bytes kept in (pinned) host memory and copied to the
+     * device in chunks by every MSM over them, because they did not fit.
+     * NULL for backends without device memory (cpu). */
+    void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, size_t *resident, size_t *streamed);
 };
 
 /*

@@ -26,4 +26,19 @@ sp_status sp_g1_fixed_base_mul_var(sp_g1_affine *out, const sp_g1_affine *base, 
 sp_status sp_g2_fixed_base_mul_var(sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k, size_t n,
                                    int threads) SP_WARN_UNUSED;
 
+/* The window table both the CPU and the GPU (gpu/fixed_base.cu) use:
+ * 32 windows of 8 bits, 255 nonzero digits each. */
+#define SP_FB_WINDOWS 32
+#define SP_FB_DIGITS 255
+#define SP_FB_TABLE_LEN (SP_FB_WINDOWS * SP_FB_DIGITS)
+
+/*
+ * On input: base on the curve; table has room for SP_FB_TABLE_LEN points.
+ * On output: table[j * SP_FB_DIGITS + d - 1] = [d 2^(8j)] base in affine
+ *   form, for j < SP_FB_WINDOWS and 1 <= d <= SP_FB_DIGITS.
+ * Returns SP_OK, or SP_ERR_NOMEM (table unspecified).
+ */
+sp_status sp_g1_fixed_base_table_var(sp_g1_affine *table, const sp_g1_affine *base) SP_WARN_UNUSED;
+sp_status sp_g2_fixed_base_table_var(sp_g2_affine *table, const sp_g2_affine *base) SP_WARN_UNUSED;
+
 #endif

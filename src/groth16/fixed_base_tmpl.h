@@ -16,6 +16,7 @@
 #define FBD ((1 << FBW) - 1)         /* nonzero digits per window */
 #define FBN ((256 + FBW - 1) / FBW)  /* windows covering a 256-bit scalar */
 #define FB_CHUNK 256                 /* points converted to affine at once */
+_Static_assert(FBN == SP_FB_WINDOWS && FBD == SP_FB_DIGITS, "fixed_base.h describes this table");
 
 typedef struct {
     const AFF *table; /* FBN * FBD entries: table[j * FBD + d - 1] = d 2^(8j) B */
@@ -46,17 +47,11 @@ static void GF(fb_worker_)(sp_par *par, int tid, void *arg)
     }
 }
 
-sp_status GF(fixed_base_mul_var)(AFF *out, const AFF *b, const sp_fr *k, size_t n, int threads)
+sp_status GF(fixed_base_table_var)(AFF *table, const AFF *b)
 {
-    if (n == 0)
-        return SP_OK;
-    AFF *table = malloc(sizeof(AFF) * FBN * FBD);
     JAC *row = malloc(sizeof(JAC) * FBD);
-    if (!table || !row) {
-        free(table);
-        free(row);
+    if (!row)
         return SP_ERR_NOMEM;
-    }
     JAC step; /* 2^(8j) B */
     GF(jac_from_affine)(&step, b);
     for (int j = 0; j < FBN; j++) {
@@ -68,6 +63,18 @@ sp_status GF(fixed_base_mul_var)(AFF *out, const AFF *b, const sp_fr *k, size_t 
             GF(jac_dbl)(&step, &step);
     }
     free(row);
+    return SP_OK;
+}
+
+sp_status GF(fixed_base_mul_var)(AFF *out, const AFF *b, const sp_fr *k, size_t n, int threads)
+{
+    if (n == 0)
+        return SP_OK;
+    AFF *table = malloc(sizeof(AFF) * FBN * FBD);
+    if (!table || GF(fixed_base_table_var)(table, b) != SP_OK) {
+        free(table);
+        return SP_ERR_NOMEM;
+    }
     FB_CAT(G, _fb_ctx) ctx = {table, k, out, n};
     sp_par_run(sp_par_threads_for(threads, n, FB_CHUNK), GF(fb_worker_), &ctx);
     free(table);

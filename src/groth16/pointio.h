@@ -58,7 +58,11 @@ sp_pt_err sp_pt_decode(void *out, const uint8_t *in, sp_pt_format f, int g2, int
 void sp_pt_encode(uint8_t *out, const void *p, sp_pt_format f, int g2);
 
 /*
- * Decodes n consecutive points on `threads` threads.
+ * Decodes n consecutive points on `threads` threads. The subgroup check
+ * (unless flags skip it) is msm.h's sp_msm_G_in_subgroup_var over the
+ * whole array: a randomized batch test (a point outside passes it with
+ * probability <= 2^-100), then exact checks when it fails, so the index
+ * reported is exact and subgroup points are never refused.
  * On output: out[0..n) on SP_PT_OK; otherwise *bad is the lowest index
  *   refused and the return value says why.
  */

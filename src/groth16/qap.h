@@ -19,27 +19,35 @@
 #include "r1cs/r1cs.h"
 
 /*
+ * Every function below runs on up to `threads` threads (>= 1) and gives
+ * the same result whatever that number.
+ */
+
+/*
  * On input: d of size n >= nC + nPub + 1 (else SP_ERR_INVALID_ARG); tau
  *   not an n-th root of unity (the caller draws it at random; such a tau is
  *   rejected with SP_ERR_INVALID_ARG so the caller can draw again).
- * On output: lag[j] = L_j(tau) for j < n.
- * Returns SP_OK, SP_ERR_INVALID_ARG, or SP_ERR_NOMEM.
+ * On output: lag[j] = L_j(tau) for j < n (unspecified when refused).
+ * Returns SP_OK or SP_ERR_INVALID_ARG.
  */
-sp_status sp_qap_lagrange_at(sp_fr *lag, const sp_ntt_domain *d, const sp_fr *tau) SP_WARN_UNUSED;
+sp_status sp_qap_lagrange_at(sp_fr *lag, const sp_ntt_domain *d, const sp_fr *tau, int threads) SP_WARN_UNUSED;
 
 /*
  * On input: lag from sp_qap_lagrange_at for a domain of n rows covering cs.
  * On output: a[i] = A_i(tau), b[i] = B_i(tau), c[i] = C_i(tau) for every
  *   wire i < n_wires (arrays of n_wires entries).
+ * Returns SP_OK or SP_ERR_NOMEM (a, b, c unspecified). Scratch: 16 MiB.
  */
-void sp_qap_wires_at(sp_fr *a, sp_fr *b, sp_fr *c, const sp_r1cs *cs, const sp_fr *lag);
+sp_status sp_qap_wires_at(sp_fr *a, sp_fr *b, sp_fr *c, const sp_r1cs *cs, const sp_fr *lag,
+                          int threads) SP_WARN_UNUSED;
 
 /*
  * The Lagrange basis of the 2n-point domain at the odd points, for the
  * snarkjs H bases: out[j] = L^(2n)_(2j+1)(tau), j < n, where the 2n-point
  * domain has root d->omega_2n. Same failure cases as sp_qap_lagrange_at.
  */
-sp_status sp_qap_odd_lagrange_at(sp_fr *out, const sp_ntt_domain *d, const sp_fr *tau) SP_WARN_UNUSED;
+sp_status sp_qap_odd_lagrange_at(sp_fr *out, const sp_ntt_domain *d, const sp_fr *tau,
+                                 int threads) SP_WARN_UNUSED;
 
 /* r[i] = 1 / a[i] for i < n with one inversion (Montgomery's trick); every
  * a[i] must be nonzero. scratch holds n elements. r may equal a. */

@@ -8,6 +8,7 @@
 #define SP_GROTH16_SETUP_H
 
 #include "snarkpipe.h"
+#include "groth16/backend.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 
@@ -24,5 +25,18 @@
  */
 sp_status sp_g16_setup(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, int threads,
                        char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * sp_g16_setup with the key's points made by a backend: be->fixed_base_g1
+ * and be->fixed_base_g2 when set (a GPU), else the CPU fixed-base
+ * functions; be NULL is sp_g16_setup. Everything else runs on the CPU with
+ * `threads` threads. When be->stage_hook is set, the setup reports its
+ * phases through it as they end: "setup_scalars" (domain, QAP matrices,
+ * every scalar from the toxic waste), "setup_g1", "setup_g2" (the points).
+ * Same contract and results otherwise; SP_ERR_GPU (and other backend
+ * errors) with err from the backend.
+ */
+sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, sp_backend *be, int threads,
+                          char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 #endif

@@ -4,6 +4,7 @@
  * scalar conversions. The group law side is msm_tmpl.h.
  */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -285,4 +286,36 @@ void sp_msm_scalars_from_fr(sp_scalar *out, const sp_fr *in, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         sp_fr_to_canonical(out[i].l, &in[i]);
+}
+
+/* ---- the random-subset subgroup test's shape (subgroup_tmpl.h) ---- */
+
+void sp_msm_subgroup_plan(unsigned *c_out, size_t *chunks_out, int *affine, size_t n, int threads,
+                          unsigned rounds, int g)
+{
+    /* Work in bucket additions: blocks * (n + chunks * 4 * 2^c), the bit
+     * sums costing two XYZZ additions a bucket, about four affine ones.
+     * Chunks: enough tasks for two per thread, but ~256 points each at
+     * least. Buckets of all threads within 256 MiB. */
+    size_t bucket_bytes = g == 2 ? 600 : 300, best = SIZE_MAX;
+    size_t max_chunks = n / 256 ? n / 256 : 1;
+    *c_out = 1;
+    *chunks_out = 1;
+    for (unsigned c = 1; c <= 16 && c <= rounds; c++) {
+        size_t blocks = (rounds + c - 1) / c;
+        size_t chunks = ((size_t)threads * 2 + blocks - 1) / blocks;
+        chunks = chunks < max_chunks ? chunks : max_chunks;
+        size_t busy = blocks * chunks < (size_t)threads ? blocks * chunks : (size_t)threads;
+        if (c > 1 && busy * ((size_t)1 << c) * bucket_bytes > ((size_t)256 << 20))
+            break;
+        size_t work = blocks * (n + chunks * 4 * ((size_t)1 << c));
+        if (work < best) {
+            best = work;
+            *c_out = c;
+            *chunks_out = chunks;
+        }
+    }
+    /* Affine buckets pay off once a bucket gets a few additions a task and
+     * the batches (2^(c-1) additions) share the inversion well (measured). */
+    *affine = n / *chunks_out >= ((size_t)4 << *c_out) && *c_out >= (g == 2 ? 7u : 9u);
 }

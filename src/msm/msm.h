@@ -105,6 +105,30 @@ sp_status sp_msm_split_count(sp_msm_split_stats *st, const sp_scalar *scalars, s
 int sp_msm_auto_window(size_t n, int group);
 int sp_msm_auto_accum(size_t n, int group);
 
+/*
+ * Subgroup membership of many points (key validation).
+ * On input: p[0..n) on the curve (not checked here); (0, 0) is infinity,
+ *   which is in the subgroup; threads >= 1 (values < 1 mean 1).
+ * On output: *bad = the lowest index of a point outside the order-r
+ *   subgroup, or n when every point is in it.
+ * Method: below SP_MSM_SUBGROUP_BATCH_MIN points, sp_G_in_subgroup on each
+ *   (exact). From there, the random-subset test of subgroup_tmpl.h first:
+ *   SP_MSM_SUBGROUP_ROUNDS sums of random subsets (bits from getrandom),
+ *   each checked exactly; a set with a point outside passes it with
+ *   probability at most 2^-SP_MSM_SUBGROUP_ROUNDS = 2^-100, for any input.
+ *   When it rejects (or memory or getrandom fail), every point is checked
+ *   exactly, so *bad is always exact when < n, and a set of subgroup
+ *   points is never rejected.
+ * Cost: about 10 bucket additions a point plus 100 exact checks, against
+ *   126 (G1) or 63 (G2) doublings a point one by one. Scratch: per thread
+ *   2^c buckets (c <= 16, ~10 for large n) of about 290 (G1) or 580 (G2)
+ *   bytes. Never fails.
+ */
+#define SP_MSM_SUBGROUP_ROUNDS 100
+#define SP_MSM_SUBGROUP_BATCH_MIN 256
+void sp_msm_g1_in_subgroup_var(size_t *bad, const sp_g1_affine *p, size_t n, int threads);
+void sp_msm_g2_in_subgroup_var(size_t *bad, const sp_g2_affine *p, size_t n, int threads);
+
 /* Conversions between Montgomery-form sp_fr and canonical sp_scalar. */
 void sp_scalar_from_fr(sp_scalar *r, const sp_fr *a);
 /* Returns SP_ERR_NOT_CANONICAL (r untouched) when s >= r, else SP_OK. */

@@ -124,4 +124,24 @@ sp_status sp_msm_check_scalars(const sp_scalar *scalars, size_t n, int threads);
 sp_status sp_msm_split_index(size_t **ones, size_t *n_ones, size_t **others, size_t *n_others,
                              const sp_scalar *scalars, size_t n, int threads);
 
+/*
+ * The random-subset subgroup test alone (subgroup_tmpl.h), for msm.h's
+ * sp_msm_G_in_subgroup_var and the tests: `rounds` >= 1 rounds on up to
+ * `threads` threads (1 .. SP_MSM_MAX_THREADS).
+ * Returns 1 when every round's sum is in the subgroup (so a point outside
+ *   passed with probability <= 2^-rounds), 0 when one is not (some point
+ *   is outside, certainly), -1 when memory or getrandom failed.
+ */
+int sp_msm_g1_subgroup_batch_var(const sp_g1_affine *p, size_t n, int threads, unsigned rounds);
+int sp_msm_g2_subgroup_batch_var(const sp_g2_affine *p, size_t n, int threads, unsigned rounds);
+
+/*
+ * The shape of one random-subset test of n points in group g (1 or 2):
+ * c rounds a block (2^c buckets), points cut into `chunks` parts, affine
+ * (1) or XYZZ (0) buckets. Chosen for the least work with enough tasks
+ * (blocks * chunks) for the threads.
+ */
+void sp_msm_subgroup_plan(unsigned *c, size_t *chunks, int *affine, size_t n, int threads,
+                          unsigned rounds, int g);
+
 #endif

@@ -526,6 +526,8 @@ sp_status API(split_var)(JAC *out, const AFF *bases, const sp_scalar *scalars, s
     return st;
 }
 
+#include "msm/subgroup_tmpl.h"
+
 #undef CAT2_
 #undef CAT_
 #undef CV

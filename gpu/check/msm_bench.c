@@ -1,0 +1,350 @@
+/*
+ * MSM timings (gpu_check): bases and scalars resident on the device, random
+ * 255-bit scalars unless stated, every timed configuration's warm-up call
+ * checked against the discrete-log oracle (msm_common.h).
+ *
+ * The variant table times each (multiplication, accumulation variant)
+ * configuration of chk_msm_cfgs at G1 2^22, 2^24, 2^26 (not with --quick)
+ * and G2 2^22, side by side. Large base sets are a progression of period
+ * 2^20 (G1) or 2^18 (G2) made on the host once and tiled on the device, so
+ * 2^26 G1 bases cost one 2^20 progression; the oracle reads the logs
+ * modulo the period, so it stays exact.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "msm_common.h"
+
+/* Device-resident inputs: nmax bases (a progression of period `period`,
+ * tiled), nmax random scalars (also kept on the host for the oracle). */
+typedef struct {
+    const chk_grp *g;
+    chk_prog_job pj;
+    size_t nmax, period;
+    uint64_t *sc;
+    void *db, *ds;
+} bench_in;
+
+static void bench_in_free(chk_env *env, bench_in *in)
+{
+    sp_cuda_dev_free(env->cu, in->db);
+    sp_cuda_dev_free(env->cu, in->ds);
+    free(in->pj.aff), free(in->sc);
+    memset(in, 0, sizeof *in);
+}
+
+/* Returns 1 when the inputs are on the device. */
+static int bench_in_make(chk_env *env, bench_in *in, const chk_grp *g, unsigned max_log,
+                         unsigned period_log)
+{
+    memset(in, 0, sizeof *in);
+    in->g = g;
+    in->nmax = (size_t)1 << max_log;
+    in->period = (size_t)1 << (period_log < max_log ? period_log : max_log);
+    in->pj.g = g;
+    in->pj.aff = malloc(in->period * g->aff_sz);
+    in->sc = malloc(in->nmax * 32);
+    if (!in->pj.aff || !in->sc) {
+        CHECKF(0, "out of host memory for the %s benchmark (2^%u)", g->name, max_log);
+        return 0;
+    }
+    double t0 = chk_now();
+    sp_fr_random(&in->pj.b0, &env->rng);
+    sp_fr_random(&in->pj.d, &env->rng);
+    chk_parallel(in->period, env->threads, chk_prog_range, &in->pj);
+    chk_random_scalars(env, in->sc, in->nmax);
+    size_t pb = in->period * g->aff_sz;
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &in->db, in->nmax * g->aff_sz), "bench malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &in->ds, in->nmax * 32), "bench malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, in->db, in->pj.aff, pb), "bench copy") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, in->ds, in->sc, in->nmax * 32), "bench copy"))
+        return 0;
+    for (size_t i = in->period; i < in->nmax; i += in->period) /* tile on the device */
+        if (!chk_ok(env, sp_cuda_copy(env->cu, (char *)in->db + i * g->aff_sz, in->db, pb),
+                    "bench tile"))
+            return 0;
+    printf("  %s bench inputs: 2^%u points (period 2^%u) on the device in %.1f s\n", g->name,
+           max_log, period_log < max_log ? period_log : max_log, chk_now() - t0);
+    fflush(stdout);
+    return 1;
+}
+
+/* Median ms of reps calls of the configuration now selected at n points
+ * (window 0), after a warm-up call checked against want, then one
+ * profiled call whose phases are printed; -1 on failure. */
+static double time_cfg(chk_env *env, const bench_in *in, size_t n, const void *want, int reps,
+                       const char *what)
+{
+    const chk_grp *g = in->g;
+    unsigned char got[sizeof(sp_g2_jac)];
+    double t[7];
+    for (int rep = -1; rep < reps; rep++) {
+        memset(got, 0xa5, sizeof got);
+        double s = chk_now();
+        if (!chk_ok(env, g->msm(env->cu, got, in->db, in->ds, n, 0), what))
+            return -1;
+        if (rep >= 0)
+            t[rep] = chk_now() - s;
+        else
+            CHECKF(g->eq(got, want), "%s differs from the oracle", what);
+    }
+    sp_cuda_set_profile(env->cu, 1);
+    if (chk_ok(env, g->msm(env->cu, got, in->db, in->ds, n, 0), what))
+        printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
+    sp_cuda_set_profile(env->cu, 0);
+    fflush(stdout);
+    return chk_median(t, reps) * 1e3;
+}
+
+/* Timing rows for forced window sizes (the model behind window = 0 is
+ * checked against these). */
+static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const void *ds, size_t n,
+                         unsigned k, const void *want)
+{
+    static const unsigned cs[4] = {16, 18, 20, 22};
+    unsigned char got[sizeof(sp_g2_jac)];
+    for (int i = 0; i < 4; i++) {
+        double t[3];
+        memset(got, 0xa5, sizeof got);
+        int ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm"); /* warm */
+        if (ok)
+            CHECKF(g->eq(got, want), "%s 2^%u window %u differs from the oracle", g->name, k, cs[i]);
+        for (int rep = 0; rep < 3 && ok; rep++) {
+            double s = chk_now();
+            ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm");
+            t[rep] = chk_now() - s;
+        }
+        if (!ok)
+            return;
+        char what[80], size[16];
+        snprintf(what, sizeof what, "%s MSM, window sweep: c=%u", g->name, cs[i]);
+        snprintf(size, sizeof size, "2^%u", k);
+        chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
+    }
+}
+
+/* Rows for the default configuration at 2^min_log .. 2^max_log (step 2),
+ * with the sppark anchors; the window sweep at 2^22 and up when sweep. */
+static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, unsigned max_log,
+                         const char *const *anchors, int sweep)
+{
+    const chk_grp *g = in->g;
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    for (unsigned k = min_log; k <= max_log; k += 2) {
+        size_t n = (size_t)1 << k;
+        unsigned char want[sizeof(sp_g2_jac)];
+        chk_oracle(env, g, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        char what[96], size[16];
+        snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)", g->name,
+                 sp_cuda_msm_window(n, g == &chk_grp_g1 ? 1 : 2));
+        snprintf(size, sizeof size, "2^%u", k);
+        double ms = time_cfg(env, in, n, want, k <= 20 ? 7 : 3, what);
+        if (ms < 0)
+            return;
+        chk_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
+        if (sweep && k >= 22)
+            window_sweep(env, g, in->db, in->ds, n, k, want);
+    }
+}
+
+/* The variant table: ms[k][c] for the sizes 2^logs[k] and every
+ * configuration c (the PTX one only at the smallest size, it is the
+ * slowest by far); rows go to the main table too. */
+#define BENCH_MAX_SIZES 4
+static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs, int nlogs,
+                         double ms[][CHK_MSM_NCFG])
+{
+    const chk_grp *g = in->g;
+    for (int k = 0; k < nlogs; k++) {
+        size_t n = (size_t)1 << logs[k];
+        unsigned char want[sizeof(sp_g2_jac)];
+        chk_oracle(env, g, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        for (int c = 0; c < CHK_MSM_NCFG; c++) {
+            ms[k][c] = -1;
+            if (chk_msm_cfgs[c].impl == 0 && k > 0)
+                continue;
+            chk_msm_use(env, &chk_msm_cfgs[c]);
+            char what[96], size[16];
+            snprintf(what, sizeof what, "%s MSM (c=%u), %s", g->name,
+                     sp_cuda_msm_window(n, g == &chk_grp_g1 ? 1 : 2), chk_msm_cfgs[c].name);
+            snprintf(size, sizeof size, "2^%u", logs[k]);
+            ms[k][c] = time_cfg(env, in, n, want, 3, what);
+            if (ms[k][c] >= 0)
+                chk_row(what, size, ms[k][c], "ms", "");
+        }
+    }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+}
+
+static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MSM_NCFG])
+{
+    printf("\nMSM variants, ms (median of 3; bases+scalars on device, random scalars):\n|  |");
+    for (int c = 0; c < CHK_MSM_NCFG; c++)
+        printf(" %s |", chk_msm_cfgs[c].name);
+    printf("\n|---|");
+    for (int c = 0; c < CHK_MSM_NCFG; c++)
+        printf("---|");
+    printf("\n");
+    for (int r = 0; r < nrows; r++) {
+        printf("| %s |", label[r]);
+        for (int c = 0; c < CHK_MSM_NCFG; c++)
+            ms[r][c] >= 0 ? printf(" %.2f |", ms[r][c]) : printf(" - |");
+        printf("\n");
+    }
+}
+
+void bench_msm(chk_env *env)
+{
+    static const char *const g1_anchor[6] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
+                                             "sppark 30.4 ms", "sppark 58.1 ms",
+                                             "sppark 172.8 ms; target 90",
+                                             "sppark 602.4 ms; target 300"};
+    static const char *const g2_anchor[6] = {"", "", "", "", "", ""};
+    unsigned g1 = env->max_g1, g2 = env->max_g2; /* --quick: 24 unless --g1 (main.c) */
+    if (g1 > 26)
+        g1 = 26;
+    unsigned logs1[BENCH_MAX_SIZES], logs2[1] = {g2}, n1 = 0;
+    for (unsigned k = 22; k <= g1 && n1 < 3; k += 2)
+        logs1[n1++] = k;
+    double ms[BENCH_MAX_SIZES][CHK_MSM_NCFG];
+    for (int r = 0; r < BENCH_MAX_SIZES; r++)
+        for (int c = 0; c < CHK_MSM_NCFG; c++)
+            ms[r][c] = -1;
+    const char *label[BENCH_MAX_SIZES];
+    char lab[BENCH_MAX_SIZES][32];
+    bench_in in;
+    if (bench_in_make(env, &in, &chk_grp_g1, g1 > 22 ? g1 : 22, 20)) {
+        if (!env->table)
+            default_rows(env, &in, 16, env->quick ? 18 : 20, g1_anchor, 0);
+        variant_rows(env, &in, logs1, (int)n1, ms);
+        if (!env->table) { /* window sweep, even/odd v0 */
+            chk_msm_use(env, &chk_msm_cfgs[2]);
+            for (unsigned k = 0; k < n1 && logs1[k] <= 24; k++) {
+                unsigned char want[sizeof(sp_g2_jac)];
+                size_t n = (size_t)1 << logs1[k];
+                chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d,
+                           in.period);
+                window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want);
+            }
+            chk_msm_use(env, &chk_msm_cfgs[0]);
+        }
+    }
+    bench_in_free(env, &in);
+    if (bench_in_make(env, &in, &chk_grp_g2, g2, 18)) {
+        if (!env->table)
+            default_rows(env, &in, 16, env->quick ? 16 : 20, g2_anchor, 0);
+        variant_rows(env, &in, logs2, 1, ms + n1);
+    }
+    bench_in_free(env, &in);
+    for (unsigned k = 0; k < n1; k++) {
+        snprintf(lab[k], sizeof lab[k], "G1 2^%u", logs1[k]);
+        label[k] = lab[k];
+    }
+    snprintf(lab[n1], sizeof lab[n1], "G2 2^%u", g2);
+    label[n1] = lab[n1];
+    print_matrix(label, (int)n1 + 1, ms);
+    if (n1 > 0 && logs1[0] == g2) {
+        printf("| G2 / G1 at 2^%u |", g2);
+        for (int c = 0; c < CHK_MSM_NCFG; c++)
+            ms[0][c] > 0 && ms[n1][c] > 0 ? printf(" %.2fx |", ms[n1][c] / ms[0][c])
+                                         : printf(" - |");
+        printf("\n");
+    }
+    fflush(stdout);
+    chk_tally();
+}
+
+/* ---- timing: the split MSM on witness-like scalars ---- */
+
+/* Median wall time (ms) of reps calls of the plain (split = 0) or split
+ * MSM, after a warm-up call checked against want; -1 on failure. */
+static double time_msm(chk_env *env, const chk_grp *g, int split, const void *want, const void *db,
+                       const void *ds, size_t n, int reps, const char *what)
+{
+    unsigned char got[sizeof(sp_g2_jac)];
+    double t[7];
+    for (int rep = -1; rep < reps; rep++) {
+        memset(got, 0xa5, sizeof got);
+        double s = chk_now();
+        sp_status st = (split ? g->msm_split : g->msm)(env->cu, got, db, ds, n, 0);
+        if (!chk_ok(env, st, what))
+            return -1;
+        if (rep >= 0)
+            t[rep] = chk_now() - s;
+        else
+            CHECKF(g->eq(got, want), "%s (%s) differs from the oracle", what,
+                   split ? "split" : "plain");
+    }
+    if (split) { /* one profiled call: the split's counts and the Pippenger's phases */
+        sp_cuda_set_profile(env->cu, 1);
+        if (chk_ok(env, g->msm_split(env->cu, got, db, ds, n, 0), what))
+            printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
+        sp_cuda_set_profile(env->cu, 0);
+    }
+    return chk_median(t, reps) * 1e3;
+}
+
+/* Rows for one scalar distribution at 2^k: plain and (when both) split. */
+static void witness_rows(chk_env *env, const chk_grp *g, const chk_prog_job *pj, size_t period,
+                         uint64_t *sc, void *ds, const void *db, unsigned k, chk_wit_kind wk, int both)
+{
+    size_t n = (size_t)1 << k;
+    unsigned char want[sizeof(sp_g2_jac)];
+    chk_witness_scalars(env, sc, n, wk);
+    chk_oracle(env, g, want, sc, n, NULL, &pj->b0, &pj->d, period);
+    if (!chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
+        return;
+    char what[80], size[16];
+    snprintf(size, sizeof size, "2^%u", k);
+    int reps = k <= 20 ? 7 : 3;
+    for (int split = 0; split <= both; split++) {
+        snprintf(what, sizeof what, "%s MSM, %s scalars, %s", g->name, chk_wit_name[wk],
+                 split ? "split" : "plain");
+        double ms = time_msm(env, g, split, want, db, ds, n, reps, what);
+        if (ms >= 0)
+            chk_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
+    }
+    fflush(stdout);
+}
+
+static void witness_group(chk_env *env, const chk_grp *g, unsigned min_log, unsigned max_log,
+                          unsigned period_log)
+{
+    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
+    if (period > nmax)
+        period = nmax;
+    chk_prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
+    uint64_t *sc = malloc(nmax * 32);
+    void *db = NULL, *ds = NULL;
+    if (!pj.aff || !sc) {
+        CHECKF(0, "out of host memory for the %s witness benchmark", g->name);
+        goto out;
+    }
+    sp_fr_random(&pj.b0, &env->rng);
+    sp_fr_random(&pj.d, &env->rng);
+    chk_parallel(period, env->threads, chk_prog_range, &pj);
+    for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
+        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy"))
+        goto out;
+    for (unsigned k = min_log; k <= max_log; k += 2)
+        witness_rows(env, g, &pj, period, sc, ds, db, k, W_WITNESS, 1);
+    if (min_log <= 20 && 20 <= max_log) { /* crowded buckets (tree fix-up), random (no change) */
+        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_EQUAL, 0);
+        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_RANDOM, 1);
+    }
+out:
+    sp_cuda_dev_free(env->cu, db);
+    sp_cuda_dev_free(env->cu, ds);
+    free(pj.aff), free(sc);
+}
+
+void bench_msm_witness(chk_env *env)
+{
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    witness_group(env, &chk_grp_g1, 16, env->quick ? 18 : 22, 20);
+    witness_group(env, &chk_grp_g2, 16, env->quick ? 16 : 20, 18);
+    chk_tally();
+}

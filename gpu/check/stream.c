@@ -1,0 +1,675 @@
+/*
+ * Keys larger than the device: the streamed MSM (gpu/msm_stream.cu), the
+ * device memory cap and the backend's streaming of key arrays.
+ *   - sp_cuda_msm_g1_stream/_g2_stream, plain and split, against the CPU
+ *     MSM (src/msm) for n in {0, 1, 2, 3, 1000, 2^16 + 3}, chunk sizes
+ *     giving 1, 2, 3 and many chunks, random and 0/1-heavy scalars, bases
+ *     with points at infinity (whole chunks of them for n = 1000); where
+ *     the data lives rotates over the cases: bases in cudaHostAlloc memory,
+ *     in malloc memory pinned by sp_cuda_host_register, pageable, or on the
+ *     device; scalars pinned, pageable or on the device. Outputs are
+ *     poisoned (0xa5) before each call; after each call the scratch held
+ *     must lie within sp_cuda_msm_stream_bytes. A scalar >= r in the last
+ *     chunk is refused with the output untouched.
+ *   - the cap, on a fresh context: chunk = 0 stays within it and is exact,
+ *     also when called again with its scratch held; a cap too small gives
+ *     SP_ERR_NOMEM; sp_cuda_mem_info and sp_cuda_try_malloc honour it;
+ *     sp_cuda_parse_bytes; sp_cuda_host_register counts.
+ *   - the backend: one random key proved with the same fixed r, s on the
+ *     CPU, on cuda without a cap (all resident), with a cap that leaves
+ *     every array in host memory and cuts every MSM into chunks, and with a
+ *     cap that fits no MSM chunk (the CPU takes over): all proofs identical
+ *     byte for byte; key_memory and memory report the residency.
+ * bench_stream: G1 MSMs of 2^22 and 2^24 points with the bases resident
+ * and streamed from pinned host memory (copies included).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "groth16/backend.h"
+#include "groth16/prove.h"
+#include "sp_cuda_backend.h"
+
+/* ---- the two groups ---- */
+
+typedef struct {
+    const char *name;
+    int group;
+    size_t aff, jac;
+    /* out[i] = [b0 + (lo + i) d]G for i < hi - lo */
+    void (*progression)(void *out, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d);
+    void (*mul_gen)(void *jac, const sp_fr *e);
+    sp_status (*stream)(sp_cuda *cu, void *out, const void *b, const sp_scalar *s, size_t n, size_t chunk,
+                        int split, unsigned window);
+    sp_status (*cpu)(void *out, const void *b, const sp_scalar *s, size_t n);
+    int (*eq)(const void *a, const void *b);
+} sgrp;
+
+#define STREAM_GROUP(G, NUM)                                                                          \
+    static void G##_gen_mul(void *r, const sp_fr *e)                                                  \
+    {                                                                                                 \
+        sp_##G##_affine g;                                                                            \
+        sp_##G##_jac gj;                                                                              \
+        uint64_t k[4];                                                                                \
+        sp_##G##_generator(&g);                                                                       \
+        sp_##G##_jac_from_affine(&gj, &g);                                                            \
+        sp_fr_to_canonical(k, e);                                                                     \
+        sp_##G##_mul_var(r, &gj, k, 4);                                                               \
+    }                                                                                                 \
+    static void G##_prog(void *out, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d)          \
+    {                                                                                                 \
+        enum { BLOCK = 512 };                                                                         \
+        sp_##G##_jac blk[BLOCK], cur, step;                                                           \
+        sp_##G##_affine step_a;                                                                       \
+        sp_fr e;                                                                                      \
+        sp_fr_set_u64(&e, lo);                                                                        \
+        sp_fr_mul(&e, &e, d);                                                                         \
+        sp_fr_add(&e, &e, b0);                                                                        \
+        G##_gen_mul(&cur, &e);                                                                        \
+        G##_gen_mul(&step, d);                                                                        \
+        sp_##G##_jac_to_affine(&step_a, &step);                                                       \
+        for (size_t at = lo; at < hi;) {                                                              \
+            size_t m = 0;                                                                             \
+            for (; m < BLOCK && at + m < hi; m++) {                                                   \
+                blk[m] = cur;                                                                         \
+                sp_##G##_jac_add_affine_var(&cur, &cur, &step_a);                                     \
+            }                                                                                         \
+            sp_##G##_batch_to_affine((sp_##G##_affine *)out + (at - lo), blk, m);                     \
+            at += m;                                                                                  \
+        }                                                                                             \
+    }                                                                                                 \
+    static sp_status G##_stream(sp_cuda *cu, void *out, const void *b, const sp_scalar *s, size_t n, \
+                                size_t chunk, int split, unsigned w)                                  \
+    {                                                                                                 \
+        return sp_cuda_msm_##G##_stream(cu, out, b, s, n, chunk, split, w);                           \
+    }                                                                                                 \
+    static sp_status G##_cpu(void *out, const void *b, const sp_scalar *s, size_t n)                  \
+    {                                                                                                 \
+        return sp_msm_##G##_var(out, b, s, n, NULL);                                                  \
+    }                                                                                                 \
+    static int G##_jeq(const void *a, const void *b) { return sp_##G##_jac_eq(a, b); }                \
+    static const sgrp s_##G = {#G, NUM, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac), G##_prog,   \
+                               G##_gen_mul, G##_stream, G##_cpu, G##_jeq};
+
+STREAM_GROUP(g1, 1)
+STREAM_GROUP(g2, 2)
+
+/* ---- inputs ---- */
+
+typedef struct {
+    const sgrp *g;
+    void *out;
+    sp_fr b0, d;
+} prog_arg;
+
+static void prog_part(void *arg, size_t lo, size_t hi)
+{
+    prog_arg *p = arg;
+    p->g->progression((char *)p->out + lo * p->g->aff, lo, hi, &p->b0, &p->d);
+}
+
+/* out[i] = [b0 + i d]G for random b0, d, on env->threads threads. */
+static void make_bases(chk_env *env, const sgrp *g, void *out, size_t n, sp_fr *b0, sp_fr *d)
+{
+    prog_arg p;
+    memset(&p, 0, sizeof p);
+    p.g = g;
+    p.out = out;
+    sp_fr_random(&p.b0, &env->rng);
+    sp_fr_random(&p.d, &env->rng);
+    chk_parallel(n, env->threads, prog_part, &p);
+    if (b0)
+        *b0 = p.b0, *d = p.d;
+}
+
+/* kind 0: uniform; 1: 0/1-heavy (45% 0, 35% 1, the rest uniform; a run of
+ * zeros so that whole chunks are skipped). */
+static void make_scalars(chk_env *env, sp_scalar *s, size_t n, int kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        unsigned r = (unsigned)(sp_rng_u64(&env->rng) % 100);
+        if (kind == 0 || r >= 80)
+            chk_random_scalar(s[i].l, &env->rng);
+        else if (r >= 45)
+            s[i].l[0] = 1;
+        if (kind == 1 && i >= n / 2 && i < n / 2 + n / 5)
+            memset(&s[i], 0, sizeof s[i]);
+    }
+}
+
+/* Every 7th point, and for n >= 1000 the run [100, 400), at infinity. */
+static void add_infinity(const sgrp *g, void *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i % 7 == 3 || (n >= 1000 && i >= 100 && i < 400))
+            memset((char *)b + i * g->aff, 0, g->aff);
+}
+
+/* ---- the streamed MSM against the CPU ---- */
+
+/* The same bases and scalars in every kind of memory. */
+typedef struct {
+    void *b_host, *b_pin, *b_reg, *b_dev; /* pageable, cudaHostAlloc, registered malloc, device */
+    sp_scalar *s_host, *s_pin, *s_dev;
+    int registered;
+} placed;
+
+static int place(chk_env *env, placed *p, const sgrp *g, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    size_t bb = (n ? n : 1) * g->aff, sb = (n ? n : 1) * sizeof(sp_scalar);
+    p->b_host = malloc(bb);
+    p->b_reg = malloc(bb);
+    p->s_host = malloc(sb);
+    if (!p->b_host || !p->b_reg || !p->s_host)
+        return 0;
+    if (!chk_ok(env, sp_cuda_host_malloc(env->cu, &p->b_pin, bb), "host_malloc") ||
+        !chk_ok(env, sp_cuda_host_malloc(env->cu, (void **)&p->s_pin, sb), "host_malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &p->b_dev, bb), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, (void **)&p->s_dev, sb), "malloc") ||
+        !chk_ok(env, sp_cuda_host_register(env->cu, p->b_reg, bb), "host_register"))
+        return 0;
+    p->registered = 1;
+    return 1;
+}
+
+static void unplace(chk_env *env, placed *p)
+{
+    if (p->registered)
+        sp_cuda_host_unregister(p->b_reg);
+    sp_cuda_host_free(env->cu, p->b_pin);
+    sp_cuda_host_free(env->cu, p->s_pin);
+    sp_cuda_dev_free(env->cu, p->b_dev);
+    sp_cuda_dev_free(env->cu, p->s_dev);
+    free(p->b_host), free(p->b_reg), free(p->s_host);
+}
+
+/* Copies host bases / scalars to all their other places. */
+static int spread(chk_env *env, placed *p, const sgrp *g, size_t n, int bases)
+{
+    size_t bb = n * g->aff, sb = n * sizeof(sp_scalar);
+    if (bases) {
+        memcpy(p->b_pin, p->b_host, bb);
+        memcpy(p->b_reg, p->b_host, bb);
+        return chk_ok(env, sp_cuda_copy(env->cu, p->b_dev, p->b_host, bb), "copy");
+    }
+    memcpy(p->s_pin, p->s_host, sb);
+    return chk_ok(env, sp_cuda_copy(env->cu, p->s_dev, p->s_host, sb), "copy");
+}
+
+#define N_PLACES 6
+static const char *const place_name[N_PLACES] = {"pinned/pinned", "pinned/device", "registered/pageable",
+                                                 "pageable/pageable", "device/pinned", "device/device"};
+
+/* One call: poisoned output, equal to want, scratch within the model. */
+static void stream_case(chk_env *env, const sgrp *g, const placed *p, size_t n, size_t chunk, int split,
+                        int where, const void *want, const char *skind)
+{
+    static const int host_b[N_PLACES] = {1, 1, 1, 1, 0, 0}, host_s[N_PLACES] = {1, 0, 1, 1, 1, 0};
+    const void *b = where < 2 ? p->b_pin : where == 2 ? p->b_reg : where == 3 ? p->b_host : p->b_dev;
+    const sp_scalar *s = where == 1 || where == 5 ? p->s_dev : where == 2 || where == 3 ? p->s_host : p->s_pin;
+    unsigned flags = (split ? SP_CUDA_MSM_SPLIT : 0) | (host_b[where] ? SP_CUDA_MSM_HOST_BASES : 0) |
+                     (host_s[where] ? SP_CUDA_MSM_HOST_SCALARS : 0);
+    unsigned char got[sizeof(sp_g2_jac)];
+    memset(got, 0xa5, sizeof got);
+    if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "scratch_trim"))
+        return;
+    sp_status st = g->stream(env->cu, got, b, s, n, chunk, split, 0);
+    size_t held = sp_cuda_scratch_bytes(env->cu), model = sp_cuda_msm_stream_bytes(env->cu, g->group, n, chunk, flags);
+    CHECKF(st == SP_OK && g->eq(got, want), "%s stream n=%zu chunk=%zu split=%d %s %s: %s %s", g->name, n, chunk,
+           split, place_name[where], skind, sp_status_str(st), sp_cuda_error(env->cu));
+    CHECKF(held <= model, "%s stream n=%zu chunk=%zu split=%d %s: %zu bytes of scratch, the model says %zu", g->name,
+           n, chunk, split, place_name[where], held, model);
+}
+
+/* A scalar >= r in the last chunk: refused, output untouched; a bad window. */
+static void stream_refusals(chk_env *env, const sgrp *g, placed *p, size_t n)
+{
+    unsigned char got[sizeof(sp_g2_jac)], poison[sizeof got];
+    memset(poison, 0xa5, sizeof poison);
+    p->s_pin[n - 1].l[3] = ~0ull;
+    for (int split = 0; split < 2; split++) {
+        memcpy(got, poison, sizeof got);
+        sp_status st = g->stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, split, 0);
+        CHECKF(st == SP_ERR_NOT_CANONICAL && !memcmp(got, poison, sizeof got),
+               "%s stream split=%d: scalar >= r in the last chunk gave %s", g->name, split, sp_status_str(st));
+    }
+    memcpy(got, poison, sizeof got);
+    CHECK(g->stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, 0, 7) == SP_ERR_INVALID_ARG &&
+          !memcmp(got, poison, sizeof got));
+}
+
+/* Every chunking, split and placement for one group and size. */
+static void stream_size(chk_env *env, const sgrp *g, size_t n, int *rot)
+{
+    placed p;
+    unsigned char want[sizeof(sp_g2_jac)];
+    if (!place(env, &p, g, n)) {
+        CHECKF(0, "%s n=%zu: memory for the inputs", g->name, n);
+        unplace(env, &p);
+        return;
+    }
+    make_bases(env, g, p.b_host, n, NULL, NULL);
+    add_infinity(g, p.b_host, n);
+    size_t many = n / 37 ? n / 37 : 1;
+    const size_t chunks[5] = {n ? n : 1, (n + 1) / 2 ? (n + 1) / 2 : 1, (n + 2) / 3 ? (n + 2) / 3 : 1, many, n + 5};
+    if (!spread(env, &p, g, n, 1))
+        goto out;
+    for (int kind = 0; kind < 2; kind++) {
+        make_scalars(env, p.s_host, n, kind);
+        if (!spread(env, &p, g, n, 0))
+            goto out;
+        CHECKF(g->cpu(want, p.b_host, p.s_host, n) == SP_OK, "CPU MSM");
+        for (int c = 0; c < 5; c++)
+            for (int split = 0; split < 2; split++)
+                stream_case(env, g, &p, n, chunks[c], split, (*rot)++ % N_PLACES, want,
+                            kind ? "0/1-heavy" : "random");
+    }
+    if (n >= 1000)
+        stream_refusals(env, g, &p, n);
+out:
+    unplace(env, &p);
+}
+
+/* ---- the cap ---- */
+
+/* chunk = 0 under a cap: exact, within the cap (twice: the second call
+ * finds its scratch held), and SP_ERR_NOMEM under a cap too small. */
+static void cap_auto(chk_env *env, sp_cuda *cu, const sgrp *g, size_t n, int split)
+{
+    unsigned flags = SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS | (split ? SP_CUDA_MSM_SPLIT : 0);
+    void *b = NULL;
+    sp_scalar *s = malloc(n * sizeof *s);
+    unsigned char want[sizeof(sp_g2_jac)], got[sizeof want], poison[sizeof want];
+    memset(poison, 0xa5, sizeof poison);
+    if (!s || !chk_ok(env, sp_cuda_host_malloc(cu, &b, n * g->aff), "host_malloc"))
+        goto out;
+    make_bases(env, g, b, n, NULL, NULL);
+    add_infinity(g, b, n);
+    make_scalars(env, s, n, split);
+    CHECKF(g->cpu(want, b, s, n) == SP_OK, "CPU MSM");
+    size_t room = sp_cuda_msm_stream_bytes(cu, g->group, n, n / 5, flags);
+    CHECKF(room < sp_cuda_msm_stream_bytes(cu, g->group, n, n, flags), "%s: the model does not grow with the chunk",
+           g->name);
+    if (!chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
+        goto out;
+    sp_cuda_set_mem_limit(cu, SP_CUDA_STREAM_MARGIN + room);
+    for (int rep = 0; rep < 2; rep++) {
+        memset(got, 0xa5, sizeof got);
+        sp_status st = g->stream(cu, got, b, s, n, 0, split, 0);
+        CHECKF(st == SP_OK && g->eq(got, want), "%s auto chunk n=%zu split=%d call %d under a cap: %s %s", g->name, n,
+               split, rep, sp_status_str(st), sp_cuda_error(cu));
+        CHECKF(sp_cuda_scratch_bytes(cu) <= room, "%s auto chunk: %zu bytes of scratch under a cap of %zu + margin",
+               g->name, sp_cuda_scratch_bytes(cu), room);
+    }
+    size_t least = sp_cuda_msm_stream_bytes(cu, g->group, n, SP_CUDA_STREAM_MIN_CHUNK, flags);
+    sp_cuda_set_mem_limit(cu, SP_CUDA_STREAM_MARGIN + least / 2);
+    memcpy(got, poison, sizeof got);
+    sp_status st = g->stream(cu, got, b, s, n, 0, split, 0);
+    CHECKF(st == SP_ERR_NOMEM && !memcmp(got, poison, sizeof got) && strstr(sp_cuda_error(cu), "streamed MSM"),
+           "%s auto chunk under a cap too small: %s (%s)", g->name, sp_status_str(st), sp_cuda_error(cu));
+out:
+    sp_cuda_set_mem_limit(cu, 0);
+    sp_cuda_host_free(cu, b);
+    free(s);
+}
+
+static void cap_info(chk_env *env, sp_cuda *cu)
+{
+    size_t free0 = 0, total = 0, f = 0, t = 0, cap = (size_t)100 << 20;
+    void *dev = NULL;
+    if (!chk_ok(env, sp_cuda_mem_info(cu, &free0, &total), "mem_info"))
+        return;
+    sp_cuda_set_mem_limit(cu, cap);
+    CHECK(sp_cuda_mem_limit(cu) == cap);
+    CHECK(sp_cuda_mem_info(cu, &f, &t) == SP_OK && f <= cap && t == cap);
+    CHECK(sp_cuda_try_malloc(cu, &dev, cap + 1) == SP_ERR_NOMEM && dev == NULL);
+    sp_cuda_set_mem_limit(cu, 0);
+    CHECK(sp_cuda_mem_info(cu, &f, &t) == SP_OK && t == total && f > cap);
+    static const struct {
+        const char *s;
+        size_t v;
+    } good[] = {{"0", 0}, {"123", 123}, {"64K", 64 << 10}, {"256m", 256 << 20}, {"2G", (size_t)2 << 30},
+                {"1T", (size_t)1 << 40}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        size_t v = 1;
+        CHECKF(sp_cuda_parse_bytes(good[i].s, &v) == SP_OK && v == good[i].v, "parse_bytes(%s)", good[i].s);
+    }
+    static const char *const bad[] = {"", "x", "-1", "12Q", "1KB", "99999999999999999999", "17179869184G", " 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t v = 7;
+        CHECKF(sp_cuda_parse_bytes(bad[i], &v) == SP_ERR_INVALID_ARG && v == 7, "parse_bytes(\"%s\") accepted",
+               bad[i]);
+    }
+}
+
+/* Registration counts: two registrations need two unregistrations; a
+ * second size for the same address is refused. */
+static void register_counts(chk_env *env)
+{
+    size_t bytes = (size_t)1 << 22;
+    unsigned char *p = malloc(bytes);
+    if (!p) {
+        CHECKF(0, "host memory");
+        return;
+    }
+    memset(p, 1, bytes);
+    CHECK(sp_cuda_host_register(env->cu, p, bytes) == SP_OK);
+    CHECK(sp_cuda_host_register(env->cu, p, bytes) == SP_OK);
+    CHECK(sp_cuda_host_register(env->cu, p, bytes / 2) == SP_ERR_GPU);
+    sp_cuda_host_unregister(p);
+    sp_cuda_host_unregister(p); /* now unpinned: registering anew works */
+    CHECK(sp_cuda_host_register(env->cu, p, bytes / 2) == SP_OK);
+    sp_cuda_host_unregister(p);
+    CHECK(sp_cuda_host_register(env->cu, p, 0) == SP_OK);
+    free(p);
+}
+
+static void chk_stream_backend(chk_env *env, int device); /* below */
+
+void chk_stream(chk_env *env, int device)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 1000, ((size_t)1 << 16) + 3};
+    int rot = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        stream_size(env, &s_g1, sizes[i], &rot);
+        stream_size(env, &s_g2, sizes[i], &rot);
+    }
+    register_counts(env);
+    char err[512];
+    sp_cuda *cu = NULL; /* a fresh context: its cap counts from now */
+    if (chk_ok(env, sp_cuda_create(&cu, device, err, sizeof err), "second context")) {
+        cap_info(env, cu);
+        cap_auto(env, cu, &s_g1, ((size_t)1 << 18) + 3, 1);
+        cap_auto(env, cu, &s_g2, ((size_t)1 << 17) + 1, 0);
+        sp_cuda_free(cu);
+    }
+    chk_stream_backend(env, device);
+    chk_tally();
+}
+
+/* ---- the backend: proofs with the key streamed ---- */
+
+typedef struct {
+    sp_g16_pk pk;
+    sp_fr *w, *abc; /* the witness; a, b, c (copied for each proof: the prover overwrites them) */
+    sp_ntt_domain *d;
+    sp_fr r, s;
+} proof_in;
+
+static void random_g1(chk_env *env, sp_g1_affine *p)
+{
+    sp_fr e;
+    sp_g1_jac j;
+    sp_fr_random(&e, &env->rng);
+    g1_gen_mul(&j, &e);
+    sp_g1_jac_to_affine(p, &j);
+}
+
+static void random_g2(chk_env *env, sp_g2_affine *p)
+{
+    sp_fr e;
+    sp_g2_jac j;
+    sp_fr_random(&e, &env->rng);
+    g2_gen_mul(&j, &e);
+    sp_g2_jac_to_affine(p, &j);
+}
+
+/* A random key on 2^log_n (points with infinity among them), a 0/1-heavy
+ * witness, random a, b, c; fixed r, s. */
+static int proof_inputs(chk_env *env, proof_in *in, unsigned log_n)
+{
+    uint32_t n = 1u << log_n, npub = 2, nv = n - 3;
+    memset(in, 0, sizeof *in);
+    if (sp_g16_pk_alloc(&in->pk, nv, npub, n, SP_G16_H_SNARKJS) != SP_OK)
+        return 0;
+    sp_g16_pk *pk = &in->pk;
+    in->w = malloc(nv * sizeof *in->w);
+    in->abc = malloc(3 * (size_t)n * sizeof *in->abc);
+    if (!in->w || !in->abc || sp_ntt_domain_create(&in->d, log_n, SP_NTT_ROOTS_SNARKJS, env->threads) != SP_OK)
+        return 0;
+    struct {
+        const sgrp *g;
+        void *p;
+        size_t n;
+    } arr[] = {{&s_g1, pk->a, nv}, {&s_g1, pk->b1, nv}, {&s_g1, pk->c, nv - npub - 1}, {&s_g1, pk->h, pk->n_h},
+               {&s_g2, pk->b2, nv}};
+    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
+        make_bases(env, arr[i].g, arr[i].p, arr[i].n, NULL, NULL);
+        add_infinity(arr[i].g, arr[i].p, arr[i].n);
+    }
+    random_g1(env, &pk->vk.alpha1), random_g1(env, &pk->vk.beta1), random_g1(env, &pk->vk.delta1);
+    random_g2(env, &pk->vk.beta2), random_g2(env, &pk->vk.gamma2), random_g2(env, &pk->vk.delta2);
+    for (size_t i = 0; i < nv; i++) {
+        unsigned r = (unsigned)(sp_rng_u64(&env->rng) % 10);
+        if (i == 0 || r < 4)
+            sp_fr_set_u64(&in->w[i], i == 0 || r < 2);
+        else
+            sp_fr_random(&in->w[i], &env->rng);
+    }
+    for (size_t i = 0; i < 3 * (size_t)n; i++)
+        sp_fr_random(&in->abc[i], &env->rng);
+    sp_fr_random(&in->r, &env->rng);
+    sp_fr_random(&in->s, &env->rng);
+    return 1;
+}
+
+static void proof_inputs_free(proof_in *in)
+{
+    sp_g16_pk_free(&in->pk);
+    sp_ntt_domain_free(in->d);
+    free(in->w), free(in->abc);
+}
+
+/* A proof on be (NULL: the CPU), the G2 MSM on the backend too. */
+static sp_status prove_on(chk_env *env, sp_backend *be, const proof_in *in, sp_g16_proof *proof, char err[SP_ERR_LEN])
+{
+    size_t n = in->pk.domain_size;
+    sp_fr *abc = malloc(3 * n * sizeof *abc);
+    if (!abc)
+        return SP_ERR_NOMEM;
+    memcpy(abc, in->abc, 3 * n * sizeof *abc);
+    sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    o.threads = env->threads;
+    o.backend = be;
+    o.g2_on_backend = 1;
+    o.insecure_fixed_r = &in->r;
+    o.insecure_fixed_s = &in->s;
+    sp_status st = sp_g16_prove(proof, &in->pk, in->w, in->pk.n_vars, abc, abc + n, abc + 2 * n, in->d, &o, err);
+    free(abc);
+    return st;
+}
+
+/* One cuda backend under `cap` (0: none): where the key went (streamed = 1:
+ * every array in host memory), the memory reports, and the proof = want. */
+static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap, int streamed, const char *label,
+                       const sp_g16_proof *want)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_backend *be = NULL;
+    const sp_g16_pk *pk = &in->pk;
+    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
+    size_t total = (2 * nv + nc + pk->n_h) * sizeof(sp_g1_affine) + nv * sizeof(sp_g2_affine);
+    if (!chk_ok(env, sp_backend_cuda_open(&be, device, env->threads, err), label))
+        return;
+    if (cap)
+        sp_backend_cuda_set_mem_limit(be, cap);
+    CHECKF(be->key_attach(be, pk, err) == SP_OK, "%s: key_attach: %s", label, err);
+    size_t res = 1, str = 1, res_all = 2, str_all = 2, dev_res = 3, dev_free = 0;
+    be->key_memory(be, pk, &res, &str);
+    be->key_memory(be, NULL, &res_all, &str_all);
+    be->memory(be, &dev_res, &dev_free);
+    CHECKF(streamed ? res == 0 && str == total : res == total && str == 0,
+           "%s: %zu bytes resident, %zu streamed (key %zu bytes)", label, res, str, total);
+    CHECKF(res_all == res && str_all == str && dev_res == res && dev_free > 0 && (!cap || dev_free <= cap),
+           "%s: totals %zu/%zu, memory() %zu resident, %zu free (cap %zu)", label, res_all, str_all, dev_res, dev_free,
+           cap);
+    sp_g16_proof got;
+    memset(&got, 0xa5, sizeof got);
+    sp_status st = prove_on(env, be, in, &got, err);
+    CHECKF(st == SP_OK && !memcmp(&got, want, sizeof got), "%s: proof %s the CPU's: %s %s", label,
+           st == SP_OK ? "differs from" : "failed, not", sp_status_str(st), err);
+    be->key_detach(be, pk);
+    be->key_memory(be, NULL, &res_all, &str_all);
+    CHECKF(res_all == 0 && str_all == 0, "%s: after key_detach %zu resident, %zu streamed", label, res_all, str_all);
+    sp_backend_close(be);
+}
+
+static void chk_stream_backend(chk_env *env, int device)
+{
+    unsigned log_n = env->quick ? 16 : 17;
+    size_t n = (size_t)1 << log_n, fixed = 4 * n * sizeof(sp_fr); /* a, b, c and the twiddles */
+    proof_in in;
+    sp_g16_proof want;
+    char err[SP_ERR_LEN] = "";
+    if (!proof_inputs(env, &in, log_n)) {
+        CHECKF(0, "inputs of the streamed-key proof");
+        proof_inputs_free(&in);
+        return;
+    }
+    if (!chk_ok(env, prove_on(env, NULL, &in, &want, err), "CPU proof")) {
+        proof_inputs_free(&in);
+        return;
+    }
+    /* a cap where G1 MSMs need about 2 chunks and G2 ones about 3 */
+    unsigned fl = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS;
+    size_t g1 = sp_cuda_msm_stream_bytes(env->cu, 1, n, n / 2, fl), g2 = sp_cuda_msm_stream_bytes(env->cu, 2, n, n / 3, fl);
+    size_t cap = SP_CUDA_STREAM_MARGIN + fixed + (g1 > g2 ? g1 : g2);
+    CHECKF(sp_cuda_msm_stream_bytes(env->cu, 1, n - 3, 0, fl) > cap - SP_CUDA_STREAM_MARGIN - fixed &&
+               sp_cuda_msm_stream_bytes(env->cu, 2, n - 3, 0, fl) > cap - SP_CUDA_STREAM_MARGIN - fixed,
+           "a cap of %zu bytes does not force the MSMs of 2^%u into chunks", cap, log_n);
+    printf("  streamed key 2^%u: caps %.1f MiB (chunks) and 8 MiB (CPU fallback)\n", log_n, cap / 1048576.0);
+    fflush(stdout);
+    cuda_proof(env, device, &in, 0, 0, "cuda, no cap", &want);
+    cuda_proof(env, device, &in, cap, 1, "cuda, capped: streamed in chunks", &want);
+    cuda_proof(env, device, &in, (size_t)8 << 20, 1, "cuda, capped below any chunk", &want);
+    proof_inputs_free(&in);
+}
+
+/* ---- timing: resident vs streamed bases ---- */
+
+typedef struct {
+    const sp_scalar *s;
+    sp_fr b0, d, sum;
+    pthread_mutex_t mu;
+} dot_arg;
+
+static void dot_part(void *arg, size_t lo, size_t hi)
+{
+    dot_arg *a = arg;
+    sp_fr acc, e, t, s;
+    sp_fr_set_zero(&acc);
+    for (size_t i = lo; i < hi; i++) {
+        if (sp_fr_from_canonical(&s, a->s[i].l) != SP_OK)
+            continue; /* never: the scalars are canonical */
+        sp_fr_set_u64(&e, i);
+        sp_fr_mul(&e, &e, &a->d);
+        sp_fr_add(&e, &e, &a->b0);
+        sp_fr_mul(&t, &e, &s);
+        sp_fr_add(&acc, &acc, &t);
+    }
+    pthread_mutex_lock(&a->mu);
+    sp_fr_add(&a->sum, &a->sum, &acc);
+    pthread_mutex_unlock(&a->mu);
+}
+
+/* want = sum s_i [b0 + i d]G = [sum s_i (b0 + i d)]G: the bases' logs are known. */
+static void progression_oracle(chk_env *env, sp_g1_jac *want, const sp_scalar *s, size_t n, const sp_fr *b0,
+                               const sp_fr *d)
+{
+    dot_arg a;
+    memset(&a, 0, sizeof a);
+    a.s = s;
+    a.b0 = *b0;
+    a.d = *d;
+    pthread_mutex_init(&a.mu, NULL);
+    chk_parallel(n, env->threads, dot_part, &a);
+    pthread_mutex_destroy(&a.mu);
+    g1_gen_mul(want, &a.sum);
+}
+
+/* Median ms of 3 calls after a warm-up checked against want; -1 on failure. */
+static double time_g1(chk_env *env, const void *b, const sp_scalar *s, size_t n, size_t chunk, int plain,
+                      const sp_g1_jac *want, const char *what)
+{
+    double t[3];
+    for (int rep = -1; rep < 3; rep++) {
+        sp_g1_jac got;
+        memset(&got, 0xa5, sizeof got);
+        double t0 = chk_now();
+        sp_status st = plain ? sp_cuda_msm_g1(env->cu, &got, b, s, n, 0)
+                             : sp_cuda_msm_g1_stream(env->cu, &got, b, s, n, chunk, 0, 0);
+        if (rep >= 0)
+            t[rep] = chk_now() - t0;
+        if (!chk_ok(env, st, what))
+            return -1;
+        if (rep < 0)
+            CHECKF(sp_g1_jac_eq(&got, want), "%s differs from the oracle", what);
+    }
+    return chk_median(t, 3) * 1e3;
+}
+
+static void bench_size(chk_env *env, unsigned k, const char *anchor)
+{
+    size_t n = (size_t)1 << k;
+    void *b_pin = NULL, *b_dev = NULL;
+    sp_scalar *s_pin = NULL;
+    sp_fr b0, d;
+    sp_g1_jac want;
+    char size[16], what[80], note[96];
+    snprintf(size, sizeof size, "2^%u", k);
+    if (!chk_ok(env, sp_cuda_host_malloc(env->cu, &b_pin, n * sizeof(sp_g1_affine)), "host_malloc") ||
+        !chk_ok(env, sp_cuda_host_malloc(env->cu, (void **)&s_pin, n * sizeof(sp_scalar)), "host_malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &b_dev, n * sizeof(sp_g1_affine)), "malloc"))
+        goto out;
+    make_bases(env, &s_g1, b_pin, n, &b0, &d);
+    for (size_t i = 0; i < n; i++)
+        chk_random_scalar(s_pin[i].l, &env->rng);
+    progression_oracle(env, &want, s_pin, n, &b0, &d);
+    double t0 = chk_now();
+    if (!chk_ok(env, sp_cuda_copy(env->cu, b_dev, b_pin, n * sizeof(sp_g1_affine)), "copy"))
+        goto out;
+    double ms = (chk_now() - t0) * 1e3;
+    snprintf(note, sizeof note, "%.1f GB/s", n * sizeof(sp_g1_affine) / (ms * 1e6));
+    chk_row("G1 bases, copy pinned host -> device", size, ms, "ms", note);
+    ms = time_g1(env, b_dev, s_pin, n, 0, 1, &want, "G1 MSM, bases resident");
+    chk_row("G1 MSM, bases resident, scalars from pinned host", size, ms, "ms", "");
+    static const unsigned parts[3] = {1, 4, 16};
+    for (int i = 0; i < 3; i++) {
+        if (i == 1 && !chk_ok(env, sp_cuda_scratch_trim(env->cu), "scratch_trim"))
+            goto out;
+        snprintf(what, sizeof what, "G1 MSM, bases streamed from pinned host, %u chunk%s", parts[i],
+                 parts[i] > 1 ? "s (copies overlapped)" : " (copy, then compute)");
+        ms = time_g1(env, b_pin, s_pin, n, n / parts[i], 0, &want, what);
+        chk_row(what, size, ms, "ms", anchor);
+        if (i == 1) {
+            size_t held = sp_cuda_scratch_bytes(env->cu);
+            size_t model = sp_cuda_msm_stream_bytes(env->cu, 1, n, n / 4, SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
+            CHECKF(held <= model, "G1 stream 2^%u in 4 chunks: %zu bytes of scratch, the model says %zu", k, held,
+                   model);
+            printf("  G1 stream 2^%u, 4 chunks: scratch %.1f MiB, model %.1f MiB\n", k, held / 1048576.0,
+                   model / 1048576.0);
+        }
+    }
+out:
+    sp_cuda_host_free(env->cu, b_pin);
+    sp_cuda_host_free(env->cu, s_pin);
+    sp_cuda_dev_free(env->cu, b_dev);
+    fflush(stdout);
+}
+
+void bench_stream(chk_env *env)
+{
+    if (env->quick) {
+        bench_size(env, 20, "");
+    } else {
+        if (env->max_g1 >= 22)
+            bench_size(env, 22, "sppark 58.1 ms (host bases)");
+        if (env->max_g1 >= 24)
+            bench_size(env, 24, "sppark 172.8 ms (host bases)");
+    }
+    chk_tally();
+}

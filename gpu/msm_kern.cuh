@@ -1,0 +1,438 @@
+/*
+ * The templated part of the device MSM (msm.cu describes the phases): the
+ * accumulation and reduction kernels (phases 4 and 5), their launchers and
+ * msm_run. Instantiated for each multiplication and accumulation variant
+ * by msm.cu (PTX and 64-bit multiplication) and msm_eo.cu (even/odd
+ * chains, every variant), so that the heavy instantiations compile in
+ * parallel; the phases without field arithmetic live in msm.cu.
+ */
+#ifndef SP_GPU_MSM_KERN_CUH
+#define SP_GPU_MSM_KERN_CUH
+
+#include <string.h>
+#include "cu_util.cuh"
+#include "curve.cuh"
+#include "msm_add.cuh"
+
+#define SP_MSM_THREADS 128 /* heavy kernels: up to 255 registers per thread */
+#define SP_MSM_MAX_WIN 32  /* windows for the smallest c = 8 */
+#define SP_SMALL_BYTES 16384
+#define SP_MSM_LOG_CHUNK 5 /* T = 32 records per accumulation thread (64: no faster) */
+#define SP_MSM_FIX_SERIAL 8 /* longest run of chunk partials a fix-up thread adds alone */
+
+/* Window w covers scalar bits [off[w], off[w+1]); off[nwin] = 256. */
+struct msm_windows {
+    uint16_t off[SP_MSM_MAX_WIN + 1];
+};
+
+/* ---- host helpers (msm.cu) ---- */
+
+/* The layout for windows of at most c bits: W = ceil(256/c) windows of
+ * equal widths (floor or ceil of 256/W); returns the widest. */
+unsigned sp_cu_msm_layout(unsigned c, msm_windows *win, unsigned *nwin);
+/* log2 of the reduction's segment length. */
+unsigned sp_cu_msm_log_seg(unsigned c, unsigned nwin);
+/* Phases 1-3: sorted records and bucket ranges. On output *bad is the
+ * non-canonical flag read back from the device. */
+sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
+                         unsigned nwin, const msm_windows *lay, uint32_t **keys_out,
+                         uint32_t **vals_out, uint32_t **start, uint32_t **end, int *bad);
+/* With profiling on, records phase mark i (0..4) on the stream. */
+sp_status sp_cu_msm_mark(sp_cuda *ctx, int i);
+/* After a profiled call: the phase times as text in ctx->prof. */
+sp_status sp_cu_msm_profile_text(sp_cuda *ctx, int group, size_t n, unsigned c, unsigned nwin,
+                                 unsigned log_l);
+/* Phase 6: *out = sum_w 2^off[w] win[w] (Horner on the CPU). */
+void sp_cu_msm_combine(sp_g1_jac *out, const sp_g1_xyzz *win, unsigned nwin,
+                       const msm_windows *lay);
+void sp_cu_msm_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin,
+                       const msm_windows *lay);
+
+static __device__ __forceinline__ size_t bucket_of(uint32_t key, unsigned c)
+{
+    return ((size_t)(key >> c) << (c - 1)) + (key & ((1u << c) - 1)) - 1;
+}
+
+/* ---- phase 4: bucket accumulation ---- */
+
+
+/*
+ * Accumulation variants (sp_cuda_set_msm_variant; all exact, the same
+ * records, partials and buckets):
+ *   SP_MSM_V_REG  the next record's point is loaded into registers while
+ *                 the current one is added (hides the gather's latency,
+ *                 costs a second point's registers: 24 words in G1, 48 in
+ *                 G2, where the kernel spills at 255 registers);
+ *   SP_MSM_V_L2   the next point is only prefetched into L2 (a hint, no
+ *                 registers) and loaded when its turn comes;
+ *   SP_MSM_V_L2_OCC  as V_L2, with G1 bounded to 3 blocks of 128 threads
+ *                 per SM (168 registers) instead of 4 (128): fewer warps,
+ *                 no register cap inside the addition.
+ * Blocks per SM the compiler must fit: G2 always needs all 255 registers.
+ */
+enum { SP_MSM_V_REG = 0, SP_MSM_V_L2 = 1, SP_MSM_V_L2_OCC = 2, SP_MSM_NVARIANTS = 3 };
+
+template <class F, int V> struct msm_occupancy { enum { MIN_BLOCKS = 1 }; };
+template <int M, int V> struct msm_occupancy<fp_tm<M>, V> {
+    enum { MIN_BLOCKS = V == SP_MSM_V_L2_OCC ? 3 : 4 };
+};
+
+static __device__ __forceinline__ void prefetch_l2(const void *p)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+/* Thread k: records [kT, min(kT + T, m)). part[2k] = sum of its first key's
+ * points, part[2k + 1] = its last key's (when different); keys strictly
+ * between are whole buckets, written to buckets[]. Digit-0 keys are skipped. */
+template <class F, int V>
+__global__ void __launch_bounds__(SP_MSM_THREADS, msm_occupancy<F, V>::MIN_BLOCKS)
+msm_accumulate(xyzz_t<F> *buckets, xyzz_t<F> *part, const affine_t<F> *bases,
+               const uint32_t *keys, const uint32_t *vals, size_t m, unsigned c)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, lo = k << SP_MSM_LOG_CHUNK;
+    if (lo >= m)
+        return;
+    size_t hi = lo + (1u << SP_MSM_LOG_CHUNK) < m ? lo + (1u << SP_MSM_LOG_CHUNK) : m;
+    const uint32_t dmask = (1u << c) - 1, first = keys[lo];
+    uint32_t cur = first;
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    /* the next record (and, for V_REG, its point) is loaded while the
+     * current one is added */
+    uint32_t nkey = first, v = vals[lo];
+    affine_t<F> next;
+    if (V == SP_MSM_V_REG)
+        next = bases[v & 0x7fffffffu];
+    for (size_t j = lo; j < hi; j++) {
+        uint32_t key = nkey, cv = v, neg = v >> 31;
+        affine_t<F> q;
+        if (V == SP_MSM_V_REG)
+            q = next;
+        if (j + 1 < hi) {
+            nkey = keys[j + 1];
+            v = vals[j + 1];
+            if (V == SP_MSM_V_REG)
+                next = bases[v & 0x7fffffffu];
+            else
+                prefetch_l2(&bases[v & 0x7fffffffu]);
+        }
+        if (key != cur) { /* cur is complete: it is first or a middle key */
+            if (cur == first)
+                part[2 * k] = acc;
+            else if (cur & dmask)
+                buckets[bucket_of(cur, c)] = acc;
+            xyzz_set_inf(acc);
+            cur = key;
+        }
+        if (!(key & dmask))
+            continue;
+        if (V != SP_MSM_V_REG)
+            q = bases[cv & 0x7fffffffu];
+        if (aff_is_inf(q))
+            continue;
+        if (neg)
+            f_neg(q.y, q.y);
+        xyzz_add_affine(acc, q);
+    }
+    part[cur == first ? 2 * k : 2 * k + 1] = acc;
+}
+
+/* The bucket of slot t: its key, the chunks ks..ke its records span, and
+ * whether it is a middle key of chunk ks (then msm_accumulate wrote it).
+ * Returns 0 for an empty bucket. */
+static __device__ __forceinline__ int bucket_span(uint32_t *key, size_t *ks, size_t *ke, int *middle,
+                                                  size_t t, const uint32_t *keys, size_t m,
+                                                  const uint32_t *start, const uint32_t *end,
+                                                  unsigned c)
+{
+    const unsigned lk = c - 1;
+    *key = ((uint32_t)(t >> lk) << c) | ((uint32_t)(t & ((1u << lk) - 1)) + 1);
+    uint32_t s = start[*key], e = end[*key];
+    if (s == e)
+        return 0;
+    *ks = (size_t)s >> SP_MSM_LOG_CHUNK;
+    *ke = (size_t)(e - 1) >> SP_MSM_LOG_CHUNK;
+    size_t lo = *ks << SP_MSM_LOG_CHUNK, hi = lo + (1u << SP_MSM_LOG_CHUNK);
+    *middle = *key != keys[lo] && *key != keys[(hi < m ? hi : m) - 1];
+    return 1;
+}
+
+/* The partial slot of chunk ks that holds key's first records. */
+static __device__ __forceinline__ size_t first_part(uint32_t key, size_t ks, const uint32_t *keys)
+{
+    return key == keys[ks << SP_MSM_LOG_CHUNK] ? 2 * ks : 2 * ks + 1;
+}
+
+/* Thread per bucket slot: empty buckets become infinity; a bucket that is
+ * the first or last key of its starting chunk is assembled from the
+ * partials of every chunk it spans, unless it spans more than
+ * SP_MSM_FIX_SERIAL of them: then it is left to msm_fix_tree and
+ * msm_fix_wide, and *maxspan records the widest span. */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fixup(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_t m,
+          const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin,
+          unsigned *maxspan)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, ks, ke;
+    if (t >= ((size_t)nwin << (c - 1)))
+        return;
+    uint32_t key;
+    int middle;
+    if (!bucket_span(&key, &ks, &ke, &middle, t, keys, m, start, end, c)) {
+        xyzz_t<F> inf;
+        xyzz_set_inf(inf);
+        buckets[t] = inf;
+        return;
+    }
+    if (middle)
+        return; /* written by msm_accumulate */
+    if (ke - ks > SP_MSM_FIX_SERIAL) {
+        atomicMax(maxspan, (unsigned)(ke - ks));
+        return;
+    }
+    xyzz_t<F> acc = part[first_part(key, ks, keys)];
+    for (size_t kk = ks + 1; kk <= ke; kk++)
+        xyzz_add_flat(acc, part[2 * kk]);
+    buckets[t] = acc;
+}
+
+/*
+ * One pass of the tree over wide buckets, a thread per chunk kk. A bucket
+ * spanning chunks ks..ke (ke - ks > SP_MSM_FIX_SERIAL) has L = ke - ks
+ * continuation partials part[2kk], kk = ks+1..ke, numbered j = kk - ks - 1;
+ * pass `step` (1, 2, 4, ...) adds item j + step into item j for j a
+ * multiple of 2 step. After the passes with step < L, item 0 holds the sum.
+ */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fix_tree(xyzz_t<F> *part, const uint32_t *keys, size_t nchunk, const uint32_t *start,
+             const uint32_t *end, unsigned c, size_t step)
+{
+    size_t kk = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (kk >= nchunk)
+        return;
+    uint32_t key = keys[kk << SP_MSM_LOG_CHUNK];
+    if (!(key & ((1u << c) - 1)))
+        return; /* digit 0: no bucket */
+    size_t ks = (size_t)start[key] >> SP_MSM_LOG_CHUNK;
+    size_t ke = (size_t)(end[key] - 1) >> SP_MSM_LOG_CHUNK;
+    if (ks == kk || ke - ks <= SP_MSM_FIX_SERIAL || ((kk - ks - 1) & (2 * step - 1)) ||
+        kk + step > ke)
+        return;
+    xyzz_t<F> acc = part[2 * kk];
+    xyzz_add_flat(acc, part[2 * (kk + step)]);
+    part[2 * kk] = acc;
+}
+
+/* Thread per bucket slot: a wide bucket = its partial in chunk ks plus the
+ * tree's sum of the rest (item 0, part[2 (ks + 1)]). */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_fix_wide(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys, size_t m,
+             const uint32_t *start, const uint32_t *end, unsigned c, unsigned nwin)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, ks, ke;
+    if (t >= ((size_t)nwin << (c - 1)))
+        return;
+    uint32_t key;
+    int middle;
+    if (!bucket_span(&key, &ks, &ke, &middle, t, keys, m, start, end, c) || middle ||
+        ke - ks <= SP_MSM_FIX_SERIAL)
+        return;
+    xyzz_t<F> acc = part[first_part(key, ks, keys)];
+    xyzz_add_flat(acc, part[2 * (ks + 1)]);
+    buckets[t] = acc;
+}
+
+/* ---- phase 5: bucket reduction ---- */
+
+/* r = [k] p by double-and-add (k public, small). */
+template <class F>
+static __device__ void xyzz_mul_small(xyzz_t<F> &r, const xyzz_t<F> &p, uint32_t k)
+{
+    xyzz_set_inf(r);
+    if (k == 0)
+        return;
+    r = p;
+    for (int bit = 30 - __clz(k); bit >= 0; bit--) {
+        xyzz_dbl(r, r);
+        if ((k >> bit) & 1)
+            xyzz_add(r, p);
+    }
+}
+
+/*
+ * Thread (w, j) owns buckets j*L+1 .. (j+1)*L of window w and writes
+ *   sum_{k in segment} k B_k = sum (k - jL) B_k + jL * sum B_k,
+ * the first term by the running sum from the top bucket down.
+ */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_reduce_segments(xyzz_t<F> *segs, const xyzz_t<F> *buckets, unsigned c, unsigned nwin,
+                    unsigned log_l)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lk = c - 1, ls = lk - log_l; /* log2 of segments per window */
+    if (t >= ((size_t)nwin << ls))
+        return;
+    uint32_t w = (uint32_t)(t >> ls), j = (uint32_t)(t & ((1u << ls) - 1));
+    const xyzz_t<F> *b = buckets + ((size_t)w << lk) + ((size_t)j << log_l);
+    xyzz_t<F> run, acc;
+    xyzz_set_inf(run);
+    xyzz_set_inf(acc);
+    for (int k = (1 << log_l) - 1; k >= 0; k--) {
+        xyzz_add(run, b[k]);
+        xyzz_add(acc, run);
+    }
+    if (j) {
+        xyzz_t<F> m;
+        xyzz_mul_small(m, run, j << log_l);
+        xyzz_add(acc, m);
+    }
+    segs[t] = acc;
+}
+
+/* One block per group of nseg consecutive points: out[g] = their sum.
+ * segs is overwritten. */
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS)
+msm_sum_groups(xyzz_t<F> *win, xyzz_t<F> *segs, uint32_t nseg)
+{
+    xyzz_t<F> *s = segs + (size_t)blockIdx.x * nseg;
+    uint32_t tid = threadIdx.x;
+    if (tid < nseg) {
+        xyzz_t<F> acc = s[tid];
+        for (uint32_t j = tid + blockDim.x; j < nseg; j += blockDim.x)
+            xyzz_add_flat(acc, s[j]);
+        s[tid] = acc;
+    }
+    __syncthreads();
+    uint32_t m = nseg < blockDim.x ? nseg : blockDim.x;
+    while (m > 1) {
+        uint32_t half = (m + 1) / 2;
+        if (tid < m - half) {
+            xyzz_t<F> acc = s[tid];
+            xyzz_add_flat(acc, s[tid + half]);
+            s[tid] = acc;
+        }
+        __syncthreads();
+        m = half;
+    }
+    if (tid == 0)
+        win[blockIdx.x] = s[0];
+}
+
+/* ---- launchers ---- */
+
+/* Phase 4: buckets (nwin << (c-1) XYZZ sums) from the sorted records. */
+template <class F, int V>
+static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_t<F> *bases,
+                                      const uint32_t *keys, const uint32_t *vals,
+                                      const uint32_t *start, const uint32_t *end, size_t n,
+                                      unsigned c, unsigned nwin)
+{
+    size_t nbuck = (size_t)nwin << (c - 1), m = (size_t)nwin * n;
+    size_t nchunk = (m + (1u << SP_MSM_LOG_CHUNK) - 1) >> SP_MSM_LOG_CHUNK;
+    void *pt, *small;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_PARTS, 2 * nchunk * sizeof(xyzz_t<F>), &pt));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    unsigned *dspan = (unsigned *)small + 1, span = 0; /* word 0 is the bad-scalar flag */
+    SP_CU(ctx, cudaMemsetAsync(dspan, 0, sizeof *dspan, ctx->stream));
+    msm_accumulate<F, V><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (xyzz_t<F> *)pt, bases, keys, vals, m, c);
+    SP_CU_LAUNCHED(ctx, "msm_accumulate");
+    msm_fixup<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin, dspan);
+    SP_CU_LAUNCHED(ctx, "msm_fixup");
+    /* the number of tree passes depends on the data: one small read-back */
+    SP_CU(ctx, cudaMemcpyAsync(&span, dspan, sizeof span, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    if (span <= SP_MSM_FIX_SERIAL)
+        return SP_OK;
+    for (size_t step = 1; step < span; step *= 2) {
+        msm_fix_tree<F><<<sp_cu_blocks(nchunk, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+            (xyzz_t<F> *)pt, keys, nchunk, start, end, c, step);
+        SP_CU_LAUNCHED(ctx, "msm_fix_tree");
+    }
+    msm_fix_wide<F><<<sp_cu_blocks(nbuck, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        bk, (const xyzz_t<F> *)pt, keys, m, start, end, c, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_fix_wide");
+    return SP_OK;
+}
+
+/* Phase 5: win[w] = sum_k k * B_(w,k) for every window. */
+template <class F>
+static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const xyzz_t<F> *bk, unsigned c,
+                                  unsigned nwin, unsigned log_l)
+{
+    size_t nseg = (size_t)nwin << (c - 1 - log_l);
+    void *sg;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
+    msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        (xyzz_t<F> *)sg, bk, c, nwin, log_l);
+    SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
+    SP_TRY(sp_cu_msm_mark(ctx, 3));
+    /* two levels: nwin*G groups of the segment sums, then nwin groups of G
+     * (a deep serial sum per block would be latency-bound) */
+    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
+    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* the 16 * nwin reserved above */
+    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
+        grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
+    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    if (grp > 1) {
+        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
+        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    }
+    return SP_OK;
+}
+
+template <class F, int V, class HX, class HJ, class HA>
+static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
+                         size_t n, unsigned window, int group)
+{
+    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
+        return SP_ERR_INVALID_ARG;
+    if (n == 0) {
+        memset(out, 0, sizeof *out); /* Z = 0: infinity */
+        return SP_OK;
+    }
+    msm_windows lay;
+    unsigned nwin;
+    const unsigned c = sp_cu_msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
+    const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
+    const void *db, *ds;
+    void *bk, *small;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<F>), &bk));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
+    static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
+
+    uint32_t *keys, *vals, *start, *end;
+    int bad = 0;
+    SP_TRY(sp_cu_msm_mark(ctx, 0));
+    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals,
+                          &start, &end, &bad));
+    SP_TRY(sp_cu_msm_mark(ctx, 1));
+    sp_status st = msm_accumulate_phase<F, V>(ctx, (xyzz_t<F> *)bk, (const affine_t<F> *)db, keys,
+                                              vals, start, end, n, c, nwin);
+    if (st != SP_OK)
+        return st;
+    SP_TRY(sp_cu_msm_mark(ctx, 2));
+    SP_TRY(msm_reduce_phase<F>(ctx, win, (const xyzz_t<F> *)bk, c, nwin, log_l));
+    SP_TRY(sp_cu_msm_mark(ctx, 4));
+
+    HX hw[SP_MSM_MAX_WIN];
+    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    SP_TRY(sp_cu_msm_profile_text(ctx, group, n, c, nwin, log_l));
+    if (bad)
+        return SP_ERR_NOT_CANONICAL;
+    sp_cu_msm_combine(out, hw, nwin, &lay);
+    return SP_OK;
+}
+
+#endif

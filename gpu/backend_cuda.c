@@ -5,7 +5,8 @@
  * SP_WITH_CUDA (the CLI of a CUDA=1 build).
  *
  * H step: a, b, c are copied to one device buffer (kept and grown between
- * proofs), transformed there, and the canonical H scalars copied back.
+ * proofs) and transformed there; h_msm then runs the H MSM on the scalars
+ * where they are (h_scalars, the separate call, copies them back).
  * MSMs: sp_cuda_msm_g1_stream/_g2_stream with the chunk chosen from free
  * device memory: in one piece (the plain sp_cuda_msm_g1/_g2, or with
  * split != 0 the split MSM: zeros skipped, ones added by a tree,
@@ -176,6 +177,8 @@ static sp_status abc_buffer(cuda_impl *c, size_t n)
     return st;
 }
 
+/* The H step on the device; the scalars are copied to h, or left at the
+ * start of c->abc when h is NULL. */
 static sp_status h_on_device(sp_backend *be, cuda_impl *c, sp_scalar *h, const sp_fr *a, const sp_fr *b,
                              const sp_fr *cc, const sp_g16_pk *pk, const sp_ntt_domain *d, char err[SP_ERR_LEN])
 {
@@ -195,6 +198,8 @@ static sp_status h_on_device(sp_backend *be, cuda_impl *c, sp_scalar *h, const s
     if ((st = sp_cuda_h_step(c->cu, (sp_scalar *)da, da, db, dc, gd, d, bellperson)) != SP_OK)
         return fail(c, st, "H step", err);
     stage(be, "h_ntt", t0);
+    if (!h)
+        return SP_OK; /* cuda_h_msm: the scalars stay in c->abc */
     t0 = now_ms();
     if ((st = sp_cuda_copy(c->cu, h, da, pk->n_h * sizeof(sp_scalar))) != SP_OK)
         return fail(c, st, "copy of the H scalars to the host", err);
@@ -274,6 +279,71 @@ static sp_status cuda_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine 
         st = sp_cpu_msm_g2(be, out, bases, s, n, split, err);
     } else if (st != SP_OK) {
         fail(c, st, "G2 MSM", err);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+/* ---- H step and H MSM in one call ---- */
+
+/* The H scalars (device, c->abc) to the host and the H MSM on the CPU:
+ * device memory ran short for the MSM. Called with c->mu held. */
+static sp_status h_msm_on_cpu(sp_backend *be, cuda_impl *c, sp_g1_jac *out, const sp_g16_pk *pk,
+                              char err[SP_ERR_LEN])
+{
+    sp_scalar *hs = malloc(pk->n_h * sizeof *hs);
+    if (!hs) {
+        snprintf(err, SP_ERR_LEN, "%s: out of memory for %zu H scalars", c->name, pk->n_h);
+        return SP_ERR_NOMEM;
+    }
+    log_cpu_msm(c, "G1", pk->n_h);
+    sp_status st = sp_cuda_copy(c->cu, hs, c->abc, pk->n_h * sizeof *hs);
+    if (st != SP_OK)
+        fail(c, st, "copy of the H scalars to the host", err);
+    else
+        st = sp_cpu_msm_g1(be, out, pk->h, hs, pk->n_h, 0, err);
+    free(hs);
+    return st;
+}
+
+/* be->h_msm: the H scalars are made in c->abc and the H MSM reads them
+ * there (the separate calls cost a 32-byte-per-scalar round trip over
+ * PCIe: ~210 ms of a 1.0 s proof at 2^23). Without device room for a, b, c
+ * it falls back to those two calls, which have their own fallbacks. */
+static sp_status cuda_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *cc, const sp_g16_pk *pk,
+                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    if (pk->n_h > d->n || d->log_n > SP_NTT_MAX_LOG) {
+        snprintf(err, SP_ERR_LEN, "%s: H step: %zu H scalars for a domain of %zu", c->name, pk->n_h, d->n);
+        return SP_ERR_INVALID_ARG;
+    }
+    pthread_mutex_lock(&c->mu);
+    sp_status st = sp_cuda_bind(c->cu);
+    if (st == SP_OK && (st = abc_buffer(c, d->n)) == SP_ERR_NOMEM) {
+        pthread_mutex_unlock(&c->mu);
+        sp_scalar *hs = malloc(pk->n_h * sizeof *hs);
+        if (!hs) {
+            snprintf(err, SP_ERR_LEN, "%s: out of memory for %zu H scalars", c->name, pk->n_h);
+            return SP_ERR_NOMEM;
+        }
+        if ((st = cuda_h_scalars(be, hs, a, b, cc, pk, d, err)) == SP_OK)
+            st = cuda_msm_g1(be, out, pk->h, hs, pk->n_h, 0, err);
+        free(hs);
+        return st;
+    }
+    if (st != SP_OK) {
+        fail(c, st, "select device / buffer for a, b, c", err);
+    } else if ((st = h_on_device(be, c, NULL, a, b, cc, pk, d, err)) == SP_OK) {
+        const sp_g1_affine *db = resident_view(c, pk->h, pk->n_h * sizeof *pk->h);
+        double t0 = now_ms();
+        st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : pk->h, (const sp_scalar *)c->abc, pk->n_h, 0, 0, 0);
+        if (st == SP_ERR_NOMEM)
+            st = h_msm_on_cpu(be, c, out, pk, err);
+        else if (st != SP_OK)
+            fail(c, st, "H MSM", err);
+        else
+            stage(be, "msm_h", t0);
     }
     pthread_mutex_unlock(&c->mu);
     return st;
@@ -617,6 +687,7 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->h_scalars = cuda_h_scalars;
     b->msm_g1 = cuda_msm_g1;
     b->msm_g2 = cuda_msm_g2;
+    b->h_msm = cuda_h_msm;
     b->key_attach = cuda_key_attach;
     b->key_detach = cuda_key_detach;
     b->memory = cuda_memory;

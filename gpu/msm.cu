@@ -37,6 +37,10 @@
  *   6. host:       the W window sums are combined (Horner, one doubling per
  *                  bit) by the CPU group law (microseconds).
  * Zero digits are sorted with the rest and skipped.
+ *
+ * Phases 4 and 5 are templates in msm_kern.cuh, instantiated here for the
+ * PTX and 64-bit multiplications and in msm_eo.cu for the even/odd one
+ * with each accumulation variant (sp_cuda_set_msm_variant).
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <stdio.h>

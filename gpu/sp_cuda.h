@@ -153,9 +153,11 @@ sp_status sp_cuda_msm_g2_stream(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine
 /* Flags of sp_cuda_msm_stream_bytes: what the call copies from the host. */
 enum { SP_CUDA_MSM_SPLIT = 1, SP_CUDA_MSM_HOST_BASES = 2, SP_CUDA_MSM_HOST_SCALARS = 4 };
 /* Device memory (bytes, an upper estimate) that a streamed MSM of n points
- * of group 1 or 2 in chunks of `chunk` (0 or >= n: one) takes: the MSM's
- * scratch for one chunk, and the buffers for the host data it copies (one
- * for a single chunk, two otherwise). */
+ * of group 1 or 2 in chunks of `chunk` (0 or >= n: one), window = 0,
+ * takes: the MSM's scratch for one chunk (a model of the allocations of
+ * msm.cu and msm_split.cu; gpu_check checks it against the scratch held)
+ * and the buffers for the host data it copies (one for a single chunk,
+ * two otherwise). */
 size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t n, size_t chunk,
                                 unsigned flags);
 

@@ -24,7 +24,7 @@
  *   TIMELINE,<ms since engine start>,<EVENT>,<job>,<key=value,...>
  * (events: ENGINE_START, JOB_SUBMIT, DISPATCH (reservation taken),
  * SYNTH_START, SYNTH_END, GPU_QUEUE, GPU_PICKUP, GPU_START (device lock
- * taken), DEV_STAGE (one device stage: stage=h|msm_a|msm_b1|msm_c|msm_h|
+ * taken), DEV_STAGE (one device stage: stage=h|h_msm|msm_a|msm_b1|msm_c|msm_h|
  * msm_b2 or a stage the backend reports, ms=...), GPU_END (lock released),
  * FINISH_START, FINISH_END, PART_FAIL, JOB_CANCEL, JOB_DONE, ENGINE_STOP;
  * <job> is "j<seq>", or "-" for the engine's own events).

@@ -299,6 +299,17 @@ static sp_status wrap_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr 
     return st;
 }
 
+static sp_status wrap_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
+{
+    worker *w = be->impl;
+    sp_backend *in = w->dev->be;
+    double t0 = sp_engine_now_ms();
+    sp_status st = in->h_msm(in, out, a, b, c, pk, d, err);
+    stage_done(w, "h_msm", sp_engine_now_ms() - t0);
+    return st;
+}
+
 static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
                          int split, char err[SP_ERR_LEN])
 {
@@ -332,6 +343,7 @@ static void wrap_init(worker *w)
     w->wrap.h_scalars = wrap_h;
     w->wrap.msm_g1 = wrap_g1;
     w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
+    w->wrap.h_msm = in->h_msm ? wrap_h_msm : NULL;
 }
 
 /* The device call, under the device lock. */

@@ -73,6 +73,14 @@ struct sp_backend {
      * device in chunks by every MSM over them, because they did not fit.
      * NULL for backends without device memory (cpu). */
     void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, size_t *resident, size_t *streamed);
+    /* The H step and the H MSM in one call, so that the H scalars stay
+     * where they were computed (a GPU keeps them in device memory instead
+     * of copying them to the host and back). On input: as h_scalars. On
+     * output: *out = sum_i [h_i] pk->h[i] over the pk->n_h H scalars, the
+     * value h_scalars followed by msm_g1(pk->h, split 0) gives. NULL: the
+     * prover makes those two calls. Returns SP_OK or an error with err. */
+    sp_status (*h_msm)(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                       const sp_ntt_domain *d, char err[SP_ERR_LEN]);
 };
 
 /*

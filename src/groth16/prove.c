@@ -96,7 +96,8 @@ static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_dom
     return SP_OK;
 }
 
-/* The MSMs of the start phase on backend be. */
+/* The MSMs of the start phase on backend be; the H MSM only when hs is
+ * not NULL (else be->h_msm has done it). */
 static sp_status device_msms(sp_g16_partial *p, const sp_g16_pk *pk, const sp_scalar *ws, const sp_scalar *hs,
                              sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
 {
@@ -106,7 +107,7 @@ static sp_status device_msms(sp_g16_partial *p, const sp_g16_pk *pk, const sp_sc
     if ((st = be->msm_g1(be, &p->a, pk->a, ws, nv, sp, err)) != SP_OK ||
         (st = be->msm_g1(be, &p->b1, pk->b1, ws, nv, sp, err)) != SP_OK ||
         (st = be->msm_g1(be, &p->c, pk->c, ws + npub + 1, nv - npub - 1, sp, err)) != SP_OK ||
-        (st = be->msm_g1(be, &p->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK)
+        (hs && (st = be->msm_g1(be, &p->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK))
         return st;
     if (o->g2_on_backend && be->msm_g2) {
         if ((st = be->msm_g2(be, &p->b2, pk->b2, ws, nv, sp, err)) != SP_OK)
@@ -121,16 +122,21 @@ static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr
                           sp_fr *b, sp_fr *c, const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o,
                           char err[SP_ERR_LEN])
 {
-    sp_scalar *ws = malloc(sizeof(sp_scalar) * w_len), *hs = malloc(sizeof(sp_scalar) * pk->n_h);
+    /* with be->h_msm the H scalars never reach this side */
+    size_t n_hs = be->h_msm ? 0 : pk->n_h;
+    sp_scalar *ws = malloc(sizeof(sp_scalar) * w_len), *hs = n_hs ? malloc(sizeof(sp_scalar) * n_hs) : NULL;
     sp_status st = SP_ERR_NOMEM;
     memset(part, 0, sizeof *part);
-    if (!ws || !hs) {
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + pk->n_h);
+    if (!ws || (n_hs && !hs)) {
+        snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + n_hs);
         goto out;
     }
     sp_msm_scalars_from_fr(ws, w, w_len);
-    if ((st = be->h_scalars(be, hs, a, b, c, pk, d, err)) != SP_OK ||
-        (st = device_msms(part, pk, ws, hs, be, o, err)) != SP_OK)
+    if (be->h_msm)
+        st = be->h_msm(be, &part->h, a, b, c, pk, d, err);
+    else
+        st = be->h_scalars(be, hs, a, b, c, pk, d, err);
+    if (st != SP_OK || (st = device_msms(part, pk, ws, hs, be, o, err)) != SP_OK)
         goto out;
     if (!part->have_b2) { /* keep the scalars for the CPU G2 MSM in finish */
         part->ws = ws;

@@ -10,7 +10,9 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "curve/curve.h"
+#include "groth16/backend.h"
 #include "groth16/params.h"
+#include "groth16/verify.h"
 #include "groth16/zkey.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
@@ -21,10 +23,12 @@ static const char USAGE[] =
     "                           [--bool-fraction F] [--split] [--json]\n"
     "       snarkpipe bench ntt --log-size K[,K...] [--threads T[,T...]] [--reps R] [--json]\n"
     "       snarkpipe bench prove <circuit.zkey> <witness.wtns> [--r1cs FILE] [--threads T[,T...]]\n"
-    "                             [--reps R] [--no-split] [--json]\n"
+    "                             [--reps R] [--no-split] [--backend NAME] [--skip-subgroup-check] [--json]\n"
     "Times multi-scalar multiplications (random bases; scalars uniform, or a share F of them\n"
     "0 or 1; --split uses the split MSM), forward NTTs and the evaluations-to-coset step of the\n"
-    "prover, or whole proofs. Prints the median of R repetitions (default 3) per row.\n";
+    "prover, or whole proofs. Prints the median of R repetitions (default 3) per row.\n"
+    "bench prove: the key is read once and made resident on the backend (--backend cpu, cuda,\n"
+    "cuda:N, auto; default cpu); one untimed warm-up proof on a GPU; the last proof is verified.\n";
 
 #define MAX_LIST 16
 
@@ -35,7 +39,8 @@ typedef struct {
     int threads[MAX_LIST], n_threads;
     int reps, split, no_split;
     double bool_fraction;
-    const char *zkey, *wtns, *r1cs;
+    const char *zkey, *wtns, *r1cs, *backend;
+    unsigned key_flags; /* bench prove: SP_G16_SKIP_SUBGROUP_CHECK */
 } bench_args;
 
 /* "a,b,c" of ints in [lo, hi]; returns the count or -1. */
@@ -79,12 +84,16 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
             return sp_cli_usage("bench", USAGE, "--bool-fraction needs a number in [0, 1], got %s", v);
     } else if ((v = sp_cli_opt(argc, argv, i, "--r1cs", &missing))) {
         a->r1cs = v;
+    } else if ((v = sp_cli_opt(argc, argv, i, "--backend", &missing))) {
+        a->backend = v;
     } else if (missing) {
         return sp_cli_usage("bench", USAGE, "%s needs a value", argv[*i]);
     } else if (!strcmp(argv[*i], "--split")) {
         a->split = 1;
     } else if (!strcmp(argv[*i], "--no-split")) {
         a->no_split = 1;
+    } else if (!strcmp(argv[*i], "--skip-subgroup-check")) {
+        a->key_flags = SP_G16_SKIP_SUBGROUP_CHECK;
     } else {
         /* After ours: --threads here is a list. (--help was answered before.) */
         int h = sp_cli_arg("bench", USAGE, argc, argv, i);
@@ -290,55 +299,98 @@ static int bench_ntt(const bench_args *a)
     return SP_EXIT_OK;
 }
 
-/* Whole proofs: key, circuit and witness read once, then sp_prove timed. */
-static int bench_prove(const bench_args *a)
-{
-    char err[SP_ERR_LEN] = "";
+typedef struct {
     sp_g16_pk pk;
     sp_r1cs cs;
-    int have_cs = 0, rc = SP_EXIT_OK;
-    sp_fr *w = NULL, *pub = NULL;
-    size_t w_len = 0;
+    int have_cs;
+    sp_fr *w, *pub;
+    size_t w_len;
+} prove_inputs;
+
+/* The timed proofs on an open backend with the key attached: per thread
+ * count, one untimed warm-up on a GPU (domains, scratch), then a->reps
+ * proofs; the last proof of each row is verified. */
+static int prove_rows(const bench_args *a, prove_inputs *in, sp_backend *be)
+{
+    char err[SP_ERR_LEN] = "", what[64];
     double t[1000];
-    sp_status st = SP_OK;
-    if (a->r1cs && (st = sp_r1cs_read(&cs, a->r1cs, err)) != SP_OK)
-        return sp_cli_fail_file("bench", a->r1cs, st, err);
-    have_cs = a->r1cs != NULL;
-    if ((st = sp_zkey_read(&pk, NULL, a->zkey, 0, sp_cli_threads(), err)) != SP_OK) {
-        rc = sp_cli_fail_file("bench", a->zkey, st, err);
-        goto out_cs;
-    }
-    if ((st = sp_wtns_read(&w, &w_len, a->wtns, err)) != SP_OK) {
-        rc = sp_cli_fail_file("bench", a->wtns, st, err);
-        goto out;
-    }
-    if (!(pub = malloc(sizeof(sp_fr) * (pk.vk.n_public + 1u)))) {
-        rc = sp_cli_fail("bench", SP_ERR_NOMEM, "public signals");
-        goto out;
-    }
+    sp_g16_pvk pvk;
+    sp_status st = sp_g16_pvk_init(&pvk, &in->pk.vk, err);
+    if (st != SP_OK)
+        return sp_cli_fail("bench", st, err);
+    snprintf(what, sizeof what, "%s %s", be->name, a->no_split ? "plain" : "split");
     header();
+    int rc = SP_EXIT_OK;
     for (int ti = 0; ti < a->n_threads && rc == SP_EXIT_OK; ti++) {
         sp_g16_prove_opts o = sp_g16_prove_opts_default();
         o.threads = a->threads[ti];
         o.split_msm = !a->no_split;
+        o.backend = be;
+        sp_g16_proof proof;
+        int valid = 0;
+        sp_r1cs *cs = in->have_cs ? &in->cs : NULL;
+        if (strcmp(be->name, "cpu"))
+            st = sp_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
         for (int r = 0; r < a->reps && st == SP_OK; r++) {
-            sp_g16_proof proof;
             double t0 = sp_cli_now();
-            st = sp_prove(&proof, pub, &pk, have_cs ? &cs : NULL, w, w_len, 0, &o, err);
+            st = sp_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
             t[r] = sp_cli_now() - t0;
+        }
+        if (st == SP_OK && (st = sp_g16_verify(&valid, &pvk, &proof, in->pub, in->pk.vk.n_public, err)) == SP_OK &&
+            !valid) {
+            snprintf(err, SP_ERR_LEN, "the proof made on %s does not verify", be->name);
+            st = SP_ERR_GPU; /* a wrong proof from a backend: its arithmetic failed */
         }
         if (st != SP_OK)
             rc = sp_cli_fail("bench", st, err);
         else
-            row("prove", a->no_split ? "\"split\":false," : "\"split\":true,", a->no_split ? "plain MSMs" : "split MSMs",
-                (int)pk.log2_domain, a->threads[ti], t, a->reps);
+            row("prove", a->no_split ? "\"split\":false," : "\"split\":true,", what, (int)in->pk.log2_domain,
+                a->threads[ti], t, a->reps);
     }
+    sp_g16_pvk_free(&pvk);
+    return rc;
+}
+
+/* Whole proofs: key, circuit and witness read once, then sp_prove timed. */
+static int bench_prove(const bench_args *a)
+{
+    char err[SP_ERR_LEN] = "";
+    prove_inputs in = {0};
+    int rc = SP_EXIT_OK;
+    sp_status st = SP_OK;
+    sp_backend *be = NULL;
+    if (a->r1cs && (st = sp_r1cs_read(&in.cs, a->r1cs, err)) != SP_OK)
+        return sp_cli_fail_file("bench", a->r1cs, st, err);
+    in.have_cs = a->r1cs != NULL;
+    if ((st = sp_zkey_read(&in.pk, NULL, a->zkey, a->key_flags, sp_cli_threads(), err)) != SP_OK) {
+        rc = sp_cli_fail_file("bench", a->zkey, st, err);
+        goto out_cs;
+    }
+    if ((st = sp_wtns_read(&in.w, &in.w_len, a->wtns, err)) != SP_OK) {
+        rc = sp_cli_fail_file("bench", a->wtns, st, err);
+        goto out;
+    }
+    if (!(in.pub = malloc(sizeof(sp_fr) * (in.pk.vk.n_public + 1u)))) {
+        rc = sp_cli_fail("bench", SP_ERR_NOMEM, "public signals");
+        goto out;
+    }
+    if ((st = sp_backend_open(&be, a->backend ? a->backend : "cpu", sp_cli_threads(), err)) != SP_OK) {
+        rc = sp_cli_fail("bench", st, err);
+        goto out;
+    }
+    if ((st = be->key_attach(be, &in.pk, err)) != SP_OK) {
+        rc = sp_cli_fail("bench", st, err);
+    } else {
+        rc = prove_rows(a, &in, be);
+        be->key_detach(be, &in.pk);
+    }
+    sp_backend_close(be);
 out:
-    free(w), free(pub);
-    sp_g16_pk_free(&pk);
+    free(in.w), free(in.pub);
+    sp_g16_pk_free(&in.pk);
 out_cs:
-    if (have_cs)
-        sp_r1cs_free(&cs);
+    if (in.have_cs)
+        sp_r1cs_free(&in.cs);
     return rc;
 }
 

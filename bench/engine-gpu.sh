@@ -14,6 +14,7 @@
 #   environment
 #     OUT             where the TIMELINE, SVG and tables go (default: a temp dir)
 #     SP_SWEEP_J      the sweep's j values (default 1,4,J)
+#     SP_NO_SWEEP=1   isolation and load only (no sweep rows)
 #     SP_ENGINE_SET   extra "--set K=V" options for every run
 #     SP_ENGINE_BACKEND  the engine's backends (default cuda:0; cpu to try it here)
 # Exit status 0 only when every job of every run completed and verified.
@@ -66,8 +67,10 @@ echo "best: g2_on_device=$best"
 
 echo "== 2. isolation vs load and the sweep (g2_on_device=$best)"
 rc=0
-run -c "$C" -j "$J" --set g2_on_device=$best --sweep-j "${SP_SWEEP_J:-1,4,$J}" \
-    --timeline "$D/timeline.txt" | tee "$D/table.txt" || rc=1
+sweep="--sweep-j ${SP_SWEEP_J:-1,4,$J}"
+[ "${SP_NO_SWEEP:-0}" = 1 ] && sweep=
+# shellcheck disable=SC2086 # $sweep is two words or none
+run -c "$C" -j "$J" --set g2_on_device=$best $sweep --timeline "$D/timeline.txt" | tee "$D/table.txt" || rc=1
 
 echo "== 3. waterfall of the load run"
 "$S" waterfall "$D/timeline.txt" --svg "$D/waterfall.svg" | tee "$D/waterfall.txt" || rc=1

@@ -27,6 +27,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -620,7 +621,10 @@ sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes)
     char *end;
     if (!s || *s < '0' || *s > '9')
         return SP_ERR_INVALID_ARG;
+    errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE) /* strtoull saturates: "99999999999999999999" is not 2^64 - 1 bytes */
+        return SP_ERR_INVALID_ARG;
     unsigned shift = 0;
     switch (*end) {
     case 'K': case 'k': shift = 10; end++; break;

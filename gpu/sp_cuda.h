@@ -57,18 +57,20 @@ void sp_cuda_set_profile(sp_cuda *ctx, int on);
 const char *sp_cuda_profile(const sp_cuda *ctx);
 
 /* Tuning knob: the Montgomery multiplication used by the MSM and NTT
- * kernels, 0 = PTX carry chains, 1 = 64-bit products in plain C++ (the
- * default: faster inside the MSM than 0), 2 = even/odd PTX chains whose
- * partial products compile to one fused multiply-add each (gpu/field_eo.cuh;
- * a third of the instructions of 0 and 1). All are exact; the benchmark
- * table measures each. Returns the previous setting; other values are
- * ignored. */
+ * kernels, 0 = PTX carry chains, 1 = 64-bit products in plain C++, 2 =
+ * even/odd PTX chains whose partial products compile to one fused
+ * multiply-add each (gpu/field_eo.cuh; a third of the instructions of 0
+ * and 1; the default: on the H200 27e9 Fp modmul/s against 17e9, MSMs
+ * 2.1-2.3x faster, bench/NOTES.md). All are exact; the benchmark table
+ * measures each. Returns the previous setting; other values are ignored. */
 int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl);
 /* Tuning knob: the MSM's bucket-accumulation variant (gpu/msm_kern.cuh),
  * used with multiplication 2 (with 0 and 1 the MSM always runs variant 0):
- * 0 = the next point loaded into registers during the current addition
- * (the default), 1 = the next point only prefetched into L2, 2 = as 1 with
- * G1 kernels bounded to 3 instead of 4 blocks per SM (more registers).
+ * 0 = the next point loaded into registers during the current addition,
+ * 1 = the next point only prefetched into L2, 2 (the default) = G1 as 1
+ * with kernels bounded to 3 instead of 4 blocks per SM (more registers,
+ * no spills), G2 as 0 (the fastest of each group measured on the H200:
+ * G1 2^24 127 ms against 133, G2 2^22 173 ms against 191).
  * All are exact and give the same result. Returns the previous setting;
  * other values are ignored. */
 int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);

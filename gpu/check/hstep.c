@@ -126,12 +126,15 @@ out:
 void chk_hstep(chk_env *env)
 {
     unsigned max = env->quick ? 14 : 20;
+    static const size_t sizes[] = {1, 2, 3, 255, 256, 1000, 4096, 4097, 100000};
+    size_t cap = (size_t)1 << max; /* elements of each of a, b, c: the H sizes and the kernel sizes */
+    if (cap < sizes[sizeof sizes / sizeof sizes[0] - 1])
+        cap = sizes[sizeof sizes / sizeof sizes[0] - 1];
     sp_fr *dev = NULL;
-    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, 3 * ((size_t)1 << max) * sizeof(sp_fr)), "H buffer")) {
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, 3 * cap * sizeof(sp_fr)), "H buffer")) {
         chk_tally();
         return;
     }
-    static const size_t sizes[] = {1, 2, 3, 255, 256, 1000, 4096, 4097, 100000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         check_kernels(env, sizes[i], dev);
     for (int bp = 0; bp < 2; bp++)

@@ -181,8 +181,8 @@ void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {1, 0, "64-bit"},        {0, 0, "PTX"},           {2, 0, "even/odd, v0"},
-    {2, 1, "even/odd, v1"}, {2, 2, "even/odd, v2"},
+    {2, 2, "even/odd, v2 (default)"}, {1, 0, "64-bit"}, {0, 0, "PTX"}, {2, 0, "even/odd, v0"},
+    {2, 1, "even/odd, v1"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)

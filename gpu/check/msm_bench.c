@@ -217,8 +217,8 @@ void bench_msm(chk_env *env)
         if (!env->table)
             default_rows(env, &in, 16, env->quick ? 18 : 20, g1_anchor, 0);
         variant_rows(env, &in, logs1, (int)n1, ms);
-        if (!env->table) { /* window sweep, even/odd v0 */
-            chk_msm_use(env, &chk_msm_cfgs[2]);
+        if (!env->table) { /* window sweep, in the default configuration */
+            chk_msm_use(env, &chk_msm_cfgs[0]);
             for (unsigned k = 0; k < n1 && logs1[k] <= 24; k++) {
                 unsigned char want[sizeof(sp_g2_jac)];
                 size_t n = (size_t)1 << logs1[k];

@@ -13,33 +13,8 @@ vec=$(cd "$(dirname "$0")" && pwd)/vectors/chain1021_bls12381
 [ -x "$bin" ] || { echo "test_setup_backend: $bin not found (build first)"; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_setup_be.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-# expect CODE NAME CMD...: CMD exits with CODE (output in $T/out, no sanitizer report).
-expect() {
-    local want=$1 name=$2 rc=0
-    shift 2
-    "$@" >"$T/out" 2>&1 || rc=$?
-    if [ "$rc" -eq "$want" ] && ! grep -q "Sanitizer\|runtime error:" "$T/out"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL $name (exit $rc, expected $want)"
-        sed 's/^/     | /' "$T/out" | head -20
-    fi
-}
-
-# expect_out REGEX NAME: the output of the last expect matches REGEX.
-expect_out() {
-    if grep -Eq "$1" "$T/out"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL $2 (output does not match /$1/)"
-        sed 's/^/     | /' "$T/out" | head -20
-    fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 r1cs=$vec/circuit.r1cs
 wtns=$vec/witness.wtns

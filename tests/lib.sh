@@ -1,0 +1,30 @@
+# Shared helpers of the tests/test_*.sh scripts (bash). Source it after
+# setting T (the test's temporary directory); it defines pass, fail and:
+#   expect CODE NAME CMD...   CMD exits with CODE (its output in $T/out)
+#                             and prints no sanitizer report
+#   expect_out REGEX NAME     the output of the last expect matches REGEX
+pass=0
+fail=0
+
+expect() {
+    local want=$1 name=$2 rc=0
+    shift 2
+    "$@" >"$T/out" 2>&1 || rc=$?
+    if [ "$rc" -eq "$want" ] && ! grep -q "Sanitizer\|runtime error:" "$T/out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name (exit $rc, expected $want)"
+        sed 's/^/     | /' "$T/out" | head -20
+    fi
+}
+
+expect_out() {
+    if grep -Eq "$1" "$T/out"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $2 (output does not match /$1/)"
+        sed 's/^/     | /' "$T/out" | head -20
+    fi
+}

@@ -8,7 +8,8 @@
 #                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
 #     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
-#                 --device N
+#                 --device N  --stream (of gpu_check only the streamed-MSM and
+#                 streamed-key checks and rows)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

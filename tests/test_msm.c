@@ -164,6 +164,22 @@ static void test_helpers(sp_rng *rng)
     sp_msm_scalars_from_fr(sv, fv, 7);
     for (int i = 0; i < 7; i++)
         CHECK(sv[i].l[0] == (uint64_t)i * 3 && !sv[i].l[1] && !sv[i].l[2] && !sv[i].l[3]);
+    /* the threaded conversion equals the serial one, at sizes around its split */
+    static const size_t pn[] = {0, 1, 16383, 16384, 40001};
+    for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++) {
+        sp_fr *pf = malloc((pn[k] + 1) * sizeof *pf);
+        sp_scalar *ps = malloc((pn[k] + 1) * sizeof *ps), *pw = malloc((pn[k] + 1) * sizeof *pw);
+        for (size_t i = 0; i < pn[k]; i++)
+            sp_fr_random(&pf[i], rng);
+        sp_msm_scalars_from_fr(pw, pf, pn[k]);
+        for (int t = 0; t <= 3; t++) {
+            memset(ps, 0xa5, (pn[k] + 1) * sizeof *ps);
+            sp_msm_scalars_from_fr_par(ps, pf, pn[k], t);
+            CHECKF(!memcmp(ps, pw, pn[k] * sizeof *ps), "scalars_from_fr_par n=%zu threads=%d", pn[k], t);
+            CHECK(ps[pn[k]].l[0] == 0xa5a5a5a5a5a5a5a5ull); /* nothing written past n */
+        }
+        free(pf), free(ps), free(pw);
+    }
 
     size_t n = 100000 / SCALE, z = 0, o = 0;
     sp_scalar *s = malloc(n * sizeof *s);

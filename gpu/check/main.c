@@ -1,12 +1,13 @@
 /*
- * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table] [--g1 LOG] [--g2 LOG]
- *           [--ntt LOG] [--device N]
+ * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table] [--stream] [--g1 LOG]
+ *           [--g2 LOG] [--ntt LOG] [--device N]
  *
  * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
  * --no-bench) the timing runs, and prints the table last; --witness times
  * only the plain vs split MSMs on witness-like scalars; --msm-table only
  * the modmul rates, the NTT at 2^24 and 2^26 and the MSM variants side by
- * side (G1 2^22, 2^24, 2^26 unless --quick; G2 2^22). Timed calls are
+ * side (G1 2^22, 2^24, 2^26 unless --quick; G2 2^22); --stream only the
+ * streamed-MSM and streamed-key checks and rows (gpu/check/stream.c). Timed calls are
  * checked against the oracle too. Exit status 0 only when every check
  * passed.
  */
@@ -18,7 +19,7 @@
 #include <unistd.h>
 #include "check.h"
 
-#define CHK_MAX_ROWS 96
+#define CHK_MAX_ROWS 160
 
 typedef struct {
     char what[72], size[16], unit[16], note[96];
@@ -139,6 +140,7 @@ int main(int argc, char **argv)
     memset(&env, 0, sizeof env);
     int device = 0, bench = 1, checks = 1; /* bench: 0 none, 1 all, 2 the witness rows */
     int sizes_set = 0; /* --g1 (1), --ntt (2) given: --quick leaves them alone */
+    int stream_only = 0; /* --stream */
     env.max_g1 = 26;
     env.max_g2 = 22;
     env.max_ntt = 26;
@@ -153,6 +155,8 @@ int main(int argc, char **argv)
             env.table = 1;
         else if (!strcmp(argv[i], "--no-checks"))
             checks = 0;
+        else if (!strcmp(argv[i], "--stream"))
+            stream_only = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
             env.max_g1 = (unsigned)atoi(argv[++i]), sizes_set |= 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
@@ -163,7 +167,7 @@ int main(int argc, char **argv)
             device = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness | "
-                            "--msm-table] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]\n",
+                            "--msm-table] [--stream] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]\n",
                     argv[0]);
             return 2;
         }
@@ -184,9 +188,16 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     double t0 = chk_now();
-    if (checks)
+    if (checks && stream_only) {
+        chk_stream(&env, device);
+        printf("streamed MSM and key checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    } else if (checks) {
         run_checks(&env, device, t0);
-    if (bench) {
+    }
+    if (bench && stream_only) {
+        bench_stream(&env);
+        chk_print_table();
+    } else if (bench) {
         if (bench == 1) {
             bench_field(&env);
             bench_ntt(&env);

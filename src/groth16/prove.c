@@ -131,7 +131,7 @@ static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr
         snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + n_hs);
         goto out;
     }
-    sp_msm_scalars_from_fr(ws, w, w_len);
+    sp_msm_scalars_from_fr_par(ws, w, w_len, o->threads);
     if (be->h_msm)
         st = be->h_msm(be, &part->h, a, b, c, pk, d, err);
     else

@@ -288,6 +288,28 @@ void sp_msm_scalars_from_fr(sp_scalar *out, const sp_fr *in, size_t n)
         sp_fr_to_canonical(out[i].l, &in[i]);
 }
 
+typedef struct {
+    sp_scalar *out;
+    const sp_fr *in;
+    size_t n;
+} from_fr_job;
+
+static void from_fr_part(sp_par *par, int tid, void *ctx)
+{
+    const from_fr_job *j = ctx;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, j->n, tid, par->nthreads);
+    sp_msm_scalars_from_fr(j->out + lo, j->in + lo, hi - lo);
+}
+
+void sp_msm_scalars_from_fr_par(sp_scalar *out, const sp_fr *in, size_t n, int threads)
+{
+    if (threads < 1)
+        threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    from_fr_job j = {out, in, n};
+    sp_par_run(sp_par_threads_for(threads, n, (size_t)1 << 14), from_fr_part, &j);
+}
+
 /* ---- the random-subset subgroup test's shape (subgroup_tmpl.h) ---- */
 
 void sp_msm_subgroup_plan(unsigned *c_out, size_t *chunks_out, int *affine, size_t n, int threads,

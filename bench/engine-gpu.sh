@@ -15,6 +15,8 @@
 #     OUT             where the TIMELINE, SVG and tables go (default: a temp dir)
 #     SP_SWEEP_J      the sweep's j values (default 1,4,J)
 #     SP_NO_SWEEP=1   isolation and load only (no sweep rows)
+#     SP_CONSTRAINTS  the circuit's constraint count instead of 2^K (2^K - 2 keeps
+#                     the domain at 2^K)
 #     SP_ENGINE_SET   extra "--set K=V" options for every run
 #     SP_ENGINE_BACKEND  the engine's backends (default cuda:0; cpu to try it here)
 # Exit status 0 only when every job of every run completed and verified.
@@ -32,9 +34,10 @@ trap 'rm -rf "$W"' EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-echo "== circuit 2^$K constraints, 70% of the witness 0/1"
+N=${SP_CONSTRAINTS:-$((1 << K))}
+echo "== circuit of $N constraints, 70% of the witness 0/1"
 t=$(now)
-"$S" --quiet gen-circuit --constraints $((1 << K)) --bool-fraction 0.7 "$W/c.r1cs" "$W/c.wtns"
+"$S" --quiet gen-circuit --constraints "$N" --bool-fraction 0.7 "$W/c.r1cs" "$W/c.wtns"
 echo "gen-circuit: $(since "$t") s"
 t=$(now)
 if "$S" setup --help 2>&1 | grep -q -- --backend; then

@@ -3,6 +3,7 @@
 #   expect CODE NAME CMD...   CMD exits with CODE (its output in $T/out)
 #                             and prints no sanitizer report
 #   expect_out REGEX NAME     the output of the last expect matches REGEX
+# With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
 
@@ -12,6 +13,7 @@ expect() {
     "$@" >"$T/out" 2>&1 || rc=$?
     if [ "$rc" -eq "$want" ] && ! grep -q "Sanitizer\|runtime error:" "$T/out"; then
         pass=$((pass + 1))
+        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $name"
     else
         fail=$((fail + 1))
         echo "FAIL $name (exit $rc, expected $want)"
@@ -22,6 +24,7 @@ expect() {
 expect_out() {
     if grep -Eq "$1" "$T/out"; then
         pass=$((pass + 1))
+        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $2"
     else
         fail=$((fail + 1))
         echo "FAIL $2 (output does not match /$1/)"

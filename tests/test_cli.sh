@@ -30,35 +30,8 @@ fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-
-# expect CODE NAME CMD...: CMD exits with CODE; its output is kept in $T/out.
-expect() {
-    local want=$1 name=$2 rc=0
-    shift 2
-    "$@" >"$T/out" 2>&1 || rc=$?
-    if [ "$rc" -eq "$want" ] && ! grep -q "Sanitizer\|runtime error:" "$T/out"; then
-        pass=$((pass + 1))
-        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $name"
-    else
-        fail=$((fail + 1))
-        echo "FAIL $name (exit $rc, expected $want)"
-        sed 's/^/     | /' "$T/out" | head -20
-    fi
-}
-
-# expect_out REGEX NAME: the output of the last expect matches REGEX.
-expect_out() {
-    if grep -Eq "$1" "$T/out"; then
-        pass=$((pass + 1))
-        [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $2"
-    else
-        fail=$((fail + 1))
-        echo "FAIL $2 (output does not match /$1/)"
-        sed 's/^/     | /' "$T/out" | head -20
-    fi
-}
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # snarkjs_rejects NAME VK PUBLIC PROOF: snarkjs says the proof is invalid
 # (non-zero exit, or an "Invalid" line, and never "OK!").

@@ -168,8 +168,6 @@ typedef struct {
     sp_fr *const *witness;  /* n_partitions witnesses (full: w[0] = 1, then the public wires);
                                NULL for a native circuit */
     size_t witness_len;     /* values in each: must equal the key's n_vars */
-    const void *const *inputs; /* native circuits only: n_partitions inputs of nat->input_size
-                               bytes each, copied at submit */
     int owns_witness;       /* 1: the engine takes the arrays (free()d once the device has
                                used them, or on failure); 0: the caller keeps them valid
                                until the job finished */
@@ -178,6 +176,8 @@ typedef struct {
                                the id of a job not yet released is rejected */
     sp_engine_done_fn on_done; /* NULL, or see above */
     void *on_done_ctx;
+    const void *const *inputs; /* native circuits only: n_partitions inputs of nat->input_size
+                                  bytes each, copied at submit */
 } sp_engine_job_desc;
 
 /*

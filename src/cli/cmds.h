@@ -27,6 +27,9 @@ int sp_cli_setup(int argc, char **argv);
 int sp_cli_export_vkey(int argc, char **argv);
 /* info [--json] <file> */
 int sp_cli_info(int argc, char **argv);
+/* gen-circuit [--kind chain|porep-like] ... <out.r1cs> <out.wtns>: benchmark circuits
+ * (synth/gen.h) and native ones (circuit/porep.h); prints its options alone. */
+int sp_cmd_gen_circuit(int argc, char **argv);
 /* bench msm|ntt|prove ...; argv[0] is "msm", "ntt" or "prove". */
 int sp_cli_bench_groth16(int argc, char **argv);
 

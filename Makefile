@@ -26,7 +26,7 @@ LDLIBS  += -lm
 comma   := ,
 
 # The core layers, bottom up. Every .c file under them goes into the library.
-LAYERS  := util field curve pairing msm ntt r1cs synth groth16 engine
+LAYERS  := util field curve pairing msm ntt r1cs groth16 circuit synth engine
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a

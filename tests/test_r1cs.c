@@ -323,7 +323,7 @@ static void test_wtns_damaged(void)
     sp_r1cs_writer *rw;
     CHECK(sp_r1cs_writer_open(&rw, tmp, &h, err) == SP_OK);
     uint32_t wire = 3;
-    sp_lc bad = {1, &wire, v}, empty = {0, NULL, NULL};
+    sp_r1cs_lc bad = {1, &wire, v}, empty = {0, NULL, NULL};
     CHECK(sp_r1cs_writer_add(rw, &bad, &empty, &empty, err) == SP_ERR_INVALID_ARG);
     CHECKF(strstr(err, "refers to wire 3, nWires is 3") != NULL, "%s", err);
     CHECK(sp_r1cs_writer_add(rw, &empty, &empty, &empty, err) == SP_OK);

@@ -92,7 +92,7 @@ typedef struct sp_cs {
     char err[SP_ERR_LEN];
     uint64_t bad_row;      /* check: first failing constraint (UINT64_MAX = none) */
     char bad_path[SP_CS_PATH_MAX];
-    char path[SP_CS_PATH_MAX]; /* gadget path, maintained only with check or RECORD */
+    char path[SP_CS_PATH_MAX]; /* gadget path, maintained only with check */
     size_t path_len;
     uint32_t path_stack[32], depth;
 } sp_cs;
@@ -130,7 +130,7 @@ sp_var sp_cs_alloc(sp_cs *cs, const sp_fr *val);
 /* As sp_cs_alloc for a value 0 or 1 (no booleanity constraint). */
 sp_var sp_cs_alloc_bit(sp_cs *cs, int bit);
 
-/* Gadget path (debug names). Cheap no-ops unless check or RECORD. */
+/* Gadget path (debug names). Cheap no-ops unless check. */
 void sp_cs_push(sp_cs *cs, const char *name);
 void sp_cs_pushf(sp_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sp_cs_pop(sp_cs *cs);

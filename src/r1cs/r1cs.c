@@ -280,7 +280,7 @@ sp_status sp_r1cs_writer_open(sp_r1cs_writer **out, const char *path, const sp_r
     return SP_OK;
 }
 
-static sp_status write_lc(sp_r1cs_writer *w, const sp_lc *lc, char *err)
+static sp_status write_lc(sp_r1cs_writer *w, const sp_r1cs_lc *lc, char *err)
 {
     uint8_t buf[4 + SP_FR_BYTES];
     sp_bin_put_u32(buf, (uint32_t)lc->n);
@@ -298,10 +298,10 @@ static sp_status write_lc(sp_r1cs_writer *w, const sp_lc *lc, char *err)
     return st;
 }
 
-sp_status sp_r1cs_writer_add(sp_r1cs_writer *w, const sp_lc *a, const sp_lc *b, const sp_lc *c,
+sp_status sp_r1cs_writer_add(sp_r1cs_writer *w, const sp_r1cs_lc *a, const sp_r1cs_lc *b, const sp_r1cs_lc *c,
                              char err[SP_ERR_LEN])
 {
-    const sp_lc *lc[3] = {a, b, c};
+    const sp_r1cs_lc *lc[3] = {a, b, c};
     if (w->added == w->h.n_constraints) {
         sp_bin_errf(err, "r1cs writer: more than the %" PRIu32 " constraints announced", w->h.n_constraints);
         return SP_ERR_INVALID_ARG;
@@ -368,10 +368,10 @@ sp_status sp_r1cs_write(const char *path, const sp_r1cs *cs, char err[SP_ERR_LEN
         return st;
     const sp_csr *mat[3] = {&cs->a, &cs->b, &cs->c};
     for (uint32_t i = 0; i < cs->h.n_constraints && st == SP_OK; i++) {
-        sp_lc lc[3];
+        sp_r1cs_lc lc[3];
         for (int m = 0; m < 3; m++) {
             uint64_t lo = mat[m]->row[i], hi = mat[m]->row[i + 1];
-            lc[m] = (sp_lc){(size_t)(hi - lo), mat[m]->col + lo, mat[m]->val + lo};
+            lc[m] = (sp_r1cs_lc){(size_t)(hi - lo), mat[m]->col + lo, mat[m]->val + lo};
         }
         st = sp_r1cs_writer_add(w, &lc[0], &lc[1], &lc[2], err);
     }

@@ -75,7 +75,7 @@ typedef struct {
     size_t n;
     const uint32_t *wire;
     const sp_fr *coef;
-} sp_lc;
+} sp_r1cs_lc;
 
 /*
  * Streaming .r1cs writer: open with the final header, add exactly
@@ -90,7 +90,7 @@ typedef struct sp_r1cs_writer sp_r1cs_writer;
 sp_status sp_r1cs_writer_open(sp_r1cs_writer **w, const char *path, const sp_r1cs_header *h,
                               char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 /* SP_ERR_INVALID_ARG for a wire >= n_wires or one constraint too many. */
-sp_status sp_r1cs_writer_add(sp_r1cs_writer *w, const sp_lc *a, const sp_lc *b, const sp_lc *c,
+sp_status sp_r1cs_writer_add(sp_r1cs_writer *w, const sp_r1cs_lc *a, const sp_r1cs_lc *b, const sp_r1cs_lc *c,
                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 /* SP_ERR_INVALID_ARG when fewer constraints than announced were added. */
 sp_status sp_r1cs_writer_close(sp_r1cs_writer *w, char err[SP_ERR_LEN]) SP_WARN_UNUSED;

@@ -47,7 +47,7 @@ static sp_status put_value(gen_state *g, const sp_fr *v, char *err)
     return sp_wtns_writer_put(g->ww, v, 1, err);
 }
 
-static sp_status add(gen_state *g, const sp_lc *a, const sp_lc *b, const sp_lc *c, char *err)
+static sp_status add(gen_state *g, const sp_r1cs_lc *a, const sp_r1cs_lc *b, const sp_r1cs_lc *c, char *err)
 {
     g->st.nnz[0] += a->n;
     g->st.nnz[1] += b->n;
@@ -64,7 +64,7 @@ static sp_status bit_gate(gen_state *g, uint32_t wire, char *err)
         sp_fr_set_zero(&v);
     uint32_t wa[1] = {wire}, wb[2] = {wire, 0};
     sp_fr cb[2] = {g->one, g->minus_one};
-    sp_lc a = {1, wa, &g->one}, b = {2, wb, cb}, c = {0, NULL, NULL};
+    sp_r1cs_lc a = {1, wa, &g->one}, b = {2, wb, cb}, c = {0, NULL, NULL};
     sp_status s = add(g, &a, &b, &c, err);
     if (s == SP_OK)
         s = put_value(g, &v, err);
@@ -78,7 +78,7 @@ static sp_status mul_gate(gen_state *g, uint32_t wire, char *err)
     size_t ix = ring_pick(g->full, &g->rng), iy = ring_pick(g->full, &g->rng);
     uint32_t wa[2] = {g->full->idx[ix], 0}, wb[1] = {g->full->idx[iy]}, wc[2] = {wire, 0};
     sp_fr ca[2] = {g->one, g->one}, cc[2] = {g->one, g->minus_one}, x = g->full->val[ix], z;
-    sp_lc a = {1, wa, ca}, b = {1, wb, &g->one}, c = {1, wc, cc};
+    sp_r1cs_lc a = {1, wa, ca}, b = {1, wb, &g->one}, c = {1, wc, cc};
     uint64_t r = sp_rng_u64(&g->rng);
     if ((r & 3) == 0) {
         size_t ix2 = ring_pick(g->full, &g->rng);

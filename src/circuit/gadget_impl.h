@@ -144,4 +144,29 @@ static inline void gl_u256_add_shl(uint64_t acc[4], uint64_t v, unsigned shift)
 /* The field element of a 256-bit integer (reduced mod r first). */
 void sp_gl_fr_of_u256(sp_fr *r, const uint64_t x[4]);
 
+/* A new field variable of value *v; in check mode the tamper hook may add
+ * one to *v (callers use *v afterwards). */
+static inline sp_var gl_alloc_num(sp_cs *cs, sp_fr *v)
+{
+    if (cs->check && sp_gl_tamper_wire_ == cs->next_var) {
+        sp_fr_add(v, v, gl_k(1));
+        sp_gl_tamper_wire_ = UINT64_MAX;
+    }
+    return sp_cs_alloc(cs, v);
+}
+
+/*
+ * RECORD helpers for packed sums (heap sp_lc, the lead's growth): lc +=
+ * (neg ? -1 : 1) * 2^i * bit, a constant bit or the 1 of a negation going
+ * into the integer kpos (added) or kneg (subtracted) instead of a term;
+ * sp_gl_lc_consts then adds one ONE term for them.
+ */
+void sp_gl_lc_bit_pow2(sp_cs *cs, sp_lc *lc, const sp_bit *b, unsigned i, int neg, uint64_t kpos[4],
+                       uint64_t kneg[4]);
+void sp_gl_lc_consts(sp_cs *cs, sp_lc *lc, const uint64_t kpos[4], const uint64_t kneg[4]);
+
+/* z = x XOR y for two plain variables of values xv, yv (bits.c): 1 new
+ * variable (its value in *zv), 1 constraint (2x) * y = x + y - z. */
+sp_var sp_gl_xor_var(sp_cs *cs, sp_var x, int xv, sp_var y, int yv, int *zv);
+
 #endif

@@ -12,8 +12,21 @@ const sp_fr sp_gl_small_[5] = {
 };
 
 _Thread_local uint64_t sp_gl_tamper_wire_ = UINT64_MAX;
+_Thread_local const char *sp_gl_tamper_path_;
 
-void sp_bits_debug_tamper(uint64_t wire) { sp_gl_tamper_wire_ = wire; }
+void sp_bits_debug_tamper(uint64_t wire, const char *path)
+{
+    sp_gl_tamper_wire_ = path ? UINT64_MAX : wire;
+    sp_gl_tamper_path_ = path;
+}
+
+int sp_gl_tamper_hit(const sp_cs *cs)
+{
+    int hit = sp_gl_tamper_path_ ? !strcmp(cs->path, sp_gl_tamper_path_) : sp_gl_tamper_wire_ == cs->next_var;
+    if (hit)
+        sp_bits_debug_tamper(UINT64_MAX, NULL);
+    return hit;
+}
 
 /* x >= r as 256-bit integers. */
 static int u256_ge_r(const uint64_t x[4])

@@ -149,11 +149,14 @@ void sp_num_to_bits_le_strict(sp_cs *cs, sp_bit out[255], const sp_num *x);
 void sp_num_cond_swap(sp_cs *cs, sp_num *l, sp_num *r, const sp_bit *c, const sp_num *x, const sp_num *y);
 
 /*
- * Debug (tests): in check mode, the allocation of wire `wire` by these
- * gadgets gives it the wrong value (a bit flipped, a number plus one), so
- * the constraint that defines it fails and sp_cs_status names it. Applies
- * once, to the calling thread. UINT64_MAX turns it off.
+ * Debug (tests): in check mode, one allocation made by these gadgets gets
+ * the wrong value (a bit flipped, a number plus one), so the constraint
+ * that defines it fails and sp_cs_status names it with its path. With
+ * path NULL the allocation of wire `wire` is hit; otherwise the first
+ * allocation made while the gadget path (sp_cs_push) equals `path`
+ * (which must outlive the run). Applies once, to the calling thread;
+ * sp_bits_debug_tamper(UINT64_MAX, NULL) disarms it.
  */
-void sp_bits_debug_tamper(uint64_t wire);
+void sp_bits_debug_tamper(uint64_t wire, const char *path);
 
 #endif

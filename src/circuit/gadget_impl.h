@@ -30,18 +30,23 @@ static inline const sp_fr *gl_k(int k)
 
 static inline int gl_rec(const sp_cs *cs) { return cs->mode == SP_CS_RECORD; }
 
-/* Debug hook (bits.h, sp_bits_debug_tamper): the wire whose value the next
- * allocation in check mode gets wrong; UINT64_MAX = none. */
+/* Debug hook (bits.h, sp_bits_debug_tamper): armed when either is set. */
 extern _Thread_local uint64_t sp_gl_tamper_wire_;
+extern _Thread_local const char *sp_gl_tamper_path_;
+/* Whether this allocation is the one to get wrong (disarms the hook). */
+int sp_gl_tamper_hit(const sp_cs *cs);
+
+static inline int gl_tamper(const sp_cs *cs)
+{
+    return cs->check && (sp_gl_tamper_wire_ != UINT64_MAX || sp_gl_tamper_path_) && sp_gl_tamper_hit(cs);
+}
 
 /* A new bit variable with value *v (0/1). In check mode the tamper hook
  * may flip *v, so callers use *v afterwards (the value the witness got). */
 static inline sp_var gl_alloc_bit(sp_cs *cs, int *v)
 {
-    if (cs->check && sp_gl_tamper_wire_ == cs->next_var) {
+    if (gl_tamper(cs))
         *v ^= 1;
-        sp_gl_tamper_wire_ = UINT64_MAX;
-    }
     return sp_cs_alloc_bit(cs, *v);
 }
 
@@ -148,10 +153,8 @@ void sp_gl_fr_of_u256(sp_fr *r, const uint64_t x[4]);
  * one to *v (callers use *v afterwards). */
 static inline sp_var gl_alloc_num(sp_cs *cs, sp_fr *v)
 {
-    if (cs->check && sp_gl_tamper_wire_ == cs->next_var) {
+    if (gl_tamper(cs))
         sp_fr_add(v, v, gl_k(1));
-        sp_gl_tamper_wire_ = UINT64_MAX;
-    }
     return sp_cs_alloc(cs, v);
 }
 
@@ -164,6 +167,11 @@ static inline sp_var gl_alloc_num(sp_cs *cs, sp_fr *v)
 void sp_gl_lc_bit_pow2(sp_cs *cs, sp_lc *lc, const sp_bit *b, unsigned i, int neg, uint64_t kpos[4],
                        uint64_t kneg[4]);
 void sp_gl_lc_consts(sp_cs *cs, sp_lc *lc, const uint64_t kpos[4], const uint64_t kneg[4]);
+
+/* sp_num_to_bits_le_strict with the bits taken from the integer c (< 2^255)
+ * instead of x's canonical value: tests use it to play a prover who
+ * claims the decomposition of x + r. */
+void sp_gl_num_to_bits_strict_from(sp_cs *cs, sp_bit out[255], const sp_num *x, const uint64_t c[4]);
 
 /* z = x XOR y for two plain variables of values xv, yv (bits.c): 1 new
  * variable (its value in *zv), 1 constraint (2x) * y = x + y - z. */

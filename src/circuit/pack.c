@@ -148,10 +148,9 @@ void sp_num_to_bits_le(sp_cs *cs, sp_bit *out, const sp_num *x, size_t n)
     enforce_packed(cs, out, NULL, n, x->var, &x->val);
 }
 
-void sp_num_to_bits_le_strict(sp_cs *cs, sp_bit out[255], const sp_num *x)
+void sp_gl_num_to_bits_strict_from(sp_cs *cs, sp_bit out[255], const sp_num *x, const uint64_t c[4])
 {
-    uint64_t c[4], rm1[4];
-    sp_fr_to_canonical(c, &x->val);
+    uint64_t rm1[4];
     memcpy(rm1, SP_FR_MODULUS, sizeof rm1);
     rm1[0] -= 1; /* r is odd */
     int lowest_zero = -1;
@@ -190,6 +189,13 @@ void sp_num_to_bits_le_strict(sp_cs *cs, sp_bit out[255], const sp_num *x)
         }
     }
     enforce_packed(cs, out, NULL, 255, x->var, &x->val);
+}
+
+void sp_num_to_bits_le_strict(sp_cs *cs, sp_bit out[255], const sp_num *x)
+{
+    uint64_t c[4];
+    sp_fr_to_canonical(c, &x->val);
+    sp_gl_num_to_bits_strict_from(cs, out, x, c);
 }
 
 void sp_num_cond_swap(sp_cs *cs, sp_num *l, sp_num *r, const sp_bit *c, const sp_num *x, const sp_num *y)

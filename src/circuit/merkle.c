@@ -43,9 +43,14 @@ sp_status sp_merkle_root(sp_fr *root, const sp_fr *leaf, const sp_fr *sib, uint6
     sp_fr node = *leaf, in[ARITY_MAX];
     for (unsigned l = 0; l < levels; l++, sib += arity - 1) {
         unsigned digit = (unsigned)(index & (arity - 1));
-        index = k < 64 ? index >> k : 0;
-        for (unsigned i = 0, j = 0; i < arity; i++)
-            in[i] = i == digit ? node : sib[j++];
+        index >>= k;
+        /* the position may be secret: select without branching on it */
+        for (unsigned i = 0; i < arity; i++) {
+            in[i] = sib[i + 1 < arity ? i : i - 1];
+            if (i > 0)
+                sp_fr_cmov(&in[i], &sib[i - 1], i > digit);
+            sp_fr_cmov(&in[i], &node, i == digit);
+        }
         sp_poseidon_hash(&node, p, in);
     }
     *root = node;

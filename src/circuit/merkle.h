@@ -19,7 +19,8 @@
 #include "circuit/cs.h"
 
 /*
- * The native root (the reference for the gadget).
+ * The native root (the reference for the gadget); constant time in the
+ * values and in index.
  * On input: sib holds levels * (arity - 1) siblings, level by level.
  * On output: *root.
  * Returns SP_OK, or SP_ERR_INVALID_ARG when arity is not a power of two

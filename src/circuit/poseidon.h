@@ -32,7 +32,7 @@
  * (sp_poseidon_permute_ref, the reference) and the fast form the tests
  * check against it (sp_poseidon_permute): the partial rounds' constants
  * folded onto element 0 and their dense matrices factored into sparse
- * ones, about 2.5x fewer multiplications for arity 8.
+ * ones: 2.8x fewer multiplications for arity 8 (about 2000 against 5650).
  *
  * Constant time in the values (witness data is hashed); building the
  * parameters is not (it works on public data only).

@@ -82,7 +82,7 @@ static sp_status submit(sp_engine *e, tjob *t, const char *circ, int prio, const
             memcpy(w[k], t->w[k], n * sizeof(sp_fr));
         }
     }
-    sp_engine_job_desc d = {circ, t->n, w, n, owns, prio, rid, on_done, NULL};
+    sp_engine_job_desc d = {circ, t->n, w, n, owns, prio, rid, on_done, NULL, NULL};
     sp_status st = sp_engine_submit(e, &d, &t->job, err);
     if (owns) {
         for (size_t k = 0; st != SP_OK && k < t->n; k++)
@@ -159,7 +159,7 @@ static void test_basic(void)
     CHECK(sp_engine_create(&e, &cfg, err) == SP_OK);
     CHECKF(sp_engine_register(e, "bp", &bp.pk, &bp.cs, err) == SP_OK, "%s", err);
     sp_fr *w[2] = {fx_witness(&bp, &rng), fx_witness(&bp, &rng)};
-    sp_engine_job_desc d = {"bp", 2, w, bp.pk.n_vars, 0, 0, NULL, NULL, NULL};
+    sp_engine_job_desc d = {"bp", 2, w, bp.pk.n_vars, 0, 0, NULL, NULL, NULL, NULL};
     sp_engine_job *job;
     sp_engine_result r;
     CHECKF(sp_engine_submit(e, &d, &job, err) == SP_OK, "%s", err);
@@ -421,7 +421,7 @@ static void test_api(void)
     CHECK(submit(e, &a, "c1", 0, "req-1", 0) == SP_OK);
     CHECK(submit(e, &b, "c1", 0, "req-1", 0) == SP_ERR_INVALID_ARG); /* duplicate request id */
     CHECK(submit(e, &b, "nope", 0, NULL, 0) == SP_ERR_INVALID_ARG);  /* unknown circuit */
-    sp_engine_job_desc d = {"c1", 1, x.w, C1.pk.n_vars - 1, 0, 0, NULL, NULL, NULL};
+    sp_engine_job_desc d = {"c1", 1, x.w, C1.pk.n_vars - 1, 0, 0, NULL, NULL, NULL, NULL};
     CHECK(sp_engine_submit(e, &d, &x.job, err) == SP_ERR_INVALID_ARG); /* wrong witness length */
     CHECK(submit(e, &b, "c1", 0, "req-2", 0) == SP_OK);
     CHECK(submit(e, &c, "c1", 0, NULL, 0) == SP_ERR_NOMEM); /* 6 partitions > max_partitions */

@@ -434,7 +434,7 @@ static void test_engine_timeline(const fx_circuit *c)
     for (int j = 0; j < J; j++) {
         for (int k = 0; k < P; k++)
             w[j][k] = fx_witness(c, &rng);
-        sp_engine_job_desc d = {"c", P, w[j], c->pk.n_vars, 1, 0, NULL, NULL, NULL};
+        sp_engine_job_desc d = {"c", P, w[j], c->pk.n_vars, 1, 0, NULL, NULL, NULL, NULL};
         CHECK(sp_engine_submit(e, &d, &jobs[j], err) == SP_OK);
     }
     for (int j = 0; j < J; j++)

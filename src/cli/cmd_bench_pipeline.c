@@ -245,7 +245,7 @@ static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, doub
     int failed = 0, submitted = 0;
     if (!jobs)
         return c;
-    sp_engine_job_desc d = {"bench", (size_t)p, w, w_len, 0, 0, NULL, on_done, &f};
+    sp_engine_job_desc d = {"bench", (size_t)p, w, w_len, 0, 0, NULL, on_done, &f, NULL};
     for (; submitted < c; submitted++) {
         pthread_mutex_lock(&f.mu);
         while (submitted - f.done >= j)

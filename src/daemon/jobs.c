@@ -245,7 +245,7 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
     for (djob *x = d->jobs.head; x; x = x->next)
         ahead += !x->finished && x->priority >= j->priority;
     sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, c->n_vars, 1, s->priority, j->id,
-                               jobs_on_done, j};
+                               jobs_on_done, j, NULL};
     sp_status st = sp_engine_submit(d->eng, &desc, &j->ej, err);
     if (st == SP_OK) {
         j->prev = d->jobs.tail;

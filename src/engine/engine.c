@@ -298,8 +298,20 @@ static int valid_id(const char *id, size_t max)
     return n > 0 && n <= max;
 }
 
-static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, char err[SP_ERR_LEN])
+static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_native_circuit *nat,
+                               char err[SP_ERR_LEN])
 {
+    if (nat) {
+        uint64_t rows = nat->n_rows + nat->n_public + 1;
+        if (nat->n_vars != pk->n_vars || nat->n_public != pk->vk.n_public || rows > pk->domain_size) {
+            snprintf(err, SP_ERR_LEN, "native circuit '%s' (%llu wires, %llu public, %llu rows) does not match the "
+                     "key (%u wires, %u public, domain %u)", nat->name, (unsigned long long)nat->n_vars,
+                     (unsigned long long)nat->n_public, (unsigned long long)rows, pk->n_vars, pk->vk.n_public,
+                     pk->domain_size);
+            return SP_ERR_INVALID_ARG;
+        }
+        return SP_OK;
+    }
     if (!cs) {
         if (pk->has_qap)
             return SP_OK;
@@ -331,6 +343,8 @@ static void partition_bytes(const sp_engine *e, circuit *c)
     c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
                     (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
                     (size_t)e->cfg.gpu_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
+    if (c->nat) /* the witness, made by synthesis */
+        c->rest_bytes += nv * sizeof(sp_fr);
 }
 
 /* Attaches pk to every backend; on failure detaches what was attached. */
@@ -356,7 +370,7 @@ static sp_status attach_all(sp_engine *e, const sp_g16_pk *pk, char err[SP_ERR_L
 /* Prepares c (pvk, domain, residency) without holding mu. */
 static sp_status prepare_circuit(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
 {
-    sp_status st = check_circuit(c->pk, c->cs, err);
+    sp_status st = check_circuit(c->pk, c->cs, c->nat, err);
     if (st == SP_OK)
         st = sp_g16_pvk_init(&c->pvk, &c->pk->vk, err);
     if (st != SP_OK)
@@ -374,8 +388,8 @@ static sp_status prepare_circuit(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
     return st;
 }
 
-sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
-                             char err[SP_ERR_LEN])
+static sp_status register_(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
+                           const sp_native_circuit *nat, char err[SP_ERR_LEN])
 {
     if (!id || !valid_id(id, 63) || !pk) {
         snprintf(err, SP_ERR_LEN, "circuit id must be 1 to 63 characters of [A-Za-z0-9._:-], with a key");
@@ -389,6 +403,7 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
     snprintf(c->id, sizeof c->id, "%s", id);
     c->pk = pk;
     c->cs = cs;
+    c->nat = nat;
     sp_status st = prepare_circuit(e, c, err);
     if (st != SP_OK) {
         free(c);
@@ -407,6 +422,22 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
         return SP_ERR_INVALID_ARG;
     }
     return SP_OK;
+}
+
+sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
+                             char err[SP_ERR_LEN])
+{
+    return register_(e, id, pk, cs, NULL, err);
+}
+
+sp_status sp_engine_register_native(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_native_circuit *nat,
+                                    char err[SP_ERR_LEN])
+{
+    if (!nat || !nat->witness || !nat->input_size) {
+        snprintf(err, SP_ERR_LEN, "a native circuit needs its witness function and input size");
+        return SP_ERR_INVALID_ARG;
+    }
+    return register_(e, id, pk, NULL, nat, err);
 }
 
 sp_status sp_engine_unregister(sp_engine *e, const char *id, char err[SP_ERR_LEN])

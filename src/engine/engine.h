@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include "snarkpipe.h"
 #include "groth16/keys.h"
+#include "circuit/native.h"
 #include "r1cs/r1cs.h"
 
 typedef struct sp_engine sp_engine;
@@ -133,6 +134,19 @@ void sp_engine_destroy(sp_engine *e);
 sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/*
+ * Registers a native circuit (circuit/native.h) under id: its jobs carry
+ * inputs instead of witnesses, and their synthesis is the circuit's
+ * witness generation (the witness and a, b, c in one pass, on
+ * synth_threads threads; every constraint checked when check_witness).
+ * nat and pk are borrowed as for sp_engine_register. The witness's bytes
+ * count in the partition's reservation.
+ * Returns as sp_engine_register; SP_ERR_INVALID_ARG also when nat's sizes
+ *   do not match pk.
+ */
+sp_status sp_engine_register_native(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_native_circuit *nat,
+                                    char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* Removes a circuit that no job uses any more: every job of it must have
  * been released (waits for the on_done callbacks of released jobs still
  * running, so do not call it from one). Detaches the key from the
@@ -151,7 +165,8 @@ typedef void (*sp_engine_done_fn)(void *ctx, sp_engine_job *job);
 typedef struct {
     const char *circuit_id;
     size_t n_partitions;    /* >= 1 */
-    sp_fr *const *witness;  /* n_partitions witnesses (full: w[0] = 1, then the public wires) */
+    sp_fr *const *witness;  /* n_partitions witnesses (full: w[0] = 1, then the public wires);
+                               NULL for a native circuit */
     size_t witness_len;     /* values in each: must equal the key's n_vars */
     int owns_witness;       /* 1: the engine takes the arrays (free()d once the device has
                                used them, or on failure); 0: the caller keeps them valid
@@ -161,6 +176,8 @@ typedef struct {
                                the id of a job not yet released is rejected */
     sp_engine_done_fn on_done; /* NULL, or see above */
     void *on_done_ctx;
+    const void *const *inputs; /* native circuits only: n_partitions inputs of nat->input_size
+                                  bytes each, copied at submit */
 } sp_engine_job_desc;
 
 /*

@@ -29,6 +29,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include "circuit/native.h"
 #include "engine/engine.h"
 #include "engine/freer.h"
 #include "engine/timeline.h"
@@ -53,7 +54,9 @@ struct part {
     sp_engine_part_state state;
     part_heap *heap;       /* the queue that holds it, or NULL */
     size_t hpos;           /* its position there */
-    sp_fr *w;              /* witness (job->owns_witness: freed after the device call) */
+    sp_fr *w;              /* witness (job->owns_witness: freed after the device call); a native
+                              circuit's is made by synthesis */
+    const void *input;     /* a native circuit's input (in job->inputs), else NULL */
     void *abc;             /* a, b, c: one block of 3 * domain_size values, or NULL */
     size_t res_abc;        /* budget bytes held for the a, b, c block (0 once released) */
     size_t res_rest;       /* budget bytes held for the prover's other buffers */
@@ -72,6 +75,7 @@ struct sp_engine_job {
     int owns_witness;
     sp_g16_proof *proofs;  /* n_parts, filled in partition order */
     sp_fr *publics;        /* n_parts * n_public */
+    void *inputs;          /* native circuits: n_parts inputs, copied at submit */
     size_t n_terminal, n_done;
     atomic_int abort;      /* raised by cancel or a failure; read by synthesis chunks */
     int cancelled, failed, finished, released, verified;
@@ -89,6 +93,7 @@ struct circuit {
     char id[64];
     const sp_g16_pk *pk;
     const sp_r1cs *cs;
+    const sp_native_circuit *nat; /* a native circuit (then cs is NULL) */
     sp_g16_pvk pvk;
     sp_ntt_domain *domain;
     size_t abc_bytes, rest_bytes;

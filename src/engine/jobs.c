@@ -29,16 +29,28 @@ static sp_status admit_locked(sp_engine *e, const sp_engine_job_desc *d, circuit
         snprintf(err, SP_ERR_LEN, "no circuit '%s' is registered", d->circuit_id ? d->circuit_id : "(null)");
         return SP_ERR_INVALID_ARG;
     }
-    if (d->n_partitions < 1 || !d->witness || d->witness_len != c->pk->n_vars) {
-        snprintf(err, SP_ERR_LEN, "a job needs at least one witness of %u values (got %zu of %zu)", c->pk->n_vars,
-                 d->n_partitions, d->witness_len);
-        return SP_ERR_INVALID_ARG;
-    }
-    for (size_t k = 0; k < d->n_partitions; k++)
-        if (!d->witness[k]) {
-            snprintf(err, SP_ERR_LEN, "witness %zu is missing", k);
+    if (c->nat) {
+        if (d->n_partitions < 1 || !d->inputs || d->witness) {
+            snprintf(err, SP_ERR_LEN, "a job of native circuit '%s' needs at least one input and no witness", c->id);
             return SP_ERR_INVALID_ARG;
         }
+        for (size_t k = 0; k < d->n_partitions; k++)
+            if (!d->inputs[k]) {
+                snprintf(err, SP_ERR_LEN, "input %zu is missing", k);
+                return SP_ERR_INVALID_ARG;
+            }
+    } else {
+        if (d->n_partitions < 1 || !d->witness || d->witness_len != c->pk->n_vars) {
+            snprintf(err, SP_ERR_LEN, "a job needs at least one witness of %u values (got %zu of %zu)",
+                     c->pk->n_vars, d->n_partitions, d->witness_len);
+            return SP_ERR_INVALID_ARG;
+        }
+        for (size_t k = 0; k < d->n_partitions; k++)
+            if (!d->witness[k]) {
+                snprintf(err, SP_ERR_LEN, "witness %zu is missing", k);
+                return SP_ERR_INVALID_ARG;
+            }
+    }
     if (d->request_id && (!*d->request_id || strlen(d->request_id) > 127 || find_request_locked(e, d->request_id))) {
         snprintf(err, SP_ERR_LEN, "request id '%.127s' is empty, too long or already in use", d->request_id);
         return SP_ERR_INVALID_ARG;
@@ -57,7 +69,7 @@ static sp_status admit_locked(sp_engine *e, const sp_engine_job_desc *d, circuit
     return SP_OK;
 }
 
-static job *job_alloc(size_t n, uint32_t n_pub)
+static job *job_alloc(size_t n, uint32_t n_pub, size_t input_size)
 {
     job *j = calloc(1, sizeof *j);
     if (!j)
@@ -65,10 +77,12 @@ static job *job_alloc(size_t n, uint32_t n_pub)
     j->parts = calloc(n, sizeof *j->parts);
     j->proofs = calloc(n, sizeof *j->proofs);
     j->publics = calloc(n * n_pub + 1, sizeof *j->publics);
-    if (!j->parts || !j->proofs || !j->publics) {
+    j->inputs = input_size ? malloc(n * input_size) : NULL;
+    if (!j->parts || !j->proofs || !j->publics || (input_size && !j->inputs)) {
         free(j->parts);
         free(j->proofs);
         free(j->publics);
+        free(j->inputs);
         free(j);
         return NULL;
     }
@@ -83,7 +97,7 @@ static void job_enqueue_locked(sp_engine *e, job *j, circuit *c, const sp_engine
     j->circ = c;
     j->priority = d->priority;
     j->n_parts = d->n_partitions;
-    j->owns_witness = d->owns_witness;
+    j->owns_witness = c->nat ? 1 : d->owns_witness; /* a native witness is the engine's */
     j->on_done = d->on_done;
     j->on_done_ctx = d->on_done_ctx;
     j->t_submit = eng_ms(e);
@@ -95,8 +109,14 @@ static void job_enqueue_locked(sp_engine *e, job *j, circuit *c, const sp_engine
         p->job = j;
         p->index = (uint32_t)k;
         p->state = SP_PART_QUEUED;
-        p->w = d->witness[k];
-        memcpy(j->publics + k * npub, p->w + 1, sizeof(sp_fr) * npub); /* public signals: wires 1..npub */
+        if (c->nat) { /* the public signals come with the witness, from synthesis */
+            size_t sz = c->nat->input_size;
+            memcpy((char *)j->inputs + k * sz, d->inputs[k], sz);
+            p->input = (char *)j->inputs + k * sz;
+        } else {
+            p->w = d->witness[k];
+            memcpy(j->publics + k * npub, p->w + 1, sizeof(sp_fr) * npub); /* public signals: wires 1..npub */
+        }
         sp_eng_heap_push(&e->dq, p);
     }
     j->prev = e->jobs_tail;
@@ -119,7 +139,7 @@ sp_status sp_engine_submit(sp_engine *e, const sp_engine_job_desc *d, sp_engine_
     circuit *c = NULL;
     pthread_mutex_lock(&e->mu);
     sp_status st = admit_locked(e, d, &c, err);
-    job *j = st == SP_OK ? job_alloc(d->n_partitions, c->pk->vk.n_public) : NULL;
+    job *j = st == SP_OK ? job_alloc(d->n_partitions, c->pk->vk.n_public, c->nat ? c->nat->input_size : 0) : NULL;
     if (st == SP_OK && !j) {
         snprintf(err, SP_ERR_LEN, "out of memory for a job of %zu partitions", d->n_partitions);
         st = SP_ERR_NOMEM;

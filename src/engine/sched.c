@@ -141,6 +141,7 @@ void sp_eng_sched_maybe_free_job_locked(sp_engine *e, job *j, trash *t)
     free(j->parts);
     free(j->proofs);
     free(j->publics);
+    free(j->inputs);
     free(j);
 }
 
@@ -212,6 +213,16 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
     sp_fr *a = p->abc, *b = a + n, *cc = b + n;
     sp_synth_ctl ctl = {e->cfg.bw_throttle ? &e->throttle : NULL, &p->job->abort, 0, &e->yields};
     int nt = e->cfg.synth_threads;
+    if (c->nat) {
+        /* The witness goes to the prover, then back to the freeing thread
+         * with the job's other owned witnesses. */
+        if (!p->w && !(p->w = malloc(sizeof(sp_fr) * (size_t)c->nat->n_vars))) {
+            snprintf(err, SP_ERR_LEN, "out of memory for the witness (%llu values)",
+                     (unsigned long long)c->nat->n_vars);
+            return SP_ERR_NOMEM;
+        }
+        return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
+    }
     if (c->cs)
         return sp_synth_abc_chunked(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad,
                                     err);
@@ -236,6 +247,10 @@ static void synth_one(sp_engine *e, worker *w, part *p)
     pthread_mutex_lock(&e->mu);
     p->synth_ms = ms; /* under mu: the status snapshot reads it */
     if (st == SP_OK && !atomic_load(&j->abort)) {
+        if (j->circ->nat) { /* public signals: wires 1..n_public of the witness just made */
+            uint32_t npub = j->circ->pk->vk.n_public;
+            memcpy(j->publics + (size_t)p->index * npub, p->w + 1, sizeof(sp_fr) * npub);
+        }
         p->state = SP_PART_SYNTH_DONE;
         sp_eng_heap_push(&e->gq, p);
         TL(e, "GPU_QUEUE", j->seq, "partition=%u,depth=%zu", p->index, e->gq.n);

@@ -11,54 +11,30 @@
 #include "circuit/porep.h"
 #include "circuit/rec.h"
 #include "cli/cli.h"
+#include "cli/cmd_porep.h"
 #include "cli/cmds.h"
 #include "synth/gen.h"
 
 static const char USAGE[] =
     "usage: snarkpipe gen-circuit [--kind chain] --constraints N [--public K] [--bool-fraction F]\n"
     "                             [--seed S] <out.r1cs> <out.wtns>\n"
-    "       snarkpipe gen-circuit --kind porep-like [--preset 2KiB|8MiB|512MiB|32GiB|64GiB]\n"
-    "                             [--challenges N] [--layers L] [--nodes N] [--drg-parents K]\n"
-    "                             [--exp-parents K] [--label-parents K] [--seed S] [--partition P]\n"
-    "                             [--check] [--record FILE.sprec] [--dry-run] [<out.r1cs> <out.wtns>]\n"
+    "       snarkpipe gen-circuit --kind porep-like [porep-like options] [--check]\n"
+    "                             [--record FILE.sprec] [--dry-run] [<out.r1cs> <out.wtns>]\n"
     "chain: a satisfiable circuit with N constraints (N may be written 2^k), K public inputs\n"
     "(default 1) and a share F of 0/1 witness values (default 0.5), with its witness. The same\n"
     "seed (default 1) gives the same files.\n"
     "porep-like: a circuit shaped like Filecoin's StackedDRG PoRep partition (SHA-256 labels,\n"
-    "tree_d, Poseidon columns, tree_c and tree_r_last paths); a preset sets every parameter\n"
-    "(default 2KiB), the other options override it (--nodes: the sector's 32-byte nodes, a power\n"
-    "of two; the trees follow). The witness is partition P (default 0) of sector S. --dry-run\n"
-    "prints the sizes and writes nothing; --record writes the recorded matrices; --check checks\n"
-    "every constraint and names the first failing one. Global: --threads N, --quiet.\n";
-
-/* Decimal, or 2^k. Returns 0 on success. */
-static int parse_u64(uint64_t *out, const char *s)
-{
-    char *end;
-    if (!*s || *s == '-')
-        return -1;
-    errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
-        unsigned long k = strtoul(s + 2, &end, 10);
-        if (errno || *end || end == s + 2 || k > 63)
-            return -1;
-        *out = (uint64_t)1 << k;
-        return 0;
-    }
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
+    "tree_d, Poseidon columns, tree_c and tree_r_last paths) and the witness of one partition.\n"
+    "--dry-run prints the sizes and writes nothing; --record writes the recorded matrices (.sprec);\n"
+    "--check checks every constraint and names the first failing one. Global: --threads N, --quiet,\n"
+    "--json (with --dry-run). porep-like options:\n" SP_CLI_POREP_USAGE;
 
 typedef struct {
     int porep;
     sp_gen_params chain;
-    int have_n;
+    uint64_t n, pub, seed; /* chain's --constraints, --public, --seed; UINT64_MAX: not given */
+    sp_cli_porep_opts po;
     sp_porep_params p;
-    const char *preset;
-    uint64_t challenges, layers, nodes, drg, exp, label_parents, seed, partition; /* UINT64_MAX: not given */
     int dry_run, check;
     const char *record;
     const char *paths[2];
@@ -73,7 +49,7 @@ static int num_opt(uint64_t *dst, int argc, char **argv, int *i, const char *nam
     const char *v = sp_cli_opt(argc, argv, i, name, &missing);
     if (!v && !missing)
         return 0;
-    if (!v || parse_u64(dst, v)) {
+    if (!v || sp_cli_u64(dst, v)) {
         *rc = sp_cli_usage("gen-circuit", USAGE, "bad %s value '%s'", name, v ? v : "");
         return -1;
     }
@@ -82,13 +58,8 @@ static int num_opt(uint64_t *dst, int argc, char **argv, int *i, const char *nam
 
 static int parse_args(gen_args *g, int argc, char **argv)
 {
-    static const char *const NUMS[] = {"--challenges", "--layers", "--nodes", "--drg-parents",
-                                       "--exp-parents", "--label-parents", "--seed", "--partition",
-                                       "--constraints", "--public"};
-    uint64_t *dst[] = {&g->challenges, &g->layers, &g->nodes, &g->drg, &g->exp, &g->label_parents,
-                       &g->seed, &g->partition, &g->chain.n_constraints, NULL};
-    uint64_t pub = UINT64_MAX;
-    dst[9] = &pub;
+    static const char *const NUMS[] = {"--constraints", "--public"};
+    uint64_t *dst[] = {&g->n, &g->pub};
     for (int i = 1; i < argc; i++) {
         int r = sp_cli_arg("gen-circuit", USAGE, argc, argv, &i), rc = 0, missing = 0;
         if (r == SP_CLI_NEXT)
@@ -96,18 +67,17 @@ static int parse_args(gen_args *g, int argc, char **argv)
         if (r != SP_CLI_OWN)
             return r;
         const char *v;
-        int hit = 0;
+        int hit = sp_cli_porep_opt(&g->po, argc, argv, &i, "gen-circuit", USAGE, &rc);
         for (size_t k = 0; k < sizeof NUMS / sizeof NUMS[0] && !hit; k++)
-            if ((hit = num_opt(dst[k], argc, argv, &i, NUMS[k], &rc)) < 0)
-                return rc;
+            hit = num_opt(dst[k], argc, argv, &i, NUMS[k], &rc);
+        if (hit < 0)
+            return rc;
         if (hit)
             continue;
         if ((v = sp_cli_opt(argc, argv, &i, "--kind", &missing))) {
             if (strcmp(v, "porep-like") && strcmp(v, "chain"))
                 return sp_cli_usage("gen-circuit", USAGE, "--kind is chain or porep-like, not '%s'", v);
             g->porep = !strcmp(v, "porep-like");
-        } else if ((v = sp_cli_opt(argc, argv, &i, "--preset", &missing))) {
-            g->preset = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--record", &missing))) {
             g->record = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--bool-fraction", &missing))) {
@@ -129,12 +99,6 @@ static int parse_args(gen_args *g, int argc, char **argv)
             return sp_cli_usage("gen-circuit", USAGE, "too many arguments ('%s')", argv[i]);
         }
     }
-    g->have_n = g->chain.n_constraints != UINT64_MAX;
-    if (pub != UINT64_MAX) {
-        if (pub > UINT32_MAX)
-            return sp_cli_usage("gen-circuit", USAGE, "bad --public value");
-        g->chain.n_public = (uint32_t)pub;
-    }
     return SP_CLI_NEXT;
 }
 
@@ -142,12 +106,17 @@ static int parse_args(gen_args *g, int argc, char **argv)
 
 static int gen_chain(gen_args *g)
 {
-    if (!g->have_n || g->chain.n_constraints == 0)
+    if (g->n == UINT64_MAX || g->n == 0)
         return sp_cli_usage("gen-circuit", USAGE, "--constraints N (N >= 1) is required");
     if (g->npaths != 2)
         return sp_cli_usage("gen-circuit", USAGE, "expected <out.r1cs> <out.wtns>");
-    if (g->seed != UINT64_MAX)
-        g->chain.seed = g->seed;
+    if (g->pub != UINT64_MAX && g->pub > UINT32_MAX)
+        return sp_cli_usage("gen-circuit", USAGE, "bad --public value");
+    g->chain.n_constraints = g->n;
+    if (g->pub != UINT64_MAX)
+        g->chain.n_public = (uint32_t)g->pub;
+    if (g->po.seed != UINT64_MAX)
+        g->chain.seed = g->po.seed;
     char err[SP_ERR_LEN] = "";
     sp_gen_stats st;
     sp_status s = sp_gen_circuit(g->paths[0], g->paths[1], &g->chain, &st, err);
@@ -162,42 +131,6 @@ static int gen_chain(gen_args *g)
 }
 
 /* ---- porep-like ---- */
-
-/* The preset, then the overrides. Returns an exit code or SP_CLI_NEXT. */
-static int porep_params(gen_args *g, char err[SP_ERR_LEN])
-{
-    const char *name = g->preset ? g->preset : "2KiB";
-    if (sp_porep_preset(&g->p, name) != SP_OK)
-        return sp_cli_usage("gen-circuit", USAGE, "unknown preset '%s'", name);
-    sp_porep_params *p = &g->p;
-    int custom = 0;
-    uint64_t *o[] = {&g->challenges, &g->layers, &g->drg, &g->exp, &g->label_parents};
-    uint32_t *d[] = {&p->challenges, &p->layers, &p->drg_parents, &p->exp_parents, &p->label_parents};
-    for (int k = 0; k < 5; k++)
-        if (*o[k] != UINT64_MAX) {
-            if (*o[k] > 100000)
-                return sp_cli_usage("gen-circuit", USAGE, "a parameter is out of range");
-            *d[k] = (uint32_t)*o[k], custom = 1;
-        }
-    if (g->nodes != UINT64_MAX) { /* trees of arity 8, then one of 2 or 4 for the rest */
-        unsigned k = 0;
-        while (k < 63 && ((uint64_t)1 << k) < g->nodes)
-            k++;
-        p->nodes = g->nodes, p->d_depth = k, p->levels = 0, custom = 1;
-        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
-            p->arity[p->levels++] = 8;
-        if (k && p->levels < SP_POREP_MAX_LEVELS)
-            p->arity[p->levels++] = (uint8_t)(1u << k);
-    }
-    if (custom && g->preset)
-        snprintf(p->preset, sizeof p->preset, "%s*", g->preset);
-    else if (custom)
-        snprintf(p->preset, sizeof p->preset, "custom");
-    sp_status s = sp_porep_check(p, err);
-    if (s != SP_OK)
-        return sp_cli_fail("gen-circuit", s, err);
-    return SP_CLI_NEXT;
-}
 
 static void print_shape(const sp_porep *c)
 {
@@ -224,13 +157,15 @@ static void print_shape(const sp_porep *c)
 static int gen_porep(gen_args *g)
 {
     char err[SP_ERR_LEN] = "";
-    int r = porep_params(g, err);
+    int r = sp_cli_porep_params(&g->p, &g->po, "gen-circuit", USAGE);
     if (r != SP_CLI_NEXT)
         return r;
     if (!g->dry_run && g->npaths != 2 && !g->record)
         return sp_cli_usage("gen-circuit", USAGE, "expected <out.r1cs> <out.wtns>, --record or --dry-run");
     if (g->npaths == 1)
         return sp_cli_usage("gen-circuit", USAGE, "expected both <out.r1cs> and <out.wtns>");
+    if (g->check && g->npaths != 2)
+        return sp_cli_usage("gen-circuit", USAGE, "--check makes the witness: give <out.r1cs> <out.wtns>");
     sp_porep *c = NULL;
     sp_status s = sp_porep_open(&c, &g->p, err);
     if (s != SP_OK)
@@ -241,7 +176,7 @@ static int gen_porep(gen_args *g)
         sp_porep_close(c);
         return SP_EXIT_OK;
     }
-    sp_porep_input in = {g->seed == UINT64_MAX ? 1 : g->seed, g->partition == UINT64_MAX ? 0 : (uint32_t)g->partition};
+    sp_porep_input in = sp_cli_porep_input(&g->po);
     int threads = sp_cli_threads(), rc = SP_EXIT_OK;
     const sp_native_circuit *nc = sp_porep_native(c);
     sp_cs_rec *rec = NULL;
@@ -293,8 +228,9 @@ int sp_cmd_gen_circuit(int argc, char **argv)
 {
     gen_args g;
     memset(&g, 0, sizeof g);
-    g.chain = (sp_gen_params){.n_constraints = UINT64_MAX, .n_public = 1, .bool_fraction = 0.5, .seed = 1};
-    g.challenges = g.layers = g.nodes = g.drg = g.exp = g.label_parents = g.seed = g.partition = UINT64_MAX;
+    g.chain = (sp_gen_params){.n_public = 1, .bool_fraction = 0.5, .seed = 1};
+    g.n = g.pub = UINT64_MAX;
+    sp_cli_porep_init(&g.po);
     if (argc <= 1) {
         fputs(USAGE, stdout);
         return SP_EXIT_OK;

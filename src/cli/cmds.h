@@ -67,6 +67,9 @@ const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *mis
  * or -1 (*out untouched). */
 int sp_cli_int(int *out, const char *s, int min, int max);
 
+/* A whole decimal number, or 2^k (k <= 63): *out and 0, or -1. */
+int sp_cli_u64(uint64_t *out, const char *s);
+
 /* Thread count to pass to the library (resolves 0 to the core count). */
 int sp_cli_threads(void);
 

@@ -75,8 +75,8 @@ sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
         why = "the sector's node count must be a power of two from 2 to 2^40";
     else if (p->layers < 2 || p->layers > SP_POREP_MAX_LAYERS)
         why = "layers must be 2 to 16 (the column hash is a Poseidon of arity `layers`)";
-    else if (p->challenges < 1 || p->challenges > 4096)
-        why = "challenges must be 1 to 4096";
+    else if (p->challenges < 1 || p->challenges > 4096 || p->challenges >= p->nodes)
+        why = "challenges must be 1 to 4096, and fewer than the nodes (parents are other nodes)";
     else if (p->drg_parents < 1 || p->drg_parents + p->exp_parents > POREP_MAX_PARENTS)
         why = "parents: at least 1 drg parent, at most 32 in all";
     else if (p->label_parents < p->drg_parents + p->exp_parents || p->label_parents > 256)
@@ -180,7 +180,7 @@ static void poseidon_path(sp_cs *cs, const sp_porep *c, const sp_lc *leaf, const
 /* Poseidon(arity = layers) of column variables, as a linear combination. */
 static void column_hash(sp_cs *cs, sp_lc *out, const sp_var *col, const sp_fr *val, uint32_t layers)
 {
-    sp_lc in[SP_POREP_MAX_LAYERS];
+    sp_lc in[SP_POREP_MAX_LAYERS] = {{{{0}}}};
     for (uint32_t l = 0; l < layers; l++) {
         sp_lc_init(&in[l]);
         sp_lc_add_var(cs, &in[l], col[l], &val[l]);

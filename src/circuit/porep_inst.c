@@ -189,36 +189,35 @@ static int sparse_tree(sp_fr *root, sp_fr *sib, const tree_ *t, const uint64_t *
 
 /* ---- the instance ---- */
 
+static int is_challenge(const sp_porep_inst *x, uint32_t n, uint64_t v)
+{
+    for (uint32_t j = 0; j < n; j++)
+        if (x->ch[j].node == v)
+            return 1;
+    return 0;
+}
+
 /* Distinct pseudorandom challenges, then parents that are not challenges
- * (a parent's column is random, a challenge's is its labels). */
+ * (a parent's column is pseudorandom, a challenge's is its labels, so a
+ * node must not be both). A drawn node that is taken moves to the next
+ * free one; sp_porep_check makes sure there is one (nodes > challenges). */
 static void pick_nodes(sp_porep_inst *x, const sp_porep *c, const sp_porep_input *in)
 {
     const sp_porep_params *p = &c->p;
     uint64_t mask = p->nodes - 1, salt = in->partition;
     for (uint32_t k = 0; k < p->challenges; k++) {
-        for (uint64_t tries = 0;; tries++) {
-            uint64_t v = prf_u64(in->seed, T_CHAL, salt << 32 | k, tries) & mask;
-            int dup = 0;
-            for (uint32_t j = 0; j < k && !dup; j++)
-                dup = x->ch[j].node == v;
-            if (!dup || tries > 64) {
-                x->ch[k].node = v;
-                break;
-            }
-        }
+        uint64_t v = prf_u64(in->seed, T_CHAL, salt << 32 | k, 0) & mask;
+        while (is_challenge(x, k, v))
+            v = (v + 1) & mask;
+        x->ch[k].node = v;
     }
     for (uint32_t k = 0; k < p->challenges; k++)
-        for (uint32_t q = 0; q < c->n_parents; q++)
-            for (uint64_t tries = 0;; tries++) {
-                uint64_t v = prf_u64(in->seed, T_PARENT, x->ch[k].node, q << 16 | tries) & mask;
-                int clash = 0;
-                for (uint32_t j = 0; j < p->challenges && !clash; j++)
-                    clash = x->ch[j].node == v;
-                if (!clash || tries > 64) {
-                    x->ch[k].parent[q] = v;
-                    break;
-                }
-            }
+        for (uint32_t q = 0; q < c->n_parents; q++) {
+            uint64_t v = prf_u64(in->seed, T_PARENT, x->ch[k].node, q) & mask;
+            while (is_challenge(x, p->challenges, v))
+                v = (v + 1) & mask;
+            x->ch[k].parent[q] = v;
+        }
 }
 
 typedef struct {

@@ -180,7 +180,8 @@ static void poseidon_path(sp_cs *cs, const sp_porep *c, const sp_lc *leaf, const
 /* Poseidon(arity = layers) of column variables, as a linear combination. */
 static void column_hash(sp_cs *cs, sp_lc *out, const sp_var *col, const sp_fr *val, uint32_t layers)
 {
-    sp_lc in[SP_POREP_MAX_LAYERS] = {{{{0}}}};
+    sp_lc in[SP_POREP_MAX_LAYERS];
+    memset(in, 0, sizeof in);
     for (uint32_t l = 0; l < layers; l++) {
         sp_lc_init(&in[l]);
         sp_lc_add_var(cs, &in[l], col[l], &val[l]);

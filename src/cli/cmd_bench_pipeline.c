@@ -8,12 +8,15 @@
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/cmd_engine.h"
+#include "cli/cmd_porep.h"
 #include "cli/cmds.h"
+#include "groth16/backend.h"
 
 static const char USAGE[] =
     "usage: snarkpipe bench pipeline [options]\n"
@@ -25,6 +28,10 @@ static const char USAGE[] =
     "  -p N                partitions per job (default 4)\n"
     "  --constraints N     size of the built-in circuit (default 2^12; 2^k accepted)\n"
     "  --zkey FILE --wtns FILE [--r1cs FILE]   prove this circuit instead (.params needs --r1cs)\n"
+    "  --circuit porep-like [porep-like options] [--zkey FILE]   the native circuit: each job is\n"
+    "                      one sector (its own seed), each partition's witness and a, b, c made by\n"
+    "                      the engine's synthesis; the key from FILE, or a development setup made\n"
+    "                      in memory (on the engine's first backend when it can: a GPU)\n"
     "  --skip-subgroup-check  trusted key file: check its points on the curve only\n"
     "  --set KEY=VALUE     engine option, repeatable (--set help lists the keys)\n"
     "  --timeline FILE     write the load run's TIMELINE (read it with snarkpipe waterfall)\n"
@@ -32,7 +39,8 @@ static const char USAGE[] =
     "                      setting changed alone (G2 MSM on or off the device included)\n"
     "  --sweep-j N[,N...]  the sweep's j values instead of the doubling (implies --sweep)\n"
     "  --no-isolation      skip the isolation run\n"
-    "  --threads N, --quiet, --json (one JSON object per run)\n";
+    "  --threads N, --quiet, --json (one JSON object per run)\n"
+    "porep-like options:\n" SP_CLI_POREP_USAGE;
 
 typedef struct {
     int c, j, p, sweep, isolation;
@@ -40,6 +48,8 @@ typedef struct {
     int sweep_j[8], n_sweep_j; /* --sweep-j; none: 1, 2, 4, ... up to c */
     uint64_t constraints;
     const char *zkey, *r1cs, *wtns, *timeline;
+    int native;
+    sp_cli_porep_opts po;
     sp_engine_config cfg;
 } bench_args;
 
@@ -113,6 +123,14 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
         return parse_constraints(&a->constraints, v) ? bad_value(opt, v) : 1;
     if ((v = sp_cli_opt(argc, argv, i, "--zkey", &missing)) || (v = sp_cli_opt(argc, argv, i, "--key", &missing)))
         return a->zkey = v, 1;
+    int rc = 0, h = sp_cli_porep_opt(&a->po, argc, argv, i, "bench pipeline", USAGE, &rc);
+    if (h)
+        return h;
+    if ((v = sp_cli_opt(argc, argv, i, "--circuit", &missing))) {
+        if (strcmp(v, "porep-like"))
+            return bad_value(opt, v);
+        return a->native = 1, 1;
+    }
     if ((v = sp_cli_opt(argc, argv, i, "--r1cs", &missing)))
         return a->r1cs = v, 1;
     if ((v = sp_cli_opt(argc, argv, i, "--wtns", &missing)))
@@ -149,6 +167,7 @@ static int parse_args(bench_args *a, int argc, char **argv)
 {
     *a = (bench_args){.c = 8, .j = 4, .p = 4, .isolation = 1, .constraints = 1 << 12};
     a->cfg = sp_engine_config_default();
+    sp_cli_porep_init(&a->po);
     for (int i = 1; i < argc; i++) {
         int h = sp_cli_arg("bench pipeline", USAGE, argc, argv, &i), r;
         if (h == SP_CLI_NEXT)
@@ -164,7 +183,7 @@ static int parse_args(bench_args *a, int argc, char **argv)
             return SP_EXIT_USAGE;
         }
     }
-    if (!a->zkey != !a->wtns) {
+    if (a->native ? a->wtns || a->r1cs : !a->zkey != !a->wtns) {
         fprintf(stderr, "snarkpipe bench pipeline: --zkey and --wtns go together\n");
         return SP_EXIT_USAGE;
     }
@@ -240,17 +259,29 @@ static double lock_ms(sp_engine *e, size_t *n_dev)
 /* Submits c jobs, j in flight; fills lat (seconds) and counts failures. */
 static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, double *lat, char err[SP_ERR_LEN])
 {
+    static atomic_ulong sector; /* native jobs: each job proves a sector of its own */
+    sp_porep_input *in = w ? NULL : calloc((size_t)p, sizeof *in);
+    const void **inp = w ? NULL : calloc((size_t)p, sizeof *inp);
+    if (!w && (!in || !inp)) {
+        free(in), free(inp);
+        return c;
+    }
     flight f = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
     sp_engine_job **jobs = calloc((size_t)c, sizeof *jobs);
     int failed = 0, submitted = 0;
     if (!jobs)
         return c;
-    sp_engine_job_desc d = {"bench", (size_t)p, w, w_len, 0, 0, NULL, on_done, &f, NULL};
+    sp_engine_job_desc d = {"bench", (size_t)p, w, w_len, 0, 0, NULL, on_done, &f, (const void *const *)inp};
     for (; submitted < c; submitted++) {
         pthread_mutex_lock(&f.mu);
         while (submitted - f.done >= j)
             pthread_cond_wait(&f.cv, &f.mu);
         pthread_mutex_unlock(&f.mu);
+        unsigned long s = atomic_fetch_add(&sector, 1) + 1;
+        for (int k = 0; in && k < p; k++) {
+            in[k] = (sp_porep_input){s, (uint32_t)k};
+            inp[k] = &in[k];
+        }
         if (sp_engine_submit(e, &d, &jobs[submitted], err) != SP_OK)
             break;
     }
@@ -270,6 +301,7 @@ static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, doub
         pthread_cond_wait(&f.cv, &f.mu);
     pthread_mutex_unlock(&f.mu);
     free(jobs);
+    free(in), free(inp);
     return failed + (c - submitted);
 }
 
@@ -283,18 +315,22 @@ static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int 
         return -1;
     sp_fr **w = calloc((size_t)p, sizeof *w);
     double *lat = calloc((size_t)c + 1, sizeof *lat);
-    int rc = w && lat && sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err) == SP_OK
-                 ? 0 : -1;
+    int rc = w && lat ? 0 : -1;
+    if (rc == 0 && circ->porep)
+        rc = sp_engine_register_native(e, "bench", &circ->pk, sp_porep_native(circ->porep), err) == SP_OK ? 0 : -1;
+    else if (rc == 0)
+        rc = sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err) == SP_OK ? 0 : -1;
     for (int i = 0; w && i < p; i++)
         w[i] = circ->w; /* every partition proves the same witness */
-    if (rc == 0 && load(e, w, circ->w_len, p, 1, 1, lat, err)) /* warm-up, untimed */
+    sp_fr **wl = circ->porep ? NULL : w;
+    if (rc == 0 && load(e, wl, circ->w_len, p, 1, 1, lat, err)) /* warm-up, untimed */
         rc = -1;
     if (rc == 0) {
         size_t nd;
         double l0 = lock_ms(e, &nd);
         peak_rss(1);
         double t0 = sp_cli_now();
-        row->failed = load(e, w, circ->w_len, p, c, j, lat, err);
+        row->failed = load(e, wl, circ->w_len, p, c, j, lat, err);
         double wall = (sp_cli_now() - t0) * 1e3, held = lock_ms(e, &nd) - l0;
         row->peak_rss = peak_rss(0);
         qsort(lat, (size_t)c, sizeof *lat, cmp_double);
@@ -429,8 +465,23 @@ int sp_cli_bench_pipeline(int argc, char **argv)
     sp_cli_circuit circ;
     double t0 = sp_cli_now();
     int nt = sp_cli_threads();
-    sp_status st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, a.key_flags, nt, err)
-                          : sp_cli_circuit_builtin(&circ, a.constraints, nt, err);
+    sp_status st;
+    if (a.native) {
+        sp_porep_params pp;
+        if ((rc = sp_cli_porep_params(&pp, &a.po, "bench pipeline", USAGE)) != SP_CLI_NEXT)
+            return rc;
+        sp_backend *be = NULL; /* the setup's points on the first backend when it has fixed-base multiplication */
+        char first[64];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(a.cfg.backends ? a.cfg.backends : "cpu", ","),
+                 a.cfg.backends ? a.cfg.backends : "cpu");
+        if (strcmp(first, "cpu") && sp_backend_open(&be, first, nt, err) != SP_OK)
+            be = NULL;
+        st = sp_cli_circuit_porep(&circ, &pp, a.zkey, a.key_flags, be, nt, err);
+        sp_backend_close(be);
+    } else {
+        st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, a.key_flags, nt, err)
+                    : sp_cli_circuit_builtin(&circ, a.constraints, nt, err);
+    }
     if (st != SP_OK)
         return sp_cli_fail("bench pipeline", st, err);
     sp_cli_progress("circuit and key", t0);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cmd_engine.h"
+#include "cli/cmds.h"
+#include "circuit/rec.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "groth16/zkey.h"
@@ -184,8 +186,46 @@ sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r
     return st;
 }
 
+sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, const char *key, unsigned flags,
+                               sp_backend *be, int threads, char err[SP_ERR_LEN])
+{
+    memset(c, 0, sizeof *c);
+    sp_status st = sp_porep_open(&c->porep, p, err);
+    const sp_native_circuit *nc = st == SP_OK ? sp_porep_native(c->porep) : NULL;
+    if (st == SP_OK && key) {
+        st = sp_zkey_read(&c->pk, NULL, key, flags, threads, err);
+        snprintf(c->what, sizeof c->what, "%s, key %s", nc->name, key);
+    } else if (st == SP_OK) {
+        sp_cs_rec *rec = NULL;
+        sp_porep_input in = {1, 0};
+        sp_r1cs cs;
+        double t0 = sp_cli_now();
+        if ((st = sp_porep_record(&rec, c->porep, &in, threads, err)) == SP_OK &&
+            (st = sp_cs_rec_to_r1cs(&cs, rec, err)) == SP_OK) {
+            sp_cs_rec_free(rec);
+            rec = NULL;
+            sp_cli_progress("record", t0);
+            t0 = sp_cli_now();
+            st = sp_g16_setup_be(&c->pk, &cs, SP_G16_H_SNARKJS, be, threads, err);
+            sp_r1cs_free(&cs);
+            sp_cli_progress("setup", t0);
+        }
+        sp_cs_rec_free(rec);
+        snprintf(c->what, sizeof c->what, "%s (development setup in memory)", nc->name);
+    }
+    if (st == SP_OK && (nc->n_vars != c->pk.n_vars || nc->n_public != c->pk.vk.n_public)) {
+        snprintf(err, SP_ERR_LEN, "the key (%u wires, %u public) is not the circuit's (%llu wires, %llu public)",
+                 c->pk.n_vars, c->pk.vk.n_public, (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public);
+        st = SP_ERR_INVALID_ARG;
+    }
+    if (st != SP_OK)
+        sp_cli_circuit_free(c);
+    return st;
+}
+
 void sp_cli_circuit_free(sp_cli_circuit *c)
 {
+    sp_porep_close(c->porep);
     sp_g16_pk_free(&c->pk);
     if (c->have_cs)
         sp_r1cs_free(&c->cs);

@@ -9,7 +9,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "circuit/porep.h"
 #include "engine/engine.h"
+#include "groth16/backend.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 
@@ -31,13 +33,15 @@ void sp_cli_engine_keys_help(FILE *f);
 /* Writes cfg as "key=value" pairs, space-separated (for the bench's log). */
 void sp_cli_engine_describe(FILE *f, const sp_engine_config *cfg);
 
-/* The circuit and one witness that a run proves. */
+/* The circuit and one witness that a run proves, or a native circuit
+ * (porep set: jobs carry sp_porep_input, no witness). */
 typedef struct {
     sp_g16_pk pk;
     sp_r1cs cs;
     int have_cs;
     sp_fr *w;
     size_t w_len;
+    sp_porep *porep;
     char what[128]; /* for the report: "built-in 2^12 constraints", file names */
 } sp_cli_circuit;
 
@@ -51,6 +55,14 @@ typedef struct {
 sp_status sp_cli_circuit_builtin(sp_cli_circuit *c, uint64_t n, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r1cs, const char *wtns, unsigned flags,
                                int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+/*
+ * Native: the porep-like circuit of p, with the key read from `key` (a
+ * .zkey made for it, e.g. by setup on gen-circuit's .r1cs) or, when key is
+ * NULL, a development setup made here (the matrices recorded, the key's
+ * points on `be` when not NULL: a GPU) and kept in memory only.
+ */
+sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, const char *key, unsigned flags,
+                               sp_backend *be, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_cli_circuit_free(sp_cli_circuit *c);
 
 #endif

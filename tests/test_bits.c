@@ -345,7 +345,7 @@ static void test_pack(sp_rng *rng)
     do {
         sp_fr_random(&ch.xv, rng);
         sp_fr_to_canonical(ch.c, &ch.xv);
-    } while (ch.c[3] >> 60); /* x + r < 2^255 */
+    } while (ch.c[3] >> 59); /* x < 2^251, so x + r < 2^255 (r < 0.9 * 2^255) */
     unsigned __int128 carry = 0;
     for (int i = 0; i < 4; i++) {
         carry += (unsigned __int128)ch.c[i] + SP_FR_MODULUS[i];

@@ -431,19 +431,6 @@ static void test_gen(sp_rng *rng)
     bad = (sp_gen_params){10, 0, 0.5, 1};
     CHECK(sp_gen_circuit("/nonexistent-dir/x.r1cs", wtns, &bad, NULL, err) == SP_ERR_IO);
 
-    char *ok[] = {"gen-circuit", "--constraints", "2^6", "--public=2", "--bool-fraction", "0.3", "--quiet",
-                  r1cs, wtns};
-    CHECK(sp_cmd_gen_circuit(9, ok) == 0);
-    sp_r1cs cs;
-    CHECK(sp_r1cs_read(&cs, r1cs, err) == SP_OK && cs.h.n_constraints == 64 && cs.h.n_pub_inputs == 2);
-    sp_r1cs_free(&cs);
-    char *no_n[] = {"gen-circuit", r1cs, wtns};
-    char *bad_f[] = {"gen-circuit", "--constraints", "5", "--bool-fraction", "x", r1cs, wtns};
-    char *extra[] = {"gen-circuit", "--constraints", "5", r1cs, wtns, wtns};
-    fprintf(stderr, "(three usage errors expected below)\n");
-    CHECK(sp_cmd_gen_circuit(3, no_n) == 64);
-    CHECK(sp_cmd_gen_circuit(7, bad_f) == 64);
-    CHECK(sp_cmd_gen_circuit(6, extra) == 64);
     unlink(r1cs);
     unlink(wtns);
 }

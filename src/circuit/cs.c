@@ -70,6 +70,7 @@ sp_status sp_cs_open(sp_cs *cs, sp_cs_mode mode, int check)
         return SP_ERR_NOMEM;
     }
     cs->next_var = 1; /* wire 0 = ONE */
+    cs->n_bool = 1;
     return SP_OK;
 }
 
@@ -112,6 +113,7 @@ static sp_var new_var_(sp_cs *cs, const sp_fr *val)
             sp_cs_fail(cs, SP_ERR_INVALID_ARG, "circuit: wire %llu beyond the witness buffer (%llu)",
                        (unsigned long long)v, (unsigned long long)cs->w_len);
     }
+    cs->n_bool += sp_fr_is_zero(val) || sp_fr_eq(val, &pow2_[0]);
     cs->next_var = v + 1;
     return (sp_var)v;
 }

@@ -19,7 +19,8 @@ typedef struct sp_native_circuit sp_native_circuit;
  * Witness generation for one partition.
  * On input: input is the circuit's own description of one partition
  *   (porep.h: sp_porep_input); w has n_vars values; a, b, c have n rows
- *   each, n >= n_rows + n_public + 1; cancel NULL or a flag that stops the
+ *   each, n >= n_rows + n_public + 1 (all three NULL: the witness only);
+ *   cancel NULL or a flag that stops the
  *   work early when raised; check != 0 checks every constraint.
  * On output: w and a, b, c filled (the tail rows too).
  * Returns SP_OK, SP_ERR_INVALID_ARG (a bad input or size, err says which),

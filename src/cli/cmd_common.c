@@ -300,3 +300,23 @@ sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char
              ".params/.vk/proof, or snarkjs JSON", path, size, what);
     return SP_ERR_FORMAT;
 }
+
+int sp_cli_u64(uint64_t *out, const char *s)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return -1;
+    errno = 0;
+    if (s[0] == '2' && s[1] == '^') {
+        unsigned long k = strtoul(s + 2, &end, 10);
+        if (errno || *end || end == s + 2 || k > 63)
+            return -1;
+        *out = (uint64_t)1 << k;
+        return 0;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}

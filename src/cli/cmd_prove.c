@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cmd_porep.h"
 #include "cli/cmds.h"
 #include "groth16/backend.h"
 #include "groth16/json_io.h"
@@ -14,7 +15,12 @@ static const char USAGE[] =
     "usage: snarkpipe prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
     "       snarkpipe prove [options] --params <key.params> --r1cs <circuit.r1cs> <witness.wtns>\n"
     "                       [<proof.json> <public.json>] [--proof-bin <proof.bin>]\n"
+    "       snarkpipe prove [options] --circuit porep-like [porep-like options] <circuit.zkey>\n"
+    "                       <proof.json> <public.json>\n"
     "options:\n"
+    "  --circuit porep-like the witness made natively from the porep-like circuit (its options\n"
+    "                       below; gen-circuit describes them) instead of a .wtns file; with\n"
+    "                       --check every constraint is checked as the witness is made\n"
     "  --r1cs FILE          synthesize from the circuit instead of the key's QAP matrices\n"
     "  --check              check every constraint first (needs --r1cs); a witness that\n"
     "                       fails one is refused with its index (exit 2)\n"
@@ -28,11 +34,14 @@ static const char USAGE[] =
     "  --g2 cpu|gpu         the G2 MSM on the CPU, or on the backend (default gpu)\n"
     "  --insecure-fixed-rs R,S  INSECURE, tests only: fixed blinding scalars r and s\n"
     "                       (such a proof reveals the witness)\n"
-    "  --threads N, --quiet, --json (summary with timings on stdout)\n";
+    "  --threads N, --quiet, --json (summary with timings on stdout)\n"
+    "porep-like options:\n" SP_CLI_POREP_USAGE;
 
 typedef struct {
     const char *zkey, *params, *r1cs, *wtns, *proof_json, *public_json, *proof_bin;
     const char *backend; /* sp_backend_open name */
+    int native;          /* --circuit porep-like */
+    sp_cli_porep_opts po;
     int check, verify, no_split, skip_subgroup, fixed_rs, g2_cpu;
     sp_fr r, s;
 } prove_args;
@@ -53,6 +62,12 @@ static int parse_rs(prove_args *a, const char *v)
 static int take_positional(prove_args *a, char **pos, int npos)
 {
     int i = 0;
+    if (a->native) {
+        if (npos != 3 || a->params)
+            return sp_cli_usage("prove", USAGE, "with --circuit: <circuit.zkey> <proof.json> <public.json>");
+        a->zkey = pos[0], a->proof_json = pos[1], a->public_json = pos[2];
+        return 0;
+    }
     if (!a->params) {
         if (npos != 4)
             return sp_cli_usage("prove", USAGE, "expected 4 file arguments, got %d", npos);
@@ -78,7 +93,7 @@ static int parse_args(prove_args *a, int argc, char **argv)
     char *pos[8];
     int npos = 0;
     for (int i = 1; i < argc; i++) {
-        int missing = 0, h = sp_cli_arg("prove", USAGE, argc, argv, &i);
+        int missing = 0, rc = 0, h = sp_cli_arg("prove", USAGE, argc, argv, &i);
         const char *v;
         if (h != SP_CLI_OWN) {
             if (h != SP_CLI_NEXT)
@@ -91,6 +106,13 @@ static int parse_args(prove_args *a, int argc, char **argv)
             a->no_split = 1;
         } else if (!strcmp(argv[i], "--skip-subgroup-check")) {
             a->skip_subgroup = 1;
+        } else if ((h = sp_cli_porep_opt(&a->po, argc, argv, &i, "prove", USAGE, &rc)) != 0) {
+            if (h < 0)
+                return rc;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--circuit", &missing))) {
+            if (strcmp(v, "porep-like"))
+                return sp_cli_usage("prove", USAGE, "--circuit takes porep-like, got %s", v);
+            a->native = 1;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--r1cs", &missing))) {
             a->r1cs = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--params", &missing))) {
@@ -141,6 +163,41 @@ static void state_free(prove_state *s)
     free(s->pub);
 }
 
+/* The witness of the porep-like circuit the options name, made natively
+ * (every constraint checked with --check). */
+static int native_witness(prove_state *s, const prove_args *a, int nt)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_porep_params p;
+    int rc = sp_cli_porep_params(&p, &a->po, "prove", USAGE);
+    if (rc != SP_CLI_NEXT)
+        return rc;
+    sp_porep *c = NULL;
+    sp_status st = sp_porep_open(&c, &p, err);
+    if (st != SP_OK)
+        return sp_cli_fail("prove", st, err);
+    const sp_native_circuit *nc = sp_porep_native(c);
+    double t0 = sp_cli_now();
+    sp_porep_input in = sp_cli_porep_input(&a->po);
+    if (nc->n_vars != s->pk.n_vars || nc->n_public != s->pk.vk.n_public) {
+        snprintf(err, sizeof err, "the circuit (%llu wires, %llu public) is not the key's (%u wires, %u public)",
+                 (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public, s->pk.n_vars, s->pk.vk.n_public);
+        st = SP_ERR_INVALID_ARG;
+    } else if (!(s->w = malloc(sizeof(sp_fr) * nc->n_vars))) {
+        snprintf(err, sizeof err, "out of memory for the witness");
+        st = SP_ERR_NOMEM;
+    } else {
+        s->w_len = nc->n_vars;
+        st = sp_porep_witness(nc, &in, s->w, NULL, NULL, NULL, 0, nt, a->check, NULL, err);
+    }
+    sp_porep_close(c);
+    if (st != SP_OK)
+        return sp_cli_fail("prove", st, err);
+    s->t_wtns = sp_cli_now() - t0;
+    sp_cli_progress("witness", t0);
+    return SP_EXIT_OK;
+}
+
 static int load_inputs(prove_state *s, const prove_args *a, int nt)
 {
     char err[SP_ERR_LEN] = "";
@@ -169,6 +226,8 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
     s->t_key = sp_cli_now() - t0;
     sp_cli_progress("read key", t0);
     t0 = sp_cli_now();
+    if (a->native)
+        return native_witness(s, a, nt);
     if ((st = sp_wtns_read(&s->w, &s->w_len, a->wtns, err)) != SP_OK)
         return sp_cli_fail_file("prove", a->wtns, st, err);
     if (s->w_len != s->pk.n_vars) {
@@ -200,7 +259,8 @@ static int prove_on_backend(prove_state *s, const prove_args *a, int nt)
     }
     double t0 = sp_cli_now();
     if ((st = be->key_attach(be, &s->pk, err)) == SP_OK) {
-        st = sp_prove(&s->proof, s->pub, &s->pk, s->have_cs ? &s->cs : NULL, s->w, s->w_len, a->check, &o, err);
+        st = sp_prove(&s->proof, s->pub, &s->pk, s->have_cs ? &s->cs : NULL, s->w, s->w_len,
+                      a->check && !a->native, &o, err);
         be->key_detach(be, &s->pk);
     }
     s->t_prove = sp_cli_now() - t0;
@@ -271,6 +331,7 @@ int sp_cli_prove(int argc, char **argv)
 {
     prove_args a;
     memset(&a, 0, sizeof a);
+    sp_cli_porep_init(&a.po);
     int rc = parse_args(&a, argc, argv);
     if (rc)
         return rc < 0 ? SP_EXIT_OK : rc;

@@ -27,6 +27,9 @@ int sp_cli_setup(int argc, char **argv);
 int sp_cli_export_vkey(int argc, char **argv);
 /* info [--json] <file> */
 int sp_cli_info(int argc, char **argv);
+/* gen-circuit [--kind chain|porep-like] ... <out.r1cs> <out.wtns>: benchmark circuits
+ * (synth/gen.h) and native ones (circuit/porep.h); prints its options alone. */
+int sp_cmd_gen_circuit(int argc, char **argv);
 /* bench msm|ntt|prove ...; argv[0] is "msm", "ntt" or "prove". */
 int sp_cli_bench_groth16(int argc, char **argv);
 
@@ -63,6 +66,9 @@ const char *sp_cli_opt(int argc, char **argv, int *i, const char *name, int *mis
 /* A whole decimal number in [min, max] (nothing else in s): *out and 0,
  * or -1 (*out untouched). */
 int sp_cli_int(int *out, const char *s, int min, int max);
+
+/* A whole decimal number, or 2^k (k <= 63): *out and 0, or -1. */
+int sp_cli_u64(uint64_t *out, const char *s);
 
 /* Thread count to pass to the library (resolves 0 to the core count). */
 int sp_cli_threads(void);

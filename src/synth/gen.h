@@ -41,15 +41,4 @@ typedef struct {
  */
 sp_status sp_gen_circuit(const char *r1cs_path, const char *wtns_path, const sp_gen_params *p, sp_gen_stats *stats,
                          char err[SP_ERR_LEN]) SP_WARN_UNUSED;
-
-/*
- * The `snarkpipe gen-circuit` command, for the CLI to call:
- *   gen-circuit --constraints N [--public K] [--bool-fraction F] [--seed S]
- *               [--quiet] <out.r1cs> <out.wtns>
- * argv[0] is the command name; N accepts "2^k". Defaults: K = 1, F = 0.5,
- * S = 1. Prints a one-line summary on stdout unless --quiet, errors on
- * stderr. Returns the exit status: 0 done, 2 failure, 64 usage error.
- */
-int sp_cmd_gen_circuit(int argc, char **argv);
-
 #endif

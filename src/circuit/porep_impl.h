@@ -1,0 +1,73 @@
+/*
+ * Internal to porep.c and porep_inst.c: the instance data of one
+ * partition (what Filecoin's C1 output carries) and the circuit's layout.
+ */
+#ifndef SP_CIRCUIT_POREP_IMPL_H
+#define SP_CIRCUIT_POREP_IMPL_H
+
+#include "circuit/porep.h"
+
+#define POREP_MAX_PARENTS 32
+
+/* One challenge: the node, its data, parents, columns and paths. */
+typedef struct {
+    uint64_t node;
+    sp_fr data_leaf;
+    uint64_t parent[POREP_MAX_PARENTS]; /* drg parents, then expander parents */
+    sp_fr *cols;     /* n_parents * layers: parent p's value of layer l at [p * layers + l] */
+    sp_fr *labels;   /* layers: the challenge's own column */
+    sp_fr encoded;   /* labels[layers - 1] + data_leaf: the replica node */
+    sp_fr *d_sib;    /* d_depth tree_d siblings, from the leaf up */
+    sp_fr *c_sib;    /* (n_parents + 1) tree_c paths of n_sib each: parents', then the challenge's */
+    sp_fr *r_sib;    /* n_sib tree_r_last siblings */
+} porep_chal;
+
+struct sp_porep_inst {
+    sp_fr replica_id, comm_d, comm_c, comm_r_last, comm_r;
+    porep_chal *ch;  /* challenges */
+    sp_fr *pub;      /* the n_public public inputs, in wire order */
+    void *mem;       /* one block behind every array above */
+};
+typedef struct sp_porep_inst sp_porep_inst;
+
+/* Where one challenge's parts put the wires other parts read, relative to
+ * the part's first wire (the same in every challenge). */
+typedef struct {
+    uint64_t data_leaf;
+    uint64_t col;      /* first column value; parent p, layer l at col + p * layers + l */
+    uint64_t node_bit; /* 64 node bits, least significant first */
+} porep_head_refs;
+
+struct sp_porep {
+    sp_porep_params p;
+    sp_porep_shape shape;
+    sp_native_circuit nc;
+    uint32_t n_parents;     /* drg + exp */
+    uint32_t n_sib;         /* siblings of one tree_c / tree_r_last path */
+    /* layout: the top part, then per challenge head, layers labels, tail */
+    uint64_t top_vars, top_rows;
+    uint64_t head_vars, head_rows, label_vars[2], label_rows[2], tail_vars, tail_rows; /* label [0]: layer 1 */
+    porep_head_refs head;
+    uint64_t replica_bit[255]; /* wires of replica_id's bits (top part) */
+    uint64_t comm_c_wire, comm_r_last_wire;
+};
+
+/* Builds the instance of input `in`, on up to `threads` threads.
+ * Returns SP_OK, SP_ERR_NOMEM, SP_ERR_INVALID_ARG (err says why). */
+sp_status sp_porep_inst_make(sp_porep_inst **out, const sp_porep *c, const sp_porep_input *in, int threads,
+                             char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+void sp_porep_inst_free(sp_porep_inst *x);
+
+/* The label of a node natively: SHA-256 of replica_id || layer (4 bytes
+ * big-endian) || node (8 bytes big-endian) || zeros to 64 bytes || the
+ * parents' values cycled to total_parents slots of 32 bytes (each value's
+ * little-endian bytes), the digest's top two bits cleared, read
+ * little-endian. */
+void sp_porep_label(sp_fr *out, const sp_fr *replica_id, uint32_t layer, uint64_t node, const sp_fr *parents,
+                    uint32_t n_parents, uint32_t total_parents);
+
+/* A tree_d node natively (merkle_sha256.h's node on the children's
+ * little-endian bytes). */
+void sp_porep_sha_node(sp_fr *out, const sp_fr *left, const sp_fr *right);
+
+#endif

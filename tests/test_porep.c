@@ -1,0 +1,167 @@
+/* The porep-like circuit (circuit/porep.h): preset sizes against Filecoin's,
+ * and on random small shapes: the fast count equals the recording, the
+ * parallel witness equals the recorded matrices times w row by row, every
+ * constraint holds, the public inputs are the instance's, a wrong value is
+ * caught and named, and the recording does not depend on the instance. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "circuit/bits.h"
+#include "circuit/porep.h"
+#include "circuit/rec.h"
+#include "test.h"
+
+static void test_presets(void)
+{
+    const char *names[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+    char err[SP_ERR_LEN];
+    for (size_t i = 0; i < 5; i++) {
+        sp_porep_params p;
+        CHECK(sp_porep_preset(&p, names[i]) == SP_OK);
+        sp_porep *c = NULL;
+        CHECKF(sp_porep_open(&c, &p, err) == SP_OK, "%s: %s", names[i], err);
+        if (!c)
+            continue;
+        const sp_porep_shape *s = sp_porep_shape_of(c);
+        CHECK(s->n_public == 3 + (uint64_t)p.challenges * 18);
+        CHECK(s->n_bool > s->n_vars * 95 / 100); /* nearly every value is a bit */
+        if (!strcmp(names[i], "32GiB")) {
+            /* Filecoin's 32 GiB partition: 130,278,869 constraints, 328 inputs with ONE */
+            double rel = (double)s->n_rows / 130278869.0;
+            printf("test_porep: 32GiB preset %llu constraints (%.2f%% of Filecoin's), %llu public\n",
+                   (unsigned long long)s->n_rows, 100.0 * rel, (unsigned long long)s->n_public);
+            CHECK(rel > 0.95 && rel < 1.05);
+            CHECK(s->n_public + 1 == 328);
+        }
+        sp_porep_close(c);
+    }
+    sp_porep_params p;
+    CHECK(sp_porep_preset(&p, "1TiB") == SP_ERR_INVALID_ARG);
+    CHECK(sp_porep_preset(&p, "2KiB") == SP_OK);
+    p.nodes = 48; /* not a power of two */
+    CHECK(sp_porep_check(&p, err) == SP_ERR_INVALID_ARG && strstr(err, "power of two"));
+    CHECK(sp_porep_preset(&p, "2KiB") == SP_OK);
+    p.arity[0] = 4; /* the trees no longer cover the nodes */
+    CHECK(sp_porep_check(&p, err) == SP_ERR_INVALID_ARG);
+    CHECK(sp_porep_preset(&p, "2KiB") == SP_OK);
+    p.layers = 1;
+    CHECK(sp_porep_check(&p, err) == SP_ERR_INVALID_ARG);
+}
+
+/* A random small shape: 2^1..2^4 nodes (trees of arity 8, then 2 or 4),
+ * 2 or 3 layers, 1 or 2 challenges, few parents. */
+static void small_params(sp_porep_params *p, sp_rng *rng)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->preset, sizeof p->preset, "test");
+    unsigned k = 1 + (unsigned)(sp_rng_u64(rng) % 4);
+    p->nodes = (uint64_t)1 << k;
+    p->d_depth = k;
+    for (; k >= 3; k -= 3)
+        p->arity[p->levels++] = 8;
+    if (k)
+        p->arity[p->levels++] = (uint8_t)(1u << k);
+    p->layers = 2 + (uint32_t)(sp_rng_u64(rng) % 2);
+    p->challenges = 1 + (uint32_t)(sp_rng_u64(rng) % (p->nodes > 2 ? 2 : 1));
+    p->drg_parents = 1 + (uint32_t)(sp_rng_u64(rng) % 2);
+    p->exp_parents = (uint32_t)(sp_rng_u64(rng) % 2);
+    p->label_parents = p->drg_parents + p->exp_parents + (uint32_t)(sp_rng_u64(rng) % 2);
+}
+
+static int same_rec(const sp_cs_rec *x, const sp_cs_rec *y)
+{
+    if (x->n_rows != y->n_rows || x->n_vars != y->n_vars || x->n_public != y->n_public)
+        return 0;
+    for (int m = 0; m < 3; m++) {
+        if (x->m[m].nnz != y->m[m].nnz || memcmp(x->m[m].row, y->m[m].row, (x->n_rows + 1) * 8) ||
+            memcmp(x->m[m].var, y->m[m].var, x->m[m].nnz * 4))
+            return 0;
+        for (uint64_t i = 0; i < x->m[m].nnz; i++)
+            if (!sp_fr_eq(&x->coef[x->m[m].kid[i]], &y->coef[y->m[m].kid[i]]))
+                return 0;
+    }
+    return 1;
+}
+
+static void test_small(sp_rng *rng)
+{
+    sp_porep_params p;
+    small_params(&p, rng);
+    char err[SP_ERR_LEN] = "";
+    sp_porep *c = NULL;
+    CHECKF(sp_porep_open(&c, &p, err) == SP_OK, "%s", err);
+    if (!c)
+        return;
+    const sp_porep_shape *s = sp_porep_shape_of(c);
+    const sp_native_circuit *nc = sp_porep_native(c);
+    sp_porep_input in = {sp_rng_u64(rng), (uint32_t)(sp_rng_u64(rng) % 10)};
+    sp_porep_input other = {in.seed + 1, in.partition + 1};
+
+    sp_cs_rec *r = NULL, *r2 = NULL;
+    CHECKF(sp_porep_record(&r, c, &in, 2, err) == SP_OK, "%s", err);
+    CHECKF(sp_porep_record(&r2, c, &other, 1, err) == SP_OK, "%s", err);
+    if (!r || !r2)
+        goto out;
+    CHECK(r->n_rows == s->n_rows && r->n_vars == s->n_vars && r->n_public == s->n_public);
+    CHECK(same_rec(r, r2)); /* the matrices do not depend on the instance */
+
+    size_t n = 1;
+    while (n < s->n_rows + s->n_public + 1)
+        n <<= 1;
+    sp_fr *w = malloc(sizeof(sp_fr) * s->n_vars), *w1 = malloc(sizeof(sp_fr) * s->n_vars);
+    sp_fr *abc = malloc(sizeof(sp_fr) * 3 * n), *ref = malloc(sizeof(sp_fr) * 3 * n);
+    sp_fr *abc1 = malloc(sizeof(sp_fr) * 3 * n);
+    CHECK(w && w1 && abc && ref && abc1);
+    CHECKF(sp_porep_witness(nc, &in, w, abc, abc + n, abc + 2 * n, n, 2, 1, NULL, err) == SP_OK, "%s", err);
+    CHECKF(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 1, 0, NULL, err) == SP_OK, "%s", err);
+    CHECK(memcmp(w, w1, sizeof(sp_fr) * s->n_vars) == 0 && memcmp(abc, abc1, sizeof(sp_fr) * 3 * n) == 0);
+    uint64_t bad = 0;
+    CHECKF(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w, 1, 2, &bad, err) == SP_OK, "%s", err);
+    size_t diff = 0;
+    for (size_t i = 0; i < 3 * n; i++)
+        diff += !sp_fr_eq(&abc[i], &ref[i]);
+    CHECKF(diff == 0, "%zu of %zu a, b, c values differ from the recorded matrices", diff, 3 * n);
+    /* w witness-only equals the witness written with a, b, c */
+    CHECK(sp_porep_witness(nc, &in, w1, NULL, NULL, NULL, 0, 2, 0, NULL, err) == SP_OK &&
+          memcmp(w, w1, sizeof(sp_fr) * s->n_vars) == 0);
+    /* another partition: other public inputs, the same circuit satisfied */
+    CHECK(sp_porep_witness(nc, &other, w1, abc1, abc1 + n, abc1 + 2 * n, n, 2, 1, NULL, err) == SP_OK);
+    CHECK(memcmp(w + 1, w1 + 1, sizeof(sp_fr) * s->n_public) != 0);
+    CHECK(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w1, 1, 2, &bad, err) == SP_OK);
+    /* each packed path input is a node index below the sector size */
+    for (uint64_t i = 4; i <= s->n_public; i++) {
+        uint64_t lim[4] = {0};
+        sp_fr_to_canonical(lim, &w[i]);
+        CHECK(lim[1] == 0 && lim[2] == 0 && lim[3] == 0 && lim[0] < p.nodes);
+    }
+    /* a wrong value: the matrices reject it, debug mode names the gadget */
+    size_t at = s->n_public + 1 + (size_t)(sp_rng_u64(rng) % (s->n_vars - s->n_public - 1));
+    sp_fr_add(&w1[at], &w[at], sp_cs_fr_one());
+    memcpy(w1, w, sizeof(sp_fr) * at);
+    memcpy(w1 + at + 1, w + at + 1, sizeof(sp_fr) * (s->n_vars - at - 1));
+    CHECK(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w1, 1, 2, &bad, err) == SP_ERR_UNSATISFIED);
+    sp_bits_debug_tamper(UINT64_MAX, "challenge 0/label 1"); /* a bit of the first parent's unpacking */
+    sp_status st = sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 1, 1, NULL, err);
+    sp_bits_debug_tamper(UINT64_MAX, NULL);
+    CHECKF(st == SP_ERR_UNSATISFIED && strstr(err, "(challenge 0/label 1)"), "%s (%s)", err, sp_status_str(st));
+    /* cancelled before it starts */
+    atomic_int stop = 1;
+    CHECK(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 2, 0, &stop, err) == SP_ERR_CANCELLED);
+    CHECK(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, s->n_rows, 2, 0, NULL, err) ==
+          SP_ERR_INVALID_ARG);
+    free(w), free(w1), free(abc), free(ref), free(abc1);
+out:
+    sp_cs_rec_free(r);
+    sp_cs_rec_free(r2);
+    sp_porep_close(c);
+}
+
+int main(void)
+{
+    sp_rng rng;
+    sp_test_begin("test_porep", &rng);
+    test_presets();
+    for (int i = 0; i < sp_test_iters(2); i++)
+        test_small(&rng);
+    return sp_test_done();
+}

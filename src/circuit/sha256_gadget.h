@@ -6,8 +6,9 @@
  * multi-operand addition, and the packing equations of one compression
  * shared 7 to a constraint. So its constraint counts are bellman's:
  * 25,840 for a compression from the constant IV with 512 variable message
- * bits, 26,2xx when the chaining value is variable too (tests/test_sha_gadget.c
- * prints them).
+ * bits (bellman's test_full_block), 26,192 when the chaining value is
+ * variable too, 44,874 for the hash of a 64-byte message of variables
+ * (tests/test_sha_gadget.c checks the first and prints all three).
  *
  * Bits are in SHA-256's order: a message is a string of bits, bit 0 the
  * most significant bit of its first byte; the digest likewise (bit 8j + k

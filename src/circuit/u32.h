@@ -12,8 +12,9 @@
  * a copy or a negation).
  *
  * Constraint costs for words of variables: xor 32 (1 per bit), ch 32, maj
- * 64, rotr and shr 0; sp_u32_add of n operands: ceil(log2(n (2^32 - 1)))
- * result bits with their booleanity, plus one packing equation, which
+ * 64, rotr and shr 0; sp_u32_add of n operands: bitlen(n (2^32 - 1))
+ * result bits (33 for 2 operands, 35 for 5 to 8) with their booleanity,
+ * plus one packing equation, which
  * with an sp_multieq shares a constraint with the next additions (as
  * bellman's MultiEq: 7 SHA-256 additions per constraint).
  */

@@ -376,7 +376,9 @@ static void dig_task_(void *ctx, int tid, size_t k)
     sp_sha256_final(j->dig + 32 * k, &c);
 }
 
-static int digest_(uint8_t out[32], const body_ *b)
+/* out = SHA-256(header fields || the chunk digests): the header's counts
+ * are covered too, so no field can change unnoticed. */
+static int digest_(uint8_t out[32], const uint8_t head[64], const body_ *b)
 {
     dig_job_ j = {.b = b};
     for (int i = 0; i < b->n; i++)
@@ -386,7 +388,11 @@ static int digest_(uint8_t out[32], const body_ *b)
         return 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     sp_par_tasks(cores > 0 ? (int)cores : 1, chunks, dig_task_, &j);
-    sp_sha256(out, j.dig, 32 * chunks);
+    sp_sha256_ctx c;
+    sp_sha256_init(&c);
+    sp_sha256_update(&c, head, 64);
+    sp_sha256_update(&c, j.dig, 32 * chunks);
+    sp_sha256_final(out, &c);
     free(j.dig);
     return 1;
 }
@@ -451,7 +457,7 @@ sp_status sp_cs_rec_save(const sp_cs_rec *r, const char *path, char err[SP_ERR_L
     put64_(h + 32, r->n_coef);
     for (int m = 0; m < 3; m++)
         put64_(h + 40 + 8 * m, r->m[m].nnz);
-    if (!digest_(h + 64, &b)) {
+    if (!digest_(h + 64, h, &b)) {
         free(coef);
         snprintf(err, SP_ERR_LEN, "%s: out of memory", path);
         return SP_ERR_NOMEM;
@@ -572,7 +578,7 @@ sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN]
         body_ b;
         uint8_t d[32];
         body_of_(&b, r, coef);
-        if (!digest_(d, &b))
+        if (!digest_(d, h, &b))
             st = SP_ERR_NOMEM, snprintf(err, SP_ERR_LEN, "%s: out of memory", path);
         else if (memcmp(d, h + 64, 32) != 0)
             st = SP_ERR_FORMAT, snprintf(err, SP_ERR_LEN, "%s: digest mismatch (the file is corrupt)", path);

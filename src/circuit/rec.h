@@ -12,9 +12,9 @@
  *   24  8  n_rows       (constraints)
  *   32  8  n_coef       (distinct coefficients)
  *   40  24 nnz[3]       (terms of A, B, C)
- *   64  32 digest: SHA-256 of the SHA-256 digests of the bytes after the
- *          header taken in 16 MiB chunks (the last may be shorter), so
- *          that it is computed on every core
+ *   64  32 digest: SHA-256 of bytes 0..64 followed by the SHA-256 digests
+ *          of the bytes after the header taken in 16 MiB chunks (the last
+ *          may be shorter), so that it is computed on every core
  *   96  n_coef * 32     coefficients, canonical little-endian Fr
  *   then for each matrix M in A, B, C:
  *       (n_rows + 1) * 8  row offsets (row i holds terms off[i]..off[i+1]-1)

@@ -30,6 +30,8 @@ int sp_cli_info(int argc, char **argv);
 /* gen-circuit [--kind chain|porep-like] ... <out.r1cs> <out.wtns>: benchmark circuits
  * (synth/gen.h) and native ones (circuit/porep.h); prints its options alone. */
 int sp_cmd_gen_circuit(int argc, char **argv);
+/* bench witness [porep-like options]: native synthesis timings; argv[0] is "witness". */
+int sp_cli_bench_witness(int argc, char **argv);
 /* bench msm|ntt|prove ...; argv[0] is "msm", "ntt" or "prove". */
 int sp_cli_bench_groth16(int argc, char **argv);
 

@@ -35,7 +35,9 @@ static int cmd_bench(int argc, char **argv)
         return sp_cli_bench_groth16(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "pipeline") == 0)
         return sp_cli_bench_pipeline(argc - 1, argv + 1);
-    fprintf(stderr, "snarkpipe: bench needs a layer: field, msm, ntt, prove or pipeline\n");
+    if (argc >= 2 && strcmp(argv[1], "witness") == 0)
+        return sp_cli_bench_witness(argc - 1, argv + 1);
+    fprintf(stderr, "snarkpipe: bench needs a layer: field, msm, ntt, prove, pipeline or witness\n");
     return SP_EXIT_USAGE;
 }
 
@@ -57,7 +59,11 @@ static const struct {
      "      (<zkey> <wtns>); --json: one object per measurement", cmd_bench},
     {"bench", "pipeline [-c JOBS] [-j IN_FLIGHT] [-p PARTITIONS] [--sweep] ...",
      "the proving engine under load: s/proof, proofs/min, latency, GPU efficiency,\n"
-     "      peak RSS, isolation vs load (--help: all options)", cmd_bench},
+     "      peak RSS, isolation vs load (--help: all options); --circuit porep-like:\n"
+     "      the native circuit's jobs", cmd_bench},
+    {"bench", "witness [--preset NAME] [--threads-list N,...] [--record FILE]",
+     "the native porep-like synthesis (witness and a, b, c) per thread count, cold\n"
+     "      and warm; --record: record once, write and read back the matrices", cmd_bench},
     {"waterfall", "<timeline-file> [--svg out.svg]",
      "stage statistics, GPU efficiency, idle gaps and an SVG waterfall of an\n"
      "      engine TIMELINE", sp_cli_waterfall},

@@ -3,6 +3,8 @@
 #   expect CODE NAME CMD...   CMD exits with CODE (its output in $T/out)
 #                             and prints no sanitizer report
 #   expect_out REGEX NAME     the output of the last expect matches REGEX
+#   need_snarkjs BUILD        prints the path of snarkjs 0.7.6, installed from npm
+#                             into BUILD/npm on first use (fails with the log)
 # With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
@@ -30,4 +32,15 @@ expect_out() {
         echo "FAIL $2 (output does not match /$1/)"
         sed 's/^/     | /' "$T/out" | head -20
     fi
+}
+
+need_snarkjs() {
+    local npmdir=$1/npm
+    local bin=$npmdir/node_modules/.bin/snarkjs
+    if [ ! -x "$bin" ]; then
+        mkdir -p "$npmdir"
+        npm install --no-audit --no-fund --loglevel=error --prefix "$npmdir" snarkjs@0.7.6 >"$npmdir/install.log" 2>&1 ||
+            { echo "npm install snarkjs@0.7.6 failed:" >&2; cat "$npmdir/install.log" >&2; return 1; }
+    fi
+    echo "$bin"
 }

@@ -20,18 +20,11 @@ vec=$here/vectors
 [ -x "$bin" ] || { echo "test_cli: $bin not found (build first)"; exit 1; }
 command -v node >/dev/null && command -v npm >/dev/null || { echo "test_cli: node and npm are required"; exit 1; }
 
-npmdir=$build/npm
-snarkjs=$npmdir/node_modules/.bin/snarkjs
-if [ ! -x "$snarkjs" ]; then
-    mkdir -p "$npmdir"
-    npm install --no-audit --no-fund --loglevel=error --prefix "$npmdir" snarkjs@0.7.6 >"$npmdir/install.log" 2>&1 ||
-        { echo "test_cli: npm install snarkjs@0.7.6 failed:"; cat "$npmdir/install.log"; exit 1; }
-fi
-
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+snarkjs=$(need_snarkjs "$build") || exit 1
 
 # snarkjs_rejects NAME VK PUBLIC PROOF: snarkjs says the proof is invalid
 # (non-zero exit, or an "Invalid" line, and never "OK!").

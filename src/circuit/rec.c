@@ -543,14 +543,12 @@ sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN]
     /* Sizes against the file length before any allocation (no overflow:
      * each count is bounded first). */
     uint64_t size = (uint64_t)sb.st_size, need = 96;
-    if (n_vars == 0 || n_vars > UINT32_MAX || n_public >= n_vars || n_rows > size / 24 || n_coef > size / 32)
+    /* absolute bounds first, so that the sum below cannot overflow */
+    if (n_vars == 0 || n_vars > UINT32_MAX || n_public >= n_vars || n_rows > ((uint64_t)1 << 40) ||
+        n_coef > UINT32_MAX || nnz[0] > ((uint64_t)1 << 44) || nnz[1] > ((uint64_t)1 << 44) ||
+        nnz[2] > ((uint64_t)1 << 44))
         return load_fail_(NULL, fd, SP_ERR_FORMAT, err, path, "header counts out of range");
-    need += n_coef * 32 + 3 * (n_rows + 1) * 8;
-    for (int m = 0; m < 3; m++) {
-        if (nnz[m] > size / 8)
-            return load_fail_(NULL, fd, SP_ERR_FORMAT, err, path, "header counts out of range");
-        need += nnz[m] * 8;
-    }
+    need += n_coef * 32 + 3 * (n_rows + 1) * 8 + 8 * (nnz[0] + nnz[1] + nnz[2]);
     if (need != size)
         return load_fail_(NULL, fd, need > size ? SP_ERR_TRUNCATED : SP_ERR_FORMAT, err, path,
                           need > size ? "shorter than its header says" : "longer than its header says");

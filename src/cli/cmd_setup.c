@@ -1,6 +1,7 @@
 /* `snarkpipe setup` and `snarkpipe export-vkey` (cmds.h). */
 #include <stdlib.h>
 #include <string.h>
+#include "circuit/rec.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "groth16/backend.h"
@@ -10,7 +11,7 @@
 #include "groth16/zkey.h"
 
 static const char SETUP_USAGE[] =
-    "usage: snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs> <out>\n"
+    "usage: snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs|.sprec> <out>\n"
     "A circuit-specific Groth16 setup from fresh random toxic waste, for development and tests:\n"
     "NOT a ceremony. <out> is a snarkjs .zkey, or with --bellperson a bellperson .params.\n"
     "  --vk FILE          also write the bellperson .vk verifying key\n"
@@ -32,6 +33,17 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 /* Writes vk to path in the format its name asks for. */
+/* A native circuit's recorded matrices (gen-circuit --record), as an r1cs. */
+static sp_status read_recorded(sp_r1cs *cs, const char *path, char err[SP_ERR_LEN])
+{
+    sp_cs_rec *rec = NULL;
+    sp_status st = sp_cs_rec_load(&rec, path, err);
+    if (st == SP_OK)
+        st = sp_cs_rec_to_r1cs(cs, rec, err);
+    sp_cs_rec_free(rec);
+    return st;
+}
+
 static int write_vk(const char *cmd, const char *path, const sp_g16_vk *vk, int bellperson_format)
 {
     char err[SP_ERR_LEN] = "";
@@ -133,7 +145,7 @@ int sp_cli_setup(int argc, char **argv)
     char err[SP_ERR_LEN] = "", be_name[32] = "";
     sp_r1cs cs;
     double t0 = sp_cli_now(), t_start = t0;
-    sp_status st = sp_r1cs_read(&cs, a.r1cs, err);
+    sp_status st = ends_with(a.r1cs, ".sprec") ? read_recorded(&cs, a.r1cs, err) : sp_r1cs_read(&cs, a.r1cs, err);
     if (st != SP_OK)
         return sp_cli_fail_file("setup", a.r1cs, st, err);
     double t_read = sp_cli_now() - t0;

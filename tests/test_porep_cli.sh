@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The native porep-like circuit through the CLI, against the real snarkjs
+# 0.7.6, on a small shape (about 2^18 constraints):
+#   a. gen-circuit writes .r1cs, .wtns and the recorded .sprec (--check on);
+#      --dry-run gives the sizes the files have
+#   b. our setup from the .r1cs -> snarkjs proves with that .zkey and the
+#      .wtns and verifies; we verify snarkjs' proof
+#   c. our native prove (--circuit porep-like: the witness made in-process,
+#      no .wtns) -> snarkjs verifies it; its public.json is snarkjs' byte for
+#      byte; another partition gives other public inputs, also verified
+#   d. the engine proves native jobs (bench pipeline --circuit porep-like):
+#      every proof verified
+#   e. setup from the .sprec (record once, reuse) -> a key that proves and verifies
+#   f. usage and data errors: an unknown preset, a shape that does not fit,
+#      a damaged .sprec, a key of another circuit
+# Usage: tests/test_porep_cli.sh BUILD
+set -u
+build=${1:-build}
+bin=$build/snarkpipe
+[ -x "$bin" ] || { echo "test_porep_cli: $bin not found (build first)"; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "test_porep_cli: node and npm are required"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_porep.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+snarkjs=$(need_snarkjs "$build") || exit 1
+
+shape=(--kind porep-like --nodes 4 --layers 2 --challenges 1 --drg-parents 1 --exp-parents 1 --label-parents 2)
+pshape=("${shape[@]:2}")
+
+# a. the files, and the sizes --dry-run announces
+expect 0 "gen-circuit porep-like --check" "$bin" gen-circuit "${shape[@]}" --check --record "$T/c.sprec" \
+    "$T/c.r1cs" "$T/c.wtns"
+expect 0 "gen-circuit --dry-run --json" "$bin" --json gen-circuit "${shape[@]}" --dry-run
+rows=$(sed -n 's/.*"constraints":\([0-9]*\).*/\1/p' "$T/out")
+wires=$(sed -n 's/.*"wires":\([0-9]*\).*/\1/p' "$T/out")
+expect 0 "info on the .r1cs" "$bin" --json info "$T/c.r1cs"
+expect_out "\"constraints\":$rows[,}]" "the .r1cs has the announced constraints"
+expect_out "\"wires\":$wires[,}]" "the .r1cs has the announced wires"
+[ ! -e "$T/none.r1cs" ] && expect 0 "dry run writes nothing" "$bin" gen-circuit "${shape[@]}" --dry-run \
+    "$T/none.r1cs" "$T/none.wtns"
+expect 1 "dry run wrote no file" test -e "$T/none.r1cs"
+
+# b. our setup; snarkjs proves and verifies; we verify its proof
+expect 0 "setup from the .r1cs" "$bin" --quiet setup "$T/c.r1cs" "$T/c.zkey"
+expect 0 "export-vkey" "$bin" --quiet export-vkey "$T/c.zkey" "$T/vk.json"
+expect 0 "snarkjs groth16 prove" "$snarkjs" groth16 prove "$T/c.zkey" "$T/c.wtns" "$T/sj_proof.json" "$T/sj_public.json"
+expect 0 "snarkjs verifies its proof" "$snarkjs" groth16 verify "$T/vk.json" "$T/sj_public.json" "$T/sj_proof.json"
+expect_out "OK!" "snarkjs says OK"
+expect 0 "we verify snarkjs' proof" "$bin" verify "$T/vk.json" "$T/sj_public.json" "$T/sj_proof.json"
+
+# c. the native path: no .wtns; snarkjs verifies; same public inputs
+expect 0 "native prove --check --verify" "$bin" --quiet prove --circuit porep-like "${pshape[@]}" --check --verify \
+    "$T/c.zkey" "$T/n_proof.json" "$T/n_public.json"
+expect 0 "snarkjs verifies the native proof" "$snarkjs" groth16 verify "$T/vk.json" "$T/n_public.json" "$T/n_proof.json"
+expect_out "OK!" "snarkjs says OK to the native proof"
+expect 0 "public inputs identical to snarkjs'" cmp "$T/n_public.json" "$T/sj_public.json"
+expect 0 "native prove, partition 3 of sector 9" "$bin" --quiet prove --circuit porep-like "${pshape[@]}" --seed 9 \
+    --partition 3 "$T/c.zkey" "$T/p3_proof.json" "$T/p3_public.json"
+expect 1 "another partition has other public inputs" cmp -s "$T/p3_public.json" "$T/sj_public.json"
+expect 0 "snarkjs verifies partition 3" "$snarkjs" groth16 verify "$T/vk.json" "$T/p3_public.json" "$T/p3_proof.json"
+expect_out "OK!" "snarkjs says OK to partition 3"
+expect 1 "partition 3's proof fails on partition 0's inputs" "$bin" verify "$T/vk.json" "$T/sj_public.json" \
+    "$T/p3_proof.json"
+
+# d. the engine: native jobs, every proof verified by the engine
+expect 0 "bench pipeline --circuit porep-like" "$bin" bench pipeline --circuit porep-like "${pshape[@]}" \
+    --zkey "$T/c.zkey" -c 2 -j 2 -p 2 --no-isolation
+expect_out "load \(c=2, j=2\)" "the engine proved the native jobs"
+
+# e. record once: a setup from the .sprec proves and verifies
+expect 0 "setup from the .sprec" "$bin" --quiet setup "$T/c.sprec" "$T/r.zkey"
+expect 0 "native prove with that key" "$bin" --quiet prove --circuit porep-like "${pshape[@]}" --verify \
+    "$T/r.zkey" "$T/r_proof.json" "$T/r_public.json"
+
+# f. errors
+expect 64 "unknown preset" "$bin" gen-circuit --kind porep-like --preset 3KiB --dry-run
+expect 64 "challenges not below the nodes" "$bin" gen-circuit --kind porep-like --nodes 2 --challenges 2 --dry-run
+expect 64 "nodes not a power of two" "$bin" gen-circuit --kind porep-like --nodes 12 --dry-run
+head -c 4000 "$T/c.sprec" >"$T/short.sprec"
+expect 2 "truncated .sprec refused" "$bin" setup "$T/short.sprec" "$T/x.zkey"
+expect_out "shorter" "the message says it is truncated"
+cp "$T/c.sprec" "$T/bad.sprec"
+printf '\x55' | dd of="$T/bad.sprec" bs=1 seek=5000 conv=notrunc status=none
+expect 2 "corrupt .sprec refused" "$bin" setup "$T/bad.sprec" "$T/x.zkey"
+expect_out "digest|bad row|coefficient" "the message says it is corrupt"
+expect 2 "a key of another circuit" "$bin" prove --circuit porep-like --nodes 8 --layers 2 --challenges 1 \
+    --drg-parents 1 --exp-parents 1 --label-parents 2 "$T/c.zkey" "$T/x.json" "$T/y.json"
+expect_out "not the key's" "the message names the mismatch"
+
+echo "test_porep_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -58,6 +58,9 @@ typedef struct {
     int c, j, failed;
     double wall_s, s_per_proof, per_min, p50_s, p95_s, gpu_eff;
     size_t peak_rss;
+    double first_s;          /* the warm-up job's latency: the first proof after start */
+    int dev_known;           /* device memory of the first backend, after the run */
+    size_t dev_resident, dev_free;
 } bench_row;
 
 /* ---- option parsing ---- */
@@ -325,6 +328,8 @@ static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int 
     sp_fr **wl = circ->porep ? NULL : w;
     if (rc == 0 && load(e, wl, circ->w_len, p, 1, 1, lat, err)) /* warm-up, untimed */
         rc = -1;
+    if (lat)
+        row->first_s = lat[0];
     if (rc == 0) {
         size_t nd;
         double l0 = lock_ms(e, &nd);
@@ -342,6 +347,15 @@ static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int 
         row->p50_s = lat[(c + 1) / 2 - 1];
         row->p95_s = lat[(19 * c + 19) / 20 - 1];
         row->gpu_eff = held / (wall * (double)nd);
+        sp_engine_status st;
+        if (sp_engine_status_get(e, &st) == SP_OK) {
+            if (st.n_devices && st.devices[0].memory_known) {
+                row->dev_known = 1;
+                row->dev_resident = st.devices[0].resident_bytes;
+                row->dev_free = st.devices[0].free_bytes;
+            }
+            sp_engine_status_free(&st);
+        }
     }
     sp_engine_destroy(e);
     free(w);
@@ -365,13 +379,21 @@ static void print_row(const bench_row *r)
         printf("{\"run\":");
         sp_cli_json_str(stdout, r->label);
         printf(",\"c\":%d,\"j\":%d,\"wall_s\":%.4f,\"s_per_proof\":%.5f,\"proofs_per_min\":%.3f,\"p50_s\":%.4f,"
-               "\"p95_s\":%.4f,\"gpu_efficiency\":%.4f,\"peak_rss\":%zu,\"failed\":%d}\n",
+               "\"p95_s\":%.4f,\"gpu_efficiency\":%.4f,\"peak_rss\":%zu,\"first_s\":%.4f,\"failed\":%d",
                r->c, r->j, r->wall_s, r->s_per_proof, r->per_min, r->p50_s, r->p95_s, r->gpu_eff, r->peak_rss,
-               r->failed);
+               r->first_s, r->failed);
+        if (r->dev_known)
+            printf(",\"device_resident\":%zu,\"device_free\":%zu", r->dev_resident, r->dev_free);
+        printf("}\n");
     } else {
         printf("%-28s %5d %4d %8.2f %9.4f %10.2f %8.3f %8.3f %7.1f%% %7.1f MiB%s\n", r->label, r->c, r->j, r->wall_s,
                r->s_per_proof, r->per_min, r->p50_s, r->p95_s, 100 * r->gpu_eff, r->peak_rss / 1048576.0,
                r->failed ? "  FAILED" : "");
+        printf("%-28s first proof after start (untimed warm-up): %.3f s", "", r->first_s);
+        if (r->dev_known)
+            printf("; device: key resident %.2f GiB, free %.2f GiB", r->dev_resident / 1073741824.0,
+                   r->dev_free / 1073741824.0);
+        printf("\n");
     }
     fflush(stdout);
 }

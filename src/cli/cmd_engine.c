@@ -11,6 +11,7 @@
 #include "groth16/setup.h"
 #include "groth16/zkey.h"
 #include "synth/gen.h"
+#include "synth/native_setup.h"
 
 typedef enum { OPT_INT, OPT_BOOL, OPT_BYTES, OPT_STR } opt_type;
 
@@ -198,16 +199,11 @@ sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, cons
     } else if (st == SP_OK) {
         sp_cs_rec *rec = NULL;
         sp_porep_input in = {1, 0};
-        sp_r1cs cs;
         double t0 = sp_cli_now();
-        if ((st = sp_porep_record(&rec, c->porep, &in, threads, err)) == SP_OK &&
-            (st = sp_cs_rec_to_r1cs(&cs, rec, err)) == SP_OK) {
-            sp_cs_rec_free(rec);
-            rec = NULL;
+        if ((st = sp_porep_record(&rec, c->porep, &in, threads, err)) == SP_OK) {
             sp_cli_progress("record", t0);
             t0 = sp_cli_now();
-            st = sp_g16_setup_be(&c->pk, &cs, SP_G16_H_SNARKJS, be, threads, err);
-            sp_r1cs_free(&cs);
+            st = sp_native_setup(&c->pk, &rec, SP_G16_H_SNARKJS, be, threads, err); /* frees rec early */
             sp_cli_progress("setup", t0);
         }
         sp_cs_rec_free(rec);

@@ -136,15 +136,15 @@ sp_status sp_qap_odd_lagrange_at(sp_fr *out, const sp_ntt_domain *d, const sp_fr
 #define WIRES_GRAIN 256
 
 typedef struct {
-    const sp_csr *m[3];
-    sp_fr *acc[3];
+    const sp_qap_matrix *m;
+    sp_fr *const *acc;
     const sp_fr *lag;
     sp_fr *prod; /* WIRES_SLICE products */
     size_t n_wires;
 } wires_ctx;
 
 /* The row holding entry k: the last r with row[r] <= k. */
-static size_t row_of(const sp_csr *m, uint64_t k)
+static size_t row_of(const sp_qap_matrix *m, uint64_t k)
 {
     size_t lo = 0, hi = m->n_rows; /* row[lo] <= k < row[hi] */
     while (hi - lo > 1) {
@@ -157,7 +157,7 @@ static size_t row_of(const sp_csr *m, uint64_t k)
     return lo;
 }
 
-static void wires_matrix(sp_par *par, int tid, const wires_ctx *c, const sp_csr *m, sp_fr *acc)
+static void wires_matrix(sp_par *par, int tid, const wires_ctx *c, const sp_qap_matrix *m, sp_fr *acc)
 {
     size_t wlo, whi;
     sp_par_range(&wlo, &whi, c->n_wires, tid, par->nthreads);
@@ -172,7 +172,7 @@ static void wires_matrix(sp_par *par, int tid, const wires_ctx *c, const sp_csr 
             for (uint64_t k = e0 + lo; k < e0 + hi; k++) {
                 while (m->row[row + 1] <= k)
                     row++;
-                sp_fr_mul(&c->prod[k - e0], &m->val[k], &c->lag[row]);
+                sp_fr_mul(&c->prod[k - e0], m->val ? &m->val[k] : &m->coef[m->kid[k]], &c->lag[row]);
             }
         }
         sp_par_sync(par);
@@ -189,22 +189,32 @@ static void wires_worker(sp_par *par, int tid, void *arg)
 {
     wires_ctx *c = arg;
     for (int i = 0; i < 3; i++)
-        wires_matrix(par, tid, c, c->m[i], c->acc[i]);
+        wires_matrix(par, tid, c, &c->m[i], c->acc[i]);
+}
+
+sp_status sp_qap_matrices_at(sp_fr *const acc[3], const sp_qap_matrix m[3], size_t n_wires, uint64_t n_rows,
+                            uint32_t n_public, const sp_fr *lag, int threads)
+{
+    uint64_t most = m[0].nnz > m[1].nnz ? m[0].nnz : m[1].nnz;
+    most = most > m[2].nnz ? most : m[2].nnz;
+    wires_ctx w = {m, acc, lag, NULL, n_wires};
+    w.prod = malloc(sizeof(sp_fr) * (size_t)(most < WIRES_SLICE ? (most ? most : 1) : WIRES_SLICE));
+    if (!w.prod)
+        return SP_ERR_NOMEM;
+    int nt = sp_par_threads_for(threads, most > n_wires ? most : n_wires, WIRES_GRAIN);
+    sp_par_run(nt, wires_worker, &w);
+    free(w.prod);
+    for (uint32_t s = 0; s <= n_public; s++) /* input-consistency rows */
+        sp_fr_add(&acc[0][s], &acc[0][s], &lag[n_rows + s]);
+    return SP_OK;
 }
 
 sp_status sp_qap_wires_at(sp_fr *a, sp_fr *b, sp_fr *c, const sp_r1cs *cs, const sp_fr *lag, int threads)
 {
-    uint64_t most = cs->a.nnz > cs->b.nnz ? cs->a.nnz : cs->b.nnz;
-    most = most > cs->c.nnz ? most : cs->c.nnz;
-    wires_ctx w = {{&cs->a, &cs->b, &cs->c}, {a, b, c}, lag, NULL, cs->h.n_wires};
-    w.prod = malloc(sizeof(sp_fr) * (size_t)(most < WIRES_SLICE ? (most ? most : 1) : WIRES_SLICE));
-    if (!w.prod)
-        return SP_ERR_NOMEM;
-    int nt = sp_par_threads_for(threads, most > cs->h.n_wires ? most : cs->h.n_wires, WIRES_GRAIN);
-    sp_par_run(nt, wires_worker, &w);
-    free(w.prod);
-    uint32_t n_pub = sp_r1cs_n_public(&cs->h);
-    for (uint32_t s = 0; s <= n_pub; s++) /* input-consistency rows */
-        sp_fr_add(&a[s], &a[s], &lag[cs->h.n_constraints + s]);
-    return SP_OK;
+    const sp_csr *src[3] = {&cs->a, &cs->b, &cs->c};
+    sp_qap_matrix m[3];
+    for (int i = 0; i < 3; i++)
+        m[i] = (sp_qap_matrix){src[i]->row, src[i]->n_rows, src[i]->nnz, src[i]->col, src[i]->val, NULL, NULL};
+    sp_fr *const acc[3] = {a, b, c};
+    return sp_qap_matrices_at(acc, m, cs->h.n_wires, cs->h.n_constraints, sp_r1cs_n_public(&cs->h), lag, threads);
 }

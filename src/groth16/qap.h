@@ -41,6 +41,28 @@ sp_status sp_qap_lagrange_at(sp_fr *lag, const sp_ntt_domain *d, const sp_fr *ta
 sp_status sp_qap_wires_at(sp_fr *a, sp_fr *b, sp_fr *c, const sp_r1cs *cs, const sp_fr *lag,
                           int threads) SP_WARN_UNUSED;
 
+/* A sparse matrix for sp_qap_matrices_at: CSR rows over wire columns, each
+ * entry's coefficient either val[k] or, when val is NULL, coef[kid[k]]
+ * (the compact form of recorded native circuits, circuit/rec.h). */
+typedef struct {
+    const uint64_t *row; /* n_rows + 1 */
+    size_t n_rows;
+    uint64_t nnz;
+    const uint32_t *col;
+    const sp_fr *val;
+    const uint32_t *kid;
+    const sp_fr *coef;
+} sp_qap_matrix;
+
+/*
+ * As sp_qap_wires_at for any three matrices of n_rows constraints over
+ * n_wires wires with n_public public inputs: acc[0..3)[i] = A_i(tau),
+ * B_i(tau), C_i(tau), the input-consistency rows included.
+ * Returns SP_OK or SP_ERR_NOMEM. Scratch: 16 MiB.
+ */
+sp_status sp_qap_matrices_at(sp_fr *const acc[3], const sp_qap_matrix m[3], size_t n_wires, uint64_t n_rows,
+                            uint32_t n_public, const sp_fr *lag, int threads) SP_WARN_UNUSED;
+
 /*
  * The Lagrange basis of the 2n-point domain at the odd points, for the
  * snarkjs H bases: out[j] = L^(2n)_(2j+1)(tau), j < n, where the 2n-point

@@ -137,14 +137,14 @@ static sp_status h_scalars(sp_fr *s, const g1_layout *l, const sp_g16_pk *pk, co
 }
 
 /* Every scalar derived from the toxic waste, laid out as l says. */
-static sp_status all_scalars(sp_fr *s, const g1_layout *l, const sp_g16_pk *pk, const sp_r1cs *cs,
+static sp_status all_scalars(sp_fr *s, const g1_layout *l, const sp_g16_pk *pk, const sp_g16_circuit *cc,
                              const sp_ntt_domain *d, const toxic_waste *t, int threads)
 {
     size_t nv = pk->n_vars;
     sp_fr *lag = malloc(sizeof(sp_fr) * d->n), *ct = malloc(sizeof(sp_fr) * nv);
     sp_status st = SP_ERR_NOMEM;
     if (lag && ct && (st = sp_qap_lagrange_at(lag, d, &t->tau, threads)) == SP_OK)
-        st = sp_qap_wires_at(s + l->a, s + l->b1, ct, cs, lag, threads);
+        st = cc->wires_at(cc->ctx, s + l->a, s + l->b1, ct, lag, threads);
     if (st == SP_OK) {
         scal_ctx c = {.s = s, .ct = ct, .l = l, .pk = pk, .f2 = t->alpha, .f3 = t->beta, .n = nv};
         sp_fr_inv(&c.f0, &t->gamma);
@@ -275,9 +275,9 @@ static sp_status fill_qap(sp_g16_pk *pk, const sp_r1cs *cs, int threads)
     return SP_OK;
 }
 
-static unsigned domain_log_for(const sp_r1cs *cs)
+static unsigned domain_log_for(const sp_g16_circuit *c)
 {
-    uint64_t rows = (uint64_t)cs->h.n_constraints + sp_r1cs_n_public(&cs->h) + 1;
+    uint64_t rows = c->n_rows + c->n_public + 1;
     unsigned k = 1;
     while ((1ULL << k) < rows)
         k++;
@@ -285,25 +285,23 @@ static unsigned domain_log_for(const sp_r1cs *cs)
 }
 
 /* The key's arrays, the domain and the scalar array. */
-static sp_status prepare(sp_g16_pk *pk, sp_ntt_domain **d, sp_fr **s, const sp_r1cs *cs, unsigned log_n,
+static sp_status prepare(sp_g16_pk *pk, sp_ntt_domain **d, sp_fr **s, const sp_g16_circuit *c, unsigned log_n,
                          sp_g16_h_kind kind, int threads, char err[SP_ERR_LEN])
 {
-    sp_status st = sp_g16_pk_alloc(pk, cs->h.n_wires, sp_r1cs_n_public(&cs->h), 1u << log_n, kind);
+    sp_status st = sp_g16_pk_alloc(pk, c->n_wires, c->n_public, 1u << log_n, kind);
     if (st == SP_OK)
         st = sp_ntt_domain_create(d, log_n, sp_g16_roots_for(pk), threads);
     if (st == SP_OK && !(*s = malloc(sizeof(sp_fr) * layout_of(pk).total)))
         st = SP_ERR_NOMEM;
-    if (st == SP_OK)
-        st = fill_qap(pk, cs, threads);
     if (st != SP_OK)
-        snprintf(err, SP_ERR_LEN, "out of memory for a key of %u wires and 2^%u rows", cs->h.n_wires, log_n);
+        snprintf(err, SP_ERR_LEN, "out of memory for a key of %u wires and 2^%u rows", c->n_wires, log_n);
     return st;
 }
 
-sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, sp_backend *be, int threads,
-                          char err[SP_ERR_LEN])
+sp_status sp_g16_setup_circuit(sp_g16_pk *pk, const sp_g16_circuit *c, sp_g16_h_kind kind, sp_backend *be,
+                               int threads, char err[SP_ERR_LEN])
 {
-    unsigned log_n = domain_log_for(cs);
+    unsigned log_n = domain_log_for(c);
     memset(pk, 0, sizeof *pk);
     if (log_n > SP_NTT_MAX_LOG) {
         snprintf(err, SP_ERR_LEN, "circuit needs a domain of 2^%u rows, the largest supported is 2^%d", log_n,
@@ -314,7 +312,7 @@ sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, 
     sp_fr *s = NULL;
     toxic_waste t;
     double t0 = now_ms();
-    sp_status st = prepare(pk, &d, &s, cs, log_n, kind, threads, err);
+    sp_status st = prepare(pk, &d, &s, c, log_n, kind, threads, err);
     g1_layout l = layout_of(pk);
     if (st != SP_OK)
         goto out;
@@ -324,12 +322,14 @@ sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, 
             snprintf(err, SP_ERR_LEN, "no randomness from the operating system (getrandom failed)");
             goto out;
         }
-        st = all_scalars(s, &l, pk, cs, d, &t, threads);
+        st = all_scalars(s, &l, pk, c, d, &t, threads);
     } while (st == SP_ERR_INVALID_ARG);
     if (st != SP_OK) {
         snprintf(err, SP_ERR_LEN, "setup failed: %s", sp_status_str(st));
         goto out;
     }
+    if (c->done)
+        c->done(c->ctx);
     stage(be, "setup_scalars", t0);
     st = make_points(pk, s, &l, &t, be, threads, err);
 out:
@@ -340,6 +340,24 @@ out:
     sp_ntt_domain_free(d);
     if (st != SP_OK)
         sp_g16_pk_free(pk);
+    return st;
+}
+
+static sp_status r1cs_wires_at(void *ctx, sp_fr *a, sp_fr *b, sp_fr *c, const sp_fr *lag, int threads)
+{
+    return sp_qap_wires_at(a, b, c, ctx, lag, threads);
+}
+
+sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, sp_backend *be, int threads,
+                          char err[SP_ERR_LEN])
+{
+    sp_g16_circuit c = {cs->h.n_wires, sp_r1cs_n_public(&cs->h), cs->h.n_constraints, r1cs_wires_at, NULL,
+                        (void *)cs};
+    sp_status st = sp_g16_setup_circuit(pk, &c, kind, be, threads, err);
+    if (st == SP_OK && (st = fill_qap(pk, cs, threads)) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "out of memory for the key's QAP matrices");
+        sp_g16_pk_free(pk);
+    }
     return st;
 }
 

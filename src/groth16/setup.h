@@ -39,4 +39,31 @@ sp_status sp_g16_setup(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, int
 sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, sp_backend *be, int threads,
                           char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/*
+ * A circuit as the setup needs it: its sizes and, at a point tau, every
+ * wire's QAP polynomials. wires_at: on input lag[j] = L_j(tau) for the n
+ * rows of the domain; on output a[i], b[i], c[i] = A_i(tau), B_i(tau),
+ * C_i(tau) for i < n_wires, the input-consistency rows included (qap.h's
+ * layout); returns SP_OK or SP_ERR_NOMEM. done (optional) is called once
+ * wires_at will not be called again, so its inputs can go before the
+ * points are made.
+ */
+typedef struct {
+    uint32_t n_wires, n_public;
+    uint64_t n_rows;
+    sp_status (*wires_at)(void *ctx, sp_fr *a, sp_fr *b, sp_fr *c, const sp_fr *lag, int threads);
+    void (*done)(void *ctx);
+    void *ctx;
+} sp_g16_circuit;
+
+/*
+ * sp_g16_setup_be for a circuit given by sp_g16_circuit (a native one,
+ * circuit/rec.h, whose matrices need not be an sp_r1cs). The key holds no
+ * QAP matrices (has_qap 0): its proofs need the circuit's own synthesis
+ * (a native circuit's witness function, or an r1cs), and it cannot be
+ * written as a .zkey. Same statuses.
+ */
+sp_status sp_g16_setup_circuit(sp_g16_pk *pk, const sp_g16_circuit *c, sp_g16_h_kind kind, sp_backend *be,
+                               int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 #endif

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -39,6 +41,10 @@ static const char USAGE[] =
     "                      setting changed alone (G2 MSM on or off the device included)\n"
     "  --sweep-j N[,N...]  the sweep's j values instead of the doubling (implies --sweep)\n"
     "  --no-isolation      skip the isolation run\n"
+    "  --release-host-key  once the key is resident on every device (nothing streamed, G2 MSM on\n"
+    "                      the device), give its host pages back to the system: a key larger than\n"
+    "                      half the host memory then leaves room for partitions. Isolation and\n"
+    "                      load share one engine (no sweep).\n"
     "  --threads N, --quiet, --json (one JSON object per run)\n"
     "porep-like options:\n" SP_CLI_POREP_USAGE;
 
@@ -49,6 +55,7 @@ typedef struct {
     uint64_t constraints;
     const char *zkey, *r1cs, *wtns, *timeline;
     int native;
+    int release_host_key; /* one engine for isolation and load; host copy of the key dropped */
     sp_cli_porep_opts po;
     sp_engine_config cfg;
 } bench_args;
@@ -158,6 +165,8 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
     }
     if (!strcmp(opt, "--sweep"))
         return a->sweep = 1, 1;
+    if (!strcmp(opt, "--release-host-key"))
+        return a->release_host_key = 1, 1;
     if (!strcmp(opt, "--no-isolation"))
         return a->isolation = 0, 1;
     if (!strcmp(opt, "--skip-subgroup-check"))
@@ -192,6 +201,10 @@ static int parse_args(bench_args *a, int argc, char **argv)
     }
     if (a->j > a->c)
         a->j = a->c;
+    if (a->release_host_key && a->sweep) {
+        fprintf(stderr, "snarkpipe bench pipeline: --release-host-key and --sweep do not go together\n");
+        return SP_EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -308,28 +321,84 @@ static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, doub
     return failed + (c - submitted);
 }
 
-static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int p, int c, int j, const char *tl,
-                   bench_row *row, char err[SP_ERR_LEN])
+/* The host pages of pk's point arrays go back to the system (page-aligned
+ * interior of each array: the allocation's bookkeeping stays), leaving the
+ * address ranges in place: the backend recognises resident arrays by
+ * address, and nothing reads the host copies while every MSM runs on the
+ * device. */
+static void drop_pages(const void *p, size_t bytes)
+{
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+              hi = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (p && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* Returns 0 when the host copy was dropped, -1 (err) when the engine
+ * cannot do without it. */
+static int release_host_key(sp_engine *e, const sp_engine_config *cfg, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+{
+    sp_engine_status st;
+    if (!cfg->g2_on_device) {
+        snprintf(err, SP_ERR_LEN, "--release-host-key needs the G2 MSM on the device (--set g2_on_device=1)");
+        return -1;
+    }
+    if (sp_engine_status_get(e, &st) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "--release-host-key: no engine status");
+        return -1;
+    }
+    int ok = st.n_devices > 0;
+    for (size_t i = 0; i < st.n_devices; i++)
+        ok &= st.devices[i].memory_known && st.devices[i].resident_bytes > 0 && st.devices[i].streamed_bytes == 0;
+    sp_engine_status_free(&st);
+    if (!ok) {
+        snprintf(err, SP_ERR_LEN, "--release-host-key: the key is not wholly resident on every device");
+        return -1;
+    }
+    size_t nv = pk->n_vars, nc = pk->n_vars - pk->vk.n_public - 1;
+    drop_pages(pk->a, nv * sizeof *pk->a);
+    drop_pages(pk->b1, nv * sizeof *pk->b1);
+    drop_pages(pk->b2, nv * sizeof *pk->b2);
+    drop_pages(pk->c, nc * sizeof *pk->c);
+    drop_pages(pk->h, pk->n_h * sizeof *pk->h);
+    return 0;
+}
+
+/* A new engine with the circuit registered (and, with release, the host
+ * copy of its key dropped). Returns NULL with err on failure. */
+static sp_engine *open_engine(const sp_cli_circuit *circ, const sp_engine_config *cfg, const char *tl, int release,
+                              char err[SP_ERR_LEN])
 {
     sp_engine_config k = *cfg;
     k.timeline_path = tl;
     sp_engine *e;
     if (sp_engine_create(&e, &k, err) != SP_OK)
-        return -1;
+        return NULL;
+    sp_status st = circ->porep ? sp_engine_register_native(e, "bench", &circ->pk, sp_porep_native(circ->porep), err)
+                               : sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err);
+    if (st != SP_OK || (release && release_host_key(e, cfg, &circ->pk, err) != 0)) {
+        sp_engine_destroy(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* c jobs of p partitions, j in flight, on e (after an untimed one-job
+ * warm-up when warm: its latency is the first proof after start). */
+static int measure(sp_engine *e, const sp_cli_circuit *circ, int p, int c, int j, int warm, bench_row *row,
+                   char err[SP_ERR_LEN])
+{
     sp_fr **w = calloc((size_t)p, sizeof *w);
     double *lat = calloc((size_t)c + 1, sizeof *lat);
     int rc = w && lat ? 0 : -1;
-    if (rc == 0 && circ->porep)
-        rc = sp_engine_register_native(e, "bench", &circ->pk, sp_porep_native(circ->porep), err) == SP_OK ? 0 : -1;
-    else if (rc == 0)
-        rc = sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err) == SP_OK ? 0 : -1;
     for (int i = 0; w && i < p; i++)
         w[i] = circ->w; /* every partition proves the same witness */
     sp_fr **wl = circ->porep ? NULL : w;
-    if (rc == 0 && load(e, wl, circ->w_len, p, 1, 1, lat, err)) /* warm-up, untimed */
-        rc = -1;
-    if (lat)
+    if (rc == 0 && warm) {
+        if (load(e, wl, circ->w_len, p, 1, 1, lat, err))
+            rc = -1;
         row->first_s = lat[0];
+    }
     if (rc == 0) {
         size_t nd;
         double l0 = lock_ms(e, &nd);
@@ -357,9 +426,19 @@ static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int 
             sp_engine_status_free(&st);
         }
     }
-    sp_engine_destroy(e);
     free(w);
     free(lat);
+    return rc;
+}
+
+static int run_one(const sp_cli_circuit *circ, const sp_engine_config *cfg, int p, int c, int j, const char *tl,
+                   bench_row *row, char err[SP_ERR_LEN])
+{
+    sp_engine *e = open_engine(circ, cfg, tl, 0, err);
+    if (!e)
+        return -1;
+    int rc = measure(e, circ, p, c, j, 1, row, err);
+    sp_engine_destroy(e);
     return rc;
 }
 
@@ -453,6 +532,37 @@ static int sweep(const sp_cli_circuit *circ, const bench_args *a)
     return worst;
 }
 
+/* Isolation then load on one engine whose key's host copy is dropped. */
+static int bench_shared(const sp_cli_circuit *circ, const bench_args *a)
+{
+    char err[SP_ERR_LEN] = "";
+    double t0 = sp_cli_now();
+    sp_engine *e = open_engine(circ, &a->cfg, a->timeline, 1, err);
+    if (!e) {
+        fprintf(stderr, "snarkpipe bench pipeline: %s\n", err);
+        return SP_EXIT_RUNTIME;
+    }
+    if (!sp_cli_g.quiet && !sp_cli_g.json)
+        printf("%-28s key attached and its host copy dropped in %.2f s\n", "", sp_cli_now() - t0);
+    bench_row iso = {0}, ld = {0};
+    snprintf(iso.label, sizeof iso.label, "isolation (c=1, j=1)");
+    snprintf(ld.label, sizeof ld.label, "load (c=%d, j=%d)", a->c, a->j);
+    int r1 = a->isolation ? measure(e, circ, a->p, 1, 1, 1, &iso, err) : 0;
+    if (r1 == 0 && a->isolation)
+        print_row(&iso);
+    int r2 = r1 == 0 ? measure(e, circ, a->p, a->c, a->j, !a->isolation, &ld, err) : -1;
+    if (r2 == 0)
+        print_row(&ld);
+    sp_engine_destroy(e);
+    if (r1 || r2) {
+        fprintf(stderr, "snarkpipe bench pipeline: %s\n", err);
+        return SP_EXIT_RUNTIME;
+    }
+    if (a->isolation && !sp_cli_g.json)
+        printf("\nload throughput = %.1f%% of isolation (target >= 97%%)\n", 100 * iso.s_per_proof / ld.s_per_proof);
+    return iso.failed || ld.failed ? SP_EXIT_CHECK : SP_EXIT_OK;
+}
+
 static int bench(const sp_cli_circuit *circ, const bench_args *a)
 {
     size_t abc = 3 * sizeof(sp_fr) * circ->pk.domain_size;
@@ -464,6 +574,8 @@ static int bench(const sp_cli_circuit *circ, const bench_args *a)
     }
     print_header();
     bench_row iso = {0}, ld = {0};
+    if (a->release_host_key)
+        return bench_shared(circ, a);
     int r1 = a->isolation ? row_run(circ, &a->cfg, a, "isolation (c=1, j=1)", 1, 1, NULL, &iso) : 0;
     if (r1 < 0)
         return SP_EXIT_RUNTIME; /* the engine could not run: the other rows would fail the same way */

@@ -8,6 +8,9 @@
 #include <unistd.h>
 #include "circuit/cs.h"
 #include "circuit/rec.h"
+#include "groth16/prove.h"
+#include "groth16/verify.h"
+#include "synth/native_setup.h"
 #include "synth/synth.h"
 #include "test.h"
 
@@ -294,6 +297,56 @@ static void test_file(sp_rng *rng)
     sp_cs_rec_free(r);
 }
 
+/* The setup of a recorded circuit (no r1cs copy, no QAP in the key) and a
+ * proof whose a, b, c come straight from witness mode: the proof verifies
+ * with the witness's public inputs and fails with others. */
+static void test_native_setup(sp_rng *rng)
+{
+    inst_ in;
+    for (int i = 0; i < 2; i++)
+        sp_fr_random(&in.pub[i], rng);
+    for (int p = 0; p < PARTS; p++) {
+        sp_fr_random(&in.x[p], rng);
+        in.bits[p] = sp_rng_u64(rng);
+    }
+    sp_cs rec;
+    CHECK(sp_cs_open(&rec, SP_CS_RECORD, 0) == SP_OK);
+    circuit_(&rec, &in, 0, 0, 0);
+    sp_cs_rec *r = sp_cs_take_rec(&rec);
+    sp_cs_close(&rec);
+    uint64_t nv = r->n_vars, nr = r->n_rows;
+    char err[SP_ERR_LEN] = "";
+    sp_g16_pk pk;
+    CHECKF(sp_native_setup(&pk, &r, SP_G16_H_SNARKJS, NULL, 2, err) == SP_OK, "%s", err);
+    CHECK(r == NULL && !pk.has_qap && pk.n_vars == nv && pk.vk.n_public == 2);
+    size_t n = pk.domain_size;
+    sp_fr *w = calloc(nv, sizeof *w), *abc = calloc(3 * n, sizeof *abc);
+    sp_cs wit;
+    CHECK(sp_cs_open(&wit, SP_CS_WITNESS, 1) == SP_OK);
+    sp_cs_set_outputs(&wit, w, nv, abc, abc + n, abc + 2 * n, n);
+    circuit_(&wit, &in, 0, 0, 0);
+    CHECK(sp_cs_status(&wit) == SP_OK);
+    CHECK(sp_cs_abc_tail(abc, abc + n, abc + 2 * n, n, nr, w, 2) == SP_OK);
+    sp_ntt_domain *d = NULL;
+    sp_g16_proof proof;
+    sp_g16_pvk pvk;
+    sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    o.threads = 2;
+    int valid = 0;
+    CHECK(sp_ntt_domain_create(&d, pk.log2_domain, sp_g16_roots_for(&pk), 2) == SP_OK);
+    CHECKF(sp_g16_prove(&proof, &pk, w, nv, abc, abc + n, abc + 2 * n, d, &o, err) == SP_OK, "%s", err);
+    CHECK(sp_g16_pvk_init(&pvk, &pk.vk, err) == SP_OK);
+    CHECK(sp_g16_verify(&valid, &pvk, &proof, w + 1, 2, err) == SP_OK && valid);
+    sp_fr bad[2] = {w[1], w[2]};
+    sp_fr_add(&bad[1], &bad[1], sp_cs_fr_one());
+    CHECK(sp_g16_verify(&valid, &pvk, &proof, bad, 2, err) == SP_OK && !valid);
+    sp_g16_pvk_free(&pvk);
+    sp_ntt_domain_free(d);
+    sp_cs_close(&wit);
+    sp_g16_pk_free(&pk);
+    free(w), free(abc);
+}
+
 int main(void)
 {
     sp_rng rng;
@@ -302,5 +355,6 @@ int main(void)
         test_modes(&rng);
     test_debug_path();
     test_file(&rng);
+    test_native_setup(&rng);
     return sp_test_done();
 }

@@ -114,15 +114,20 @@ static void circuit_(sp_cs *cs, const inst_ *in, int parallel, uint64_t part_var
     }
 }
 
+static void random_inst(inst_ *in, sp_rng *rng)
+{
+    for (int i = 0; i < 2; i++)
+        sp_fr_random(&in->pub[i], rng);
+    for (int p = 0; p < PARTS; p++) {
+        sp_fr_random(&in->x[p], rng);
+        in->bits[p] = sp_rng_u64(rng);
+    }
+}
+
 static void test_modes(sp_rng *rng)
 {
     inst_ in;
-    for (int i = 0; i < 2; i++)
-        sp_fr_random(&in.pub[i], rng);
-    for (int p = 0; p < PARTS; p++) {
-        sp_fr_random(&in.x[p], rng);
-        in.bits[p] = sp_rng_u64(rng);
-    }
+    random_inst(&in, rng);
     /* COUNT of one part sizes the parts */
     sp_cs cnt;
     CHECK(sp_cs_open(&cnt, SP_CS_COUNT, 0) == SP_OK);
@@ -303,12 +308,7 @@ static void test_file(sp_rng *rng)
 static void test_native_setup(sp_rng *rng)
 {
     inst_ in;
-    for (int i = 0; i < 2; i++)
-        sp_fr_random(&in.pub[i], rng);
-    for (int p = 0; p < PARTS; p++) {
-        sp_fr_random(&in.x[p], rng);
-        in.bits[p] = sp_rng_u64(rng);
-    }
+    random_inst(&in, rng);
     sp_cs rec;
     CHECK(sp_cs_open(&rec, SP_CS_RECORD, 0) == SP_OK);
     circuit_(&rec, &in, 0, 0, 0);

@@ -178,6 +178,14 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
+# The daemon's decoders (multipart, base64, addresses and Host/Origin
+# values) live in src/daemon/form.c and wire.c, which need libc only.
+FUZZ_WIRE_OBJ := $(BUILD)/src/daemon/form.o $(BUILD)/src/daemon/wire.o
+FUZZ_WIRE_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_form.c tests/fuzz/fuzz_base64.c tests/fuzz/fuzz_addr.c))
+$(FUZZ_WIRE_BIN): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_WIRE_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
 # Writes the seed corpora (tests/fuzz/make_seeds.c says how to run it).
 $(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
 	@mkdir -p $(dir $@)

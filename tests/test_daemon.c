@@ -241,7 +241,7 @@ static int start(proc *p, const char *name, const char *const *extra)
     unlink(p->ready);
     const char *base[] = {bin_, "daemon", "--listen", ux, "--listen", "127.0.0.1:0", "--ready-file", p->ready,
                           "--log-level", "debug", "--synth-threads", "1", "--gpu-threads", "1", "--backend-threads",
-                          "1", "--load-threads", "1", "--budget", "512MiB", NULL};
+                          "1", "--load-threads", "1", "--budget", "512MiB", "--key-dirs", dir_, NULL};
     for (int i = 0; base[i]; i++)
         argv[argc++] = (char *)base[i];
     for (int i = 0; extra && extra[i] && argc < 62; i++)

@@ -82,6 +82,7 @@ ready_file = $T/ready
 log_level = debug
 [keys]
 load_threads = 1
+key_dirs = $T
 [circuit.cfg]
 zkey = $T/c.zkey
 r1cs = $T/c.r1cs

@@ -53,7 +53,7 @@ DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
 $(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
 else
 DAEMON_SRC  := src/daemon/wire.c
-TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon,$(TEST_BIN))
+TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
@@ -76,8 +76,8 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
-# The daemon's test links the daemon's objects (they come before the library).
-$(BUILD)/tests/test_daemon: tests/test_daemon.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
+# The daemon's tests link the daemon's objects (they come before the library).
+$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 

@@ -53,7 +53,14 @@ sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN])
     } else if (colon && memchr(s, ':', hl)) {
         hl = 0; /* a bare IPv6 address needs brackets */
     }
-    if (!colon || hl == 0 || hl >= sizeof a->host || !valid_port(colon + 1)) {
+    /* a host name (letters, digits, '.', '-', '_'), an IPv4 literal, or in
+     * brackets an IPv6 literal (hex digits, ':', '.', '%' and a zone name) */
+    static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_";
+    static const char v6_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_:%";
+    size_t good = 0;
+    while (good < hl && strchr(h == s ? name_chars : v6_chars, h[good]) && h[good])
+        good++;
+    if (!colon || hl == 0 || hl >= sizeof a->host || good != hl || !valid_port(colon + 1)) {
         snprintf(err, SP_ERR_LEN, "'%.200s': expected host:port, [v6addr]:port or unix:/path", s);
         memset(a, 0, sizeof *a);
         return SP_ERR_INVALID_ARG;

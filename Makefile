@@ -1,6 +1,6 @@
 # snarkpipe build. Plain make, no generator step.
 #   make            library, CLI and tools          (build/)
-#   make test       every test program, then a summary line
+#   make test       scripts/deps.sh, every test program, then a summary line
 #   make demo       build and run the main job on a built-in example
 #   make bench      benchmarks (prints tables)
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
@@ -59,7 +59,7 @@ DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
 $(CLI): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test bench demo clean check-layers
+.PHONY: all lib tests test test-run bench demo clean check-layers
 all: lib tests $(BENCH_BIN) $(CLI)
 lib: $(LIB)
 
@@ -94,8 +94,14 @@ $(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
 
 tests: $(TEST_BIN)
 
-# tests/test_*.sh drive the CLI (run.sh passes them $(BUILD)).
-test: tests $(CLI) check-layers
+# scripts/deps.sh first: it installs what is missing (as root on Debian)
+# or names it; then a fresh make, which sees the daemon's libraries if they
+# were just installed. tests/test_*.sh drive the CLI (run.sh passes them
+# $(BUILD)); run.sh ends with "N passed, N failed, N skipped".
+test:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory test-run
+test-run: tests $(CLI) check-layers
 	@tests/run.sh $(BUILD)/tests
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
@@ -190,6 +196,32 @@ $(FUZZ_WIRE_BIN): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_WIRE_OBJ) $(LIB)
 $(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
+# Installation, as operators run it (README.md, "Running the daemon as a
+# service"): the CLI, the example configuration, a service configuration
+# (kept when one is there) and the systemd unit. PREFIX and DESTDIR as usual:
+#   make install PREFIX=/usr/local          (the default)
+#   make install PREFIX=/usr DESTDIR=pkg/   (a package's tree)
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+DOCDIR     ?= $(PREFIX)/share/doc/snarkpipe
+UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+
+.PHONY: install uninstall
+install: $(CLI)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/snarkpipe
+	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/snarkpipe
+	install -m 0644 snarkpipe.conf.example README.md $(DESTDIR)$(DOCDIR)/
+	test -e $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf || \
+		install -m 0644 dist/snarkpipe.conf $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' dist/snarkpipe.service.in \
+		>$(DESTDIR)$(UNITDIR)/snarkpipe.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/snarkpipe.service
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(UNITDIR)/snarkpipe.service
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)

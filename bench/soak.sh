@@ -87,7 +87,7 @@ cl() { "$bin" client --addr "unix:$W/d.sock" "$@"; }
 
 # ---- monitor: health and RSS every 2 s (and, with SOAK_KILL, the kills) ----
 (
-    restarts=0 peak=0 kills=0
+    restarts=0 peak=0 kills=0 inflight=0
     RANDOM=$((seed + 17))
     next_kill=$(($(date +%s) + 1 + RANDOM % (2 * kill_every)))
     while :; do
@@ -98,6 +98,8 @@ cl() { "$bin" client --addr "unix:$W/d.sock" "$@"; }
             kills=$((kills + 1))
             echo "monitor: kill -9 number $kills at $(date +%T)" >>"$W/daemon.log"
             kill -9 "$p" 2>/dev/null
+            # accepted jobs that had not finished when it died (their inputs are still there)
+            inflight=$((inflight + $(find "$W/state/jobs" -name '*.job' 2>/dev/null | wc -l)))
             while kill -0 "$p" 2>/dev/null; do sleep 0.05; done
             start_daemon >/dev/null
             next_kill=$(($(date +%s) + 1 + RANDOM % (2 * kill_every)))
@@ -107,7 +109,7 @@ cl() { "$bin" client --addr "unix:$W/d.sock" "$@"; }
             kill -9 "$p" 2>/dev/null
             start_daemon >/dev/null
         fi
-        echo "$restarts $peak $kills" >"$W/monitor"
+        echo "$restarts $peak $kills $inflight" >"$W/monitor"
         sleep "$([ "$kill_mode" = 1 ] && echo 0.5 || echo 2)"
     done
 ) &
@@ -249,7 +251,7 @@ wait "${lane_pids[@]}"
 t1=$(date +%s)
 touch "$W/stop"
 sleep 2
-read -r restarts peak_kb kills <"$W/monitor"
+read -r restarts peak_kb kills inflight <"$W/monitor"
 hwm_kb=$(awk '/VmHWM/{print $2}' "/proc/$(cat "$W/pid")/status" 2>/dev/null || echo 0)
 cl status >"$W/status.json" 2>/dev/null
 dpid=$(cat "$W/pid")
@@ -296,6 +298,7 @@ and started again at once; circuits of ${sizes[*]} constraints, 1 to 3 partition
 | result files in the state directory | $results_files |
 | proofs verified by \`snarkpipe verify\` (every partition of every job) | $verified of $parts_total ($badproofs invalid) |
 | kill -9 and restart | $kills |
+| accepted jobs unfinished at a kill (summed over the kills; each ran again after the restart) | $inflight |
 | submits never accepted | $refused |
 | daemon exit after the final SIGTERM | $drc |
 EOT

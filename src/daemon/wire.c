@@ -60,7 +60,8 @@ sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN])
     size_t good = 0;
     while (good < hl && strchr(h == s ? name_chars : v6_chars, h[good]) && h[good])
         good++;
-    if (!colon || hl == 0 || hl >= sizeof a->host || good != hl || !valid_port(colon + 1)) {
+    int v6_ok = h == s || memchr(h, ':', hl); /* brackets hold an IPv6 literal, which has a ':' */
+    if (!colon || hl == 0 || hl >= sizeof a->host || good != hl || !v6_ok || !valid_port(colon + 1)) {
         snprintf(err, SP_ERR_LEN, "'%.200s': expected host:port, [v6addr]:port or unix:/path", s);
         memset(a, 0, sizeof *a);
         return SP_ERR_INVALID_ARG;

@@ -1,6 +1,6 @@
 # snarkpipe build. Plain make, no generator step.
 #   make            library, CLI and tools          (build/)
-#   make test       every test program, then a summary line
+#   make test       scripts/deps.sh, every test program, then a summary line
 #   make demo       build and run the main job on a built-in example
 #   make bench      benchmarks (prints tables)
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
@@ -53,13 +53,13 @@ DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
 $(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
 else
 DAEMON_SRC  := src/daemon/wire.c
-TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon,$(TEST_BIN))
+TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
 $(CLI): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test bench demo clean check-layers
+.PHONY: all lib tests test test-run bench demo clean check-layers
 all: lib tests $(BENCH_BIN) $(CLI)
 lib: $(LIB)
 
@@ -76,8 +76,8 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
-# The daemon's test links the daemon's objects (they come before the library).
-$(BUILD)/tests/test_daemon: tests/test_daemon.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
+# The daemon's tests link the daemon's objects (they come before the library).
+$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 
@@ -94,8 +94,14 @@ $(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
 
 tests: $(TEST_BIN)
 
-# tests/test_*.sh drive the CLI (run.sh passes them $(BUILD)).
-test: tests $(CLI) check-layers
+# scripts/deps.sh first: it installs what is missing (as root on Debian)
+# or names it; then a fresh make, which sees the daemon's libraries if they
+# were just installed. tests/test_*.sh drive the CLI (run.sh passes them
+# $(BUILD)); run.sh ends with "N passed, N failed, N skipped".
+test:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory test-run
+test-run: tests $(CLI) check-layers
 	@tests/run.sh $(BUILD)/tests
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
@@ -178,10 +184,44 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
+# The daemon's decoders (multipart, base64, addresses and Host/Origin
+# values) live in src/daemon/form.c and wire.c, which need libc only.
+FUZZ_WIRE_OBJ := $(BUILD)/src/daemon/form.o $(BUILD)/src/daemon/wire.o
+FUZZ_WIRE_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_form.c tests/fuzz/fuzz_base64.c tests/fuzz/fuzz_addr.c))
+$(FUZZ_WIRE_BIN): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_WIRE_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
 # Writes the seed corpora (tests/fuzz/make_seeds.c says how to run it).
 $(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
+# Installation, as operators run it (README.md, "Running the daemon as a
+# service"): the CLI, the example configuration, a service configuration
+# (kept when one is there) and the systemd unit. PREFIX and DESTDIR as usual:
+#   make install PREFIX=/usr/local          (the default)
+#   make install PREFIX=/usr DESTDIR=pkg/   (a package's tree)
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+DOCDIR     ?= $(PREFIX)/share/doc/snarkpipe
+UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+
+.PHONY: install uninstall
+install: $(CLI)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/snarkpipe
+	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/snarkpipe
+	install -m 0644 snarkpipe.conf.example README.md $(DESTDIR)$(DOCDIR)/
+	test -e $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf || \
+		install -m 0644 dist/snarkpipe.conf $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' dist/snarkpipe.service.in \
+		>$(DESTDIR)$(UNITDIR)/snarkpipe.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/snarkpipe.service
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(UNITDIR)/snarkpipe.service
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san $(FUZZ_BUILD)

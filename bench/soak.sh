@@ -10,10 +10,21 @@
 # daemon's RSS; a daemon that stops answering is restarted and counted.
 # Every 10th completed proof is checked with `snarkpipe verify`.
 #
+# SOAK_KILL=1: the crash soak. The daemon runs with a state directory and
+# is killed with SIGKILL at random times (every SOAK_KILL_EVERY seconds on
+# average, default 8) and started again at once. The clients behave as a
+# careful client must: a submit whose answer is lost is sent again with
+# the same request id (409 then says the job exists), and a job is awaited
+# by its request id, again and again, until it ends. There are no cancels
+# and no malformed requests in this mode. Every job must complete, every
+# proof of it is verified, none may be lost (404, or never ending) and none
+# may run as two jobs (two results for one request id in the state
+# directory).
+#
 # Usage: bench/soak.sh [BUILD] (default build); environment: SOAK_JOBS,
 # SOAK_LANES, SOAK_SIZES (constraint counts, default "256 2048 16384 65536",
 # drawn 50/25/15/10 %), SOAK_BUDGET (engine budget, default 256MiB),
-# SOAK_SEED, SOAK_KEEP=1 keeps the work directory.
+# SOAK_SEED, SOAK_KILL, SOAK_KILL_EVERY, SOAK_KEEP=1 keeps the work directory.
 # Prints a summary (and a markdown block for bench/NOTES.md) at the end.
 set -u
 build=${1:-build}
@@ -24,6 +35,8 @@ lanes=${SOAK_LANES:-4}
 read -r -a sizes <<<"${SOAK_SIZES:-256 2048 16384 65536}"
 budget=${SOAK_BUDGET:-256MiB}
 seed=${SOAK_SEED:-$$}
+kill_mode=${SOAK_KILL:-0}
+kill_every=${SOAK_KILL_EVERY:-8}
 W=$(mktemp -d "${TMPDIR:-/tmp}/sp_soak.XXXXXX")
 pid=
 mon=
@@ -33,7 +46,7 @@ cleanup() {
     [ -n "${SOAK_KEEP:-}" ] && echo "soak: work directory kept: $W" || rm -rf "$W"
 }
 trap cleanup EXIT
-echo "soak: $jobs jobs, $lanes lanes, sizes ${sizes[*]}, budget $budget, seed $seed, work dir $W"
+echo "soak: $jobs jobs, $lanes lanes, sizes ${sizes[*]}, budget $budget, seed $seed, work dir $W$([ "$kill_mode" = 1 ] && echo ", kill -9 every ~${kill_every} s")"
 
 # ---- circuits ----
 for i in "${!sizes[@]}"; do
@@ -53,6 +66,7 @@ budget = $budget
 listen = unix:$W/d.sock
 listen = 127.0.0.1:0
 ready_file = $W/ready
+state_dir = $W/state
 max_body = 32MiB
 log_level = warn
 [keys]
@@ -71,21 +85,32 @@ start_daemon
 port=$(sed -n 2p "$W/ready" | sed 's/.*://')
 cl() { "$bin" client --addr "unix:$W/d.sock" "$@"; }
 
-# ---- monitor: health and RSS every 2 s ----
+# ---- monitor: health and RSS every 2 s (and, with SOAK_KILL, the kills) ----
 (
-    restarts=0 peak=0
+    restarts=0 peak=0 kills=0 inflight=0
+    RANDOM=$((seed + 17))
+    next_kill=$(($(date +%s) + 1 + RANDOM % (2 * kill_every)))
     while :; do
         p=$(cat "$W/pid")
         rss=$(awk '/VmRSS/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
         [ "${rss:-0}" -gt "$peak" ] && peak=$rss
-        if ! cl healthz >/dev/null 2>&1 && ! [ -e "$W/stop" ]; then
+        if [ "$kill_mode" = 1 ] && [ "$(date +%s)" -ge "$next_kill" ] && ! [ -e "$W/stop" ]; then
+            kills=$((kills + 1))
+            echo "monitor: kill -9 number $kills at $(date +%T)" >>"$W/daemon.log"
+            kill -9 "$p" 2>/dev/null
+            # accepted jobs that had not finished when it died (their inputs are still there)
+            inflight=$((inflight + $(find "$W/state/jobs" -name '*.job' 2>/dev/null | wc -l)))
+            while kill -0 "$p" 2>/dev/null; do sleep 0.05; done
+            start_daemon >/dev/null
+            next_kill=$(($(date +%s) + 1 + RANDOM % (2 * kill_every)))
+        elif ! cl healthz >/dev/null 2>&1 && ! [ -e "$W/stop" ]; then
             restarts=$((restarts + 1))
             echo "monitor: daemon not answering at $(date +%T); restarting" >>"$W/daemon.log"
             kill -9 "$p" 2>/dev/null
             start_daemon >/dev/null
         fi
-        echo "$restarts $peak" >"$W/monitor"
-        sleep 2
+        echo "$restarts $peak $kills $inflight" >"$W/monitor"
+        sleep "$([ "$kill_mode" = 1 ] && echo 0.5 || echo 2)"
     done
 ) &
 mon=$!
@@ -121,6 +146,59 @@ settle() {
     elif [[ $out == *" cancelled:"* ]]; then echo cancelled
     elif [[ $out == *" failed:"* ]]; then echo failed
     else echo "lost"; echo "$1: exit $rc: $out" >>"$W/lost.log"; fi
+}
+
+# ---- the crash soak's client: submit until accepted, await until ended ----
+# Prints the final state of request id $1 (completed / failed / cancelled / lost).
+crash_settle() {
+    local rid=$1 out rc t0=$SECONDS
+    while [ $((SECONDS - t0)) -lt 900 ]; do
+        out=$(cl await --wait-ms 60000 --out-dir "$2" "$rid" 2>&1)
+        rc=$?
+        if [ $rc -eq 0 ]; then echo completed; return; fi
+        if [[ $out == *" cancelled:"* ]]; then echo cancelled; return; fi
+        if [[ $out == *" failed:"* ]]; then echo failed; echo "$rid: $out" >>"$W/failed.log"; return; fi
+        if [[ $out == *"HTTP 404"* ]]; then echo lost; echo "$rid: $out" >>"$W/lost.log"; return; fi
+        sleep 0.3 # the daemon is down or starting: ask again
+    done
+    echo lost
+    echo "$rid: never ended: $out" >>"$W/lost.log"
+}
+
+crash_lane() {
+    local lane=$1 count=$2 k s c parts w rid out res outdir accepted p try
+    RANDOM=$((seed + lane * 7919))
+    for ((k = 0; k < count; k++)); do
+        s=$((RANDOM % 100))
+        c=$((s < 50 ? 0 : s < 75 ? 1 : s < 90 ? 2 : 3))
+        [ "$c" -ge "${#sizes[@]}" ] && c=$((${#sizes[@]} - 1))
+        parts=$((1 + RANDOM % 3))
+        w=(); for ((p = 0; p < parts; p++)); do w+=("$W/c$c.wtns"); done
+        rid=k$lane-$k
+        accepted=
+        for ((try = 0; try < 600; try++)); do
+            out=$(cl submit --circuit "c$c" --priority $((RANDOM % 4 - 1)) --request-id "$rid" "${w[@]}" 2>&1)
+            if [[ $out == j* ]]; then accepted=202; break
+            elif [[ $out == *"HTTP 409 duplicate_request_id"* ]]; then accepted=409; break # an earlier try got in
+            fi
+            sleep 0.3
+        done
+        if [ -z "$accepted" ]; then echo "$lane $k crash submit-refused" >>"$W/results"; continue; fi
+        [ "$accepted" = 409 ] && echo "$rid" >>"$W/resubmitted"
+        outdir=$W/out/$rid
+        mkdir -p "$outdir"
+        res=$(crash_settle "$rid" "$outdir")
+        echo "$lane $k crash $res $c $parts" >>"$W/results"
+        if [ "$res" = completed ]; then
+            for ((p = 0; p < parts; p++)); do
+                if "$bin" verify "$W/c$c.vk.json" "$outdir/public_$p.json" "$outdir/proof_$p.json" >/dev/null 2>&1; then
+                    echo ok >>"$W/verified"
+                else
+                    echo "BAD $rid partition $p" >>"$W/verified"
+                fi
+            done
+        fi
+    done
 }
 
 lane() {
@@ -166,22 +244,68 @@ lane_pids=()
 for ((l = 0; l < lanes; l++)); do
     n=$per
     [ $l -eq $((lanes - 1)) ] && n=$((jobs - per * (lanes - 1)))
-    lane "$l" "$n" &
+    if [ "$kill_mode" = 1 ]; then crash_lane "$l" "$n" & else lane "$l" "$n" & fi
     lane_pids+=($!)
 done
 wait "${lane_pids[@]}"
 t1=$(date +%s)
 touch "$W/stop"
 sleep 2
-read -r restarts peak_kb <"$W/monitor"
+read -r restarts peak_kb kills inflight <"$W/monitor"
 hwm_kb=$(awk '/VmHWM/{print $2}' "/proc/$(cat "$W/pid")/status" 2>/dev/null || echo 0)
 cl status >"$W/status.json" 2>/dev/null
-kill -TERM "$(cat "$W/pid")"
-wait "$(cat "$W/pid")" 2>/dev/null
+dpid=$(cat "$W/pid")
+kill -TERM "$dpid"
+wait "$dpid" 2>/dev/null
 drc=$?
+if [ "$drc" -eq 127 ]; then # started again by the monitor: not our child
+    while kill -0 "$dpid" 2>/dev/null; do sleep 0.1; done
+    [ ! -e "$W/ready" ] && drc=0 || drc=1 # a clean exit removes the ready file
+fi
 pid=
 
 count() { awk -v k="$1" -v v="$2" '$3 == k && $4 == v' "$W/results" | wc -l; }
+if [ "$kill_mode" = 1 ]; then
+    accepted=$(awk '$3 == "crash" && $4 != "submit-refused"' "$W/results" | wc -l)
+    done_ok=$(count crash completed)
+    lost=$(count crash lost)
+    failed=$(($(count crash failed) + $(count crash cancelled)))
+    refused=$(count crash submit-refused)
+    resub=$(cat "$W/resubmitted" 2>/dev/null | wc -l)
+    parts_total=$(awk '$3 == "crash" && $4 == "completed" {n += $6} END {print n + 0}' "$W/results")
+    verified=$(grep -c '^ok' "$W/verified" 2>/dev/null || true)
+    badproofs=$(grep -c '^BAD' "$W/verified" 2>/dev/null || true)
+    # one result file per job: two for one request id would be a job run twice
+    dups=$(for f in "$W"/state/jobs/*.result; do sed -n 2p "$f" | grep -o '"request_id":"[^"]*"'; done |
+        sort | uniq -d | wc -l)
+    results_files=$(ls "$W"/state/jobs/*.result 2>/dev/null | wc -l)
+    cat <<EOT
+
+### Daemon crash soak ($(date +%F), $(nproc) cores)
+
+\`SOAK_KILL=1 SOAK_JOBS=$jobs SOAK_LANES=$lanes SOAK_SIZES="${sizes[*]}" bench/soak.sh\`: $jobs jobs in $((t1 - t0)) s
+from $lanes client lanes; the daemon was killed with SIGKILL $kills times (every ~${kill_every} s on average)
+and started again at once; circuits of ${sizes[*]} constraints, 1 to 3 partitions per job.
+
+| Outcome | Count |
+|---|---|
+| jobs accepted (202, or 409 for a submit sent again whose first try had got in) | $accepted |
+| submits sent again after a lost answer and found by request id (409) | $resub |
+| jobs completed | $done_ok |
+| jobs failed or cancelled | $failed |
+| jobs lost (404, or never ending) | $lost |
+| jobs run twice (two results for one request id) | $dups |
+| result files in the state directory | $results_files |
+| proofs verified by \`snarkpipe verify\` (every partition of every job) | $verified of $parts_total ($badproofs invalid) |
+| kill -9 and restart | $kills |
+| accepted jobs unfinished at a kill (summed over the kills; each ran again after the restart) | $inflight |
+| submits never accepted | $refused |
+| daemon exit after the final SIGTERM | $drc |
+EOT
+    [ "$lost" -eq 0 ] && [ "$dups" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$badproofs" -eq 0 ] && [ "$refused" -eq 0 ] &&
+        [ "$done_ok" -eq "$jobs" ] && [ "$verified" -eq "$parts_total" ] && [ "$drc" -eq 0 ]
+    exit
+fi
 total=$(wc -l <"$W/results")
 completed=$(($(count prove completed) + $(count cancel completed)))
 cancelled=$(($(count prove cancelled) + $(count cancel cancelled)))

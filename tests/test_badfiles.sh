@@ -87,7 +87,7 @@ zkey    zkey_cut2104.zkey                     section 6 claims 384 bytes
 zkey    zkey_cut4111.zkey                     section 10 claims
 zkey    zkey_cut4207.zkey                     section 10 claims 624 bytes, only 623 left
 zkeyvk  zkey_cut2104.zkey                     section 6 claims
-zkey    zkey_magic.zkey                       wrong magic "zkez"
+zkey    zkey_magic.zkey                       wrong magic number
 zkey    zkey_version.zkey                     version 7
 zkeyvk  zkey_version.zkey                     version 7
 zkey    zkey_sec9_size_beyond_file.zkey       section 9 claims
@@ -118,7 +118,7 @@ r1cs    r1cs_cut132.r1cs                      section 2 claims 120 bytes
 r1cs    r1cs_cut167.r1cs                      section 1 claims 64 bytes
 r1cs    r1cs_cut263.r1cs                      section 3 claims 32 bytes, only 31 left
 r1csinfo r1cs_cut167.r1cs                     section 1 claims 64 bytes
-r1cs    r1cs_magic.r1cs                       wrong magic "r1cz"
+r1cs    r1cs_magic.r1cs                       wrong magic number
 r1cs    r1cs_sec1_size_beyond_file.r1cs       section 1 claims 264 bytes
 r1cs    r1cs_nconstraints_lie.r1cs            section 2: section ends inside constraint 1
 r1cs    r1cs_wire_out_of_range.r1cs           refers to wire 99, nWires is 4
@@ -133,7 +133,7 @@ wtns    wtns_cut11.wtns                       ends inside the header
 wtns    wtns_cut30.wtns                       claims 2 sections.*truncated
 wtns    wtns_cut100.wtns                      section 2 claims 128 bytes
 wtns    wtns_cut203.wtns                      section 2 claims 128 bytes, only 127 left
-wtns    wtns_magic.wtns                       wrong magic "wtnz"
+wtns    wtns_magic.wtns                       wrong magic number
 wtns    wtns_count_lie.wtns                   128 bytes, expected 5 values
 wtns    wtns_value_above_r.wtns               value 2 is not below r
 wtns    wtns_w0_not_one.wtns                  w\[0\] must be 1

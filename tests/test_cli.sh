@@ -198,5 +198,16 @@ cp "$T/out" "$T/bench.out" && check_bench_json "bench prove" "$T/bench.out" prov
 expect 0 "bench msm table" "$bin" bench msm --group g1 --log-size 6 --reps 1
 expect_out "^msm +g1 plain" "  (a table row)"
 
+# A FIFO given as an input file is refused at once (open(2) of a FIFO
+# without a writer used to block for ever), by every reader: key, witness,
+# JSON, and the file-kind detection of info.
+mkfifo "$T/fifo"
+expect 2 "prove: a FIFO as the key" timeout 20 "$bin" prove "$T/fifo" "$m/witness.wtns" "$T/f.json" "$T/f_pub.json"
+expect_out "is not a regular file" "  (says why)"
+expect 2 "prove: a FIFO as the witness" timeout 20 "$bin" prove "$m/circuit_final.zkey" "$T/fifo" "$T/f.json" "$T/f_pub.json"
+expect 2 "verify: a FIFO as the key" timeout 20 "$bin" verify "$T/fifo" "$T/fifo" "$T/fifo"
+expect 2 "info: a FIFO" timeout 20 "$bin" info "$T/fifo"
+expect_out "is not a regular file" "  (says why)"
+
 echo "test_cli.sh: $pass checks ok, $fail failed"
 [ "$fail" -eq 0 ]

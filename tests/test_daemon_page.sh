@@ -15,11 +15,11 @@ if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
     if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
         echo "test_daemon_page.sh: the libraries are installed but $bin was built without the daemon"; exit 1
     fi
-    echo "test_daemon_page.sh: skipped (no libmicrohttpd/libinih: the daemon is not built)"; exit 0
+    echo "test_daemon_page.sh: skipped (no libmicrohttpd/libinih: the daemon is not built; scripts/deps.sh installs them)"; exit 77
 fi
 chromium=$(command -v chromium || true)
-[ -n "$chromium" ] || { echo "test_daemon_page.sh: chromium is required (Debian: apt-get install chromium)"; exit 1; }
-command -v node >/dev/null || { echo "test_daemon_page.sh: node is required (it decodes the screenshot)"; exit 1; }
+[ -n "$chromium" ] || { echo "test_daemon_page.sh: skipped (no chromium; Debian: apt-get install chromium, or scripts/deps.sh)"; exit 77; }
+command -v node >/dev/null || { echo "test_daemon_page.sh: skipped (no node, which decodes the screenshot; Debian: apt-get install nodejs)"; exit 77; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_page.XXXXXX")
 pid=
@@ -33,7 +33,7 @@ check() { checks=$((checks + 1)); if eval "$2"; then [ -z "${SP_TEST_VERBOSE:-}"
     "$bin" setup "$T/s.r1cs" "$T/s.zkey" >/dev/null 2>&1 &&
     "$bin" gen-circuit --quiet --constraints 4096 --public 1 --seed 4 "$T/b.r1cs" "$T/b.wtns" &&
     "$bin" setup "$T/b.r1cs" "$T/b.zkey" >/dev/null 2>&1 || exit 1
-"$bin" daemon --listen 127.0.0.1:0 --ready-file "$T/ready" --synth-threads 1 --backend-threads 1 --gpu-threads 1 \
+"$bin" daemon --listen 127.0.0.1:0 --key-dirs "$T" --ready-file "$T/ready" --synth-threads 1 --backend-threads 1 --gpu-threads 1 \
     --budget 512MiB 2>"$T/daemon.log" &
 pid=$!
 for _ in $(seq 300); do [ -s "$T/ready" ] && break; sleep 0.1; done

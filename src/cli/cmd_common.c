@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "util/file.h"
 
 sp_cli_globals sp_cli_g;
 
@@ -176,14 +177,27 @@ void sp_cli_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A stdio stream on a regular file (a FIFO would block the open for ever). */
+static FILE *open_regular(const char *path, char err[SP_ERR_LEN])
+{
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "input", err) != SP_OK)
+        return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN])
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = open_regular(path, err);
+    if (!f)
         return SP_ERR_IO;
-    }
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) {
         fclose(f);
@@ -256,12 +270,13 @@ static void describe_magic(char *out, size_t out_len, const uint8_t *b, size_t n
 sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char *path, char err[SP_ERR_LEN])
 {
     *kind = SP_FILE_UNKNOWN;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path, err);
     struct stat stt;
-    if (!f || fstat(fileno(f), &stt)) {
+    if (!f)
+        return SP_ERR_IO;
+    if (fstat(fileno(f), &stt)) {
         snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
-        if (f)
-            fclose(f);
+        fclose(f);
         return SP_ERR_IO;
     }
     uint8_t head[64];

@@ -22,6 +22,7 @@
 #include "daemon/internal.h"
 #include "daemon/log.h"
 #include "r1cs/r1cs.h"
+#include "util/rng.h"
 
 /* ---- small helpers ---- */
 
@@ -244,6 +245,39 @@ static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
     return w;
 }
 
+int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
+{
+    const char *id = sp_req_arg(r, "circuit");
+    uint32_t n_vars = 0, domain = 0;
+    if (!id || sp_reg_facts(d, id, &n_vars, &domain) != 0)
+        return 0; /* the circuit is named in the body, or unknown: answered once the body is in */
+    /* a, b, c alone (3 x domain x 32 bytes) already over the whole budget: no partition can ever run */
+    unsigned long long abc = 3ULL * domain * 32;
+    if (abc > d->engine_budget) {
+        sp_http_error(r, 422, "job_too_large", "a partition of '%s' needs more than %llu bytes, over the whole engine "
+                      "budget (%zu, engine.budget)", id, abc, d->engine_budget);
+        return 1;
+    }
+    /* The largest body of the most witnesses the engine can ever hold: a
+     * .wtns is 32 bytes a value plus a header (4 KiB of room given);
+     * base64 in JSON takes 4/3; parts and fields get 512 bytes each. */
+    unsigned long long w = 32ULL * n_vars + 4096, parts = d->cfg.eng.max_partitions, cap = w;
+    const char *kind = "raw .wtns";
+    if (is_type(r, "multipart/form-data")) {
+        cap = parts * (w + 512) + 65536;
+        kind = "multipart";
+    } else if (is_type(r, "application/json")) {
+        cap = parts * (w / 3 * 4 + 8) + 65536;
+        kind = "JSON";
+    }
+    if (content_length > cap) {
+        sp_http_error(r, 413, "body_too_large", "the body has %llu bytes; a %s body of witnesses of '%s' has at most "
+                      "%llu (%llu partitions at most, engine.max_partitions)", content_length, kind, id, cap, parts);
+        return 1;
+    }
+    return 0;
+}
+
 /* Parses and submits; answers every failure itself. Returns the job
  * (a watcher reference) or NULL. */
 static djob *submit(sp_dmn *d, dreq *r)
@@ -270,16 +304,17 @@ static djob *submit(sp_dmn *d, dreq *r)
     }
     sp_fr **w = c ? parse_witnesses(r, &in, c) : NULL;
     if (w) {
-        job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, in.n};
+        job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, in.n, in.data, in.len, NULL, 0};
         size_t qpos = 0;
         int code = sp_jobs_submit(d, c, &s, &j, &qpos, err);
         if (code != 202) {
             for (size_t k = 0; k < in.n; k++)
                 free(w[k]);
-            if (code == 503)
+            if (code == 503) /* only for what passes: a job that can never fit is a 4xx (no retry loop) */
                 sp_http_header(r, "Retry-After", "1");
-            sp_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : "bad_request", "%s",
-                          err);
+            sp_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : code == 413
+                          ? "too_many_partitions" : code == 422 ? "job_too_large" : code == 500 ? "state_write_failed"
+                          : "bad_request", "%s", err);
         } else {
             j->queue_pos = qpos;
         }
@@ -451,23 +486,22 @@ void sp_api_circuits_list(sp_dmn *d, dreq *r)
     sp_http_send_json(r, 200, &w);
 }
 
-/* Writes an uploaded part to upload_dir/<id>.<ext>; the path into out. */
+/* Writes an uploaded part to a file of its own in upload_dir (the id,
+ * a random tag, the extension: two uploads never share a name, even under
+ * one id); the path into out. Returns 0 or 500. */
 static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, const char *ext,
                        const sp_form_part *p, char err[SP_ERR_LEN])
 {
-    snprintf(out, out_len, "%s/%s.%s", d->upload_dir, id, ext);
-    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0 && errno == EEXIST && !sp_reg_exists(d, id)) { /* left by a crash before it was recorded */
-        unlink(out);
-        fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    uint8_t tag[6];
+    if (sp_os_random(tag, sizeof tag) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "cannot store the upload of '%s': no randomness", id);
+        return 500;
     }
-    if (fd < 0) {
-        snprintf(err, SP_ERR_LEN, errno == EEXIST ? "a circuit '%s' is already registered" : "cannot store the "
-                 "upload of '%s'", id);
-        return errno == EEXIST ? 409 : 500;
-    }
+    snprintf(out, out_len, "%s/%s.%02x%02x%02x%02x%02x%02x.%s", d->upload_dir, id, tag[0], tag[1], tag[2], tag[3],
+             tag[4], tag[5], ext);
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     size_t off = 0;
-    while (off < p->len) {
+    while (fd >= 0 && off < p->len) {
         ssize_t k = write(fd, p->data + off, p->len - off);
         if (k < 0 && errno == EINTR)
             continue;
@@ -475,17 +509,21 @@ static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, con
             break;
         off += (size_t)k;
     }
-    int ok = off == p->len && fsync(fd) == 0;
-    ok &= close(fd) == 0;
+    int ok = fd >= 0 && off == p->len && fsync(fd) == 0;
+    if (fd >= 0)
+        ok &= close(fd) == 0;
     if (!ok) {
-        unlink(out);
+        if (fd >= 0)
+            unlink(out);
         snprintf(err, SP_ERR_LEN, "cannot store the upload of '%s': %s", id, strerror(errno));
         return 500;
     }
     return 0;
 }
 
-/* multipart: id, preload, zkey or params (+ r1cs) files. */
+/* multipart: id, preload, zkey or params (+ r1cs) files. The id is
+ * reserved before a byte is written: a second upload under the same id is
+ * refused (409) and cannot touch the first one's files. */
 static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
 {
     size_t len, np;
@@ -502,24 +540,28 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
         snprintf(id, sizeof id, "%.*s", (int)pid->len, (const char *)pid->data);
     if (pl && pl->len < sizeof pre)
         snprintf(pre, sizeof pre, "%.*s", (int)pl->len, (const char *)pl->data);
-    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD};
-    if (sp_dconf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || strspn(id,
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != strlen(id) || !id[0]) {
+    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD, 0};
+    dcircuit *c = NULL;
+    if (sp_dconf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) || strlen(id) != (pid ? pid->len : 0)) {
         snprintf(err, SP_ERR_LEN, "an upload needs an id of [A-Za-z0-9._:-], one zkey or params file (params with "
                  "an r1cs file) and preload yes or no");
         code = 400;
     }
+    if (!code)
+        code = sp_reg_reserve(d, id, SP_SRC_UPLOAD, &c, err);
     if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
         if (pc && (code = save_upload(d, cs, sizeof cs, id, "r1cs", pc, err)) != 0)
             unlink(zk);
     }
+    if (code && c)
+        sp_reg_abandon(d, c);
     if (!code) {
         s.zkey = pz ? zk : NULL;
         s.params = pp ? zk : NULL;
         s.r1cs = pc ? cs : NULL;
         s.preload = preload;
-        code = sp_reg_add(d, &s, err);
-        if (code != 201) {
+        code = sp_reg_add_reserved(d, c, &s, err);
+        if (code != 201) { /* the files are this request's alone */
             unlink(zk);
             if (pc)
                 unlink(cs);
@@ -530,6 +572,43 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
     return code;
 }
 
+/* JSON: {"id", "zkey" | "params", "r1cs"?, "preload"?}: files the daemon
+ * reads in place, under keys.key_dirs (keypath.c). */
+static int add_by_path(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
+{
+    sp_json_doc *doc = json_body(r);
+    if (!doc)
+        return 0; /* answered */
+    const sp_json_val *o = sp_json_root(doc), *pl = sp_json_get(o, "preload");
+    int code = 0;
+    if (pl && pl->type != SP_JSON_TRUE && pl->type != SP_JSON_FALSE) {
+        snprintf(err, SP_ERR_LEN, "preload must be true or false");
+        code = 400;
+    }
+    reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
+                  !pl || pl->type == SP_JSON_TRUE, SP_SRC_API, 0};
+    snprintf(id_out, 64, "%s", s.id ? s.id : "");
+    size_t il = s.id ? strlen(s.id) : 0;
+    if (!code && (il == 0 || il > 63 || strspn(s.id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
+                  != il)) { /* the id first: a bad request is told so before any file is looked at */
+        snprintf(err, SP_ERR_LEN, "id must be 1 to 63 characters of [A-Za-z0-9._:-]");
+        code = 400;
+    }
+    static char none[1];
+    char real[3][SP_DCONF_PATH];
+    const char **paths[3] = {&s.zkey, &s.params, &s.r1cs};
+    for (int i = 0; i < 3 && !code; i++) {
+        if (*paths[i] && **paths[i] && !(code = sp_reg_check_path(d, *paths[i], real[i], sizeof real[i], err)))
+            *paths[i] = real[i];
+        else if (*paths[i] && !**paths[i])
+            *paths[i] = none;
+    }
+    if (!code)
+        code = sp_reg_add(d, &s, err);
+    sp_json_free(doc);
+    return code;
+}
+
 void sp_api_circuits_add(sp_dmn *d, dreq *r)
 {
     char err[SP_ERR_LEN] = "", id[64] = "";
@@ -537,20 +616,8 @@ void sp_api_circuits_add(sp_dmn *d, dreq *r)
     if (is_type(r, "multipart/form-data")) {
         code = add_upload(d, r, id, err);
     } else if (is_type(r, "application/json")) {
-        sp_json_doc *doc = json_body(r);
-        if (!doc)
+        if (!(code = add_by_path(d, r, id, err)))
             return;
-        const sp_json_val *o = sp_json_root(doc), *pl = sp_json_get(o, "preload");
-        if (pl && pl->type != SP_JSON_TRUE && pl->type != SP_JSON_FALSE) {
-            sp_json_free(doc);
-            sp_http_error(r, 400, "bad_request", "preload must be true or false");
-            return;
-        }
-        reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
-                      !pl || pl->type == SP_JSON_TRUE, SP_SRC_API};
-        snprintf(id, sizeof id, "%s", s.id ? s.id : "");
-        code = sp_reg_add(d, &s, err);
-        sp_json_free(doc);
     } else {
         sp_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
                       "multipart/form-data (upload)");
@@ -558,7 +625,8 @@ void sp_api_circuits_add(sp_dmn *d, dreq *r)
     }
     if (code != 201) {
         sp_http_error(r, code, code == 409 ? "circuit_exists" : code == 422 ? "bad_key" : code == 400 ? "bad_request"
-                      : "unavailable", "%s", err);
+                      : code == 403 ? "forbidden_path" : code == 500 ? "state_write_failed" : code == 507
+                      ? "too_many_circuits" : "unavailable", "%s", err);
         return;
     }
     sp_json_writer w;
@@ -578,7 +646,8 @@ void sp_api_circuits_delete(sp_dmn *d, dreq *r)
     const char *id = last_segment(r);
     int code = sp_reg_evict(d, id, &freed, err);
     if (code != 200) {
-        sp_http_error(r, code, code == 404 ? "unknown_circuit" : "in_use", "%s", err);
+        sp_http_error(r, code, code == 404 ? "unknown_circuit" : code == 500 ? "state_write_failed" : "in_use", "%s",
+                      err);
         return;
     }
     sp_json_writer w;

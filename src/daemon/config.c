@@ -82,8 +82,14 @@ static const opt opts_[] = {
      "request bodies above this get 413"},
     {"server", "max_connections", T_INT, 0, OFF(max_connections), 0, 1, 100000, NULL, "64",
      "connections served at once (one thread each)"},
+    {"server", "max_connections_per_address", T_INT, 0, OFF(max_connections_per_address), 0, 0, 100000, NULL, "32",
+     "TCP connections from one client address at once (0 = no limit)"},
     {"server", "connection_timeout", T_MS, 0, OFF(connection_timeout_ms), 0, 0, BIG, NULL, "60s",
      "idle connections are closed after this"},
+    {"server", "header_timeout", T_MS, F_RELOAD, OFF(header_timeout_ms), 0, 100, BIG, NULL, "10s",
+     "a request's headers must be in this long after it began, however slowly they trickle"},
+    {"server", "body_timeout", T_MS, F_RELOAD, OFF(body_timeout_ms), 0, 100, BIG, NULL, "5m",
+     "a request's body must be in this long after its headers"},
     {"server", "max_wait", T_MS, F_RELOAD, OFF(max_wait_ms), 0, 0, BIG, NULL, "10m",
      "longest wait of one await or prove request"},
     {"server", "result_ttl", T_MS, F_RELOAD, OFF(result_ttl_ms), 0, 0, BIG, NULL, "10m",
@@ -112,6 +118,12 @@ static const opt opts_[] = {
      "load keys without subgroup checks (keys from a trusted source only)"},
     {"keys", "load_threads", T_INT, F_RELOAD, OFF(load_threads), 0, 0, 4096, NULL, "0",
      "threads decoding a key (0 = all cores)"},
+    {"keys", "key_dirs", T_STR, F_RELOAD, STR(key_dirs), 0, 0, NULL, "",
+     "':'-separated directories whose files POST /v1/circuits may register by path (empty = none)"},
+    {"keys", "any_key_path", T_BOOL, F_RELOAD, OFF(any_key_path), 0, 0, 1, NULL, "no",
+     "let registration by path name any regular file the daemon can read (ignores key_dirs)"},
+    {"keys", "max_circuits", T_SIZE, F_RELOAD, OFF(max_circuits), 0, 1, 10000000, NULL, "1000",
+     "circuits registered at once; more registrations get 507"},
 };
 #define N_OPTS (sizeof opts_ / sizeof opts_[0])
 
@@ -727,19 +739,23 @@ int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_cir
         SP_LOGI("config: %s = %s (was %s)", o->key, b, a);
         changed++;
     }
-    *first_new_circuit = live->n_circuits;
-    for (size_t i = 0; i < fresh->n_circuits; i++) {
+    /* The sections as the file has them now: the daemon registers those it
+     * lacks (new, or failed before) and replaces the changed ones. */
+    *first_new_circuit = 0;
+    sp_dconf_circuit *nc = fresh->n_circuits ? malloc(fresh->n_circuits * sizeof *nc) : NULL;
+    if (fresh->n_circuits && !nc)
+        return -1;
+    if (nc)
+        memcpy(nc, fresh->circuits, fresh->n_circuits * sizeof *nc);
+    for (size_t i = 0; i < live->n_circuits; i++) {
         size_t k = 0;
-        while (k < live->n_circuits && strcmp(live->circuits[k].id, fresh->circuits[i].id))
+        while (k < fresh->n_circuits && strcmp(live->circuits[i].id, fresh->circuits[k].id))
             k++;
-        if (k < live->n_circuits)
-            continue;
-        sp_dconf_circuit *nc = realloc(live->circuits, (live->n_circuits + 1) * sizeof *nc);
-        if (!nc)
-            return -1;
-        live->circuits = nc;
-        nc[live->n_circuits++] = fresh->circuits[i];
-        changed++;
+        if (k == fresh->n_circuits)
+            SP_LOGW("config: [circuit.%s] is gone; the circuit stays registered until evicted", live->circuits[i].id);
     }
+    free(live->circuits);
+    live->circuits = nc;
+    live->n_circuits = fresh->n_circuits;
     return changed;
 }

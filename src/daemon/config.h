@@ -56,7 +56,10 @@ typedef struct {
     int unix_mode;           /* permission bits of unix sockets */
     size_t max_body;         /* request bodies above this get 413 */
     int max_connections;
+    int max_connections_per_address; /* TCP connections from one client address (0 = no limit) */
     long connection_timeout_ms; /* idle connections are closed after this */
+    long header_timeout_ms;  /* a request's headers must have arrived this long after it began */
+    long body_timeout_ms;    /* and its body this long after its headers */
     long max_wait_ms;        /* cap on wait_ms and on /v1/prove waits */
     long result_ttl_ms;      /* finished jobs are kept this long for await */
     int shutdown;            /* sp_shutdown_mode on SIGTERM / SIGINT */
@@ -72,6 +75,9 @@ typedef struct {
     long key_idle_demote_ms; /* hot keys idle this long go warm even under budget (0 = never) */
     int skip_subgroup_check; /* keys from a trusted source only */
     int load_threads;        /* threads to decode a key (0 = all cores) */
+    char key_dirs[SP_DCONF_PATH];     /* ':'-separated directories registration by path may read */
+    int any_key_path;        /* registration by path may name any file the daemon can read */
+    size_t max_circuits;     /* circuits registered at once */
 
     /* [circuit.ID] sections, in file order */
     sp_dconf_circuit *circuits;
@@ -111,10 +117,10 @@ sp_status sp_dconf_set(sp_dconf *c, const char *section, const char *key, const 
 sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
- * SIGHUP: copies the reloadable options of fresh into live and appends
- * fresh's circuit sections that live does not have to live->circuits
- * (*first_new_circuit = the index of the first one). Logs each change and
- * each changed option that needs a restart.
+ * SIGHUP: copies the reloadable options of fresh into live and replaces
+ * live's circuit sections with fresh's (the daemon then registers the
+ * missing and changed ones; *first_new_circuit is 0). Logs each change,
+ * each changed option that needs a restart and each section removed.
  * Returns the number of options changed, -1 when out of memory.
  */
 int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_circuit);

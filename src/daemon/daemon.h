@@ -8,15 +8,33 @@
  * API. Bodies and answers are JSON unless said otherwise. Every request
  * but GET / and GET /healthz carries "Authorization: Bearer <token>" when
  * server.token_file is set (else 401). Errors are {"error": CODE,
- * "detail": TEXT}: 400 bad_request / malformed_json / bad_witness, 401
- * unauthorized, 404 not_found / unknown_circuit / unknown_job, 405
- * method_not_allowed, 409 circuit_exists / in_use / duplicate_request_id,
- * 413 body_too_large (bodies over server.max_body, refused before they are
- * read when announced), 415 unsupported_media_type, 422 bad_key, 503 busy /
- * shutting_down (with Retry-After).
+ * "detail": TEXT}: 400 bad_request / malformed_json / bad_witness (also
+ * two Content-Length headers, or one with Transfer-Encoding), 401
+ * unauthorized, 403 forbidden_path (registration by path outside
+ * keys.key_dirs) / forbidden_host / cross_origin (no token: a Host that is
+ * not a loopback name on a loopback listener, an Origin or Sec-Fetch-Site
+ * of another site), 404 not_found / unknown_circuit / unknown_job, 405
+ * method_not_allowed, 409 circuit_exists / in_use / duplicate_request_id
+ * (the request id of a job still held, finished or not: the detail names
+ * it), 413 body_too_large (bodies over server.max_body, or over what the
+ * named circuit's witnesses can take; refused before they are read when
+ * announced) / too_many_partitions (more than engine.max_partitions), 415
+ * unsupported_media_type (also text/plain and form-urlencoded state
+ * changes), 422 bad_key / job_too_large (a partition over the whole engine
+ * budget), 500 state_write_failed (the state directory cannot record the
+ * change: nothing changed), 503 busy / shutting_down (with Retry-After:
+ * only for what a retry can cure), 507 too_many_circuits
+ * (keys.max_circuits).
+ *
+ * Durability (server.state_dir). A 201 for a circuit and a 202 for a job
+ * are given only once they are on disk (fsync'ed): after a crash or power
+ * loss the circuit is registered again, and a job that had not finished
+ * runs again under the same id (its result is kept for result_ttl too).
+ * A client whose submit got no answer sends it again with the same
+ * request_id: 409 then says which job it is, so it never runs twice.
  *
  *   POST   /v1/circuits        {"id", "zkey" | "params", "r1cs"?, "preload"?: true}: register files
- *                              the daemon can read; or multipart/form-data with fields id,
+ *                              in keys.key_dirs in place; or multipart/form-data with fields id,
  *                              preload and files zkey | params (+ r1cs): upload. 201 + the
  *                              circuit: {id, tier (hot|warm|cold), size_bytes, ref_count, ...}.
  *   GET    /v1/circuits        {"circuits": [...], keys_hot_bytes, keys_hot_budget, ...}

@@ -9,9 +9,31 @@
  * its body: a client that sent "Expect: 100-continue" then never sends
  * it, and MHD closes the connection after the answer. A body without a
  * Content-Length (chunked) that grows over the limit is drained and
- * answered 413 at its end.
+ * answered 413 at its end. Also answered before the body:
+ *   - ambiguous framing: two Content-Length headers, or Content-Length
+ *     with Transfer-Encoding (request smuggling): 400;
+ *   - a state change (POST, DELETE) with a body type a browser may send
+ *     cross-origin without asking (text/plain, form-urlencoded): 415;
+ *   - without a token, on TCP: a Host that is not a loopback name on a
+ *     loopback listener (DNS rebinding: evil.example resolving to
+ *     127.0.0.1 makes a browser send "Host: evil.example"), and an Origin
+ *     or Sec-Fetch-Site that is not this daemon's own (CSRF): 403;
+ *   - a job whose Content-Length is over what its circuit can take, or
+ *     whose partitions can never fit the engine (api.c): 413, 422.
+ *
+ * Slow clients. MHD's connection_timeout is an idle timeout: a client
+ * that sends one header line every few seconds resets it for ever, and
+ * max_connections such clients keep everyone else out. Every connection
+ * is therefore tracked (conns, conn_mu) with a deadline that activity
+ * does not move: its headers must be in header_timeout after the request
+ * began, its body body_timeout after the headers. sp_http_tick (the main
+ * loop, every 250 ms) shuts the socket of a late one down; MHD then
+ * closes it. While a request is being answered (a handler may block on
+ * purpose: an await) there is no deadline. TCP listeners also cap the
+ * connections of one client address (max_connections_per_address).
  */
 #include <microhttpd.h>
+#include <sys/socket.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,11 +224,61 @@ static int token_ok(sp_dmn *d, struct MHD_Connection *con)
     return diff == 0;
 }
 
+typedef struct {
+    int n_cl, has_te;
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    framing *f = cls;
+    if (key && !strcasecmp(key, "Content-Length"))
+        f->n_cl++;
+    if (key && !strcasecmp(key, "Transfer-Encoding"))
+        f->has_te = 1;
+    return MHD_YES;
+}
+
+static int is_ct(const char *ct, const char *type)
+{
+    return ct && !strncasecmp(ct, type, strlen(type));
+}
+
+/* The checks of a daemon without a token (see the top of the file).
+ * Returns 1 when it answered. */
+static int cross_site(sp_dmn *d, dreq *r, const dlistener *l)
+{
+    const char *host = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Host");
+    const char *origin = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Origin");
+    const char *site = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    if (l->loopback && !sp_http_host_is_loopback(host)) {
+        sp_http_error(r, 403, "forbidden_host", "Host '%.100s' is not a loopback name; without a token this daemon "
+                      "answers only localhost, 127.0.0.1 and [::1] (a DNS rebinding defence)", host ? host : "");
+        return 1;
+    }
+    if ((origin && !sp_http_origin_is(origin, host)) || (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
+        sp_http_error(r, 403, "cross_origin", "a request from another site (Origin %.100s) is refused: without a "
+                      "token this daemon takes requests from its own page and non-browser clients only",
+                      origin ? origin : "not given");
+        return 1;
+    }
+    return 0;
+}
+
 /* First call of a request: checks what can be refused before the body. */
-static void first_call(sp_dmn *d, dreq *r)
+static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
 {
     int known;
-    char allow[64];
+    char allow[64], tok[8];
+    framing fr = {0, 0};
+    MHD_get_connection_values(r->con, MHD_HEADER_KIND, count_framing, &fr);
+    if (fr.n_cl > 1 || (fr.n_cl && fr.has_te)) {
+        sp_http_error(r, 400, "bad_request", fr.n_cl > 1 ? "two Content-Length headers" : "Content-Length together "
+                      "with Transfer-Encoding");
+        return;
+    }
+    sp_dmn_token(d, tok, sizeof tok);
+    if (!tok[0] && !l->addr.is_unix && cross_site(d, r, l))
+        return;
     const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
     if (rt && !rt->open && !token_ok(d, r->con)) {
         const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
@@ -215,11 +287,20 @@ static void first_call(sp_dmn *d, dreq *r)
                                                                          "(Authorization: Bearer ...)");
         return;
     }
+    const char *ct = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Content-Type");
+    if (strcmp(r->method, "GET") && (is_ct(ct, "text/plain") || is_ct(ct, "application/x-www-form-urlencoded"))) {
+        sp_http_error(r, 415, "unsupported_media_type", "%.60s bodies are not taken (a browser sends them to any "
+                      "site): use application/json, multipart/form-data or application/octet-stream", ct);
+        return;
+    }
     const char *cl = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Content-Length");
     size_t max = sp_dmn_max_body(d);
-    if (cl && strtoull(cl, NULL, 10) > max)
+    unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
+    if (cl && n > max)
         sp_http_error(r, 413, "body_too_large", "the body has %s bytes; this daemon takes at most %zu "
                       "(server.max_body)", cl, max);
+    else if (rt && (rt->fn == sp_api_jobs_submit || rt->fn == sp_api_prove))
+        sp_api_jobs_early(d, r, cl ? n : 0);
 }
 
 static void dispatch(sp_dmn *d, dreq *r)
@@ -268,12 +349,28 @@ static int append_body(sp_dmn *d, dreq *r, const char *data, size_t n)
     return 0;
 }
 
+/* Moves the deadline of con's tracked connection: now + ms, or none (ms < 0). */
+static void set_deadline(sp_dmn *d, struct MHD_Connection *con, long ms)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    dconn *c = ci ? ci->socket_context : NULL;
+    if (!c)
+        return;
+    pthread_mutex_lock(&d->conn_mu);
+    c->deadline = ms < 0 ? 0 : sp_wire_now_ms() + (double)ms;
+    pthread_mutex_unlock(&d->conn_mu);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
-    sp_dmn *d = cls;
+    const dlistener *l = cls;
+    sp_dmn *d = l->d;
     dreq *r = *con_cls;
+    long header_ms, body_ms;
     if (!r) {
+        sp_dmn_deadlines(d, &header_ms, &body_ms);
+        set_deadline(d, con, body_ms); /* the headers are in: now the body has its time */
         if (!(r = calloc(1, sizeof *r)))
             return MHD_NO;
         *con_cls = r;
@@ -283,7 +380,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         r->method = method;
         atomic_fetch_add(&d->requests, 1);
         atomic_fetch_add(&d->active_requests, 1);
-        first_call(d, r);
+        first_call(d, r, l);
         return MHD_YES;
     }
     if (*upload_size) {
@@ -292,6 +389,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         *upload_size = 0;
         return MHD_YES;
     }
+    set_deadline(d, con, -1); /* being answered: an await may take its time */
     if (!r->answered)
         dispatch(d, r);
     return MHD_YES;
@@ -301,6 +399,9 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls, 
 {
     dreq *r = *con_cls;
     if (r) {
+        long header_ms, body_ms;
+        sp_dmn_deadlines(r->d, &header_ms, &body_ms);
+        set_deadline(r->d, con, header_ms); /* a kept-alive connection's next request */
         atomic_fetch_sub(&r->d->active_requests, 1);
         free(r->body);
         free(r);
@@ -315,15 +416,71 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     SP_LOGD("http: %s", msg);
 }
 
+/* Connection opened / closed (MHD calls CLOSED before it closes the
+ * socket, so the watchdog never shuts down a descriptor reused since). */
+static void on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    sp_dmn *d = cls;
+    dconn *c = *socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+        long header_ms, body_ms;
+        sp_dmn_deadlines(d, &header_ms, &body_ms);
+        if (!ci || !(c = calloc(1, sizeof *c)))
+            return; /* untracked: only MHD's idle timeout applies to it */
+        c->fd = ci->connect_fd;
+        c->deadline = sp_wire_now_ms() + (double)header_ms;
+        pthread_mutex_lock(&d->conn_mu);
+        c->next = d->conns;
+        if (d->conns)
+            d->conns->prev = c;
+        d->conns = c;
+        pthread_mutex_unlock(&d->conn_mu);
+        *socket_context = c;
+    } else if (c) {
+        pthread_mutex_lock(&d->conn_mu);
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            d->conns = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+        pthread_mutex_unlock(&d->conn_mu);
+        free(c);
+        *socket_context = NULL;
+    }
+}
+
+void sp_http_tick(sp_dmn *d)
+{
+    double now = sp_wire_now_ms();
+    pthread_mutex_lock(&d->conn_mu);
+    for (dconn *c = d->conns; c; c = c->next)
+        if (c->deadline > 0 && now > c->deadline) {
+            shutdown(c->fd, SHUT_RDWR); /* its thread sees the end of the stream and closes it */
+            c->deadline = 0;
+            atomic_fetch_add(&d->conns_cut, 1);
+            SP_LOGD("http: closed a connection whose request was late (header or body deadline)");
+        }
+    pthread_mutex_unlock(&d->conn_mu);
+}
+
 sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
 {
     unsigned timeout_s = (unsigned)((d->cfg.connection_timeout_ms + 999) / 1000);
     for (int i = 0; i < d->n_ls; i++) {
+        dlistener *l = &d->ls[i];
+        l->d = d;
+        l->loopback = !l->addr.is_unix && sp_addr_is_loopback(&l->addr);
+        /* MHD counts per address on TCP only; on a unix socket every peer is one "address" */
+        unsigned per_ip = l->addr.is_unix ? 0 : (unsigned)d->cfg.max_connections_per_address;
         struct MHD_Daemon *m = MHD_start_daemon(
             MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0,
-            NULL, NULL, on_request, d, MHD_OPTION_LISTEN_SOCKET, d->ls[i].fd, MHD_OPTION_CONNECTION_LIMIT,
-            (unsigned)d->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
-            on_completed, d, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, d, MHD_OPTION_END);
+            NULL, NULL, on_request, l, MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT,
+            (unsigned)d->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
+            MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, d,
+            MHD_OPTION_NOTIFY_CONNECTION, on_connection, d, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, d, MHD_OPTION_END);
         if (!m) {
             snprintf(err, SP_ERR_LEN, "cannot start the HTTP server on %.200s", d->ls[i].text);
             return SP_ERR_IO;

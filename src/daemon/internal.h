@@ -16,10 +16,10 @@
  * Handlers run on connection threads and may block (a key load, an
  * await); connections are bounded by max_connections per listener.
  *
- * Locks. jobs.mu is held around sp_engine_submit, sp_engine_cancel and
- * status snapshots, so the engine's locks nest inside it (the engine calls
- * back without its locks held). persist_mu -> reg.mu; reg.mu is never held
- * across an engine call; trk.mu and cfg_mu are leaves. No lock is held
+ * Locks. submit_mu -> jobs.mu. jobs.mu is held around sp_engine_submit,
+ * sp_engine_cancel and status snapshots, so the engine's locks nest inside
+ * it (the engine calls back without its locks held). reg.mu is never held
+ * across an engine call; trk.mu, cfg_mu and conn_mu are leaves. No lock is held
  * while a key is parsed or a result is encoded.
  */
 #ifndef SP_DAEMON_INTERNAL_H
@@ -87,12 +87,37 @@ typedef struct {
     const char *zkey, *params, *r1cs; /* NULL or "" when absent */
     int preload;
     sp_circ_source source;
+    int restoring;                    /* from the state directory: its file is there already */
 } reg_spec;
 
-/* Registers a circuit: reads the headers (all of the key when preload),
- * adds it COLD, WARM or HOT. Returns an HTTP code: 201, 400 (bad spec or
- * unreadable file), 409 (id taken), 422 (bad key), 500; err says why. */
+/* Registers a circuit: reserves the id, checks the files (headers; the
+ * r1cs against the key; all of the key when preload, before any other key
+ * is demoted to make room), adds it COLD or HOT and records it in the state
+ * directory (source api/upload). Returns an HTTP code: 201, 400 (bad spec
+ * or unreadable file), 409 (id taken), 422 (bad key, r1cs of another
+ * circuit), 500 (the state directory cannot record it: nothing changed),
+ * 507 (keys.max_circuits reached); err says why. */
 int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
+/* The two halves of sp_reg_add, for uploads: the id is taken (visible to
+ * duplicate checks only) before the files are written, so two uploads
+ * under one id never touch each other's files. reserve returns 0 (*out
+ * set), 400, 409 or 507; add_reserved finishes (or abandons) it and
+ * returns as sp_reg_add; abandon drops a reservation. */
+int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out, char err[SP_ERR_LEN]);
+int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN]);
+void sp_reg_abandon(sp_dmn *d, dcircuit *c);
+/* Registration by path (keypath.c): path must name a regular file under
+ * keys.key_dirs (symbolic links resolved) unless keys.any_key_path. On
+ * output: resolved the canonical path. Returns 0, or 403 with err (which
+ * says the same whether or not the file exists outside those
+ * directories), 400 (inside them but missing or not a regular file). */
+int sp_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN]);
+/* SIGHUP: how circuit cc of the configuration stands in the registry:
+ * 0 absent, 1 registered from it unchanged, 2 registered from an earlier
+ * version of the section, 3 the id belongs to an API or upload circuit. */
+int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc);
+/* A registered circuit's wires and domain (read at registration); 0, or -1 when unknown. */
+int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size);
 /* Finds id, takes a reference and makes it HOT (loading it when needed).
  * Returns 200 (*out set), 404, 422 (the key failed to load), 503
  * (shutting down). */
@@ -113,8 +138,6 @@ void sp_reg_tick(sp_dmn *d);
 void sp_reg_json(sp_dmn *d, sp_json_writer *w);
 /* Prometheus lines of the per-circuit counters and key bytes. */
 void sp_reg_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
-/* Registry state file (state_dir/circuits.json): load at start. */
-void sp_reg_restore(sp_dmn *d);
 /* Unregisters and frees everything (at shutdown, after the engine has no jobs). */
 void sp_reg_free_all(sp_dmn *d);
 
@@ -135,6 +158,8 @@ typedef struct djob {
     char *result;              /* JSON text once finished */
     size_t result_len;
     double t_submit, t_done;   /* sp_wire_now_ms */
+    double t_submit_unix;      /* wall clock ms (kept in the state directory) */
+    int client_cancelled;      /* DELETE /v1/jobs/ID (not a shutdown) */
     int watchers;              /* HTTP threads reading it: not reaped while > 0 */
     size_t queue_pos;          /* unfinished jobs of at least its priority when it was queued */
     struct djob *prev, *next;
@@ -154,12 +179,38 @@ typedef struct {
     int priority;
     sp_fr **witness;           /* n arrays of the circuit's n_vars values; taken on success */
     size_t n;
+    const uint8_t *const *raw; /* the n .wtns files they came from (recorded in the state directory) */
+    const size_t *raw_len;
+    const char *id;            /* NULL: a new id; else the id of a job restored from the state directory */
+    double t_submit_unix;      /* restored jobs: when it was accepted */
 } job_spec;
 
-/* Submits: 202 (*out a referenced job: drop with sp_jobs_put), 409
- * (request id in use), 503 (engine full or shutting down), 400. The
- * circuit reference passes to the job on success. */
+/* An accepted job read back from the state directory. */
+typedef struct {
+    const char *id, *circuit, *request_id;
+    int priority;
+    double submitted_ms;       /* wall clock */
+    const uint8_t *const *w;   /* its .wtns files */
+    const size_t *wl;
+    size_t n;
+} restore_spec;
+
+/* Submits: records the job in the state directory (its .wtns files, with
+ * fsync) and gives it to the engine. Returns 202 (*out a referenced job:
+ * drop with sp_jobs_put), 409 (request id of a job still held, finished
+ * or not), 413 (more partitions than the engine ever holds), 422 (a
+ * partition larger than the whole engine budget), 500 (the state
+ * directory cannot record it), 503 (engine full for now, or shutting
+ * down), 400. The circuit reference passes to the job on success. */
 int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN]);
+/* At start, from the state directory: resubmits an accepted job under its
+ * id, or, when why_bad says it cannot run (or the circuit is gone, or a
+ * witness is bad), records it as failed. */
+void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad);
+/* At start: a finished job's result (JSON text), finished age_ms ago. */
+void sp_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms);
+/* 1 when a job has this job id (no reference taken). */
+int sp_jobs_get_quiet(sp_dmn *d, const char *id);
 /* Finds id (job id, else request id) and takes a watcher reference. */
 djob *sp_jobs_get(sp_dmn *d, const char *id);
 void sp_jobs_put(sp_dmn *d, djob *j);
@@ -178,6 +229,36 @@ char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
 /* Drops finished jobs older than result_ttl (and the oldest beyond the cap). */
 void sp_jobs_tick(sp_dmn *d);
 void sp_jobs_free_all(sp_dmn *d);
+
+/* ---- state.c: the state directory (one file per circuit and job) ---- */
+
+int sp_state_on(const sp_dmn *d);
+double sp_state_now_unix_ms(void);
+/* Creates state_dir and its circuits/, jobs/, uploads/; sets upload_dir. */
+sp_status sp_state_init(sp_dmn *d, char err[SP_ERR_LEN]);
+struct iovec;
+/* Writes sub/name atomically and durably (tmp, fsync, rename, fsync dir). */
+sp_status sp_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
+                       char err[SP_ERR_LEN]);
+/* Removes sub/name durably (a missing file is fine). */
+sp_status sp_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN]);
+size_t sp_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names);
+void sp_state_list_free(char **names, size_t n);
+uint8_t *sp_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN]);
+void sp_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(sp_dmn *, const char *));
+/* circuits/<id>.json of an api or upload circuit (config ones: nothing). */
+sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
+sp_status sp_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
+/* jobs/<id>.job: the accepted job's header and .wtns files. */
+sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
+                            char err[SP_ERR_LEN]);
+/* jobs/<id>.result: j's status and result text. */
+sp_status sp_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
+/* Removes jobs/<id><ext> without waiting for the disk (see state.c). */
+void sp_state_job_forget(sp_dmn *d, const char *id, const char *ext);
+/* At start, in this order: circuits (after the configuration's), then jobs. */
+void sp_state_restore_circuits(sp_dmn *d);
+void sp_state_restore_jobs(sp_dmn *d);
 
 /* ---- tracker.c: the TIMELINE reader ---- */
 
@@ -260,6 +341,9 @@ void sp_http_header(dreq *r, const char *name, const char *value);
 void sp_http_send_json(dreq *r, int code, sp_json_writer *w);
 
 sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
+/* Housekeeping tick: closes connections whose headers or body are late
+ * (server.header_timeout, server.body_timeout), however busy they look. */
+void sp_http_tick(sp_dmn *d);
 /* Stops accepting connections, then waits (at most wait_ms) until the
  * requests in progress have been answered. */
 void sp_http_quiesce(sp_dmn *d, long wait_ms);
@@ -276,6 +360,11 @@ void sp_api_jobs_cancel(sp_dmn *d, dreq *r);
 void sp_api_prove(sp_dmn *d, dreq *r);
 void sp_api_pause(sp_dmn *d, dreq *r);
 void sp_api_resume(sp_dmn *d, dreq *r);
+/* Before the body of POST /v1/jobs or /v1/prove is read: answers 413 when
+ * Content-Length is over what the named circuit's witnesses can take,
+ * 422 when one partition of it can never fit the engine budget. Returns
+ * 1 when it answered. */
+int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
 void sp_status_page(sp_dmn *d, dreq *r);
 void sp_status_healthz(sp_dmn *d, dreq *r);
 void sp_status_json(sp_dmn *d, dreq *r);
@@ -288,11 +377,20 @@ extern const char sp_status_page_html[];
 
 #define SP_HTTP_CODES 8 /* counted classes: 2xx 400 401 404 409 413 other-4xx 5xx */
 
+/* One open connection (http.c), for the header and body deadlines. */
+typedef struct dconn {
+    int fd;
+    double deadline;           /* sp_wire_now_ms; 0 = none (a request being answered) */
+    struct dconn *prev, *next;
+} dconn;
+
 typedef struct {
     int fd;
     sp_addr addr;              /* as bound (port 0 resolved) */
     char text[SP_DCONF_PATH];
     void *mhd;                 /* struct MHD_Daemon * */
+    sp_dmn *d;
+    int loopback;              /* TCP on a loopback address: Host must be a loopback name (no token) */
 } dlistener;
 
 struct sp_dmn {
@@ -314,7 +412,10 @@ struct sp_dmn {
     atomic_int paused;
     double t_start;            /* sp_wire_now_ms at start */
     size_t engine_budget;      /* the engine's resolved byte budget */
-    pthread_mutex_t persist_mu; /* one writer of the registry state file at a time */
+    pthread_mutex_t submit_mu; /* one submission at a time: request-id check, state file, engine */
+    pthread_mutex_t conn_mu;   /* conns (a leaf) */
+    dconn *conns;
+    atomic_ullong conns_cut;   /* connections closed for a late header or body */
     atomic_ullong http_codes[SP_HTTP_CODES];
     atomic_ullong requests, rejected_submits;
     atomic_int active_requests; /* requests read and not yet fully answered */
@@ -327,6 +428,8 @@ typedef struct {
     int skip_subgroup_check, load_threads;
 } key_policy;
 void sp_dmn_key_policy(sp_dmn *d, key_policy *p);
+/* server.header_timeout and body_timeout (reloadable). */
+void sp_dmn_deadlines(sp_dmn *d, long *header_ms, long *body_ms);
 
 /* Reloadable settings read under cfg_mu. */
 size_t sp_dmn_max_body(sp_dmn *d);

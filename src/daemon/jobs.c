@@ -15,6 +15,17 @@
  * through on_done like any other, with status "cancelled". The engine's
  * request id of every job is the daemon's job id, which is how status
  * snapshots and TIMELINE lines are matched back to entries.
+ *
+ * DURABILITY (state.c). With a state directory, a job is written there
+ * (its .wtns files, fsync'ed) before the engine gets it and before the
+ * client hears 202; its result replaces that file when it ends. After a
+ * crash the jobs without a result run again under their ids, and results
+ * still within result_ttl are served again. A request id names one job
+ * while the daemon holds it (running, or finished and kept): a client
+ * that lost the answer to its submit retries with the same request id,
+ * gets 409, and awaits the job by that id; so no job runs twice.
+ * Jobs cancelled by a shutdown (not by their client) keep their file and
+ * run after the restart.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +36,7 @@
 #include "daemon/log.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
+#include "r1cs/r1cs.h"
 
 #define FINISHED_KEPT_MAX 8192 /* finished entries kept at most, whatever result_ttl says */
 
@@ -157,6 +169,23 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
     return out;
 }
 
+/* The state directory learns that j ended: its result replaces its inputs.
+ * A job cancelled by the shutdown keeps its inputs, to run after the
+ * restart. A result that cannot be written leaves the inputs (the job runs
+ * again after a restart) and is logged; the client reads it from memory. */
+static void record_end(sp_dmn *d, const djob *j, int by_shutdown)
+{
+    char err[SP_ERR_LEN];
+    if (!sp_state_on(d) || !j->result)
+        return;
+    if (by_shutdown) {
+        SP_LOGI("job %s: stopped by the shutdown; it runs again after the restart", j->id);
+        return;
+    }
+    if (sp_state_job_result(d, j, sp_state_now_unix_ms(), err) == SP_OK)
+        sp_state_job_forget(d, j->id, ".job");
+}
+
 /* Engine notifier thread, once per job. */
 static void jobs_on_done(void *ctx, sp_engine_job *ej)
 {
@@ -185,10 +214,14 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
     else
         SP_LOGI("job %s: %s: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed", res.err);
     pthread_mutex_lock(&d->jobs.mu);
+    int by_shutdown = res.status == SP_ERR_CANCELLED && !j->client_cancelled && atomic_load(&d->draining);
     j->status = text ? res.status : SP_ERR_NOMEM;
     snprintf(j->err, sizeof j->err, "%s", text ? res.err : "out of memory for the result");
     j->result = text;
     j->result_len = len;
+    pthread_mutex_unlock(&d->jobs.mu);
+    record_end(d, j, by_shutdown);
+    pthread_mutex_lock(&d->jobs.mu);
     j->t_done = sp_wire_now_ms();
     j->finished = 1;
     j->circ = NULL;
@@ -199,12 +232,86 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
 
 /* ---- submit, find, wait, cancel ---- */
 
-static djob *find_live_request_locked(djobs *t, const char *rid)
+static djob *find_request_locked(djobs *t, const char *rid)
 {
     for (djob *j = t->head; j; j = j->next)
-        if (!j->finished && !strcmp(j->request_id, rid))
+        if (!strcmp(j->request_id, rid))
             return j;
     return NULL;
+}
+
+static void append_locked(djobs *t, djob *j)
+{
+    j->prev = t->tail;
+    if (t->tail)
+        t->tail->next = j;
+    else
+        t->head = j;
+    t->tail = j;
+    t->n++;
+}
+
+/* Refusals no retry can cure: a 4xx, never 503 + Retry-After (a client
+ * that retries on 503 would loop for ever). */
+static int never_fits(sp_dmn *d, const dcircuit *c, size_t n, char err[SP_ERR_LEN])
+{
+    size_t abc = 0, rest = 0;
+    if (n > d->cfg.eng.max_partitions) {
+        snprintf(err, SP_ERR_LEN, "the job has %zu partitions; this engine holds at most %zu "
+                 "(engine.max_partitions): split it", n, d->cfg.eng.max_partitions);
+        return 413;
+    }
+    if (sp_engine_partition_bytes(d->eng, c->id, &abc, &rest) == SP_OK && abc + rest > d->engine_budget) {
+        snprintf(err, SP_ERR_LEN, "a partition of '%s' needs %zu bytes, more than the whole engine budget (%zu, "
+                 "engine.budget)", c->id, abc + rest, d->engine_budget);
+        return 422;
+    }
+    return 0;
+}
+
+/* Under submit_mu: the checks, the id, the state file, the engine. */
+static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, size_t *queue_pos, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    djob *held = *j->request_id ? find_request_locked(&d->jobs, j->request_id) : NULL;
+    if (atomic_load(&d->draining) || held) {
+        if (held)
+            snprintf(err, SP_ERR_LEN, "request_id '%.60s' names job %s (%s); GET /v1/jobs/%.60s reads it",
+                     j->request_id, held->id, held->finished ? "finished" : "not finished", j->request_id);
+        else
+            snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
+        pthread_mutex_unlock(&d->jobs.mu);
+        return held ? 409 : 503;
+    }
+    if (s->id)
+        snprintf(j->id, sizeof j->id, "%s", s->id);
+    else
+        snprintf(j->id, sizeof j->id, "j%llu.%s", (unsigned long long)++d->jobs.next_id, d->jobs.tag);
+    pthread_mutex_unlock(&d->jobs.mu);
+    /* Durable before the engine has it and before the client hears 202. */
+    if (!s->id && s->raw && sp_state_job_save(d, j, s->raw, s->raw_len, err) != SP_OK)
+        return 500;
+    pthread_mutex_lock(&d->jobs.mu);
+    size_t ahead = 0;
+    for (djob *x = d->jobs.head; x; x = x->next)
+        ahead += !x->finished && x->priority >= j->priority;
+    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, c->n_vars, 1, s->priority, j->id,
+                               jobs_on_done, j, NULL};
+    sp_status st = atomic_load(&d->draining) ? SP_ERR_CANCELLED : sp_engine_submit(d->eng, &desc, &j->ej, err);
+    if (st == SP_OK) {
+        append_locked(&d->jobs, j);
+        d->jobs.n_live++;
+    } else if (st == SP_ERR_CANCELLED) {
+        snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
+    }
+    pthread_mutex_unlock(&d->jobs.mu);
+    if (st != SP_OK) {
+        if (!s->id)
+            sp_state_job_forget(d, j->id, ".job");
+        return st == SP_ERR_NOMEM || st == SP_ERR_CANCELLED ? 503 : 400;
+    }
+    *queue_pos = ahead;
+    return 202;
 }
 
 int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
@@ -214,6 +321,9 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
         snprintf(err, SP_ERR_LEN, "request_id longer than 127 bytes");
         return 400;
     }
+    int code = never_fits(d, c, s->n, err);
+    if (code)
+        return code;
     djob *j = calloc(1, sizeof *j);
     if (!j) {
         snprintf(err, SP_ERR_LEN, "out of memory");
@@ -224,48 +334,142 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
     j->priority = s->priority;
     j->n_parts = s->n;
     j->t_submit = sp_wire_now_ms();
+    j->t_submit_unix = s->id ? s->t_submit_unix : sp_state_now_unix_ms();
     j->watchers = 1;
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
-    pthread_mutex_lock(&d->jobs.mu);
-    if (atomic_load(&d->draining)) { /* checked again under the lock: shutdown waits for n_live */
-        pthread_mutex_unlock(&d->jobs.mu);
-        snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
+    pthread_mutex_lock(&d->submit_mu);
+    code = submit_locked(d, c, s, j, queue_pos, err);
+    pthread_mutex_unlock(&d->submit_mu);
+    if (code != 202) {
         free(j);
-        return 503;
-    }
-    if (*j->request_id && find_live_request_locked(&d->jobs, j->request_id)) {
-        pthread_mutex_unlock(&d->jobs.mu);
-        snprintf(err, SP_ERR_LEN, "request_id '%.127s' belongs to a job that has not finished", j->request_id);
-        free(j);
-        return 409;
-    }
-    snprintf(j->id, sizeof j->id, "j%llu.%s", (unsigned long long)++d->jobs.next_id, d->jobs.tag);
-    size_t ahead = 0;
-    for (djob *x = d->jobs.head; x; x = x->next)
-        ahead += !x->finished && x->priority >= j->priority;
-    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, c->n_vars, 1, s->priority, j->id,
-                               jobs_on_done, j, NULL};
-    sp_status st = sp_engine_submit(d->eng, &desc, &j->ej, err);
-    if (st == SP_OK) {
-        j->prev = d->jobs.tail;
-        if (d->jobs.tail)
-            d->jobs.tail->next = j;
-        else
-            d->jobs.head = j;
-        d->jobs.tail = j;
-        d->jobs.n++;
-        d->jobs.n_live++;
-    }
-    pthread_mutex_unlock(&d->jobs.mu);
-    if (st != SP_OK) {
-        free(j);
-        return st == SP_ERR_NOMEM ? 503 : 400;
+        return code;
     }
     SP_LOGD("job %s: submitted (%s, %zu partitions, priority %d)", j->id, c->id, s->n, s->priority);
-    *queue_pos = ahead;
     *out = j;
     return 202;
+}
+
+/* A finished entry holding result (taken); the state directory gets it too when record. */
+static void add_finished(sp_dmn *d, const char *id, const char *rid, const char *circuit, size_t n_parts,
+                         sp_status st, char *result, size_t len, double age_ms)
+{
+    djob *j = calloc(1, sizeof *j);
+    if (!j) {
+        free(result);
+        return;
+    }
+    j->d = d;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
+    snprintf(j->circuit_id, sizeof j->circuit_id, "%s", circuit ? circuit : "");
+    j->n_parts = n_parts;
+    j->status = st;
+    j->result = result;
+    j->result_len = len;
+    j->finished = 1;
+    j->t_done = j->t_submit = sp_wire_now_ms() - (age_ms > 0 ? age_ms : 0);
+    pthread_mutex_lock(&d->jobs.mu);
+    append_locked(&d->jobs, j);
+    pthread_mutex_unlock(&d->jobs.mu);
+}
+
+void sp_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms)
+{
+    sp_json_doc *doc = NULL;
+    char *copy = malloc(len + 1);
+    if (!copy || sp_json_parse(&doc, result, len, NULL, NULL, 0) != SP_OK) {
+        SP_LOGE("state: the result of job %s is unreadable; dropped", id);
+        sp_state_job_forget(d, id, ".result");
+        free(copy);
+        return;
+    }
+    const sp_json_val *o = sp_json_root(doc), *rid = sp_json_get(o, "request_id"), *c = sp_json_get(o, "circuit"),
+                      *np = sp_json_get(o, "partitions");
+    memcpy(copy, result, len);
+    copy[len] = 0;
+    add_finished(d, id, rid && rid->type == SP_JSON_STRING ? rid->text : NULL,
+                 c && c->type == SP_JSON_STRING ? c->text : NULL, np && np->type == SP_JSON_NUMBER ?
+                 (size_t)strtoull(np->text, NULL, 10) : 0, st, copy, len, age_ms);
+    sp_json_free(doc);
+}
+
+/* Records restored job rs as failed (why), in the table and the state directory. */
+static void restore_failed(sp_dmn *d, const restore_spec *rs, const char *why)
+{
+    sp_engine_result res;
+    memset(&res, 0, sizeof res);
+    res.status = SP_ERR_IO;
+    res.n_partitions = rs->n;
+    snprintf(res.err, sizeof res.err, "after a restart: %s", why);
+    djob tmp;
+    memset(&tmp, 0, sizeof tmp);
+    snprintf(tmp.id, sizeof tmp.id, "%s", rs->id);
+    snprintf(tmp.request_id, sizeof tmp.request_id, "%s", rs->request_id);
+    snprintf(tmp.circuit_id, sizeof tmp.circuit_id, "%s", rs->circuit);
+    double t[SP_STAGE_N] = {0};
+    size_t len = 0;
+    char *text = result_json(&tmp, &res, t, 0, &len);
+    if (!text)
+        return;
+    SP_LOGE("job %s: cannot run again: %s", rs->id, why);
+    tmp.status = res.status;
+    tmp.result = text;
+    tmp.result_len = len;
+    char err[SP_ERR_LEN];
+    if (sp_state_job_result(d, &tmp, sp_state_now_unix_ms(), err) == SP_OK)
+        sp_state_job_forget(d, rs->id, ".job");
+    add_finished(d, rs->id, rs->request_id, rs->circuit, rs->n, res.status, text, len, 0);
+}
+
+void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
+{
+    char err[SP_ERR_LEN] = "";
+    dcircuit *c = NULL;
+    sp_fr **w = NULL;
+    size_t k = 0;
+    if (why_bad)
+        snprintf(err, sizeof err, "%s", why_bad);
+    else if (sp_reg_acquire(d, rs->circuit, &c, err) != 200)
+        c = NULL;
+    else if ((w = calloc(rs->n, sizeof *w)))
+        for (k = 0; k < rs->n; k++) {
+            size_t n = 0;
+            if (sp_wtns_parse(&w[k], &n, rs->w[k], rs->wl[k], err) != SP_OK || n != c->n_vars) {
+                if (!err[0] || n != c->n_vars)
+                    snprintf(err, sizeof err, "witness %zu does not fit circuit '%s'", k, c->id);
+                free(w[k]);
+                break;
+            }
+        }
+    if (c && w && k == rs->n) {
+        job_spec s = {rs->request_id[0] ? rs->request_id : NULL, rs->priority, w, rs->n, NULL, NULL, rs->id,
+                      rs->submitted_ms};
+        djob *j = NULL;
+        size_t qpos = 0;
+        if (sp_jobs_submit(d, c, &s, &j, &qpos, err) == 202) {
+            SP_LOGI("job %s: accepted before the restart; queued again (%s, %zu partitions)", j->id, c->id, rs->n);
+            sp_jobs_put(d, j);
+            free(w);
+            return;
+        }
+    }
+    for (size_t i = 0; w && i < k; i++) /* not taken: parsing stopped at k, or the submit failed */
+        free(w[i]);
+    free(w);
+    if (c)
+        sp_reg_unref(d, c);
+    restore_failed(d, rs, err[0] ? err : "it could not be read");
+}
+
+int sp_jobs_get_quiet(sp_dmn *d, const char *id)
+{
+    pthread_mutex_lock(&d->jobs.mu);
+    djob *j = d->jobs.head;
+    while (j && strcmp(j->id, id))
+        j = j->next;
+    pthread_mutex_unlock(&d->jobs.mu);
+    return j != NULL;
 }
 
 djob *sp_jobs_get(sp_dmn *d, const char *id)
@@ -330,6 +534,7 @@ int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running)
     pthread_mutex_lock(&d->jobs.mu);
     int live = j->ej != NULL;
     if (live) {
+        j->client_cancelled = 1;
         *was_running = running_in_engine(d, j->id);
         sp_engine_cancel(d->eng, j->ej);
     }
@@ -393,6 +598,7 @@ void sp_jobs_tick(sp_dmn *d)
         if (!j->finished || j->watchers)
             continue;
         if (now - j->t_done >= (double)ttl || finished > FINISHED_KEPT_MAX) {
+            sp_state_job_forget(d, j->id, ".result");
             unlink_locked(&d->jobs, j);
             free_job(j);
             finished--;

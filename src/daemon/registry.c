@@ -29,6 +29,7 @@
 #include "daemon/log.h"
 #include "groth16/params.h"
 #include "groth16/zkey.h"
+#include "util/file.h"
 
 const char *sp_tier_name(sp_tier t)
 {
@@ -62,19 +63,16 @@ static void unlink_locked(sp_dmn *d, dcircuit *c)
 
 static sp_status map_file(void **p, size_t *len, const char *path, char err[SP_ERR_LEN])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, SP_ERR_LEN, "%.200s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "key", err) != SP_OK) /* a FIFO would block the open */
         return SP_ERR_IO;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-        snprintf(err, SP_ERR_LEN, "%.200s: not a regular non-empty file", path);
+    if (size == 0) {
+        snprintf(err, SP_ERR_LEN, "%.200s: empty file", path);
         close(fd);
         return SP_ERR_IO;
     }
+    struct stat st = {.st_size = (off_t)size};
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) {
@@ -162,13 +160,19 @@ static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     return st;
 }
 
-/* COLD or WARM -> HOT. */
+static void enforce(sp_dmn *d, size_t incoming);
+
+/* COLD or WARM -> HOT. The key is parsed (and so checked) first: only a
+ * key that loads makes others give up their room (enforce), so a bad file
+ * never costs the idle hot keys their residency. */
 static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
     double t0 = sp_wire_now_ms();
     sp_status st = ensure_mapped(c, err);
     if (st == SP_OK)
         st = parse_key(d, c, err);
+    if (st == SP_OK)
+        enforce(d, parsed_bytes(c));
     if (st == SP_OK && c->n_vars && (c->pk.n_vars != c->n_vars || c->pk.vk.n_public != c->n_public)) {
         snprintf(err, SP_ERR_LEN, "the key file changed since registration (%u wires now, %u then)", c->pk.n_vars,
                  c->n_vars);
@@ -283,7 +287,6 @@ int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LE
         c->busy = 1;
         size_t was_mapped = c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len : 0;
         pthread_mutex_unlock(&d->reg.mu);
-        enforce(d, (size_t)c->file_bytes);
         sp_status st = promote(d, c, err);
         if (st != SP_OK && !was_mapped)
             unmap(c); /* it stays cold */
@@ -338,6 +341,26 @@ static uint64_t file_size(const char *path)
     return *path && stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+/* The r1cs given with a zkey must be the key's circuit: same wires, same
+ * public inputs, rows that fit its domain. (A wrong one used to be taken,
+ * and every witness then failed its constraints.) */
+static sp_status check_r1cs(const dcircuit *c, char err[SP_ERR_LEN])
+{
+    sp_r1cs cs;
+    sp_status st = sp_r1cs_read(&cs, c->r1cs, err);
+    if (st != SP_OK)
+        return st;
+    uint64_t rows = (uint64_t)cs.h.n_constraints + sp_r1cs_n_public(&cs.h) + 1;
+    if (cs.h.n_wires != c->n_vars || sp_r1cs_n_public(&cs.h) != c->n_public || rows > c->domain_size) {
+        snprintf(err, SP_ERR_LEN, "the r1cs does not match the zkey: %u wires, %u public, %llu rows against the "
+                 "key's %u wires, %u public, domain %u", cs.h.n_wires, sp_r1cs_n_public(&cs.h),
+                 (unsigned long long)rows, c->n_vars, c->n_public, c->domain_size);
+        st = SP_ERR_FORMAT;
+    }
+    sp_r1cs_free(&cs);
+    return st;
+}
+
 /* Header facts without loading the key (COLD registration). */
 static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
 {
@@ -352,6 +375,8 @@ static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
             c->domain_size = info.domain_size;
             sp_g16_vk_free(&vk);
         }
+        if (st == SP_OK && *c->r1cs)
+            st = check_r1cs(c, err);
         return st;
     }
     if (!file_size(c->params)) {
@@ -371,8 +396,6 @@ static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
     sp_r1cs_free(&cs);
     return SP_OK;
 }
-
-static void persist(sp_dmn *d);
 
 static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
 
@@ -395,61 +418,123 @@ static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
     return 0;
 }
 
-int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN])
+int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out, char err[SP_ERR_LEN])
 {
-    if (spec_check(s, err))
+    *out = NULL;
+    if (!id || !valid_id(id)) {
+        snprintf(err, SP_ERR_LEN, "id must be 1 to 63 characters of [A-Za-z0-9._:-]");
         return 400;
+    }
     dcircuit *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(err, SP_ERR_LEN, "out of memory");
         return 503;
     }
-    snprintf(c->id, sizeof c->id, "%s", s->id);
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->source = src;
+    c->registering = c->busy = 1;
+    pthread_mutex_lock(&d->cfg_mu);
+    size_t cap = d->cfg.max_circuits;
+    pthread_mutex_unlock(&d->cfg_mu);
+    pthread_mutex_lock(&d->reg.mu);
+    int code = find_locked(d, c->id, 1) ? 409 : src != SP_SRC_CONFIG && d->reg.n >= cap ? 507 : 0;
+    if (code == 0) {
+        c->next = d->reg.head;
+        d->reg.head = c;
+        d->reg.n++;
+    }
+    pthread_mutex_unlock(&d->reg.mu);
+    if (code) {
+        if (code == 409)
+            snprintf(err, SP_ERR_LEN, "a circuit '%s' is already registered", c->id);
+        else
+            snprintf(err, SP_ERR_LEN, "%zu circuits are registered, the most this daemon takes (keys.max_circuits); "
+                     "evict one first", cap);
+        free(c);
+        return code;
+    }
+    *out = c;
+    return 0;
+}
+
+void sp_reg_abandon(sp_dmn *d, dcircuit *c)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    unlink_locked(d, c);
+    pthread_cond_broadcast(&d->reg.cv);
+    pthread_mutex_unlock(&d->reg.mu);
+    free(c);
+}
+
+/* Checks the files and loads (preload) a reserved circuit; SP_OK or the failure. */
+static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
+{
+    /* The facts first, always: cheap header checks (and the r1cs against
+     * the key) before anything is loaded or any other key demoted. */
+    sp_status st = read_facts(c, err);
+    if (st == SP_OK && c->preload)
+        st = promote(d, c, err);
+    if (st != SP_OK)
+        unmap(c);
+    return st;
+}
+
+int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN])
+{
+    if (spec_check(s, err)) {
+        sp_reg_abandon(d, c);
+        return 400;
+    }
     snprintf(c->zkey, sizeof c->zkey, "%s", s->zkey ? s->zkey : "");
     snprintf(c->params, sizeof c->params, "%s", s->params ? s->params : "");
     snprintf(c->r1cs, sizeof c->r1cs, "%s", s->r1cs ? s->r1cs : "");
-    c->source = s->source;
     c->preload = s->preload;
-    c->registering = c->busy = 1;
     c->file_bytes = file_size(*c->zkey ? c->zkey : c->params) + file_size(c->r1cs);
-    pthread_mutex_lock(&d->reg.mu);
-    if (find_locked(d, c->id, 1)) {
-        pthread_mutex_unlock(&d->reg.mu);
-        snprintf(err, SP_ERR_LEN, "a circuit '%s' is already registered", c->id);
-        free(c);
-        return 409;
-    }
-    c->next = d->reg.head;
-    d->reg.head = c;
-    d->reg.n++;
-    pthread_mutex_unlock(&d->reg.mu);
-
-    if (s->preload)
-        enforce(d, (size_t)c->file_bytes);
-    sp_status st = s->preload ? promote(d, c, err) : read_facts(c, err);
-    if (st != SP_OK)
+    sp_status st = load_new(d, c, err);
+    int code = st == SP_OK ? 201 : http_of(st);
+    /* Recorded before anyone can use it; a record that cannot be written
+     * undoes the registration (the client hears 500, a restart agrees). */
+    if (st == SP_OK && !s->restoring && sp_state_circuit_save(d, c, err) != SP_OK) {
+        if (c->preload)
+            demote_hot(d, c);
         unmap(c);
-    pthread_mutex_lock(&d->reg.mu);
-    if (st != SP_OK) {
-        unlink_locked(d, c);
-    } else {
-        c->registering = c->busy = 0;
-        c->tier = s->preload ? SP_TIER_HOT : SP_TIER_COLD;
-        c->loads = s->preload != 0;
-        c->last_used_ms = sp_wire_now_ms();
-        d->reg.hot_bytes += c->hot_bytes;
+        code = 500;
     }
+    if (code != 201) {
+        sp_reg_abandon(d, c);
+        return code;
+    }
+    pthread_mutex_lock(&d->reg.mu);
+    c->registering = c->busy = 0;
+    c->tier = c->preload ? SP_TIER_HOT : SP_TIER_COLD;
+    c->loads = c->preload != 0;
+    c->last_used_ms = sp_wire_now_ms();
+    d->reg.hot_bytes += c->hot_bytes;
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    if (st != SP_OK) {
-        free(c);
-        return http_of(st);
-    }
-    SP_LOGI("circuit %s: registered (%s, %u wires, %u public, domain %u) from %s", s->id, sp_tier_name(c->tier),
+    SP_LOGI("circuit %s: registered (%s, %u wires, %u public, domain %u) from %s", c->id, sp_tier_name(c->tier),
             c->n_vars, c->n_public, c->domain_size, source_name(c->source));
-    if (c->source != SP_SRC_CONFIG)
-        persist(d);
     return 201;
+}
+
+int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN])
+{
+    dcircuit *c;
+    if (spec_check(s, err))
+        return 400;
+    int code = sp_reg_reserve(d, s->id, s->source, &c, err);
+    return code ? code : sp_reg_add_reserved(d, c, s, err);
+}
+
+int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc)
+{
+    pthread_mutex_lock(&d->reg.mu);
+    const dcircuit *c = find_locked(d, cc->id, 1);
+    int r = !c ? 0 : c->source != SP_SRC_CONFIG ? 3
+          : strcmp(c->zkey, cc->zkey) || strcmp(c->params, cc->params) || strcmp(c->r1cs, cc->r1cs) ||
+                    c->preload != cc->preload ? 2 : 1;
+    pthread_mutex_unlock(&d->reg.mu);
+    return r;
 }
 
 int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
@@ -464,6 +549,10 @@ int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
             snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
         pthread_mutex_unlock(&d->reg.mu);
         return c ? 409 : 404;
+    }
+    if (sp_state_circuit_drop(d, c, err) != SP_OK) { /* the record goes first: on failure nothing changed */
+        pthread_mutex_unlock(&d->reg.mu);
+        return 500;
     }
     unlink_locked(d, c); /* nobody can find it any more; nobody holds it (refs == 0, not busy) */
     size_t mapped = c->map_key_len + c->map_cs_len;
@@ -482,8 +571,6 @@ int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
             unlink(c->r1cs);
     }
     SP_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_tier_name(c->tier), *freed);
-    if (c->source != SP_SRC_CONFIG)
-        persist(d);
     free(c);
     return 200;
 }
@@ -624,101 +711,14 @@ int sp_reg_exists(sp_dmn *d, const char *id)
     return e;
 }
 
-/* ---- the state file: circuits registered through the API survive a restart ---- */
-
-static void persist(sp_dmn *d)
+int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size)
 {
-    if (!*d->cfg.state_dir)
-        return;
-    pthread_mutex_lock(&d->persist_mu);
-    sp_json_writer w;
-    sp_jw_init(&w, 1);
-    sp_jw_begin_object(&w);
-    sp_jw_key(&w, "circuits");
-    sp_jw_begin_array(&w);
     pthread_mutex_lock(&d->reg.mu);
-    for (const dcircuit *c = d->reg.head; c; c = c->next) {
-        if (c->source == SP_SRC_CONFIG || c->registering)
-            continue;
-        sp_jw_begin_object(&w);
-        sp_jw_key(&w, "id");
-        sp_jw_string(&w, c->id);
-        sp_jw_key(&w, *c->zkey ? "zkey" : "params");
-        sp_jw_string(&w, *c->zkey ? c->zkey : c->params);
-        if (*c->r1cs) {
-            sp_jw_key(&w, "r1cs");
-            sp_jw_string(&w, c->r1cs);
-        }
-        sp_jw_key(&w, "preload");
-        sp_jw_bool(&w, c->preload);
-        sp_jw_key(&w, "source");
-        sp_jw_string(&w, source_name(c->source));
-        sp_jw_end_object(&w);
+    const dcircuit *c = find_locked(d, id, 0);
+    if (c) {
+        *n_vars = c->n_vars;
+        *domain_size = c->domain_size;
     }
     pthread_mutex_unlock(&d->reg.mu);
-    sp_jw_end_array(&w);
-    sp_jw_end_object(&w);
-    char *text = NULL, path[SP_DCONF_PATH + 32], tmp[SP_DCONF_PATH + 40];
-    size_t len = 0;
-    snprintf(path, sizeof path, "%s/circuits.json", d->cfg.state_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = sp_jw_finish(&text, &len, &w) == SP_OK ? fopen(tmp, "w") : NULL;
-    /* write, flush to disk, then rename: a crash leaves the old file or the new one */
-    int ok = f && fwrite(text, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (f)
-        ok &= fclose(f) == 0;
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
-    if (!ok)
-        SP_LOGE("cannot write %s: %s", path, strerror(errno));
-    free(text);
-    pthread_mutex_unlock(&d->persist_mu);
-}
-
-static const char *jstr(const sp_json_val *o, const char *k)
-{
-    const sp_json_val *v = sp_json_get(o, k);
-    return v && v->type == SP_JSON_STRING ? v->text : NULL;
-}
-
-void sp_reg_restore(sp_dmn *d)
-{
-    char path[SP_DCONF_PATH + 32], err[SP_ERR_LEN];
-    if (!*d->cfg.state_dir)
-        return;
-    snprintf(path, sizeof path, "%s/circuits.json", d->cfg.state_dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return; /* first start */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    char buf[8192];
-    size_t k;
-    while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, k, m);
-    fclose(f);
-    if (m)
-        fclose(m);
-    sp_json_doc *doc = NULL;
-    const sp_json_val *arr = NULL;
-    if (!text || sp_json_parse(&doc, text, len, NULL, err, sizeof err) != SP_OK ||
-        !(arr = sp_json_get(sp_json_root(doc), "circuits")) || arr->type != SP_JSON_ARRAY) {
-        SP_LOGE("%s: unreadable (%s); circuits registered through the API before are not restored", path,
-                text ? err : "out of memory");
-        sp_json_free(doc);
-        free(text);
-        return;
-    }
-    for (size_t i = 0; i < arr->n; i++) {
-        const sp_json_val *o = arr->items[i], *pl = sp_json_get(o, "preload");
-        const char *src = jstr(o, "source");
-        reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
-                      !pl || pl->type == SP_JSON_TRUE, src && !strcmp(src, "upload") ? SP_SRC_UPLOAD : SP_SRC_API};
-        int code = sp_reg_add(d, &s, err);
-        if (code != 201)
-            SP_LOGE("%s: circuit %s not restored: %s", path, s.id ? s.id : "(no id)", err);
-    }
-    sp_json_free(doc);
-    free(text);
+    return c ? 0 : -1;
 }

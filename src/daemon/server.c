@@ -27,6 +27,7 @@
 #include "daemon/daemon.h"
 #include "daemon/internal.h"
 #include "daemon/log.h"
+#include "util/file.h"
 #include "util/rng.h"
 
 enum { EXIT_OK_ = 0, EXIT_RUNTIME_ = 2, EXIT_USAGE_ = 64 };
@@ -56,6 +57,14 @@ void sp_dmn_token(sp_dmn *d, char *out, size_t out_len)
     pthread_mutex_unlock(&d->cfg_mu);
 }
 
+void sp_dmn_deadlines(sp_dmn *d, long *header_ms, long *body_ms)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    *header_ms = d->cfg.header_timeout_ms;
+    *body_ms = d->cfg.body_timeout_ms;
+    pthread_mutex_unlock(&d->cfg_mu);
+}
+
 void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
 {
     pthread_mutex_lock(&d->cfg_mu);
@@ -70,9 +79,14 @@ void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
 
 sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
 {
-    FILE *f = fopen(path, "r");
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "token file", err) != SP_OK) /* a FIFO would block SIGHUP */
+        return SP_ERR_IO;
+    FILE *f = fdopen(fd, "r");
     if (!f) {
         snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
+        close(fd);
         return SP_ERR_IO;
     }
     struct stat st;
@@ -229,15 +243,9 @@ static void write_ready_file(sp_dmn *d)
 
 static sp_status make_upload_dir(sp_dmn *d, char err[SP_ERR_LEN])
 {
-    if (*d->cfg.state_dir) {
-        snprintf(d->upload_dir, sizeof d->upload_dir, "%.400s/uploads", d->cfg.state_dir);
-        if ((mkdir(d->cfg.state_dir, 0700) != 0 && errno != EEXIST) ||
-            (mkdir(d->upload_dir, 0700) != 0 && errno != EEXIST)) {
-            snprintf(err, SP_ERR_LEN, "state_dir %.200s: %s", d->cfg.state_dir, strerror(errno));
-            return SP_ERR_IO;
-        }
-        return SP_OK;
-    }
+    if (sp_state_on(d))
+        return sp_state_init(d, err);
+    SP_LOGW("no server.state_dir: accepted jobs and registered circuits do not survive a restart");
     const char *tmp = getenv("TMPDIR");
     snprintf(d->upload_dir, sizeof d->upload_dir, "%.400s/snarkpipe-uploads.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(d->upload_dir)) {
@@ -295,21 +303,44 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-static void register_config_circuits(sp_dmn *d, size_t from)
+/* Brings the registry in line with the [circuit.*] sections: registers
+ * those missing (at start; on SIGHUP also those that failed before and
+ * may be fixed now) and replaces those whose section changed (once no job
+ * uses them). Every section that does not end up registered is logged as
+ * an error that says why. */
+static void sync_config_circuits(sp_dmn *d)
 {
     char err[SP_ERR_LEN];
-    for (size_t i = from; i < d->cfg.n_circuits; i++) {
+    for (size_t i = 0; i < d->cfg.n_circuits; i++) {
         const sp_dconf_circuit *c = &d->cfg.circuits[i];
-        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_SRC_CONFIG};
+        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_SRC_CONFIG, 0};
+        int state = sp_reg_config_state(d, c);
+        size_t freed;
+        if (state == 1)
+            continue;
+        if (state == 3) {
+            SP_LOGE("circuit %s (from the configuration): the id belongs to a circuit registered through the API; "
+                    "section ignored", c->id);
+            continue;
+        }
+        if (state == 2) {
+            if (sp_reg_evict(d, c->id, &freed, err) != 200) {
+                SP_LOGE("circuit %s (from the configuration): its section changed but %s; the new section applies "
+                        "at a later SIGHUP", c->id, err);
+                continue;
+            }
+            SP_LOGI("circuit %s (from the configuration): its section changed; registering it again", c->id);
+        }
         if (sp_reg_add(d, &s, err) != 201)
-            SP_LOGE("circuit %s (from the configuration): %s", c->id, err);
+            SP_LOGE("circuit %s (from the configuration): %s (a SIGHUP tries again)", c->id, err);
     }
 }
 
 static void init_state(sp_dmn *d)
 {
     pthread_mutex_init(&d->cfg_mu, NULL);
-    pthread_mutex_init(&d->persist_mu, NULL);
+    pthread_mutex_init(&d->submit_mu, NULL);
+    pthread_mutex_init(&d->conn_mu, NULL);
     pthread_mutex_init(&d->reg.mu, NULL);
     pthread_cond_init(&d->reg.cv, NULL);
     pthread_mutex_init(&d->jobs.mu, NULL);
@@ -354,12 +385,12 @@ static void reload(sp_dmn *d)
     }
     size_t first_new = 0;
     pthread_mutex_lock(&d->cfg_mu);
-    int changed = sp_dconf_reload(&d->cfg, &fresh, &first_new);
+    int changed = sp_dconf_reload(&d->cfg, &fresh, &first_new); /* circuits: fresh's sections, cfg_mu held */
     snprintf(d->token, sizeof d->token, "%s", tok);
     pthread_mutex_unlock(&d->cfg_mu);
     sp_dconf_free(&fresh);
     sp_log_set_level((sp_log_level)d->cfg.log_level);
-    register_config_circuits(d, first_new);
+    sync_config_circuits(d);
     SP_LOGI("reload done: %d change(s); token %s", changed, tok[0] ? "set" : "off");
 }
 
@@ -405,6 +436,7 @@ static void run_loop(sp_dmn *d)
             if (sp_jobs_live(d) == 0)
                 return;
         }
+        sp_http_tick(d);
         sp_reg_tick(d);
         sp_jobs_tick(d);
         /* Idle after some work: give freed heap pages back to the system
@@ -498,8 +530,9 @@ int sp_daemon_main(int argc, char **argv)
         if (rc == EXIT_OK_ && (make_upload_dir(d, err) != SP_OK || start_engine(d, err) != SP_OK))
             rc = EXIT_RUNTIME_;
         if (rc == EXIT_OK_) {
-            register_config_circuits(d, 0);
-            sp_reg_restore(d);
+            sync_config_circuits(d);
+            sp_state_restore_circuits(d);
+            sp_state_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
             if (sp_http_start(d, err) != SP_OK)
                 rc = EXIT_RUNTIME_;
         }

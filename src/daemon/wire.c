@@ -53,7 +53,15 @@ sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN])
     } else if (colon && memchr(s, ':', hl)) {
         hl = 0; /* a bare IPv6 address needs brackets */
     }
-    if (!colon || hl == 0 || hl >= sizeof a->host || !valid_port(colon + 1)) {
+    /* a host name (letters, digits, '.', '-', '_'), an IPv4 literal, or in
+     * brackets an IPv6 literal (hex digits, ':', '.', '%' and a zone name) */
+    static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_";
+    static const char v6_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_:%";
+    size_t good = 0;
+    while (good < hl && strchr(h == s ? name_chars : v6_chars, h[good]) && h[good])
+        good++;
+    int v6_ok = h == s || memchr(h, ':', hl); /* brackets hold an IPv6 literal, which has a ':' */
+    if (!colon || hl == 0 || hl >= sizeof a->host || good != hl || !v6_ok || !valid_port(colon + 1)) {
         snprintf(err, SP_ERR_LEN, "'%.200s': expected host:port, [v6addr]:port or unix:/path", s);
         memset(a, 0, sizeof *a);
         return SP_ERR_INVALID_ARG;
@@ -102,6 +110,64 @@ int sp_addr_is_loopback(const sp_addr *a)
         all &= sockaddr_loopback(p->ai_addr);
     freeaddrinfo(res);
     return all;
+}
+
+/* ---- Host and Origin ---- */
+
+/* 1 when s[0..n) is a decimal port 0..65535. */
+static int port_ok(const char *s, size_t n)
+{
+    if (n == 0 || n > 5)
+        return 0;
+    unsigned v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    return v <= 65535;
+}
+
+int sp_http_host_is_loopback(const char *host)
+{
+    if (!host)
+        return 0;
+    size_t n = strlen(host), hl;
+    const char *port = NULL;
+    if (host[0] == '[') {
+        const char *e = strchr(host, ']');
+        if (!e)
+            return 0;
+        hl = (size_t)(e - host) + 1;
+        if (e[1] == ':')
+            port = e + 2;
+        else if (e[1])
+            return 0;
+    } else {
+        const char *c = strchr(host, ':');
+        hl = c ? (size_t)(c - host) : n;
+        if (c)
+            port = c + 1;
+    }
+    if (port && !port_ok(port, strlen(port)))
+        return 0;
+    char h[64];
+    if (hl == 0 || hl >= sizeof h)
+        return 0;
+    memcpy(h, host, hl);
+    h[hl] = 0;
+    if (!strcasecmp(h, "localhost") || !strcmp(h, "[::1]"))
+        return 1;
+    struct in_addr a4;
+    /* inet_pton takes only the plain dotted quad (no octal, no short forms) */
+    return inet_pton(AF_INET, h, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+int sp_http_origin_is(const char *origin, const char *host)
+{
+    if (!origin || !host || strncasecmp(origin, "http://", 7) != 0)
+        return 0;
+    return *host && !strcasecmp(origin + 7, host);
 }
 
 /* ---- base64 ---- */
@@ -406,8 +472,13 @@ static sp_status read_body(conn *c, sp_http_resp *r, size_t h)
 static sp_status send_head(conn *c, const sp_addr *a, const sp_http_req *q, int expect)
 {
     char head[2048];
+    char host[300];
+    if (a->is_unix)
+        snprintf(host, sizeof host, "localhost");
+    else /* "host:port", IPv6 in brackets (RFC 7230 5.4) */
+        sp_addr_format(host, sizeof host, a);
     int n = snprintf(head, sizeof head, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nUser-Agent: snarkpipe/%s\r\n",
-                     q->method, q->target, a->is_unix ? "localhost" : a->host, SP_VERSION_STRING);
+                     q->method, q->target, host, SP_VERSION_STRING);
     if (q->token)
         n += snprintf(head + n, sizeof head - (size_t)n, "Authorization: Bearer %s\r\n", q->token);
     if (q->content_type)

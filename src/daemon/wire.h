@@ -39,6 +39,19 @@ void sp_addr_format(char *out, size_t out_len, const sp_addr *a);
  * does not resolve). */
 int sp_addr_is_loopback(const sp_addr *a);
 
+/* ---- request headers a daemon without a token checks (http.c) ---- */
+
+/* 1 when host, a Host header value, names this machine's loopback:
+ * "localhost", a dotted quad of 127.0.0.0/8 or "[::1]", each with an
+ * optional ":port"; 0 for anything else (a name a DNS rebinding attack
+ * points at 127.0.0.1 included) and for NULL. */
+int sp_http_host_is_loopback(const char *host);
+
+/* 1 when origin, an Origin header value, is the origin "http://" + host
+ * (host as the Host header gave it; ASCII case ignored); 0 otherwise
+ * ("null", another scheme, host or port). */
+int sp_http_origin_is(const char *origin, const char *host);
+
 /* ---- base64, standard alphabet with padding ---- */
 
 /* Characters sp_b64_encode writes for n bytes (without the NUL). */

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "pairing/pairing.h"
+#include "util/file.h"
 #include "util/json.h"
 
 /* ---- writing ---- */
@@ -450,9 +452,14 @@ sp_status sp_g16_read_text(char **text, size_t *len, const char *path, size_t ma
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "json", err) != SP_OK)
+        return SP_ERR_IO;
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         sp_bin_errf(err, "%s: %s", path, strerror(errno));
+        close(fd);
         return SP_ERR_IO;
     }
     size_t cap = 4096, n = 0;

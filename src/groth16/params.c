@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "groth16/pointio.h"
+#include "util/file.h"
 
 #define G1U 96
 #define G2U 192
@@ -89,15 +90,11 @@ sp_status sp_g16_density_from_pk(sp_g16_density *d, const sp_g16_pk *pk)
 
 static sp_status map_file(const uint8_t **data, size_t *len, const char *path, const char *what, char *err)
 {
-    int fd = open(path, O_RDONLY);
-    struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0) {
-        sp_bin_errf(err, "%s: cannot open %s: %s", what, path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, what, err) != SP_OK)
         return SP_ERR_IO;
-    }
-    *len = (size_t)sb.st_size;
+    *len = (size_t)size;
     *data = (const uint8_t *)"";
     if (*len) {
         void *m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -187,6 +187,10 @@ static int unicode_escape(parser *p)
     if (!hex4(p, p->pos + 1, &hi))
         return 0;
     p->pos += 5;
+    if (hi == 0) { /* a NUL would end every C string made of it early ("mult\u0000x" read as "mult") */
+        fail(p, SP_ERR_BAD_ENCODING, start, "\\u0000 (NUL) is not allowed in a string");
+        return 0;
+    }
     if (hi >= 0xdc00 && hi <= 0xdfff) {
         fail(p, SP_ERR_BAD_ENCODING, start, "lone low surrogate in \\u escape");
         return 0;

@@ -7,7 +7,8 @@
  * objects, arrays, strings (escapes decoded, UTF-8 checked), numbers
  * (kept as their literal text), true, false, null. Strict: no comments,
  * no trailing commas, no leading zeros, no bare control characters in
- * strings, no lone surrogates, no duplicate keys in one object, nothing
+ * strings, no \u0000 (so every decoded string is a plain C string), no
+ * lone surrogates, no duplicate keys in one object, nothing
  * but whitespace after the top-level value. Limits (input size, nesting
  * depth) are checked before anything grows; an error message names the
  * byte offset where the problem starts, e.g.
@@ -42,7 +43,7 @@ struct sp_json_val {
     sp_json_type type;
     size_t n;      /* array / object: number of items; string / number: text length */
     size_t offset; /* byte offset of the value's first character in the input */
-    /* string: the decoded bytes (may contain NUL when the input had \u0000);
+    /* string: the decoded bytes (never a NUL: \u0000 is refused);
      * number: the literal as written; both NUL-terminated. NULL otherwise. */
     const char *text;
     /* for a member of an object: its decoded, NUL-terminated key; else NULL */

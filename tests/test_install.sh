@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `make install` as operators and packagers run it: PREFIX and DESTDIR are
+# honoured (the CLI, the example and service configurations, the systemd
+# unit with the paths filled in), an existing configuration is kept, and
+# the unit passes `systemd-analyze verify` (skipped, and said so, where
+# systemd-analyze is missing) with the usual sandboxing options in it.
+# Usage: tests/test_install.sh BUILD (run.sh passes it).
+set -u
+build=${1:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$build/snarkpipe" ] || { echo "test_install.sh: $build/snarkpipe not found (build first)"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_install.XXXXXX")
+trap '[ -n "${SP_KEEP:-}" ] || rm -rf "$T"' EXIT
+. "$here/tests/lib.sh"
+inst() { make -s -C "$here" --no-print-directory BUILD="$(cd "$build" && pwd)" install "$@"; }
+
+# a package's tree: PREFIX=/usr, everything under DESTDIR
+expect 0 "make install PREFIX=/usr DESTDIR=..." inst PREFIX=/usr DESTDIR="$T/pkg"
+for f in usr/bin/snarkpipe etc/snarkpipe/snarkpipe.conf usr/share/doc/snarkpipe/snarkpipe.conf.example \
+    usr/lib/systemd/system/snarkpipe.service; do
+    expect 0 "  installs $f" test -f "$T/pkg/$f"
+done
+expect 0 "  the CLI runs" "$T/pkg/usr/bin/snarkpipe" help
+expect 0 "  the unit starts /usr/bin/snarkpipe with /etc/snarkpipe" grep -qx \
+    "ExecStart=/usr/bin/snarkpipe daemon --config /etc/snarkpipe/snarkpipe.conf" "$T/pkg/usr/lib/systemd/system/snarkpipe.service"
+unit=$T/pkg/usr/lib/systemd/system/snarkpipe.service
+for opt in DynamicUser=yes StateDirectory=snarkpipe NoNewPrivileges=yes ProtectSystem=strict PrivateTmp=yes \
+    ProtectHome=yes "CapabilityBoundingSet="; do
+    expect 0 "  the unit has $opt" grep -qx "$opt" "$unit"
+done
+expect 0 "  the service configuration is valid" "$T/pkg/usr/bin/snarkpipe" daemon --check-config --config "$T/pkg/etc/snarkpipe/snarkpipe.conf"
+expect_out "configuration ok" "  (says so)"
+echo "; mine" >>"$T/pkg/etc/snarkpipe/snarkpipe.conf"
+expect 0 "make install again" inst PREFIX=/usr DESTDIR="$T/pkg"
+expect 0 "  keeps an existing configuration" grep -q "^; mine" "$T/pkg/etc/snarkpipe/snarkpipe.conf"
+
+# a local install: PREFIX only; then the unit is checked against the real system
+expect 0 "make install PREFIX=..." inst PREFIX="$T/local"
+expect 0 "  the unit points into PREFIX" grep -qx \
+    "ExecStart=$T/local/bin/snarkpipe daemon --config $T/local/etc/snarkpipe/snarkpipe.conf" "$T/local/lib/systemd/system/snarkpipe.service"
+if command -v systemd-analyze >/dev/null; then
+    expect 0 "systemd-analyze verify snarkpipe.service" systemd-analyze verify "$T/local/lib/systemd/system/snarkpipe.service"
+    if [ -s "$T/out" ]; then fail=$((fail + 1)); echo "FAIL systemd-analyze verify warns:"; sed 's/^/     | /' "$T/out"; fi
+else
+    echo "test_install.sh: systemd-analyze not found: the unit is not verified (Debian: apt-get install systemd)"
+fi
+expect 0 "make uninstall" make -s -C "$here" --no-print-directory BUILD="$(cd "$build" && pwd)" uninstall PREFIX=/usr DESTDIR="$T/pkg"
+expect 1 "  the CLI is gone" test -e "$T/pkg/usr/bin/snarkpipe"
+echo "test_install.sh: $((pass + fail)) checks, $fail failed"
+[ "$fail" -eq 0 ]

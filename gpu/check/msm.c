@@ -181,14 +181,20 @@ void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, "even/odd, v2 (default)"}, {1, 0, "64-bit"}, {0, 0, "PTX"}, {2, 0, "even/odd, v0"},
-    {2, 1, "even/odd, v1"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2 (default)"},
+    {1, 0, 0, "64-bit"},
+    {0, 0, 0, "PTX"},
+    {2, 0, 0, "even/odd, v0"},
+    {2, 1, 0, "even/odd, v1"},
+    {2, 2, !SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_MSM_ACC_DEFAULT ? "even/odd, XYZZ accumulation"
+                                                           : "even/odd, batch-affine (G1)"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
 {
     sp_cuda_set_mul_impl(env->cu, cfg->impl);
     sp_cuda_set_msm_variant(env->cu, cfg->variant);
+    sp_cuda_set_msm_acc(env->cu, cfg->acc);
 }
 
 /* Runs the GPU MSM in every configuration with poisoned output and

@@ -99,7 +99,7 @@ static double time_cfg(chk_env *env, const bench_in *in, size_t n, const void *w
 /* Timing rows for forced window sizes (the model behind window = 0 is
  * checked against these). */
 static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const void *ds, size_t n,
-                         unsigned k, const void *want)
+                         unsigned k, const void *want, const char *label)
 {
     static const unsigned cs[4] = {16, 18, 20, 22};
     unsigned char got[sizeof(sp_g2_jac)];
@@ -117,7 +117,7 @@ static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const v
         if (!ok)
             return;
         char what[80], size[16];
-        snprintf(what, sizeof what, "%s MSM, window sweep: c=%u", g->name, cs[i]);
+        snprintf(what, sizeof what, "%s MSM%s, window sweep: c=%u", g->name, label, cs[i]);
         snprintf(size, sizeof size, "2^%u", k);
         chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
     }
@@ -143,7 +143,7 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
             return;
         chk_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
         if (sweep && k >= 22)
-            window_sweep(env, g, in->db, in->ds, n, k, want);
+            window_sweep(env, g, in->db, in->ds, n, k, want, "");
     }
 }
 
@@ -193,6 +193,25 @@ static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MS
     }
 }
 
+/* The window sweep with the other G1 accumulation (the last configuration)
+ * at 2^24 and up: its best window need not be the XYZZ model's. */
+static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, unsigned nlogs)
+{
+    const chk_msm_cfg *cfg = &chk_msm_cfgs[CHK_MSM_NCFG - 1];
+    char label[64];
+    snprintf(label, sizeof label, " (%s)", cfg->name);
+    chk_msm_use(env, cfg);
+    for (unsigned k = 0; k < nlogs; k++) {
+        if (logs[k] < 24)
+            continue;
+        unsigned char want[sizeof(sp_g2_jac)];
+        size_t n = (size_t)1 << logs[k];
+        chk_oracle(env, &chk_grp_g1, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        window_sweep(env, &chk_grp_g1, in->db, in->ds, n, logs[k], want, label);
+    }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+}
+
 void bench_msm(chk_env *env)
 {
     static const char *const g1_anchor[6] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
@@ -224,10 +243,11 @@ void bench_msm(chk_env *env)
                 size_t n = (size_t)1 << logs1[k];
                 chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d,
                            in.period);
-                window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want);
+                window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want, "");
             }
             chk_msm_use(env, &chk_msm_cfgs[0]);
         }
+        acc_sweep(env, &in, logs1, n1);
     }
     bench_in_free(env, &in);
     if (bench_in_make(env, &in, &chk_grp_g2, g2, 18)) {

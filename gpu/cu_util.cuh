@@ -76,6 +76,7 @@ struct sp_cuda {
     size_t xscr_cap[SP_XSCR_COUNT];
     int ntt_impl; /* 0 ntt.cu, 1 ntt_fused.cu (sp_cuda_set_ntt_impl) */
     int msm_acc;  /* G1 bucket accumulation: 0 XYZZ, 1 batch-affine (sp_cuda_set_msm_acc) */
+    unsigned ba_max_group; /* batch-affine: most windows per group, 0 = memory decides */
 };
 
 /* Records "what (file:line): message" in ctx->err. */

@@ -38,9 +38,9 @@
  *
  * Memory: the rounds hold two point lists of up to half the group's
  * records each, plus the prefix products: ~130 bytes per record of the
- * group. The windows are taken in groups as large as free device memory
- * allows (all at once when it does); when not even one window fits, the
- * call runs the XYZZ accumulation instead.
+ * group. The windows are taken in groups as large as half of the free
+ * device memory allows (all at once when it does); when not even one
+ * window fits, the call runs the XYZZ accumulation instead.
  */
 #include <cub/device/device_scan.cuh>
 #include <string.h>
@@ -53,7 +53,6 @@ typedef affine_t<ba_f> ba_aff;
 #define BA_PAIRS 16         /* S: denominators per thread, which covers 2S elements */
 #define BA_THREADS 256      /* threads per block of the round kernels */
 #define BA_TOP_THREADS 1024 /* ba_top's block */
-#define BA_BYTES_PER_REC 132 /* model of the scratch per record (see ba_group) */
 
 /* ---- device ---- */
 
@@ -378,6 +377,13 @@ struct ba_bufs {
     size_t cub_bytes;
 };
 
+/* With profiling on (sp_cuda_set_profile): the rounds' kernel times, ms. */
+struct ba_prof {
+    int on;
+    unsigned rounds, groups;
+    float lists, dens, top, apply;
+};
+
 static size_t ba_up(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Carves the buffers for m records and nb buckets out of the SP_XSCR_BA_*
@@ -424,8 +430,13 @@ static sp_status ba_alloc(sp_cuda *ctx, ba_bufs *B, size_t m, uint32_t nb, size_
  * starts nbeg); *next_m = the new element count, *longest = the longest
  * new list. */
 static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, uint32_t nb,
-                          size_t *next_m, unsigned *longest)
+                          size_t *next_m, unsigned *longest, ba_prof *pf)
 {
+    cudaEvent_t ev[5];
+    for (int i = 0; pf->on && i < 5; i++)
+        SP_CU(ctx, cudaEventCreate(&ev[i]));
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
     SP_CU(ctx, cudaMemsetAsync(B->word, 0, sizeof(unsigned), ctx->stream));
     ba_halve<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->nlen, in.len, nb, B->word);
     SP_CU_LAUNCHED(ctx, "ba_halve");
@@ -435,16 +446,24 @@ static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, ui
     const unsigned blocks = sp_cu_blocks(threads, BA_THREADS);
     ba_in r = in;
     r.nbeg = B->nbeg;
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
     ba_dens<<<blocks, BA_THREADS, 0, ctx->stream>>>(r, B->pre, B->cnt, B->ex, B->bt);
     SP_CU_LAUNCHED(ctx, "ba_dens");
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
     const size_t top_smem = (2 * BA_TOP_THREADS + 1) * sizeof(ba_f);
     SP_CU(ctx, cudaFuncSetAttribute(ba_top, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
     ba_top<<<1, BA_TOP_THREADS, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
     SP_CU_LAUNCHED(ctx, "ba_top");
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
     ba_apply<<<blocks, BA_THREADS, 0, ctx->stream>>>(r, B->pre, B->cnt, B->ex, B->ibt,
                                                      B->pts[out], B->bkt[out]);
     SP_CU_LAUNCHED(ctx, "ba_apply");
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
     unsigned h[3];
     SP_CU(ctx, cudaMemcpyAsync(B->word + 1, B->nbeg + nb - 1, 4, cudaMemcpyDeviceToDevice,
                                ctx->stream));
@@ -454,6 +473,15 @@ static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, ui
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     *next_m = (size_t)h[1] + h[2];
     *longest = h[0];
+    if (pf->on) {
+        float ms[4];
+        for (int i = 0; i < 4; i++)
+            SP_CU(ctx, cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
+        pf->lists += ms[0], pf->dens += ms[1], pf->top += ms[2], pf->apply += ms[3];
+        pf->rounds++;
+        for (int i = 0; i < 5; i++)
+            cudaEventDestroy(ev[i]);
+    }
     return SP_OK;
 }
 
@@ -461,8 +489,10 @@ static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, ui
  * msm_kern.cuh). keys/vals: all sorted records (n per window). */
 static sp_status ba_group(sp_cuda *ctx, xyzz_t<ba_f> *bk, const ba_aff *bases,
                           const uint32_t *keys, const uint32_t *vals, const uint32_t *start,
-                          const uint32_t *end, size_t n, unsigned c, unsigned w0, unsigned w1)
+                          const uint32_t *end, size_t n, unsigned c, unsigned w0, unsigned w1,
+                          ba_prof *pf)
 {
+    pf->groups++;
     const size_t r0 = (size_t)w0 * n, m = (size_t)(w1 - w0) * n;
     const uint32_t nb = (w1 - w0) << (c - 1), boff = w0 << (c - 1);
     ba_bufs B;
@@ -478,7 +508,7 @@ static sp_status ba_group(sp_cuda *ctx, xyzz_t<ba_f> *bk, const ba_aff *bases,
         in.len = B.len, in.beg = B.beg;
         size_t next_m;
         unsigned longest;
-        SP_TRY(ba_round(ctx, &B, in, out, nb, &next_m, &longest));
+        SP_TRY(ba_round(ctx, &B, in, out, nb, &next_m, &longest, pf));
         uint32_t *t = B.len; /* the new lists become the current ones */
         B.len = B.nlen, B.nlen = t;
         t = B.beg, B.beg = B.nbeg, B.nbeg = t;
@@ -491,8 +521,10 @@ static sp_status ba_group(sp_cuda *ctx, xyzz_t<ba_f> *bk, const ba_aff *bases,
     return SP_OK;
 }
 
-/* Windows per group: as many as fit in 90% of the free device memory
- * (plus the BA scratch already held); 0 when not even one does. */
+/* Windows per group: as many as fit in half of the free device memory
+ * (plus the BA scratch already held: it is kept for the next call, like
+ * all scratch, so it must leave room for what else the process
+ * allocates); 0 when not even one window does. */
 static unsigned ba_group_windows(sp_cuda *ctx, size_t n, unsigned c, unsigned nwin)
 {
     size_t free_b = 0, total = 0, one = 0, held = 0;
@@ -500,8 +532,8 @@ static unsigned ba_group_windows(sp_cuda *ctx, size_t n, unsigned c, unsigned nw
         return 0;
     for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
         held += ctx->xscr_cap[i];
-    const size_t avail = (size_t)((double)(free_b + held) * 0.9);
-    unsigned g = nwin;
+    const size_t avail = (free_b + held) / 2;
+    unsigned g = ctx->ba_max_group && ctx->ba_max_group < nwin ? ctx->ba_max_group : nwin;
     ba_bufs B;
     for (; g >= 1; g--) {
         if (ba_alloc(ctx, &B, (size_t)g * n, g << (c - 1), &one) != SP_OK)
@@ -545,9 +577,12 @@ static sp_status ba_run(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
         SP_TRY((msm_accumulate_phase<ba_f, SP_MSM_V_L2_OCC>(ctx, (xyzz_t<ba_f> *)bk,
                                                             (const affine_t<ba_f> *)db, keys, vals,
                                                             start, end, n, c, nwin)));
+    ba_prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = ctx->profile;
     for (unsigned w0 = 0; g && w0 < nwin; w0 += g)
         SP_TRY(ba_group(ctx, (xyzz_t<ba_f> *)bk, (const ba_aff *)db, keys, vals, start, end, n, c,
-                        w0, w0 + g < nwin ? w0 + g : nwin));
+                        w0, w0 + g < nwin ? w0 + g : nwin, &pf));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
     SP_TRY(msm_reduce_phase<ba_f>(ctx, win, (const xyzz_t<ba_f> *)bk, c, nwin, log_l));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
@@ -555,6 +590,12 @@ static sp_status ba_run(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
     SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     SP_TRY(sp_cu_msm_profile_text(ctx, 1, n, c, nwin, log_l));
+    if (pf.on) {
+        size_t l = strlen(ctx->prof);
+        snprintf(ctx->prof + l, sizeof ctx->prof - l,
+                 "; batch-affine: %u groups, %u rounds: lists %.1f dens %.1f top %.1f apply %.1f ms",
+                 pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+    }
     if (bad)
         return SP_ERR_NOT_CANONICAL;
     sp_cu_msm_combine(out, hw, nwin, &lay);
@@ -565,6 +606,13 @@ sp_status sp_cu_msm_g1_ba(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *base
                           const sp_scalar *scalars, size_t n, unsigned window)
 {
     return ba_run<sp_g1_xyzz>(ctx, out, bases, scalars, n, window);
+}
+
+extern "C" unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows)
+{
+    unsigned old = ctx->ba_max_group;
+    ctx->ba_max_group = windows;
+    return old;
 }
 
 extern "C" int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc)

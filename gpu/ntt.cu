@@ -223,8 +223,11 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
         return SP_ERR_INVALID_ARG;
     if (d->log_n == 0)
         return SP_OK;
-    if (ctx->ntt_impl == 1)
-        return sp_cu_ntt_fused(ctx, d, a_dev, inverse);
+    if (ctx->ntt_impl == 1) { /* without room for its scratch vector: in place, below */
+        sp_status st = sp_cu_ntt_fused(ctx, d, a_dev, inverse);
+        if (st != SP_ERR_NOMEM)
+            return st;
+    }
     if (ctx->mul_impl == SP_MUL_EO)
         return ntt_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
     if (ctx->mul_impl == SP_MUL_WIDE)

@@ -21,7 +21,8 @@ struct sp_cuda_ntt_domain {
 /*
  * The fused transform (ntt_fused.cu): the contract of sp_cuda_ntt, for
  * log_n >= 1 and a_dev device memory. Uses the scratch slot
- * SP_XSCR_NTT (n elements) when it needs more than one pass.
+ * SP_XSCR_NTT (n elements) when it needs more than one pass; returns
+ * SP_ERR_NOMEM, a untouched, when there is no room for it.
  */
 sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse);
 

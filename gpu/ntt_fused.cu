@@ -152,6 +152,28 @@ static unsigned nttf_passes(unsigned log_n, unsigned *k)
     return np;
 }
 
+/* The scratch vector; SP_ERR_NOMEM (the CUDA error cleared) when the
+ * device has no room for it: the caller then runs the in-place ntt.cu. */
+static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
+{
+    if (ctx->xscr_cap[SP_XSCR_NTT] < bytes) {
+        SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+        SP_CU(ctx, cudaFree(ctx->xscr[SP_XSCR_NTT]));
+        ctx->xscr[SP_XSCR_NTT] = NULL;
+        ctx->xscr_cap[SP_XSCR_NTT] = 0;
+        cudaError_t e = cudaMalloc(&ctx->xscr[SP_XSCR_NTT], bytes);
+        if (e == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            ctx->xscr[SP_XSCR_NTT] = NULL;
+            return SP_ERR_NOMEM;
+        }
+        SP_CU(ctx, e);
+        ctx->xscr_cap[SP_XSCR_NTT] = bytes;
+    }
+    *p = ctx->xscr[SP_XSCR_NTT];
+    return SP_OK;
+}
+
 template <class F>
 static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
 {
@@ -165,7 +187,7 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     F *tmp = a;
     if (np > 1) {
         void *p;
-        SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_NTT, d->n * sizeof(F), &p));
+        SP_TRY(nttf_scratch(ctx, d->n * sizeof(F), &p));
         tmp = (F *)p;
     }
     F c, one;

@@ -374,6 +374,26 @@ static void check_group(chk_env *env, const chk_grp *g, unsigned max_log)
     fflush(stdout);
 }
 
+/* The batch-affine accumulation's rounds over groups of windows (the
+ * grouping that a device short of memory gets): 1 and 3 windows per group,
+ * G1, special cases and 2^12 / 2^15 random, against the references. */
+static void check_ba_groups(chk_env *env)
+{
+    static const unsigned many_w[3] = {0, 8, 13};
+    unsigned long before = sp_test_failures;
+    for (unsigned grp = 1; grp <= 3; grp += 2) {
+        unsigned old = sp_cuda_set_msm_ba_group(env->cu, grp);
+        check_case(env, &chk_grp_g1, 1000, LOGS_SAME, SC_MIXED, many_w, 3, 0);
+        check_case(env, &chk_grp_g1, 1000, LOGS_PLUS_MINUS, SC_RANDOM, many_w, 3, 0);
+        check_case(env, &chk_grp_g1, 1000, LOGS_SOME_INF, SC_MIXED, many_w, 3, 0);
+        check_pow2(env, &chk_grp_g1, 12, 1);
+        check_pow2(env, &chk_grp_g1, 15, 0);
+        sp_cuda_set_msm_ba_group(env->cu, old);
+    }
+    printf("  g1 msm, batch-affine rounds in groups of 1 and 3 windows, equal to the references: %s\n",
+           sp_test_failures == before ? "yes" : "NO");
+}
+
 void chk_msm(chk_env *env)
 {
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -381,6 +401,7 @@ void chk_msm(chk_env *env)
     for (int c = 0; c < CHK_MSM_NCFG; c++)
         printf(" %s%s", chk_msm_cfgs[c].name, c + 1 < CHK_MSM_NCFG ? ";" : ")\n");
     check_group(env, &chk_grp_g1, env->quick ? 14 : 20);
+    check_ba_groups(env);
     check_group(env, &chk_grp_g2, env->quick ? 12 : 16);
     chk_tally();
 }

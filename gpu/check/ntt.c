@@ -56,9 +56,11 @@ out:
 
 void chk_ntt(chk_env *env)
 {
-    unsigned max = env->quick ? 14 : 20;
+    /* the fused passes change shape at 2^10 (two passes) and 2^19 (three):
+     * up to 2^20 for them even with --quick */
+    unsigned max = env->quick ? 14 : 20, fmax = 20;
     sp_fr *dev = NULL;
-    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << max) * sizeof(sp_fr)),
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << fmax) * sizeof(sp_fr)),
                 "ntt buffer")) {
         chk_tally();
         return;
@@ -73,6 +75,8 @@ void chk_ntt(chk_env *env)
                 check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
             for (unsigned k = 1; k <= max; k += 3)
                 check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+            for (unsigned k = max + 1; ntt == 1 && k <= fmax; k += k < 18 ? 3 : 1)
+                check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
         }
     }
     sp_cuda_set_mul_impl(env->cu, dflt);
@@ -87,7 +91,7 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 29, SP_NTT_ROOTS_SNARKJS) == SP_ERR_INVALID_ARG);
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
-           "every third size; all three multiplications; plain and fused passes): %s\n", max,
+           "every third size; all three multiplications; plain and fused passes, fused up to 2^%u): %s\n", max, fmax,
            sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();
@@ -143,7 +147,7 @@ void bench_ntt(chk_env *env)
     }
     sp_cuda_set_ntt_impl(env->cu, 0);
     static const int order[3] = {2, 1, 0}; /* even/odd, 64-bit, PTX */
-    for (int o = 0; o < 3; o++) {
+    for (int o = 0; o < (env->sweep ? 1 : 3); o++) {
         int impl = order[o];
         sp_cuda_set_mul_impl(env->cu, impl);
         unsigned from = env->table ? 24 : impl == 0 ? 20 : 16;

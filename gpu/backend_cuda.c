@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "groth16/backend.h"
+#include "groth16/prove.h"
 #include "sp_cuda.h"
 #include "sp_cuda_backend.h"
 
@@ -146,10 +147,10 @@ static int table_room(void **tab, size_t *cap, size_t n, size_t elem)
 
 /* ---- the H step ---- */
 
-static sp_status get_domain(cuda_impl *c, sp_cuda_ntt_domain **out, const sp_ntt_domain *d)
+static sp_status get_domain(cuda_impl *c, sp_cuda_ntt_domain **out, unsigned log_n, int roots)
 {
     for (int i = 0; i < c->n_dom; i++)
-        if (c->dom[i].log_n == d->log_n && c->dom[i].roots == (int)d->roots) {
+        if (c->dom[i].log_n == log_n && c->dom[i].roots == roots) {
             *out = c->dom[i].d;
             return SP_OK;
         }
@@ -158,9 +159,9 @@ static sp_status get_domain(cuda_impl *c, sp_cuda_ntt_domain **out, const sp_ntt
         memmove(c->dom, c->dom + 1, sizeof c->dom[0] * (SP_CUDA_DOMAINS - 1));
         c->n_dom--;
     }
-    sp_status st = sp_cuda_ntt_domain_create(c->cu, out, d->log_n, (int)d->roots);
+    sp_status st = sp_cuda_ntt_domain_create(c->cu, out, log_n, roots);
     if (st == SP_OK)
-        c->dom[c->n_dom++] = (dev_domain){*out, d->log_n, (int)d->roots};
+        c->dom[c->n_dom++] = (dev_domain){*out, log_n, roots};
     return st;
 }
 
@@ -186,7 +187,7 @@ static sp_status h_on_device(sp_backend *be, cuda_impl *c, sp_scalar *h, const s
     size_t n = d->n, bytes = n * sizeof(sp_fr);
     sp_cuda_ntt_domain *gd;
     sp_status st;
-    if ((st = get_domain(c, &gd, d)) != SP_OK)
+    if ((st = get_domain(c, &gd, d->log_n, (int)d->roots)) != SP_OK)
         return fail(c, st, "NTT domain", err);
     sp_fr *da = c->abc, *db = da + n, *dc = db + n;
     double t0 = now_ms();
@@ -395,10 +396,11 @@ static sp_status cuda_fixed_base_g2(sp_backend *be, sp_g2_affine *out, const sp_
  * chunks are near the MSM's best rate. */
 #define SP_RESERVE_CHUNK ((size_t)1 << 24)
 
-/* Device memory to leave free for proving with pk: a, b, c and the NTT
- * twiddles of its domain, the scratch of the largest MSM (split, scalars
- * from the host) for up to SP_RESERVE_CHUNK points, and for the CUDA
- * runtime and the model's error 1/8 of what is free, at most 1 GiB. */
+/* Device memory to leave free for proving with pk: a, b, c, the NTT
+ * twiddles of its domain and the fused NTT's scratch vector (5 vectors of
+ * the domain), the scratch of the largest MSM (split, scalars from the
+ * host) for up to SP_RESERVE_CHUNK points, and for the CUDA runtime and
+ * the model's error 1/8 of what is free, at most 1 GiB. */
 static size_t proving_reserve(const cuda_impl *c, const sp_g16_pk *pk, size_t free_b)
 {
     size_t n = pk->n_vars > pk->n_h ? pk->n_vars : pk->n_h, n2 = pk->n_vars;
@@ -407,7 +409,7 @@ static size_t proving_reserve(const cuda_impl *c, const sp_g16_pk *pk, size_t fr
     unsigned fl = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_SCALARS;
     size_t g1 = sp_cuda_msm_stream_bytes(c->cu, 1, n, 0, fl), g2 = sp_cuda_msm_stream_bytes(c->cu, 2, n2, 0, fl);
     size_t slack = free_b / 8 < ((size_t)1 << 30) ? free_b / 8 : (size_t)1 << 30;
-    return 4 * (size_t)pk->domain_size * sizeof(sp_fr) + (g1 > g2 ? g1 : g2) + slack;
+    return 5 * (size_t)pk->domain_size * sizeof(sp_fr) + (g1 > g2 ? g1 : g2) + slack;
 }
 
 typedef struct {
@@ -515,6 +517,45 @@ static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, size_t *resident_
             *streamed_b += c->str[i].bytes;
 }
 
+/*
+ * Warm-up when a key is attached (issue 15 item 0): what the first proof
+ * with pk would set up on its way is done now, so that the first proof
+ * costs what later ones do: the a, b, c buffer, the NTT domain's twiddles
+ * and the NTT's scratch vector, the MSM scratch of the H MSM and of a G2
+ * MSM over all variables, and the first load of their kernels (an NTT of
+ * zeros and two MSMs with zero scalars: every digit is 0, so they sort and
+ * skip; the split MSMs of the witness reuse this scratch). It takes only what the residency plan left free for proving
+ * (proving_reserve: a, b, c, twiddles and one MSM's scratch), and a
+ * failure leaves the setting up to the first proof (said once on stderr);
+ * the attach itself succeeds. Callers hold mu.
+ */
+static void warm_locked(cuda_impl *c, const sp_g16_pk *pk)
+{
+    const size_t n = pk->domain_size;
+    sp_cuda_ntt_domain *gd;
+    sp_g1_jac j1;
+    sp_g2_jac j2;
+    sp_status st = get_domain(c, &gd, pk->log2_domain, (int)sp_g16_roots_for(pk));
+    if (st == SP_OK)
+        st = abc_buffer(c, n);
+    if (st == SP_OK)
+        st = sp_cuda_memset(c->cu, c->abc, 0, 3 * n * sizeof(sp_fr));
+    if (st == SP_OK) /* zeros stay zeros: the NTT's scratch and kernels */
+        st = sp_cuda_ntt(c->cu, gd, c->abc, 0);
+    const sp_scalar *zeros = (const sp_scalar *)c->abc;
+    if (st == SP_OK && pk->n_h <= 3 * n) {
+        const sp_g1_affine *h = resident_view(c, pk->h, pk->n_h * sizeof *pk->h);
+        st = sp_cuda_msm_g1_stream(c->cu, &j1, h ? h : pk->h, zeros, pk->n_h, 0, 0, 0);
+    }
+    if (st == SP_OK && pk->n_vars <= 3 * n) {
+        const sp_g2_affine *b2 = resident_view(c, pk->b2, pk->n_vars * sizeof *pk->b2);
+        st = sp_cuda_msm_g2_stream(c->cu, &j2, b2 ? b2 : pk->b2, zeros, pk->n_vars, 0, 0, 0);
+    }
+    if (st != SP_OK)
+        fprintf(stderr, "snarkpipe %s: warm-up for the key of 2^%u not done (%s: %s); the first proof sets up "
+                "its buffers\n", c->name, pk->log2_domain, sp_status_str(st), sp_cuda_error(c->cu));
+}
+
 static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
     cuda_impl *c = be->impl;
@@ -536,7 +577,10 @@ static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[S
         st = attach_array(c, pk, &arr[i], reserve, names, sizeof names, err);
     if (st != SP_OK) {
         detach_locked(c, pk);
-    } else if (names[0]) { /* the reason, once per key */
+    } else {
+        warm_locked(c, pk);
+    }
+    if (st == SP_OK && names[0]) { /* the reason, once per key */
         size_t rb, sb;
         key_bytes(c, pk, &rb, &sb);
         fprintf(stderr, "snarkpipe %s: key of 2^%u: %.1f MiB resident, %.1f MiB (%s) streamed from host memory on "

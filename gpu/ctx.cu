@@ -24,6 +24,21 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
     return SP_OK;
 }
 
+/* Defaults of the NTT and MSM-accumulation knobs (sp_cuda.h), then the
+ * overrides SP_CUDA_NTT=0|1 and SP_CUDA_MSM_ACC=0|1, so that whole runs
+ * (prove, the engine) can be measured with either. */
+static void ctx_knobs_from_env(sp_cuda *ctx)
+{
+    ctx->ntt_impl = SP_CUDA_NTT_DEFAULT;
+    ctx->msm_acc = SP_CUDA_MSM_ACC_DEFAULT;
+    const char *v = getenv("SP_CUDA_NTT");
+    if (v && (v[0] == '0' || v[0] == '1') && !v[1])
+        ctx->ntt_impl = v[0] - '0';
+    v = getenv("SP_CUDA_MSM_ACC");
+    if (v && (v[0] == '0' || v[0] == '1') && !v[1])
+        ctx->msm_acc = v[0] - '0';
+}
+
 extern "C" sp_status sp_cuda_create(sp_cuda **out, int device, char *err, size_t err_len)
 {
     *out = NULL;
@@ -33,6 +48,7 @@ extern "C" sp_status sp_cuda_create(sp_cuda **out, int device, char *err, size_t
     ctx->device = device;
     ctx->mul_impl = SP_MUL_EO; /* MSMs 2.1-2.3x faster than SP_MUL_WIDE on the H200 (bench/NOTES.md) */
     ctx->msm_variant = 2;      /* G1: L2 prefetch, 3 blocks/SM; G2: register prefetch (sp_cuda.h) */
+    ctx_knobs_from_env(ctx);
     cudaDeviceProp prop;
     sp_status st = ctx_open(ctx, device, &prop);
     if (st != SP_OK) {
@@ -61,6 +77,8 @@ extern "C" void sp_cuda_free(sp_cuda *ctx)
     cudaSetDevice(ctx->device);
     for (int i = 0; i < SP_SCR_COUNT; i++)
         cudaFree(ctx->scr[i]);
+    for (int i = 0; i < SP_XSCR_COUNT; i++)
+        cudaFree(ctx->xscr[i]);
     for (int i = 0; ctx->ev_ready && i < SP_CU_EVENTS; i++)
         cudaEventDestroy(ctx->ev[i]);
     sp_cu_stream_release(ctx);
@@ -87,20 +105,31 @@ extern "C" int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl)
     return old;
 }
 
-sp_status sp_cu_scratch(sp_cuda *ctx, int slot, size_t bytes, void **p)
+/* Grows *buf (capacity *cap) to bytes, contents lost. */
+static sp_status scratch_grow(sp_cuda *ctx, void **buf, size_t *cap, size_t bytes, void **p)
 {
     if (bytes == 0)
         bytes = 1;
-    if (ctx->scr_cap[slot] < bytes) {
+    if (*cap < bytes) {
         SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-        SP_CU(ctx, cudaFree(ctx->scr[slot]));
-        ctx->scr[slot] = NULL;
-        ctx->scr_cap[slot] = 0;
-        SP_CU(ctx, cudaMalloc(&ctx->scr[slot], bytes));
-        ctx->scr_cap[slot] = bytes;
+        SP_CU(ctx, cudaFree(*buf));
+        *buf = NULL;
+        *cap = 0;
+        SP_CU(ctx, cudaMalloc(buf, bytes));
+        *cap = bytes;
     }
-    *p = ctx->scr[slot];
+    *p = *buf;
     return SP_OK;
+}
+
+sp_status sp_cu_scratch(sp_cuda *ctx, int slot, size_t bytes, void **p)
+{
+    return scratch_grow(ctx, &ctx->scr[slot], &ctx->scr_cap[slot], bytes, p);
+}
+
+sp_status sp_cu_xscratch(sp_cuda *ctx, int slot, size_t bytes, void **p)
+{
+    return scratch_grow(ctx, &ctx->xscr[slot], &ctx->xscr_cap[slot], bytes, p);
 }
 
 int sp_cu_is_device_ptr(const void *p)
@@ -151,6 +180,15 @@ extern "C" void sp_cuda_host_free(sp_cuda *ctx, void *host)
 {
     (void)ctx;
     cudaFreeHost(host);
+}
+
+extern "C" sp_status sp_cuda_memset(sp_cuda *ctx, void *dev, int byte, size_t bytes)
+{
+    if (bytes == 0)
+        return SP_OK;
+    SP_CU(ctx, cudaMemsetAsync(dev, byte, bytes, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
 }
 
 extern "C" sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size_t bytes)

@@ -38,6 +38,18 @@ enum {
 
 #define SP_CU_EVENTS 5 /* MSM phase marks when profiling */
 
+/* Scratch of the fused NTT and the batch-affine MSM accumulation (a second
+ * set, after the fields above: same rules as SP_SCR_*). */
+enum {
+    SP_XSCR_NTT,     /* fused NTT: the out-of-place vector (ntt_fused.cu) */
+    SP_XSCR_BA_PTS0, /* batch-affine rounds: two point arrays (msm_ba.cu) */
+    SP_XSCR_BA_PTS1,
+    SP_XSCR_BA_BKT,  /* their bucket ids, two arrays in one */
+    SP_XSCR_BA_PRE,  /* per-thread prefix products of the denominators */
+    SP_XSCR_BA_SMALL, /* per-bucket lengths and starts, per-thread and per-block products */
+    SP_XSCR_COUNT
+};
+
 struct sp_cuda {
     int device;
     int sm_count;
@@ -60,6 +72,11 @@ struct sp_cuda {
     /* device memory cap (host.cu, sp_cuda_set_mem_limit): 0 = none; base =
      * free device memory when the context was created */
     size_t mem_limit, mem_base;
+    void *xscr[SP_XSCR_COUNT]; /* SP_XSCR_* scratch */
+    size_t xscr_cap[SP_XSCR_COUNT];
+    int ntt_impl; /* 0 ntt.cu, 1 ntt_fused.cu (sp_cuda_set_ntt_impl) */
+    int msm_acc;  /* G1 bucket accumulation: 0 XYZZ, 1 batch-affine (sp_cuda_set_msm_acc) */
+    unsigned ba_max_group; /* batch-affine: most windows per group, 0 = memory decides */
 };
 
 /* Records "what (file:line): message" in ctx->err. */
@@ -97,6 +114,9 @@ void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cu
 /* On output: *p is scratch buffer `slot` with room for `bytes` (grown,
  * contents lost, when smaller). */
 sp_status sp_cu_scratch(sp_cuda *ctx, int slot, size_t bytes, void **p);
+
+/* The same for the SP_XSCR_* slots. */
+sp_status sp_cu_xscratch(sp_cuda *ctx, int slot, size_t bytes, void **p);
 
 /*
  * Makes a device-readable view of `src` (bytes long): src itself when it

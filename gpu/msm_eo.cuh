@@ -12,6 +12,9 @@
 
 sp_status sp_cu_msm_g1_eo(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                           const sp_scalar *scalars, size_t n, unsigned window);
+/* The same with batch-affine accumulation (msm_ba.cu, ctx->msm_acc = 1). */
+sp_status sp_cu_msm_g1_ba(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                          const sp_scalar *scalars, size_t n, unsigned window);
 sp_status sp_cu_msm_g2_eo(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                           const sp_scalar *scalars, size_t n, unsigned window);
 

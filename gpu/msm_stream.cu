@@ -107,6 +107,8 @@ extern "C" size_t sp_cuda_scratch_bytes(const sp_cuda *ctx)
     size_t b = 0;
     for (int i = 0; i < SP_SCR_COUNT; i++)
         b += ctx->scr_cap[i];
+    for (int i = 0; i < SP_XSCR_COUNT; i++)
+        b += ctx->xscr_cap[i];
     return b;
 }
 
@@ -119,6 +121,11 @@ extern "C" sp_status sp_cuda_scratch_trim(sp_cuda *ctx)
         SP_CU(ctx, cudaFree(ctx->scr[i]));
         ctx->scr[i] = NULL;
         ctx->scr_cap[i] = 0;
+    }
+    for (int i = 0; i < SP_XSCR_COUNT; i++) {
+        SP_CU(ctx, cudaFree(ctx->xscr[i]));
+        ctx->xscr[i] = NULL;
+        ctx->xscr_cap[i] = 0;
     }
     return SP_OK;
 }

@@ -14,8 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cu_util.cuh"
-#include "field.cuh"
+#include "ntt_dom.cuh"
 extern "C" {
 #include "ntt/ntt.h"
 }
@@ -23,14 +22,6 @@ extern "C" {
 #define SP_NTT_SMEM_LOG 10 /* stages done by the first kernel */
 #define SP_NTT_PASS_LOG 5  /* stages per later pass */
 #define SP_NTT_COLS_LOG 5  /* contiguous columns per block in a later pass */
-
-struct sp_cuda_ntt_domain {
-    unsigned log_n;
-    size_t n;
-    fr_t *tw;     /* w^j, j < n/2 (NULL when n == 1) */
-    fr_t *tw_inv; /* w^-j */
-    sp_fr n_inv;
-};
 
 /* tw[j] = w^j for j < half; each thread makes 64 consecutive powers. */
 __global__ void ntt_twiddles(fr_t *tw, size_t half, fr_t w)
@@ -232,9 +223,22 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
         return SP_ERR_INVALID_ARG;
     if (d->log_n == 0)
         return SP_OK;
+    if (ctx->ntt_impl == 1) { /* without room for its scratch vector: in place, below */
+        sp_status st = sp_cu_ntt_fused(ctx, d, a_dev, inverse);
+        if (st != SP_ERR_NOMEM)
+            return st;
+    }
     if (ctx->mul_impl == SP_MUL_EO)
         return ntt_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
     if (ctx->mul_impl == SP_MUL_WIDE)
         return ntt_run(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
     return ntt_run(ctx, d, (fr_t *)a_dev, inverse);
+}
+
+extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
+{
+    int old = ctx->ntt_impl;
+    if (impl == 0 || impl == 1)
+        ctx->ntt_impl = impl;
+    return old;
 }

@@ -74,6 +74,24 @@ int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl);
  * All are exact and give the same result. Returns the previous setting;
  * other values are ignored. */
 int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
+/* Tuning knob: how the G1 MSM sums each bucket's points, 0 = XYZZ mixed
+ * additions in one kernel (msm_kern.cuh, the variants above), 1 = in
+ * affine coordinates by rounds of pairwise additions whose denominators
+ * share one inversion per round (Montgomery's trick over the whole round:
+ * gpu/msm_ba.cu; even/odd multiplication only, the others run 0). G2
+ * always runs 0. Both are exact. Default SP_CUDA_MSM_ACC_DEFAULT (0: on
+ * the H200 the rounds were slower at every size measured, G1 2^24 171 ms
+ * against 127, 2^26 626 against 462; bench/NOTES.md); the environment
+ * variable SP_CUDA_MSM_ACC=0|1 overrides it for a context when it is
+ * created. Batch-affine scratch is not in sp_cuda_msm_stream_bytes' model.
+ * Returns the previous setting; other values are ignored. */
+#define SP_CUDA_MSM_ACC_DEFAULT 0
+int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc);
+/* Test knob of the batch-affine accumulation: at most `windows` windows
+ * per group of rounds (0, the default: as many as half of the free device
+ * memory holds), so that the grouping is exercised on a large device.
+ * Returns the previous setting. */
+unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows);
 
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
@@ -81,6 +99,8 @@ void sp_cuda_dev_free(sp_cuda *ctx, void *dev);
 /* Pinned host memory (faster copies); free with sp_cuda_host_free. */
 sp_status sp_cuda_host_malloc(sp_cuda *ctx, void **host, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_host_free(sp_cuda *ctx, void *host);
+/* Sets bytes of device memory dev to the byte value `byte`. */
+sp_status sp_cuda_memset(sp_cuda *ctx, void *dev, int byte, size_t bytes) SP_WARN_UNUSED;
 /* Copies between host and device (either direction is detected). */
 sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size_t bytes) SP_WARN_UNUSED;
 
@@ -200,6 +220,17 @@ typedef struct sp_cuda_ntt_domain sp_cuda_ntt_domain;
 sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain **out, unsigned log_n,
                                     int roots) SP_WARN_UNUSED;
 void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
+/* Tuning knob: the NTT implementation, 0 = gpu/ntt.cu (bit-reversal pass,
+ * then 10-stage and 5-stage passes, in place), 1 = gpu/ntt_fused.cu (9
+ * stages per pass, the bit reversal folded into the first; through a
+ * scratch vector of n elements the context keeps; in place as 0 when the
+ * device has no room for it). Both give the same result. Default
+ * SP_CUDA_NTT_DEFAULT (1: on the H200 2^26 in 23.5 ms against 30.7, 2^24
+ * 5.6 against 6.5; bench/NOTES.md); SP_CUDA_NTT=0|1 in the environment
+ * overrides it when a context is created. Returns the previous setting;
+ * other values are ignored. */
+#define SP_CUDA_NTT_DEFAULT 1
+int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */
 sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
                       int inverse) SP_WARN_UNUSED;

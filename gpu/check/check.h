@@ -18,6 +18,8 @@ typedef struct {
     int threads;   /* host threads for the references */
     int quick;     /* smaller sizes (a fast smoke run) */
     int table;     /* --msm-table: only the modmul, NTT and MSM-variant rows */
+    int sweep;     /* --ntt-ba: only the NTT rows 2^16.. of both passes (even/odd) and the
+                    * G1 accumulations side by side with their phase times */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 
@@ -45,6 +47,7 @@ void chk_fixed_base(chk_env *env);             /* the setup's fixed-base multipl
 void bench_setup(chk_env *env, int device);    /* fixed-base and whole setups, GPU vs CPU */
 void bench_field(chk_env *env);
 void bench_msm(chk_env *env);
+void bench_msm_acc(chk_env *env); /* G1 XYZZ vs batch-affine at 2^24.., profiled */
 void bench_msm_witness(chk_env *env); /* plain vs split on 70% 0/1 scalars */
 void bench_ntt(chk_env *env);
 void bench_stream(chk_env *env); /* G1 MSM with resident vs streamed bases */

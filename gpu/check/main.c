@@ -1,6 +1,6 @@
 /*
- * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table] [--stream] [--g1 LOG]
- *           [--g2 LOG] [--ntt LOG] [--device N]
+ * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table | --ntt-ba] [--stream]
+ *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
  *
  * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
  * --no-bench) the timing runs, and prints the table last; --witness times
@@ -153,6 +153,8 @@ int main(int argc, char **argv)
             bench = 2;
         else if (!strcmp(argv[i], "--msm-table"))
             env.table = 1;
+        else if (!strcmp(argv[i], "--ntt-ba"))
+            env.sweep = 1;
         else if (!strcmp(argv[i], "--no-checks"))
             checks = 0;
         else if (!strcmp(argv[i], "--stream"))
@@ -167,7 +169,8 @@ int main(int argc, char **argv)
             device = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness | "
-                            "--msm-table] [--stream] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]\n",
+                            "--msm-table | --ntt-ba] [--stream] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
+                            "[--device N]\n",
                     argv[0]);
             return 2;
         }
@@ -196,6 +199,10 @@ int main(int argc, char **argv)
     }
     if (bench && stream_only) {
         bench_stream(&env);
+        chk_print_table();
+    } else if (bench && env.sweep) {
+        bench_ntt(&env);
+        bench_msm_acc(&env);
         chk_print_table();
     } else if (bench) {
         if (bench == 1) {

@@ -181,14 +181,20 @@ void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, "even/odd, v2 (default)"}, {1, 0, "64-bit"}, {0, 0, "PTX"}, {2, 0, "even/odd, v0"},
-    {2, 1, "even/odd, v1"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2 (default)"},
+    {1, 0, 0, "64-bit"},
+    {0, 0, 0, "PTX"},
+    {2, 0, 0, "even/odd, v0"},
+    {2, 1, 0, "even/odd, v1"},
+    {2, 2, !SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_MSM_ACC_DEFAULT ? "even/odd, XYZZ accumulation"
+                                                           : "even/odd, batch-affine (G1)"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
 {
     sp_cuda_set_mul_impl(env->cu, cfg->impl);
     sp_cuda_set_msm_variant(env->cu, cfg->variant);
+    sp_cuda_set_msm_acc(env->cu, cfg->acc);
 }
 
 /* Runs the GPU MSM in every configuration with poisoned output and
@@ -368,6 +374,26 @@ static void check_group(chk_env *env, const chk_grp *g, unsigned max_log)
     fflush(stdout);
 }
 
+/* The batch-affine accumulation's rounds over groups of windows (the
+ * grouping that a device short of memory gets): 1 and 3 windows per group,
+ * G1, special cases and 2^12 / 2^15 random, against the references. */
+static void check_ba_groups(chk_env *env)
+{
+    static const unsigned many_w[3] = {0, 8, 13};
+    unsigned long before = sp_test_failures;
+    for (unsigned grp = 1; grp <= 3; grp += 2) {
+        unsigned old = sp_cuda_set_msm_ba_group(env->cu, grp);
+        check_case(env, &chk_grp_g1, 1000, LOGS_SAME, SC_MIXED, many_w, 3, 0);
+        check_case(env, &chk_grp_g1, 1000, LOGS_PLUS_MINUS, SC_RANDOM, many_w, 3, 0);
+        check_case(env, &chk_grp_g1, 1000, LOGS_SOME_INF, SC_MIXED, many_w, 3, 0);
+        check_pow2(env, &chk_grp_g1, 12, 1);
+        check_pow2(env, &chk_grp_g1, 15, 0);
+        sp_cuda_set_msm_ba_group(env->cu, old);
+    }
+    printf("  g1 msm, batch-affine rounds in groups of 1 and 3 windows, equal to the references: %s\n",
+           sp_test_failures == before ? "yes" : "NO");
+}
+
 void chk_msm(chk_env *env)
 {
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -375,6 +401,7 @@ void chk_msm(chk_env *env)
     for (int c = 0; c < CHK_MSM_NCFG; c++)
         printf(" %s%s", chk_msm_cfgs[c].name, c + 1 < CHK_MSM_NCFG ? ";" : ")\n");
     check_group(env, &chk_grp_g1, env->quick ? 14 : 20);
+    check_ba_groups(env);
     check_group(env, &chk_grp_g2, env->quick ? 12 : 16);
     chk_tally();
 }

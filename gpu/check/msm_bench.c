@@ -98,12 +98,14 @@ static double time_cfg(chk_env *env, const bench_in *in, size_t n, const void *w
 
 /* Timing rows for forced window sizes (the model behind window = 0 is
  * checked against these). */
+static const unsigned sweep_all[4] = {16, 18, 20, 22};
+
 static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const void *ds, size_t n,
-                         unsigned k, const void *want)
+                         unsigned k, const void *want, const char *label, const unsigned *cs,
+                         int ncs)
 {
-    static const unsigned cs[4] = {16, 18, 20, 22};
     unsigned char got[sizeof(sp_g2_jac)];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < ncs; i++) {
         double t[3];
         memset(got, 0xa5, sizeof got);
         int ok = chk_ok(env, g->msm(env->cu, got, db, ds, n, cs[i]), "sweep msm"); /* warm */
@@ -117,7 +119,7 @@ static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const v
         if (!ok)
             return;
         char what[80], size[16];
-        snprintf(what, sizeof what, "%s MSM, window sweep: c=%u", g->name, cs[i]);
+        snprintf(what, sizeof what, "%s MSM%s, window sweep: c=%u", g->name, label, cs[i]);
         snprintf(size, sizeof size, "2^%u", k);
         chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
     }
@@ -143,7 +145,7 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
             return;
         chk_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
         if (sweep && k >= 22)
-            window_sweep(env, g, in->db, in->ds, n, k, want);
+            window_sweep(env, g, in->db, in->ds, n, k, want, "", sweep_all, 4);
     }
 }
 
@@ -193,6 +195,26 @@ static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MS
     }
 }
 
+/* The window sweep with the other G1 accumulation (the last configuration)
+ * at 2^24 and up: its best window need not be the XYZZ model's. */
+static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, unsigned nlogs)
+{
+    static const unsigned cs[3] = {16, 18, 20}; /* W = 16, 15, 13 windows (the model: 13 at 2^24, 12 at 2^26) */
+    const chk_msm_cfg *cfg = &chk_msm_cfgs[CHK_MSM_NCFG - 1];
+    char label[64];
+    snprintf(label, sizeof label, " (%s)", cfg->name);
+    chk_msm_use(env, cfg);
+    for (unsigned k = 0; k < nlogs; k++) {
+        if (logs[k] < 24)
+            continue;
+        unsigned char want[sizeof(sp_g2_jac)];
+        size_t n = (size_t)1 << logs[k];
+        chk_oracle(env, &chk_grp_g1, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        window_sweep(env, &chk_grp_g1, in->db, in->ds, n, logs[k], want, label, cs, 3);
+    }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+}
+
 void bench_msm(chk_env *env)
 {
     static const char *const g1_anchor[6] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
@@ -224,10 +246,11 @@ void bench_msm(chk_env *env)
                 size_t n = (size_t)1 << logs1[k];
                 chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d,
                            in.period);
-                window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want);
+                window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want, "", sweep_all, 4);
             }
             chk_msm_use(env, &chk_msm_cfgs[0]);
         }
+        acc_sweep(env, &in, logs1, n1);
     }
     bench_in_free(env, &in);
     if (bench_in_make(env, &in, &chk_grp_g2, g2, 18)) {
@@ -346,5 +369,36 @@ void bench_msm_witness(chk_env *env)
     chk_msm_use(env, &chk_msm_cfgs[0]);
     witness_group(env, &chk_grp_g1, 16, env->quick ? 18 : 22, 20);
     witness_group(env, &chk_grp_g2, 16, env->quick ? 16 : 20, 18);
+    chk_tally();
+}
+
+/* G1, random scalars, bases and scalars on the device: the default
+ * configuration and the other accumulation side by side at 2^24 .. max_g1
+ * (step 2), each call's phases printed (the batch-affine rounds' kernels
+ * too). */
+void bench_msm_acc(chk_env *env)
+{
+    const chk_msm_cfg *cfgs[2] = {&chk_msm_cfgs[0], &chk_msm_cfgs[CHK_MSM_NCFG - 1]};
+    unsigned max = env->max_g1 > 26 ? 26 : env->max_g1;
+    bench_in in;
+    if (max >= 24 && bench_in_make(env, &in, &chk_grp_g1, max, 20)) {
+        for (unsigned k = 24; k <= max; k += 2) {
+            size_t n = (size_t)1 << k;
+            unsigned char want[sizeof(sp_g2_jac)];
+            chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d, in.period);
+            for (int c = 0; c < 2; c++) {
+                chk_msm_use(env, cfgs[c]);
+                char what[96], size[16];
+                snprintf(what, sizeof what, "g1 MSM (c=%u), %s", sp_cuda_msm_window(n, 1),
+                         cfgs[c]->name);
+                snprintf(size, sizeof size, "2^%u", k);
+                double ms = time_cfg(env, &in, n, want, 3, what);
+                if (ms >= 0)
+                    chk_row(what, size, ms, "ms", "");
+            }
+        }
+    }
+    bench_in_free(env, &in);
+    chk_msm_use(env, &chk_msm_cfgs[0]);
     chk_tally();
 }

@@ -56,23 +56,31 @@ out:
 
 void chk_ntt(chk_env *env)
 {
-    unsigned max = env->quick ? 14 : 20;
+    /* the fused passes change shape at 2^10 (two passes) and 2^19 (three):
+     * up to 2^20 for them even with --quick */
+    unsigned max = env->quick ? 14 : 20, fmax = 20;
     sp_fr *dev = NULL;
-    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << max) * sizeof(sp_fr)),
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << fmax) * sizeof(sp_fr)),
                 "ntt buffer")) {
         chk_tally();
         return;
     }
     unsigned long before = sp_test_failures;
-    int dflt = sp_cuda_set_mul_impl(env->cu, 0);
-    for (int impl = 0; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
-        sp_cuda_set_mul_impl(env->cu, impl);
-        for (unsigned k = 0; k <= max; k++)
-            check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
-        for (unsigned k = 1; k <= max; k += 3)
-            check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+    int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
+    for (int ntt = 0; ntt < 2; ntt++) { /* ntt.cu, ntt_fused.cu */
+        sp_cuda_set_ntt_impl(env->cu, ntt);
+        for (int impl = 0; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
+            sp_cuda_set_mul_impl(env->cu, impl);
+            for (unsigned k = 0; k <= max; k++)
+                check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
+            for (unsigned k = 1; k <= max; k += 3)
+                check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+            for (unsigned k = max + 1; ntt == 1 && k <= fmax; k += k < 18 ? 3 : 1)
+                check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
+        }
     }
     sp_cuda_set_mul_impl(env->cu, dflt);
+    sp_cuda_set_ntt_impl(env->cu, dflt_ntt);
     /* bad input: a host pointer is refused, not dereferenced */
     sp_cuda_ntt_domain *gd = NULL;
     if (chk_ok(env, sp_cuda_ntt_domain_create(env->cu, &gd, 4, SP_NTT_ROOTS_SNARKJS), "domain")) {
@@ -83,7 +91,7 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 29, SP_NTT_ROOTS_SNARKJS) == SP_ERR_INVALID_ARG);
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
-           "every third size; all three multiplications): %s\n", max,
+           "every third size; all three multiplications; plain and fused passes, fused up to 2^%u): %s\n", max, fmax,
            sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();
@@ -113,7 +121,7 @@ void bench_ntt(chk_env *env)
 {
     static const char *const what[3] = {"Fr NTT, device-resident, PTX mul",
                                         "Fr NTT, device-resident, 64-bit mul",
-                                        "Fr NTT, device-resident (even/odd mul, default)"};
+                                        "Fr NTT, device-resident (even/odd mul)"};
     unsigned max = env->quick && !env->table ? 18 : env->max_ntt; /* --quick: 24 unless --ntt */
     size_t n_max = (size_t)1 << max, fill = n_max < ((size_t)1 << 20) ? n_max : (size_t)1 << 20;
     sp_fr *dev = NULL, *host = malloc(n_max * sizeof *host);
@@ -127,9 +135,19 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
-    int dflt = sp_cuda_set_mul_impl(env->cu, 2);
-    static const int order[3] = {2, 1, 0}; /* the default (even/odd), 64-bit, PTX */
-    for (int o = 0; o < 3; o++) {
+    int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
+    for (unsigned k = env->table ? 24 : 16; k <= max; k += 2) { /* fused passes, even/odd */
+        double t = time_ntt(env, k, dev, host);
+        if (t < 0)
+            break;
+        char size[16];
+        snprintf(size, sizeof size, "2^%u", k);
+        chk_row("Fr NTT, device-resident, fused passes (even/odd mul)", size, t * 1e3, "ms",
+                k == 24 ? "sppark 4.75 ms" : k == 26 ? "sppark 23.8 ms; target 18" : "");
+    }
+    sp_cuda_set_ntt_impl(env->cu, 0);
+    static const int order[3] = {2, 1, 0}; /* even/odd, 64-bit, PTX */
+    for (int o = 0; o < (env->sweep ? 1 : 3); o++) {
         int impl = order[o];
         sp_cuda_set_mul_impl(env->cu, impl);
         unsigned from = env->table ? 24 : impl == 0 ? 20 : 16;
@@ -149,6 +167,7 @@ void bench_ntt(chk_env *env)
         }
     }
     sp_cuda_set_mul_impl(env->cu, dflt);
+    sp_cuda_set_ntt_impl(env->cu, dflt_ntt);
     sp_cuda_dev_free(env->cu, dev);
     free(host);
     chk_tally();

@@ -1,0 +1,223 @@
+/*
+ * The fused NTT (sp_cuda_set_ntt_impl(ctx, 1)): the decimation-in-time
+ * transform of ntt.cu, same result, in fewer passes over device memory.
+ *
+ * Why: ntt.cu makes 1 + 1 + ceil((log_n - 10) / 5) passes (bit reversal,
+ * 10 stages, then 5 per pass): 6 reads and writes of the whole vector at
+ * 2^26, and the bit reversal's swaps touch a random 32-byte element each.
+ * Here a pass does up to SP_NTTF_MAX_STAGES (9) stages, so 2^26 takes 3
+ * passes, and the bit reversal is part of the first: its block gathers the
+ * elements of its sub-transforms from their bit-reversed positions, in runs
+ * of 2^t consecutive elements (the low bits of a position are the high bits
+ * of its reversal, so 2^t sub-transforms whose indices have consecutive
+ * reversals read 2^t neighbours for each row). The reversal moves elements
+ * between blocks, so the first pass cannot write in place: it writes to a
+ * scratch vector, middle passes work in place there, the last writes back.
+ * The inverse's factor 1/n is applied by the last pass as it writes.
+ *
+ * Layout of a pass over stages [s0, s0 + k): a block owns 2^t "columns"
+ * and 2^k rows; element (row j, column l) is the logical element
+ *   first pass (s0 = 0):  x = j | rev_lh(g0 + l) << k, read from position
+ *                         rev_k(j) << lh | (g0 + l), lh = log_n - k;
+ *   later passes:         x = (col0 + l) | j << s0 | high << (s0 + k),
+ * where logical x is the position in the bit-reversed input of a plain DIT
+ * transform; stage s mixes x and x + 2^s with twiddle w_(2^(s+1))^(x mod
+ * 2^s) = tw[(x mod 2^s) << (log_n - 1 - s)]. Shared rows are padded by
+ * one element (32 bytes) so that column-wise accesses spread over banks.
+ */
+#include <string.h>
+#include "ntt_dom.cuh"
+
+#define SP_NTTF_MAX_STAGES 9 /* stages per pass */
+#define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
+#define SP_NTTF_THREADS 512
+/* 2^(9 + 2) elements + 2^9 pad elements of 32 bytes */
+#define SP_NTTF_SMEM ((((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTF_LOG_COLS)) + \
+                       ((size_t)1 << SP_NTTF_MAX_STAGES)) * 32)
+
+static __device__ __forceinline__ uint32_t nttf_rev(uint32_t x, unsigned bits)
+{
+    return bits ? __brev(x) >> (32 - bits) : 0;
+}
+
+/* Global position of element (j, l) of this block. */
+struct nttf_map {
+    unsigned log_n, s0, k, t, lh;
+    int first;
+    size_t g0, col0, high; /* first pass: g0; later: col0, high */
+
+    __device__ __forceinline__ size_t src(uint32_t j, uint32_t l) const
+    {
+        if (first)
+            return ((size_t)nttf_rev(j, k) << lh) | (g0 + l);
+        return (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
+    }
+    __device__ __forceinline__ size_t dst(uint32_t j, uint32_t l) const
+    {
+        if (first)
+            return j | ((size_t)nttf_rev((uint32_t)(g0 + l), lh) << k);
+        return src(j, l);
+    }
+};
+
+template <class F>
+static __device__ __forceinline__ F x_zero()
+{
+    F z;
+    f_set_zero(z);
+    return z;
+}
+
+template <class F>
+static __device__ __forceinline__ void nttf_butterfly(F &a0, F &a1, const F &w, bool trivial)
+{
+    F t = a1;
+    if (!trivial)
+        f_mul(t, a1, w);
+    f_sub(a1, a0, t);
+    f_add(a0, a0, t);
+}
+
+/*
+ * One pass: stages [s0, s0 + k) of the 2^k x 2^t elements of each block,
+ * read from src, written to dst (which may be src except in the first
+ * pass of several); with scale, every written element is multiplied by c.
+ */
+template <class F>
+__global__ void __launch_bounds__(SP_NTTF_THREADS)
+nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsigned k, unsigned t,
+          int scale, F c)
+{
+    extern __shared__ __align__(16) unsigned char nttf_smem[];
+    F *s = (F *)nttf_smem;
+    const unsigned cols = 1u << t, stride = cols + (t ? 1 : 0), tid = threadIdx.x;
+    const uint32_t total = 1u << (k + t);
+    nttf_map mp;
+    mp.log_n = log_n, mp.s0 = s0, mp.k = k, mp.t = t, mp.first = s0 == 0;
+    mp.lh = log_n - k;
+    if (mp.first) {
+        mp.g0 = (size_t)blockIdx.x << t;
+        mp.col0 = mp.high = 0;
+    } else {
+        const unsigned lhigh = log_n - s0 - k;
+        mp.high = blockIdx.x & (((size_t)1 << lhigh) - 1);
+        mp.col0 = ((size_t)blockIdx.x >> lhigh) << t;
+        mp.g0 = 0;
+    }
+    /* columns fastest: each row is a run of 2^t neighbours in src */
+    for (uint32_t e = tid; e < total; e += blockDim.x) {
+        uint32_t j = e >> t, l = e & (cols - 1);
+        s[j * stride + l] = src[mp.src(j, l)];
+    }
+    __syncthreads();
+    const size_t col_base = mp.first ? 0 : mp.col0;
+    for (unsigned q = 0; q < k; q++) {
+        const unsigned st = s0 + q;
+        for (uint32_t b = tid; b < total / 2; b += blockDim.x) {
+            uint32_t l = b & (cols - 1), p = b >> t;
+            uint32_t j0 = ((p >> q) << (q + 1)) | (p & ((1u << q) - 1)), j1 = j0 | (1u << q);
+            size_t ktw = (mp.first ? 0 : col_base + l) | ((size_t)(j0 & ((1u << q) - 1)) << s0);
+            bool trivial = ktw == 0; /* w^0 = 1: stage 0 entirely */
+            F w = x_zero<F>();
+            if (!trivial)
+                w = tw[ktw << (log_n - 1 - st)];
+            F x0 = s[j0 * stride + l], x1 = s[j1 * stride + l];
+            nttf_butterfly(x0, x1, w, trivial);
+            s[j0 * stride + l] = x0;
+            s[j1 * stride + l] = x1;
+        }
+        __syncthreads();
+    }
+    /* first pass: rows fastest (a column is a run of 2^k in dst); later:
+     * columns fastest, as read */
+    for (uint32_t e = tid; e < total; e += blockDim.x) {
+        uint32_t j, l;
+        if (mp.first)
+            j = e & ((1u << k) - 1), l = e >> k;
+        else
+            j = e >> t, l = e & (cols - 1);
+        F v = s[j * stride + l];
+        if (scale)
+            f_mul(v, v, c);
+        dst[mp.dst(j, l)] = v;
+    }
+}
+
+/* Stages per pass: as even as possible, at most SP_NTTF_MAX_STAGES. */
+static unsigned nttf_passes(unsigned log_n, unsigned *k)
+{
+    unsigned np = (log_n + SP_NTTF_MAX_STAGES - 1) / SP_NTTF_MAX_STAGES;
+    for (unsigned i = 0; i < np; i++)
+        k[i] = log_n / np + (i < log_n % np ? 1 : 0);
+    return np;
+}
+
+/* The scratch vector; SP_ERR_NOMEM (the CUDA error cleared) when the
+ * device has no room for it: the caller then runs the in-place ntt.cu. */
+static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
+{
+    if (ctx->xscr_cap[SP_XSCR_NTT] < bytes) {
+        SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+        SP_CU(ctx, cudaFree(ctx->xscr[SP_XSCR_NTT]));
+        ctx->xscr[SP_XSCR_NTT] = NULL;
+        ctx->xscr_cap[SP_XSCR_NTT] = 0;
+        cudaError_t e = cudaMalloc(&ctx->xscr[SP_XSCR_NTT], bytes);
+        if (e == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            ctx->xscr[SP_XSCR_NTT] = NULL;
+            return SP_ERR_NOMEM;
+        }
+        SP_CU(ctx, e);
+        ctx->xscr_cap[SP_XSCR_NTT] = bytes;
+    }
+    *p = ctx->xscr[SP_XSCR_NTT];
+    return SP_OK;
+}
+
+template <class F>
+static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+{
+    /* the opt-in to more than 48 KiB of shared memory (per device: cheap) */
+    SP_CU(ctx, cudaFuncSetAttribute(nttf_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)SP_NTTF_SMEM));
+    const unsigned log_n = d->log_n;
+    const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
+    unsigned ks[32];
+    const unsigned np = nttf_passes(log_n, ks);
+    F *tmp = a;
+    if (np > 1) {
+        void *p;
+        SP_TRY(nttf_scratch(ctx, d->n * sizeof(F), &p));
+        tmp = (F *)p;
+    }
+    F c, one;
+    memcpy(&c, &d->n_inv, sizeof c);
+    memset(&one, 0, sizeof one);
+    unsigned s0 = 0;
+    for (unsigned i = 0; i < np; i++) {
+        const unsigned k = ks[i], room = i == 0 ? log_n - k : s0;
+        const unsigned t = room < SP_NTTF_LOG_COLS ? room : SP_NTTF_LOG_COLS;
+        const F *src = i == 0 ? a : tmp;
+        F *dst = i + 1 == np ? a : tmp;
+        const int last = i + 1 == np;
+        const unsigned blocks = (unsigned)(d->n >> (k + t));
+        const unsigned thr = (1u << (k + t - 1)) < SP_NTTF_THREADS ? 1u << (k + t - 1)
+                                                                    : SP_NTTF_THREADS;
+        const size_t smem = (((size_t)1 << (k + t)) + (t ? (size_t)1 << k : 0)) * sizeof(F);
+        nttf_pass<F><<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, log_n, s0, k, t,
+                                                         inverse && last, inverse && last ? c : one);
+        SP_CU_LAUNCHED(ctx, "nttf_pass");
+        s0 += k;
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)
+{
+    if (ctx->mul_impl == SP_MUL_EO)
+        return nttf_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
+    if (ctx->mul_impl == SP_MUL_WIDE)
+        return nttf_run(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
+    return nttf_run(ctx, d, (fr_t *)a_dev, inverse);
+}

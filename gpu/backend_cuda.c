@@ -75,6 +75,12 @@ typedef struct {
     size_t abc_cap;     /* its size in elements */
     dev_domain dom[SP_CUDA_DOMAINS];
     int n_dom;
+    /* the witness scalars of the proof in progress (scalars_begin): the
+     * host array and its device copy, kept (and grown) between proofs */
+    const sp_scalar *wit_host;
+    size_t wit_n;
+    void *wit_dev;
+    size_t wit_cap;
 } cuda_impl;
 
 static double now_ms(void)
@@ -246,17 +252,58 @@ static void log_cpu_msm(cuda_impl *c, const char *group, size_t n)
                 sp_cuda_error(c->cu));
 }
 
+/* The device copy of s[0..n) when it lies inside the announced witness, else NULL. */
+static const sp_scalar *witness_view(const cuda_impl *c, const sp_scalar *s, size_t n)
+{
+    if (!c->wit_host || s < c->wit_host || s > c->wit_host + c->wit_n || n > (size_t)(c->wit_host + c->wit_n - s))
+        return NULL;
+    return (const sp_scalar *)c->wit_dev + (s - c->wit_host);
+}
+
+static sp_status cuda_scalars_begin(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    sp_status st = sp_cuda_bind(c->cu);
+    c->wit_host = NULL;
+    if (st == SP_OK && c->wit_cap < n) {
+        sp_cuda_dev_free(c->cu, c->wit_dev);
+        c->wit_dev = NULL, c->wit_cap = 0;
+        if ((st = sp_cuda_try_malloc(c->cu, &c->wit_dev, n * sizeof *s)) == SP_OK)
+            c->wit_cap = n;
+        else if (st == SP_ERR_NOMEM) /* no room: every MSM copies its scalars, as without this call */
+            st = SP_OK;
+    }
+    if (st == SP_OK && c->wit_cap >= n && (st = sp_cuda_copy(c->cu, c->wit_dev, s, n * sizeof *s)) == SP_OK)
+        c->wit_host = s, c->wit_n = n;
+    if (st != SP_OK)
+        fail(c, st, "copy of the witness scalars", err);
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+static void cuda_scalars_end(sp_backend *be, const sp_scalar *s)
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    if (c->wit_host == s)
+        c->wit_host = NULL;
+    pthread_mutex_unlock(&c->mu);
+}
+
 /* Resident bases are read in place, any others streamed from host memory;
- * in chunks only when the scratch does not fit (sp_cuda_msm_g1_stream). */
+ * scalars inside the announced witness from its device copy; in chunks
+ * only when the scratch does not fit (sp_cuda_msm_g1_stream). */
 static sp_status cuda_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s,
                              size_t n, int split, char err[SP_ERR_LEN])
 {
     cuda_impl *c = be->impl;
     pthread_mutex_lock(&c->mu);
     const sp_g1_affine *db = resident_view(c, bases, n * sizeof *bases);
+    const sp_scalar *ds = witness_view(c, s, n);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : bases, s, n, 0, split, 0);
+        st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : bases, ds ? ds : s, n, 0, split, 0);
     if (st == SP_ERR_NOMEM) {
         log_cpu_msm(c, "G1", n);
         st = sp_cpu_msm_g1(be, out, bases, s, n, split, err);
@@ -273,9 +320,10 @@ static sp_status cuda_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine 
     cuda_impl *c = be->impl;
     pthread_mutex_lock(&c->mu);
     const sp_g2_affine *db = resident_view(c, bases, n * sizeof *bases);
+    const sp_scalar *ds = witness_view(c, s, n);
     sp_status st = sp_cuda_bind(c->cu);
     if (st == SP_OK)
-        st = sp_cuda_msm_g2_stream(c->cu, out, db ? db : bases, s, n, 0, split, 0);
+        st = sp_cuda_msm_g2_stream(c->cu, out, db ? db : bases, ds ? ds : s, n, 0, split, 0);
     if (st == SP_ERR_NOMEM) {
         log_cpu_msm(c, "G2", n);
         st = sp_cpu_msm_g2(be, out, bases, s, n, split, err);
@@ -643,6 +691,7 @@ static void cuda_destroy(sp_backend *be)
         for (int i = 0; i < c->n_dom; i++)
             sp_cuda_ntt_domain_free(c->cu, c->dom[i].d);
         sp_cuda_dev_free(c->cu, c->abc);
+        sp_cuda_dev_free(c->cu, c->wit_dev);
     }
     sp_cuda_free(c->cu);
     pthread_mutex_destroy(&c->mu);
@@ -743,6 +792,8 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->destroy = cuda_destroy;
     b->host_alloc = cuda_host_alloc;
     b->host_free = cuda_host_free;
+    b->scalars_begin = cuda_scalars_begin;
+    b->scalars_end = cuda_scalars_end;
     b->fixed_base_g1 = cuda_fixed_base_g1;
     b->fixed_base_g2 = cuda_fixed_base_g2;
     *be = b;

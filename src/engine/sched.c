@@ -325,6 +325,22 @@ static sp_status wrap_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, 
     return st;
 }
 
+static sp_status wrap_scalars_begin(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN])
+{
+    worker *w = be->impl;
+    sp_backend *in = w->dev->be;
+    double t0 = sp_engine_now_ms();
+    sp_status st = in->scalars_begin(in, s, n, err);
+    stage_done(w, "scalars_up", sp_engine_now_ms() - t0);
+    return st;
+}
+
+static void wrap_scalars_end(sp_backend *be, const sp_scalar *s)
+{
+    worker *w = be->impl;
+    w->dev->be->scalars_end(w->dev->be, s);
+}
+
 static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
                          int split, char err[SP_ERR_LEN])
 {
@@ -359,6 +375,8 @@ static void wrap_init(worker *w)
     w->wrap.msm_g1 = wrap_g1;
     w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
     w->wrap.h_msm = in->h_msm ? wrap_h_msm : NULL;
+    w->wrap.scalars_begin = in->scalars_begin ? wrap_scalars_begin : NULL;
+    w->wrap.scalars_end = in->scalars_end ? wrap_scalars_end : NULL;
 }
 
 /* The device call, under the device lock. */

@@ -81,6 +81,15 @@ struct sp_backend {
      * prover makes those two calls. Returns SP_OK or an error with err. */
     sp_status (*h_msm)(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
                        const sp_ntt_domain *d, char err[SP_ERR_LEN]);
+    /* One proof's witness scalars: the prover announces s[0..n) before its
+     * MSMs over them (A, B1, B2 read all of it, C a suffix) and ends it after
+     * the last; in between s must not change. A GPU backend copies it to the
+     * device once and serves every MSM over a sub-range from that copy,
+     * instead of one copy per MSM (4.2 GB each at Filecoin's size). When the
+     * copy cannot be made the MSMs copy as before, so begin only fails on a
+     * device error. NULL: nothing to announce. */
+    sp_status (*scalars_begin)(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN]);
+    void (*scalars_end)(sp_backend *be, const sp_scalar *s);
 };
 
 /*

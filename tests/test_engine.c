@@ -336,6 +336,32 @@ static void test_budget(void)
         check_idle(e, "budget");
         sp_engine_destroy(e);
     }
+    /* warm start: blocks made on request, never beyond the budget, the
+     * first jobs then reuse them */
+    cfg = fx_config();
+    cfg.pool_prefill = 0;
+    cfg.budget_bytes = 2 * abc + rest + abc / 2; /* two blocks and one partition's rest */
+    e = start(&cfg);
+    sp_engine_status st;
+    CHECK(sp_engine_status_get(e, &st) == SP_OK && st.pool_buffers == 0);
+    sp_engine_status_free(&st);
+    CHECK(sp_engine_warm(e, "nope", 2) == 0);
+    CHECK(sp_engine_warm(e, "c1", 5) == 2);
+    CHECK(sp_engine_status_get(e, &st) == SP_OK && st.pool_buffers == 2 && st.pool_idle_bytes == 2 * abc &&
+          st.budget_used == 2 * abc);
+    sp_engine_status_free(&st);
+    {
+        tjob t;
+        tjob_make(&t, &C1, 1);
+        CHECK(submit(e, &t, "c1", 0, NULL, 0) == SP_OK);
+        sp_engine_result r;
+        CHECK(sp_engine_await(e, t.job, AWAIT_MS, &r) == 1);
+        check_proofs(&C1, &r, t.w, 1, "after a warm start");
+        sp_engine_job_release(e, t.job);
+        tjob_free(&t);
+    }
+    check_idle(e, "warm start");
+    sp_engine_destroy(e);
     /* a partition larger than the whole budget is refused at once */
     cfg = fx_config();
     cfg.budget_bytes = abc + rest - 1;

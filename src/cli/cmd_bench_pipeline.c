@@ -371,6 +371,8 @@ static sp_engine *open_engine(const sp_cli_circuit *circ, const sp_engine_config
 {
     sp_engine_config k = *cfg;
     k.timeline_path = tl;
+    if (release) /* the pool is made once the key's host copy is gone, not next to it */
+        k.pool_prefill = 0;
     sp_engine *e;
     if (sp_engine_create(&e, &k, err) != SP_OK)
         return NULL;
@@ -380,6 +382,8 @@ static sp_engine *open_engine(const sp_cli_circuit *circ, const sp_engine_config
         sp_engine_destroy(e);
         return NULL;
     }
+    if (release && cfg->pool_prefill)
+        sp_engine_warm(e, "bench", cfg->pool_prefill);
     return e;
 }
 

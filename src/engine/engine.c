@@ -422,11 +422,8 @@ static sp_status register_(sp_engine *e, const char *id, const sp_g16_pk *pk, co
         free_circuit(e, c);
         return SP_ERR_INVALID_ARG;
     }
-    int n = e->cfg.pool_prefill;
-    if (n < 0)
-        n = e->cfg.max_parallel_synthesis + (int)e->n_dev * e->cfg.gpu_workers_per_device;
-    size_t made = n > 0 ? sp_eng_mem_prefill(e, c->abc_bytes, c->rest_bytes, (size_t)n) : 0;
-    sp_timeline_emit(e->tl, "POOL_PREFILL", 0, "circuit=%s,blocks=%zu,bytes=%zu", c->id, made, made * c->abc_bytes);
+    if (e->cfg.pool_prefill)
+        sp_engine_warm(e, id, e->cfg.pool_prefill);
     return SP_OK;
 }
 
@@ -434,6 +431,21 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
                              char err[SP_ERR_LEN])
 {
     return register_(e, id, pk, cs, NULL, err);
+}
+
+size_t sp_engine_warm(sp_engine *e, const char *id, int blocks)
+{
+    pthread_mutex_lock(&e->mu);
+    const circuit *c = find_circuit_locked(e, id);
+    size_t abc = c ? c->abc_bytes : 0, rest = c ? c->rest_bytes : 0;
+    pthread_mutex_unlock(&e->mu);
+    if (!c)
+        return 0;
+    if (blocks < 0)
+        blocks = e->cfg.max_parallel_synthesis + (int)e->n_dev * e->cfg.gpu_workers_per_device;
+    size_t made = sp_eng_mem_prefill(e, abc, rest, (size_t)blocks);
+    sp_timeline_emit(e->tl, "POOL_PREFILL", 0, "circuit=%s,blocks=%zu,bytes=%zu", id, made, made * abc);
+    return made;
 }
 
 sp_status sp_engine_register_native(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_native_circuit *nat,

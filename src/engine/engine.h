@@ -150,6 +150,16 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
 sp_status sp_engine_register_native(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_native_circuit *nat,
                                     char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/*
+ * Warm start for circuit id: makes up to `blocks` a, b, c blocks of its
+ * size now (-1: one per synthesis and GPU worker), within the budget, so
+ * that the first proofs find them ready (pinning takes seconds per GiB).
+ * Registration does this itself per the config's pool_prefill; call it
+ * when that is 0, e.g. once something else has given memory back.
+ * Returns how many blocks were made (0 for an unknown id).
+ */
+size_t sp_engine_warm(sp_engine *e, const char *id, int blocks);
+
 /* Removes a circuit that no job uses any more: every job of it must have
  * been released (waits for the on_done callbacks of released jobs still
  * running, so do not call it from one). Detaches the key from the

@@ -368,6 +368,11 @@ static void test_slowloris(void)
     CHECKF(t.closed_early >= 8, "only %d of 9 slow connections were cut", t.closed_early);
     printf("  slowloris: /healthz answered %.0f ms into the attack, %d slow connections cut\n", answered,
            t.closed_early);
+    sp_http_resp mr;
+    CHECK(call(&p.ux, "GET", "/metrics", NULL, NULL, 0, &mr) == 200); /* the operator sees it */
+    const char *cm = mr.body ? strstr(mr.body, "\nsnarkpipe_http_connections_cut_total ") : NULL;
+    CHECKF(cm && atoi(cm + strlen("\nsnarkpipe_http_connections_cut_total ")) >= 8, "metrics: %s", cm ? cm : "none");
+    sp_http_resp_free(&mr);
     /* a body that trickles is cut too (body deadline) */
     CHECK(stop(&p, SIGTERM) == 0);
     const char *extra2[] = {"--body-timeout", "1s", "--max-connections-per-address", "3", NULL};

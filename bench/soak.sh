@@ -67,6 +67,8 @@ listen = unix:$W/d.sock
 listen = 127.0.0.1:0
 ready_file = $W/ready
 state_dir = $W/state
+; every result stays (and its file), so the crash soak can count them all
+result_ttl = 2h
 max_body = 32MiB
 log_level = warn
 [keys]

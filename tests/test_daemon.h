@@ -114,6 +114,11 @@ static inline int start(proc *p, const char *name, const char *const *extra)
         }
         usleep(20000);
     }
+    if (p->pid > 0) { /* alive but never ready: a test must not leave it behind */
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, NULL, 0);
+        p->pid = 0;
+    }
     show_log(p);
     return -1;
 }

@@ -14,7 +14,8 @@
  *   sighup     a failed or changed [circuit.*] section was never retried
  *   state      a state write that failed was only logged (201, then undone)
  *   cap        one file per circuit, keys.max_circuits
- *   crash      accepted jobs were lost on kill -9
+ *   crash      accepted jobs were lost on kill -9 (and a job a shutdown
+ *              cancelled runs after the restart)
  *   minor      two Content-Length headers, Content-Length with chunked,
  *              \u0000 in JSON, an r1cs of another circuit
  * The daemon binary is ../snarkpipe next to this program (make test builds it).
@@ -367,6 +368,11 @@ static void test_slowloris(void)
     CHECKF(t.closed_early >= 8, "only %d of 9 slow connections were cut", t.closed_early);
     printf("  slowloris: /healthz answered %.0f ms into the attack, %d slow connections cut\n", answered,
            t.closed_early);
+    sp_http_resp mr;
+    CHECK(call(&p.ux, "GET", "/metrics", NULL, NULL, 0, &mr) == 200); /* the operator sees it */
+    const char *cm = mr.body ? strstr(mr.body, "\nsnarkpipe_http_connections_cut_total ") : NULL;
+    CHECKF(cm && atoi(cm + strlen("\nsnarkpipe_http_connections_cut_total ")) >= 8, "metrics: %s", cm ? cm : "none");
+    sp_http_resp_free(&mr);
     /* a body that trickles is cut too (body deadline) */
     CHECK(stop(&p, SIGTERM) == 0);
     const char *extra2[] = {"--body-timeout", "1s", "--max-connections-per-address", "3", NULL};
@@ -718,6 +724,31 @@ static void test_crash(circ *a)
     char jdir[600];
     snprintf(jdir, sizeof jdir, "%s/jobs", state);
     CHECK(count_files(jdir, ".job") == 0 && count_files(jdir, ".result") == 4);
+    /* a job stopped by a shutdown (server.shutdown = cancel), not by its client, runs after the restart */
+    const char *cancel[] = {"--state-dir", state, "--shutdown", "cancel", NULL};
+    char sid[64];
+    if (start_with(&p, "crash", cancel)) {
+        CHECK(0);
+        return;
+    }
+    CHECK(call_err(&p.ux, "POST", "/v1/pause", NULL, NULL, 0, code, sizeof code) == 200);
+    CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=A", "application/octet-stream", a->wtns[1], a->wtns_len[1], &r) == 202);
+    job_id(&r, sid, sizeof sid);
+    sp_http_resp_free(&r);
+    CHECK(stop(&p, SIGTERM) == 0 && count_files(jdir, ".job") == 1);
+    if (start_with(&p, "crash", extra)) {
+        CHECK(0);
+        return;
+    }
+    char target[400];
+    snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=30000", sid);
+    CHECK(call(&p.ux, "GET", target, NULL, NULL, 0, &r) == 200);
+    sp_json_doc *doc = parse_resp(&r);
+    CHECKF(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[1], 1) == 1,
+           "job %s stopped by the shutdown: %.300s", sid, r.body ? r.body : "");
+    sp_json_free(doc);
+    sp_http_resp_free(&r);
+    CHECK(stop(&p, SIGTERM) == 0);
 }
 
 /* ---- minor ---- */

@@ -477,10 +477,11 @@ sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
         unsigned per_ip = l->addr.is_unix ? 0 : (unsigned)d->cfg.max_connections_per_address;
         struct MHD_Daemon *m = MHD_start_daemon(
             MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0,
-            NULL, NULL, on_request, l, MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT,
-            (unsigned)d->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
-            MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, d,
-            MHD_OPTION_NOTIFY_CONNECTION, on_connection, d, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, d, MHD_OPTION_END);
+            NULL, NULL, on_request, l, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, d, /* first: MHD logs the rest */
+            MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->cfg.max_connections,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
+            MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection, d,
+            MHD_OPTION_END);
         if (!m) {
             snprintf(err, SP_ERR_LEN, "cannot start the HTTP server on %.200s", d->ls[i].text);
             return SP_ERR_IO;

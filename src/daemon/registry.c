@@ -72,16 +72,15 @@ static sp_status map_file(void **p, size_t *len, const char *path, char err[SP_E
         close(fd);
         return SP_ERR_IO;
     }
-    struct stat st = {.st_size = (off_t)size};
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) {
         snprintf(err, SP_ERR_LEN, "%.200s: mmap: %s", path, strerror(errno));
         return SP_ERR_IO;
     }
-    madvise(m, (size_t)st.st_size, MADV_WILLNEED);
+    madvise(m, (size_t)size, MADV_WILLNEED);
     *p = m;
-    *len = (size_t)st.st_size;
+    *len = (size_t)size;
     return SP_OK;
 }
 

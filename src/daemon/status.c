@@ -282,6 +282,8 @@ void sp_status_metrics(sp_dmn *d, dreq *r)
     for (int k = 0; k < SP_HTTP_CODES; k++)
         sp_buf_printf(&b, &len, &cap, "snarkpipe_http_responses_total{code=\"%s\"} %llu\n", codes[k],
                       (unsigned long long)atomic_load(&d->http_codes[k]));
+    COUNTER("snarkpipe_http_connections_cut_total", "Connections closed because their headers or body were late "
+            "(server.header_timeout, body_timeout).", "%llu\n", (unsigned long long)atomic_load(&d->conns_cut));
     sp_engine_status_free(&st);
     if (!b) {
         sp_http_error(r, 503, "out_of_memory", "out of memory for the metrics");

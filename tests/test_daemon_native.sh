@@ -45,6 +45,7 @@ shape=(--nodes 4 --layers 2 --challenges 1 --drg-parents 1 --exp-parents 1 --lab
 "$bin" --quiet gen-circuit --kind porep-like "${shape[@]}" "$T/c.r1cs" "$T/c.wtns" || exit 1
 "$bin" --quiet setup "$T/c.r1cs" "$T/c.zkey" >/dev/null 2>&1 || { echo "setup failed"; exit 1; }
 "$bin" --quiet export-vkey "$T/c.zkey" "$T/vk.json" || exit 1
+rows=$("$bin" --json gen-circuit --kind porep-like "${shape[@]}" --dry-run | sed -n 's/.*"constraints":\([0-9]*\).*/\1/p')
 rm -f "$T/c.r1cs" "$T/c.wtns"
 "$bin" --quiet gen-circuit --constraints 64 --public 2 --seed 7 "$T/f.r1cs" "$T/f.wtns" || exit 1
 "$bin" --quiet setup "$T/f.r1cs" "$T/f.zkey" >/dev/null 2>&1 || exit 1
@@ -125,12 +126,12 @@ refuse() {
 # ---- b. registration ----
 start run1 || exit 1
 expect 0 "circuits" cl circuits
-expect_out '"id":"cfgn","kind":"porep-like","native_params":\{"preset":"custom","challenges":1,"layers":2,"nodes":4,' \
+expect_out '"id":"cfgn","tier":"hot","kind":"porep-like","native_params":\{"preset":"custom","challenges":1,"layers":2,"nodes":4,' \
     "the config's native circuit is described with its parameters"
-expect_out '"id":"cfgn".*"constraints":[0-9]+,"tier":"hot"' "the config's native circuit is hot, with its constraints"
-expect_out '"id":"file","kind":"file"' "a file circuit's kind"
+expect_out "\"id\":\"cfgn\",.*\"constraints\":$rows," "the config's native circuit has its constraints"
+expect_out '"id":"file","tier":"hot","kind":"file"' "a file circuit's kind"
 expect 0 "register native by path" cl register --id apin --zkey "$T/c.zkey" --native porep-like "${shape[@]}"
-expect_out '"id":"apin","kind":"porep-like"' "the answer describes it"
+expect_out '"id":"apin","tier":"hot","kind":"porep-like"' "the answer describes it"
 expect 0 "register native by upload" cl register --upload --no-preload --id upn --zkey "$T/c.zkey" \
     --native porep-like --preset 2KiB "${shape[@]}"
 expect_out '"preset":"2KiB\*"' "an overridden preset is named with a star"
@@ -224,8 +225,8 @@ done
 grep -q "job $kid: accepted before the restart; queued again" "$T/run2.log" && ok "the restart says so" ||
     bad "the restart says so"
 expect 0 "circuits after the restart" cl circuits
-expect_out '"id":"apin","kind":"porep-like".*"source":"api"' "the API's native circuit is back"
-expect_out '"id":"upn","kind":"porep-like","native_params":\{"preset":"2KiB\*".*"source":"upload"' \
+expect_out '"id":"apin","tier":"[a-z]*","kind":"porep-like".*"source":"api"' "the API's native circuit is back"
+expect_out '"id":"upn","tier":"cold","kind":"porep-like","native_params":\{"preset":"2KiB\*".*"source":"upload"' \
     "the uploaded native circuit is back, with its parameters"
 expect 0 "evict the uploaded native circuit" cl evict upn
 [ -z "$(ls "$T/state/uploads")" ] && ok "its upload is removed" || bad "its upload is removed"

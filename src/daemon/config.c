@@ -52,7 +52,7 @@ static const opt opts_[] = {
     {"engine", "verify_proofs", T_BOOL, 0, OFF(eng.verify_proofs), 0, 0, 1, NULL, NULL,
      "verify every proof before its job completes"},
     {"engine", "check_witness", T_BOOL, 0, OFF(eng.check_witness), 0, 0, 1, NULL, NULL,
-     "check every constraint during synthesis (circuits registered with their r1cs)"},
+     "check every constraint during synthesis (circuits registered with their r1cs, native circuits)"},
     {"engine", "timeline", T_STR, 0, STR(timeline), 0, 0, NULL, "",
      "also write the TIMELINE lines here (\"-\" = stderr); the status page reads them either way"},
     {"engine", "serialized_free", T_BOOL, 0, OFF(eng.serialized_free), 0, 0, 1, NULL, NULL,

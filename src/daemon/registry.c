@@ -645,14 +645,14 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_begin_object(w);
     sp_jw_key(w, "id");
     sp_jw_string(w, c->id);
+    sp_jw_key(w, "tier");
+    sp_jw_string(w, c->registering ? "loading" : sp_tier_name(c->tier));
     if (!c->registering && c->porep) { /* set outside reg.mu while registering */
         sp_dnative_describe(w, c->porep);
     } else {
         sp_jw_key(w, "kind");
         sp_jw_string(w, "file");
     }
-    sp_jw_key(w, "tier");
-    sp_jw_string(w, c->registering ? "loading" : sp_tier_name(c->tier));
     sp_jw_key(w, "size_bytes");
     sp_jw_u64(w, c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len
                                                                                  : c->file_bytes);

@@ -619,6 +619,9 @@ int sp_cli_bench_pipeline(int argc, char **argv)
     if (st != SP_OK)
         return sp_cli_fail("bench pipeline", st, err);
     sp_cli_progress("circuit and key", t0);
+    if (!sp_cli_g.quiet && !sp_cli_g.json)
+        printf("circuit and key ready in %.1f s, peak RSS so far %.2f GiB\n", sp_cli_now() - t0,
+               peak_rss(0) / 1073741824.0);
     rc = bench(&circ, &a);
     sp_cli_circuit_free(&circ);
     return rc;

@@ -40,6 +40,7 @@ static const struct {
     {"bw_throttle", OPT_BOOL, F(bw_throttle), "synthesis yields while a G2 MSM runs"},
     {"two_step_release", OPT_BOOL, F(two_step_release), "a, b, c released at device handoff"},
     {"pool_max", OPT_BYTES, F(pool_max_bytes), "cap on idle pool bytes (0 = budget only)"},
+    {"pool_prefill", OPT_INT, F(pool_prefill), "a, b, c blocks made at registration (default: one per worker)"},
 #undef F
 };
 

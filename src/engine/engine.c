@@ -28,6 +28,7 @@ sp_engine_config sp_engine_config_default(void)
     c.pinned_pool = 1;
     c.bw_throttle = 1;
     c.two_step_release = 1;
+    c.pool_prefill = -1;
     c.max_jobs = 1024;
     c.max_partitions = 4096;
     return c;
@@ -421,6 +422,11 @@ static sp_status register_(sp_engine *e, const char *id, const sp_g16_pk *pk, co
         free_circuit(e, c);
         return SP_ERR_INVALID_ARG;
     }
+    int n = e->cfg.pool_prefill;
+    if (n < 0)
+        n = e->cfg.max_parallel_synthesis + (int)e->n_dev * e->cfg.gpu_workers_per_device;
+    size_t made = n > 0 ? sp_eng_mem_prefill(e, c->abc_bytes, c->rest_bytes, (size_t)n) : 0;
+    sp_timeline_emit(e->tl, "POOL_PREFILL", 0, "circuit=%s,blocks=%zu,bytes=%zu", c->id, made, made * c->abc_bytes);
     return SP_OK;
 }
 

@@ -85,6 +85,9 @@ typedef struct {
                              has them; the rest when the partition completes. Off: all at
                              completion */
     size_t pool_max_bytes; /* cap on idle pool bytes (0 = only the budget limits it) */
+    int pool_prefill;      /* a, b, c blocks made when a circuit is registered, so the first
+                              proofs do not wait for pinning (-1 = one per synthesis worker and
+                              per GPU worker; 0 = none; always within the budget) */
 
     /* Bounds, so that nothing grows without limit under load. */
     size_t max_jobs;       /* jobs held: submitted and not yet released (default 1024) */

@@ -204,6 +204,11 @@ void sp_eng_mem_trash_witness_locked(sp_engine *e, part *p, trash *t);
 void sp_eng_mem_dispose(sp_engine *e, trash *t);
 /* Allocates an a, b, c block of `bytes` (call without mu). */
 void *sp_eng_mem_alloc_abc(sp_engine *e, size_t bytes);
+/* Warm start: up to n idle a, b, c blocks of abc_bytes made now (pinned on
+ * a GPU: seconds per GiB, which would otherwise stall the first proofs'
+ * device calls), each only while the budget keeps room for rest_bytes
+ * more. Takes mu itself. Returns how many were made. */
+size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, size_t n);
 /* Freer callback: the freed bytes leave the budget. */
 void sp_eng_mem_freed_cb(void *ctx, size_t budget_bytes);
 

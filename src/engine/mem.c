@@ -192,6 +192,39 @@ void sp_eng_mem_dispose(sp_engine *e, trash *t)
     sp_eng_mem_freed_cb(e, done);
 }
 
+size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, size_t n)
+{
+    size_t made = 0;
+    while (made < n && e->cfg.pinned_pool) {
+        /* the bytes are taken first (never over the budget, room left for one
+         * partition's other buffers), the slow pinning done without mu */
+        pthread_mutex_lock(&e->mu);
+        int room = e->budget_used + abc_bytes + rest_bytes <= e->budget_total;
+        if (room)
+            take(e, abc_bytes);
+        pthread_mutex_unlock(&e->mu);
+        if (!room)
+            break;
+        pool_node *blk = sp_eng_mem_alloc_abc(e, abc_bytes);
+        pthread_mutex_lock(&e->mu);
+        if (blk) {
+            blk->bytes = abc_bytes;
+            blk->next = e->pool_head;
+            e->pool_head = blk;
+            e->pool_count++;
+            e->pool_idle += abc_bytes;
+            made++;
+        } else {
+            e->budget_used -= abc_bytes;
+        }
+        pthread_cond_signal(&e->cv_dispatch);
+        pthread_mutex_unlock(&e->mu);
+        if (!blk)
+            break;
+    }
+    return made;
+}
+
 void *sp_eng_mem_alloc_abc(sp_engine *e, size_t bytes)
 {
     return e->cfg.pinned_pool ? sp_backend_host_alloc(e->dev[0].be, bytes) : malloc(bytes);

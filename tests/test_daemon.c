@@ -3,7 +3,8 @@
  * then its HTTP API against real `snarkpipe daemon` processes on a unix
  * socket and 127.0.0.1 (port 0):
  *   - base64 against the RFC 4648 vectors, config values, files, flags and
- *     --print-config round trips, multipart bodies;
+ *     --print-config round trips, multipart bodies, native circuits'
+ *     parameters and job inputs in each of their forms;
  *   - several clients proving at once (prove, and submit + await; octet,
  *     multipart and JSON bodies), every proof checked here: the snarkjs
  *     JSON and the bellperson bytes verify against the key, with the
@@ -143,6 +144,83 @@ static void test_config_files(void)
     sp_dconf_free(&c);
     CHECK(conf_args(&c, &action, err, "--config", "/nonexistent/x.conf", NULL) == SP_ERR_IO);
     sp_dconf_free(&c);
+}
+
+/* Native circuits' forms (daemon/native.h): a configuration's text, the
+ * JSON of a request and of a state file mean the same circuit; job inputs
+ * round-trip at their limits and every bad one is refused. */
+static void test_native_forms(void)
+{
+    char err[SP_ERR_LEN];
+    sp_dnative a, b;
+    sp_dnative_init(&a);
+    const char *kv[][2] = {{"native", "porep-like"}, {"preset", "8MiB"}, {"nodes", "16"}, {"layers", "3"},
+                           {"challenges", "1"}, {"label_parents", "20"}};
+    for (size_t i = 0; i < 6; i++)
+        CHECKF(sp_dnative_set(&a, kv[i][0], kv[i][1], err) == 1, "%s: %s", kv[i][0], err);
+    CHECK(sp_dnative_set(&a, "zkey", "/k", err) == 0);            /* not a native key: left to the caller */
+    CHECK(sp_dnative_set(&a, "layers", "+3", err) == -1 && strstr(err, "layers"));
+    CHECK(sp_dnative_set(&a, "nodes", "18446744073709551616", err) == -1);
+    CHECK(sp_dnative_set(&a, "native", "porep", err) == -1 && strstr(err, "unknown native circuit"));
+    sp_json_writer w;
+    char *text = NULL;
+    size_t len = 0;
+    sp_json_doc *doc = NULL;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_dnative_json(&w, &a);
+    sp_jw_end_object(&w);
+    CHECK(sp_jw_finish(&text, &len, &w) == SP_OK);
+    CHECK(text && strstr(text, "\"native_params\":{\"preset\":\"8MiB\",\"challenges\":1,\"layers\":3,\"nodes\":16,"));
+    CHECK(text && sp_json_parse(&doc, text, len, NULL, err, sizeof err) == SP_OK);
+    const sp_json_val *o = doc ? sp_json_root(doc) : NULL;
+    CHECK(o && sp_dnative_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == 0);
+    CHECK(sp_dnative_equal(&a, &b));
+    sp_porep_params pa, pb;
+    sp_porep_overrides ov = {1, 3, 16, SP_POREP_UNSET, SP_POREP_UNSET, 20};
+    CHECK(sp_dnative_params(&b, &pa, err) == SP_OK && sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK &&
+          !memcmp(&pa, &pb, sizeof pa)); /* what the CLI's --preset 8MiB --nodes 16 ... means */
+    b.ov.nodes = 12;
+    CHECK(!sp_dnative_equal(&a, &b) && sp_dnative_params(&b, &pa, err) == SP_ERR_INVALID_ARG);
+    sp_dnative_init(&b);
+    b.ov.nodes = 4;
+    CHECK(sp_dnative_given(&b) && sp_dnative_params(&b, &pa, err) == SP_ERR_INVALID_ARG && strstr(err, "without"));
+    sp_json_free(doc);
+    free(text);
+    static const char *bad_params[] = {"{\"native\":1}", "{\"native_params\":[]}",
+                                       "{\"native_params\":{\"nodes\":-4}}", "{\"native_params\":{\"nodes\":4.0}}",
+                                       "{\"native_params\":{\"preset\":2}}", "{\"native_params\":{\"sectors\":1}}"};
+    for (size_t i = 0; i < sizeof bad_params / sizeof bad_params[0]; i++) {
+        CHECK(sp_json_parse(&doc, bad_params[i], strlen(bad_params[i]), NULL, err, sizeof err) == SP_OK);
+        o = sp_json_root(doc);
+        CHECKF(sp_dnative_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == -1,
+               "%s accepted", bad_params[i]);
+        sp_json_free(doc);
+    }
+    /* inputs: the limits round-trip, the seed's string form means the same */
+    const char *good = "[{\"seed\":18446744073709551615,\"partition\":4294967295},{\"partition\":0,\"seed\":\"7\"}]";
+    sp_porep_input *in = NULL;
+    size_t n = 0;
+    CHECK(sp_json_parse(&doc, good, strlen(good), NULL, err, sizeof err) == SP_OK);
+    CHECK(sp_dnative_inputs(&in, &n, sp_json_root(doc), err) == 0 && n == 2 && in[0].seed == UINT64_MAX &&
+          in[0].partition == UINT32_MAX && in[1].seed == 7 && in[1].partition == 0);
+    sp_json_free(doc);
+    sp_jw_init(&w, 0);
+    sp_dnative_inputs_json(&w, in, n);
+    CHECK(sp_jw_finish(&text, &len, &w) == SP_OK && text &&
+          !strcmp(text, "[{\"seed\":18446744073709551615,\"partition\":4294967295},{\"seed\":7,\"partition\":0}]"));
+    free(text);
+    free(in);
+    static const char *bad_inputs[] = {"[]", "{}", "[1]", "[{\"seed\":1}]", "[{\"seed\":-1,\"partition\":0}]",
+                                       "[{\"seed\":1e3,\"partition\":0}]", "[{\"seed\":\" 1\",\"partition\":0}]",
+                                       "[{\"seed\":\"\",\"partition\":0}]", "[{\"seed\":\"18446744073709551616\",\"partition\":0}]",
+                                       "[{\"seed\":1,\"partition\":4294967296}]", "[{\"seed\":1,\"partition\":\"0\"}]",
+                                       "[{\"seed\":1,\"partition\":0,\"x\":0}]", "[{\"seed\":1,\"partition\":0},null]"};
+    for (size_t i = 0; i < sizeof bad_inputs / sizeof bad_inputs[0]; i++) {
+        CHECK(sp_json_parse(&doc, bad_inputs[i], strlen(bad_inputs[i]), NULL, err, sizeof err) == SP_OK);
+        CHECKF(sp_dnative_inputs(&in, &n, sp_json_root(doc), err) == -1 && !in && n == 0, "%s accepted", bad_inputs[i]);
+        sp_json_free(doc);
+    }
 }
 
 static void test_form(void)
@@ -558,6 +636,7 @@ int main(int argc, char **argv)
     test_base64();
     test_config_values();
     test_config_files();
+    test_native_forms();
     test_form();
 
     circ a, b, big;

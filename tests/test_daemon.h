@@ -20,6 +20,7 @@
 #include <time.h>
 #include "daemon/config.h"
 #include "daemon/form.h"
+#include "daemon/native.h"
 #include "daemon/wire.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"

@@ -48,6 +48,31 @@ static void test_presets(void)
     CHECK(sp_porep_check(&p, err) == SP_ERR_INVALID_ARG);
 }
 
+/* The one parser of preset + overrides every front end uses. */
+static void test_params_from(void)
+{
+    char err[SP_ERR_LEN];
+    sp_porep_params p, q;
+    sp_porep_overrides o;
+    sp_porep_overrides_init(&o);
+    CHECK(sp_porep_params_from(&p, NULL, &o, err) == SP_OK && !strcmp(p.preset, "2KiB"));
+    CHECK(sp_porep_preset(&q, "2KiB") == SP_OK && !memcmp(&p, &q, sizeof p)); /* nothing given: the preset */
+    CHECK(sp_porep_params_from(&p, "3KiB", &o, err) == SP_ERR_INVALID_ARG && strstr(err, "unknown preset '3KiB'"));
+    o.nodes = 16, o.challenges = 1, o.layers = 3;
+    CHECK(sp_porep_params_from(&p, "8MiB", &o, err) == SP_OK);
+    CHECK(!strcmp(p.preset, "8MiB*") && p.nodes == 16 && p.d_depth == 4 && p.levels == 2 && p.arity[0] == 8 &&
+          p.arity[1] == 2 && p.layers == 3 && p.challenges == 1 && p.drg_parents == 6);
+    CHECK(sp_porep_params_from(&p, NULL, &o, err) == SP_OK && !strcmp(p.preset, "custom"));
+    o.nodes = 12; /* not a power of two */
+    CHECK(sp_porep_params_from(&p, NULL, &o, err) == SP_ERR_INVALID_ARG && strstr(err, "power of two"));
+    sp_porep_overrides_init(&o);
+    o.layers = (uint64_t)UINT32_MAX + 3; /* would wrap to 2 */
+    CHECK(sp_porep_params_from(&p, NULL, &o, err) == SP_ERR_INVALID_ARG && strstr(err, "out of range"));
+    sp_porep_overrides_init(&o);
+    o.challenges = 64; /* not fewer than the 2KiB preset's 64 nodes */
+    CHECK(sp_porep_params_from(&p, "2KiB", &o, err) == SP_ERR_INVALID_ARG && strstr(err, "challenges"));
+}
+
 /* A random small shape: 2^1..2^4 nodes (trees of arity 8, then 2 or 4),
  * 2 or 3 layers, 1 or 2 challenges, few parents. */
 static void small_params(sp_porep_params *p, sp_rng *rng)
@@ -161,6 +186,7 @@ int main(void)
     sp_rng rng;
     sp_test_begin("test_porep", &rng);
     test_presets();
+    test_params_from();
     for (int i = 0; i < sp_test_iters(2); i++)
         test_small(&rng);
     return sp_test_done();

@@ -92,6 +92,46 @@ sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
+void sp_porep_overrides_init(sp_porep_overrides *o)
+{
+    o->challenges = o->layers = o->nodes = o->drg_parents = o->exp_parents = o->label_parents = SP_POREP_UNSET;
+}
+
+sp_status sp_porep_params_from(sp_porep_params *p, const char *preset, const sp_porep_overrides *o,
+                               char err[SP_ERR_LEN])
+{
+    const char *name = preset ? preset : "2KiB";
+    if (sp_porep_preset(p, name) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "porep-like: unknown preset '%.40s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", name);
+        return SP_ERR_INVALID_ARG;
+    }
+    int custom = 0;
+    const uint64_t *src[] = {&o->challenges, &o->layers, &o->drg_parents, &o->exp_parents, &o->label_parents};
+    uint32_t *dst[] = {&p->challenges, &p->layers, &p->drg_parents, &p->exp_parents, &p->label_parents};
+    for (int k = 0; k < 5; k++)
+        if (*src[k] != SP_POREP_UNSET) {
+            if (*src[k] > UINT32_MAX) {
+                snprintf(err, SP_ERR_LEN, "porep-like: a shape parameter is out of range (%llu)",
+                         (unsigned long long)*src[k]);
+                return SP_ERR_INVALID_ARG;
+            }
+            *dst[k] = (uint32_t)*src[k], custom = 1;
+        }
+    if (o->nodes != SP_POREP_UNSET) { /* trees of arity 8, then one of 2 or 4 for the rest */
+        unsigned k = 0;
+        while (k < 63 && ((uint64_t)1 << k) < o->nodes)
+            k++;
+        p->nodes = o->nodes, p->d_depth = k, p->levels = 0, custom = 1;
+        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
+            p->arity[p->levels++] = 8;
+        if (k && p->levels < SP_POREP_MAX_LEVELS)
+            p->arity[p->levels++] = (uint8_t)(1u << k);
+    }
+    if (custom)
+        snprintf(p->preset, sizeof p->preset, "%.14s%s", preset ? preset : "custom", preset ? "*" : "");
+    return sp_porep_check(p, err);
+}
+
 /* ---- small gadget helpers ---- */
 
 /* Enforces sum 2^i bits[i] = the public input var (value *v). */

@@ -80,6 +80,27 @@ sp_status sp_porep_preset(sp_porep_params *p, const char *name) SP_WARN_UNUSED;
  * SP_ERR_INVALID_ARG with err saying what is wrong. */
 sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/* Changes to a preset's shape, each SP_POREP_UNSET when not given. */
+#define SP_POREP_UNSET UINT64_MAX
+typedef struct {
+    uint64_t challenges, layers, nodes, drg_parents, exp_parents, label_parents;
+} sp_porep_overrides;
+
+/* Every field SP_POREP_UNSET. */
+void sp_porep_overrides_init(sp_porep_overrides *o);
+
+/*
+ * The parameters every front end (the CLI's options, the daemon's
+ * configuration and API) builds a circuit from: the preset (NULL = "2KiB"),
+ * then each given override (nodes also sets the trees: levels of arity 8,
+ * the last of 2 or 4 as needed), then sp_porep_check. A shape that differs
+ * from its preset is named "<preset>*" ("custom" without a preset).
+ * Returns SP_OK or SP_ERR_INVALID_ARG (unknown preset, a value out of
+ * range, a shape sp_porep_check refuses), err saying which.
+ */
+sp_status sp_porep_params_from(sp_porep_params *p, const char *preset, const sp_porep_overrides *o,
+                               char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* One partition's input (what an engine job carries). */
 typedef struct {
     uint64_t seed;      /* the "sector": same seed, same instance */

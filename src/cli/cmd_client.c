@@ -28,10 +28,14 @@ static const char USAGE[] =
     "usage: snarkpipe client [--addr ADDR] [--token-file FILE] [--timeout-ms N] COMMAND ...\n"
     "  prove    --circuit ID [--priority N] [--request-id R] [--wait-ms N] [OUT] WTNS...\n"
     "  submit   --circuit ID [--priority N] [--request-id R] WTNS...   (prints the job id)\n"
+    "  prove | submit --circuit ID --input SEED:PARTITION...   a native circuit's job: one input\n"
+    "           per partition (SEED 0..2^64-1, PARTITION 0..2^32-1), the witness made by the daemon\n"
     "  await    [--wait-ms N] [OUT] JOB\n"
     "  cancel   JOB\n"
     "  status | metrics | circuits | healthz\n"
     "  register --id ID (--zkey PATH | --params PATH --r1cs PATH) [--r1cs PATH] [--no-preload] [--upload]\n"
+    "           [--native porep-like [--preset NAME] [--challenges N] [--layers N] [--nodes N]\n"
+    "            [--drg-parents N] [--exp-parents N] [--label-parents N]]   a native circuit (zkey only)\n"
     "  evict    ID\n"
     "  pause | resume\n"
     "OUT: --proof FILE.json --public FILE.json --bin FILE.bin (one partition), or --out-dir DIR\n"
@@ -50,7 +54,18 @@ typedef struct {
     int no_preload, upload;
     const char *args[4096];
     int n_args;
+    /* native circuits: a job's inputs (as given, SEED:PARTITION) and a registration's kind and parameters */
+    const char *inputs[4096];
+    int n_inputs;
+    const char *native, *nparam[7]; /* NATIVE_PARAMS order */
 } client;
+
+/* The daemon's names of a native circuit's parameters (daemon/native.h),
+ * and the client's options that give them. */
+static const char *const NATIVE_PARAMS[7] = {"preset", "challenges", "layers", "nodes", "drg_parents",
+                                             "exp_parents", "label_parents"};
+static const char *const NATIVE_OPTS[7] = {"--preset", "--challenges", "--layers", "--nodes", "--drg-parents",
+                                           "--exp-parents", "--label-parents"};
 
 /* ---- HTTP ---- */
 
@@ -289,6 +304,57 @@ static int build_jobs_body(client *c, mpart *m, char *ct, size_t ct_len)
     return mp_end(m, ct, ct_len);
 }
 
+/* {"circuit", "priority"?, "request_id"?, "inputs": [{seed, partition}, ...]}
+ * from the --input options; 0, or a usage exit code (a bad input). */
+static int build_inputs_body(client *c, char **body, size_t *len)
+{
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "circuit");
+    sp_jw_string(&w, c->circuit);
+    if (c->priority) {
+        char *end;
+        errno = 0;
+        long v = strtol(c->priority, &end, 10);
+        if (errno || end == c->priority || *end) {
+            sp_jw_free(&w);
+            return sp_cli_usage("client", USAGE, "--priority needs an integer");
+        }
+        char num[24];
+        snprintf(num, sizeof num, "%ld", v);
+        sp_jw_key(&w, "priority");
+        sp_jw_number(&w, num);
+    }
+    if (c->request_id) {
+        sp_jw_key(&w, "request_id");
+        sp_jw_string(&w, c->request_id);
+    }
+    sp_jw_key(&w, "inputs");
+    sp_jw_begin_array(&w);
+    for (int i = 0; i < c->n_inputs; i++) {
+        char s[64];
+        uint64_t seed, part;
+        const char *colon = strchr(c->inputs[i], ':');
+        snprintf(s, sizeof s, "%.*s", colon ? (int)(colon - c->inputs[i]) : 0, c->inputs[i]);
+        if (!colon || colon - c->inputs[i] >= 60 || sp_cli_u64(&seed, s) || sp_cli_u64(&part, colon + 1) ||
+            part > UINT32_MAX) {
+            sp_jw_free(&w);
+            return sp_cli_usage("client", USAGE, "--input '%s': give SEED:PARTITION (SEED 0..2^64-1, PARTITION "
+                                "0..2^32-1)", c->inputs[i]);
+        }
+        sp_jw_begin_object(&w);
+        sp_jw_key(&w, "seed");
+        sp_jw_u64(&w, seed);
+        sp_jw_key(&w, "partition");
+        sp_jw_u64(&w, part);
+        sp_jw_end_object(&w);
+    }
+    sp_jw_end_array(&w);
+    sp_jw_end_object(&w);
+    return sp_jw_finish(body, len, &w) == SP_OK ? 0 : SP_EXIT_RUNTIME;
+}
+
 /* The string member key of a JSON answer, copied into out; 1 when there. */
 static int answer_str(const sp_http_resp *r, const char *key, char *out, size_t out_len)
 {
@@ -305,16 +371,22 @@ static int answer_str(const sp_http_resp *r, const char *key, char *out, size_t 
 
 static int cmd_submit(client *c, int prove)
 {
-    if (!c->circuit || c->n_args < 1)
-        return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file",
-                            prove ? "prove" : "submit");
-    mpart m;
-    char ct[128], target[64], id[256], st[32];
+    if (!c->circuit || (c->n_args < 1) == (c->n_inputs < 1))
+        return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file, or (a native "
+                            "circuit) --input SEED:PARTITION options", prove ? "prove" : "submit");
+    mpart m = {0};
+    char ct[128] = "application/json", target[64], id[256], st[32];
     int rc = SP_EXIT_RUNTIME;
     sp_http_resp r;
     long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
-    if (build_jobs_body(c, &m, ct, sizeof ct) == 0) {
-        snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
+    snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
+    if (c->n_inputs) {
+        char *body = NULL;
+        size_t len = 0;
+        if ((rc = build_inputs_body(c, &body, &len)) == 0)
+            rc = call(c, "POST", target, ct, (const uint8_t *)body, len, prove ? first : 0, &r);
+        free(body);
+    } else if (build_jobs_body(c, &m, ct, sizeof ct) == 0) {
         rc = call(c, "POST", target, ct, (const uint8_t *)m.buf, m.len, prove ? first : 0, &r);
     }
     free(m.buf);
@@ -336,10 +408,55 @@ static int cmd_submit(client *c, int prove)
     return rc;
 }
 
+/* The native parameters given, checked as integers (the preset as it is);
+ * v[k] their decimal text. 0, or a usage exit code. */
+static int native_values(const client *c, char v[7][24])
+{
+    int any = 0;
+    for (int k = 0; k < 7; k++) {
+        uint64_t x;
+        v[k][0] = 0;
+        if (!c->nparam[k])
+            continue;
+        any = 1;
+        if (k == 0)
+            snprintf(v[k], sizeof v[k], "%.23s", c->nparam[k]);
+        else if (sp_cli_u64(&x, c->nparam[k]))
+            return sp_cli_usage("client", USAGE, "%s needs a non-negative integer", NATIVE_OPTS[k]);
+        else
+            snprintf(v[k], sizeof v[k], "%llu", (unsigned long long)x);
+    }
+    if (any && !c->native)
+        return sp_cli_usage("client", USAGE, "the circuit parameters (--preset, --nodes, ...) go with --native");
+    return 0;
+}
+
+/* The native members of a JSON registration. */
+static void native_json(sp_json_writer *w, const client *c, char v[7][24])
+{
+    sp_jw_key(w, "native");
+    sp_jw_string(w, c->native);
+    sp_jw_key(w, "native_params");
+    sp_jw_begin_object(w);
+    for (int k = 0; k < 7; k++)
+        if (v[k][0]) {
+            sp_jw_key(w, NATIVE_PARAMS[k]);
+            if (k == 0)
+                sp_jw_string(w, v[k]);
+            else
+                sp_jw_number(w, v[k]);
+        }
+    sp_jw_end_object(w);
+}
+
 static int cmd_register(client *c)
 {
+    char nv[7][24];
+    int urc;
     if (!c->id || (!c->zkey == !c->params) || (c->params && !c->r1cs))
         return sp_cli_usage("client", USAGE, "register needs --id and --zkey, or --params with --r1cs");
+    if ((urc = native_values(c, nv)) != 0)
+        return urc;
     char ct[128];
     char *body = NULL;
     size_t len = 0;
@@ -348,6 +465,11 @@ static int cmd_register(client *c)
         mp_begin(&m);
         mp_part(&m, "id", NULL, (const uint8_t *)c->id, strlen(c->id));
         mp_part(&m, "preload", NULL, (const uint8_t *)(c->no_preload ? "no" : "yes"), c->no_preload ? 2 : 3);
+        if (c->native)
+            mp_part(&m, "native", NULL, (const uint8_t *)c->native, strlen(c->native));
+        for (int k = 0; k < 7 && c->native; k++)
+            if (nv[k][0])
+                mp_part(&m, NATIVE_PARAMS[k], NULL, (const uint8_t *)nv[k], strlen(nv[k]));
         if (add_file_part(&m, c->zkey ? "zkey" : "params", c->zkey ? c->zkey : c->params) ||
             (c->r1cs && add_file_part(&m, "r1cs", c->r1cs)) || mp_end(&m, ct, sizeof ct)) {
             free(m.buf);
@@ -367,6 +489,8 @@ static int cmd_register(client *c)
             }
         sp_jw_key(&w, "preload");
         sp_jw_number(&w, c->no_preload ? "false" : "true");
+        if (c->native)
+            native_json(&w, c, nv);
         sp_jw_end_object(&w);
         if (sp_jw_finish(&body, &len, &w) != SP_OK)
             return SP_EXIT_RUNTIME;
@@ -447,13 +571,24 @@ static int command_opts(client *c, int argc, char **argv, int i)
         struct { const char *name; const char **dst; } str[] = {
             {"--circuit", &c->circuit}, {"--request-id", &c->request_id}, {"--priority", &c->priority},
             {"--proof", &c->proof}, {"--public", &c->pub}, {"--bin", &c->bin}, {"--out-dir", &c->out_dir},
-            {"--id", &c->id}, {"--zkey", &c->zkey}, {"--params", &c->params}, {"--r1cs", &c->r1cs}};
+            {"--id", &c->id}, {"--zkey", &c->zkey}, {"--params", &c->params}, {"--r1cs", &c->r1cs},
+            {"--native", &c->native}};
         int hit = 0;
         for (size_t k = 0; k < sizeof str / sizeof str[0] && !hit && !missing; k++)
             if ((v = sp_cli_opt(argc, argv, &i, str[k].name, &missing)))
                 *str[k].dst = v, hit = 1;
+        for (int k = 0; k < 7 && !hit && !missing; k++)
+            if ((v = sp_cli_opt(argc, argv, &i, NATIVE_OPTS[k], &missing)))
+                c->nparam[k] = v, hit = 1;
         if (hit)
             continue;
+        if (!missing && (v = sp_cli_opt(argc, argv, &i, "--input", &missing))) {
+            if (c->n_inputs == (int)(sizeof c->inputs / sizeof c->inputs[0]))
+                return sp_cli_usage("client", USAGE, "more than %zu --input options",
+                                    sizeof c->inputs / sizeof c->inputs[0]);
+            c->inputs[c->n_inputs++] = v;
+            continue;
+        }
         if (!missing && (v = sp_cli_opt(argc, argv, &i, "--wait-ms", &missing))) {
             if (parse_long(&c->wait_ms, v))
                 return sp_cli_usage("client", USAGE, "--wait-ms needs a non-negative number");

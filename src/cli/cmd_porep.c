@@ -45,33 +45,9 @@ int sp_cli_porep_opt(sp_cli_porep_opts *o, int argc, char **argv, int *i, const 
 
 int sp_cli_porep_params(sp_porep_params *p, const sp_cli_porep_opts *o, const char *cmd, const char *usage)
 {
-    const char *name = o->preset ? o->preset : "2KiB";
-    if (sp_porep_preset(p, name) != SP_OK)
-        return sp_cli_usage(cmd, usage, "unknown preset '%s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", name);
-    int custom = 0;
-    const uint64_t *src[] = {&o->challenges, &o->layers, &o->drg, &o->exp, &o->label_parents};
-    uint32_t *d[] = {&p->challenges, &p->layers, &p->drg_parents, &p->exp_parents, &p->label_parents};
-    for (int k = 0; k < 5; k++)
-        if (*src[k] != UINT64_MAX) {
-            if (*src[k] > UINT32_MAX)
-                return sp_cli_usage(cmd, usage, "a porep-like parameter is out of range");
-            *d[k] = (uint32_t)*src[k], custom = 1;
-        }
-    if (o->nodes != UINT64_MAX) { /* trees of arity 8, then one of 2 or 4 for the rest */
-        unsigned k = 0;
-        while (k < 63 && ((uint64_t)1 << k) < o->nodes)
-            k++;
-        p->nodes = o->nodes, p->d_depth = k, p->levels = 0, custom = 1;
-        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
-            p->arity[p->levels++] = 8;
-        if (k && p->levels < SP_POREP_MAX_LEVELS)
-            p->arity[p->levels++] = (uint8_t)(1u << k);
-    }
-    if (custom)
-        snprintf(p->preset, sizeof p->preset, "%.14s%s", o->preset ? o->preset : "custom", o->preset ? "*" : "");
+    sp_porep_overrides ov = {o->challenges, o->layers, o->nodes, o->drg, o->exp, o->label_parents};
     char err[SP_ERR_LEN];
-    sp_status st = sp_porep_check(p, err);
-    if (st != SP_OK)
+    if (sp_porep_params_from(p, o->preset, &ov, err) != SP_OK)
         return sp_cli_usage(cmd, usage, "%s", err);
     return SP_CLI_NEXT;
 }

@@ -9,6 +9,9 @@
  *       part "witness" per partition, in order;
  *   application/json: {"circuit", "priority", "request_id",
  *       "witnesses": [base64 .wtns, ...]}.
+ * A native circuit's job (daemon/native.h) carries inputs instead, in JSON
+ * only: {"circuit", "priority", "request_id", "inputs": [{"seed": S,
+ * "partition": P}, ...]}; the engine makes each partition's witness.
  * Query arguments fill in what a body does not say.
  */
 #include <errno.h>
@@ -83,6 +86,8 @@ typedef struct {
     uint8_t **decoded;      /* base64 bodies, freed with the input */
     sp_form_part *parts;
     sp_json_doc *doc;
+    sp_porep_input *inputs; /* a native job: n_inputs of them (NULL: witnesses) */
+    size_t n_inputs;
 } sub_in;
 
 static void sub_free(sub_in *in)
@@ -93,6 +98,7 @@ static void sub_free(sub_in *in)
     free(in->data);
     free(in->len);
     free(in->parts);
+    free(in->inputs);
     sp_json_free(in->doc);
 }
 
@@ -179,8 +185,21 @@ static int sub_from_json(dreq *r, sub_in *in)
     }
     if (pr && sub_field(r, in, "priority", pr->text, pr->n))
         return -1;
+    const sp_json_val *ins = sp_json_get(o, "inputs");
+    if (ins && ws) {
+        sp_http_error(r, 400, "bad_request", "give \"witnesses\" or \"inputs\" (a native circuit's), not both");
+        return -1;
+    }
+    if (ins) {
+        char err[SP_ERR_LEN];
+        int rc = sp_dnative_inputs(&in->inputs, &in->n_inputs, ins, err);
+        if (rc)
+            sp_http_error(r, rc == -2 ? 503 : 400, rc == -2 ? "out_of_memory" : "bad_input", "%s", err);
+        return rc ? -1 : 0;
+    }
     if (!ws || ws->type != SP_JSON_ARRAY) {
-        sp_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files");
+        sp_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files (or, for a "
+                      "native circuit, \"inputs\" an array of {\"seed\", \"partition\"})");
         return -1;
     }
     if (sub_alloc(in, ws->n)) {
@@ -249,7 +268,8 @@ int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
 {
     const char *id = sp_req_arg(r, "circuit");
     uint32_t n_vars = 0, domain = 0;
-    if (!id || sp_reg_facts(d, id, &n_vars, &domain) != 0)
+    int native = 0;
+    if (!id || sp_reg_facts(d, id, &n_vars, &domain, &native) != 0)
         return 0; /* the circuit is named in the body, or unknown: answered once the body is in */
     /* a, b, c alone (3 x domain x 32 bytes) already over the whole budget: no partition can ever run */
     unsigned long long abc = 3ULL * domain * 32;
@@ -263,7 +283,10 @@ int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
      * base64 in JSON takes 4/3; parts and fields get 512 bytes each. */
     unsigned long long w = 32ULL * n_vars + 4096, parts = d->cfg.eng.max_partitions, cap = w;
     const char *kind = "raw .wtns";
-    if (is_type(r, "multipart/form-data")) {
+    if (native) { /* JSON inputs: an item is at most about 60 bytes, given twice that */
+        cap = parts * 128 + 65536;
+        kind = "JSON (inputs)";
+    } else if (is_type(r, "multipart/form-data")) {
         cap = parts * (w + 512) + 65536;
         kind = "multipart";
     } else if (is_type(r, "application/json")) {
@@ -271,11 +294,24 @@ int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
         kind = "JSON";
     }
     if (content_length > cap) {
-        sp_http_error(r, 413, "body_too_large", "the body has %llu bytes; a %s body of witnesses of '%s' has at most "
+        sp_http_error(r, 413, "body_too_large", "the body has %llu bytes; a %s body of a job of '%s' has at most "
                       "%llu (%llu partitions at most, engine.max_partitions)", content_length, kind, id, cap, parts);
         return 1;
     }
     return 0;
+}
+
+/* A job must carry what its circuit takes: inputs for a native circuit,
+ * witnesses for the others. Returns 1 after answering 400 when not. */
+static int wrong_kind(dreq *r, const sub_in *in, int native, const char *id)
+{
+    if (native && !in->inputs)
+        sp_http_error(r, 400, "bad_request", "circuit '%s' is native (porep-like): a job carries inputs, JSON "
+                      "{\"circuit\", \"inputs\": [{\"seed\": S, \"partition\": P}, ...]}, not witnesses", id);
+    else if (!native && in->inputs)
+        sp_http_error(r, 400, "bad_request", "circuit '%s' takes witnesses (.wtns); \"inputs\" are for native "
+                      "circuits", id);
+    return native != (in->inputs != NULL);
 }
 
 /* Parses and submits; answers every failure itself. Returns the job
@@ -292,23 +328,33 @@ static djob *submit(sp_dmn *d, dreq *r)
     djob *j = NULL;
     dcircuit *c = NULL;
     if (sub_parse(r, &in) == 0) {
+        uint32_t nv, dom;
+        int native = 0;
         if (!in.circuit[0])
             sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if (in.n == 0)
+        else if (sp_reg_facts(d, in.circuit, &nv, &dom, &native) == 0 && wrong_kind(r, &in, native, in.circuit))
+            ; /* answered before the key is loaded for nothing */
+        else if (in.n == 0 && !in.inputs)
             sp_http_error(r, 400, "bad_witness", "no witness in the request");
         else {
             int code = sp_reg_acquire(d, in.circuit, &c, err);
             if (code != 200)
                 sp_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
+            else if (wrong_kind(r, &in, c->porep != NULL, c->id)) { /* registered again meanwhile */
+                sp_reg_unref(d, c);
+                c = NULL;
+            }
         }
     }
-    sp_fr **w = c ? parse_witnesses(r, &in, c) : NULL;
-    if (w) {
-        job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, in.n, in.data, in.len, NULL, 0};
+    sp_fr **w = c && !in.inputs ? parse_witnesses(r, &in, c) : NULL;
+    if (w || (c && in.inputs)) {
+        size_t n = in.inputs ? in.n_inputs : in.n;
+        job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, n, in.inputs ? NULL : in.data,
+                      in.inputs ? NULL : in.len, NULL, 0, in.inputs};
         size_t qpos = 0;
         int code = sp_jobs_submit(d, c, &s, &j, &qpos, err);
         if (code != 202) {
-            for (size_t k = 0; k < in.n; k++)
+            for (size_t k = 0; w && k < in.n; k++)
                 free(w[k]);
             if (code == 503) /* only for what passes: a job that can never fit is a 4xx (no retry loop) */
                 sp_http_header(r, "Retry-After", "1");
@@ -521,10 +567,40 @@ static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, con
     return 0;
 }
 
+/* A registration's native parameters, checked before any file is looked
+ * at: 0, or 422 with *bad_params set (err says why). */
+static int native_check(const sp_dnative *n, int *bad_params, char err[SP_ERR_LEN])
+{
+    sp_porep_params pp;
+    if (!sp_dnative_given(n) || sp_dnative_params(n, &pp, err) == SP_OK)
+        return 0;
+    *bad_params = 1;
+    return 422;
+}
+
+/* The native fields of an upload (native, preset, nodes, ...: text, as in
+ * the configuration); 0 or 400. */
+static int native_fields(sp_dnative *n, const sp_form_part *parts, size_t np, char err[SP_ERR_LEN])
+{
+    sp_dnative_init(n);
+    for (size_t i = 0; i < np; i++) {
+        char v[64];
+        snprintf(v, sizeof v, "%.*s", (int)(parts[i].len < 63 ? parts[i].len : 63), (const char *)parts[i].data);
+        int k = sp_dnative_set(n, parts[i].name, v, err);
+        if (k > 0 && (parts[i].len >= sizeof v || strlen(v) != parts[i].len)) {
+            snprintf(err, SP_ERR_LEN, "field %s: the value is too long or holds a NUL byte", parts[i].name);
+            k = -1;
+        }
+        if (k < 0)
+            return 400;
+    }
+    return 0;
+}
+
 /* multipart: id, preload, zkey or params (+ r1cs) files. The id is
  * reserved before a byte is written: a second upload under the same id is
  * refused (409) and cannot touch the first one's files. */
-static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
+static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char err[SP_ERR_LEN])
 {
     size_t len, np;
     const uint8_t *b = sp_req_body(r, &len);
@@ -540,13 +616,16 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
         snprintf(id, sizeof id, "%.*s", (int)pid->len, (const char *)pid->data);
     if (pl && pl->len < sizeof pre)
         snprintf(pre, sizeof pre, "%.*s", (int)pl->len, (const char *)pl->data);
-    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD, 0};
+    sp_dnative nat;
+    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD, 0, &nat};
     dcircuit *c = NULL;
     if (sp_dconf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) || strlen(id) != (pid ? pid->len : 0)) {
         snprintf(err, SP_ERR_LEN, "an upload needs an id of [A-Za-z0-9._:-], one zkey or params file (params with "
                  "an r1cs file) and preload yes or no");
         code = 400;
     }
+    if (!code && !(code = native_fields(&nat, parts, np, err)))
+        code = native_check(&nat, bad_params, err);
     if (!code)
         code = sp_reg_reserve(d, id, SP_SRC_UPLOAD, &c, err);
     if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
@@ -572,9 +651,10 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
     return code;
 }
 
-/* JSON: {"id", "zkey" | "params", "r1cs"?, "preload"?}: files the daemon
- * reads in place, under keys.key_dirs (keypath.c). */
-static int add_by_path(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
+/* JSON: {"id", "zkey" | "params", "r1cs"?, "preload"?, "native"?,
+ * "native_params"?}: files the daemon reads in place, under keys.key_dirs
+ * (keypath.c). */
+static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char err[SP_ERR_LEN])
 {
     sp_json_doc *doc = json_body(r);
     if (!doc)
@@ -585,8 +665,9 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "preload must be true or false");
         code = 400;
     }
+    sp_dnative nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
-                  !pl || pl->type == SP_JSON_TRUE, SP_SRC_API, 0};
+                  !pl || pl->type == SP_JSON_TRUE, SP_SRC_API, 0, &nat};
     snprintf(id_out, 64, "%s", s.id ? s.id : "");
     size_t il = s.id ? strlen(s.id) : 0;
     if (!code && (il == 0 || il > 63 || strspn(s.id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
@@ -594,6 +675,10 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "id must be 1 to 63 characters of [A-Za-z0-9._:-]");
         code = 400;
     }
+    if (!code && sp_dnative_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err))
+        code = 400;
+    if (!code)
+        code = native_check(&nat, bad_params, err);
     static char none[1];
     char real[3][SP_DCONF_PATH];
     const char **paths[3] = {&s.zkey, &s.params, &s.r1cs};
@@ -612,11 +697,11 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, char err[SP_ERR_LEN])
 void sp_api_circuits_add(sp_dmn *d, dreq *r)
 {
     char err[SP_ERR_LEN] = "", id[64] = "";
-    int code;
+    int code, bad_params = 0;
     if (is_type(r, "multipart/form-data")) {
-        code = add_upload(d, r, id, err);
+        code = add_upload(d, r, id, &bad_params, err);
     } else if (is_type(r, "application/json")) {
-        if (!(code = add_by_path(d, r, id, err)))
+        if (!(code = add_by_path(d, r, id, &bad_params, err)))
             return;
     } else {
         sp_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
@@ -624,7 +709,8 @@ void sp_api_circuits_add(sp_dmn *d, dreq *r)
         return;
     }
     if (code != 201) {
-        sp_http_error(r, code, code == 409 ? "circuit_exists" : code == 422 ? "bad_key" : code == 400 ? "bad_request"
+        sp_http_error(r, code, code == 409 ? "circuit_exists" : bad_params ? "bad_params" : code == 422 ? "bad_key"
+                      : code == 400 ? "bad_request"
                       : code == 403 ? "forbidden_path" : code == 500 ? "state_write_failed" : code == 507
                       ? "too_many_circuits" : "unavailable", "%s", err);
         return;

@@ -52,7 +52,7 @@ static const opt opts_[] = {
     {"engine", "verify_proofs", T_BOOL, 0, OFF(eng.verify_proofs), 0, 0, 1, NULL, NULL,
      "verify every proof before its job completes"},
     {"engine", "check_witness", T_BOOL, 0, OFF(eng.check_witness), 0, 0, 1, NULL, NULL,
-     "check every constraint during synthesis (circuits registered with their r1cs)"},
+     "check every constraint during synthesis (circuits registered with their r1cs, native circuits)"},
     {"engine", "timeline", T_STR, 0, STR(timeline), 0, 0, NULL, "",
      "also write the TIMELINE lines here (\"-\" = stderr); the status page reads them either way"},
     {"engine", "serialized_free", T_BOOL, 0, OFF(eng.serialized_free), 0, 0, 1, NULL, NULL,
@@ -397,6 +397,7 @@ static sp_dconf_circuit *circuit_entry(sp_dconf *c, const char *id)
     memset(e, 0, sizeof *e);
     snprintf(e->id, sizeof e->id, "%s", id);
     e->preload = 1;
+    sp_dnative_init(&e->native);
     return e;
 }
 
@@ -412,6 +413,13 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
         snprintf(err, SP_ERR_LEN, "out of memory");
         return 0;
     }
+    char nerr[SP_ERR_LEN];
+    int nat = sp_dnative_set(&e->native, key, v, nerr);
+    if (nat) {
+        if (nat < 0)
+            snprintf(err, SP_ERR_LEN, "[circuit.%s] %.180s", id, nerr);
+        return nat > 0;
+    }
     if (!strcmp(key, "zkey"))
         dst = e->zkey;
     else if (!strcmp(key, "params"))
@@ -426,7 +434,7 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
     }
     if (!dst || strlen(v) >= SP_DCONF_PATH) {
         snprintf(err, SP_ERR_LEN, dst ? "[circuit.%s] %s: path too long" : "[circuit.%s]: unknown key '%s' "
-                 "(zkey, params, r1cs, preload)", id, key);
+                 "(zkey, params, r1cs, preload, native, " SP_DNATIVE_KEYS ")", id, key);
         return 0;
     }
     memcpy(dst, v, strlen(v) + 1);
@@ -468,6 +476,16 @@ static int check_circuits(const sp_dconf *c, char err[SP_ERR_LEN])
         const sp_dconf_circuit *e = &c->circuits[i];
         if (!*e->zkey == !*e->params || (*e->params && !*e->r1cs)) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: give zkey, or params with r1cs", e->id);
+            return -1;
+        }
+        sp_porep_params pp;
+        char nerr[SP_ERR_LEN];
+        if (sp_dnative_on(&e->native) && (*e->params || *e->r1cs)) {
+            snprintf(err, SP_ERR_LEN, "[circuit.%s]: a native circuit takes a zkey only (no params, no r1cs)", e->id);
+            return -1;
+        }
+        if (sp_dnative_given(&e->native) && sp_dnative_params(&e->native, &pp, nerr) != SP_OK) {
+            snprintf(err, SP_ERR_LEN, "[circuit.%s]: %.180s", e->id, nerr); /* so that --check-config tells */
             return -1;
         }
     }
@@ -701,6 +719,7 @@ void sp_dconf_print(FILE *f, const sp_dconf *c)
         if (*e->r1cs)
             fprintf(f, "r1cs = %s\n", e->r1cs);
         fprintf(f, "preload = %s\n", e->preload ? "yes" : "no");
+        sp_dnative_print(f, &e->native);
     }
 }
 

@@ -17,6 +17,8 @@
  *
  * Circuits can be declared in the file, one section each:
  *   [circuit.ID]   zkey = PATH | params = PATH, r1cs = PATH, preload = yes|no
+ *   [circuit.ID]   zkey = PATH, native = porep-like, preset = NAME,
+ *                  challenges = N, layers = N, ... (daemon/native.h)
  * and are registered at start (and, for new sections, at SIGHUP).
  */
 #ifndef SP_DAEMON_CONFIG_H
@@ -25,6 +27,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "snarkpipe.h"
+#include "daemon/native.h"
 #include "engine/engine.h"
 
 #define SP_DCONF_MAX_LISTEN 8
@@ -38,6 +41,7 @@ typedef struct {
     char params[SP_DCONF_PATH];
     char r1cs[SP_DCONF_PATH];
     int preload; /* default 1 */
+    sp_dnative native; /* a native circuit: its jobs carry inputs, not witnesses */
 } sp_dconf_circuit;
 
 typedef struct {

@@ -8,8 +8,10 @@
  * API. Bodies and answers are JSON unless said otherwise. Every request
  * but GET / and GET /healthz carries "Authorization: Bearer <token>" when
  * server.token_file is set (else 401). Errors are {"error": CODE,
- * "detail": TEXT}: 400 bad_request / malformed_json / bad_witness (also
- * two Content-Length headers, or one with Transfer-Encoding), 401
+ * "detail": TEXT}: 400 bad_request / malformed_json / bad_witness /
+ * bad_input (a native job's input) (also two Content-Length headers, or
+ * one with Transfer-Encoding; witnesses for a native circuit, inputs for
+ * another), 401
  * unauthorized, 403 forbidden_path (registration by path outside
  * keys.key_dirs) / forbidden_host / cross_origin (no token: a Host that is
  * not a loopback name on a loopback listener, an Origin or Sec-Fetch-Site
@@ -20,8 +22,9 @@
  * named circuit's witnesses can take; refused before they are read when
  * announced) / too_many_partitions (more than engine.max_partitions), 415
  * unsupported_media_type (also text/plain and form-urlencoded state
- * changes), 422 bad_key / job_too_large (a partition over the whole engine
- * budget), 500 state_write_failed (the state directory cannot record the
+ * changes), 422 bad_key (also a key of another native shape) / bad_params
+ * (native parameters the circuit refuses) / job_too_large (a partition
+ * over the whole engine budget), 500 state_write_failed (the state directory cannot record the
  * change: nothing changed), 503 busy / shutting_down (with Retry-After:
  * only for what a retry can cure), 507 too_many_circuits
  * (keys.max_circuits).
@@ -35,15 +38,22 @@
  *
  *   POST   /v1/circuits        {"id", "zkey" | "params", "r1cs"?, "preload"?: true}: register files
  *                              in keys.key_dirs in place; or multipart/form-data with fields id,
- *                              preload and files zkey | params (+ r1cs): upload. 201 + the
- *                              circuit: {id, tier (hot|warm|cold), size_bytes, ref_count, ...}.
+ *                              preload and files zkey | params (+ r1cs): upload. A native circuit
+ *                              (daemon/native.h): a zkey only, with "native": "porep-like",
+ *                              "native_params": {"preset", "nodes", "layers", ...} (multipart:
+ *                              fields native, preset, nodes, ...). 201 + the circuit: {id, kind
+ *                              (file | porep-like; native: native_params resolved, constraints),
+ *                              tier (hot|warm|cold), size_bytes, ref_count, ...}.
  *   GET    /v1/circuits        {"circuits": [...], keys_hot_bytes, keys_hot_budget, ...}
  *   DELETE /v1/circuits/ID     evict: 200 {id, evicted, freed_bytes}; 409 while a job uses it.
  *   POST   /v1/jobs            submit. Body: one .wtns (application/octet-stream; circuit,
  *                              priority, request_id as query arguments), multipart/form-data
  *                              (fields circuit, priority, request_id; one file part "witness"
  *                              per partition, in order) or {"circuit", "priority",
- *                              "request_id", "witnesses": [base64 .wtns, ...]}.
+ *                              "request_id", "witnesses": [base64 .wtns, ...]}. A native
+ *                              circuit's job: {"circuit", "priority", "request_id", "inputs":
+ *                              [{"seed": 0..2^64-1 (or its digits as a string), "partition":
+ *                              0..2^32-1}, ...]}, one per partition (the daemon makes the witness).
  *                              202 {job_id, request_id, circuit, partitions, queue_position},
  *                              Location: /v1/jobs/ID.
  *   GET    /v1/jobs/ID?wait_ms=N   await (ID = job id or request id; N capped by

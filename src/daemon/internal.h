@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "circuit/porep.h"
 #include "daemon/config.h"
 #include "daemon/wire.h"
 #include "engine/engine.h"
@@ -50,6 +51,10 @@ typedef struct dcircuit {
     char zkey[SP_DCONF_PATH], params[SP_DCONF_PATH], r1cs[SP_DCONF_PATH];
     sp_circ_source source;
     int preload;
+    /* a native circuit (its jobs carry inputs): as given, and open from
+     * registration to the entry's end; porep NULL for a circuit of files */
+    sp_dnative native;
+    sp_porep *porep;
     /* facts read at registration, so requests are checked even when cold */
     uint32_t n_vars, n_public, domain_size;
     uint64_t file_bytes;       /* key file (+ r1cs) on disk */
@@ -88,14 +93,17 @@ typedef struct {
     int preload;
     sp_circ_source source;
     int restoring;                    /* from the state directory: its file is there already */
+    const sp_dnative *native;         /* NULL, or a native circuit (zkey only) */
 } reg_spec;
 
 /* Registers a circuit: reserves the id, checks the files (headers; the
  * r1cs against the key; all of the key when preload, before any other key
  * is demoted to make room), adds it COLD or HOT and records it in the state
- * directory (source api/upload). Returns an HTTP code: 201, 400 (bad spec
- * or unreadable file), 409 (id taken), 422 (bad key, r1cs of another
- * circuit), 500 (the state directory cannot record it: nothing changed),
+ * directory (source api/upload). A native circuit is opened first (its
+ * parameters resolved) and its key must have the circuit's wires and
+ * public inputs. Returns an HTTP code: 201, 400 (bad spec or unreadable
+ * file), 409 (id taken), 422 (bad key, r1cs of another circuit, native
+ * parameters the circuit refuses, a key of another native shape), 500 (the state directory cannot record it: nothing changed),
  * 507 (keys.max_circuits reached); err says why. */
 int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
 /* The two halves of sp_reg_add, for uploads: the id is taken (visible to
@@ -116,8 +124,9 @@ int sp_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolv
  * 0 absent, 1 registered from it unchanged, 2 registered from an earlier
  * version of the section, 3 the id belongs to an API or upload circuit. */
 int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc);
-/* A registered circuit's wires and domain (read at registration); 0, or -1 when unknown. */
-int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size);
+/* A registered circuit's wires and domain (read at registration) and
+ * whether it is native; 0, or -1 when unknown. */
+int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native);
 /* Finds id, takes a reference and makes it HOT (loading it when needed).
  * Returns 200 (*out set), 404, 422 (the key failed to load), 503
  * (shutting down). */
@@ -183,6 +192,7 @@ typedef struct {
     const size_t *raw_len;
     const char *id;            /* NULL: a new id; else the id of a job restored from the state directory */
     double t_submit_unix;      /* restored jobs: when it was accepted */
+    const sp_porep_input *inputs; /* a native circuit's job: n inputs (copied), witness and raw NULL */
 } job_spec;
 
 /* An accepted job read back from the state directory. */
@@ -193,10 +203,11 @@ typedef struct {
     const uint8_t *const *w;   /* its .wtns files */
     const size_t *wl;
     size_t n;
+    const sp_porep_input *inputs; /* a native job: its n inputs instead (w, wl NULL) */
 } restore_spec;
 
-/* Submits: records the job in the state directory (its .wtns files, with
- * fsync) and gives it to the engine. Returns 202 (*out a referenced job:
+/* Submits: records the job in the state directory (its .wtns files or its
+ * inputs, with fsync) and gives it to the engine. Returns 202 (*out a referenced job:
  * drop with sp_jobs_put), 409 (request id of a job still held, finished
  * or not), 413 (more partitions than the engine ever holds), 422 (a
  * partition larger than the whole engine budget), 500 (the state
@@ -249,9 +260,10 @@ void sp_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(
 /* circuits/<id>.json of an api or upload circuit (config ones: nothing). */
 sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
 sp_status sp_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
-/* jobs/<id>.job: the accepted job's header and .wtns files. */
+/* jobs/<id>.job: the accepted job's header and .wtns files (w, wlen), or
+ * for a native job its header holding the inputs (w NULL). */
 sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                            char err[SP_ERR_LEN]);
+                            const sp_porep_input *inputs, char err[SP_ERR_LEN]);
 /* jobs/<id>.result: j's status and result text. */
 sp_status sp_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
 /* Removes jobs/<id><ext> without waiting for the disk (see state.c). */

@@ -289,15 +289,22 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, siz
         snprintf(j->id, sizeof j->id, "j%llu.%s", (unsigned long long)++d->jobs.next_id, d->jobs.tag);
     pthread_mutex_unlock(&d->jobs.mu);
     /* Durable before the engine has it and before the client hears 202. */
-    if (!s->id && s->raw && sp_state_job_save(d, j, s->raw, s->raw_len, err) != SP_OK)
+    if (!s->id && (s->raw || s->inputs) && sp_state_job_save(d, j, s->raw, s->raw_len, s->inputs, err) != SP_OK)
         return 500;
+    /* The engine copies each input at submit; it takes one pointer per partition. */
+    const void **in = s->inputs ? calloc(s->n, sizeof *in) : NULL;
+    for (size_t k = 0; in && k < s->n; k++)
+        in[k] = &s->inputs[k];
     pthread_mutex_lock(&d->jobs.mu);
     size_t ahead = 0;
     for (djob *x = d->jobs.head; x; x = x->next)
         ahead += !x->finished && x->priority >= j->priority;
-    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, c->n_vars, 1, s->priority, j->id,
-                               jobs_on_done, j, NULL};
-    sp_status st = atomic_load(&d->draining) ? SP_ERR_CANCELLED : sp_engine_submit(d->eng, &desc, &j->ej, err);
+    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, s->inputs ? 0 : c->n_vars, 1, s->priority,
+                               j->id, jobs_on_done, j, (const void *const *)in};
+    sp_status st = atomic_load(&d->draining) ? SP_ERR_CANCELLED
+                 : s->inputs && !in ? SP_ERR_NOMEM : sp_engine_submit(d->eng, &desc, &j->ej, err);
+    if (st == SP_ERR_NOMEM && s->inputs && !in)
+        snprintf(err, SP_ERR_LEN, "out of memory");
     if (st == SP_OK) {
         append_locked(&d->jobs, j);
         d->jobs.n_live++;
@@ -305,6 +312,7 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, siz
         snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
     }
     pthread_mutex_unlock(&d->jobs.mu);
+    free(in);
     if (st != SP_OK) {
         if (!s->id)
             sp_state_job_forget(d, j->id, ".job");
@@ -432,7 +440,10 @@ void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
         snprintf(err, sizeof err, "%s", why_bad);
     else if (sp_reg_acquire(d, rs->circuit, &c, err) != 200)
         c = NULL;
-    else if ((w = calloc(rs->n, sizeof *w)))
+    else if (!c->porep != !rs->inputs) /* the id was registered again as the other kind */
+        snprintf(err, sizeof err, "circuit '%s' %s now", c->id, c->porep ? "is native (its jobs carry inputs)"
+                                                                         : "takes witnesses, not native inputs");
+    else if (!rs->inputs && (w = calloc(rs->n, sizeof *w)))
         for (k = 0; k < rs->n; k++) {
             size_t n = 0;
             if (sp_wtns_parse(&w[k], &n, rs->w[k], rs->wl[k], err) != SP_OK || n != c->n_vars) {
@@ -442,9 +453,9 @@ void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
                 break;
             }
         }
-    if (c && w && k == rs->n) {
+    if (c && !err[0] && (rs->inputs || (w && k == rs->n))) {
         job_spec s = {rs->request_id[0] ? rs->request_id : NULL, rs->priority, w, rs->n, NULL, NULL, rs->id,
-                      rs->submitted_ms};
+                      rs->submitted_ms, rs->inputs};
         djob *j = NULL;
         size_t qpos = 0;
         if (sp_jobs_submit(d, c, &s, &j, &qpos, err) == 202) {

@@ -49,6 +49,12 @@ static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
     return NULL;
 }
 
+static void circ_free(dcircuit *c)
+{
+    sp_porep_close(c->porep);
+    free(c);
+}
+
 static void unlink_locked(sp_dmn *d, dcircuit *c)
 {
     for (dcircuit **pp = &d->reg.head; *pp; pp = &(*pp)->next)
@@ -178,8 +184,12 @@ static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
         unload_parsed(c);
         st = SP_ERR_FORMAT;
     }
-    if (st == SP_OK && (st = sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err)) != SP_OK)
-        unload_parsed(c);
+    if (st == SP_OK) {
+        st = c->porep ? sp_engine_register_native(d->eng, c->id, &c->pk, sp_porep_native(c->porep), err)
+                      : sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err);
+        if (st != SP_OK)
+            unload_parsed(c);
+    }
     if (st != SP_OK)
         return st;
     c->n_vars = c->pk.n_vars;
@@ -396,6 +406,29 @@ static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
+/* A native circuit: its parameters resolved and the circuit opened (its
+ * sizes counted), before any file is read. */
+static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
+{
+    sp_porep_params pp;
+    sp_status st = sp_dnative_params(&c->native, &pp, err);
+    return st == SP_OK ? sp_porep_open(&c->porep, &pp, err) : st;
+}
+
+/* The key of a native circuit must be its own: the wires and public inputs
+ * the circuit makes, and a domain its rows fit (the key's QAP is what the
+ * prover uses; the circuit only fills the witness and a, b, c). */
+static sp_status check_native(const dcircuit *c, char err[SP_ERR_LEN])
+{
+    const sp_native_circuit *nc = sp_porep_native(c->porep);
+    if (nc->n_vars == c->n_vars && nc->n_public == c->n_public && nc->n_rows + nc->n_public + 1 <= c->domain_size)
+        return SP_OK;
+    snprintf(err, SP_ERR_LEN, "the key (%u wires, %u public, domain %u) is not the circuit's (%s: %llu wires, %llu "
+             "public, %llu constraints)", c->n_vars, c->n_public, c->domain_size, sp_porep_params_of(c->porep)->preset,
+             (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public, (unsigned long long)nc->n_rows);
+    return SP_ERR_FORMAT;
+}
+
 static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
 
 static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
@@ -407,6 +440,10 @@ static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
     }
     if (has_z == has_p || (has_p && !(s->r1cs && *s->r1cs))) {
         snprintf(err, SP_ERR_LEN, "give a zkey, or params with the circuit's r1cs");
+        return -1;
+    }
+    if (s->native && sp_dnative_on(s->native) && (has_p || (s->r1cs && *s->r1cs))) {
+        snprintf(err, SP_ERR_LEN, "a native circuit takes a zkey only: its constraints are the circuit's own code");
         return -1;
     }
     size_t lz = has_z ? strlen(s->zkey) : strlen(s->params), lr = s->r1cs ? strlen(s->r1cs) : 0;
@@ -462,7 +499,7 @@ void sp_reg_abandon(sp_dmn *d, dcircuit *c)
     unlink_locked(d, c);
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    free(c);
+    circ_free(c);
 }
 
 /* Checks the files and loads (preload) a reserved circuit; SP_OK or the failure. */
@@ -470,7 +507,11 @@ static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
     /* The facts first, always: cheap header checks (and the r1cs against
      * the key) before anything is loaded or any other key demoted. */
-    sp_status st = read_facts(c, err);
+    sp_status st = sp_dnative_on(&c->native) ? open_native(c, err) : SP_OK;
+    if (st == SP_OK)
+        st = read_facts(c, err);
+    if (st == SP_OK && c->porep)
+        st = check_native(c, err);
     if (st == SP_OK && c->preload)
         st = promote(d, c, err);
     if (st != SP_OK)
@@ -488,6 +529,10 @@ int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_E
     snprintf(c->params, sizeof c->params, "%s", s->params ? s->params : "");
     snprintf(c->r1cs, sizeof c->r1cs, "%s", s->r1cs ? s->r1cs : "");
     c->preload = s->preload;
+    if (s->native)
+        c->native = *s->native;
+    else
+        sp_dnative_init(&c->native);
     c->file_bytes = file_size(*c->zkey ? c->zkey : c->params) + file_size(c->r1cs);
     sp_status st = load_new(d, c, err);
     int code = st == SP_OK ? 201 : http_of(st);
@@ -511,8 +556,9 @@ int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_E
     d->reg.hot_bytes += c->hot_bytes;
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    SP_LOGI("circuit %s: registered (%s, %u wires, %u public, domain %u) from %s", c->id, sp_tier_name(c->tier),
-            c->n_vars, c->n_public, c->domain_size, source_name(c->source));
+    SP_LOGI("circuit %s: registered (%s, %s%s%s%u wires, %u public, domain %u) from %s", c->id, sp_tier_name(c->tier),
+            c->porep ? "porep-like " : "", c->porep ? sp_porep_params_of(c->porep)->preset : "",
+            c->porep ? ", " : "", c->n_vars, c->n_public, c->domain_size, source_name(c->source));
     return 201;
 }
 
@@ -531,7 +577,7 @@ int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc)
     const dcircuit *c = find_locked(d, cc->id, 1);
     int r = !c ? 0 : c->source != SP_SRC_CONFIG ? 3
           : strcmp(c->zkey, cc->zkey) || strcmp(c->params, cc->params) || strcmp(c->r1cs, cc->r1cs) ||
-                    c->preload != cc->preload ? 2 : 1;
+                    c->preload != cc->preload || !sp_dnative_equal(&c->native, &cc->native) ? 2 : 1;
     pthread_mutex_unlock(&d->reg.mu);
     return r;
 }
@@ -570,7 +616,7 @@ int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
             unlink(c->r1cs);
     }
     SP_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_tier_name(c->tier), *freed);
-    free(c);
+    circ_free(c);
     return 200;
 }
 
@@ -586,7 +632,7 @@ void sp_reg_free_all(sp_dmn *d)
         if (c->tier == SP_TIER_HOT)
             demote_hot(d, c);
         unmap(c);
-        free(c);
+        circ_free(c);
         c = next;
     }
 }
@@ -600,6 +646,12 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_string(w, c->id);
     sp_jw_key(w, "tier");
     sp_jw_string(w, c->registering ? "loading" : sp_tier_name(c->tier));
+    if (!c->registering && c->porep) { /* set outside reg.mu while registering */
+        sp_dnative_describe(w, c->porep);
+    } else {
+        sp_jw_key(w, "kind");
+        sp_jw_string(w, "file");
+    }
     sp_jw_key(w, "size_bytes");
     sp_jw_u64(w, c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len
                                                                                  : c->file_bytes);
@@ -710,13 +762,14 @@ int sp_reg_exists(sp_dmn *d, const char *id)
     return e;
 }
 
-int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size)
+int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native)
 {
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, id, 0);
     if (c) {
         *n_vars = c->n_vars;
         *domain_size = c->domain_size;
+        *native = c->porep != NULL;
     }
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;

@@ -5,12 +5,16 @@
  *
  *   state_dir/circuits/<id>.json   a circuit registered through the API
  *                                  or uploaded: {id, zkey|params, r1cs?,
- *                                  preload, source}
+ *                                  preload, source, native?,
+ *                                  native_params?} (daemon/native.h)
  *   state_dir/uploads/<id>.<tag>.<ext>   the uploaded files
  *   state_dir/jobs/<job id>.job    an accepted job's inputs: one line of
  *                                  JSON {id, circuit, priority, request_id,
  *                                  submitted_ms, lengths: [...]}, then the
- *                                  .wtns files back to back
+ *                                  .wtns files back to back; a native
+ *                                  circuit's job: the line holds inputs:
+ *                                  [{seed, partition}, ...] instead of
+ *                                  lengths, and nothing follows it
  *   state_dir/jobs/<job id>.result a finished job: one line of JSON
  *                                  {id, status, done_ms}, then its result
  *
@@ -258,6 +262,8 @@ sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LE
     sp_jw_bool(&w, c->preload);
     sp_jw_key(&w, "source");
     sp_jw_string(&w, source_name(c->source));
+    if (sp_dnative_on(&c->native))
+        sp_dnative_json(&w, &c->native);
     sp_jw_end_object(&w);
     char *text = NULL, name[80];
     size_t len = 0;
@@ -294,9 +300,12 @@ static void restore_circuit(sp_dmn *d, const sp_json_val *o, const char *from, i
     char err[SP_ERR_LEN];
     const sp_json_val *pl = sp_json_get(o, "preload");
     const char *src = jstr(o, "source");
+    sp_dnative nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"), !pl || pl->type == SP_JSON_TRUE,
-                  src && !strcmp(src, "upload") ? SP_SRC_UPLOAD : SP_SRC_API, !persist};
-    int code = o->type == SP_JSON_OBJECT ? sp_reg_add(d, &s, err) : 400;
+                  src && !strcmp(src, "upload") ? SP_SRC_UPLOAD : SP_SRC_API, !persist, &nat};
+    int code = o->type != SP_JSON_OBJECT ? 400
+             : sp_dnative_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) ? 422
+             : sp_reg_add(d, &s, err);
     if (code != 201)
         SP_LOGE("%s: circuit %s not restored: %s", from, s.id ? s.id : "(no id)",
                 o->type == SP_JSON_OBJECT ? err : "not an object");
@@ -374,7 +383,7 @@ static int valid_job_id(const char *id, size_t n)
 }
 
 sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                            char err[SP_ERR_LEN])
+                            const sp_porep_input *inputs, char err[SP_ERR_LEN])
 {
     if (!sp_state_on(d))
         return SP_OK;
@@ -393,11 +402,16 @@ sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, c
     sp_jw_string(&jw, j->request_id);
     sp_jw_key(&jw, "submitted_ms");
     sp_jw_double(&jw, j->t_submit_unix);
-    sp_jw_key(&jw, "lengths");
-    sp_jw_begin_array(&jw);
-    for (size_t k = 0; k < j->n_parts; k++)
-        sp_jw_u64(&jw, wlen[k]);
-    sp_jw_end_array(&jw);
+    if (inputs) {
+        sp_jw_key(&jw, "inputs");
+        sp_dnative_inputs_json(&jw, inputs, j->n_parts);
+    } else {
+        sp_jw_key(&jw, "lengths");
+        sp_jw_begin_array(&jw);
+        for (size_t k = 0; k < j->n_parts; k++)
+            sp_jw_u64(&jw, wlen[k]);
+        sp_jw_end_array(&jw);
+    }
     sp_jw_end_object(&jw);
     char *head = NULL, name[64];
     size_t hl = 0;
@@ -409,10 +423,10 @@ sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, c
     }
     v[0] = (struct iovec){head, hl};
     v[1] = (struct iovec){"\n", 1};
-    for (size_t k = 0; k < j->n_parts; k++)
+    for (size_t k = 0; w && k < j->n_parts; k++)
         v[k + 2] = (struct iovec){(void *)w[k], wlen[k]};
     snprintf(name, sizeof name, "%s.job", j->id);
-    sp_status st = sp_state_put(d, "jobs", name, v, (int)j->n_parts + 2, err);
+    sp_status st = sp_state_put(d, "jobs", name, v, w ? (int)j->n_parts + 2 : 2, err);
     free(head);
     free(v);
     return st;
@@ -491,6 +505,27 @@ static void restore_result(sp_dmn *d, const char *name, double now_unix)
     free(text);
 }
 
+/* A witness job's .wtns files: their lengths in the header, their bytes
+ * after it (all of them: a byte more or less is a damaged file). */
+static int witness_files(const sp_json_val *h, const uint8_t *body, size_t body_len, const uint8_t ***w, size_t **wl,
+                         size_t *n)
+{
+    const sp_json_val *ls = sp_json_get(h, "lengths");
+    size_t total = 0;
+    *n = ls && ls->type == SP_JSON_ARRAY ? ls->n : 0;
+    *w = calloc(*n + 1, sizeof **w);
+    *wl = calloc(*n + 1, sizeof **wl);
+    for (size_t k = 0; *w && *wl && k < *n; k++) {
+        const sp_json_val *x = ls->items[k];
+        (*wl)[k] = x->type == SP_JSON_NUMBER ? (size_t)strtoull(x->text, NULL, 10) : 0;
+        if ((*wl)[k] > body_len) /* keeps the sum from wrapping; the total check below refuses it */
+            (*wl)[k] = body_len + 1;
+        (*w)[k] = body + total;
+        total += (*wl)[k];
+    }
+    return *n && *w && *wl && total == body_len ? 0 : -1;
+}
+
 /* An accepted job without a result: submitted again under its id. */
 static void restore_job(sp_dmn *d, const char *name)
 {
@@ -508,24 +543,26 @@ static void restore_job(sp_dmn *d, const char *name)
     uint8_t *text = sp_state_read(d, "jobs", name, &len, err);
     const uint8_t *body = NULL;
     sp_json_doc *doc = text ? read_head(text, len, &body, err) : NULL;
-    const sp_json_val *h = doc ? sp_json_root(doc) : NULL, *ls = h ? sp_json_get(h, "lengths") : NULL;
+    const sp_json_val *h = doc ? sp_json_root(doc) : NULL, *ins = h ? sp_json_get(h, "inputs") : NULL;
     const char *circ = h ? jstr(h, "circuit") : NULL, *rid = h ? jstr(h, "request_id") : NULL;
-    size_t n = ls && ls->type == SP_JSON_ARRAY ? ls->n : 0, total = 0;
-    const uint8_t **w = calloc(n + 1, sizeof *w);
-    size_t *wl = calloc(n + 1, sizeof *wl);
-    for (size_t k = 0; w && wl && k < n; k++) {
-        const sp_json_val *x = ls->items[k];
-        wl[k] = x->type == SP_JSON_NUMBER ? (size_t)strtoull(x->text, NULL, 10) : 0;
-        if (wl[k] > len) /* keeps the sum from wrapping; the total check below refuses it */
-            wl[k] = len + 1;
-        w[k] = body + total;
-        total += wl[k];
-    }
-    if (h && (!circ || !n || !w || !wl || total != len - (size_t)(body - text)))
+    const uint8_t **w = NULL;
+    size_t *wl = NULL, n = 0, body_len = h ? len - (size_t)(body - text) : 0;
+    sp_porep_input *inputs = NULL;
+    char why[SP_ERR_LEN] = "";
+    if (h && ins) { /* a native circuit's job: everything is in the header */
+        if (sp_dnative_inputs(&inputs, &n, ins, why) == 0 && body_len)
+            snprintf(why, sizeof why, "bytes after the header");
+        if (why[0])
+            snprintf(err, SP_ERR_LEN, "the job file is malformed: %.200s", why);
+    } else if (h && witness_files(h, body, body_len, &w, &wl, &n)) {
         snprintf(err, SP_ERR_LEN, "the job file is incomplete or malformed");
+    }
+    if (h && !circ)
+        snprintf(err, SP_ERR_LEN, "the job file names no circuit");
     restore_spec rs = {id, circ ? circ : "", rid ? rid : "", h ? (int)jnum(h, "priority") : 0,
-                       h ? jnum(h, "submitted_ms") : 0, w, wl, n};
+                       h ? jnum(h, "submitted_ms") : 0, w, wl, n, inputs};
     sp_jobs_restore(d, &rs, err[0] || !h ? (err[0] ? err : "unreadable") : NULL);
+    free(inputs);
     free(w);
     free(wl);
     sp_json_free(doc);

@@ -1,0 +1,258 @@
+/* Native circuits' parameters and job inputs in their daemon forms (native.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "daemon/native.h"
+
+/* The overridable parameters by name: the configuration's, the multipart
+ * fields' and the JSON members' spelling. */
+static const char *const PARAM_NAMES[] = {"challenges", "layers", "nodes", "drg_parents", "exp_parents",
+                                          "label_parents"};
+#define N_PARAMS (sizeof PARAM_NAMES / sizeof PARAM_NAMES[0])
+
+static uint64_t *param_slot(sp_dnative *n, size_t k)
+{
+    uint64_t *slots[N_PARAMS] = {&n->ov.challenges, &n->ov.layers, &n->ov.nodes, &n->ov.drg_parents,
+                                 &n->ov.exp_parents, &n->ov.label_parents};
+    return slots[k];
+}
+
+static uint64_t param_value(const sp_dnative *n, size_t k) { return *param_slot((sp_dnative *)n, k); }
+
+void sp_dnative_init(sp_dnative *n)
+{
+    memset(n, 0, sizeof *n);
+    sp_porep_overrides_init(&n->ov);
+}
+
+int sp_dnative_on(const sp_dnative *n) { return n->kind[0] != 0; }
+
+int sp_dnative_equal(const sp_dnative *a, const sp_dnative *b)
+{
+    if (strcmp(a->kind, b->kind) || strcmp(a->preset, b->preset))
+        return 0;
+    for (size_t k = 0; k < N_PARAMS; k++)
+        if (param_value(a, k) != param_value(b, k))
+            return 0;
+    return 1;
+}
+
+int sp_dnative_given(const sp_dnative *n)
+{
+    int any = n->kind[0] || n->preset[0];
+    for (size_t k = 0; k < N_PARAMS; k++)
+        any |= param_value(n, k) != SP_POREP_UNSET;
+    return any;
+}
+
+/* Digits only, no sign, no spaces: what strtoull would also take ("+1",
+ * " 1") is refused, so a value means one thing in every form. */
+static int parse_u64(uint64_t *out, const char *s, size_t len)
+{
+    uint64_t x = 0;
+    if (len == 0 || len > 20)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *out = x;
+    return 0;
+}
+
+static int set_kind(sp_dnative *n, const char *v, char err[SP_ERR_LEN])
+{
+    if (strcmp(v, "porep-like")) {
+        snprintf(err, SP_ERR_LEN, "unknown native circuit '%.40s' (known: " SP_DNATIVE_KINDS ")", v);
+        return -1;
+    }
+    snprintf(n->kind, sizeof n->kind, "%s", v);
+    return 0;
+}
+
+static int set_preset(sp_dnative *n, const char *v, char err[SP_ERR_LEN])
+{
+    if (!*v || strlen(v) >= sizeof n->preset) {
+        snprintf(err, SP_ERR_LEN, "preset: '%.40s' is no preset (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", v);
+        return -1;
+    }
+    snprintf(n->preset, sizeof n->preset, "%s", v);
+    return 0;
+}
+
+int sp_dnative_set(sp_dnative *n, const char *key, const char *value, char err[SP_ERR_LEN])
+{
+    if (!strcmp(key, "native"))
+        return set_kind(n, value, err) ? -1 : 1;
+    if (!strcmp(key, "preset"))
+        return set_preset(n, value, err) ? -1 : 1;
+    for (size_t k = 0; k < N_PARAMS; k++) {
+        if (strcmp(key, PARAM_NAMES[k]))
+            continue;
+        if (parse_u64(param_slot(n, k), value, strlen(value)) == 0)
+            return 1;
+        snprintf(err, SP_ERR_LEN, "%s: '%.40s' is not a non-negative integer", key, value);
+        return -1;
+    }
+    return 0;
+}
+
+int sp_dnative_from_json(sp_dnative *n, const sp_json_val *kind, const sp_json_val *params, char err[SP_ERR_LEN])
+{
+    sp_dnative_init(n);
+    if (kind && kind->type != SP_JSON_STRING) {
+        snprintf(err, SP_ERR_LEN, "\"native\" must be a string (" SP_DNATIVE_KINDS ")");
+        return -1;
+    }
+    if (kind && set_kind(n, kind->text, err))
+        return -1;
+    if (!params)
+        return 0;
+    if (params->type != SP_JSON_OBJECT) {
+        snprintf(err, SP_ERR_LEN, "\"native_params\" must be an object {" SP_DNATIVE_KEYS "}");
+        return -1;
+    }
+    for (size_t i = 0; i < params->n; i++) {
+        const sp_json_val *v = params->items[i];
+        size_t k = 0;
+        while (k < N_PARAMS && strcmp(v->key, PARAM_NAMES[k]))
+            k++;
+        if (!strcmp(v->key, "preset")) {
+            if (v->type != SP_JSON_STRING) {
+                snprintf(err, SP_ERR_LEN, "native_params.preset must be a string");
+                return -1;
+            }
+            if (set_preset(n, v->text, err))
+                return -1;
+        } else if (k == N_PARAMS) {
+            snprintf(err, SP_ERR_LEN, "native_params: unknown member '%.40s' (" SP_DNATIVE_KEYS ")", v->key);
+            return -1;
+        } else if (!sp_json_u64(param_slot(n, k), v)) {
+            snprintf(err, SP_ERR_LEN, "native_params.%s must be a non-negative integer", v->key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+sp_status sp_dnative_params(const sp_dnative *n, sp_porep_params *p, char err[SP_ERR_LEN])
+{
+    if (!sp_dnative_on(n)) {
+        snprintf(err, SP_ERR_LEN, sp_dnative_given(n) ? "native circuit parameters without native = " SP_DNATIVE_KINDS
+                                           : "not a native circuit");
+        return SP_ERR_INVALID_ARG;
+    }
+    return sp_porep_params_from(p, n->preset[0] ? n->preset : NULL, &n->ov, err);
+}
+
+void sp_dnative_print(FILE *f, const sp_dnative *n)
+{
+    if (!sp_dnative_on(n))
+        return;
+    fprintf(f, "native = %s\n", n->kind);
+    if (n->preset[0])
+        fprintf(f, "preset = %s\n", n->preset);
+    for (size_t k = 0; k < N_PARAMS; k++)
+        if (param_value(n, k) != SP_POREP_UNSET)
+            fprintf(f, "%s = %llu\n", PARAM_NAMES[k], (unsigned long long)param_value(n, k));
+}
+
+void sp_dnative_json(sp_json_writer *w, const sp_dnative *n)
+{
+    sp_jw_key(w, "native");
+    sp_jw_string(w, n->kind);
+    sp_jw_key(w, "native_params");
+    sp_jw_begin_object(w);
+    if (n->preset[0]) {
+        sp_jw_key(w, "preset");
+        sp_jw_string(w, n->preset);
+    }
+    for (size_t k = 0; k < N_PARAMS; k++)
+        if (param_value(n, k) != SP_POREP_UNSET) {
+            sp_jw_key(w, PARAM_NAMES[k]);
+            sp_jw_u64(w, param_value(n, k));
+        }
+    sp_jw_end_object(w);
+}
+
+void sp_dnative_describe(sp_json_writer *w, const sp_porep *c)
+{
+    const sp_porep_params *p = sp_porep_params_of(c);
+    uint64_t v[N_PARAMS] = {p->challenges, p->layers, p->nodes, p->drg_parents, p->exp_parents, p->label_parents};
+    sp_jw_key(w, "kind");
+    sp_jw_string(w, "porep-like");
+    sp_jw_key(w, "native_params");
+    sp_jw_begin_object(w);
+    sp_jw_key(w, "preset");
+    sp_jw_string(w, p->preset);
+    for (size_t k = 0; k < N_PARAMS; k++) {
+        sp_jw_key(w, PARAM_NAMES[k]);
+        sp_jw_u64(w, v[k]);
+    }
+    sp_jw_end_object(w);
+    sp_jw_key(w, "constraints");
+    sp_jw_u64(w, sp_porep_native(c)->n_rows);
+}
+
+/* One {"seed", "partition"} item; 0 or -1 with err. */
+static int one_input(sp_porep_input *in, const sp_json_val *o, size_t i, char err[SP_ERR_LEN])
+{
+    const sp_json_val *s = sp_json_get(o, "seed"), *p = sp_json_get(o, "partition");
+    uint64_t seed = 0, part = 0;
+    if (o->type != SP_JSON_OBJECT || !s || !p || o->n != 2) {
+        snprintf(err, SP_ERR_LEN, "inputs[%zu] must be {\"seed\": S, \"partition\": P} and nothing else", i);
+        return -1;
+    }
+    int seed_ok = s->type == SP_JSON_STRING ? parse_u64(&seed, s->text, s->n) == 0 : sp_json_u64(&seed, s);
+    if (!seed_ok) {
+        snprintf(err, SP_ERR_LEN, "inputs[%zu].seed must be an integer from 0 to 18446744073709551615 (a JSON "
+                 "integer, or a string of its digits)", i);
+        return -1;
+    }
+    if (!sp_json_u64(&part, p) || part > UINT32_MAX) {
+        snprintf(err, SP_ERR_LEN, "inputs[%zu].partition must be an integer from 0 to 4294967295", i);
+        return -1;
+    }
+    in->seed = seed;
+    in->partition = (uint32_t)part;
+    return 0;
+}
+
+int sp_dnative_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    *n = 0;
+    if (!arr || arr->type != SP_JSON_ARRAY || arr->n == 0) {
+        snprintf(err, SP_ERR_LEN, "\"inputs\" must be an array of one or more {\"seed\": S, \"partition\": P}");
+        return -1;
+    }
+    sp_porep_input *in = calloc(arr->n, sizeof *in);
+    if (!in) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return -2;
+    }
+    for (size_t i = 0; i < arr->n; i++)
+        if (one_input(&in[i], arr->items[i], i, err)) {
+            free(in);
+            return -1;
+        }
+    *out = in;
+    *n = arr->n;
+    return 0;
+}
+
+void sp_dnative_inputs_json(sp_json_writer *w, const sp_porep_input *in, size_t n)
+{
+    sp_jw_begin_array(w);
+    for (size_t i = 0; i < n; i++) {
+        sp_jw_begin_object(w);
+        sp_jw_key(w, "seed");
+        sp_jw_u64(w, in[i].seed);
+        sp_jw_key(w, "partition");
+        sp_jw_u64(w, in[i].partition);
+        sp_jw_end_object(w);
+    }
+    sp_jw_end_array(w);
+}

@@ -14,7 +14,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_install.XXXXXX")
 trap '[ -n "${SP_KEEP:-}" ] || rm -rf "$T"' EXIT
 . "$here/tests/lib.sh"
-inst() { make -s -C "$here" --no-print-directory BUILD="$(cd "$build" && pwd)" install "$@"; }
+# BUILD as the normal build names it (relative to the repository): an
+# absolute spelling would make make rebuild the objects under other target
+# names and rewrite their dependency files for them.
+rel=$(realpath --relative-to="$here" "$build")
+inst() { make -s -C "$here" --no-print-directory BUILD="$rel" install "$@"; }
 
 # a package's tree: PREFIX=/usr, everything under DESTDIR
 expect 0 "make install PREFIX=/usr DESTDIR=..." inst PREFIX=/usr DESTDIR="$T/pkg"
@@ -51,7 +55,7 @@ if command -v systemd-analyze >/dev/null; then
 else
     skipped+=("systemd-analyze verify (not found; Debian: apt-get install systemd)")
 fi
-expect 0 "make uninstall" make -s -C "$here" --no-print-directory BUILD="$(cd "$build" && pwd)" uninstall PREFIX=/usr DESTDIR="$T/pkg"
+expect 0 "make uninstall" make -s -C "$here" --no-print-directory BUILD="$rel" uninstall PREFIX=/usr DESTDIR="$T/pkg"
 expect 1 "  the CLI is gone" test -e "$T/pkg/usr/bin/snarkpipe"
 echo "test_install.sh: $((pass + fail)) checks, $fail failed"
 [ "$fail" -eq 0 ] || exit 1

@@ -5,7 +5,8 @@
 # installed are installed with apt-get when this runs as root; otherwise
 # the missing ones are named with the command that installs them. Without
 # a compiler or GMP nothing can be tested: exit 1. The rest (the daemon's
-# libraries, Chromium, node and npm) only make tests skip when missing;
+# libraries, Chromium, node and npm, systemd for systemd-analyze) only make
+# tests skip when missing;
 # run.sh counts those as skipped.
 #
 #   scripts/deps.sh            check, install as root, report
@@ -14,7 +15,7 @@
 # The same package list is installed by .ci/run (plus clang for the fuzzers).
 set -u
 required=(build-essential libgmp-dev)
-optional=(pkg-config libmicrohttpd-dev libinih-dev chromium nodejs npm ca-certificates)
+optional=(pkg-config libmicrohttpd-dev libinih-dev chromium nodejs npm ca-certificates systemd)
 
 # Debian: a package is there when dpkg says "install ok installed".
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
@@ -29,6 +30,7 @@ have_thing() {
         chromium) command -v chromium >/dev/null ;;
         nodejs) command -v node >/dev/null ;;
         npm) command -v npm >/dev/null ;;
+        systemd) command -v systemd-analyze >/dev/null ;;
         *) return 0 ;;
     esac
 }

@@ -85,12 +85,19 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# bench_field runs the table of bench/field.c, which the CLI links too.
+$(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/bench/field.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/bench/field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
 # CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below).
 $(CLI): $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
-# test_noble includes the CLI's known-answer checker.
-$(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
+# test_noble links the CLI's known-answer checker (src/cli/kat.h).
+$(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/kat.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
 tests: $(TEST_BIN)
 

@@ -84,8 +84,4 @@ sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w,
                        sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
                        char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
-/* On output: *r uniform in [1, r) from the OS CSPRNG. Returns SP_OK or
- * SP_ERR_IO. */
-sp_status sp_fr_random_os(sp_fr *r) SP_WARN_UNUSED;
-
 #endif

@@ -4,7 +4,7 @@
  * happens above this layer (synth/), so the engine can run it on other
  * threads, or another machine, than the MSMs.
  *
- * The recipe (snarkjs-formats.md section 5; bellperson is the same apart
+ * The recipe (docs/algorithms.md §1; bellperson is the same apart
  * from the H step):
  *   A = alpha1 + sum w_i A_i + r delta1
  *   B = beta2 + sum w_i B2_i + s delta2           (and B1 in G1 with beta1, delta1)

@@ -377,13 +377,13 @@ void sp_api_resume(sp_dmn *d, dreq *r);
  * 422 when one partition of it can never fit the engine budget. Returns
  * 1 when it answered. */
 int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
-void sp_status_page(sp_dmn *d, dreq *r);
-void sp_status_healthz(sp_dmn *d, dreq *r);
-void sp_status_json(sp_dmn *d, dreq *r);
-void sp_status_metrics(sp_dmn *d, dreq *r);
+void sp_api_page(sp_dmn *d, dreq *r);
+void sp_api_healthz(sp_dmn *d, dreq *r);
+void sp_api_status(sp_dmn *d, dreq *r);
+void sp_api_metrics(sp_dmn *d, dreq *r);
 
 /* page.c */
-extern const char sp_status_page_html[];
+extern const char sp_dmn_page_html[];
 
 /* ---- the daemon ---- */
 

@@ -25,12 +25,12 @@ static void rss(size_t *now, size_t *peak)
 
 /* ---- / and /healthz ---- */
 
-void sp_status_page(sp_dmn *d, dreq *r)
+void sp_api_page(sp_dmn *d, dreq *r)
 {
-    sp_http_send_static(r, 200, "text/html; charset=utf-8", sp_status_page_html, strlen(sp_status_page_html));
+    sp_http_send_static(r, 200, "text/html; charset=utf-8", sp_dmn_page_html, strlen(sp_dmn_page_html));
 }
 
-void sp_status_healthz(sp_dmn *d, dreq *r)
+void sp_api_healthz(sp_dmn *d, dreq *r)
 {
     static const char ok[] = "{\"status\":\"ok\"}", drain[] = "{\"status\":\"draining\"}";
     if (atomic_load(&d->draining))
@@ -161,7 +161,7 @@ static void jobs_json(sp_json_writer *w, const sp_engine_status *st)
     sp_jw_end_array(w);
 }
 
-void sp_status_json(sp_dmn *d, dreq *r)
+void sp_api_status(sp_dmn *d, dreq *r)
 {
     sp_engine_status st;
     if (sp_engine_status_get(d->eng, &st) != SP_OK) {
@@ -200,7 +200,7 @@ void sp_status_json(sp_dmn *d, dreq *r)
 #define COUNTER(name, help, ...) \
     sp_buf_printf(&b, &len, &cap, "# HELP " name " " help "\n# TYPE " name " counter\n" name " " __VA_ARGS__)
 
-void sp_status_metrics(sp_dmn *d, dreq *r)
+void sp_api_metrics(sp_dmn *d, dreq *r)
 {
     static const char *codes[SP_HTTP_CODES] = {"2xx", "400", "401", "404", "409", "413", "4xx", "5xx"};
     sp_engine_status st;

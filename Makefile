@@ -6,6 +6,7 @@
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
 #   make fuzz       libFuzzer targets, clang         (build-fuzz/; scripts/fuzz.sh runs them)
 #   BUILD=dir       build directory (lets several builds coexist)
+#   make clean      removes $(BUILD) only; make clean-all also build-san/, build-fuzz/
 
 CC      ?= gcc
 SAN     ?= 0
@@ -59,7 +60,7 @@ DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
 $(CLI): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test test-run bench demo clean check-layers
+.PHONY: all lib tests test test-run bench demo clean clean-all check-layers
 all: lib tests $(BENCH_BIN) $(CLI)
 lib: $(LIB)
 
@@ -85,12 +86,19 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# bench_field runs the table of bench/field.c, which the CLI links too.
+$(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/bench/field.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/bench/field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+
 # CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below).
 $(CLI): $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
-# test_noble includes the CLI's known-answer checker.
-$(BUILD)/tests/test_noble: src/cli/kat.c src/cli/kat.h
+# test_noble links the CLI's known-answer checker (src/cli/kat.h).
+$(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/kat.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
 tests: $(TEST_BIN)
 
@@ -223,7 +231,13 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(UNITDIR)/snarkpipe.service
 	rm -rf $(DESTDIR)$(DOCDIR)
 
+# clean removes this build's directory only: $(BUILD) (build/, build-san/
+# with SAN=1, or BUILD=dir). clean-all also removes the default sanitizer
+# and fuzz directories (build-san/, $(FUZZ_BUILD)/).
 clean:
-	rm -rf build build-san $(FUZZ_BUILD)
+	@case "$(BUILD)" in ""|.|./|/|..|../*) echo "make clean: refusing BUILD=$(BUILD)"; exit 1;; esac
+	rm -rf $(BUILD)
+clean-all: clean
+	rm -rf build-san $(FUZZ_BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/gpu/check/*.d)

@@ -16,6 +16,7 @@
 #include "curve/curve.h"
 #include "pairing/pairing.h"
 #include "field/field.h"
+#include "field.h"
 #include "harness.h"
 
 /* Deterministic, non-trivial operands: reduced values from a fixed seed. */

@@ -27,13 +27,13 @@
  */
 #include <pthread.h>
 #include <stdio.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "groth16/backend.h"
 #include "groth16/prove.h"
+#include "util/bytes.h"
 #include "sp_cuda.h"
 #include "sp_cuda_backend.h"
 
@@ -709,27 +709,10 @@ void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes)
     pthread_mutex_unlock(&c->mu);
 }
 
+/* The declaration's syntax is util/bytes.h's (kept for gpu/check). */
 sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes)
 {
-    char *end;
-    if (!s || *s < '0' || *s > '9')
-        return SP_ERR_INVALID_ARG;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno == ERANGE) /* strtoull saturates: "99999999999999999999" is not 2^64 - 1 bytes */
-        return SP_ERR_INVALID_ARG;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'K': case 'k': shift = 10; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'G': case 'g': shift = 30; end++; break;
-    case 'T': case 't': shift = 40; end++; break;
-    default: break;
-    }
-    if (*end || (shift && v > (SIZE_MAX >> shift)) || v > SIZE_MAX)
-        return SP_ERR_INVALID_ARG;
-    *bytes = (size_t)v << shift;
-    return SP_OK;
+    return s ? sp_bytes_parse(bytes, s) : SP_ERR_INVALID_ARG;
 }
 
 /* SP_CUDA_MEM_LIMIT, when set: the cap of the new backend's context. */
@@ -740,7 +723,7 @@ static sp_status limit_from_env(cuda_impl *c, char err[SP_ERR_LEN])
     if (!v || !*v)
         return SP_OK;
     if (sp_cuda_parse_bytes(v, &bytes) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "%s: SP_CUDA_MEM_LIMIT=%.64s: expected bytes, or a number with K, M, G or T",
+        snprintf(err, SP_ERR_LEN, "%s: SP_CUDA_MEM_LIMIT=%.64s: expected bytes as in 123, 256M, 2GiB, 2^30",
                  c->name, v);
         return SP_ERR_INVALID_ARG;
     }

@@ -17,7 +17,7 @@
  */
 #include <string.h>
 #include "test.h"
-#include "cli/kat.c"
+#include "cli/kat.h"
 
 #define DEFAULT_VECTORS "tests/vectors/noble_bls12381.txt"
 
@@ -75,7 +75,7 @@ static void test_checker_basics(void)
     snprintf(line, sizeof line, "fp_add ff%.94s %s %s\n", one + 2, two, three); /* >= p */
     CHECK(check_text(&rep, line) == 1 && rep.bad_lines == 1);
 
-    static char longline[KAT_LINE_MAX + 64];
+    static char longline[SP_KAT_LINE_MAX + 64];
     memset(longline, '0', sizeof longline - 2);
     memcpy(longline, "fp_add ", 7);
     longline[sizeof longline - 2] = '\n';
@@ -112,7 +112,7 @@ static void test_checker_catches_damage(const char *path)
     FILE *f = fopen(path, "r");
     if (!f)
         return; /* reported by the main check */
-    static char line[KAT_LINE_MAX], bad[KAT_LINE_MAX + 64];
+    static char line[SP_KAT_LINE_MAX], bad[SP_KAT_LINE_MAX + 64];
     int seen[SP_KAT_KINDS] = {0};
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';

@@ -24,7 +24,7 @@ static void fr_to_mpz(mpz_t out, const sp_fr *a)
 }
 
 /* Roots: ffjavascript's w[k] table and zkcrypto's ROOT_OF_UNITY from
- * snarkjs-formats.md section 6 and the vectors' inspect.json, g^t
+ * docs/algorithms.md §3 and the vectors' inspect.json, g^t
  * recomputed with GMP, primitivity. */
 static void test_roots(void)
 {

@@ -4,7 +4,7 @@
  *
  * Known answers: @noble/curves' encodings of [k]G and its list of invalid
  * encodings (tests/vectors/noble_bls12381.txt), the file layout of
- * cuzk.md section 5 (checked by hand-parsing a written file), and the
+ * docs/formats.md §6 (checked by hand-parsing a written file), and the
  * densities of the circom multiplier circuit (its .r1cs against its
  * snarkjs zkey). The rest is round trips (proof, .vk, .params with dropped
  * points) and damaged files.
@@ -253,7 +253,7 @@ static uint32_t rd_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Walks a written file with the layout of cuzk.md section 5 and checks
+/* Walks a written file with the layout of docs/formats.md §6 and checks
  * the counts and a few points against the key. Returns 1 when it fits. */
 static int check_layout(const uint8_t *d, size_t len, const sp_g16_pk *pk)
 {

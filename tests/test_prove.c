@@ -95,7 +95,7 @@ static void check_h_msm(const char *dir, const sp_g16_proof *want, const sp_g16_
     o.backend = be;
     sp_g16_proof p;
     h_msm_calls = h_msm_g1_calls = 0;
-    CHECKF(sp_prove(&p, NULL, pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: h_msm: %s", dir, err);
+    CHECKF(sp_synth_prove(&p, NULL, pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: h_msm: %s", dir, err);
     CHECKF(memcmp(&p, want, sizeof p) == 0, "%s: proof with backend h_msm differs", dir);
     CHECKF(h_msm_calls == 1 && h_msm_g1_calls == 3, "%s: h_msm %d calls, msm_g1 %d calls (want 1, 3)", dir,
            h_msm_calls, h_msm_g1_calls);
@@ -125,14 +125,14 @@ static void check_vector(const char *dir)
     o.insecure_fixed_s = &s;
     sp_g16_proof p[5];
     sp_fr *pub = calloc(pk.vk.n_public + 1, sizeof(sp_fr));
-    CHECKF(sp_prove(&p[0], pub, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
+    CHECKF(sp_synth_prove(&p[0], pub, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
     o.split_msm = 0;
-    CHECKF(sp_prove(&p[1], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
+    CHECKF(sp_synth_prove(&p[1], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
     o.split_msm = 1;
     o.threads = 1;
-    CHECKF(sp_prove(&p[2], NULL, &pk, &cs, w, wn, 1, &o, err) == SP_OK, "%s: %s", dir, err);
+    CHECKF(sp_synth_prove(&p[2], NULL, &pk, &cs, w, wn, 1, &o, err) == SP_OK, "%s: %s", dir, err);
     o.g2_on_backend = 0; /* the engine's way: G2 MSM deferred to the finish phase */
-    CHECKF(sp_prove(&p[4], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
+    CHECKF(sp_synth_prove(&p[4], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
     CHECKF(memcmp(&p[0], &p[4], sizeof p[0]) == 0, "%s: deferred-G2 proof differs", dir);
     o.g2_on_backend = 1;
     check_h_msm(dir, &p[0], &pk, w, wn, o);
@@ -144,7 +144,7 @@ static void check_vector(const char *dir)
     int valid = 0;
     CHECKF(sp_g16_pvk_init(&pvk, &pk.vk, err) == SP_OK, "%s: %s", dir, err);
     for (int i = 0; i < 2; i++) {
-        CHECKF(sp_prove(&q[i], NULL, &pk, NULL, w, wn, 0, &fresh, err) == SP_OK, "%s: %s", dir, err);
+        CHECKF(sp_synth_prove(&q[i], NULL, &pk, NULL, w, wn, 0, &fresh, err) == SP_OK, "%s: %s", dir, err);
         CHECKF(sp_g16_verify(&valid, &pvk, &q[i], pub, pk.vk.n_public, err) == SP_OK && valid,
                "%s: fresh proof %d does not verify (%s)", dir, i, err);
     }
@@ -165,10 +165,10 @@ static void check_vector(const char *dir)
     sp_fr_set_one(&one);
     sp_fr_add(&w[wn - 1], &w[wn - 1], &one);
     err[0] = 0;
-    CHECK(sp_prove(&p[3], NULL, &pk, &cs, w, wn, 1, &o, err) == SP_ERR_UNSATISFIED);
+    CHECK(sp_synth_prove(&p[3], NULL, &pk, &cs, w, wn, 1, &o, err) == SP_ERR_UNSATISFIED);
     CHECKF(strstr(err, "constraint") != NULL, "%s: unhelpful message '%s'", dir, err);
     /* Wrong witness length. */
-    CHECK(sp_prove(&p[3], NULL, &pk, NULL, w, wn - 1, 0, &o, err) == SP_ERR_INVALID_ARG);
+    CHECK(sp_synth_prove(&p[3], NULL, &pk, NULL, w, wn - 1, 0, &o, err) == SP_ERR_INVALID_ARG);
 
     sp_json_free(pd);
     sp_json_free(ud);

@@ -41,7 +41,7 @@ static void prove_and_check(const char *what, const sp_g16_pk *pk, const sp_r1cs
     sp_fr *pub = calloc(pk->vk.n_public + 1, sizeof(sp_fr));
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
     o.threads = 2;
-    CHECKF(sp_prove(&p, pub, pk, cs, w, wn, cs != NULL, &o, err) == SP_OK, "%s: %s", what, err);
+    CHECKF(sp_synth_prove(&p, pub, pk, cs, w, wn, cs != NULL, &o, err) == SP_OK, "%s: %s", what, err);
     CHECKF(verifies(&pk->vk, &p, pub, pk->vk.n_public) == 1, "%s: proof does not verify", what);
     sp_g16_proof t = p;
     sp_g1_affine_neg(&t.a, &t.a);

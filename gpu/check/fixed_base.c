@@ -220,7 +220,7 @@ static int proves(sp_backend *be, const sp_g16_pk *pk, const sp_fr *w, size_t wn
     int valid = 0;
     sp_status st = pub ? be->key_attach(be, pk, err) : SP_ERR_NOMEM;
     if (st == SP_OK) {
-        st = sp_prove(&proof, pub, pk, NULL, w, wn, 0, &o, err);
+        st = sp_synth_prove(&proof, pub, pk, NULL, w, wn, 0, &o, err);
         be->key_detach(be, pk);
     }
     if (st == SP_OK && (st = sp_g16_pvk_init(&pvk, &pk->vk, err)) == SP_OK) {

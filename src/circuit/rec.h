@@ -2,8 +2,8 @@
  * A recorded native circuit: the matrices A, B, C of an sp_cs RECORD run
  * in a compact form (a wire index and a coefficient number per term, the
  * distinct coefficients in one table), with the file format that caches
- * it on disk (record once, reload for every proof: what cuzk.md calls
- * pre-compiled constraint evaluation).
+ * it on disk (record once, reload for every proof: what cuzk calls
+ * pre-compiled constraint evaluation, docs/algorithms.md §5).
  *
  * File format (".sprec", all integers little-endian):
  *   0   8  magic "SPREC\0\1\0" (version 1)

@@ -330,10 +330,10 @@ static int prove_rows(const bench_args *a, prove_inputs *in, sp_backend *be)
         int valid = 0;
         sp_r1cs *cs = in->have_cs ? &in->cs : NULL;
         if (strcmp(be->name, "cpu"))
-            st = sp_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
+            st = sp_synth_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
         for (int r = 0; r < a->reps && st == SP_OK; r++) {
             double t0 = sp_cli_now();
-            st = sp_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
+            st = sp_synth_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
             t[r] = sp_cli_now() - t0;
         }
         if (st == SP_OK && (st = sp_g16_verify(&valid, &pvk, &proof, in->pub, in->pk.vk.n_public, err)) == SP_OK &&
@@ -351,7 +351,7 @@ static int prove_rows(const bench_args *a, prove_inputs *in, sp_backend *be)
     return rc;
 }
 
-/* Whole proofs: key, circuit and witness read once, then sp_prove timed. */
+/* Whole proofs: key, circuit and witness read once, then sp_synth_prove timed. */
 static int bench_prove(const bench_args *a)
 {
     char err[SP_ERR_LEN] = "";

@@ -12,6 +12,7 @@
 #include "groth16/zkey.h"
 #include "synth/gen.h"
 #include "synth/native_setup.h"
+#include "util/bytes.h"
 
 typedef enum { OPT_INT, OPT_BOOL, OPT_BYTES, OPT_STR } opt_type;
 
@@ -23,7 +24,7 @@ static const struct {
     const char *help;
 } keys_[] = {
 #define F(x) offsetof(sp_engine_config, x)
-    {"budget", OPT_BYTES, F(budget_bytes), "memory budget (bytes; K/M/G suffixes; 0 = MemTotal - margin)"},
+    {"budget", OPT_BYTES, F(budget_bytes), "memory budget (bytes: 123, 64M, 2GiB, 2^30; 0 = MemTotal - margin)"},
     {"synth", OPT_INT, F(max_parallel_synthesis), "synthesis workers (max_parallel_synthesis)"},
     {"synth_threads", OPT_INT, F(synth_threads), "threads per synthesis (0 = cores / workers)"},
     {"gpu_workers", OPT_INT, F(gpu_workers_per_device), "workers sharing one device lock"},
@@ -46,29 +47,6 @@ static const struct {
 
 #define N_KEYS (sizeof keys_ / sizeof keys_[0])
 
-/* "123", "64M", "2G", "2^30" -> bytes; returns 0 or -1. */
-static int parse_bytes(size_t *out, const char *s)
-{
-    char *end;
-    errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
-        unsigned long k = strtoul(s + 2, &end, 10);
-        if (errno || *end || !s[2] || k > 62)
-            return -1;
-        *out = (size_t)1 << k;
-        return 0;
-    }
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *s == '-')
-        return -1;
-    int shift = (*end == 'K' || *end == 'k') ? 10 : (*end == 'M' || *end == 'm') ? 20
-              : (*end == 'G' || *end == 'g') ? 30 : 0;
-    if ((shift && end[1]) || (!shift && *end) || v > (~0ULL >> shift))
-        return -1;
-    *out = (size_t)(v << shift);
-    return 0;
-}
-
 int sp_cli_engine_set(sp_engine_config *cfg, const char *kv, char *err, size_t err_len)
 {
     const char *eq = strchr(kv, '=');
@@ -88,7 +66,7 @@ int sp_cli_engine_set(sp_engine_config *cfg, const char *kv, char *err, size_t e
         *(const char **)p = v;
         return *v ? 0 : (snprintf(err, err_len, "%s needs a value", keys_[i].key), -1);
     case OPT_BYTES:
-        if (!parse_bytes((size_t *)p, v))
+        if (sp_bytes_parse((size_t *)p, v) == SP_OK)
             return 0;
         break;
     case OPT_INT:

@@ -259,8 +259,8 @@ static int prove_on_backend(prove_state *s, const prove_args *a, int nt)
     }
     double t0 = sp_cli_now();
     if ((st = be->key_attach(be, &s->pk, err)) == SP_OK) {
-        st = sp_prove(&s->proof, s->pub, &s->pk, s->have_cs ? &s->cs : NULL, s->w, s->w_len,
-                      a->check && !a->native, &o, err);
+        st = sp_synth_prove(&s->proof, s->pub, &s->pk, s->have_cs ? &s->cs : NULL, s->w, s->w_len,
+                            a->check && !a->native, &o, err);
         be->key_detach(be, &s->pk);
     }
     s->t_prove = sp_cli_now() - t0;

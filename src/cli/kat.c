@@ -24,7 +24,6 @@
 
 enum { KAT_FAIL = 0, KAT_PASS = 1, KAT_BAD = -1 };
 #define KAT_MAX_FIELDS 16
-#define KAT_LINE_MAX 4096
 
 /* ---- parsing helpers ---------------------------------------------------- */
 
@@ -524,7 +523,7 @@ static int check_line(int *kind, char *line)
 
 unsigned long sp_kat_check_file(sp_kat_report *rep, FILE *f, const char *name, FILE *log)
 {
-    char line[KAT_LINE_MAX];
+    char line[SP_KAT_LINE_MAX];
     memset(rep, 0, sizeof *rep);
     while (fgets(line, sizeof line, f)) {
         rep->lines++;

@@ -13,6 +13,10 @@
 
 #include <stdio.h>
 
+/* The checker's line buffer: a line of SP_KAT_LINE_MAX - 1 bytes or more,
+ * newline included, is a bad line. */
+#define SP_KAT_LINE_MAX 4096
+
 /* One row per vector kind, in the order of the file format description. */
 #define SP_KAT_KINDS 26
 

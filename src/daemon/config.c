@@ -8,6 +8,7 @@
 #include "daemon/config.h"
 #include "daemon/log.h"
 #include "daemon/wire.h"
+#include "util/bytes.h"
 
 enum { T_INT, T_SIZE, T_BYTES, T_MS, T_BOOL, T_STR, T_ENUM, T_LIST, T_OCTAL };
 #define F_RELOAD 1u /* SIGHUP applies it */
@@ -146,26 +147,7 @@ int sp_dconf_parse_bytes(size_t *out, const char *s)
         *out = 0;
         return 0;
     }
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
-    static const struct { const char *suf; unsigned long long mul; } sufs[] = {
-        {"", 1}, {"b", 1}, {"k", 1ULL << 10}, {"kib", 1ULL << 10}, {"m", 1ULL << 20}, {"mib", 1ULL << 20},
-        {"g", 1ULL << 30}, {"gib", 1ULL << 30}, {"t", 1ULL << 40}, {"tib", 1ULL << 40}, {"kb", 1000ULL},
-        {"mb", 1000000ULL}, {"gb", 1000000000ULL}, {"tb", 1000000000000ULL}};
-    for (size_t i = 0; i < sizeof sufs / sizeof sufs[0]; i++) {
-        if (strcasecmp(end, sufs[i].suf) == 0) {
-            if (v > (unsigned long long)BIG / sufs[i].mul)
-                return -1;
-            *out = (size_t)(v * sufs[i].mul);
-            return 0;
-        }
-    }
-    return -1;
+    return sp_bytes_parse(out, s) == SP_OK ? 0 : -1;
 }
 
 int sp_dconf_parse_ms(long *out, const char *s)

@@ -9,9 +9,9 @@
  * way (same file path, same flags) and applies only the options marked
  * reloadable; a changed option that is not is logged as needing a restart.
  *
- * Value syntax: integers in decimal; sizes as bytes with an optional
- * suffix (K, M, G, T: powers of 1024, also written KiB ...; KB, MB, GB,
- * TB: powers of 1000), "auto" = 0 where 0 means automatic; durations with
+ * Value syntax: integers in decimal; sizes in the byte syntax of
+ * util/bytes.h (123, 64K, 512MiB, 2^30: powers of 1024; KB, MB, GB are
+ * refused), or "auto" = 0 where 0 means automatic; durations with
  * a unit (250ms, 30s, 5m, 1h; "0" alone is zero); booleans as
  * 1/0/yes/no/true/false/on/off; choices by name.
  *

@@ -165,11 +165,11 @@ typedef struct {
 } route;
 
 static const route routes_[] = {
-    {"GET", "/", sp_status_page, 1},
-    {"GET", "/index.html", sp_status_page, 1},
-    {"GET", "/healthz", sp_status_healthz, 1},
-    {"GET", "/metrics", sp_status_metrics, 0},
-    {"GET", "/v1/status", sp_status_json, 0},
+    {"GET", "/", sp_api_page, 1},
+    {"GET", "/index.html", sp_api_page, 1},
+    {"GET", "/healthz", sp_api_healthz, 1},
+    {"GET", "/metrics", sp_api_metrics, 0},
+    {"GET", "/v1/status", sp_api_status, 0},
     {"GET", "/v1/circuits", sp_api_circuits_list, 0},
     {"POST", "/v1/circuits", sp_api_circuits_add, 0},
     {"DELETE", "/v1/circuits/*", sp_api_circuits_delete, 0},

@@ -377,13 +377,13 @@ void sp_api_resume(sp_dmn *d, dreq *r);
  * 422 when one partition of it can never fit the engine budget. Returns
  * 1 when it answered. */
 int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
-void sp_status_page(sp_dmn *d, dreq *r);
-void sp_status_healthz(sp_dmn *d, dreq *r);
-void sp_status_json(sp_dmn *d, dreq *r);
-void sp_status_metrics(sp_dmn *d, dreq *r);
+void sp_api_page(sp_dmn *d, dreq *r);
+void sp_api_healthz(sp_dmn *d, dreq *r);
+void sp_api_status(sp_dmn *d, dreq *r);
+void sp_api_metrics(sp_dmn *d, dreq *r);
 
 /* page.c */
-extern const char sp_status_page_html[];
+extern const char sp_dmn_page_html[];
 
 /* ---- the daemon ---- */
 
@@ -451,10 +451,5 @@ void sp_dmn_token(sp_dmn *d, char *out, size_t out_len);
 /* Reads a token file: SP_OK, or SP_ERR_IO / SP_ERR_FORMAT with err. */
 sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN]);
 
-/* Appends printf text to a growing buffer (metrics). */
-void sp_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A JSON number from a double (3 decimals, no exponent). */
-void sp_jw_double(sp_json_writer *w, double v);
-void sp_jw_bool(sp_json_writer *w, int v);
 
 #endif

@@ -5,7 +5,7 @@
  * fragment: http://host:port/#token=... (fragments are not sent to servers). */
 #include "daemon/internal.h"
 
-const char sp_status_page_html[] =
+const char sp_dmn_page_html[] =
     "<!DOCTYPE html>\n"
     "<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
     "<title>snarkpipe daemon</title>\n"

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "daemon/internal.h"
+#include "util/buf.h"
 #include "daemon/log.h"
 #include "groth16/params.h"
 #include "groth16/zkey.h"

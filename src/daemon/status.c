@@ -1,49 +1,10 @@
 /* GET /v1/status, /metrics, /healthz and / (internal.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "daemon/internal.h"
-
-/* ---- small shared helpers ---- */
-
-void sp_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (!*buf && *cap))
-        return;
-    if (*len + (size_t)n + 1 > *cap) {
-        size_t nc = *cap ? *cap : 8192;
-        while (nc < *len + (size_t)n + 1)
-            nc *= 2;
-        char *nb = realloc(*buf, nc);
-        if (!nb) {
-            free(*buf);
-            *buf = NULL;
-            *cap = 1; /* failed: later calls do nothing */
-            return;
-        }
-        *buf = nb;
-        *cap = nc;
-    }
-    va_start(ap, fmt);
-    vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-}
-
-void sp_jw_double(sp_json_writer *w, double v)
-{
-    char b[64];
-    snprintf(b, sizeof b, "%.3f", v == v && v < 1e300 && v > -1e300 ? v : 0.0);
-    sp_jw_number(w, b);
-}
-
-void sp_jw_bool(sp_json_writer *w, int v) { sp_jw_number(w, v ? "true" : "false"); }
+#include "util/buf.h"
 
 /* VmRSS and VmHWM of this process, bytes. */
 static void rss(size_t *now, size_t *peak)
@@ -64,12 +25,12 @@ static void rss(size_t *now, size_t *peak)
 
 /* ---- / and /healthz ---- */
 
-void sp_status_page(sp_dmn *d, dreq *r)
+void sp_api_page(sp_dmn *d, dreq *r)
 {
-    sp_http_send_static(r, 200, "text/html; charset=utf-8", sp_status_page_html, strlen(sp_status_page_html));
+    sp_http_send_static(r, 200, "text/html; charset=utf-8", sp_dmn_page_html, strlen(sp_dmn_page_html));
 }
 
-void sp_status_healthz(sp_dmn *d, dreq *r)
+void sp_api_healthz(sp_dmn *d, dreq *r)
 {
     static const char ok[] = "{\"status\":\"ok\"}", drain[] = "{\"status\":\"draining\"}";
     if (atomic_load(&d->draining))
@@ -200,7 +161,7 @@ static void jobs_json(sp_json_writer *w, const sp_engine_status *st)
     sp_jw_end_array(w);
 }
 
-void sp_status_json(sp_dmn *d, dreq *r)
+void sp_api_status(sp_dmn *d, dreq *r)
 {
     sp_engine_status st;
     if (sp_engine_status_get(d->eng, &st) != SP_OK) {
@@ -239,7 +200,7 @@ void sp_status_json(sp_dmn *d, dreq *r)
 #define COUNTER(name, help, ...) \
     sp_buf_printf(&b, &len, &cap, "# HELP " name " " help "\n# TYPE " name " counter\n" name " " __VA_ARGS__)
 
-void sp_status_metrics(sp_dmn *d, dreq *r)
+void sp_api_metrics(sp_dmn *d, dreq *r)
 {
     static const char *codes[SP_HTTP_CODES] = {"2xx", "400", "401", "404", "409", "413", "4xx", "5xx"};
     sp_engine_status st;

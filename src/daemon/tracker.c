@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon/internal.h"
+#include "util/buf.h"
 #include "daemon/log.h"
 
 static const double bucket_le_[SP_TRK_BUCKETS] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,

@@ -1,8 +1,8 @@
 /*
  * Serialized freeing: large buffers handed to one background thread that
  * frees them one at a time, so that pipeline threads never stall in
- * munmap and at most one TLB-shootdown storm runs at once (cuzk.md
- * section 3.1, Int 1). The queue is threaded through the buffers
+ * munmap and at most one TLB-shootdown storm runs at once
+ * (docs/algorithms.md §5). The queue is threaded through the buffers
  * themselves (a node is written into the first bytes of each buffer), so
  * handing a buffer over never allocates and never fails.
  */

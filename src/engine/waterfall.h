@@ -4,7 +4,7 @@
  * thin wrapper around this; the tests use it to check the engine's own
  * timelines.
  *
- * Definitions (the ones the cuzk analyses used, cuzk.md section 3.2):
+ * Definitions (the ones the cuzk analyses used, docs/algorithms.md §5):
  *   stage intervals  synth = SYNTH_START..SYNTH_END, lock_wait =
  *                    GPU_PICKUP..GPU_START, gpu = GPU_START..GPU_END
  *                    (device lock held), finish = FINISH_START..FINISH_END,

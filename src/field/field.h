@@ -105,6 +105,13 @@ int sp_fp_sqrt(sp_fp *r, const sp_fp *a);
  * "lexicographically largest" test of the zcash point encoding. */
 int sp_fp_is_lexicographically_largest(const sp_fp *a);
 
+/* Fr only. On output: *r uniform in [1, r) from the OS CSPRNG
+ * (sp_os_random: getrandom(2)), by rejection sampling on 255 bits. For
+ * secrets (the prover's r and s, the development setup's toxic waste);
+ * sp_fr_random is the seeded one for tests. Returns SP_OK, or SP_ERR_IO
+ * when the OS gives no randomness (*r untouched). */
+sp_status sp_fr_random_os(sp_fr *r) SP_WARN_UNUSED;
+
 /* Whether the x86-64 mulx/adcx/adox path is in use (chosen at run time from
  * CPUID; $SP_NO_ASM=1 or sp_field_use_asm(0) forces the portable path). */
 int sp_field_asm_active(void);

@@ -1,4 +1,5 @@
 /* Fr, the BLS12-381 scalar field: instantiation of field_tmpl.h. */
+#include <string.h>
 #include "field/field.h"
 #include "field/consts.h"
 #include "field/fp_asm.h"
@@ -19,3 +20,20 @@
 #define ASM_NEG sp_fr_neg_x86
 #endif
 #include "field/field_tmpl.h"
+
+sp_status sp_fr_random_os(sp_fr *r)
+{
+    /* Rejection sampling on 255 bits: uniform, about two draws on average. */
+    for (;;) {
+        uint8_t buf[SP_FR_BYTES];
+        if (sp_os_random(buf, sizeof buf) != SP_OK)
+            return SP_ERR_IO;
+        buf[SP_FR_BYTES - 1] &= 0x7f;
+        sp_fr t;
+        if (sp_fr_from_bytes_le(&t, buf) == SP_OK && !sp_fr_is_zero(&t)) {
+            *r = t;
+            memset(buf, 0, sizeof buf);
+            return SP_OK;
+        }
+    }
+}

@@ -1,6 +1,6 @@
 /*
- * snarkjs' JSON files for Groth16 on BLS12-381 (snarkjs-formats.md
- * section 8): proof.json, public.json, verification_key.json.
+ * snarkjs' JSON files for Groth16 on BLS12-381 (docs/formats.md
+ * §5): proof.json, public.json, verification_key.json.
  *
  * Writers give the bytes snarkjs 0.7.6 writes (its CLI serialises with
  * bfj, one space per level, no final newline; key order as snarkjs):

@@ -49,7 +49,7 @@ typedef struct {
     sp_g1_affine c;
 } sp_g16_proof;
 
-/* Which bases the H query holds (snarkjs-formats.md section 5). */
+/* Which bases the H query holds (docs/algorithms.md §2). */
 typedef enum {
     /* n points H_j = L^(2n)_{2j+1}(tau) / delta, j < n: the Lagrange basis of
      * the 2n-point domain at its odd points. Scalars: (a*b - c) evaluated at

@@ -1,5 +1,5 @@
 /*
- * bellperson / Filecoin Groth16 formats (cuzk.md section 5): the .params
+ * bellperson / Filecoin Groth16 formats (docs/formats.md §6): the .params
  * proving key, the .vk verifying key and the 192-byte proof.
  *
  * .vk:     alpha_g1 | beta_g1 | beta_g2 | gamma_g2 | delta_g1 | delta_g2 |

@@ -15,23 +15,6 @@ sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk)
     return pk->h_kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO;
 }
 
-sp_status sp_fr_random_os(sp_fr *r)
-{
-    /* Rejection sampling on 255 bits: uniform, about two draws on average. */
-    for (;;) {
-        uint8_t buf[SP_FR_BYTES];
-        if (sp_os_random(buf, sizeof buf) != SP_OK)
-            return SP_ERR_IO;
-        buf[SP_FR_BYTES - 1] &= 0x7f;
-        sp_fr t;
-        if (sp_fr_from_bytes_le(&t, buf) == SP_OK && !sp_fr_is_zero(&t)) {
-            *r = t;
-            memset(buf, 0, sizeof buf);
-            return SP_OK;
-        }
-    }
-}
-
 static void add_affine_g1(sp_g1_jac *r, const sp_g1_affine *p) { sp_g1_jac_add_affine_var(r, r, p); }
 
 static void mul_affine_g1(sp_g1_jac *r, const sp_g1_affine *p, const sp_fr *k)

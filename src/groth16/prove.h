@@ -4,7 +4,7 @@
  * happens above this layer (synth/), so the engine can run it on other
  * threads, or another machine, than the MSMs.
  *
- * The recipe (snarkjs-formats.md section 5; bellperson is the same apart
+ * The recipe (docs/algorithms.md §1; bellperson is the same apart
  * from the H step):
  *   A = alpha1 + sum w_i A_i + r delta1
  *   B = beta2 + sum w_i B2_i + s delta2           (and B1 in G1 with beta1, delta1)
@@ -83,9 +83,5 @@ void sp_g16_partial_free(sp_g16_partial *part);
 sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
                        sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
                        char err[SP_ERR_LEN]) SP_WARN_UNUSED;
-
-/* On output: *r uniform in [1, r) from the OS CSPRNG. Returns SP_OK or
- * SP_ERR_IO. */
-sp_status sp_fr_random_os(sp_fr *r) SP_WARN_UNUSED;
 
 #endif

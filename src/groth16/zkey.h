@@ -1,5 +1,5 @@
 /*
- * snarkjs Groth16 .zkey files (snarkjs-formats.md section 4): read into an
+ * snarkjs Groth16 .zkey files (docs/formats.md §4): read into an
  * sp_g16_pk, write from one.
  *
  * Reading accepts the sections in any order (snarkjs writes 1,2,4,3,9,8,

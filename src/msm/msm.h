@@ -1,7 +1,7 @@
 /*
  * Multi-scalar multiplication on the CPU: sum_i [s_i] P_i for G1 and G2
  * (multi-threaded Pippenger), and the "split" MSM for witness vectors,
- * whose scalars are mostly 0 or 1 (cuzk.md §2.3, gpu-anchors.md §4.9).
+ * whose scalars are mostly 0 or 1 (docs/algorithms.md §4).
  *
  * Algorithm (msm_tmpl.h): signed c-bit windows (Booth recoding, digits in
  * [-2^(c-1), 2^(c-1)]; a scalar above (r-1)/2 is replaced by r - s with

@@ -2,9 +2,9 @@
  * The H step of the Groth16 prover: from the QAP evaluations a, b, c on the
  * domain D (size n, from synth.h) to the scalars of the H multi-scalar
  * multiplication. The two ecosystems bake H into their keys differently,
- * so each has its own function (snarkjs-formats.md section 5; cuzk.md
- * section 2.3). Both overwrite a, b, c (they are the scratch space) and
- * run every transform and pointwise pass on nthreads threads.
+ * so each has its own function (docs/algorithms.md §2). Both overwrite
+ * a, b, c (they are the scratch space) and run every transform and
+ * pointwise pass on nthreads threads.
  */
 #ifndef SP_NTT_HSTEP_H
 #define SP_NTT_HSTEP_H

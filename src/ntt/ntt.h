@@ -11,7 +11,7 @@
  * where D = {omega^j} is the size-n subgroup and omega the domain's root.
  *
  * Two families of roots exist in the wild and give different polynomials
- * for the same evaluation vector (snarkjs-formats.md section 6):
+ * for the same evaluation vector (docs/algorithms.md §3):
  *   SP_NTT_ROOTS_SNARKJS:  omega_(2^32) = 5^t, t = (r-1)/2^32 (ffjavascript;
  *                          needed for snarkjs/circom zkeys);
  *   SP_NTT_ROOTS_ZKCRYPTO: omega_(2^32) = 7^t (zkcrypto bls12_381, bellman,

@@ -1,6 +1,6 @@
 /*
  * The iden3 "binfile" container used by .r1cs, .wtns, .zkey and .ptau
- * (snarkjs-formats.md section 1): magic(4) | version u32 | nSections u32 |
+ * (docs/formats.md §1): magic(4) | version u32 | nSections u32 |
  * nSections x (id u32 | size u64 | payload). Little-endian throughout;
  * sections may come in any order and are looked up by id.
  *

@@ -1,4 +1,4 @@
-/* .r1cs reading and writing. Contracts in r1cs.h; layout in snarkjs-formats.md section 2. */
+/* .r1cs reading and writing. Contracts in r1cs.h; layout in docs/formats.md §2. */
 #include "r1cs/r1cs.h"
 
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /*
  * Rank-1 constraint systems as three CSR matrices, and the circom file
  * formats that carry them: .r1cs (constraints) and .wtns (witness), both
- * iden3 binfile containers (snarkjs-formats.md sections 2 and 3).
+ * iden3 binfile containers (docs/formats.md §2 and §3).
  *
  * Wires (the circom word for variables) are numbered as circom does:
  * 0 = the constant ONE, then n_outputs public outputs, n_pub_inputs public

@@ -1,4 +1,4 @@
-/* .wtns reading and writing. Contracts in r1cs.h; layout in snarkjs-formats.md section 3. */
+/* .wtns reading and writing. Contracts in r1cs.h; layout in docs/formats.md §3. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include "r1cs/internal.h"

@@ -55,8 +55,8 @@ static sp_status synthesize(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, c
     return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, &bad, err);
 }
 
-sp_status sp_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs, const sp_fr *w,
-                   size_t w_len, int check, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
+sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
+                         const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -1,7 +1,9 @@
 /*
- * One whole proof on the CPU: witness -> a, b, c (synthesis) -> H and
- * MSMs (groth16/prove.h) -> proof and public signals. This is what
- * `snarkpipe prove` runs and what the engine runs per partition.
+ * One whole proof in one call: witness -> a, b, c (synthesis, on the CPU)
+ * -> H step and MSMs on the backend the options name (groth16/prove.h; a
+ * CPU backend when none) -> proof and public signals. This is what
+ * `snarkpipe prove` and `snarkpipe bench prove` run; the engine runs the
+ * same steps as pipeline stages across many proofs (engine/engine.h).
  */
 #ifndef SP_SYNTH_PROVER_H
 #define SP_SYNTH_PROVER_H
@@ -34,8 +36,8 @@ sp_status sp_synth_abc_from_key(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *p
  * Returns SP_OK, SP_ERR_UNSATISFIED (check), SP_ERR_INVALID_ARG (sizes,
  *   missing circuit), SP_ERR_NOMEM, SP_ERR_IO (no OS randomness).
  */
-sp_status sp_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
-                   const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts,
-                   char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
+                         const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts,
+                         char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 #endif

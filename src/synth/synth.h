@@ -3,7 +3,7 @@
  * evaluation vectors a, b, c on the FFT domain, the input of the H step.
  *
  * Row layout of the domain (n = 2^k rows), shared by snarkjs and
- * bellperson (snarkjs-formats.md section 5, cuzk.md section 2.1):
+ * bellperson (docs/formats.md §4 and §6):
  *   rows 0 .. nC-1:          a = <A_i,w>, b = <B_i,w>, c = <C_i,w>
  *   rows nC + s, s = 0..nPub: a = w_s, b = c = 0  (input-consistency rows:
  *                             one per public wire and one for wire 0)

@@ -4,7 +4,7 @@
  * chunk of rows at a time. Between two chunks every thread
  *   - yields the CPU while the throttle flag is raised: the engine raises
  *     it during the memory-bound CPU G2 MSM of another partition, so the
- *     two do not fight over memory bandwidth (cuzk.md section 3.1, Int 3);
+ *     two do not fight over memory bandwidth (docs/algorithms.md §5);
  *   - stops when the cancel flag is raised (a cancelled or failed job).
  * Chunks are handed out dynamically, so a slow thread does not hold up
  * the others.

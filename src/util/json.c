@@ -794,6 +794,15 @@ void sp_jw_u64(sp_json_writer *w, uint64_t v)
     sp_jw_number(w, b);
 }
 
+void sp_jw_double(sp_json_writer *w, double v)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%.3f", v == v && v < 1e300 && v > -1e300 ? v : 0.0);
+    sp_jw_number(w, b);
+}
+
+void sp_jw_bool(sp_json_writer *w, int v) { sp_jw_number(w, v ? "true" : "false"); }
+
 sp_status sp_jw_finish(char **out, size_t *out_len, sp_json_writer *w)
 {
     *out = NULL;

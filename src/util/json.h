@@ -119,6 +119,11 @@ void sp_jw_string(sp_json_writer *w, const char *s);
 /* A number value from its literal (the caller guarantees valid JSON number text). */
 void sp_jw_number(sp_json_writer *w, const char *literal);
 void sp_jw_u64(sp_json_writer *w, uint64_t v);
+/* A number with 3 decimals and no exponent ("%.3f"); NaN, infinities and
+ * magnitudes of 1e300 or more are written as 0.000. */
+void sp_jw_double(sp_json_writer *w, double v);
+/* true or false (v != 0). */
+void sp_jw_bool(sp_json_writer *w, int v);
 /*
  * On output: on success *out is the NUL-terminated text (caller frees with
  * free()) and *out_len its length; w is reset (nothing to free).

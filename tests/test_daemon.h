@@ -211,6 +211,28 @@ static inline void tier_of(const sp_addr *a, const char *id, char *out, size_t n
     sp_http_resp_free(&r);
 }
 
+/* The "loads" counter of circuit id in GET /v1/circuits (-1 when absent):
+ * how often its key was made hot. The tier right after a job is a race with
+ * the housekeeping tick (a key over the hot budget is demoted at the next
+ * one), its load count is not. */
+static inline long loads_of(const sp_addr *a, const char *id)
+{
+    sp_http_resp r;
+    long n = -1;
+    if (call(a, "GET", "/v1/circuits", NULL, NULL, 0, &r) == 200) {
+        sp_json_doc *doc = parse_resp(&r);
+        const sp_json_val *cs = doc ? sp_json_get(sp_json_root(doc), "circuits") : NULL;
+        for (size_t i = 0; cs && i < cs->n; i++) {
+            const sp_json_val *v = sp_json_get(cs->items[i], "loads");
+            if (!strcmp(jstr(cs->items[i], "id"), id) && v && v->type == SP_JSON_NUMBER)
+                n = strtol(v->text, NULL, 10);
+        }
+        sp_json_free(doc);
+    }
+    sp_http_resp_free(&r);
+    return n;
+}
+
 /* ---- fixtures ---- */
 
 typedef struct {

@@ -147,16 +147,14 @@ GPU_CHECK := $(BUILD)/gpu/gpu_check
 gpu: $(CUDA_LIB) $(GPU_CHECK)
 ifeq ($(CUDA),1)
 all: gpu
-# The CLI gets backend.c once more with SP_WITH_CUDA; linked before the
-# library, its definitions are the ones used, so sp_backend_open knows cuda.
-CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_select.o $(CUDA_LIB)
+# The CLI links the CUDA backend's object itself (not only from the
+# archive, where nothing would pull it in): it registers its provider when
+# the program starts, so sp_backend_open knows "cuda:N".
+CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_cuda.o $(CUDA_LIB)
 CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
 $(CLI): $(CLI_CUDA_OBJ)
 endif
 
-$(BUILD)/gpu/backend_select.o: src/groth16/backend.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DSP_WITH_CUDA -MMD -MP -c $< -o $@
 $(BUILD)/gpu/backend_cuda.o: CFLAGS += -Igpu -DSP_WITH_CUDA
 $(BUILD)/gpu/backend_cuda.o: $(CUDA_DEPS)
 

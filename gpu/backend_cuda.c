@@ -1,8 +1,9 @@
 /*
  * The CUDA backend of the prover (groth16/backend.h) on top of the CUDA
  * core (sp_cuda.h, sp_cuda_backend.h). Plain C; built into
- * libsnarkpipe_cuda.a and used when backend.c is compiled with
- * SP_WITH_CUDA (the CLI of a CUDA=1 build).
+ * libsnarkpipe_cuda.a. A program that links this object (the CLI of a
+ * CUDA=1 build) can open it by name: it registers its provider at start
+ * (the end of this file), so the library never names it.
  *
  * H step: a, b, c are copied to one device buffer (kept and grown between
  * proofs) and transformed there; h_msm then runs the H MSM on the scalars
@@ -31,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "backend_cuda.h"
 #include "groth16/backend.h"
 #include "groth16/prove.h"
 #include "util/bytes.h"
@@ -782,3 +784,25 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     *be = b;
     return SP_OK;
 }
+
+/* "cuda" or "cuda:N" (N in 0..255). */
+static sp_status cuda_open_named(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    long dev = 0;
+    if (name[4] == ':') {
+        char *end;
+        dev = strtol(name + 5, &end, 10);
+        if (!name[5] || *end || dev < 0 || dev > 255) {
+            *be = NULL;
+            snprintf(err, SP_ERR_LEN, "unknown backend '%s' (cuda or cuda:N, N a device number)", name);
+            return SP_ERR_UNSUPPORTED;
+        }
+    }
+    return sp_backend_cuda_open(be, (int)dev, threads, err);
+}
+
+static const sp_backend_provider cuda_provider = {"cuda", "cuda:0", cuda_open_named};
+
+/* Linked into a program, the backend makes itself known to sp_backend_open
+ * before main runs: the library never names it (groth16/backend.h). */
+__attribute__((constructor)) static void cuda_register(void) { sp_backend_register(&cuda_provider); }

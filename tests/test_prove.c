@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "groth16/backend.h"
 #include "groth16/verify.h"
 #include "groth16/zkey.h"
 #include "synth/prover.h"
@@ -178,9 +179,52 @@ static void check_vector(const char *dir)
     sp_g16_pk_free(&pk);
 }
 
+/* Backend providers: names go to the provider of their prefix, "auto" tries
+ * the first provider's auto_name and falls back to cpu. */
+static char opened_[32];
+static int fake_fails_;
+
+static sp_status fake_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    snprintf(opened_, sizeof opened_, "%s", name);
+    if (fake_fails_) {
+        *be = NULL;
+        snprintf(err, SP_ERR_LEN, "%s: no such device", name);
+        return SP_ERR_GPU;
+    }
+    return sp_backend_cpu_open(be, threads);
+}
+
+static void check_providers(void)
+{
+    static const sp_backend_provider fake = {"fake", "fake:0", fake_open};
+    static const sp_backend_provider dup = {"fake", "fake:9", NULL};
+    char err[SP_ERR_LEN] = "";
+    sp_backend *be = NULL;
+    CHECK(sp_backend_open(&be, "fake:1", 1, err) == SP_ERR_UNSUPPORTED && be == NULL && strstr(err, "fake:1"));
+    CHECK(sp_backend_open(&be, "cuda:3", 1, err) == SP_ERR_UNSUPPORTED && strstr(err, "no CUDA backend"));
+    sp_backend_register(&fake);
+    sp_backend_register(&dup); /* the first of a prefix wins */
+    CHECK(sp_backend_open(&be, "fake:3", 1, err) == SP_OK && be && !strcmp(opened_, "fake:3"));
+    sp_backend_close(be);
+    CHECK(sp_backend_open(&be, "fake", 1, err) == SP_OK && !strcmp(opened_, "fake"));
+    sp_backend_close(be);
+    CHECK(sp_backend_open(&be, "fakes", 1, err) == SP_ERR_UNSUPPORTED && strstr(err, "unknown backend 'fakes'"));
+    opened_[0] = 0;
+    CHECK(sp_backend_open(&be, "auto", 1, err) == SP_OK && !strcmp(opened_, "fake:0"));
+    sp_backend_close(be);
+    fake_fails_ = 1; /* auto falls back to cpu; a named one reports */
+    CHECK(sp_backend_open(&be, "auto", 1, err) == SP_OK && be && !strcmp(be->name, "cpu"));
+    sp_backend_close(be);
+    CHECK(sp_backend_open(&be, "fake:2", 1, err) == SP_ERR_GPU && be == NULL && strstr(err, "no such device"));
+    CHECK(sp_backend_open(&be, "cpu", 1, err) == SP_OK && !strcmp(be->name, "cpu"));
+    sp_backend_close(be);
+}
+
 int main(void)
 {
     sp_test_begin("test_prove", NULL);
+    check_providers();
     check_vector("multiplier_bls12381");
     check_vector("chain1021_bls12381");
     return sp_test_done();

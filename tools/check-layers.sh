@@ -25,13 +25,9 @@
 # allowed. A folder under src/ that is not in the table is an error, so a
 # new layer has to be placed here deliberately.
 #
-# src/ never includes gpu/ headers. The one link from the library to the
-# backend is a declaration, not an include: sp_backend_cuda_open in
-# groth16/backend.h under #ifdef SP_WITH_CUDA, called by backend.c (the
-# Makefile compiles backend.c a second time with SP_WITH_CUDA for the CLI).
-# That circle is removed by issue 15's provider table (backends register
-# themselves), not here; until then it is the only place in src/ allowed
-# to name sp_backend_cuda_* or sp_cuda_*, and this script checks that.
+# src/ never includes gpu/ headers and never names the CUDA backend
+# (sp_backend_cuda_*, sp_cuda_*): backends register themselves as providers
+# (groth16/backend.h), so the library does not depend on them.
 #
 # Usage: tools/check-layers.sh [repo-root]     exit 0 when clean, 1 otherwise.
 set -euo pipefail
@@ -106,12 +102,9 @@ while IFS= read -r -d '' f; do
     layer=${layer%%/*}
     [ -n "${rank[$layer]+x}" ] || continue
     check_file "$f" "$rel" "${rank[$layer]}" "$layer"
-    case $rel in
-    src/groth16/backend.[ch]) ;;
-    *) if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
-        report "$rel: names the CUDA backend (only groth16/backend.h and backend.c may, until issue 15)"
-    fi ;;
-    esac
+    if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
+        report "$rel: names the CUDA backend (backends register themselves: groth16/backend.h)"
+    fi
 done < <(sources "$src")
 
 while IFS= read -r -d '' f; do

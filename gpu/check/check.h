@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../../tests/test.h"
+#include "backend_cuda.h"
 #include "sp_cuda.h"
 
 typedef struct {

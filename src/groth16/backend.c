@@ -81,16 +81,28 @@ sp_status sp_backend_cpu_open(sp_backend **be, int threads)
     return SP_OK;
 }
 
-/* Parses "cuda" / "cuda:N"; returns the device or -1. */
-static int cuda_device_of(const char *name)
+#define MAX_PROVIDERS 8
+static const sp_backend_provider *providers_[MAX_PROVIDERS];
+static int n_providers_;
+
+void sp_backend_register(const sp_backend_provider *p)
 {
-    if (strcmp(name, "cuda") == 0)
-        return 0;
-    if (strncmp(name, "cuda:", 5) != 0 || !name[5])
-        return -1;
-    char *end;
-    long d = strtol(name + 5, &end, 10);
-    return (*end || d < 0 || d > 255) ? -1 : (int)d;
+    for (int i = 0; i < n_providers_; i++)
+        if (!strcmp(providers_[i]->prefix, p->prefix))
+            return;
+    if (n_providers_ < MAX_PROVIDERS)
+        providers_[n_providers_++] = p;
+}
+
+/* The provider of name ("prefix" or "prefix:N"), or NULL. */
+static const sp_backend_provider *provider_of(const char *name)
+{
+    for (int i = 0; i < n_providers_; i++) {
+        size_t k = strlen(providers_[i]->prefix);
+        if (!strncmp(name, providers_[i]->prefix, k) && (name[k] == 0 || name[k] == ':'))
+            return providers_[i];
+    }
+    return NULL;
 }
 
 sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
@@ -98,22 +110,21 @@ sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char e
     *be = NULL;
     if (strcmp(name, "cpu") == 0)
         return sp_backend_cpu_open(be, threads);
-    int dev = strcmp(name, "auto") == 0 ? 0 : cuda_device_of(name);
-    if (dev < 0) {
-        snprintf(err, SP_ERR_LEN, "unknown backend '%s' (expected cpu, auto, cuda or cuda:N)", name);
-        return SP_ERR_UNSUPPORTED;
+    if (strcmp(name, "auto") == 0) {
+        for (int i = 0; i < n_providers_; i++)
+            if (providers_[i]->auto_name && providers_[i]->open(be, providers_[i]->auto_name, threads, err) == SP_OK)
+                return SP_OK;
+        return sp_backend_cpu_open(be, threads);
     }
-#ifdef SP_WITH_CUDA
-    sp_status st = sp_backend_cuda_open(be, dev, threads, err);
-    if (st == SP_OK || strcmp(name, "auto") != 0)
-        return st;
-#else
-    if (strcmp(name, "auto") != 0) {
+    const sp_backend_provider *p = provider_of(name);
+    if (p)
+        return p->open(be, name, threads, err);
+    if (!strncmp(name, "cuda", 4) && (name[4] == 0 || name[4] == ':'))
         snprintf(err, SP_ERR_LEN, "backend '%s': this build has no CUDA backend (build with nvcc present)", name);
-        return SP_ERR_UNSUPPORTED;
-    }
-#endif
-    return sp_backend_cpu_open(be, threads);
+    else
+        snprintf(err, SP_ERR_LEN, "unknown backend '%s' (expected cpu, auto%s)", name,
+                 n_providers_ ? ", or a device backend such as cuda:N" : "");
+    return SP_ERR_UNSUPPORTED;
 }
 
 void sp_backend_close(sp_backend *be)

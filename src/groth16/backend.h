@@ -93,9 +93,10 @@ struct sp_backend {
 };
 
 /*
- * Opens a backend by name: "cpu", or "cuda" / "cuda:N" (device N, default
- * 0) when this build has the CUDA backend; "auto" picks cuda:0 when a
- * usable GPU exists, else cpu.
+ * Opens a backend by name: "cpu", or a registered provider's ("cuda" /
+ * "cuda:N", device N, default 0, when the CUDA backend is linked); "auto"
+ * opens the first provider's auto_name when it works (cuda:0 with a usable
+ * GPU), else cpu.
  * On output: *be a new backend (free with sp_backend_close), NULL on error.
  * Returns SP_OK, SP_ERR_UNSUPPORTED (CUDA not built in, unknown name),
  * SP_ERR_GPU (no such device), SP_ERR_NOMEM; err says why.
@@ -118,9 +119,24 @@ sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *base
 sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
                         int split, char err[SP_ERR_LEN]);
 
-#ifdef SP_WITH_CUDA
-/* Defined by the CUDA backend (gpu/backend_cuda.c). */
-sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
-#endif
+/*
+ * Backends other than cpu come from providers that the program linking
+ * them registers (the CUDA backend registers itself when its object is
+ * linked in: gpu/backend_cuda.c), so the library never names one.
+ * A provider answers to `prefix` and `prefix:N`; `auto_name` is what
+ * "auto" tries first (NULL: not tried).
+ */
+typedef struct {
+    const char *prefix;    /* "cuda" */
+    const char *auto_name; /* "cuda:0" */
+    /* Opens the backend `name` (prefix or prefix:N); returns as
+     * sp_backend_open, err filled on failure. */
+    sp_status (*open)(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN]);
+} sp_backend_provider;
+
+/* Registers p (kept by pointer, so it must outlive every open; at most 8,
+ * the first of a prefix wins). Call it before any sp_backend_open, as a
+ * program starts: registration and opening are not synchronised. */
+void sp_backend_register(const sp_backend_provider *p);
 
 #endif

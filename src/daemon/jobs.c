@@ -409,7 +409,7 @@ static void restore_failed(sp_dmn *d, const restore_spec *rs, const char *why)
     memset(&res, 0, sizeof res);
     res.status = SP_ERR_IO;
     res.n_partitions = rs->n;
-    snprintf(res.err, sizeof res.err, "after a restart: %s", why);
+    snprintf(res.err, sizeof res.err, "after a restart: %.200s", why);
     djob tmp;
     memset(&tmp, 0, sizeof tmp);
     snprintf(tmp.id, sizeof tmp.id, "%s", rs->id);

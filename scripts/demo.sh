@@ -7,7 +7,11 @@
 #   2. prove: a Groth16 proof for the bundled circom circuit chain1021
 #      (1021 constraints, key and witness made by circom + snarkjs);
 #   3. verify it, check that the public signals are the ones snarkjs
-#      computed, and check that a wrong public input is rejected.
+#      computed, and check that a wrong public input is rejected;
+#   4. the engine (demo-engine.sh): a batch of jobs and its waterfall;
+#   5. the seed's workload, sized: the porep-like circuit of a 32 GiB
+#      Filecoin sector (counted, not proved: that is bench/porep-gpu.sh on
+#      a GPU machine) and the native synthesis of a small one, timed.
 set -euo pipefail
 
 build=${1:-build}
@@ -38,6 +42,9 @@ demo_main() {
     [ "$rc" -eq 1 ] || { echo "a wrong public signal was not rejected (exit $rc)"; return 1; }
     echo "with a wrong public signal: rejected, as it should be"
     scripts/demo-engine.sh "$build" "$out/engine" || return 1 # 4. the engine: a batch of jobs, its waterfall
+    step "5. the seed's workload: a porep-like partition of a 32 GiB sector"
+    "$bin" gen-circuit --kind porep-like --preset 32GiB --dry-run || return 1
+    "$bin" bench witness --preset 2KiB --threads-list 2 --reps 2 || return 1
 }
 
 echo "== $("$bin" version)"

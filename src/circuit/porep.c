@@ -652,7 +652,49 @@ sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr
     return st;
 }
 
-/* ---- record: the parts in order ---- */
+/* ---- record: the parts in parallel, joined in order ---- */
+
+typedef struct {
+    const sp_porep *c;
+    const sp_porep_inst *x;
+    sp_cs *subs; /* one batch of parts, opened at their bases */
+    size_t first;  /* the batch's first part, counted over all challenges */
+} rec_job_;
+
+static void rec_task(void *ctx, int tid, size_t t)
+{
+    const rec_job_ *j = ctx;
+    size_t part = j->first + t, per = j->c->p.layers + 2;
+    run_part(&j->subs[t], j->c, j->x, (uint32_t)(part / per), (uint32_t)(part % per));
+}
+
+/* Records parts [first, first + n) on `threads` threads into their own
+ * recordings, then appends them to cs in order. */
+static void record_batch(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, sp_cs *subs, size_t first, size_t n,
+                         int threads)
+{
+    size_t per = c->p.layers + 2, opened = 0;
+    for (; opened < n; opened++) {
+        uint64_t vb, rb;
+        size_t part = first + opened;
+        part_base(c, (uint32_t)(part / per), (uint32_t)(part % per), &vb, &rb);
+        if (sp_cs_sub_open(&subs[opened], cs, vb, rb) != SP_OK) {
+            sp_cs_close(&subs[opened]);
+            sp_cs_fail(cs, SP_ERR_NOMEM, "porep-like: out of memory recording");
+            break;
+        }
+    }
+    if (opened == n) {
+        rec_job_ j = {c, x, subs, first};
+        sp_par_tasks(threads, n, rec_task, &j);
+    }
+    for (size_t t = 0; t < opened; t++) {
+        if (opened == n && sp_cs_status(cs) == SP_OK)
+            sp_cs_sub_join(cs, &subs[t]); /* closes subs[t] */
+        else
+            sp_cs_close(&subs[t]);
+    }
+}
 
 sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_input *input, int threads,
                           char err[SP_ERR_LEN])
@@ -663,24 +705,17 @@ sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_inp
     if (st != SP_OK)
         return st;
     sp_cs cs;
-    if ((st = sp_cs_open(&cs, SP_CS_RECORD, 0)) != SP_OK) {
+    size_t batch = threads > 1 ? 2 * (size_t)threads : 1, parts = (size_t)c->p.challenges * (c->p.layers + 2);
+    sp_cs *subs = calloc(batch, sizeof *subs);
+    if (!subs || (st = sp_cs_open(&cs, SP_CS_RECORD, 0)) != SP_OK) {
+        free(subs);
         sp_porep_inst_free(x);
         snprintf(err, SP_ERR_LEN, "porep-like: out of memory");
-        return st;
+        return subs ? st : SP_ERR_NOMEM;
     }
     part_top(&cs, c, x, NULL);
-    for (uint32_t k = 0; k < c->p.challenges && sp_cs_status(&cs) == SP_OK; k++)
-        for (uint32_t j = 0; j < c->p.layers + 2 && sp_cs_status(&cs) == SP_OK; j++) {
-            uint64_t vb, rb;
-            part_base(c, k, j, &vb, &rb);
-            sp_cs sub;
-            if (sp_cs_sub_open(&sub, &cs, vb, rb) != SP_OK) {
-                sp_cs_fail(&cs, SP_ERR_NOMEM, "porep-like: out of memory recording");
-                break;
-            }
-            run_part(&sub, c, x, k, j);
-            sp_cs_sub_join(&cs, &sub);
-        }
+    for (size_t first = 0; first < parts && sp_cs_status(&cs) == SP_OK; first += batch)
+        record_batch(&cs, c, x, subs, first, parts - first < batch ? parts - first : batch, threads);
     st = sp_cs_status(&cs);
     if (st == SP_OK && (cs.next_var != c->shape.n_vars || cs.next_row != c->shape.n_rows)) {
         st = SP_ERR_INVALID_ARG;
@@ -691,6 +726,7 @@ sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_inp
         *rec = sp_cs_take_rec(&cs);
     }
     sp_cs_close(&cs);
+    free(subs);
     sp_porep_inst_free(x);
     return st;
 }

@@ -138,7 +138,8 @@ sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr
                            char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
- * Records the matrices (RECORD mode) on `threads` threads; the instance
+ * Records the matrices (RECORD mode), parts on `threads` threads appended
+ * in order (the same matrices whatever the count); the instance
  * values used while recording come from input (any input gives the same
  * matrices).
  * On output: *rec (free with sp_cs_rec_free).

@@ -135,23 +135,10 @@ static int parse_args(bench_args *a, int argc, char **argv)
     return 0;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Sorts t[0..n) and returns the median. */
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 static void row(const char *op, const char *extra_json, const char *extra_text, int log_size, int threads, double *t,
                 int reps)
 {
-    double med = median(t, reps);
+    double med = sp_cli_median(t, reps);
     if (sp_cli_g.json) {
         printf("{\"op\":\"%s\",%s\"log_size\":%d,\"threads\":%d,\"reps\":%d,\"seconds\":%.6f,\"min_seconds\":%.6f}\n",
                op, extra_json, log_size, threads, reps, med, t[0]);

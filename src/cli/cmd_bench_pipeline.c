@@ -6,7 +6,6 @@
  * is ten partitions), so s/proof = wall time / c.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <pthread.h>
@@ -225,39 +224,6 @@ static void on_done(void *ctx, sp_engine_job *job)
     pthread_mutex_unlock(&f->mu);
 }
 
-/* Peak RSS since the last reset, in bytes (0 when unknown). A reset first
- * hands free heap memory back (glibc), so that one run's leftovers do not
- * count in the next. */
-static size_t peak_rss(int reset)
-{
-    if (reset) {
-#ifdef __GLIBC__
-        malloc_trim(0);
-#endif
-        FILE *f = fopen("/proc/self/clear_refs", "w");
-        if (f) {
-            fputs("5", f); /* resets VmHWM (Linux >= 4.0) */
-            fclose(f);
-        }
-        return 0;
-    }
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return (size_t)kb * 1024;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
 static double lock_ms(sp_engine *e, size_t *n_dev)
 {
     sp_engine_status st;
@@ -406,12 +372,12 @@ static int measure(sp_engine *e, const sp_cli_circuit *circ, int p, int c, int j
     if (rc == 0) {
         size_t nd;
         double l0 = lock_ms(e, &nd);
-        peak_rss(1);
+        sp_cli_peak_rss(1);
         double t0 = sp_cli_now();
         row->failed = load(e, wl, circ->w_len, p, c, j, lat, err);
         double wall = (sp_cli_now() - t0) * 1e3, held = lock_ms(e, &nd) - l0;
-        row->peak_rss = peak_rss(0);
-        qsort(lat, (size_t)c, sizeof *lat, cmp_double);
+        row->peak_rss = sp_cli_peak_rss(0);
+        qsort(lat, (size_t)c, sizeof *lat, sp_cli_cmp_double);
         row->c = c;
         row->j = j;
         row->wall_s = wall / 1e3;
@@ -625,7 +591,7 @@ int sp_cli_bench_pipeline(int argc, char **argv)
     sp_cli_progress("circuit and key", t0);
     if (!sp_cli_g.quiet && !sp_cli_g.json)
         printf("circuit and key ready in %.1f s, peak RSS so far %.2f GiB\n", sp_cli_now() - t0,
-               peak_rss(0) / 1073741824.0);
+               sp_cli_peak_rss(0) / 1073741824.0);
     rc = bench(&circ, &a);
     sp_cli_circuit_free(&circ);
     return rc;

@@ -6,7 +6,6 @@
  * the .sprec file, load it back) timed too.
  */
 #include <inttypes.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,25 +24,6 @@ static const char USAGE[] =
     "run (cold) and the median of the other R - 1 (warm, default R = 3), constraints per second and\n"
     "peak RSS. --record also times recording the matrices, writing FILE and reading it back.\n"
     "porep-like options:\n" SP_CLI_POREP_USAGE;
-
-static size_t peak_rss_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            kb = strtoull(line + 6, NULL, 10);
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 /* One timed synthesis; returns seconds, or < 0 on failure (reported). */
 static double one_run(const sp_native_circuit *nc, const sp_porep_input *in, sp_fr *w, sp_fr *abc, size_t n,
@@ -124,18 +104,14 @@ static int bench(const sp_porep *c, const int *threads, int n_threads, int reps)
         }
         if (rc != SP_EXIT_OK)
             break;
-        double cold = t[0], warm = cold;
-        if (reps > 1) {
-            qsort(t + 1, (size_t)reps - 1, sizeof *t, cmp_d);
-            warm = t[1 + (reps - 1) / 2];
-        }
+        double cold = t[0], warm = reps > 1 ? sp_cli_median(t + 1, reps - 1) : cold;
         if (sp_cli_g.json)
             printf("{\"op\":\"witness\",\"circuit\":\"%s\",\"constraints\":%" PRIu64 ",\"threads\":%d,"
                    "\"cold_s\":%.4f,\"warm_s\":%.4f,\"peak_rss\":%zu}\n",
-                   nc->name, s->n_rows, threads[k], cold, warm, peak_rss_bytes());
+                   nc->name, s->n_rows, threads[k], cold, warm, sp_cli_peak_rss(0));
         else
             printf("%7d %8.3f %8.3f %23.1f %8.2f GiB\n", threads[k], cold, warm, (double)s->n_rows / warm / 1e6,
-                   (double)peak_rss_bytes() / (1u << 30));
+                   (double)sp_cli_peak_rss(0) / (1u << 30));
         fflush(stdout);
     }
     free(w), free(abc), free(t);

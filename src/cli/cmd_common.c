@@ -1,5 +1,7 @@
 /* Helpers shared by the Groth16 commands (cmds.h). */
 #include <errno.h>
+#include <stdio.h>
+#include <malloc.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -334,4 +336,40 @@ int sp_cli_u64(uint64_t *out, const char *s)
         return -1;
     *out = v;
     return 0;
+}
+
+size_t sp_cli_peak_rss(int reset)
+{
+    if (reset) {
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
+        FILE *f = fopen("/proc/self/clear_refs", "w");
+        if (f) {
+            fputs("5", f); /* resets VmHWM (Linux >= 4.0) */
+            fclose(f);
+        }
+        return 0;
+    }
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (size_t)kb * 1024;
+}
+
+int sp_cli_cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+double sp_cli_median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, sp_cli_cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }

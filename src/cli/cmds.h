@@ -88,6 +88,19 @@ int sp_cli_fail(const char *cmd, sp_status st, const char *msg);
  * names path. */
 int sp_cli_fail_file(const char *cmd, const char *path, sp_status st, const char *msg);
 
+/* Peak resident memory of this process (VmHWM), bytes; 0 when unknown.
+ * reset != 0 instead starts a new peak from now (returns 0): the heap is
+ * trimmed and VmHWM reset (Linux >= 4.0), so the next reading covers what
+ * follows. */
+size_t sp_cli_peak_rss(int reset);
+
+/* qsort comparison of doubles, ascending. */
+int sp_cli_cmp_double(const void *x, const void *y);
+
+/* Sorts t[0..n) (n >= 1) and returns the median (the mean of the middle
+ * two when n is even). */
+double sp_cli_median(double *t, int n);
+
 /* Monotonic seconds. */
 double sp_cli_now(void);
 

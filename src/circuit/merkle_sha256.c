@@ -27,9 +27,7 @@ void sp_merkle_sha256_root(uint8_t root[32], const uint8_t leaf[32], const uint8
     memcpy(root, cur, 32);
 }
 
-/* The 256 message bits of a node value: its 32 little-endian bytes, each
- * byte most significant bit first (bit 255, above Fr's 255 bits, is 0). */
-static void node_msg_bits(sp_bit msg[256], const sp_bit le[255])
+void sp_merkle_sha256_msg_bits(sp_bit msg[256], const sp_bit le[255])
 {
     for (int j = 0; j < 32; j++)
         for (int k = 0; k < 8; k++) {
@@ -38,23 +36,28 @@ static void node_msg_bits(sp_bit msg[256], const sp_bit le[255])
         }
 }
 
+void sp_merkle_sha256_pack_digest(sp_cs *cs, sp_num *out, const sp_bit digest[256])
+{
+    sp_bit packed[254];
+    for (int i = 0; i < 254; i++)
+        packed[i] = digest[8 * (i / 8) + 7 - i % 8];
+    sp_bits_pack_le(cs, out, packed, 254);
+}
+
 void sp_merkle_sha256_gadget_node(sp_cs *cs, sp_num *out, const sp_num *l, const sp_num *r)
 {
-    sp_bit le[255], msg[512], dig[256], packed[254];
+    sp_bit le[255], msg[512], dig[256];
     sp_cs_push(cs, "unpack l");
     sp_num_to_bits_le(cs, le, l, 255);
     sp_cs_pop(cs);
-    node_msg_bits(msg, le);
+    sp_merkle_sha256_msg_bits(msg, le);
     sp_cs_push(cs, "unpack r");
     sp_num_to_bits_le(cs, le, r, 255);
     sp_cs_pop(cs);
-    node_msg_bits(msg + 256, le);
+    sp_merkle_sha256_msg_bits(msg + 256, le);
     sp_sha256_gadget(cs, dig, msg, 512);
-    /* the digest bytes as a little-endian number, its low 254 bits */
-    for (int i = 0; i < 254; i++)
-        packed[i] = dig[8 * (i / 8) + 7 - i % 8];
     sp_cs_push(cs, "pack");
-    sp_bits_pack_le(cs, out, packed, 254);
+    sp_merkle_sha256_pack_digest(cs, out, dig);
     sp_cs_pop(cs);
 }
 

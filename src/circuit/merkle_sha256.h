@@ -42,6 +42,17 @@ void sp_merkle_sha256_root(uint8_t root[32], const uint8_t leaf[32], const uint8
 
 /* ---- circuit ---- */
 
+/* The bridge between Filecoin's 32-byte domain values and SHA-256's bits,
+ * shared by the tree_d gadget and the PoRep labels:
+ * msg_bits: the 256 message bits of a field element's 32 little-endian
+ *   bytes, each byte most significant bit first, from its bits le[0..255)
+ *   (bit 255, above Fr's 255 bits, is the constant 0);
+ * pack_digest: *out = a new variable holding the digest's bytes read as a
+ *   little-endian number, its low 254 bits (the top two cleared): 1
+ *   constraint. */
+void sp_merkle_sha256_msg_bits(sp_bit msg[256], const sp_bit le[255]);
+void sp_merkle_sha256_pack_digest(sp_cs *cs, sp_num *out, const sp_bit digest[256]);
+
 /* *out = node(*l, *r) (a new variable); l, r must be below 2^255 to
  * unpack (any Fr element is). */
 void sp_merkle_sha256_gadget_node(sp_cs *cs, sp_num *out, const sp_num *l, const sp_num *r);

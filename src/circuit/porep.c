@@ -150,28 +150,6 @@ static void alloc_bits(sp_cs *cs, sp_bit *out, uint64_t x, unsigned n)
         sp_bit_alloc(cs, &out[i], (int)(x >> i & 1));
 }
 
-/* 256 message bits of a field element as SHA-256 reads its little-endian
- * bytes: the 255 strict bits plus a zero, each byte's bits reversed
- * (bit 8j + 7 first). */
-static void fr_message_bits(sp_bit out[256], const sp_bit le[255])
-{
-    for (unsigned j = 0; j < 32; j++)
-        for (unsigned b = 0; b < 8; b++) {
-            unsigned i = 8 * j + 7 - b;
-            out[8 * j + b] = i < 255 ? le[i] : sp_bit_const(0);
-        }
-}
-
-/* The digest bits (SHA-256 order) as a field element: bytes read little-
- * endian, top two bits dropped (254 bits packed). */
-static void digest_num(sp_cs *cs, sp_num *out, const sp_bit d[256])
-{
-    sp_bit le[254];
-    for (unsigned i = 0; i < 254; i++)
-        le[i] = d[8 * (i / 8) + 7 - i % 8];
-    sp_bits_pack_le(cs, out, le, 254);
-}
-
 /* A Poseidon Merkle path (tree_c or tree_r_last) from leaf to a root equal
  * to the variable `root`, the path bits packed into the public input. */
 static void poseidon_path(sp_cs *cs, const sp_porep *c, const sp_lc *leaf, const sp_fr *sib_val, uint64_t index,
@@ -343,14 +321,14 @@ static sp_var part_label(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, u
         sp_num v = {(sp_var)(hb + c->head.col + q * L + layer), ch->cols[q * L + layer]};
         sp_bit le[255];
         sp_num_to_bits_le(cs, le, &v, 255); /* bellperson's to_bits_le, as Filecoin's circuit */
-        fr_message_bits(par[n++], le);
+        sp_merkle_sha256_msg_bits(par[n++], le);
     }
     sp_bit rid[255];
     uint8_t rb[32];
     sp_fr_to_bytes_le(rb, &x->replica_id);
     for (int i = 0; i < 255; i++)
         rid[i] = (sp_bit){(sp_var)c->replica_bit[i], SP_BIT_IS, (uint8_t)(rb[i / 8] >> (i % 8) & 1)};
-    fr_message_bits(msg, rid);
+    sp_merkle_sha256_msg_bits(msg, rid);
     for (int i = 0; i < 32; i++)
         msg[256 + i] = sp_bit_const((int)(l >> (31 - i) & 1));
     for (int i = 0; i < 64; i++)
@@ -363,7 +341,7 @@ static sp_var part_label(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, u
     sp_bit d[256];
     sp_sha256_gadget(cs, d, msg, 256 * (size_t)(2 + p->label_parents));
     sp_num label;
-    digest_num(cs, &label, d);
+    sp_merkle_sha256_pack_digest(cs, &label, d);
     free(msg), free(par);
     sp_cs_pop(cs);
     return label.var;

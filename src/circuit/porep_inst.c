@@ -16,16 +16,23 @@
 
 enum { T_CHAL = 1, T_PARENT, T_COL, T_DATA, T_FILL_D, T_FILL_C, T_FILL_R, T_REPLICA };
 
+/* A digest as Filecoin's domain value: little-endian, the top two bits
+ * cleared, so below 2^254 < r (always canonical). */
+static void digest_to_fr(sp_fr *out, uint8_t d[32])
+{
+    d[31] &= 0x3f;
+    sp_status st = sp_fr_from_bytes_le(out, d);
+    (void)st;
+}
+
 /* Fr value number (a, b) of kind tag for the given seed: SHA-256 of the
- * five words, top two bits cleared (below 2^254 < r). */
+ * four words as a domain value. */
 static void prf_fr(sp_fr *out, uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
 {
     uint64_t m[4] = {seed, tag, a, b};
     uint8_t d[32];
     sp_sha256(d, m, sizeof m);
-    d[31] &= 0x3f;
-    sp_status st = sp_fr_from_bytes_le(out, d);
-    (void)st; /* below 2^254: always canonical */
+    digest_to_fr(out, d);
 }
 
 static uint64_t prf_u64(uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
@@ -40,21 +47,13 @@ static uint64_t prf_u64(uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
 
 /* ---- native hashes ---- */
 
-static void digest_to_fr(sp_fr *out, uint8_t d[32])
-{
-    d[31] &= 0x3f;
-    sp_status st = sp_fr_from_bytes_le(out, d);
-    (void)st;
-}
-
 void sp_porep_sha_node(sp_fr *out, const sp_fr *left, const sp_fr *right)
 {
     uint8_t l[32], r[32], d[32];
     sp_fr_to_bytes_le(l, left);
     sp_fr_to_bytes_le(r, right);
     sp_merkle_sha256_node(d, l, r);
-    sp_status st = sp_fr_from_bytes_le(out, d); /* below 2^254: canonical */
-    (void)st;
+    digest_to_fr(out, d);
 }
 
 void sp_porep_label(sp_fr *out, const sp_fr *replica_id, uint32_t layer, uint64_t node, const sp_fr *parents,

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "circuit/rec.h"
+#include "util/file.h"
 #include "util/par.h"
 #include "util/sha256.h"
 
@@ -525,14 +525,11 @@ static sp_status load_body_(sp_cs_rec *r, int fd, uint8_t *coef, const char *pat
 sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN])
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        snprintf(err, SP_ERR_LEN, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
-        if (fd >= 0)
-            close(fd);
-        return SP_ERR_IO;
-    }
+    int fd;
+    uint64_t size;
+    sp_status st = sp_file_open_regular(&fd, &size, path, "sprec", err);
+    if (st != SP_OK)
+        return st;
     uint8_t h[96];
     if (!read_all_(fd, h, sizeof h))
         return load_fail_(NULL, fd, SP_ERR_TRUNCATED, err, path, "shorter than the 96-byte header");
@@ -542,7 +539,7 @@ sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN]
     uint64_t nnz[3] = {get64_(h + 40), get64_(h + 48), get64_(h + 56)};
     /* Sizes against the file length before any allocation (no overflow:
      * each count is bounded first). */
-    uint64_t size = (uint64_t)sb.st_size, need = 96;
+    uint64_t need = 96;
     /* absolute bounds first, so that the sum below cannot overflow */
     if (n_vars == 0 || n_vars > UINT32_MAX || n_public >= n_vars || n_rows > ((uint64_t)1 << 40) ||
         n_coef > UINT32_MAX || nnz[0] > ((uint64_t)1 << 44) || nnz[1] > ((uint64_t)1 << 44) ||
@@ -570,7 +567,7 @@ sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN]
         free(coef);
         return load_fail_(r, fd, SP_ERR_NOMEM, err, path, "out of memory");
     }
-    sp_status st = load_body_(r, fd, coef, path, err);
+    st = load_body_(r, fd, coef, path, err);
     close(fd);
     if (st == SP_OK) {
         body_ b;

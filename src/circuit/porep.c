@@ -465,7 +465,7 @@ static sp_status layout(sp_porep *c, const sp_porep_inst *x, char err[SP_ERR_LEN
         st = count_part(&c->head_vars, &c->head_rows, &nb_head, c, x, 0, &cs);
     if (st == SP_OK)
         st = count_part(&c->label_vars[0], &c->label_rows[0], &nb_l1, c, x, 1, &cs);
-    if (st == SP_OK && c->p.layers > 1)
+    if (st == SP_OK) /* layers >= 2 (sp_porep_check) */
         st = count_part(&c->label_vars[1], &c->label_rows[1], &nb_ln, c, x, 2, &cs);
     if (st == SP_OK)
         st = count_part(&c->tail_vars, &c->tail_rows, &nb_tail, c, x, c->p.layers + 1, &cs);
@@ -477,7 +477,7 @@ static sp_status layout(sp_porep *c, const sp_porep_inst *x, char err[SP_ERR_LEN
     c->shape.n_rows = c->top_rows + K * chal_rows(c);
     c->shape.challenge_vars = chal_vars(c);
     c->shape.challenge_rows = chal_rows(c);
-    c->shape.label_rows = c->label_rows[c->p.layers > 1];
+    c->shape.label_rows = c->label_rows[1];
     c->shape.n_bool = nb_top + K * (nb_head + nb_l1 + L1 * nb_ln + nb_tail);
     if (st == SP_OK && c->shape.n_vars >= UINT32_MAX) {
         snprintf(err, SP_ERR_LEN, "porep-like: %llu wires, more than 2^32 - 1",

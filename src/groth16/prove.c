@@ -119,12 +119,11 @@ static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr
         st = be->h_msm(be, &part->h, a, b, c, pk, d, err);
     else
         st = be->h_scalars(be, hs, a, b, c, pk, d, err);
-    if (st == SP_OK && be->scalars_begin && (st = be->scalars_begin(be, ws, w_len, err)) == SP_OK) {
+    int announced = st == SP_OK && be->scalars_begin && (st = be->scalars_begin(be, ws, w_len, err)) == SP_OK;
+    if (st == SP_OK)
         st = device_msms(part, pk, ws, hs, be, o, err);
+    if (announced)
         be->scalars_end(be, ws);
-    } else if (st == SP_OK) {
-        st = device_msms(part, pk, ws, hs, be, o, err);
-    }
     if (st != SP_OK)
         goto out;
     if (!part->have_b2) { /* keep the scalars for the CPU G2 MSM in finish */

@@ -113,7 +113,8 @@ static sp_var new_var_(sp_cs *cs, const sp_fr *val)
             sp_cs_fail(cs, SP_ERR_INVALID_ARG, "circuit: wire %llu beyond the witness buffer (%llu)",
                        (unsigned long long)v, (unsigned long long)cs->w_len);
     }
-    cs->n_bool += sp_fr_is_zero(val) || sp_fr_eq(val, &pow2_[0]);
+    if (cs->mode == SP_CS_COUNT) /* sizing statistics: kept off the witness path */
+        cs->n_bool += sp_fr_is_zero(val) || sp_fr_eq(val, &pow2_[0]);
     cs->next_var = v + 1;
     return (sp_var)v;
 }

@@ -82,7 +82,7 @@ typedef struct sp_cs {
     uint64_t next_var;     /* next wire number */
     uint64_t next_row;     /* next constraint number */
     uint64_t var_base, row_base; /* where this (sub-)system started */
-    uint64_t n_bool;       /* variables made with a value 0 or 1 (statistics, every mode) */
+    uint64_t n_bool;       /* COUNT: variables made with a value 0 or 1 (ONE included) */
     /* WITNESS outputs, indexed by global wire / row number; each may be
      * NULL (not written). */
     sp_fr *w, *a, *b, *c;

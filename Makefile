@@ -6,22 +6,35 @@
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
 #   make fuzz       libFuzzer targets, clang         (build-fuzz/; scripts/fuzz.sh runs them)
 #   BUILD=dir       build directory (lets several builds coexist)
+#   CURVE=bn254     the whole tree for BN254 instead of BLS12-381 (build-bn254/,
+#                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1)
 #   make clean      removes $(BUILD) only; make clean-all also build-san/, build-fuzz/
 
 CC      ?= gcc
 SAN     ?= 0
+# One curve per build of the tree (ARCHITECTURE.md, "Curves").
+CURVE   ?= bls12-381
+ifeq ($(CURVE),bls12-381)
+CURVE_TAG   :=
+CURVE_FLAGS :=
+else ifeq ($(CURVE),bn254)
+CURVE_TAG   := -bn254
+CURVE_FLAGS := -DSP_CURVE_BN254=1
+else
+$(error CURVE must be bls12-381 or bn254, not '$(CURVE)')
+endif
 ifeq ($(SAN),1)
-BUILD   ?= build-san
+BUILD   ?= build$(CURVE_TAG)-san
 OPT     ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 else
-BUILD   ?= build
+BUILD   ?= build$(CURVE_TAG)
 OPT     ?= -O2 -g
 endif
 WARN    ?= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Isrc -pthread
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc -pthread
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
 LDLIBS  += -lm
 comma   := ,

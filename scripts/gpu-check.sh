@@ -7,9 +7,10 @@
 #     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
 #                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
-#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
+#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG  --kernels
 #                 --device N  --stream (of gpu_check only the streamed-MSM and
-#                 streamed-key checks and rows)
+#                 streamed-key checks and rows)  --kernels (of the checks only
+#                 the NTT, MSM and split-MSM ones)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

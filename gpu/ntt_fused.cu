@@ -91,12 +91,13 @@ static __device__ __forceinline__ void nttf_butterfly(F &a0, F &a1, const F &w, 
  * barrier and one shared-memory round trip per round instead of per stage.
  * G = 1 is the plain radix-2 pass. The row j0 of a pair decides its twiddle
  * as in a radix-2 stage: (col | (j0 mod 2^(q0 + a)) << s0) << (log_n - 1 -
- * st), with col the column's logical index (0 in the first pass).
+ * st), with col the column's logical index col0 + l (0 in the first pass,
+ * where the columns are the high bits: first != 0).
  */
 template <class F, int G>
 static __device__ __forceinline__ void nttf_rounds(F *s, const F *tw, unsigned log_n, unsigned s0,
                                                    unsigned k, unsigned t, unsigned stride,
-                                                   size_t col_base)
+                                                   int first, size_t col0)
 {
     const unsigned cols = 1u << t, tid = threadIdx.x;
     for (unsigned q0 = 0; q0 < k; q0 += G) {
@@ -120,7 +121,8 @@ static __device__ __forceinline__ void nttf_rounds(F *s, const F *tw, unsigned l
                     if (m >= (1 << g) || (m >> a) & 1)
                         continue;
                     const uint32_t j0 = base + ((uint32_t)m << q0);
-                    const size_t ktw = (col_base + l) | ((size_t)(j0 & ((1u << (q0 + a)) - 1)) << s0);
+                    const size_t ktw = (first ? 0 : col0 + l) |
+                                       ((size_t)(j0 & ((1u << (q0 + a)) - 1)) << s0);
                     const bool trivial = ktw == 0; /* w^0 = 1: stage 0 entirely */
                     F w = x_zero<F>();
                     if (!trivial)
@@ -174,7 +176,7 @@ nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsign
         s[j * stride + l] = src[mp.src(j, l)];
     }
     __syncthreads();
-    nttf_rounds<F, G>(s, tw, log_n, s0, k, t, stride, mp.first ? 0 : mp.col0);
+    nttf_rounds<F, G>(s, tw, log_n, s0, k, t, stride, mp.first, mp.col0);
     /* first pass: rows fastest (a column is a run of 2^k in dst); later:
      * columns fastest, as read */
     for (uint32_t e = tid; e < total; e += blockDim.x) {

@@ -7,10 +7,10 @@
 #     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
 #                 there with make unless both already exist
 #                 (SP_GPU_REBUILD=1 forces the build)
-#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG  --kernels
+#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
 #                 --device N  --stream (of gpu_check only the streamed-MSM and
-#                 streamed-key checks and rows)  --kernels (of the checks only
-#                 the NTT, MSM and split-MSM ones)
+#                 streamed-key checks and rows)  --only ntt|msm|split (of the
+#                 checks only that group)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

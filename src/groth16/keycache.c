@@ -259,11 +259,15 @@ static void write_run(void *vctx)
     w->st = kc_entry_write(&w->pend, w->L->dirfd, w->L->name, &h, w->pk, w->why);
 }
 
+void (*sp_kc_debug_after_check)(void);
+
 /* Writes the entry while hashing the key file again; publishes it when
  * the two hashes agree. Returns SP_OK, or SP_ERR_IO when the file changed. */
 static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LEN])
 {
     double t0 = now_s();
+    if (sp_kc_debug_after_check)
+        sp_kc_debug_after_check();
     hash_task again = {.L = L};
     write_task w = {.L = L, .pk = pk};
     run_two(L->rq->threads, hash_run, &again, write_run, &w);

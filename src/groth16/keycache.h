@@ -106,6 +106,11 @@ typedef struct {
 sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp_kc_request *rq,
                      char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/* Tests only: when set, called after a load has checked the key file and
+ * before it hashes the file again to store the entry (a test changes the
+ * bytes there). NULL in programs; set it only while no load runs. */
+extern void (*sp_kc_debug_after_check)(void);
+
 /* One file of a cache directory, for listing. */
 typedef struct {
     char name[256];        /* the file's name in the directory */

@@ -77,8 +77,12 @@ static sp_status source_map(kc_load *L, char err[SP_ERR_LEN])
     sp_status st = sp_file_open_regular(&fd, &size, L->rq->path, what, err);
     if (st != SP_OK)
         return st;
-    if (size == 0 || size > SIZE_MAX) {
-        snprintf(err, SP_ERR_LEN, "%s: %.200s: %s", what, L->rq->path, size ? "too large" : "empty file");
+    if (size == 0) { /* nothing to cache: the plain reader says what is wrong */
+        close(fd);
+        return SP_OK;
+    }
+    if (size > SIZE_MAX) {
+        snprintf(err, SP_ERR_LEN, "%s: %.200s: too large", what, L->rq->path);
         close(fd);
         return SP_ERR_IO;
     }
@@ -351,6 +355,9 @@ sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp
     sp_status st = source_map(&L, err);
     if (st != SP_OK)
         return st;
+    if (L.len == 0)
+        return rq->kind == SP_KC_ZKEY ? sp_zkey_read(pk, NULL, rq->path, rq->flags, rq->threads, err)
+                                      : sp_bp_params_read(pk, rq->path, rq->density, rq->flags, rq->threads, err);
     prepare(&L, dir);
     if (L.dirfd >= 0)
         st = try_entry(pk, &L);

@@ -9,7 +9,8 @@
  *     outer one resumes with its count and its own elapsed time;
  *   - notes stay, the line under them is erased first;
  *   - thread safety on the real clock: threads adding at once, every line
- *     whole, percents never going back, every unit counted.
+ *     whole, percents never going back, every unit counted;
+ *   - the ticker: lines (the time moving) while nothing is counted.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -50,7 +51,7 @@ static void expect_written(const char *want, const char *what)
 
 static void on_fake(void)
 {
-    sp_progress_config c = {fd_, 0.5, 0.1, fake_now};
+    sp_progress_config c = {fd_, 0.5, 0.1, fake_now, 0};
     sp_progress_configure(&c);
 }
 
@@ -176,7 +177,7 @@ static void *adder(void *arg)
 
 static void test_threads(void)
 {
-    sp_progress_config c = {fd_, 0, 0, NULL}; /* draw at every add that gets the lock */
+    sp_progress_config c = {fd_, 0, 0, NULL, 0}; /* draw at every add that gets the lock */
     sp_progress_configure(&c);
     sp_progress_begin("work", (uint64_t)THREADS * ADDS);
     pthread_t t[THREADS];
@@ -206,6 +207,30 @@ static void test_threads(void)
     reset();
 }
 
+static void test_ticker(void)
+{
+    sp_progress_config c = {fd_, 0, 0.02, NULL, 1};
+    sp_progress_configure(&c);
+    sp_progress_begin("waiting", 10);
+    sp_progress_add(1);
+    size_t n = 0;
+    char *out = NULL;
+    for (int i = 0; i < 1000; i++) { /* until three lines came (10 s at most, ~0.1 s normally) */
+        free(out);
+        out = written();
+        n = 0;
+        for (char *p = out; *p; p++)
+            n += *p == '\r';
+        if (n >= 3)
+            break;
+        usleep(10000);
+    }
+    sp_progress_configure(NULL);
+    CHECKF(n >= 3 && strstr(out, "\rwaiting   10%  0.") == out, "the ticker drew %zu lines: [%s]", n, out);
+    free(out);
+    reset();
+}
+
 int main(void)
 {
     sp_test_begin("test_progress", NULL);
@@ -215,6 +240,7 @@ int main(void)
     test_line();
     test_nested();
     test_threads();
+    test_ticker();
     close(fd_);
     unlink(path_);
     return sp_test_done();

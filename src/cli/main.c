@@ -122,8 +122,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
         name = "help";
     for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++)
-        if (strcmp(name, commands_[i].name) == 0)
+        if (strcmp(name, commands_[i].name) == 0) {
+            sp_cli_progress_setup(name);
             return commands_[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "snarkpipe: unknown command '%s' (try: snarkpipe help)\n", argv[1]);
     return SP_EXIT_USAGE;
 }

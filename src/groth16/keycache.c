@@ -25,6 +25,7 @@
 #include "groth16/zkey.h"
 #include "util/file.h"
 #include "util/par.h"
+#include "util/progress.h"
 #include "util/sha256.h"
 
 const char *sp_kc_outcome_str(sp_kc_outcome o)
@@ -134,15 +135,25 @@ static void run_two(int threads, task_fn f0, void *c0, task_fn f1, void *c1)
 
 typedef struct {
     const kc_load *L;
+    int report; /* count the bytes in the progress line */
     uint8_t out[32];
     double seconds;
 } hash_task;
 
 static void hash_run(void *vctx)
 {
+    enum { PIECE = 16 << 20 };
     hash_task *h = vctx;
     double t0 = now_s();
-    sp_sha256(h->out, h->L->data, h->L->len);
+    sp_sha256_ctx c;
+    sp_sha256_init(&c);
+    for (size_t at = 0; at < h->L->len; at += PIECE) {
+        size_t k = h->L->len - at < PIECE ? h->L->len - at : PIECE;
+        sp_sha256_update(&c, h->L->data + at, k);
+        if (h->report)
+            sp_progress_add(k);
+    }
+    sp_sha256_final(h->out, &c);
     h->seconds = now_s() - t0;
 }
 
@@ -196,9 +207,11 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
     } else if (h.level < L->want.level) {
         L->rep->outcome = SP_KC_WEAKER;
     } else {
-        hash_task ht = {.L = L};
+        hash_task ht = {.L = L, .report = 1};
         read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw};
+        sp_progress_begin("key: reading the cached key", L->len + KC_HEAD + h.payload + KC_TRAILER);
         run_two(L->rq->threads, hash_run, &ht, read_run, &rt);
+        sp_progress_end();
         memcpy(L->sha, ht.out, 32);
         L->have_sha = 1;
         L->rep->t_hash = ht.seconds;
@@ -274,7 +287,11 @@ static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LE
         sp_kc_debug_after_check();
     hash_task again = {.L = L};
     write_task w = {.L = L, .pk = pk};
+    kc_head size;
+    kc_head_of(&size, pk);
+    sp_progress_begin("key: writing its cache entry", KC_HEAD + size.payload + KC_TRAILER);
     run_two(L->rq->threads, hash_run, &again, write_run, &w);
+    sp_progress_end();
     if (memcmp(again.out, L->sha, 32) != 0) {
         if (w.st == SP_OK)
             kc_entry_drop(&w.pend, L->dirfd);

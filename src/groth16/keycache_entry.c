@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include "util/progress.h"
 #include "util/rng.h"
 #include "util/sha256.h"
 
@@ -422,6 +423,7 @@ sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t r
             uint8_t *p = (uint8_t *)s[i].p + at;
             bad = read_full(fd, p, k) != 0;
             sp_sha256_update(&c, p, k);
+            sp_progress_add(k);
         }
     sp_sha256_final(dig, &c);
     if (bad || read_full(fd, want, sizeof want) != 0)
@@ -518,6 +520,7 @@ sp_status kc_entry_write(kc_pending *p, int dirfd, const char *name, const kc_he
             const uint8_t *b = (const uint8_t *)s[i].p + at;
             sp_sha256_update(&c, b, k);
             bad = write_full(p->fd, b, k);
+            sp_progress_add(k);
         }
     sp_sha256_final(dig, &c);
     if (!bad)

@@ -3,6 +3,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/prove.h"
+#include "util/progress.h"
+
+/* Progress units of the steps (util/progress.h): a G1 point of an MSM 1, a
+ * G2 point 3, the H step half a unit a row: about their relative costs. */
+#define G2_UNITS 3
+
+uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk)
+{
+    uint64_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
+    return pk->domain_size / 2 + 2 * nv + nc + pk->n_h + G2_UNITS * nv;
+}
+
+/* One G1 MSM of the start phase, with its progress. */
+static sp_status msm1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *k, size_t n,
+                      int split, const char *part, char err[SP_ERR_LEN])
+{
+    sp_progress_part(part);
+    sp_status st = be->msm_g1(be, out, bases, k, n, split, err);
+    sp_progress_add(n);
+    return st;
+}
 
 sp_g16_prove_opts sp_g16_prove_opts_default(void)
 {
@@ -87,14 +108,16 @@ static sp_status device_msms(sp_g16_partial *p, const sp_g16_pk *pk, const sp_sc
     size_t nv = pk->n_vars, npub = pk->vk.n_public;
     int sp = o->split_msm;
     sp_status st;
-    if ((st = be->msm_g1(be, &p->a, pk->a, ws, nv, sp, err)) != SP_OK ||
-        (st = be->msm_g1(be, &p->b1, pk->b1, ws, nv, sp, err)) != SP_OK ||
-        (st = be->msm_g1(be, &p->c, pk->c, ws + npub + 1, nv - npub - 1, sp, err)) != SP_OK ||
-        (hs && (st = be->msm_g1(be, &p->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK))
+    if ((st = msm1(be, &p->a, pk->a, ws, nv, sp, "MSM A", err)) != SP_OK ||
+        (st = msm1(be, &p->b1, pk->b1, ws, nv, sp, "MSM B1", err)) != SP_OK ||
+        (st = msm1(be, &p->c, pk->c, ws + npub + 1, nv - npub - 1, sp, "MSM C", err)) != SP_OK ||
+        (hs && (st = msm1(be, &p->h, pk->h, hs, pk->n_h, 0, "MSM H", err)) != SP_OK))
         return st;
     if (o->g2_on_backend && be->msm_g2) {
+        sp_progress_part("MSM B2 (G2)");
         if ((st = be->msm_g2(be, &p->b2, pk->b2, ws, nv, sp, err)) != SP_OK)
             return st;
+        sp_progress_add(G2_UNITS * nv);
         p->have_b2 = 1;
     }
     return SP_OK;
@@ -115,10 +138,12 @@ static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr
         goto out;
     }
     sp_msm_scalars_from_fr_par(ws, w, w_len, o->threads);
+    sp_progress_part(be->h_msm ? "H step and MSM H" : "H step");
     if (be->h_msm)
         st = be->h_msm(be, &part->h, a, b, c, pk, d, err);
     else
         st = be->h_scalars(be, hs, a, b, c, pk, d, err);
+    sp_progress_add(pk->domain_size / 2 + (be->h_msm ? pk->n_h : 0));
     int announced = st == SP_OK && be->scalars_begin && (st = be->scalars_begin(be, ws, w_len, err)) == SP_OK;
     if (st == SP_OK)
         st = device_msms(part, pk, ws, hs, be, o, err);
@@ -174,7 +199,9 @@ sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const s
     if (!part->have_b2) {
         sp_backend cpu = {0};
         cpu.threads = o.threads;
+        sp_progress_part("MSM B2 (G2)");
         st = sp_cpu_msm_g2(&cpu, &part->b2, pk->b2, part->ws, part->n_ws, o.split_msm, err);
+        sp_progress_add(G2_UNITS * (uint64_t)pk->n_vars);
     }
     sp_fr r, s;
     if (st == SP_OK) {

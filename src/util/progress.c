@@ -2,6 +2,7 @@
 #include "util/progress.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -47,7 +48,7 @@ static long long to_ns(double s) { return (long long)(s * 1e9); }
 
 sp_progress_config sp_progress_defaults(void)
 {
-    sp_progress_config c = {2, 0.5, 0.1, NULL};
+    sp_progress_config c = {2, 0.5, 0.1, NULL, 1};
     return c;
 }
 
@@ -97,15 +98,58 @@ static void draw(double t)
     drawn_ = len; /* the padding is blank: only len characters show */
 }
 
+/* Under mu_: redraws when a shown stage's next draw is due. */
+static void draw_if_due(double t)
+{
+    if (atomic_load(&active_) && to_ns(t) >= atomic_load(&next_draw_ns_)) {
+        draw(t);
+        atomic_store(&next_draw_ns_, to_ns(t + cfg_.interval_s));
+    }
+}
+
+/* The ticker: while progress stays configured as when it started
+ * (generation), redraws every interval. */
+static unsigned gen_;      /* under mu_: bumped by every configure */
+
+static void *ticker(void *arg)
+{
+    unsigned gen = (unsigned)(uintptr_t)arg;
+    for (;;) {
+        pthread_mutex_lock(&mu_);
+        double iv = cfg_.interval_s > 0.01 ? cfg_.interval_s : 0.01;
+        if (gen != gen_ || !atomic_load(&on_)) {
+            pthread_mutex_unlock(&mu_);
+            return NULL;
+        }
+        draw_if_due(mono_now());
+        pthread_mutex_unlock(&mu_);
+        struct timespec ts = {(time_t)iv, (long)((iv - (double)(time_t)iv) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void sp_progress_configure(const sp_progress_config *c)
 {
     pthread_mutex_lock(&mu_);
     atomic_store(&active_, 0);
     depth_ = 0;
     drawn_ = 0;
+    gen_++;
     if (c)
         cfg_ = *c;
     atomic_store(&on_, c != NULL);
+    if (c && c->ticker && !c->now) {
+        pthread_t t;
+        pthread_attr_t a;
+        /* an old ticker sees the new generation and leaves */
+        if (pthread_attr_init(&a) == 0) {
+            pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+            if (pthread_create(&t, &a, ticker, (void *)(uintptr_t)gen_) != 0) {
+                /* no ticker: lines still come with the counted work */
+            }
+            pthread_attr_destroy(&a);
+        }
+    }
     pthread_mutex_unlock(&mu_);
 }
 
@@ -160,10 +204,7 @@ void sp_progress_add(uint64_t units)
     double t = cfg_.now ? cfg_.now() : mono_now();
     if (to_ns(t) < atomic_load_explicit(&next_draw_ns_, memory_order_relaxed) || pthread_mutex_trylock(&mu_) != 0)
         return;
-    if (atomic_load(&active_) && to_ns(t) >= atomic_load(&next_draw_ns_)) {
-        draw(t);
-        atomic_store(&next_draw_ns_, to_ns(t + cfg_.interval_s));
-    }
+    draw_if_due(t);
     pthread_mutex_unlock(&mu_);
 }
 

@@ -18,6 +18,8 @@
  * from any thread (an atomic add); the
  * line is redrawn by whichever add finds the redraw interval passed and
  * the drawing lock free (a try-lock: workers never wait on the terminal).
+ * With `ticker` a thread of the module also redraws the line every
+ * interval, so the time moves while a long step counts nothing.
  * Nothing is drawn in a stage's first `delay` seconds, so short work
  * prints nothing; sp_progress_end erases a drawn line, leaving the
  * terminal as it was. sp_progress_note prints a finished step's line,
@@ -39,6 +41,10 @@ typedef struct {
     double interval_s; /* at most one redraw per interval (default 0.1) */
     /* The clock in seconds; NULL: CLOCK_MONOTONIC. Tests pass their own. */
     double (*now)(void);
+    /* Also redraw from a thread of the module's own every interval (on the
+     * real clock), so the elapsed time moves during long steps that count
+     * nothing (one large MSM, a device call). Default on. */
+    int ticker;
 } sp_progress_config;
 
 /* The defaults above, on stderr. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/internal.h"
-#include "synth/synth_chunked.h"
+#include "synth/prover.h"
 
 #define TL(e, ev, seq, ...) sp_timeline_emit((e)->tl, ev, seq, __VA_ARGS__)
 
@@ -224,9 +224,8 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
         return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
     }
     if (c->cs)
-        return sp_synth_abc_chunked(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad,
-                                    err);
-    return sp_synth_abc_from_key_chunked(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
+        return sp_synth_abc(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad, err);
+    return sp_synth_abc_from_key(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
 }
 
 static void synth_one(sp_engine *e, worker *w, part *p)

@@ -125,7 +125,7 @@ expect 0 "d: --no-key-cache" env SNARKPIPE_CACHE_DIR="$T/unused" "$bin" --json p
 expect_out '"key_cache":\{"state":"off","stored":false' "d: the cache is off"
 check "d: nothing written" test ! -e "$T/unused"
 expect 0 "d: cache list" "$bin" cache list
-expect_out "usable, zkey key, subgroup checks" "d: list shows the entry"
+expect_out "usable, bls12-381 zkey key, subgroup checks" "d: list shows the entry"
 expect_out "key $T/k.zkey \([0-9]+ bytes, now: same size\)" "d: and its key file"
 expect 0 "d: cache list --json" "$bin" --json cache list
 expect_out '"entries":\[\{"file":"[0-9a-f]{40}-bls12-381.spkc"' "d: JSON listing"

@@ -135,8 +135,8 @@ static int list_print(void *vctx, const sp_kc_file *f)
         struct tm tm;
         if (gmtime_r(&t, &tm))
             strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
-        printf("%s\n  %s, %s key, %s checks, %.1f MiB, made %s UTC\n  key %s (%" PRIu64 " bytes, now: %s)\n"
-               "  sha256 %s\n", f->name, what, kind, checks, (double)f->bytes / (1 << 20), when, f->source,
+        printf("%s\n  %s, %s %s key, %s checks, %.1f MiB, made %s UTC\n  key %s (%" PRIu64 " bytes, now: %s)\n"
+               "  sha256 %s\n", f->name, what, f->curve, kind, checks, (double)f->bytes / (1 << 20), when, f->source,
                f->source_size, source_state(f), sha);
     } else {
         printf("%s\n  %s, %.1f MiB\n", f->name, what, (double)f->bytes / (1 << 20));

@@ -14,7 +14,8 @@
 #              entry written
 #   warm       the entry read back (the key file hashed, nothing checked)
 #   warm-no-sg --skip-subgroup-check served by the same entry
-# Columns: the median wall-clock seconds of the whole process, then (from
+# Columns: the median wall-clock seconds of the whole process (and below,
+# its CPU seconds, user + system, which a loaded machine disturbs less), then (from
 # prove --json, median) the key's part of it: read_key for default and
 # warm, and for the cold and warm runs what the cache spent: hashing the
 # key file, reading the entry, checking the key, writing the entry. Last:
@@ -28,6 +29,7 @@ reps=${REPS:-3}
 threads=${THREADS:-0}
 bin=$build/snarkpipe
 [ -x "$bin" ] || { echo "keycache: $bin not found (make BUILD=$build first)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "keycache: /usr/bin/time is needed (Debian: apt-get install time)" >&2; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_bench_keycache.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export SNARKPIPE_CACHE_DIR=$T/cache
@@ -40,14 +42,16 @@ run() {
     local name=$1 t0
     shift
     t0=$(now)
-    "$bin" --threads "$threads" --json prove "$@" "$T/c.zkey" "$T/c.wtns" "$T/p.json" "$T/pub.json" \
-        >>"$T/runs/$name.json" 2>"$T/err" || { echo "failed: prove $*" >&2; cat "$T/err" >&2; exit 1; }
+    /usr/bin/time -f "%U %S" -o "$T/cpu" "$bin" --threads "$threads" --json prove "$@" "$T/c.zkey" "$T/c.wtns" \
+        "$T/p.json" "$T/pub.json" >>"$T/runs/$name.json" 2>"$T/err" || { echo "failed: prove $*" >&2; cat "$T/err" >&2; exit 1; }
     awk -v a="$t0" -v b="$(now)" 'BEGIN {printf "%.3f\n", b - a}' >>"$T/runs/$name.wall"
+    awk '{printf "%.3f\n", $1 + $2}' "$T/cpu" >>"$T/runs/$name.cpu"
     "$bin" verify "$T/vk.json" "$T/pub.json" "$T/p.json" >/dev/null || { echo "proof does not verify" >&2; exit 1; }
 }
 # field NAME KEY: median of a JSON number field over NAME's runs
 field() { grep -o "\"$2\":[0-9][0-9.]*" "$T/runs/$1.json" | cut -d: -f2 | median | awk '{printf "%.3f", $1}'; }
 wall() { median <"$T/runs/$1.wall"; }
+cpu() { median <"$T/runs/$1.cpu"; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "snarkpipe: $("$bin" version)"
@@ -66,7 +70,9 @@ for k in $sizes; do
         run cold
         run warm
         run warmnosg --skip-subgroup-check
-    done
+        printf "%-5s %-8s | %-8s %-8s %-8s %-8s %-10s |\n" "" "(cpu s)" "$(cpu default)" "$(cpu nosg)" "$(cpu cold)" \
+        "$(cpu warm)" "$(cpu warmnosg)"
+done
     grep -q '"state":"miss","stored":true' "$T/runs/cold.json" || { echo "the cold runs did not store" >&2; exit 1; }
     [ "$(grep -c '"state":"hit"' "$T/runs/warm.json")" = "$reps" ] || { echo "a warm run missed" >&2; exit 1; }
     [ "$(grep -c '"state":"hit"' "$T/runs/warmnosg.json")" = "$reps" ] || { echo "a warm-no-sg run missed" >&2; exit 1; }
@@ -79,4 +85,6 @@ for k in $sizes; do
         "$hash" "$(field warm entry)" "$(field cold check)" "$(field cold store)" \
         "$(awk -v b="$zb" 'BEGIN {printf "%.1f", b / 1048576}')" "$(awk -v b="$eb" 'BEGIN {printf "%.1f", b / 1048576}')" \
         "$(awk -v b="$zb" -v t="$hash" 'BEGIN {printf "%.0f", (t > 0 ? b / t / 1e6 : 0)}')"
+    printf "%-5s %-8s | %-8s %-8s %-8s %-8s %-10s |\n" "" "(cpu s)" "$(cpu default)" "$(cpu nosg)" "$(cpu cold)" \
+        "$(cpu warm)" "$(cpu warmnosg)"
 done

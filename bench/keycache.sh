@@ -70,9 +70,7 @@ for k in $sizes; do
         run cold
         run warm
         run warmnosg --skip-subgroup-check
-        printf "%-5s %-8s | %-8s %-8s %-8s %-8s %-10s |\n" "" "(cpu s)" "$(cpu default)" "$(cpu nosg)" "$(cpu cold)" \
-        "$(cpu warm)" "$(cpu warmnosg)"
-done
+    done
     grep -q '"state":"miss","stored":true' "$T/runs/cold.json" || { echo "the cold runs did not store" >&2; exit 1; }
     [ "$(grep -c '"state":"hit"' "$T/runs/warm.json")" = "$reps" ] || { echo "a warm run missed" >&2; exit 1; }
     [ "$(grep -c '"state":"hit"' "$T/runs/warmnosg.json")" = "$reps" ] || { echo "a warm-no-sg run missed" >&2; exit 1; }

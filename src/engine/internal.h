@@ -119,8 +119,7 @@ typedef struct {
     int started;
     part *cur;             /* synthesis: assigned by the dispatcher */
     pthread_cond_t cv;     /* synthesis: wakes the worker when cur is assigned */
-    sp_backend wrap;       /* GPU workers: times each backend stage (sched.c) */
-    const part *stage_part;
+    const part *stage_part; /* GPU workers: the partition whose stages the backend reports */
 } worker;
 
 /* Buffers to free once mu is released (mem.c): a list threaded through

@@ -286,97 +286,14 @@ static void *synth_main(void *arg)
 
 /* ---- GPU workers ---- */
 
-/* A device stage ended: one DEV_STAGE line. */
+/* A stage the backend reported (groth16/backend.h names them): one
+ * DEV_STAGE line. */
 static void stage_done(void *ctx, const char *stage, double ms)
 {
     worker *w = ctx;
     const part *p = w->stage_part;
     TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,worker=%d,stage=%s,ms=%.3f", p->index, w->dev_index,
        w->local, stage, ms);
-}
-
-/* The stage name of a G1 MSM, from the key array it runs over. */
-static const char *g1_stage(const worker *w, const sp_g1_affine *bases)
-{
-    const sp_g16_pk *pk = w->stage_part->job->circ->pk;
-    return bases == pk->a ? "msm_a" : bases == pk->b1 ? "msm_b1" : bases == pk->c ? "msm_c"
-                                                                  : bases == pk->h ? "msm_h" : "msm_g1";
-}
-
-static sp_status wrap_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                        const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_scalars(in, h, a, b, c, pk, d, err);
-    stage_done(w, "h", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_msm(in, out, a, b, c, pk, d, err);
-    stage_done(w, "h_msm", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_scalars_begin(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->scalars_begin(in, s, n, err);
-    stage_done(w, "scalars_up", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static void wrap_scalars_end(sp_backend *be, const sp_scalar *s)
-{
-    worker *w = be->impl;
-    w->dev->be->scalars_end(w->dev->be, s);
-}
-
-static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g1(in, out, bases, s, n, split, err);
-    stage_done(w, g1_stage(w, bases), sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g2(in, out, bases, s, n, split, err);
-    stage_done(w, "msm_b2", sp_engine_now_ms() - t0);
-    return st;
-}
-
-/* The backend the prover sees: the device's, with each stage timed. */
-static void wrap_init(worker *w)
-{
-    const sp_backend *in = w->dev->be;
-    memset(&w->wrap, 0, sizeof w->wrap);
-    w->wrap.name = in->name;
-    w->wrap.impl = w;
-    w->wrap.threads = in->threads;
-    w->wrap.h_scalars = wrap_h;
-    w->wrap.msm_g1 = wrap_g1;
-    w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
-    w->wrap.h_msm = in->h_msm ? wrap_h_msm : NULL;
-    w->wrap.scalars_begin = in->scalars_begin ? wrap_scalars_begin : NULL;
-    w->wrap.scalars_end = in->scalars_end ? wrap_scalars_end : NULL;
 }
 
 /* The device call, under the device lock. */
@@ -388,7 +305,7 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     size_t n = c->pk->domain_size;
     sp_fr *a = p->abc;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.backend = &w->wrap;
+    o.backend = d->be;
     o.split_msm = e->cfg.split_msm;
     o.g2_on_backend = e->cfg.g2_on_device;
     o.threads = e->cfg.gpu_threads;
@@ -448,7 +365,6 @@ static void *gpu_main(void *arg)
 {
     worker *w = arg;
     sp_engine *e = w->e;
-    wrap_init(w);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->gq.n && !e->stopping)

@@ -189,6 +189,8 @@ void sp_eng_heap_remove(part_heap *h, part *p);
  * if needed): returns 1 and sets p->res_abc, p->res_rest (and p->abc when
  * the pool had a block), or 0. */
 int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t);
+/* 1 when the pool has an idle block of abc_bytes. */
+int sp_eng_mem_has_idle_locked(sp_engine *e, size_t abc_bytes);
 /* Gives p's a, b, c block back (pool or trash) with its share of the
  * reservation. */
 void sp_eng_mem_release_abc_locked(sp_engine *e, part *p, trash *t);

@@ -162,6 +162,14 @@ static int dispatch_one_locked(sp_engine *e, trash *t)
     worker *w = idle_synth_locked(e);
     if (!p || !w || e->paused)
         return 0;
+    /* The pool grows only while nothing waits for a device: pinning a new
+     * block stalls every device call of the process while it runs (the
+     * driver holds its lock; ~1 s for 768 MiB on the H200, bench/NOTES.md),
+     * and synthesis further ahead of the devices gains nothing. So the
+     * pool stays within synthesis workers + GPU workers blocks of a size,
+     * what pool_prefill makes by default. */
+    if (e->cfg.pinned_pool && e->gq.n && !sp_eng_mem_has_idle_locked(e, p->job->circ->abc_bytes))
+        return 0;
     if (!sp_eng_mem_reserve_locked(e, p, t)) {
         if (e->blocked_since < 0)
             e->blocked_since = eng_ms(e);
@@ -371,6 +379,7 @@ static void *gpu_main(void *arg)
         part *p = sp_eng_heap_pop(&e->gq);
         if (!p)
             break;
+        pthread_cond_signal(&e->cv_dispatch); /* the pool may grow again (dispatch_one_locked) */
         p->state = SP_PART_GPU;
         w->dev->busy++;
         pthread_mutex_unlock(&e->mu);

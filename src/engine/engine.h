@@ -11,7 +11,7 @@
  *
  *   submit -> dispatch queue --(dispatcher: reserve bytes from the budget)-->
  *   synthesis worker (a, b, c) -> GPU queue -> GPU worker (device lock held
- *   only around sp_g16_prove_start) -> finish queue -> finish worker
+ *   only around sp_g16_prove_device) -> finish queue -> finish worker
  *   (CPU G2 MSM, r and s, assembly, verification) -> job done.
  *
  * The three queues are ordered by (priority: higher first, job age: older

@@ -7,7 +7,7 @@
  * marked otherwise: queues, job and partition states, the budget, the
  * pool, counters. It is never held across long work (synthesis, device
  * calls, finishing, verification, free()). Each device has its own lock,
- * held only around sp_g16_prove_start (and key attach/detach). mu and a
+ * held only around sp_g16_prove_device (and key attach/detach). mu and a
  * device lock never nest: no thread takes one while holding the other.
  * The freer's and the timeline's locks are leaves (nothing is taken while
  * holding them). Threads wait on condition variables, never poll.

@@ -79,16 +79,12 @@ static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_dom
     return SP_OK;
 }
 
-/* Runs the start phase on be (a, b, c consumed): one backend call, then,
- * when the G2 MSM is left to the finish phase, the witness scalars it
- * needs. */
-static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
-                          sp_fr *b, sp_fr *c, const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o,
-                          char err[SP_ERR_LEN])
+/* The backend call of the start phase on be (a, b, c consumed). */
+static sp_status device_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *c,
+                           const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
 {
     const sp_backend_proof in = {pk, d, w, a, b, c, o->split_msm, o->g2_on_backend};
     sp_backend_msms m;
-    memset(part, 0, sizeof *part);
     sp_status st = be->prove(be, &m, &in, err);
     if (st != SP_OK)
         return st;
@@ -96,25 +92,17 @@ static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr
     part->b1 = m.b1;
     part->c = m.c;
     part->h = m.h;
-    if (in.g2) {
-        part->b2 = m.b2;
-        part->have_b2 = 1;
-        return SP_OK;
-    }
-    if (!(part->ws = malloc(sizeof(sp_scalar) * w_len))) {
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu witness scalars", w_len);
-        return SP_ERR_NOMEM;
-    }
-    sp_msm_scalars_from_fr_par(part->ws, w, w_len, o->threads);
-    part->n_ws = w_len;
+    part->b2 = m.b2;
+    part->have_b2 = in.g2;
     return SP_OK;
 }
 
-sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
-                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
-                             char err[SP_ERR_LEN])
+sp_status sp_g16_prove_device(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                              char err[SP_ERR_LEN])
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
+    memset(part, 0, sizeof *part);
     sp_status st = check_sizes(pk, w_len, d, err);
     if (st != SP_OK)
         return st;
@@ -126,9 +114,33 @@ sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp
         }
         be = own;
     }
-    st = start_on(part, pk, w, w_len, a, b, c, d, be, &o, err);
+    st = device_on(part, pk, w, a, b, c, d, be, &o, err);
     sp_backend_close(own);
     if (st != SP_OK)
+        sp_g16_partial_free(part);
+    return st;
+}
+
+sp_status sp_g16_prove_keep_scalars(sp_g16_partial *part, const sp_fr *w, size_t w_len, const sp_g16_prove_opts *opts,
+                                    char err[SP_ERR_LEN])
+{
+    if (part->have_b2 || part->ws)
+        return SP_OK;
+    if (!(part->ws = malloc(sizeof(sp_scalar) * w_len))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for %zu witness scalars", w_len);
+        return SP_ERR_NOMEM;
+    }
+    sp_msm_scalars_from_fr_par(part->ws, w, w_len, opts ? opts->threads : 0);
+    part->n_ws = w_len;
+    return SP_OK;
+}
+
+sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                             char err[SP_ERR_LEN])
+{
+    sp_status st = sp_g16_prove_device(part, pk, w, w_len, a, b, c, d, opts, err);
+    if (st == SP_OK && (st = sp_g16_prove_keep_scalars(part, w, w_len, opts, err)) != SP_OK)
         sp_g16_partial_free(part);
     return st;
 }

@@ -60,10 +60,24 @@ typedef struct {
 } sp_g16_partial;
 
 /* Same inputs and failure cases as sp_g16_prove; on failure *part holds
- * nothing to free. */
+ * nothing to free. sp_g16_prove_device followed by
+ * sp_g16_prove_keep_scalars. */
 sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* The start phase in its two parts, so that the engine holds the device
+ * only for the first: the backend call (as sp_g16_prove_start, but with
+ * g2_on_backend 0 *part does not yet hold the scalars the finish needs),
+ * then, when the G2 MSM was left to finish, the witness scalars it needs
+ * made on the host (opts->threads threads; w as given to the first part;
+ * nothing to do when the G2 MSM is done). keep_scalars returns SP_OK or
+ * SP_ERR_NOMEM (*part unchanged, still to be freed by the caller). */
+sp_status sp_g16_prove_device(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_g16_prove_keep_scalars(sp_g16_partial *part, const sp_fr *w, size_t w_len, const sp_g16_prove_opts *opts,
+                                    char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* On output: *proof; *part is released in every case. */
 sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const sp_g16_pk *pk,

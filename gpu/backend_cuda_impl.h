@@ -61,6 +61,7 @@ typedef struct {
     sp_fr *wit;
     size_t wit_cap; /* elements */
     sp_cuda_upload *up;
+    size_t up_slot; /* bytes of each of its pinned buffers */
     /* Variants, for measurement (set at open from the environment):
      * c_from_ab: c = a * b on the device instead of copying c
      * (SP_CUDA_C_FROM_AB, default 1); wit_overlap: the witness uploaded

@@ -28,8 +28,11 @@
 #include "backend_cuda_impl.h"
 #include "groth16/prove.h"
 
-/* The staging ring: 4 pinned buffers of 64 MiB (256 MiB per backend). */
-#define SP_CB_SLOT_BYTES ((size_t)64 << 20)
+/* The staging ring: 4 pinned buffers of up to 64 MiB each (256 MiB per
+ * backend for a witness of 256 MiB or more), a quarter of the witness
+ * each for smaller ones (pinning costs ~0.4 ms per MiB). */
+#define SP_CB_SLOT_MAX ((size_t)64 << 20)
+#define SP_CB_SLOT_MIN ((size_t)1 << 20)
 #define SP_CB_SLOTS 4
 
 typedef struct {
@@ -104,10 +107,21 @@ static sp_status ws_host(run *r, char err[SP_ERR_LEN])
 
 /* ---- the witness ---- */
 
-/* The staged upload, made once per backend. */
-static sp_status upload_ready(sp_cb_impl *c)
+/* The staged upload for `bytes` of witness: made at the first proof (or
+ * warm-up) of a key, made again larger for a larger witness. */
+static sp_status upload_ready(sp_cb_impl *c, size_t bytes)
 {
-    return c->up ? SP_OK : sp_cuda_upload_create(c->cu, &c->up, SP_CB_SLOT_BYTES, SP_CB_SLOTS);
+    size_t slot = (bytes / SP_CB_SLOTS + SP_CB_SLOT_MIN - 1) / SP_CB_SLOT_MIN * SP_CB_SLOT_MIN;
+    slot = slot < SP_CB_SLOT_MIN ? SP_CB_SLOT_MIN : slot > SP_CB_SLOT_MAX ? SP_CB_SLOT_MAX : slot;
+    if (c->up && c->up_slot >= slot)
+        return SP_OK;
+    sp_cuda_upload_free(c->up); /* none in flight: every proof waits for its own */
+    c->up = NULL;
+    c->up_slot = 0;
+    sp_status st = sp_cuda_upload_create(c->cu, &c->up, slot, SP_CB_SLOTS);
+    if (st == SP_OK)
+        c->up_slot = slot;
+    return st;
 }
 
 /* Step 2: the witness upload starts, when the variant and device memory
@@ -120,7 +134,7 @@ static sp_status witness_begin(run *r, char err[SP_ERR_LEN])
         return SP_OK;
     sp_status st = grow(c, &c->wit, &c->wit_cap, nv);
     if (st == SP_OK)
-        st = upload_ready(c);
+        st = upload_ready(c, nv * sizeof(sp_fr));
     if (st == SP_ERR_NOMEM)
         return SP_OK;
     if (st == SP_OK && (st = sp_cuda_upload_start(c->up, c->wit, r->in->w, nv * sizeof(sp_fr),
@@ -326,6 +340,12 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     if ((st = sp_cuda_h_step(c->cu, (sp_scalar *)da, da, db, dc, gd, r->d, bellperson)) != SP_OK)
         return sp_cb_fail(c, st, "H step", err);
     sp_cb_stage(r->be, "h_ntt", t0);
+    /* the warm-up's H MSM over scalars mostly 0 and 1: the kernels and the
+     * scratch of a real one (sized by the count, not the values) in a
+     * fraction of its time */
+    if (!r->in && ((st = sp_cuda_fr_fill_sample(c->cu, da, pk->n_h, 0x4a11, 64)) != SP_OK ||
+                   (st = sp_cuda_fr_to_scalars(c->cu, da, pk->n_h)) != SP_OK))
+        return sp_cb_fail(c, st, "stand-in H scalars", err);
     return h_msm(r, out, (const sp_scalar *)da, err);
 }
 
@@ -379,12 +399,12 @@ static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
 }
 
 /* The staged upload's thread, stream and ring once, on a page of zeros. */
-static sp_status warm_upload(sp_cb_impl *c, char err[SP_ERR_LEN])
+static sp_status warm_upload(sp_cb_impl *c, size_t bytes, char err[SP_ERR_LEN])
 {
     static const sp_fr zeros[64];
     double ms;
     char why[SP_ERR_LEN - 32];
-    sp_status st = upload_ready(c);
+    sp_status st = upload_ready(c, bytes);
     if (st == SP_OK && c->wit_cap >= 64 && (st = sp_cuda_upload_start(c->up, c->wit, zeros, sizeof zeros, 1)) == SP_OK &&
         (st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why)) != SP_OK)
         snprintf(err, SP_ERR_LEN, "%s: %s", c->name, why);
@@ -409,10 +429,10 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
     if (st == SP_OK && (st = grow(c, &c->wit, &c->wit_cap, pk->n_vars)) != SP_OK)
         sp_cb_fail(c, st, "device buffer for the witness", err);
     if (st == SP_OK && c->wit_overlap)
-        st = warm_upload(c, err);
+        st = warm_upload(c, pk->n_vars * sizeof(sp_fr), err);
     if (st == SP_OK)
         st = h_part(&r, &h, err);
-    if (st == SP_OK && (st = sp_cuda_fr_fill_sample(c->cu, c->wit, pk->n_vars, 0x3177, 8)) != SP_OK)
+    if (st == SP_OK && (st = sp_cuda_fr_fill_sample(c->cu, c->wit, pk->n_vars, 0x3177, 16)) != SP_OK)
         sp_cb_fail(c, st, "stand-in witness", err);
     if (st == SP_OK)
         st = witness_ready(&r, err);
@@ -428,6 +448,7 @@ void sp_cb_proof_free_locked(sp_cb_impl *c)
 {
     sp_cuda_upload_free(c->up);
     c->up = NULL;
+    c->up_slot = 0;
     for (int i = 0; i < c->n_dom; i++)
         sp_cuda_ntt_domain_free(c->cu, c->dom[i].d);
     c->n_dom = 0;

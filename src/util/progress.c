@@ -208,6 +208,13 @@ void sp_progress_add(uint64_t units)
     pthread_mutex_unlock(&mu_);
 }
 
+uint64_t sp_progress_done(void)
+{
+    if (!sp_progress_on() || !atomic_load_explicit(&active_, memory_order_relaxed))
+        return 0;
+    return atomic_load_explicit(&done_, memory_order_relaxed);
+}
+
 void sp_progress_end(void)
 {
     if (!sp_progress_on())

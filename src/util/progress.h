@@ -15,12 +15,13 @@
  * another (a key read within a larger step) takes the line until it ends,
  * then the outer one resumes where it was (four deep at most; deeper ones
  * are not shown). sp_progress_add counts done units of the current stage
- * from any thread (an atomic add); the
- * line is redrawn by whichever add finds the redraw interval passed and
- * the drawing lock free (a try-lock: workers never wait on the terminal).
- * With `ticker` a thread of the module also redraws the line every
- * interval, so the time moves while a long step counts nothing.
- * Nothing is drawn in a stage's first `delay` seconds, so short work
+ * from any thread (an atomic add); the line is redrawn by whichever add
+ * finds the redraw interval passed and the drawing lock free (a try-lock:
+ * workers never wait on the terminal). With `ticker` a thread of the
+ * module also redraws the line every interval, so the time moves while a
+ * long step counts nothing (the ticker of an earlier configuration
+ * leaves at its next wake-up). Nothing is drawn in a stage's first
+ * `delay` seconds, so short work
  * prints nothing; sp_progress_end erases a drawn line, leaving the
  * terminal as it was. sp_progress_note prints a finished step's line,
  * which stays.
@@ -68,6 +69,10 @@ void sp_progress_part(const char *part);
 
 /* Adds done units to the current stage (none running: ignored). */
 void sp_progress_add(uint64_t units);
+
+/* The units added to the current stage so far (0 when none is shown or
+ * progress is off): a caller tops up what a callee did not count. */
+uint64_t sp_progress_done(void);
 
 /* Ends the current stage, erasing its line if one was drawn; the stage it
  * was begun in, if any, resumes. */

@@ -183,7 +183,7 @@ $(CUDA_LIB): $(CUDA_OBJ)
 $(GPU_CHECK_OBJ): CFLAGS += -Igpu
 $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
-	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm
+	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
 
 # libFuzzer targets for the file and string readers (tests/fuzz; needs
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part

@@ -46,7 +46,7 @@ static const opt opts_[] = {
     {"engine", "backend_threads", T_INT, 0, OFF(eng.backend_threads), 0, 0, 4096, NULL, NULL,
      "host threads of a backend's own work (0 = all cores)"},
     {"engine", "backends", T_STR, 0, STR(backends), 0, 0, NULL, NULL,
-     "comma-separated backends: cpu, cuda:0,cuda:1, auto"},
+     "comma-separated backends: cpu, cuda:0,cuda:1, cuda:all (every CUDA device), auto"},
     {"engine", "g2_on_device", T_BOOL, 0, OFF(eng.g2_on_device), 0, 0, 1, NULL, NULL,
      "run the G2 MSM on the device inside the lock (when the backend has one)"},
     {"engine", "split_msm", T_BOOL, 0, OFF(eng.split_msm), 0, 0, 1, NULL, NULL, "0/1-aware witness MSMs"},

@@ -198,6 +198,7 @@ void sp_api_status(sp_dmn *d, dreq *r)
     queues_json(&w, &st);
     totals_json(d, &w, &st);
     jobs_json(&w, &st);
+    sp_farm_status_json(d, &w);
     sp_trk_json(d, &w, st.uptime_ms);
     sp_jw_end_object(&w);
     sp_engine_status_free(&st);
@@ -254,6 +255,7 @@ void sp_api_metrics(sp_dmn *d, dreq *r)
     GAUGE("snarkpipe_process_resident_bytes", "Resident set size of the daemon.", "%zu\n", now);
     GAUGE("snarkpipe_process_resident_peak_bytes", "Peak resident set size of the daemon.", "%zu\n", peak);
     sp_trk_metrics(d, &b, &len, &cap);
+    sp_farm_metrics(d, &b, &len, &cap);
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_http_responses_total HTTP responses by status.\n"
                   "# TYPE snarkpipe_http_responses_total counter\n");
     for (int k = 0; k < SP_HTTP_CODES; k++)

@@ -1,0 +1,111 @@
+/*
+ * The farm's state, shared by farm.c (the worker that claims, proves and
+ * stores partitions) and farm_api.c (the HTTP side: submit, await,
+ * cancel, status). Not an interface: internal.h declares what the rest of
+ * the daemon calls; queue.h is the database.
+ *
+ * Threads and locks. The worker thread owns its database connection (it
+ * LISTENs there too); the starter thread turns claims into engine jobs
+ * (loading keys and parsing witnesses can take long, and the worker must
+ * keep renewing leases meanwhile); the engine's notifier thread ends them
+ * (claim_done); HTTP threads take connections from a small pool. f->mu
+ * guards the claims list, the circuits list, the pool and the counters;
+ * it is a leaf except that the worker, holding it, may call
+ * sp_engine_cancel (the engine calls back without its own locks held, so
+ * the order f->mu -> engine is the only one).
+ */
+#ifndef SP_DAEMON_FARM_H
+#define SP_DAEMON_FARM_H
+
+#include <pthread.h>
+#include <sys/types.h>
+#include "daemon/internal.h"
+#include "daemon/queue.h"
+#include "groth16/verify.h"
+
+#define SP_FARM_POOL 16       /* HTTP connections at most */
+
+typedef enum {
+    FC_STARTING = 0,          /* claimed; the starter has not made it an engine job yet */
+    FC_RUNNING,               /* in the engine */
+    FC_DONE,                  /* proved and verified: to store */
+    FC_FAILED                 /* to release (queued again) or to fail for good */
+} fc_state;
+
+typedef struct fclaim {
+    struct sp_farm *f;
+    sp_q_claim c;             /* c.input freed once started */
+    fc_state state;
+    int taken;                /* the starter works on it */
+    int lost;                 /* no longer ours (heartbeat): dropped without a write */
+    int permanent;            /* FC_FAILED: the input itself is bad (the job fails at once) */
+    int by_us;                /* FC_FAILED: cancelled by this node's shutdown (not an attempt) */
+    dcircuit *circ;           /* referenced while in the engine */
+    sp_engine_job *ej;        /* set while the engine holds it */
+    uint8_t proof[192];
+    uint8_t *publics;
+    size_t publics_len;
+    double synth_ms, gpu_ms, finish_ms;
+    sp_status status;         /* FC_FAILED: why (its error code in the job's answer) */
+    char err[SP_ERR_LEN];
+    struct fclaim *next;
+} fclaim;
+
+/* A registered circuit as the farm knows it: its content digest. */
+typedef struct fcirc {
+    char id[64];
+    char digest[SP_Q_DIGEST_HEX];
+    dev_t dev;
+    ino_t ino;                /* the key file's identity when digested (a new file: digest again) */
+    off_t size;
+    struct timespec mtime;
+    uint32_t n_vars, n_public;
+    int native;
+    int have_pvk;             /* set from the key when it was first loaded for a claim */
+    sp_g16_pvk pvk;
+    int gone;                 /* unregistered, or replaced by a newer entry */
+    struct fcirc *next;
+} fcirc;
+
+typedef struct sp_farm {
+    sp_dmn *d;
+    char conninfo[SP_DCONF_PATH];
+    char desc[256];           /* conninfo without its password */
+    char name[64], inst[96];  /* node id; instance = node id + "/" + random hex */
+    long lease_ms, poll_ms;
+    int capacity, max_attempts;
+    sp_queue *q;              /* the worker's connection */
+    pthread_t worker, starter;
+    int worker_started, starter_started;
+    int wake[2];              /* pipe: anything written wakes the worker */
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv_start;  /* the starter: a claim to start, or stop */
+    pthread_cond_t cv_done;   /* awaiters: done_gen moved */
+    pthread_cond_t cv_pool;   /* a pool connection came back */
+    pthread_cond_t cv_idle;   /* no engine job of the farm running (stop waits) */
+    uint64_t done_gen;        /* bumped on every job ending this node hears of */
+    fclaim *claims;
+    size_t n_claims, n_engine;
+    fcirc *circs;
+    int draining, cancel_all, stopping, connected, refresh;
+    sp_queue *pool[SP_FARM_POOL];
+    int pool_busy[SP_FARM_POOL], pool_n, pool_max;
+    /* counters since start */
+    uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
+    double wk_ms;             /* the worker connection's statement time, count and reconnections, */
+    uint64_t wk_calls, wk_reconnects; /* published by the worker after each pass */
+} sp_farm;
+
+/* farm.c: the circuit cache (the HTTP side digests on demand). Returns
+ * the entry of registered circuit id (digested now when new or changed;
+ * valid until the farm stops), or NULL with err (unknown id, I/O). */
+const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN]);
+/* farm.c: wakes the worker. */
+void sp_farm_wake(sp_farm *f);
+
+/* farm_api.c: a pool connection (connected) or NULL with err (503). */
+sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN]);
+void sp_farm_conn_put(sp_farm *f, sp_queue *q);
+
+#endif

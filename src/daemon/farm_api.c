@@ -1,0 +1,407 @@
+/*
+ * The farm's HTTP side (farm.h): with farm.queue set, POST /v1/jobs and
+ * /v1/prove put the job in the shared database (any node that has the
+ * circuit proves its partitions), GET and DELETE /v1/jobs/ID read and
+ * cancel it there, from any daemon of the farm; /v1/status and /metrics
+ * gain the farm's figures. Statements run on a small pool of connections
+ * (farm.db_connections), each used by one request at a time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "daemon/farm.h"
+#include "daemon/log.h"
+#include "util/buf.h"
+
+/* ---- the pool ---- */
+
+sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        for (int i = 0; i < f->pool_n; i++)
+            if (!f->pool_busy[i]) {
+                f->pool_busy[i] = 1;
+                sp_queue *q = f->pool[i];
+                pthread_mutex_unlock(&f->mu);
+                if (sp_q_ensure(q, err) == SP_OK) /* reconnects after an outage, within its backoff */
+                    return q;
+                sp_farm_conn_put(f, q);
+                return NULL;
+            }
+        if (f->stopping) {
+            pthread_mutex_unlock(&f->mu);
+            snprintf(err, SP_ERR_LEN, "the daemon is shutting down");
+            return NULL;
+        }
+        if (f->pool_n < f->pool_max)
+            break;
+        pthread_cond_wait(&f->cv_pool, &f->mu);
+    }
+    int slot = f->pool_n++;
+    f->pool[slot] = NULL;
+    f->pool_busy[slot] = 1;
+    pthread_mutex_unlock(&f->mu);
+    sp_queue *q = NULL;
+    sp_status st = sp_q_open(&q, f->conninfo, 0, err);
+    pthread_mutex_lock(&f->mu);
+    if (st == SP_OK) {
+        f->pool[slot] = q;
+    } else { /* give the slot back: the last one, or leave a hole another open fills */
+        f->pool_busy[slot] = 0;
+        if (slot == f->pool_n - 1)
+            f->pool_n--;
+        pthread_cond_signal(&f->cv_pool);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return q;
+}
+
+void sp_farm_conn_put(sp_farm *f, sp_queue *q)
+{
+    pthread_mutex_lock(&f->mu);
+    for (int i = 0; i < f->pool_n; i++)
+        if (f->pool[i] == q)
+            f->pool_busy[i] = 0;
+    pthread_cond_signal(&f->cv_pool);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* ---- submit ---- */
+
+int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
+{
+    sp_farm *f = d->farm;
+    const fcirc *c = sp_farm_circuit(f, j->circuit, err);
+    if (!c)
+        return 404;
+    sp_q_job qj = {j->request_id, j->circuit, c->digest, c->native, j->priority, c->n_public, j->n, j->input,
+                   j->input_len, j->expect_pub, f->name};
+    sp_queue *q = sp_farm_conn_get(f, err);
+    if (!q)
+        return 503;
+    int64_t jid = 0;
+    int code = sp_q_submit(q, &qj, &jid, ahead, err);
+    sp_farm_conn_put(f, q);
+    if (code == 202 || code == 409)
+        snprintf(id, 40, "f%lld", (long long)jid);
+    if (code == 202)
+        SP_LOGD("farm: job f%lld submitted (%s, %zu partitions, priority %d)", (long long)jid, j->circuit, j->n,
+                j->priority);
+    return code;
+}
+
+/* ---- await, read, cancel ---- */
+
+static const char *state_name(sp_qj_state s)
+{
+    return s == SP_QJ_COMPLETED ? "completed" : s == SP_QJ_FAILED ? "failed" : s == SP_QJ_CANCELLED ? "cancelled"
+                                                                                                    : "pending";
+}
+
+static void head(sp_json_writer *w, const sp_q_jobinfo *in)
+{
+    char id[32];
+    snprintf(id, sizeof id, "f%lld", (long long)in->id);
+    sp_jw_key(w, "job_id");
+    sp_jw_string(w, id);
+    if (*in->request_id) {
+        sp_jw_key(w, "request_id");
+        sp_jw_string(w, in->request_id);
+    }
+    sp_jw_key(w, "circuit");
+    sp_jw_string(w, in->circuit);
+}
+
+/* A failed or cancelled job's answer (the result of a completed one is
+ * stored whole by its assembler). */
+static void ended(sp_json_writer *w, const sp_q_jobinfo *in)
+{
+    double t[SP_STAGE_N] = {0, 0, 0, 0, in->total_ms};
+    sp_jw_begin_object(w);
+    head(w, in);
+    sp_jw_key(w, "status");
+    sp_jw_string(w, state_name(in->state));
+    sp_jw_key(w, "error");
+    sp_jw_string(w, *in->error ? in->error : state_name(in->state));
+    sp_jw_key(w, "detail");
+    sp_jw_string(w, in->detail);
+    sp_jw_key(w, "partitions");
+    sp_jw_u64(w, in->n_parts);
+    sp_jobs_timings_json(w, t, 1);
+    sp_jw_end_object(w);
+}
+
+static void pending(sp_json_writer *w, const sp_q_jobinfo *in)
+{
+    sp_jw_begin_object(w);
+    head(w, in);
+    sp_jw_key(w, "status");
+    sp_jw_string(w, "pending");
+    sp_jw_key(w, "age_ms");
+    sp_jw_double(w, in->age_ms);
+    sp_jw_key(w, "partitions");
+    sp_jw_u64(w, in->n_parts);
+    sp_jw_key(w, "partition_states");
+    sp_jw_begin_array(w);
+    for (size_t k = 0; in->part_state && k < in->n_parts; k++)
+        sp_jw_string(w, in->part_state[k]);
+    sp_jw_end_array(w);
+    sp_jw_key(w, "partition_nodes"); /* who holds or proved each ("" none) */
+    sp_jw_begin_array(w);
+    for (size_t k = 0; in->part_node && k < in->n_parts; k++)
+        sp_jw_string(w, in->part_node[k]);
+    sp_jw_end_array(w);
+    sp_jw_end_object(w);
+}
+
+/* One look at job key: 200 with *in, or an HTTP error code (err). */
+static int look(sp_farm *f, const char *key, sp_q_jobinfo *in, char err[SP_ERR_LEN])
+{
+    int code = 503;
+    for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
+        sp_queue *q = sp_farm_conn_get(f, err);
+        if (!q)
+            return 503;
+        code = sp_q_job_get(q, key, 1, in, err);
+        int cut = !sp_q_connected(q);
+        sp_farm_conn_put(f, q);
+        if (!cut)
+            break;
+    }
+    return code;
+}
+
+static void answer(dreq *r, int code, const char *error, const char *err)
+{
+    if (code == 503)
+        sp_http_header(r, "Retry-After", "1");
+    sp_http_error(r, code, error, "%s", err);
+}
+
+void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict)
+{
+    sp_farm *f = d->farm;
+    char err[SP_ERR_LEN];
+    double deadline = sp_wire_now_ms() + (double)wait_ms;
+    sp_q_jobinfo in;
+    int code;
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        uint64_t gen = f->done_gen;
+        pthread_mutex_unlock(&f->mu);
+        code = look(f, key, &in, err);
+        double left = deadline - sp_wire_now_ms();
+        if (code != 200 || in.state != SP_QJ_QUEUED || left <= 0 || atomic_load(&d->stopping))
+            break;
+        sp_q_jobinfo_free(&in);
+        /* a job ending anywhere bumps done_gen (NOTIFY sp_done); the worker's poll does too */
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        long ms = left > 1000 ? 1000 : (long)left + 1;
+        dl.tv_sec += ms / 1000;
+        dl.tv_nsec += (ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&f->mu);
+        while (f->done_gen == gen && !f->stopping)
+            if (pthread_cond_timedwait(&f->cv_done, &f->mu, &dl) != 0)
+                break;
+        pthread_mutex_unlock(&f->mu);
+    }
+    if (code != 200) {
+        answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
+        return;
+    }
+    if (in.state == SP_QJ_COMPLETED) {
+        sp_http_send(r, 200, "application/json", in.result, in.result_len);
+        in.result = NULL; /* taken */
+        sp_q_jobinfo_free(&in);
+        return;
+    }
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    if (in.state == SP_QJ_QUEUED) {
+        if (strict) { /* prove: the wait ran out */
+            sp_jw_begin_object(&w);
+            head(&w, &in);
+            sp_jw_key(&w, "partitions");
+            sp_jw_u64(&w, in.n_parts);
+            sp_jw_key(&w, "status");
+            sp_jw_string(&w, "pending");
+            sp_jw_end_object(&w);
+        } else {
+            pending(&w, &in);
+        }
+        code = strict ? 202 : 200;
+    } else {
+        ended(&w, &in);
+        code = !strict ? 200 : in.state == SP_QJ_CANCELLED ? 409 : !strcmp(in.error, "unsatisfied") ? 422 : 500;
+    }
+    sp_q_jobinfo_free(&in);
+    sp_http_send_json(r, code, &w);
+}
+
+void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
+{
+    sp_farm *f = d->farm;
+    char err[SP_ERR_LEN];
+    sp_q_jobinfo in;
+    int code = look(f, key, &in, err); /* a request id names the job too */
+    if (code != 200) {
+        answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
+        return;
+    }
+    int64_t id = in.id;
+    sp_q_jobinfo_free(&in);
+    int cancelled = 0, was_running = 0;
+    sp_qj_state st = SP_QJ_QUEUED;
+    code = 503;
+    for (int again = 0; again < 2 && code == 503; again++) { /* a repeat finds it cancelled: harmless */
+        sp_queue *q = sp_farm_conn_get(f, err);
+        if (!q)
+            break;
+        code = sp_q_cancel(q, id, &cancelled, &was_running, &st, err);
+        int cut = !sp_q_connected(q);
+        sp_farm_conn_put(f, q);
+        if (!cut)
+            break;
+    }
+    if (code != 200) {
+        answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
+        return;
+    }
+    if (cancelled)
+        SP_LOGI("farm: job f%lld: cancel requested (%s)", (long long)id, was_running ? "running" : "queued");
+    char jid[32];
+    snprintf(jid, sizeof jid, "f%lld", (long long)id);
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, jid);
+    sp_jw_key(&w, "cancelled");
+    sp_jw_bool(&w, cancelled);
+    sp_jw_key(&w, "was_running");
+    sp_jw_bool(&w, was_running);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, state_name(st));
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 200, &w);
+}
+
+/* ---- status and metrics ---- */
+
+typedef struct {
+    int connected;
+    size_t claims, engine;
+    uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
+    double db_ms;
+    uint64_t db_calls, reconnects;
+} farm_figures;
+
+static void figures(sp_farm *f, farm_figures *x)
+{
+    double ms;
+    uint64_t calls, rec;
+    pthread_mutex_lock(&f->mu);
+    *x = (farm_figures){f->connected, f->n_claims, f->n_engine, f->claimed, f->stored, f->fenced, f->released,
+                        f->failed, f->lost, f->assembled, f->rejected, f->db_errors, f->node_restarts, 0, 0, 0};
+    for (int i = 0; i < f->pool_n; i++) /* idle pool connections only: a busy one is being used */
+        if (f->pool[i] && !f->pool_busy[i]) {
+            sp_q_stats(f->pool[i], &ms, &calls, &rec);
+            x->db_ms += ms;
+            x->db_calls += calls;
+            x->reconnects += rec;
+        }
+    x->db_ms += f->wk_ms; /* the worker's, as it last published them */
+    x->db_calls += f->wk_calls;
+    x->reconnects += f->wk_reconnects;
+    pthread_mutex_unlock(&f->mu);
+}
+
+void sp_farm_status_json(sp_dmn *d, sp_json_writer *w)
+{
+    sp_farm *f = d->farm;
+    if (!f)
+        return;
+    farm_figures x;
+    figures(f, &x);
+    sp_jw_key(w, "farm");
+    sp_jw_begin_object(w);
+    sp_jw_key(w, "node");
+    sp_jw_string(w, f->name);
+    sp_jw_key(w, "instance");
+    sp_jw_string(w, f->inst);
+    sp_jw_key(w, "queue");
+    sp_jw_string(w, f->desc);
+    sp_jw_key(w, "connected");
+    sp_jw_bool(w, x.connected);
+    sp_jw_key(w, "capacity");
+    sp_jw_u64(w, (uint64_t)f->capacity);
+    sp_jw_key(w, "claims_held");
+    sp_jw_u64(w, x.claims);
+    static const char *names[] = {"claimed", "stored", "fenced", "released", "failed", "lost", "assembled",
+                                  "rejected_at_assembly", "db_errors", "db_reconnects", "db_statements"};
+    uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
+                    x.db_errors, x.reconnects, x.db_calls};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        sp_jw_key(w, names[i]);
+        sp_jw_u64(w, v[i]);
+    }
+    sp_jw_key(w, "db_ms");
+    sp_jw_double(w, x.db_ms);
+    sp_jw_key(w, "circuits");
+    sp_jw_begin_array(w);
+    pthread_mutex_lock(&f->mu);
+    for (const fcirc *c = f->circs; c; c = c->next)
+        if (!c->gone) {
+            sp_jw_begin_object(w);
+            sp_jw_key(w, "id");
+            sp_jw_string(w, c->id);
+            sp_jw_key(w, "digest");
+            sp_jw_string(w, c->digest);
+            sp_jw_end_object(w);
+        }
+    pthread_mutex_unlock(&f->mu);
+    sp_jw_end_array(w);
+    sp_jw_end_object(w);
+}
+
+void sp_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
+{
+    sp_farm *f = d->farm;
+    if (!f)
+        return;
+    farm_figures x;
+    figures(f, &x);
+    sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_connected 1 while the farm's queue database is reachable.\n"
+                  "# TYPE snarkpipe_farm_connected gauge\nsnarkpipe_farm_connected %d\n"
+                  "# HELP snarkpipe_farm_claims_held Partitions this node holds a claim on.\n"
+                  "# TYPE snarkpipe_farm_claims_held gauge\nsnarkpipe_farm_claims_held %zu\n",
+                  x.connected, x.claims);
+    static const char *const what[][2] = {
+        {"claims", "Partitions claimed."},
+        {"proofs_stored", "Proofs stored (verified, under a claim still held)."},
+        {"proofs_fenced", "Proofs dropped: their claim had been taken over (the partition was proved elsewhere)."},
+        {"partitions_released", "Claims handed back to the queue (a failure here, or a shutdown)."},
+        {"partitions_failed", "Partitions failed for good here (their input is bad)."},
+        {"claims_lost", "Claims found taken over or cancelled, their work dropped."},
+        {"jobs_assembled", "Jobs completed by this node (every proof verified again)."},
+        {"proofs_rejected", "Assemblies that found stored proofs that do not verify (queued again)."},
+        {"db_errors", "Failed database operations of the worker."},
+        {"db_reconnects", "Reconnections to the database."},
+        {"db_statements", "Statements run."}};
+    uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
+                    x.db_errors, x.reconnects, x.db_calls};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_%s_total %s\n# TYPE snarkpipe_farm_%s_total counter\n"
+                      "snarkpipe_farm_%s_total %llu\n", what[i][0], what[i][1], what[i][0], what[i][0],
+                      (unsigned long long)v[i]);
+    sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_db_seconds_total Time spent in database statements.\n"
+                  "# TYPE snarkpipe_farm_db_seconds_total counter\nsnarkpipe_farm_db_seconds_total %.6f\n",
+                  x.db_ms / 1e3);
+}

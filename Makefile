@@ -77,7 +77,8 @@ endif
 # single-host only, and says so when --queue is given.
 PQ_OK       := $(shell pkg-config --exists libpq 2>/dev/null && echo 1)
 ifeq ($(DAEMON_OK)$(PQ_OK),11)
-$(BUILD)/src/daemon/queue_pg.o: CFLAGS += -DSP_WITH_PQ $(shell pkg-config --cflags libpq)
+$(BUILD)/src/daemon/queue_pg.o $(BUILD)/src/daemon/queue_pg_jobs.o $(BUILD)/src/daemon/queue_none.o: \
+	CFLAGS += -DSP_WITH_PQ $(shell pkg-config --cflags libpq)
 DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)

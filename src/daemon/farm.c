@@ -18,16 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "daemon/farm.h"
 #include "daemon/log.h"
-#include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "r1cs/r1cs.h"
-#include "util/file.h"
 #include "util/rng.h"
-#include "util/sha256.h"
 
 #define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
 #define JANITOR_EVERY_MS 10000.0
@@ -39,186 +35,6 @@ void sp_farm_wake(sp_farm *f)
     char b = 1;
     ssize_t k = write(f->wake[1], &b, 1); /* non-blocking: a full pipe already wakes it */
     (void)k;
-}
-
-/* ---- circuits: content digests ---- */
-
-static sp_status hash_file(sp_sha256_ctx *h, const char *path, const char *tag, char err[SP_ERR_LEN])
-{
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, tag, err) != SP_OK)
-        return SP_ERR_IO;
-    char head[64];
-    int hl = snprintf(head, sizeof head, "%s %llu\n", tag, (unsigned long long)size);
-    sp_sha256_update(h, head, (size_t)hl);
-    static const size_t CHUNK = 1 << 20;
-    uint8_t *buf = malloc(CHUNK);
-    uint64_t done = 0;
-    while (buf && done < size) {
-        ssize_t k = read(fd, buf, CHUNK);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        sp_sha256_update(h, buf, (size_t)k);
-        done += (uint64_t)k;
-    }
-    free(buf);
-    close(fd);
-    if (done != size) {
-        snprintf(err, SP_ERR_LEN, "%.200s: %s while digesting", path, buf ? "short read" : "out of memory");
-        return SP_ERR_IO;
-    }
-    return SP_OK;
-}
-
-/* The digest that names a circuit across the farm: SHA-256 over the key
- * file (a params key with its r1cs, which makes its densities; a zkey's
- * r1cs only checks witnesses, so it is left out) and, for a native
- * circuit, its kind and resolved parameters. Two hosts with the same
- * files get the same digest whatever they call the circuit. */
-static sp_status digest_of(const reg_ident *ri, char hex[SP_Q_DIGEST_HEX], char err[SP_ERR_LEN])
-{
-    sp_sha256_ctx h;
-    sp_sha256_init(&h);
-    static const char tag[] = "snarkpipe farm circuit 1\n";
-    sp_sha256_update(&h, tag, sizeof tag - 1);
-    sp_status st = *ri->zkey ? hash_file(&h, ri->zkey, "zkey", err) : hash_file(&h, ri->params, "params", err);
-    if (st == SP_OK && !*ri->zkey)
-        st = hash_file(&h, ri->r1cs, "r1cs", err);
-    if (st != SP_OK)
-        return st;
-    if (ri->native) {
-        const sp_porep_params *p = &ri->pp;
-        char t[256];
-        int n = snprintf(t, sizeof t, "porep-like nodes=%llu layers=%u challenges=%u drg=%u exp=%u label=%u d=%u "
-                         "levels=%u arity=", (unsigned long long)p->nodes, p->layers, p->challenges, p->drg_parents,
-                         p->exp_parents, p->label_parents, p->d_depth, p->levels);
-        for (uint32_t i = 0; i < p->levels && i < SP_POREP_MAX_LEVELS && n < (int)sizeof t - 8; i++)
-            n += snprintf(t + n, sizeof t - (size_t)n, "%u,", p->arity[i]);
-        sp_sha256_update(&h, t, (size_t)n);
-    }
-    uint8_t dg[32];
-    sp_sha256_final(dg, &h);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", dg[i]);
-    return SP_OK;
-}
-
-static fcirc *find_circ_locked(sp_farm *f, const char *id)
-{
-    for (fcirc *c = f->circs; c; c = c->next)
-        if (!c->gone && !strcmp(c->id, id))
-            return c;
-    return NULL;
-}
-
-const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
-{
-    reg_ident ri;
-    struct stat st;
-    if (sp_reg_ident(f->d, id, &ri) != 0) {
-        snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
-        return NULL;
-    }
-    const char *key = *ri.zkey ? ri.zkey : ri.params;
-    if (stat(key, &st) != 0) {
-        snprintf(err, SP_ERR_LEN, "%.200s: %s", key, strerror(errno));
-        return NULL;
-    }
-    pthread_mutex_lock(&f->mu);
-    fcirc *c = find_circ_locked(f, id);
-    int same = c && c->dev == st.st_dev && c->ino == st.st_ino && c->size == st.st_size &&
-               c->mtime.tv_sec == st.st_mtim.tv_sec && c->mtime.tv_nsec == st.st_mtim.tv_nsec &&
-               c->native == ri.native;
-    pthread_mutex_unlock(&f->mu);
-    if (same)
-        return c;
-    fcirc *n = calloc(1, sizeof *n);
-    if (!n) {
-        snprintf(err, SP_ERR_LEN, "out of memory");
-        return NULL;
-    }
-    if (digest_of(&ri, n->digest, err) != SP_OK) {
-        free(n);
-        return NULL;
-    }
-    snprintf(n->id, sizeof n->id, "%s", id);
-    n->dev = st.st_dev;
-    n->ino = st.st_ino;
-    n->size = st.st_size;
-    n->mtime = st.st_mtim;
-    n->n_vars = ri.n_vars;
-    n->n_public = ri.n_public;
-    n->native = ri.native;
-    pthread_mutex_lock(&f->mu);
-    for (fcirc *o = f->circs; o; o = o->next) /* an older entry of the id, or another thread's twin */
-        if (!o->gone && !strcmp(o->id, id))
-            o->gone = 1;
-    n->next = f->circs; /* entries stay until the farm stops: pointers handed out stay valid */
-    f->circs = n;
-    pthread_mutex_unlock(&f->mu);
-    SP_LOGI("farm: circuit %s has digest %.16s...", id, n->digest);
-    return n;
-}
-
-/* Brings the cache in line with the registry (starter thread). */
-static void refresh_circuits(sp_farm *f)
-{
-    char (*ids)[64] = NULL, err[SP_ERR_LEN];
-    size_t n = sp_reg_ids(f->d, &ids);
-    for (size_t i = 0; i < n; i++)
-        if (!sp_farm_circuit(f, ids[i], err))
-            SP_LOGW("farm: circuit %s: %s", ids[i], err);
-    pthread_mutex_lock(&f->mu);
-    for (fcirc *c = f->circs; c; c = c->next) {
-        size_t k = 0;
-        while (k < n && strcmp(ids[k], c->id))
-            k++;
-        c->gone |= k == n;
-    }
-    pthread_mutex_unlock(&f->mu);
-    free(ids);
-}
-
-/* The distinct digests this node proves (when with_pvk: only those whose
- * verifying key it holds). *out: n pointers into one malloc'ed block. */
-static size_t digests_locked(sp_farm *f, int with_pvk, const char ***out)
-{
-    size_t n = 0, cap = 0;
-    for (fcirc *c = f->circs; c; c = c->next)
-        cap++;
-    const char **v = malloc((cap ? cap : 1) * sizeof *v);
-    for (fcirc *c = f->circs; v && c; c = c->next) {
-        if (c->gone || (with_pvk && !c->have_pvk))
-            continue;
-        size_t k = 0;
-        while (k < n && strcmp(v[k], c->digest))
-            k++;
-        if (k == n)
-            v[n++] = c->digest;
-    }
-    *out = v;
-    return v ? n : 0;
-}
-
-/* A copy of the digests (they live in entries that stay until stop, so
- * the pointers stay valid without the lock). */
-static size_t digests(sp_farm *f, int with_pvk, const char ***out)
-{
-    pthread_mutex_lock(&f->mu);
-    size_t n = digests_locked(f, with_pvk, out);
-    pthread_mutex_unlock(&f->mu);
-    return n;
-}
-
-static fcirc *circ_by_digest_locked(sp_farm *f, const char *digest, int with_pvk)
-{
-    for (fcirc *c = f->circs; c; c = c->next)
-        if (!c->gone && !strcmp(c->digest, digest) && (!with_pvk || c->have_pvk))
-            return c;
-    return NULL;
 }
 
 /* ---- claims: into the engine (starter thread) and back (notifier) ---- */
@@ -331,7 +147,7 @@ static void start_claim(sp_farm *f, fclaim *fc)
     sp_dmn *d = f->d;
     char err[SP_ERR_LEN] = "", id[64] = "";
     pthread_mutex_lock(&f->mu);
-    fcirc *fcc = circ_by_digest_locked(f, fc->c.digest, 0);
+    fcirc *fcc = sp_farm_by_digest_locked(f, fc->c.digest, 0);
     if (fcc)
         snprintf(id, sizeof id, "%s", fcc->id);
     pthread_mutex_unlock(&f->mu);
@@ -393,7 +209,7 @@ static void *starter_main(void *arg)
         if (!fc) { /* a refresh of the circuit cache */
             f->refresh = 0;
             pthread_mutex_unlock(&f->mu);
-            refresh_circuits(f);
+            sp_farm_refresh(f);
             pthread_mutex_lock(&f->mu);
             continue;
         }
@@ -414,7 +230,7 @@ static void *starter_main(void *arg)
 
 /* ---- the worker: store, release, heartbeat, claim, assemble ---- */
 
-static void counter_add(sp_farm *f, uint64_t *c, uint64_t k)
+void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k)
 {
     pthread_mutex_lock(&f->mu);
     *c += k;
@@ -455,7 +271,7 @@ static int settle(sp_farm *f, fclaim *fc, asm_list *a)
         sp_q_proof p = {fc->proof, fc->publics, fc->publics_len, fc->synth_ms, fc->gpu_ms, fc->finish_ms};
         st = sp_q_store(f->q, f->inst, &fc->c, &p, &done, &last, err);
         if (st == SP_OK) {
-            counter_add(f, done ? &f->stored : &f->fenced, 1);
+            sp_farm_count(f, done ? &f->stored : &f->fenced, 1);
             if (!done)
                 SP_LOGW("farm: the proof of f%lld partition %u came too late (its claim was taken over): dropped",
                         (long long)fc->c.job, fc->c.idx);
@@ -467,13 +283,13 @@ static int settle(sp_farm *f, fclaim *fc, asm_list *a)
         const char *code = fail ? "bad_input" : sp_jobs_error_code(fc->status);
         st = sp_q_release(f->q, f->inst, &fc->c, fail, counted, f->max_attempts, code, fc->err, &done, err);
         if (st == SP_OK) {
-            counter_add(f, fail ? &f->failed : &f->released, done);
+            sp_farm_count(f, fail ? &f->failed : &f->released, done);
             SP_LOGI("farm: f%lld partition %u %s: %s", (long long)fc->c.job, fc->c.idx,
                     fail ? "failed for good" : fc->by_us ? "handed back" : "failed here, queued again", fc->err);
         }
     }
     if (st != SP_OK) {
-        counter_add(f, &f->db_errors, 1);
+        sp_farm_count(f, &f->db_errors, 1);
         SP_LOGW("farm: %s", err);
         return -1;
     }
@@ -523,14 +339,14 @@ static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
         if (!fc->lost)
             h[n++] = (sp_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
     const char **dig = NULL;
-    size_t nd = digests_locked(f, 0, &dig);
+    size_t nd = sp_farm_digests_locked(f, 0, &dig);
     pthread_mutex_unlock(&f->mu);
     int node_lost = 0;
     sp_status st = h && dig ? sp_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, h, n,
                                              &node_lost, err) : SP_ERR_NOMEM;
     free(dig);
     if (st == SP_OK && node_lost) {
-        counter_add(f, &f->node_restarts, 1);
+        sp_farm_count(f, &f->node_restarts, 1);
         SP_LOGW("farm: this node's row was gone from the database (an outage longer than 10 leases?); made again");
     }
     pthread_mutex_lock(&f->mu);
@@ -557,7 +373,7 @@ static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
     pthread_mutex_lock(&f->mu);
     size_t room = f->draining || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
     const char **dig = NULL;
-    size_t nd = room ? digests_locked(f, 0, &dig) : 0;
+    size_t nd = room ? sp_farm_digests_locked(f, 0, &dig) : 0;
     pthread_mutex_unlock(&f->mu);
     if (!room || !nd) {
         free(dig);
@@ -591,133 +407,6 @@ static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-/* ---- assembly ---- */
-
-static int publics_of(sp_fr *out, const uint8_t *b, size_t len, uint32_t n_public)
-{
-    if (!b || len != (size_t)n_public * 32)
-        return -1;
-    for (uint32_t i = 0; i < n_public; i++)
-        if (sp_fr_from_bytes_le(&out[i], b + 32 * i) != SP_OK)
-            return -1;
-    return 0;
-}
-
-/* The completed job's result: the same JSON a single daemon answers, each
- * proof with the node that made it. */
-static char *result_text(const sp_q_asm_job *job, const sp_q_part *parts, const sp_g16_proof *proofs,
-                         const sp_fr *pub, uint32_t n_public, size_t *len)
-{
-    const char **nodes = malloc(job->n_parts * sizeof *nodes);
-    char (*names)[64] = malloc(job->n_parts * sizeof *names);
-    double t[SP_STAGE_N] = {job->queue_wait_ms, 0, 0, 0, job->total_ms};
-    for (size_t k = 0; nodes && names && k < job->n_parts; k++) {
-        snprintf(names[k], sizeof names[k], "%.*s", (int)strcspn(parts[k].proved_by, "/"), parts[k].proved_by);
-        nodes[k] = names[k];
-        t[SP_STAGE_SYNTH] += parts[k].synth_ms;
-        t[SP_STAGE_GPU] += parts[k].gpu_ms;
-        t[SP_STAGE_FINISH] += parts[k].finish_ms;
-    }
-    sp_json_writer w;
-    sp_jw_init(&w, 0);
-    sp_jw_begin_object(&w);
-    char id[32];
-    snprintf(id, sizeof id, "f%lld", (long long)job->id);
-    sp_jw_key(&w, "job_id");
-    sp_jw_string(&w, id);
-    if (*job->request_id) {
-        sp_jw_key(&w, "request_id");
-        sp_jw_string(&w, job->request_id);
-    }
-    sp_jw_key(&w, "circuit");
-    sp_jw_string(&w, job->circuit);
-    sp_jw_key(&w, "status");
-    sp_jw_string(&w, "completed");
-    sp_jw_key(&w, "partitions");
-    sp_jw_u64(&w, job->n_parts);
-    sp_jw_key(&w, "verified");
-    sp_jw_bool(&w, 1);
-    if (nodes && names)
-        sp_jobs_proofs_json(&w, proofs, pub, job->n_parts, n_public, nodes);
-    else
-        w.failed = 1;
-    sp_jobs_timings_json(&w, t, 1);
-    sp_jw_end_object(&w);
-    free(nodes);
-    free(names);
-    char *out = NULL;
-    return sp_jw_finish(&out, len, &w) == SP_OK ? out : NULL;
-}
-
-/* Verifies every partition's proof against the public inputs recorded at
- * submission (a native job: those its prover stored) and says which are
- * bad; all good: the result. Runs inside the assembly transaction. */
-static void assemble_cb(void *ctx, const sp_q_asm_job *job, const sp_q_part *parts, sp_q_verdict *v)
-{
-    sp_farm *f = ctx;
-    pthread_mutex_lock(&f->mu);
-    const fcirc *c = circ_by_digest_locked(f, job->digest, 1);
-    pthread_mutex_unlock(&f->mu); /* entries stay until stop, and the pvk is read-only once set */
-    if (!c)
-        return; /* not ours to judge: a node holding the key assembles it */
-    size_t n = job->n_parts, np = c->n_public;
-    sp_g16_proof *pr = calloc(n, sizeof *pr);
-    sp_fr *pub = calloc(n * (np ? np : 1), sizeof *pub);
-    uint8_t *bad = calloc(n, 1);
-    v->bad = calloc(n, sizeof *v->bad);
-    char err[SP_ERR_LEN];
-    if (!pr || !pub || !bad || !v->bad) {
-        free(pr), free(pub), free(bad), free(v->bad);
-        v->bad = NULL;
-        return;
-    }
-    size_t n_ok = 0;
-    for (size_t k = 0; k < n; k++) {
-        const sp_q_part *p = &parts[k];
-        const uint8_t *want = p->expect_pub ? p->expect_pub : p->publics;
-        size_t want_len = p->expect_pub ? p->expect_pub_len : p->publics_len;
-        bad[k] = !p->proof || sp_bp_proof_decode(&pr[k], p->proof, 0, err) != SP_OK ||
-                 publics_of(&pub[k * np], want, want_len, c->n_public) ||
-                 (p->expect_pub && (p->publics_len != want_len || memcmp(p->publics, want, want_len)));
-        n_ok += !bad[k];
-    }
-    int valid = 0;
-    if (n_ok == n && sp_g16_verify_batch(&valid, &c->pvk, pr, n, pub, np, err) == SP_OK && valid) {
-        v->result = result_text(job, parts, pr, pub, c->n_public, &v->result_len);
-        v->ok = v->result != NULL;
-    } else {
-        for (size_t k = 0; k < n; k++) { /* find the bad ones */
-            valid = 0;
-            if (!bad[k] && (sp_g16_verify(&valid, &c->pvk, &pr[k], &pub[k * np], np, err) != SP_OK || !valid))
-                bad[k] = 1;
-            if (bad[k])
-                v->bad[v->n_bad++] = (uint32_t)k;
-        }
-        if (v->n_bad)
-            SP_LOGW("farm: job f%lld: %zu stored proof(s) did not verify at assembly (partition %u first); queued "
-                    "again", (long long)job->id, v->n_bad, v->bad[0]);
-    }
-    free(pr);
-    free(pub);
-    free(bad);
-}
-
-static void assemble(sp_farm *f, int64_t id, char err[SP_ERR_LEN])
-{
-    int outcome = 0;
-    if (sp_q_assemble(f->q, id, assemble_cb, f, &outcome, err) != SP_OK) {
-        counter_add(f, &f->db_errors, 1);
-        SP_LOGW("farm: assembling f%lld: %s", (long long)id, err);
-        return;
-    }
-    if (outcome == 1) {
-        counter_add(f, &f->assembled, 1);
-        SP_LOGD("farm: job f%lld completed", (long long)id);
-    } else if (outcome == 2) {
-        counter_add(f, &f->rejected, 1);
-    }
-}
-
 /* ---- the loop ---- */
 
 /* Connected, or reconnected now (then *fresh: the instance's row made
@@ -737,7 +426,7 @@ static int keep_connected(sp_farm *f, int *fresh)
     }
     sp_status st = sp_q_ensure(f->q, err);
     const char **dig = NULL;
-    size_t nd = st == SP_OK ? digests(f, 0, &dig) : 0, released = 0;
+    size_t nd = st == SP_OK ? sp_farm_digests(f, 0, &dig) : 0, released = 0;
     int recent = 0;
     if (st == SP_OK)
         st = dig ? sp_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, &released, &recent, err)
@@ -791,10 +480,10 @@ static void pass(sp_farm *f, loop_clock *k, int fresh)
     }
     settle_all(f, &a);
     for (size_t i = 0; i < a.n; i++)
-        assemble(f, a.ids[i], err);
+        sp_farm_assemble(f, a.ids[i], err);
     if (now >= k->next_hb) {
         if (heartbeat(f, err) != SP_OK) {
-            counter_add(f, &f->db_errors, 1);
+            sp_farm_count(f, &f->db_errors, 1);
             SP_LOGW("farm: heartbeat: %s", err);
         }
         k->next_hb = now + (double)f->lease_ms / 3;
@@ -802,10 +491,10 @@ static void pass(sp_farm *f, loop_clock *k, int fresh)
     if (now >= k->next_poll) { /* the fallback for notifications lost while a connection was down */
         const char **dig = NULL;
         int64_t ids[READY_SWEEP];
-        size_t nd = digests(f, 1, &dig), n = 0;
+        size_t nd = sp_farm_digests(f, 1, &dig), n = 0;
         if (dig && sp_q_ready_jobs(f->q, dig, nd, ids, READY_SWEEP, &n, err) == SP_OK)
             for (size_t i = 0; i < n; i++)
-                assemble(f, ids[i], err);
+                sp_farm_assemble(f, ids[i], err);
         free(dig);
         pthread_mutex_lock(&f->mu);
         f->refresh = 1; /* circuits registered or evicted meanwhile */
@@ -828,7 +517,7 @@ static void pass(sp_farm *f, loop_clock *k, int fresh)
     if (k->want_claim) {
         k->want_claim = 0;
         if (claim_some(f, err) != SP_OK) {
-            counter_add(f, &f->db_errors, 1);
+            sp_farm_count(f, &f->db_errors, 1);
             SP_LOGW("farm: claim: %s", err);
         }
     }
@@ -977,7 +666,7 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
     if (st == SP_OK)
         st = sp_q_listen(f->q, err);
     if (st == SP_OK) {
-        refresh_circuits(f);
+        sp_farm_refresh(f);
         d->farm = f;
         if (pthread_create(&f->starter, NULL, starter_main, f) == 0)
             f->starter_started = 1;

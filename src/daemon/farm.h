@@ -97,12 +97,28 @@ typedef struct sp_farm {
     uint64_t wk_calls, wk_reconnects; /* published by the worker after each pass */
 } sp_farm;
 
-/* farm.c: the circuit cache (the HTTP side digests on demand). Returns
- * the entry of registered circuit id (digested now when new or changed;
- * valid until the farm stops), or NULL with err (unknown id, I/O). */
+/* farm_circ.c: the circuit cache. Returns the entry of registered circuit
+ * id (digested now when new or its key file changed; entries stay until
+ * the farm stops, so the pointer stays valid), or NULL with err (unknown
+ * id, I/O). The HTTP side digests on demand, the starter on refresh. */
 const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN]);
-/* farm.c: wakes the worker. */
+/* Brings the cache in line with the registry (new, changed, gone ids). */
+void sp_farm_refresh(sp_farm *f);
+/* The distinct digests this node proves (with_pvk: only those whose
+ * verifying key it holds): *out a malloc'ed array of pointers into the
+ * entries. _locked: f->mu held. */
+size_t sp_farm_digests_locked(sp_farm *f, int with_pvk, const char ***out);
+size_t sp_farm_digests(sp_farm *f, int with_pvk, const char ***out);
+/* A live entry of digest (with_pvk: holding its verifying key), or NULL;
+ * f->mu held. */
+fcirc *sp_farm_by_digest_locked(sp_farm *f, const char *digest, int with_pvk);
+
+/* farm_asm.c: assembles job id (every proof verified again); logs. */
+void sp_farm_assemble(sp_farm *f, int64_t id, char err[SP_ERR_LEN]);
+
+/* farm.c: wakes the worker; adds k to counter *c under f->mu. */
 void sp_farm_wake(sp_farm *f);
+void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k);
 
 /* farm_api.c: a pool connection (connected) or NULL with err (503). */
 sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN]);

@@ -1,40 +1,26 @@
 /*
  * The farm's queue on PostgreSQL through libpq (queue.h has the model;
- * ARCHITECTURE.md, "The farm", the tables). Built with libpq when
- * pkg-config finds it (SP_WITH_PQ); without it only the stubs at the end
- * are compiled and sp_q_open says why.
+ * ARCHITECTURE.md, "The farm", the tables): connecting, statements,
+ * the schema, nodes. queue_pg_jobs.c has jobs and partitions. Built with
+ * libpq when pkg-config finds it (SP_WITH_PQ); without it queue_none.c
+ * stands in and sp_q_open says why.
  *
- * Every statement goes through run(): PQexecParams with its parameters
- * (never text pasted into SQL), timed, its failure turned into a message
- * without the password (libpq's own messages name host and database, not
- * the password). Statements that must change several rows together are
- * one statement (data-modifying CTEs) or one transaction.
+ * Statements that must change several rows together are one statement
+ * (data-modifying CTEs) or one transaction (queue_pg.h has the rest).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "daemon/queue.h"
-
 #ifdef SP_WITH_PQ
 
 #include <errno.h>
-#include <libpq-fe.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "daemon/queue_pg.h"
 #include "daemon/wire.h"
 
 #define ADVISORY_KEY "7165131224739948864" /* the schema migration lock, any constant */
-#define MAX_PARAMS 12
 #define BACKOFF_MIN_MS 100.0
 #define BACKOFF_MAX_MS 5000.0
-
-struct sp_queue {
-    PGconn *c;
-    int listening;
-    double next_try, backoff;   /* sp_wire_now_ms of the next reconnection allowed */
-    double ms;                  /* time in statements */
-    uint64_t calls, reconnects;
-    char sqlstate[6];           /* of the last failed statement */
-};
 
 int sp_q_available(void) { return 1; }
 
@@ -68,47 +54,40 @@ void sp_q_describe(char *out, size_t out_len, const char *conninfo)
 
 /* ---- statements ---- */
 
-typedef struct {
-    const char *v[MAX_PARAMS];
-    int len[MAX_PARAMS], fmt[MAX_PARAMS];
-    char num[MAX_PARAMS][24];
-    int n;
-} qp;
-
-static void qp_text(qp *p, const char *s)
+void sp_qpg_text(qp *p, const char *s)
 {
     p->v[p->n] = s;
     p->len[p->n] = 0;
     p->fmt[p->n++] = 0;
 }
 
-static void qp_bin(qp *p, const void *b, size_t n)
+void sp_qpg_bin(qp *p, const void *b, size_t n)
 {
     p->v[p->n] = b;
     p->len[p->n] = (int)n;
     p->fmt[p->n++] = 1;
 }
 
-static void qp_i64(qp *p, int64_t x)
+void sp_qpg_i64(qp *p, int64_t x)
 {
     snprintf(p->num[p->n], sizeof p->num[p->n], "%lld", (long long)x);
-    qp_text(p, p->num[p->n]);
+    sp_qpg_text(p, p->num[p->n]);
 }
 
-static void qp_f64(qp *p, double x)
+void sp_qpg_f64(qp *p, double x)
 {
     snprintf(p->num[p->n], sizeof p->num[p->n], "%.6f", x >= 0 && x < 1e15 ? x : 0.0);
-    qp_text(p, p->num[p->n]);
+    sp_qpg_text(p, p->num[p->n]);
 }
 
-static int broken(const sp_queue *q) { return !q->c || PQstatus(q->c) != CONNECTION_OK; }
+int sp_qpg_broken(const sp_queue *q) { return !q->c || PQstatus(q->c) != CONNECTION_OK; }
 
 /* One statement; returns its result when it succeeded as want (NULL
  * otherwise, with err and q->sqlstate set). binary: results in binary. */
-static PGresult *run(sp_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want, char err[SP_ERR_LEN])
+PGresult *sp_qpg_run(sp_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want, char err[SP_ERR_LEN])
 {
     q->sqlstate[0] = 0;
-    if (broken(q)) {
+    if (sp_qpg_broken(q)) {
         snprintf(err, SP_ERR_LEN, "the queue database is not connected");
         return NULL;
     }
@@ -129,28 +108,28 @@ static PGresult *run(sp_queue *q, const char *sql, const qp *p, int binary, Exec
 }
 
 /* A statement whose result is not read. */
-static sp_status exec(sp_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN])
+sp_status sp_qpg_exec(sp_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN])
 {
-    PGresult *r = run(q, sql, p, 0, PGRES_COMMAND_OK, err);
+    PGresult *r = sp_qpg_run(q, sql, p, 0, PGRES_COMMAND_OK, err);
     PQclear(r);
     return r ? SP_OK : SP_ERR_IO;
 }
 
 /* SELECT-like statements: PGRES_TUPLES_OK. */
-static PGresult *query(sp_queue *q, const char *sql, const qp *p, int binary, char err[SP_ERR_LEN])
+PGresult *sp_qpg_query(sp_queue *q, const char *sql, const qp *p, int binary, char err[SP_ERR_LEN])
 {
-    return run(q, sql, p, binary, PGRES_TUPLES_OK, err);
+    return sp_qpg_run(q, sql, p, binary, PGRES_TUPLES_OK, err);
 }
 
-static void rollback(sp_queue *q)
+void sp_qpg_rollback(sp_queue *q)
 {
     char e[SP_ERR_LEN];
-    if (!broken(q))
-        exec(q, "ROLLBACK", NULL, e);
+    if (!sp_qpg_broken(q))
+        sp_qpg_exec(q, "ROLLBACK", NULL, e);
 }
 
 /* Text results. */
-static long long tx_ll(const PGresult *r, int row, int col) { return atoll(PQgetvalue(r, row, col)); }
+long long sp_qpg_ll(const PGresult *r, int row, int col) { return atoll(PQgetvalue(r, row, col)); }
 
 /* Binary results (network byte order). */
 static uint64_t be_u(const PGresult *r, int row, int col, int bytes)
@@ -164,10 +143,10 @@ static uint64_t be_u(const PGresult *r, int row, int col, int bytes)
     return x;
 }
 
-static int64_t bin_i64(const PGresult *r, int row, int col) { return (int64_t)be_u(r, row, col, 8); }
-static int32_t bin_i32(const PGresult *r, int row, int col) { return (int32_t)be_u(r, row, col, 4); }
+int64_t sp_qpg_i64_at(const PGresult *r, int row, int col) { return (int64_t)be_u(r, row, col, 8); }
+int32_t sp_qpg_i32_at(const PGresult *r, int row, int col) { return (int32_t)be_u(r, row, col, 4); }
 
-static double bin_f64(const PGresult *r, int row, int col)
+double sp_qpg_f64_at(const PGresult *r, int row, int col)
 {
     uint64_t u = be_u(r, row, col, 8);
     double x;
@@ -176,7 +155,7 @@ static double bin_f64(const PGresult *r, int row, int col)
 }
 
 /* A malloc'ed copy of a bytea value (binary results); NULL when NULL. */
-static uint8_t *bin_dup(const PGresult *r, int row, int col, size_t *len)
+uint8_t *sp_qpg_dup(const PGresult *r, int row, int col, size_t *len)
 {
     *len = 0;
     if (PQgetisnull(r, row, col))
@@ -246,12 +225,12 @@ static const char *const *const migrations[SP_Q_SCHEMA] = {schema_v1};
 
 static sp_status migrate_locked(sp_queue *q, char err[SP_ERR_LEN])
 {
-    if (exec(q, "CREATE TABLE IF NOT EXISTS sp_meta (key text PRIMARY KEY, value text NOT NULL)", NULL, err))
+    if (sp_qpg_exec(q, "CREATE TABLE IF NOT EXISTS sp_meta (key text PRIMARY KEY, value text NOT NULL)", NULL, err))
         return SP_ERR_IO;
-    PGresult *r = query(q, "SELECT value FROM sp_meta WHERE key = 'schema_version'", NULL, 0, err);
+    PGresult *r = sp_qpg_query(q, "SELECT value FROM sp_meta WHERE key = 'schema_version'", NULL, 0, err);
     if (!r)
         return SP_ERR_IO;
-    long long v = PQntuples(r) ? tx_ll(r, 0, 0) : 0;
+    long long v = PQntuples(r) ? sp_qpg_ll(r, 0, 0) : 0;
     PQclear(r);
     if (v > SP_Q_SCHEMA || v < 0) {
         snprintf(err, SP_ERR_LEN, "the queue database has schema version %lld; this snarkpipe knows versions up "
@@ -259,18 +238,18 @@ static sp_status migrate_locked(sp_queue *q, char err[SP_ERR_LEN])
         return SP_ERR_FORMAT;
     }
     for (long long to = v + 1; to <= SP_Q_SCHEMA; to++) {
-        sp_status st = exec(q, "BEGIN", NULL, err);
+        sp_status st = sp_qpg_exec(q, "BEGIN", NULL, err);
         for (const char *const *s = migrations[to - 1]; st == SP_OK && *s; s++)
-            st = exec(q, *s, NULL, err);
+            st = sp_qpg_exec(q, *s, NULL, err);
         qp p = {0};
-        qp_i64(&p, to);
+        sp_qpg_i64(&p, to);
         if (st == SP_OK)
-            st = exec(q, "INSERT INTO sp_meta (key, value) VALUES ('schema_version', $1)"
+            st = sp_qpg_exec(q, "INSERT INTO sp_meta (key, value) VALUES ('schema_version', $1)"
                          " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", &p, err);
         if (st == SP_OK)
-            st = exec(q, "COMMIT", NULL, err);
+            st = sp_qpg_exec(q, "COMMIT", NULL, err);
         if (st != SP_OK) {
-            rollback(q);
+            sp_qpg_rollback(q);
             return st;
         }
     }
@@ -279,13 +258,13 @@ static sp_status migrate_locked(sp_queue *q, char err[SP_ERR_LEN])
 
 static sp_status migrate(sp_queue *q, char err[SP_ERR_LEN])
 {
-    PGresult *r = query(q, "SELECT pg_advisory_lock(" ADVISORY_KEY ")", NULL, 0, err);
+    PGresult *r = sp_qpg_query(q, "SELECT pg_advisory_lock(" ADVISORY_KEY ")", NULL, 0, err);
     if (!r)
         return SP_ERR_IO;
     PQclear(r);
     sp_status st = migrate_locked(q, err);
     char e2[SP_ERR_LEN];
-    PQclear(query(q, "SELECT pg_advisory_unlock(" ADVISORY_KEY ")", NULL, 0, e2));
+    PQclear(sp_qpg_query(q, "SELECT pg_advisory_unlock(" ADVISORY_KEY ")", NULL, 0, e2));
     return st;
 }
 
@@ -330,7 +309,7 @@ void sp_q_close(sp_queue *q)
     free(q);
 }
 
-int sp_q_connected(const sp_queue *q) { return q && !broken(q); }
+int sp_q_connected(const sp_queue *q) { return q && !sp_qpg_broken(q); }
 
 void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects)
 {
@@ -351,9 +330,9 @@ static void look_idle(sp_queue *q)
 
 sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN])
 {
-    if (!broken(q))
+    if (!sp_qpg_broken(q))
         look_idle(q);
-    if (!broken(q))
+    if (!sp_qpg_broken(q))
         return SP_OK;
     double now = sp_wire_now_ms();
     if (now < q->next_try) {
@@ -361,7 +340,7 @@ sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN])
         return SP_ERR_IO;
     }
     PQreset(q->c);
-    if (broken(q)) {
+    if (sp_qpg_broken(q)) {
         const char *m = PQerrorMessage(q->c);
         snprintf(err, SP_ERR_LEN, "the queue database is unreachable: %.*s", (int)strcspn(m, "\n"), m);
         q->next_try = sp_wire_now_ms() + q->backoff;
@@ -377,20 +356,20 @@ sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN])
 /* ---- nodes ---- */
 
 /* Renews (or makes) the instance's row. */
-static sp_status node_row(sp_queue *q, const char *inst, const char *name, int capacity, const char *digs,
+sp_status sp_qpg_node_row(sp_queue *q, const char *inst, const char *name, int capacity, const char *digs,
                           char err[SP_ERR_LEN])
 {
     qp p = {0};
-    qp_text(&p, inst);
-    qp_text(&p, name);
-    qp_i64(&p, capacity);
-    qp_text(&p, digs);
-    return exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests) VALUES ($1, $2, $3, $4::text[])"
+    sp_qpg_text(&p, inst);
+    sp_qpg_text(&p, name);
+    sp_qpg_i64(&p, capacity);
+    sp_qpg_text(&p, digs);
+    return sp_qpg_exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests) VALUES ($1, $2, $3, $4::text[])"
                    " ON CONFLICT (instance) DO UPDATE SET last_seen = now(), capacity = EXCLUDED.capacity,"
                    " digests = EXCLUDED.digests", &p, err);
 }
 
-static char *digest_array(const char *const *dig, size_t n, char err[SP_ERR_LEN])
+char *sp_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
 {
     size_t cap = n * SP_Q_DIGEST_HEX + 4;
     char *b = malloc(cap);
@@ -407,18 +386,18 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
 {
     *released = 0;
     *recent = 0;
-    char *digs = digest_array(dig, n_dig, err);
+    char *digs = sp_qpg_digests(dig, n_dig, err);
     if (!digs)
         return SP_ERR_INVALID_ARG;
-    sp_status st = node_row(q, inst, name, capacity, digs, err);
+    sp_status st = sp_qpg_node_row(q, inst, name, capacity, digs, err);
     free(digs);
     if (st != SP_OK)
         return st;
     qp p = {0};
-    qp_text(&p, inst);
-    qp_text(&p, name);
-    qp_i64(&p, lease_ms);
-    PGresult *r = query(q,
+    sp_qpg_text(&p, inst);
+    sp_qpg_text(&p, name);
+    sp_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_qpg_query(q,
         "WITH old AS (DELETE FROM sp_nodes WHERE name = $2 AND instance <> $1 RETURNING instance, last_seen),"
         " rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL"
         "  WHERE state = 'claimed' AND claimed_by IN (SELECT instance FROM old) RETURNING 1)"
@@ -427,8 +406,8 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
     if (!r)
         return SP_ERR_IO;
-    *released = (size_t)tx_ll(r, 0, 0);
-    *recent = tx_ll(r, 0, 1) > 0;
+    *released = (size_t)sp_qpg_ll(r, 0, 0);
+    *recent = sp_qpg_ll(r, 0, 1) > 0;
     PQclear(r);
     return SP_OK;
 }
@@ -436,8 +415,8 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
 sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN])
 {
     qp p = {0};
-    qp_text(&p, inst);
-    PGresult *r = query(q,
+    sp_qpg_text(&p, inst);
+    PGresult *r = sp_qpg_query(q,
         "WITH rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL,"
         "  attempts = greatest(attempts - 1, 0) WHERE state = 'claimed' AND claimed_by = $1 RETURNING 1),"
         " gone AS (DELETE FROM sp_nodes WHERE instance = $1 RETURNING 1)"
@@ -446,696 +425,5 @@ sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN])
     PQclear(r);
     return r ? SP_OK : SP_ERR_IO;
 }
-
-/* ---- jobs ---- */
-
-int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
-{
-    *id = 0;
-    *ahead = 0;
-    int have_rid = job->request_id && *job->request_id;
-    if (exec(q, "BEGIN", NULL, err) != SP_OK)
-        return broken(q) ? 503 : 500;
-    qp p = {0};
-    qp_text(&p, have_rid ? job->request_id : NULL);
-    qp_text(&p, job->digest);
-    qp_text(&p, job->circuit);
-    qp_text(&p, job->native ? "t" : "f");
-    qp_i64(&p, job->n_public);
-    qp_i64(&p, job->priority);
-    qp_i64(&p, (int64_t)job->n);
-    qp_text(&p, job->node);
-    PGresult *r = query(q, "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority,"
-                           " n_parts, submitted_by) VALUES ($1, $2, $3, $4::boolean, $5, $6, $7, $8) RETURNING id",
-                        &p, 0, err);
-    if (!r) {
-        int dup = !strcmp(q->sqlstate, "23505");
-        rollback(q);
-        if (!dup)
-            return broken(q) ? 503 : 500;
-        qp k = {0};
-        qp_text(&k, job->request_id);
-        r = query(q, "SELECT id FROM sp_jobs WHERE request_id = $1", &k, 0, err);
-        if (r && PQntuples(r))
-            *id = tx_ll(r, 0, 0);
-        PQclear(r);
-        if (!*id)
-            return broken(q) ? 503 : 500;
-        snprintf(err, SP_ERR_LEN, "request_id '%.60s' names job f%lld", job->request_id, (long long)*id);
-        return 409;
-    }
-    int64_t jid = tx_ll(r, 0, 0);
-    PQclear(r);
-    sp_status st = SP_OK;
-    for (size_t k = 0; k < job->n && st == SP_OK; k++) {
-        qp a = {0};
-        qp_i64(&a, jid);
-        qp_i64(&a, (int64_t)k);
-        qp_text(&a, job->digest);
-        qp_i64(&a, job->priority);
-        qp_bin(&a, job->input[k], job->input_len[k]);
-        if (job->expect_pub)
-            qp_bin(&a, job->expect_pub[k], (size_t)job->n_public * 32);
-        else
-            qp_text(&a, NULL);
-        st = exec(q, "INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, input, expect_pub)"
-                     " VALUES ($1, $2, $3, $4, $5, $6)", &a, err);
-    }
-    qp w = {0};
-    qp_i64(&w, jid);
-    qp_i64(&w, job->priority);
-    qp_text(&w, job->digest);
-    r = st == SP_OK ? query(q, "SELECT (SELECT count(*) FROM sp_jobs WHERE state = 'queued' AND priority >= $2"
-                               " AND id < $1), pg_notify('sp_work', $3)", &w, 0, err) : NULL;
-    if (r)
-        *ahead = (uint64_t)tx_ll(r, 0, 0);
-    PQclear(r);
-    if (!r || exec(q, "COMMIT", NULL, err) != SP_OK) {
-        rollback(q);
-        return broken(q) ? 503 : 500;
-    }
-    *id = jid;
-    return 202;
-}
-
-static sp_qj_state state_of(const char *s)
-{
-    return !strcmp(s, "completed") ? SP_QJ_COMPLETED : !strcmp(s, "failed") ? SP_QJ_FAILED
-         : !strcmp(s, "cancelled") ? SP_QJ_CANCELLED : SP_QJ_QUEUED;
-}
-
-/* 1 and *id when key is "f<digits>". */
-static int job_number(const char *key, int64_t *id)
-{
-    if (key[0] != 'f' || !key[1] || strspn(key + 1, "0123456789") != strlen(key + 1) || strlen(key) > 19)
-        return 0;
-    *id = atoll(key + 1);
-    return 1;
-}
-
-static int parts_of(sp_queue *q, sp_q_jobinfo *in, char err[SP_ERR_LEN])
-{
-    qp p = {0};
-    qp_i64(&p, in->id);
-    PGresult *r = query(q, "SELECT state, split_part(COALESCE(CASE WHEN state = 'done' THEN proved_by ELSE claimed_by"
-                           " END, ''), '/', 1) FROM sp_parts WHERE job_id = $1 ORDER BY idx", &p, 0, err);
-    if (!r)
-        return broken(q) ? 503 : 500;
-    size_t n = (size_t)PQntuples(r), m = n > in->n_parts ? n : in->n_parts;
-    in->part_state = calloc(m ? m : 1, sizeof *in->part_state);
-    in->part_node = calloc(m ? m : 1, sizeof *in->part_node);
-    if (!in->part_state || !in->part_node) {
-        PQclear(r);
-        snprintf(err, SP_ERR_LEN, "out of memory");
-        return 503;
-    }
-    for (size_t k = 0; k < n && k < in->n_parts; k++) {
-        snprintf(in->part_state[k], sizeof in->part_state[k], "%s", PQgetvalue(r, (int)k, 0));
-        snprintf(in->part_node[k], sizeof in->part_node[k], "%s", PQgetvalue(r, (int)k, 1));
-    }
-    PQclear(r);
-    return 200;
-}
-
-int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *in, char err[SP_ERR_LEN])
-{
-    memset(in, 0, sizeof *in);
-    int64_t id = 0;
-    int by_id = job_number(key, &id);
-    qp p = {0};
-    if (by_id)
-        qp_i64(&p, id);
-    else
-        qp_text(&p, key);
-    char sql[640];
-    snprintf(sql, sizeof sql, "SELECT id, COALESCE(request_id, ''), circuit_name, state, n_parts, COALESCE(error, ''),"
-             " COALESCE(detail, ''), result, (extract(epoch FROM now() - submitted_at) * 1000)::float8,"
-             " COALESCE((extract(epoch FROM finished_at - submitted_at) * 1000)::float8, 0)"
-             " FROM sp_jobs WHERE %s = $1", by_id ? "id" : "request_id");
-    PGresult *r = query(q, sql, &p, 0, err);
-    if (!r)
-        return broken(q) ? 503 : 500;
-    if (!PQntuples(r)) {
-        PQclear(r);
-        snprintf(err, SP_ERR_LEN, "no job '%.100s' (finished jobs are kept for server.result_ttl)", key);
-        return 404;
-    }
-    in->id = tx_ll(r, 0, 0);
-    snprintf(in->request_id, sizeof in->request_id, "%s", PQgetvalue(r, 0, 1));
-    snprintf(in->circuit, sizeof in->circuit, "%s", PQgetvalue(r, 0, 2));
-    in->state = state_of(PQgetvalue(r, 0, 3));
-    in->n_parts = (size_t)tx_ll(r, 0, 4);
-    snprintf(in->error, sizeof in->error, "%s", PQgetvalue(r, 0, 5));
-    snprintf(in->detail, sizeof in->detail, "%s", PQgetvalue(r, 0, 6));
-    in->age_ms = atof(PQgetvalue(r, 0, 8));
-    in->total_ms = atof(PQgetvalue(r, 0, 9));
-    if (!PQgetisnull(r, 0, 7)) {
-        in->result_len = (size_t)PQgetlength(r, 0, 7);
-        in->result = malloc(in->result_len + 1);
-        if (in->result)
-            memcpy(in->result, PQgetvalue(r, 0, 7), in->result_len + 1);
-    }
-    PQclear(r);
-    if (in->state == SP_QJ_COMPLETED && !in->result) {
-        snprintf(err, SP_ERR_LEN, "out of memory for the result of job f%lld", (long long)in->id);
-        sp_q_jobinfo_free(in);
-        return 503;
-    }
-    int code = parts && in->state == SP_QJ_QUEUED ? parts_of(q, in, err) : 200;
-    if (code != 200)
-        sp_q_jobinfo_free(in);
-    return code;
-}
-
-void sp_q_jobinfo_free(sp_q_jobinfo *in)
-{
-    free(in->result);
-    free(in->part_state);
-    free(in->part_node);
-    in->result = NULL;
-    in->part_state = NULL;
-    in->part_node = NULL;
-}
-
-int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj_state *state, char err[SP_ERR_LEN])
-{
-    *cancelled = *was_running = 0;
-    qp p = {0};
-    qp_i64(&p, id);
-    PGresult *r = query(q,
-        "WITH j AS (UPDATE sp_jobs SET state = 'cancelled', error = 'cancelled', detail = 'cancelled by a client',"
-        "  finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING id),"
-        " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j)"
-        "  AND state IN ('queued', 'claimed') RETURNING 1)"
-        " SELECT (SELECT count(*) FROM j), (SELECT count(*) FROM sp_parts WHERE job_id = $1"
-        "  AND state IN ('claimed', 'done')), (SELECT state FROM sp_jobs WHERE id = $1), (SELECT count(*) FROM c),"
-        "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
-        &p, 0, err);
-    if (!r)
-        return broken(q) ? 503 : 500;
-    int found = !PQgetisnull(r, 0, 2);
-    *cancelled = tx_ll(r, 0, 0) > 0;
-    *was_running = tx_ll(r, 0, 1) > 0;
-    *state = *cancelled ? SP_QJ_CANCELLED : found ? state_of(PQgetvalue(r, 0, 2)) : SP_QJ_QUEUED;
-    PQclear(r);
-    if (!found) {
-        snprintf(err, SP_ERR_LEN, "no job 'f%lld'", (long long)id);
-        return 404;
-    }
-    return 200;
-}
-
-/* ---- partitions ---- */
-
-/* A claimed partition that nobody holds any more: its lease ran out, or
- * its instance is gone or unknown (a hostile or stale row). $L is the
- * lease in ms. */
-#define NOT_HELD(L)                                                                                     \
-    "(p.lease_until IS NULL OR p.lease_until < now() OR NOT EXISTS (SELECT 1 FROM sp_nodes n"          \
-    " WHERE n.instance = p.claimed_by AND n.last_seen > now() - " L "::bigint * interval '1 millisecond'))"
-
-sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_q_claim **out, size_t *n, char err[SP_ERR_LEN])
-{
-    *out = NULL;
-    *n = 0;
-    if (!max || !n_dig)
-        return SP_OK;
-    char *digs = digest_array(dig, n_dig, err);
-    if (!digs)
-        return SP_ERR_INVALID_ARG;
-    qp p = {0};
-    qp_text(&p, inst);
-    qp_text(&p, digs);
-    qp_i64(&p, (int64_t)max);
-    qp_i64(&p, lease_ms);
-    qp_i64(&p, max_attempts);
-    PGresult *r = query(q,
-        "WITH c AS (SELECT p.job_id, p.idx FROM sp_parts p"
-        "  WHERE p.circuit_digest = ANY($2::text[]) AND p.attempts < $5"
-        "  AND (p.state = 'queued' OR (p.state = 'claimed' AND " NOT_HELD("$4") "))"
-        "  ORDER BY p.priority DESC, p.job_id, p.idx LIMIT $3 FOR UPDATE OF p SKIP LOCKED)"
-        " UPDATE sp_parts p SET state = 'claimed', claimed_by = $1, epoch = p.epoch + 1, attempts = p.attempts + 1,"
-        "  lease_until = now() + $4::bigint * interval '1 millisecond', first_claim = COALESCE(p.first_claim, now())"
-        " FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx"
-        " RETURNING p.job_id, p.idx, p.epoch, p.attempts, p.circuit_digest, p.input, p.expect_pub", &p, 1, err);
-    free(digs);
-    if (!r)
-        return SP_ERR_IO;
-    size_t rows = (size_t)PQntuples(r);
-    sp_q_claim *c = rows ? calloc(rows, sizeof *c) : NULL;
-    if (rows && !c) {
-        PQclear(r);
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu claims", rows);
-        return SP_ERR_NOMEM; /* the claims lapse with their lease */
-    }
-    for (size_t i = 0; i < rows; i++) {
-        int row = (int)i;
-        c[i].job = bin_i64(r, row, 0);
-        c[i].idx = (uint32_t)bin_i32(r, row, 1);
-        c[i].epoch = bin_i64(r, row, 2);
-        c[i].attempts = bin_i32(r, row, 3);
-        snprintf(c[i].digest, sizeof c[i].digest, "%.*s", PQgetlength(r, row, 4), PQgetvalue(r, row, 4));
-        c[i].input = bin_dup(r, row, 5, &c[i].input_len);
-        c[i].expect_pub = bin_dup(r, row, 6, &c[i].expect_pub_len);
-    }
-    PQclear(r);
-    *out = c;
-    *n = rows;
-    return SP_OK;
-}
-
-void sp_q_claims_free(sp_q_claim *c, size_t n)
-{
-    for (size_t i = 0; c && i < n; i++) {
-        free(c[i].input);
-        free(c[i].expect_pub);
-    }
-    free(c);
-}
-
-/* "{a,b,...}" of n integers picked by get. */
-static char *int_array(const sp_q_hold *h, size_t n, int which)
-{
-    size_t cap = n * 22 + 3, len = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return NULL;
-    b[len++] = '{';
-    for (size_t i = 0; i < n; i++)
-        len += (size_t)snprintf(b + len, cap - len, "%s%lld", i ? "," : "",
-                                which == 0 ? (long long)h[i].job : which == 1 ? (long long)h[i].idx
-                                                                              : (long long)h[i].epoch);
-    snprintf(b + len, cap - len, "}");
-    return b;
-}
-
-sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                         size_t n_dig, long lease_ms, sp_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN])
-{
-    *node_lost = 0;
-    char *digs = digest_array(dig, n_dig, err);
-    if (!digs)
-        return SP_ERR_INVALID_ARG;
-    qp p = {0};
-    qp_text(&p, inst);
-    qp_i64(&p, capacity);
-    qp_text(&p, digs);
-    PGresult *r = run(q, "UPDATE sp_nodes SET last_seen = now(), capacity = $2, digests = $3::text[]"
-                         " WHERE instance = $1", &p, 0, PGRES_COMMAND_OK, err);
-    sp_status st = r ? SP_OK : SP_ERR_IO;
-    if (r && !strcmp(PQcmdTuples(r), "0")) { /* the row went (a janitor after a long outage): make it again */
-        *node_lost = 1;
-        st = node_row(q, inst, name, capacity, digs, err);
-    }
-    PQclear(r);
-    free(digs);
-    for (size_t i = 0; i < n; i++)
-        h[i].held = 0;
-    if (st != SP_OK || !n)
-        return st;
-    char *a = int_array(h, n, 0), *b = int_array(h, n, 1), *c = int_array(h, n, 2);
-    qp u = {0};
-    qp_text(&u, inst);
-    qp_i64(&u, lease_ms);
-    qp_text(&u, a);
-    qp_text(&u, b);
-    qp_text(&u, c);
-    r = a && b && c ? query(q, "UPDATE sp_parts p SET lease_until = now() + $2::bigint * interval '1 millisecond'"
-                               " FROM unnest($3::bigint[], $4::int[], $5::bigint[]) AS h(job_id, idx, epoch)"
-                               " WHERE p.job_id = h.job_id AND p.idx = h.idx AND p.epoch = h.epoch"
-                               " AND p.claimed_by = $1 AND p.state = 'claimed' RETURNING p.job_id, p.idx", &u, 0, err)
-                    : NULL;
-    free(a);
-    free(b);
-    free(c);
-    if (!r)
-        return SP_ERR_IO;
-    for (int row = 0; row < PQntuples(r); row++) {
-        int64_t job = tx_ll(r, row, 0);
-        uint32_t idx = (uint32_t)tx_ll(r, row, 1);
-        for (size_t i = 0; i < n; i++)
-            if (h[i].job == job && h[i].idx == idx)
-                h[i].held = 1;
-    }
-    PQclear(r);
-    return SP_OK;
-}
-
-sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const sp_q_proof *pr, int *stored, int *last,
-                     char err[SP_ERR_LEN])
-{
-    *stored = *last = 0;
-    qp p = {0};
-    qp_i64(&p, c->job);
-    qp_i64(&p, c->idx);
-    qp_i64(&p, c->epoch);
-    qp_text(&p, inst);
-    qp_bin(&p, pr->proof, 192);
-    qp_bin(&p, pr->publics, pr->publics_len);
-    qp_f64(&p, pr->synth_ms);
-    qp_f64(&p, pr->gpu_ms);
-    qp_f64(&p, pr->finish_ms);
-    PGresult *r = query(q,
-        "WITH s AS (UPDATE sp_parts SET state = 'done', proof = $5, publics = $6, proved_by = $4, synth_ms = $7,"
-        "  gpu_ms = $8, finish_ms = $9, lease_until = NULL"
-        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
-        " SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM sp_parts q WHERE q.job_id = $1 AND q.idx <> $2"
-        "  AND q.state <> 'done')", &p, 0, err);
-    if (!r)
-        return SP_ERR_IO;
-    *stored = tx_ll(r, 0, 0) > 0;
-    *last = *stored && tx_ll(r, 0, 1) == 0;
-    PQclear(r);
-    return SP_OK;
-}
-
-/* Fails partition (job, idx) and its job in one statement; `where` picks
- * the partition row (fenced by epoch for a claim, by attempts for the
- * janitor). Returns rows changed in *done. */
-static sp_status fail_part(sp_queue *q, const qp *p, const char *where, int *done, char err[SP_ERR_LEN])
-{
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-        "WITH f AS (UPDATE sp_parts p SET state = 'failed', last_error = $5 WHERE %s RETURNING job_id),"
-        " j AS (UPDATE sp_jobs SET state = 'failed', error = $6, detail = $7, finished_at = now()"
-        "  WHERE id IN (SELECT job_id FROM f) AND state = 'queued' RETURNING id),"
-        " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j) AND idx <> $2"
-        "  AND state IN ('queued', 'claimed') RETURNING 1)"
-        " SELECT (SELECT count(*) FROM f), (SELECT count(*) FROM c),"
-        "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
-        where);
-    PGresult *r = query(q, sql, p, 0, err);
-    if (!r)
-        return SP_ERR_IO;
-    *done = tx_ll(r, 0, 0) > 0;
-    PQclear(r);
-    return SP_OK;
-}
-
-sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int fail, int count_attempt,
-                       int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN])
-{
-    *done = 0;
-    char detail[SP_ERR_LEN];
-    if (!fail && count_attempt && c->attempts >= max_attempts) {
-        fail = 1;
-        snprintf(detail, sizeof detail, "partition %u: failed on %d claims; the last: %.180s", c->idx, c->attempts,
-                 why);
-    } else {
-        snprintf(detail, sizeof detail, "partition %u: %.200s", c->idx, why);
-    }
-    qp p = {0};
-    qp_i64(&p, c->job);
-    qp_i64(&p, c->idx);
-    qp_i64(&p, c->epoch);
-    qp_text(&p, inst);
-    qp_text(&p, why);
-    if (fail) {
-        qp_text(&p, code);
-        qp_text(&p, detail);
-        return fail_part(q, &p, "job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed'",
-                         done, err);
-    }
-    qp_i64(&p, count_attempt ? 0 : 1);
-    PGresult *r = query(q,
-        "WITH r AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL, last_error = $5,"
-        "  attempts = greatest(attempts - $6, 0)"
-        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
-        " SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM r) n)",
-        &p, 0, err);
-    if (!r)
-        return SP_ERR_IO;
-    *done = tx_ll(r, 0, 0) > 0;
-    PQclear(r);
-    return SP_OK;
-}
-
-/* ---- assembly ---- */
-
-/* Applies a verdict inside the assembly transaction. */
-static sp_status apply_verdict(sp_queue *q, int64_t id, const sp_q_verdict *v, int *outcome, char err[SP_ERR_LEN])
-{
-    qp p = {0};
-    qp_i64(&p, id);
-    if (v->ok) {
-        qp_text(&p, v->result);
-        PGresult *r = query(q, "WITH u AS (UPDATE sp_jobs SET state = 'completed', result = $2, finished_at = now()"
-                               " WHERE id = $1 RETURNING id) SELECT (SELECT count(*) FROM u),"
-                               " (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id) FROM u) n)", &p, 0, err);
-        PQclear(r);
-        *outcome = 1;
-        return r ? SP_OK : SP_ERR_IO;
-    }
-    size_t cap = v->n_bad * 12 + 3, len = 0;
-    char *arr = malloc(cap);
-    if (!arr) {
-        snprintf(err, SP_ERR_LEN, "out of memory");
-        return SP_ERR_NOMEM;
-    }
-    arr[len++] = '{';
-    for (size_t i = 0; i < v->n_bad; i++)
-        len += (size_t)snprintf(arr + len, cap - len, "%s%u", i ? "," : "", v->bad[i]);
-    snprintf(arr + len, cap - len, "}");
-    qp_text(&p, arr);
-    PGresult *r = query(q, "WITH u AS (UPDATE sp_parts SET state = 'queued', proof = NULL, publics = NULL,"
-                           " proved_by = NULL, claimed_by = NULL, lease_until = NULL,"
-                           " last_error = 'its stored proof did not verify when the job was assembled'"
-                           " WHERE job_id = $1 AND idx = ANY($2::int[]) AND state = 'done' RETURNING 1)"
-                           " SELECT (SELECT count(*) FROM u),"
-                           " (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM u LIMIT 1) n)", &p, 0, err);
-    free(arr);
-    PQclear(r);
-    *outcome = 2;
-    return r ? SP_OK : SP_ERR_IO;
-}
-
-/* Reads the job (locked) and its partitions, asks fn, applies. */
-static sp_status assemble_tx(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome,
-                             char err[SP_ERR_LEN])
-{
-    qp p = {0};
-    qp_i64(&p, id);
-    PGresult *j = query(q, "SELECT state, COALESCE(request_id, ''), circuit_name, circuit_digest, n_parts,"
-                           " (extract(epoch FROM now() - submitted_at) * 1000)::float8"
-                           " FROM sp_jobs WHERE id = $1 FOR UPDATE", &p, 0, err);
-    if (!j)
-        return SP_ERR_IO;
-    if (!PQntuples(j) || strcmp(PQgetvalue(j, 0, 0), "queued")) {
-        PQclear(j);
-        return SP_OK;
-    }
-    PGresult *r = query(q, "SELECT p.idx, p.state, p.proof, p.publics, p.expect_pub, COALESCE(p.proved_by, ''),"
-                           " p.synth_ms, p.gpu_ms, p.finish_ms,"
-                           " (extract(epoch FROM p.first_claim - j.submitted_at) * 1000)::float8"
-                           " FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE p.job_id = $1 ORDER BY p.idx",
-                        &p, 1, err);
-    size_t n = (size_t)tx_ll(j, 0, 4), rows = r ? (size_t)PQntuples(r) : 0;
-    sp_q_part *parts = r && rows == n ? calloc(n, sizeof *parts) : NULL;
-    int ready = parts != NULL;
-    double first = -1;
-    for (size_t k = 0; ready && k < n; k++) {
-        int row = (int)k;
-        sp_q_part *x = &parts[k];
-        ready = !strcmp(PQgetvalue(r, row, 1), "done") && (uint32_t)bin_i32(r, row, 0) == k;
-        x->idx = (uint32_t)k;
-        x->proof = PQgetlength(r, row, 2) == 192 ? (const uint8_t *)PQgetvalue(r, row, 2) : NULL;
-        x->publics = (const uint8_t *)PQgetvalue(r, row, 3);
-        x->publics_len = (size_t)PQgetlength(r, row, 3);
-        x->expect_pub = PQgetisnull(r, row, 4) ? NULL : (const uint8_t *)PQgetvalue(r, row, 4);
-        x->expect_pub_len = (size_t)PQgetlength(r, row, 4);
-        x->proved_by = PQgetvalue(r, row, 5);
-        x->synth_ms = bin_f64(r, row, 6);
-        x->gpu_ms = bin_f64(r, row, 7);
-        x->finish_ms = bin_f64(r, row, 8);
-        double fc = bin_f64(r, row, 9);
-        if (!PQgetisnull(r, row, 9) && (first < 0 || fc < first))
-            first = fc;
-    }
-    sp_status st = r ? SP_OK : SP_ERR_IO;
-    if (ready) {
-        sp_q_asm_job aj = {id, PQgetvalue(j, 0, 1), PQgetvalue(j, 0, 2), PQgetvalue(j, 0, 3), n,
-                           first < 0 ? 0 : first, atof(PQgetvalue(j, 0, 5))};
-        sp_q_verdict v = {0};
-        fn(ctx, &aj, parts, &v);
-        if (v.ok || v.n_bad)
-            st = apply_verdict(q, id, &v, outcome, err);
-        free(v.result);
-        free(v.bad);
-    }
-    free(parts);
-    PQclear(r);
-    PQclear(j);
-    return st;
-}
-
-sp_status sp_q_assemble(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN])
-{
-    *outcome = 0;
-    if (exec(q, "BEGIN", NULL, err) != SP_OK)
-        return SP_ERR_IO;
-    sp_status st = assemble_tx(q, id, fn, ctx, outcome, err);
-    if (st == SP_OK && exec(q, "COMMIT", NULL, err) != SP_OK)
-        st = SP_ERR_IO;
-    if (st != SP_OK) {
-        *outcome = 0;
-        rollback(q);
-    }
-    return st;
-}
-
-sp_status sp_q_ready_jobs(sp_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                          char err[SP_ERR_LEN])
-{
-    *n = 0;
-    if (!n_dig || !max)
-        return SP_OK;
-    char *digs = digest_array(dig, n_dig, err);
-    if (!digs)
-        return SP_ERR_INVALID_ARG;
-    qp p = {0};
-    qp_text(&p, digs);
-    qp_i64(&p, (int64_t)max);
-    PGresult *r = query(q, "SELECT j.id FROM sp_jobs j WHERE j.state = 'queued' AND j.circuit_digest = ANY($1::text[])"
-                           " AND NOT EXISTS (SELECT 1 FROM sp_parts p WHERE p.job_id = j.id AND p.state <> 'done')"
-                           " ORDER BY j.id LIMIT $2", &p, 0, err);
-    free(digs);
-    if (!r)
-        return SP_ERR_IO;
-    for (int i = 0; i < PQntuples(r) && (size_t)i < max; i++)
-        ids[(*n)++] = tx_ll(r, i, 0);
-    PQclear(r);
-    return SP_OK;
-}
-
-sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN])
-{
-    *failed = 0;
-    qp p = {0};
-    qp_i64(&p, max_attempts);
-    qp_i64(&p, lease_ms);
-    PGresult *r = query(q, "SELECT p.job_id, p.idx, p.attempts, COALESCE(p.last_error, '') FROM sp_parts p"
-                           " WHERE p.attempts >= $1 AND (p.state = 'queued' OR (p.state = 'claimed' AND "
-                           NOT_HELD("$2") ")) LIMIT 100", &p, 0, err);
-    if (!r)
-        return SP_ERR_IO;
-    sp_status st = SP_OK;
-    for (int i = 0; i < PQntuples(r) && st == SP_OK; i++) {
-        char why[SP_ERR_LEN], detail[SP_ERR_LEN];
-        const char *last = PQgetvalue(r, i, 3);
-        snprintf(why, sizeof why, "claimed %s times without a proof%s%.150s", PQgetvalue(r, i, 2), *last ? "; last: "
-                 : "", last);
-        snprintf(detail, sizeof detail, "partition %.12s: %.200s", PQgetvalue(r, i, 1), why);
-        qp f = {0};
-        qp_text(&f, PQgetvalue(r, i, 0));
-        qp_text(&f, PQgetvalue(r, i, 1));
-        qp_i64(&f, max_attempts);
-        qp_i64(&f, lease_ms);
-        qp_text(&f, why);
-        qp_text(&f, "prove_failed");
-        qp_text(&f, detail);
-        int done = 0;
-        st = fail_part(q, &f, "p.job_id = $1 AND p.idx = $2 AND p.attempts >= $3 AND (p.state = 'queued' OR"
-                              " (p.state = 'claimed' AND " NOT_HELD("$4") "))", &done, err);
-        *failed += (size_t)done;
-    }
-    PQclear(r);
-    if (st != SP_OK)
-        return st;
-    qp t = {0};
-    qp_i64(&t, ttl_ms);
-    if (exec(q, "DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs WHERE state <> 'queued'"
-                " AND finished_at < now() - $1::bigint * interval '1 millisecond' LIMIT 1000)", &t, err) != SP_OK)
-        return SP_ERR_IO;
-    qp l = {0};
-    qp_i64(&l, lease_ms);
-    return exec(q, "DELETE FROM sp_nodes WHERE last_seen < now() - 10 * $1::bigint * interval '1 millisecond'", &l,
-                err);
-}
-
-/* ---- notifications ---- */
-
-sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN])
-{
-    static const char *const ch[] = {"LISTEN sp_work", "LISTEN sp_done", "LISTEN sp_cancel"};
-    for (int i = 0; i < 3; i++)
-        if (exec(q, ch[i], NULL, err) != SP_OK)
-            return SP_ERR_IO;
-    q->listening = 1;
-    return SP_OK;
-}
-
-int sp_q_socket(const sp_queue *q) { return broken(q) ? -1 : PQsocket(q->c); }
-
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *done, int *cancel)
-{
-    if (broken(q) || !PQconsumeInput(q->c))
-        return SP_ERR_IO;
-    PGnotify *n;
-    while ((n = PQnotifies(q->c))) {
-        if (!strcmp(n->relname, "sp_work"))
-            ++*work;
-        else if (!strcmp(n->relname, "sp_done"))
-            ++*done;
-        else if (!strcmp(n->relname, "sp_cancel"))
-            ++*cancel;
-        PQfreemem(n);
-    }
-    return broken(q) ? SP_ERR_IO : SP_OK;
-}
-
-#else /* built without libpq */
-
-#define NO_PQ "this snarkpipe was built without the farm: libpq (Debian: libpq-dev) was not found at build time"
-
-int sp_q_available(void) { return 0; }
-void sp_q_describe(char *out, size_t out_len, const char *conninfo) { snprintf(out, out_len, "postgresql"); }
-
-sp_status sp_q_open(sp_queue **q, const char *conninfo, int migrate, char err[SP_ERR_LEN])
-{
-    *q = NULL;
-    snprintf(err, SP_ERR_LEN, NO_PQ);
-    return SP_ERR_UNSUPPORTED;
-}
-
-/* Never reached: no sp_queue can be opened. */
-void sp_q_close(sp_queue *q) {}
-sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN]) { snprintf(err, SP_ERR_LEN, NO_PQ); return SP_ERR_UNSUPPORTED; }
-int sp_q_connected(const sp_queue *q) { return 0; }
-void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects) { *ms = 0; *calls = *reconnects = 0; }
-sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                       size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN]) { return sp_q_ensure(q, err); }
-int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
-{ sp_q_ensure(q, err); return 503; }
-int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *info, char err[SP_ERR_LEN])
-{ sp_q_ensure(q, err); return 503; }
-void sp_q_jobinfo_free(sp_q_jobinfo *info) {}
-int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj_state *state, char err[SP_ERR_LEN])
-{ sp_q_ensure(q, err); return 503; }
-sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_q_claim **out, size_t *n, char err[SP_ERR_LEN])
-{ *out = NULL; *n = 0; return sp_q_ensure(q, err); }
-void sp_q_claims_free(sp_q_claim *c, size_t n) {}
-sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                         size_t n_dig, long lease_ms, sp_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const sp_q_proof *p, int *stored, int *last,
-                     char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int fail, int count_attempt,
-                       int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_assemble(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_ready_jobs(sp_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                          char err[SP_ERR_LEN])
-{ *n = 0; return sp_q_ensure(q, err); }
-sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN])
-{ return sp_q_ensure(q, err); }
-sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN]) { return sp_q_ensure(q, err); }
-int sp_q_socket(const sp_queue *q) { return -1; }
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *done, int *cancel) { return SP_ERR_UNSUPPORTED; }
 
 #endif

@@ -411,7 +411,7 @@ static sp_status attach_all(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
             pthread_mutex_unlock(&e->mu);
         } else if (first == SP_OK) {
             first = st;
-            snprintf(err, SP_ERR_LEN, "device %s: %s", d->label, why);
+            snprintf(err, SP_ERR_LEN, "device %s: %.200s", d->label, why);
         }
     }
     if (c->dev_mask)

@@ -36,6 +36,8 @@ pg_create() {
         id postgres >/dev/null 2>&1 && PG_USER=postgres
     fi
     mkdir -p "$PG_DIR" && chmod 700 "$PG_DIR" && chown "$PG_USER" "$PG_DIR" || return 1
+    pg_as test -w "$PG_DIR" ||
+        { echo "pg.sh: $PG_USER cannot reach $PG_DIR (set TMPDIR to a directory it can traverse)"; return 1; }
     pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U sp --auth=trust -E UTF8 --no-sync >"$PG_DIR/initdb.log" 2>&1 ||
         { echo "initdb failed:"; tail -5 "$PG_DIR/initdb.log"; return 1; }
     pg_start_ || return 1

@@ -10,10 +10,15 @@
 #
 # Each row: a warm-up job, then JOBS jobs submitted by 4 clients to the
 # daemons in turn and awaited, timed from the first submit to the last
-# result. DB ms / partition is the time every daemon spent in database
-# statements during the batch (snarkpipe_farm_db_seconds_total, worker
-# and HTTP side together, heartbeats and polls included) divided by the
-# partitions; statements / partition likewise. Prints a table; SP_KEEP=1
+# result. The database's share, per partition of the batch:
+#   - server ms: what PostgreSQL itself spent on the farm's statements
+#     (parse, bind, execute; from log_min_duration_statement = 0), all
+#     nodes and both sides (the database's real work);
+#   - wall ms, proving / clients side: the time the daemons waited for
+#     their statements (snarkpipe_farm_db_seconds_total, side=worker:
+#     claims, proofs, leases, polls, assembly; side=http: submits and
+#     awaits), which adds the scheduling delays of a busy machine;
+#   - statements per partition, both sides. Prints a table; SP_KEEP=1
 # keeps the temporary directory (logs, TIMELINEs).
 set -u
 build=${1:-build}
@@ -57,7 +62,7 @@ cl() { local i=$1; shift; "$bin" client --addr "unix:$T/d$i.sock" "$@"; }
 # the sum over daemons 1..n of a metric
 metric() { local s=0 i v; for i in $(seq "$2"); do v=$(cl "$i" metrics | awk -v m="$1" '$1 == m {print $2}'); s=$(awk -v a="$s" -v b="${v:-0}" 'BEGIN{print a + b}'); done; echo "$s"; }
 batch() { # batch N: JOBS jobs from 4 clients over daemons 1..N; prints the seconds
-    local n=$1 t0 t1
+    local n=$1 t0 t1 cp=() bad=0
     t0=$(date +%s.%N)
     for c in 0 1 2 3; do
         (
@@ -68,31 +73,41 @@ batch() { # batch N: JOBS jobs from 4 clients over daemons 1..N; prints the seco
                 echo "$d $id"
             done >"$T/ids$c"
             while read -r d id; do cl "$d" await --wait-ms 600000 "$id" >/dev/null || exit 1; done <"$T/ids$c"
-        ) &
+        ) >/dev/null 2>&1 &
+        cp+=($!)
     done
-    local bad=0
-    for p in $(jobs -p); do wait "$p" || bad=1; done
+    for p in "${cp[@]}"; do wait "$p" || bad=1; done
     t1=$(date +%s.%N)
-    [ "$bad" = 0 ] || { echo "farm.sh: a job failed"; exit 1; }
+    [ "$bad" = 0 ] || { echo "farm.sh: a job failed" >&2; exit 1; }
     awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}'
 }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN{print b - a}'; }
 
-printf '| daemons | queue | jobs | partitions | wall s | partitions/s | DB ms / partition | statements / partition |\n'
-printf '|--:|---|--:|--:|--:|--:|--:|--:|\n'
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; 2^$logn constraints, $jobs jobs of $parts partitions"
+printf '| daemons | queue | partitions | wall s | partitions/s | DB server ms / partition | DB wall ms / partition, proving side | DB wall ms / partition, clients side | statements / partition (proving + clients) |\n'
+printf '|--:|---|--:|--:|--:|--:|--:|--:|--:|\n'
+pg_sql "ALTER SYSTEM SET log_min_duration_statement = 0" >/dev/null && pg_sql "SELECT pg_reload_conf()" >/dev/null
+# the milliseconds PostgreSQL logged from byte offset $1 of its log on
+server_ms() { tail -c +"$(($1 + 1))" "$PG_DIR/server.log" | awk '/duration: [0-9.]+ ms/ { for (i = 1; i < NF; i++) if ($i == "duration:") s += $(i + 1) } END { printf "%.3f", s }'; }
+log_size() { stat -c %s "$PG_DIR/server.log"; }
+W='snarkpipe_farm_db_seconds_total{side="worker"}' H='snarkpipe_farm_db_seconds_total{side="http"}'
+SW='snarkpipe_farm_db_statements_total{side="worker"}' SH='snarkpipe_farm_db_statements_total{side="http"}'
 for n in 0 1 2 3; do
     m=$((n ? n : 1)) q=
     [ "$n" -gt 0 ] && q=$PG_URL
     for i in $(seq "$m"); do start "$i" "$q"; done
     cl 1 submit --circuit c "$T/w0.wtns" >"$T/warm" && cl 1 await "$(cat "$T/warm")" >/dev/null || exit 1
-    s0=$(metric snarkpipe_farm_db_seconds_total "$m") c0=$(metric snarkpipe_farm_db_statements_total "$m")
-    secs=$(batch "$m")
-    s1=$(metric snarkpipe_farm_db_seconds_total "$m") c1=$(metric snarkpipe_farm_db_statements_total "$m")
+    w0=$(metric "$W" "$m") h0=$(metric "$H" "$m") sw0=$(metric "$SW" "$m") sh0=$(metric "$SH" "$m") l0=$(log_size)
+    secs=$(batch "$m") || exit 1
+    w1=$(metric "$W" "$m") h1=$(metric "$H" "$m") sw1=$(metric "$SW" "$m") sh1=$(metric "$SH" "$m")
     np=$((jobs * parts))
-    awk -v n="$n" -v q="${q:+postgresql}" -v j="$jobs" -v p="$np" -v s="$secs" -v ds="$(awk -v a="$s0" -v b="$s1" 'BEGIN{print b - a}')" \
-        -v dc="$(awk -v a="$c0" -v b="$c1" 'BEGIN{print b - a}')" \
-        'BEGIN{ printf "| %s | %s | %d | %d | %.2f | %.2f | %s | %s |\n", (n ? n : 1), (q ? q : "none (one daemon alone)"), j, p, s, p / s,
-                (q ? sprintf("%.2f", 1000 * ds / p) : "-"), (q ? sprintf("%.1f", dc / p) : "-") }'
+    awk -v n="$m" -v q="$q" -v p="$np" -v s="$secs" -v w="$(sub "$w0" "$w1")" -v h="$(sub "$h0" "$h1")" \
+        -v sw="$(sub "$sw0" "$sw1")" -v sh="$(sub "$sh0" "$sh1")" -v sv="$(server_ms "$l0")" \
+        'BEGIN{ if (q) printf "| %d | postgresql | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f + %.1f |\n", n, p, s, p / s,
+                   sv / p, 1000 * w / p, 1000 * h / p, sw / p, sh / p;
+                else printf "| 1 | none (one daemon alone) | %d | %.2f | %.2f | - | - | - | - |\n", p, s, p / s }'
     for p in "${dp[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     dp=()
-    [ "$n" -gt 0 ] && pg_sql "TRUNCATE sp_jobs CASCADE" >/dev/null
+    [ "$n" -gt 0 ] && pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs CASCADE" >/dev/null
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -447,8 +447,18 @@ static int keep_connected(sp_farm *f, int *fresh)
     return 1;
 }
 
+void sp_farm_job_ended(sp_farm *f, int64_t id)
+{
+    pthread_mutex_lock(&f->mu);
+    f->done_ring[++f->done_gen % SP_FARM_DONE_RING] = id;
+    pthread_cond_broadcast(&f->cv_done);
+    pthread_mutex_unlock(&f->mu);
+}
+
+static void on_done(void *ctx, int64_t id) { sp_farm_job_ended(ctx, id); }
+
 /* Sleeps until the socket or the wake-up pipe is readable, or timeout. */
-static void wait_events(sp_farm *f, double timeout_ms, int *work, int *done, int *cancel)
+static void wait_events(sp_farm *f, double timeout_ms, int *work, int *cancel)
 {
     struct pollfd p[2] = {{f->wake[0], POLLIN, 0}, {sp_q_socket(f->q), POLLIN, 0}};
     int np = p[1].fd >= 0 ? 2 : 1;
@@ -460,7 +470,7 @@ static void wait_events(sp_farm *f, double timeout_ms, int *work, int *done, int
         *work = 1; /* a claim ended: room for another */
     }
     if (np == 2)
-        sp_q_drain_notifies(f->q, work, done, cancel); /* a broken connection: keep_connected sees it next */
+        sp_q_drain_notifies(f->q, work, cancel, on_done, f); /* a broken connection: keep_connected sees it next */
 }
 
 typedef struct {
@@ -498,10 +508,9 @@ static void pass(sp_farm *f, loop_clock *k, int fresh)
         free(dig);
         pthread_mutex_lock(&f->mu);
         f->refresh = 1; /* circuits registered or evicted meanwhile */
-        f->done_gen++;  /* awaiters look again */
         pthread_cond_broadcast(&f->cv_start);
-        pthread_cond_broadcast(&f->cv_done);
         pthread_mutex_unlock(&f->mu);
+        sp_farm_job_ended(f, 0); /* awaiters look again: a notification may have been lost */
         k->want_claim = 1;
         k->next_poll = now + (double)f->poll_ms;
     }
@@ -533,7 +542,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&f->mu);
         if (stop)
             break;
-        int fresh = 0, work = 0, done = 0, cancel = 0;
+        int fresh = 0, work = 0, cancel = 0;
         if (keep_connected(f, &fresh))
             pass(f, &k, fresh);
         double ms;
@@ -547,17 +556,11 @@ static void *worker_main(void *arg)
         double now = sp_wire_now_ms(), next = k.next_poll < k.next_hb ? k.next_poll : k.next_hb;
         if (!f->connected)
             next = now + 100;
-        wait_events(f, k.want_claim ? 0 : next - now, &work, &done, &cancel);
+        wait_events(f, k.want_claim ? 0 : next - now, &work, &cancel);
         if (work)
             k.want_claim = 1;
         if (cancel)
             k.next_hb = 0; /* a job was cancelled: see at once which claims went */
-        if (done) {
-            pthread_mutex_lock(&f->mu);
-            f->done_gen++;
-            pthread_cond_broadcast(&f->cv_done);
-            pthread_mutex_unlock(&f->mu);
-        }
         pthread_mutex_lock(&f->mu);
         if (f->cancel_all && !f->connected) /* shutting down without the database: leases lapse */
             for (fclaim **pp = &f->claims; *pp;) {

@@ -24,6 +24,7 @@
 #include "groth16/verify.h"
 
 #define SP_FARM_POOL 16       /* HTTP connections at most */
+#define SP_FARM_DONE_RING 256 /* job endings an awaiter can tell apart between two looks */
 
 typedef enum {
     FC_STARTING = 0,          /* claimed; the starter has not made it an engine job yet */
@@ -84,13 +85,19 @@ typedef struct sp_farm {
     pthread_cond_t cv_done;   /* awaiters: done_gen moved */
     pthread_cond_t cv_pool;   /* a pool connection came back */
     pthread_cond_t cv_idle;   /* no engine job of the farm running (stop waits) */
-    uint64_t done_gen;        /* bumped on every job ending this node hears of */
+    uint64_t done_gen;        /* job endings heard of (NOTIFY sp_done) and poll ticks, counted */
+    int64_t done_ring[SP_FARM_DONE_RING]; /* entry g % RING: the job of ending g; 0 = a poll tick
+                                             (every awaiter looks again) */
     fclaim *claims;
     size_t n_claims, n_engine;
     fcirc *circs;
     int draining, cancel_all, stopping, connected, refresh;
     sp_queue *pool[SP_FARM_POOL];
     int pool_busy[SP_FARM_POOL], pool_n, pool_max;
+    double pool_seen_ms[SP_FARM_POOL];  /* each connection's statement time and count already added */
+    uint64_t pool_seen_calls[SP_FARM_POOL], pool_seen_rec[SP_FARM_POOL];
+    double http_ms;           /* the HTTP side's statement time, count and reconnections */
+    uint64_t http_calls, http_reconnects;
     /* counters since start */
     uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
     double wk_ms;             /* the worker connection's statement time, count and reconnections, */
@@ -118,6 +125,8 @@ void sp_farm_assemble(sp_farm *f, int64_t id, char err[SP_ERR_LEN]);
 
 /* farm.c: wakes the worker; adds k to counter *c under f->mu. */
 void sp_farm_wake(sp_farm *f);
+/* farm.c: job id ended (0: everyone look again): wakes the awaiters. */
+void sp_farm_job_ended(sp_farm *f, int64_t id);
 void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k);
 
 /* farm_api.c: a pool connection (connected) or NULL with err (503). */

@@ -48,6 +48,8 @@ sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
     pthread_mutex_lock(&f->mu);
     if (st == SP_OK) {
         f->pool[slot] = q;
+        f->pool_seen_ms[slot] = 0;
+        f->pool_seen_calls[slot] = f->pool_seen_rec[slot] = 0;
     } else { /* give the slot back: the last one, or leave a hole another open fills */
         f->pool_busy[slot] = 0;
         if (slot == f->pool_n - 1)
@@ -60,10 +62,20 @@ sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
 
 void sp_farm_conn_put(sp_farm *f, sp_queue *q)
 {
+    double ms;
+    uint64_t calls, rec;
+    sp_q_stats(q, &ms, &calls, &rec);
     pthread_mutex_lock(&f->mu);
     for (int i = 0; i < f->pool_n; i++)
-        if (f->pool[i] == q)
+        if (f->pool[i] == q) { /* what it did since it was taken, into the HTTP side's counters */
             f->pool_busy[i] = 0;
+            f->http_ms += ms - f->pool_seen_ms[i];
+            f->http_calls += calls - f->pool_seen_calls[i];
+            f->http_reconnects += rec - f->pool_seen_rec[i];
+            f->pool_seen_ms[i] = ms;
+            f->pool_seen_calls[i] = calls;
+            f->pool_seen_rec[i] = rec;
+        }
     pthread_cond_signal(&f->cv_pool);
     pthread_mutex_unlock(&f->mu);
 }
@@ -156,21 +168,53 @@ static void pending(sp_json_writer *w, const sp_q_jobinfo *in)
     sp_jw_end_object(w);
 }
 
-/* One look at job key: 200 with *in, or an HTTP error code (err). */
-static int look(sp_farm *f, const char *key, sp_q_jobinfo *in, char err[SP_ERR_LEN])
+/* One look at job key (with parts, its partitions' states too): 200 with
+ * *in, or an HTTP error code (err). */
+static int look(sp_farm *f, const char *key, int parts, sp_q_jobinfo *in, char err[SP_ERR_LEN])
 {
     int code = 503;
     for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
         sp_queue *q = sp_farm_conn_get(f, err);
         if (!q)
             return 503;
-        code = sp_q_job_get(q, key, 1, in, err);
+        code = sp_q_job_get(q, key, parts, in, err);
         int cut = !sp_q_connected(q);
         sp_farm_conn_put(f, q);
         if (!cut)
             break;
     }
     return code;
+}
+
+/* Waits until job id may have ended: its sp_done notification (or one
+ * this node's ring lost track of), a poll tick of the worker, poll_ms, or
+ * the deadline. *gen: the endings already looked at. */
+static void wait_for(sp_farm *f, int64_t id, uint64_t *gen, double deadline)
+{
+    double until = sp_wire_now_ms() + (double)f->poll_ms;
+    if (until > deadline)
+        until = deadline;
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    long ms = (long)(until - sp_wire_now_ms()) + 1;
+    dl.tv_sec += ms / 1000;
+    dl.tv_nsec += (ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&f->mu);
+    while (!f->stopping) {
+        if (f->done_gen - *gen >= SP_FARM_DONE_RING)
+            break; /* too many endings to tell: look */
+        int hit = 0;
+        for (uint64_t g = *gen + 1; g <= f->done_gen && !hit; g++)
+            hit = f->done_ring[g % SP_FARM_DONE_RING] == id || f->done_ring[g % SP_FARM_DONE_RING] == 0;
+        *gen = f->done_gen;
+        if (hit || pthread_cond_timedwait(&f->cv_done, &f->mu, &dl) != 0)
+            break;
+    }
+    pthread_mutex_unlock(&f->mu);
 }
 
 static void answer(dreq *r, int code, const char *error, const char *err)
@@ -187,30 +231,20 @@ void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int stri
     double deadline = sp_wire_now_ms() + (double)wait_ms;
     sp_q_jobinfo in;
     int code;
+    pthread_mutex_lock(&f->mu);
+    uint64_t gen = f->done_gen;
+    pthread_mutex_unlock(&f->mu);
     for (;;) {
-        pthread_mutex_lock(&f->mu);
-        uint64_t gen = f->done_gen;
-        pthread_mutex_unlock(&f->mu);
-        code = look(f, key, &in, err);
-        double left = deadline - sp_wire_now_ms();
-        if (code != 200 || in.state != SP_QJ_QUEUED || left <= 0 || atomic_load(&d->stopping))
+        code = look(f, key, 0, &in, err);
+        if (code != 200 || in.state != SP_QJ_QUEUED || sp_wire_now_ms() >= deadline || atomic_load(&d->stopping))
             break;
+        int64_t id = in.id;
         sp_q_jobinfo_free(&in);
-        /* a job ending anywhere bumps done_gen (NOTIFY sp_done); the worker's poll does too */
-        struct timespec dl;
-        clock_gettime(CLOCK_REALTIME, &dl);
-        long ms = left > 1000 ? 1000 : (long)left + 1;
-        dl.tv_sec += ms / 1000;
-        dl.tv_nsec += (ms % 1000) * 1000000L;
-        if (dl.tv_nsec >= 1000000000L) {
-            dl.tv_sec++;
-            dl.tv_nsec -= 1000000000L;
-        }
-        pthread_mutex_lock(&f->mu);
-        while (f->done_gen == gen && !f->stopping)
-            if (pthread_cond_timedwait(&f->cv_done, &f->mu, &dl) != 0)
-                break;
-        pthread_mutex_unlock(&f->mu);
+        wait_for(f, id, &gen, deadline);
+    }
+    if (code == 200 && in.state == SP_QJ_QUEUED && !strict) { /* still pending: with its partitions' states */
+        sp_q_jobinfo_free(&in);
+        code = look(f, key, 1, &in, err);
     }
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
@@ -250,7 +284,7 @@ void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
     sp_farm *f = d->farm;
     char err[SP_ERR_LEN];
     sp_q_jobinfo in;
-    int code = look(f, key, &in, err); /* a request id names the job too */
+    int code = look(f, key, 0, &in, err); /* a request id names the job too */
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
         return;
@@ -299,27 +333,16 @@ typedef struct {
     int connected;
     size_t claims, engine;
     uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
-    double db_ms;
-    uint64_t db_calls, reconnects;
+    double wk_ms, http_ms;    /* statement time: the worker's (proving), the HTTP side's (clients) */
+    uint64_t wk_calls, http_calls, reconnects;
 } farm_figures;
 
 static void figures(sp_farm *f, farm_figures *x)
 {
-    double ms;
-    uint64_t calls, rec;
     pthread_mutex_lock(&f->mu);
     *x = (farm_figures){f->connected, f->n_claims, f->n_engine, f->claimed, f->stored, f->fenced, f->released,
-                        f->failed, f->lost, f->assembled, f->rejected, f->db_errors, f->node_restarts, 0, 0, 0};
-    for (int i = 0; i < f->pool_n; i++) /* idle pool connections only: a busy one is being used */
-        if (f->pool[i] && !f->pool_busy[i]) {
-            sp_q_stats(f->pool[i], &ms, &calls, &rec);
-            x->db_ms += ms;
-            x->db_calls += calls;
-            x->reconnects += rec;
-        }
-    x->db_ms += f->wk_ms; /* the worker's, as it last published them */
-    x->db_calls += f->wk_calls;
-    x->reconnects += f->wk_reconnects;
+                        f->failed, f->lost, f->assembled, f->rejected, f->db_errors, f->node_restarts, f->wk_ms,
+                        f->http_ms, f->wk_calls, f->http_calls, f->wk_reconnects + f->http_reconnects};
     pthread_mutex_unlock(&f->mu);
 }
 
@@ -345,15 +368,18 @@ void sp_farm_status_json(sp_dmn *d, sp_json_writer *w)
     sp_jw_key(w, "claims_held");
     sp_jw_u64(w, x.claims);
     static const char *names[] = {"claimed", "stored", "fenced", "released", "failed", "lost", "assembled",
-                                  "rejected_at_assembly", "db_errors", "db_reconnects", "db_statements"};
+                                  "rejected_at_assembly", "db_errors", "db_reconnects", "db_statements_worker",
+                                  "db_statements_http"};
     uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
-                    x.db_errors, x.reconnects, x.db_calls};
+                    x.db_errors, x.reconnects, x.wk_calls, x.http_calls};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         sp_jw_key(w, names[i]);
         sp_jw_u64(w, v[i]);
     }
-    sp_jw_key(w, "db_ms");
-    sp_jw_double(w, x.db_ms);
+    sp_jw_key(w, "db_ms_worker");
+    sp_jw_double(w, x.wk_ms);
+    sp_jw_key(w, "db_ms_http");
+    sp_jw_double(w, x.http_ms);
     sp_jw_key(w, "circuits");
     sp_jw_begin_array(w);
     pthread_mutex_lock(&f->mu);
@@ -393,15 +419,20 @@ void sp_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
         {"jobs_assembled", "Jobs completed by this node (every proof verified again)."},
         {"proofs_rejected", "Assemblies that found stored proofs that do not verify (queued again)."},
         {"db_errors", "Failed database operations of the worker."},
-        {"db_reconnects", "Reconnections to the database."},
-        {"db_statements", "Statements run."}};
+        {"db_reconnects", "Reconnections to the database."}};
     uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
-                    x.db_errors, x.reconnects, x.db_calls};
+                    x.db_errors, x.reconnects};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_%s_total %s\n# TYPE snarkpipe_farm_%s_total counter\n"
                       "snarkpipe_farm_%s_total %llu\n", what[i][0], what[i][1], what[i][0], what[i][0],
                       (unsigned long long)v[i]);
-    sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_db_seconds_total Time spent in database statements.\n"
-                  "# TYPE snarkpipe_farm_db_seconds_total counter\nsnarkpipe_farm_db_seconds_total %.6f\n",
-                  x.db_ms / 1e3);
+    sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_db_seconds_total Time in database statements: side=worker "
+                  "(claims, proofs, leases, assembly), side=http (submit, await, cancel).\n"
+                  "# TYPE snarkpipe_farm_db_seconds_total counter\n"
+                  "snarkpipe_farm_db_seconds_total{side=\"worker\"} %.6f\nsnarkpipe_farm_db_seconds_total{side=\"http\"} "
+                  "%.6f\n# HELP snarkpipe_farm_db_statements_total Database statements, by side.\n"
+                  "# TYPE snarkpipe_farm_db_statements_total counter\n"
+                  "snarkpipe_farm_db_statements_total{side=\"worker\"} %llu\n"
+                  "snarkpipe_farm_db_statements_total{side=\"http\"} %llu\n", x.wk_ms / 1e3, x.http_ms / 1e3,
+                  (unsigned long long)x.wk_calls, (unsigned long long)x.http_calls);
 }

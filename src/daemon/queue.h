@@ -268,8 +268,10 @@ sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms
 sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN]);
 /* The socket to poll for notifications (-1 when disconnected). */
 int sp_q_socket(const sp_queue *q);
-/* Reads what arrived: counts per channel (added to *work, *done,
- * *cancel). Returns SP_OK, or SP_ERR_IO when the connection broke. */
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *done, int *cancel);
+/* Reads what arrived: sp_work and sp_cancel counted (added to *work,
+ * *cancel), each sp_done given to on_done with the job's number (0 when
+ * its payload is not "f<number>"). Returns SP_OK, or SP_ERR_IO when the
+ * connection broke. */
+sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx);
 
 #endif

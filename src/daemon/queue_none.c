@@ -59,6 +59,7 @@ sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms
 { return sp_q_ensure(q, err); }
 sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN]) { return sp_q_ensure(q, err); }
 int sp_q_socket(const sp_queue *q) { return -1; }
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *done, int *cancel) { return SP_ERR_UNSUPPORTED; }
+sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx)
+{ return SP_ERR_UNSUPPORTED; }
 
 #endif

@@ -631,16 +631,17 @@ sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN])
 
 int sp_q_socket(const sp_queue *q) { return sp_qpg_broken(q) ? -1 : PQsocket(q->c); }
 
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *done, int *cancel)
+sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx)
 {
     if (sp_qpg_broken(q) || !PQconsumeInput(q->c))
         return SP_ERR_IO;
     PGnotify *n;
     while ((n = PQnotifies(q->c))) {
+        int64_t id = 0;
         if (!strcmp(n->relname, "sp_work"))
             ++*work;
         else if (!strcmp(n->relname, "sp_done"))
-            ++*done;
+            on_done(ctx, job_number(n->extra, &id) ? id : 0);
         else if (!strcmp(n->relname, "sp_cancel"))
             ++*cancel;
         PQfreemem(n);

@@ -167,7 +167,9 @@ static void start_claim(sp_farm *f, fclaim *fc)
         return start_failed(f, fc, 1, 0, "bad input: ", err);
     }
     const void *inp = &in;
-    sp_engine_job_desc desc = {c->id, 1, c->porep ? NULL : &w, c->porep ? 0 : c->n_vars, 1, 0, NULL, claim_done, fc,
+    char rid[64]; /* how status and the TIMELINE's readers name it: job, partition, claim */
+    snprintf(rid, sizeof rid, "f%lld.%u.%lld", (long long)fc->c.job, fc->c.idx, (long long)fc->c.epoch);
+    sp_engine_job_desc desc = {c->id, 1, c->porep ? NULL : &w, c->porep ? 0 : c->n_vars, 1, 0, rid, claim_done, fc,
                                c->porep ? &inp : NULL};
     pthread_mutex_lock(&f->mu);
     fc->circ = c;
@@ -703,6 +705,12 @@ void sp_farm_drain(sp_dmn *d, int cancel)
     }
     pthread_mutex_unlock(&f->mu);
     sp_farm_wake(f);
+}
+
+void sp_farm_wake_awaiters(sp_dmn *d)
+{
+    if (d->farm)
+        sp_farm_job_ended(d->farm, 0);
 }
 
 size_t sp_farm_live(sp_dmn *d)

@@ -18,7 +18,6 @@
 #define SP_DAEMON_FARM_H
 
 #include <pthread.h>
-#include <sys/types.h>
 #include "daemon/internal.h"
 #include "daemon/queue.h"
 #include "groth16/verify.h"
@@ -55,11 +54,8 @@ typedef struct fclaim {
 /* A registered circuit as the farm knows it: its content digest. */
 typedef struct fcirc {
     char id[64];
+    uint64_t gen;             /* the registration digested (a new one of the id: digested again) */
     char digest[SP_Q_DIGEST_HEX];
-    dev_t dev;
-    ino_t ino;                /* the key file's identity when digested (a new file: digest again) */
-    off_t size;
-    struct timespec mtime;
     uint32_t n_vars, n_public;
     int native;
     int have_pvk;             /* set from the key when it was first loaded for a claim */
@@ -105,9 +101,11 @@ typedef struct sp_farm {
 } sp_farm;
 
 /* farm_circ.c: the circuit cache. Returns the entry of registered circuit
- * id (digested now when new or its key file changed; entries stay until
- * the farm stops, so the pointer stays valid), or NULL with err (unknown
- * id, I/O). The HTTP side digests on demand, the starter on refresh. */
+ * id (digested now when it is a registration the cache has not seen;
+ * entries stay until the farm stops, so the pointer stays valid), or NULL
+ * with err (unknown id, I/O). The HTTP side digests on demand, the
+ * starter on refresh. A key file changed in place while registered is
+ * not noticed (the registry does not either): register it again. */
 const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN]);
 /* Brings the cache in line with the registry (new, changed, gone ids). */
 void sp_farm_refresh(sp_farm *f);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "daemon/farm.h"
 #include "daemon/log.h"
@@ -88,21 +87,13 @@ static fcirc *find_circ_locked(sp_farm *f, const char *id)
 const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
 {
     reg_ident ri;
-    struct stat st;
     if (sp_reg_ident(f->d, id, &ri) != 0) {
         snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
         return NULL;
     }
-    const char *key = *ri.zkey ? ri.zkey : ri.params;
-    if (stat(key, &st) != 0) {
-        snprintf(err, SP_ERR_LEN, "%.200s: %s", key, strerror(errno));
-        return NULL;
-    }
     pthread_mutex_lock(&f->mu);
     fcirc *c = find_circ_locked(f, id);
-    int same = c && c->dev == st.st_dev && c->ino == st.st_ino && c->size == st.st_size &&
-               c->mtime.tv_sec == st.st_mtim.tv_sec && c->mtime.tv_nsec == st.st_mtim.tv_nsec &&
-               c->native == ri.native;
+    int same = c && c->gen == ri.gen;
     pthread_mutex_unlock(&f->mu);
     if (same)
         return c;
@@ -116,15 +107,12 @@ const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
         return NULL;
     }
     snprintf(n->id, sizeof n->id, "%s", id);
-    n->dev = st.st_dev;
-    n->ino = st.st_ino;
-    n->size = st.st_size;
-    n->mtime = st.st_mtim;
+    n->gen = ri.gen;
     n->n_vars = ri.n_vars;
     n->n_public = ri.n_public;
     n->native = ri.native;
     pthread_mutex_lock(&f->mu);
-    for (fcirc *o = f->circs; o; o = o->next) /* an older entry of the id, or another thread's twin */
+    for (fcirc *o = f->circs; o; o = o->next) /* an older registration of the id, or another thread's twin */
         if (!o->gone && !strcmp(o->id, id))
             o->gone = 1;
     n->next = f->circs; /* entries stay until the farm stops: pointers handed out stay valid */

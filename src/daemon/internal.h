@@ -75,6 +75,7 @@ typedef struct dcircuit {
     uint64_t loads, demotions;
     uint64_t proofs_ok, proofs_failed, jobs_ok, jobs_failed, jobs_cancelled;
     int registering;           /* being added: visible to duplicate checks only */
+    uint64_t gen;              /* which registration this is (a number no other one of this run has) */
     struct dcircuit *next;
 } dcircuit;
 
@@ -84,6 +85,7 @@ typedef struct {
     dcircuit *head;
     size_t n;
     size_t hot_bytes, warm_bytes;
+    uint64_t next_gen;          /* the last registration's gen */
 } dregistry;
 
 /* What a registration names. */
@@ -135,6 +137,7 @@ typedef struct {
     int native;
     sp_porep_params pp;        /* native only */
     uint32_t n_vars, n_public;
+    uint64_t gen;              /* the registration (dcircuit.gen): a new one may name other files */
 } reg_ident;
 /* Fills *out for circuit id; 0, or -1 when unknown. */
 int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out);
@@ -424,6 +427,8 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN]);
 void sp_farm_drain(sp_dmn *d, int cancel);
 /* Claims held and not yet settled in the database. */
 size_t sp_farm_live(sp_dmn *d);
+/* Makes the awaiting requests look again at once (d->stopping was set). */
+void sp_farm_wake_awaiters(sp_dmn *d);
 /* Stops the farm: what is held goes back to the queue, the node leaves. */
 void sp_farm_stop(sp_dmn *d);
 

@@ -551,6 +551,7 @@ int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_E
     }
     pthread_mutex_lock(&d->reg.mu);
     c->registering = c->busy = 0;
+    c->gen = ++d->reg.next_gen;
     c->tier = c->preload ? SP_TIER_HOT : SP_TIER_COLD;
     c->loads = c->preload != 0;
     c->last_used_ms = sp_wire_now_ms();
@@ -787,6 +788,7 @@ int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
         snprintf(out->r1cs, sizeof out->r1cs, "%s", c->r1cs);
         out->n_vars = c->n_vars;
         out->n_public = c->n_public;
+        out->gen = c->gen;
         out->native = c->porep != NULL;
         if (c->porep)
             out->pp = *sp_porep_params_of(c->porep);

@@ -125,18 +125,16 @@ int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *in, char
 {
     memset(in, 0, sizeof *in);
     int64_t id = 0;
-    int by_id = job_number(key, &id);
     qp p = {0};
-    if (by_id)
-        sp_qpg_i64(&p, id);
-    else
-        sp_qpg_text(&p, key);
-    char sql[640];
-    snprintf(sql, sizeof sql, "SELECT id, COALESCE(request_id, ''), circuit_name, state, n_parts, COALESCE(error, ''),"
-             " COALESCE(detail, ''), result, (extract(epoch FROM now() - submitted_at) * 1000)::float8,"
-             " COALESCE((extract(epoch FROM finished_at - submitted_at) * 1000)::float8, 0)"
-             " FROM sp_jobs WHERE %s = $1", by_id ? "id" : "request_id");
-    PGresult *r = sp_qpg_query(q, sql, &p, 0, err);
+    sp_qpg_text(&p, key);
+    sp_qpg_i64(&p, job_number(key, &id) ? id : -1);
+    /* a job id first, then a request id (as the single daemon looks them up) */
+    PGresult *r = sp_qpg_query(q, "SELECT id, COALESCE(request_id, ''), circuit_name, state, n_parts,"
+                                  " COALESCE(error, ''), COALESCE(detail, ''), result,"
+                                  " (extract(epoch FROM now() - submitted_at) * 1000)::float8,"
+                                  " COALESCE((extract(epoch FROM finished_at - submitted_at) * 1000)::float8, 0)"
+                                  " FROM sp_jobs WHERE id = $2 OR request_id = $1 ORDER BY id = $2 DESC LIMIT 1",
+                               &p, 0, err);
     if (!r)
         return sp_qpg_broken(q) ? 503 : 500;
     if (!PQntuples(r)) {

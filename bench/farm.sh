@@ -46,7 +46,7 @@ pg_create "$(mktemp -d "${TMPDIR:-/tmp}/sp_bench_farm_pg.XXXXXX")" || exit 1
 start() { # start I QUEUE: daemon I (QUEUE empty: alone)
     local i=$1
     {
-        printf '[engine]\nsynth_threads = 1\nbackend_threads = 1\ngpu_threads = 1\nmax_parallel_synthesis = 1\n'
+        printf '[engine]\nsynth_threads = 1\nbackend_threads = 1\nfinish_threads = 1\nmax_parallel_synthesis = 1\n'
         printf 'gpu_workers_per_device = 1\nbudget = 1GiB\n'
         printf '[server]\nlisten = unix:%s/d%s.sock\nready_file = %s/ready%s\nmax_wait = 10m\n' "$T" "$i" "$T" "$i"
         printf '[keys]\nload_threads = 1\nskip_subgroup_check = yes\n[circuit.c]\nzkey = %s\n' "$T/c.zkey"

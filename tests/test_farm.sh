@@ -82,7 +82,7 @@ conf() { # conf I: the configuration of daemon nI
 [engine]
 synth_threads = 1
 backend_threads = 1
-gpu_threads = 1
+finish_threads = 1
 max_parallel_synthesis = 1
 gpu_workers_per_device = 1
 budget = 384MiB

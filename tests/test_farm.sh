@@ -21,7 +21,7 @@
 #      one, one for other public inputs) are proved again; a partition held
 #      by an unknown node is taken over; a partition whose input is not a
 #      witness fails its job at once; an unsatisfied witness fails after
-#      farm.max_attempts claims.
+#      farm.max_attempts claims, and so does one whose claims were all lost.
 #   f. clean stops: the daemons leave the farm (no node rows, no claims).
 # Skipped (exit 77) when the daemon or the farm is not built, or PostgreSQL
 # is not installed. Usage: tests/test_farm.sh BUILD. SP_TEST_VERBOSE=1
@@ -297,13 +297,13 @@ expect 0 "and verifies" "$bin" verify "$T/C.vk.json" "$T/res/frozen/public_5.jso
 # ---- e. bad and hostile rows ----
 src=$(pg_sql "SELECT id FROM sp_jobs WHERE request_id = 'r1'") # circuit A, 2 partitions: witnesses 3 and 4
 oth=$(pg_sql "SELECT id FROM sp_jobs WHERE request_id = 'r4'") # circuit A, 2 partitions: witnesses 12 and 13
-copy_job() { # copy_job RID STATE PROOF_SQL PUBLICS_SQL CLAIMED_BY LEASE INPUT_SQL: a copy of job $src, written as a hostile row
+copy_job() { # copy_job RID STATE PROOF_SQL PUBLICS_SQL CLAIMED_BY LEASE INPUT_SQL [ATTEMPTS]: a copy of job $src, as a hostile row
     pg_sql "WITH j AS (INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority, n_parts,
               submitted_by) SELECT '$1', circuit_digest, circuit_name, native, n_public, priority, n_parts, 'test'
               FROM sp_jobs WHERE id = $src RETURNING id)
             INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, state, input, expect_pub, epoch, attempts, proof,
               publics, proved_by, claimed_by, lease_until)
-            SELECT j.id, p.idx, p.circuit_digest, p.priority, '$2', $7, p.expect_pub, 7, 0, $3, $4, 'ghost/0', $5, $6
+            SELECT j.id, p.idx, p.circuit_digest, p.priority, '$2', $7, p.expect_pub, 7, ${8:-0}, $3, $4, 'ghost/0', $5, $6
               FROM sp_parts p, j WHERE p.job_id = $src; NOTIFY sp_work" >/dev/null
 }
 # stored proofs that do not verify: one corrupted, one of another witness (publics not the recorded ones)
@@ -326,6 +326,10 @@ check "by the farm's nodes" \
 copy_job hostile-input queued NULL NULL NULL NULL "'\\xdeadbeef'::bytea"
 expect 2 "a partition whose input is not a witness fails its job" cl 1 await --wait-ms 60000 hostile-input
 expect_out "bad_input" "with bad_input"
+# partitions that already used up their attempts (claims lost with their nodes): the janitor fails the job
+copy_job hostile-attempts queued NULL NULL NULL NULL p.input 4
+expect 2 "a job whose partitions used up their attempts fails" cl 2 await --wait-ms 60000 hostile-attempts
+expect_out "claimed 4 times without a proof" "says so"
 # an unsatisfied witness (one value changed): refused by every claim, failed after max_attempts
 cp "$T/wA_0.wtns" "$T/unsat.wtns"
 size=$(stat -c %s "$T/unsat.wtns")

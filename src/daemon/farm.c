@@ -26,7 +26,7 @@
 #include "util/rng.h"
 
 #define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
-#define JANITOR_EVERY_MS 10000.0
+#define JANITOR_POLLS 4        /* housekeeping every 4 polls */
 
 int sp_farm_on(const sp_dmn *d) { return d->farm != NULL; }
 
@@ -523,7 +523,7 @@ static void pass(sp_farm *f, loop_clock *k, int fresh)
         else if (failed)
             SP_LOGW("farm: %zu job(s) failed: a partition was claimed %d times without a proof", failed,
                     f->max_attempts);
-        k->next_janitor = now + JANITOR_EVERY_MS;
+        k->next_janitor = now + JANITOR_POLLS * (double)f->poll_ms;
     }
     if (k->want_claim) {
         k->want_claim = 0;

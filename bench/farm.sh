@@ -11,9 +11,12 @@
 # Each row: a warm-up job, then JOBS jobs submitted by 4 clients to the
 # daemons in turn and awaited, timed from the first submit to the last
 # result. The database's share, per partition of the batch:
-#   - server ms: what PostgreSQL itself spent on the farm's statements
-#     (parse, bind, execute; from log_min_duration_statement = 0), all
-#     nodes and both sides (the database's real work);
+#   - server CPU ms: the CPU time of the cluster's processes (backends,
+#     writers) over the batch: the database's own work, all nodes and both
+#     sides, whatever else the machine runs;
+#   - server ms: the wall time PostgreSQL logged for the farm's statements
+#     (parse, bind, execute; log_min_duration_statement = 0), which a busy
+#     machine stretches;
 #   - wall ms, proving / clients side: the time the daemons waited for
 #     their statements (snarkpipe_farm_db_seconds_total, side=worker:
 #     claims, proofs, leases, polls, assembly; side=http: submits and
@@ -84,12 +87,21 @@ batch() { # batch N: JOBS jobs from 4 clients over daemons 1..N; prints the seco
 sub() { awk -v a="$1" -v b="$2" 'BEGIN{print b - a}'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; 2^$logn constraints, $jobs jobs of $parts partitions"
-printf '| daemons | queue | partitions | wall s | partitions/s | DB server ms / partition | DB wall ms / partition, proving side | DB wall ms / partition, clients side | statements / partition (proving + clients) |\n'
-printf '|--:|---|--:|--:|--:|--:|--:|--:|--:|\n'
+printf '| daemons | queue | partitions | wall s | partitions/s | DB server CPU ms / partition | DB server ms / partition | DB wall ms / partition, proving side | DB wall ms / partition, clients side | statements / partition (proving + clients) |\n'
+printf '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n'
 pg_sql "ALTER SYSTEM SET log_min_duration_statement = 0" >/dev/null && pg_sql "SELECT pg_reload_conf()" >/dev/null
 # the milliseconds PostgreSQL logged from byte offset $1 of its log on
 server_ms() { tail -c +"$(($1 + 1))" "$PG_DIR/server.log" | awk '/duration: [0-9.]+ ms/ { for (i = 1; i < NF; i++) if ($i == "duration:") s += $(i + 1) } END { printf "%.3f", s }'; }
 log_size() { stat -c %s "$PG_DIR/server.log"; }
+# CPU seconds (user + system) of the cluster's processes so far: the postmaster and its children
+pg_cpu() {
+    local pm t=0 p
+    pm=$(head -1 "$PG_DIR/data/postmaster.pid")
+    for p in $pm $(ps -o pid= --ppid "$pm"); do
+        t=$(awk -v t="$t" '{ sub(/^.*\) /, ""); print t + $12 + $13 }' "/proc/$p/stat" 2>/dev/null || echo "$t")
+    done
+    awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN{ printf "%.3f", t / hz }'
+}
 W='snarkpipe_farm_db_seconds_total{side="worker"}' H='snarkpipe_farm_db_seconds_total{side="http"}'
 SW='snarkpipe_farm_db_statements_total{side="worker"}' SH='snarkpipe_farm_db_statements_total{side="http"}'
 for n in 0 1 2 3; do
@@ -98,14 +110,16 @@ for n in 0 1 2 3; do
     for i in $(seq "$m"); do start "$i" "$q"; done
     cl 1 submit --circuit c "$T/w0.wtns" >"$T/warm" && cl 1 await "$(cat "$T/warm")" >/dev/null || exit 1
     w0=$(metric "$W" "$m") h0=$(metric "$H" "$m") sw0=$(metric "$SW" "$m") sh0=$(metric "$SH" "$m") l0=$(log_size)
+    c0=$(pg_cpu)
     secs=$(batch "$m") || exit 1
+    c1=$(pg_cpu)
     w1=$(metric "$W" "$m") h1=$(metric "$H" "$m") sw1=$(metric "$SW" "$m") sh1=$(metric "$SH" "$m")
     np=$((jobs * parts))
     awk -v n="$m" -v q="$q" -v p="$np" -v s="$secs" -v w="$(sub "$w0" "$w1")" -v h="$(sub "$h0" "$h1")" \
-        -v sw="$(sub "$sw0" "$sw1")" -v sh="$(sub "$sh0" "$sh1")" -v sv="$(server_ms "$l0")" \
-        'BEGIN{ if (q) printf "| %d | postgresql | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f + %.1f |\n", n, p, s, p / s,
-                   sv / p, 1000 * w / p, 1000 * h / p, sw / p, sh / p;
-                else printf "| 1 | none (one daemon alone) | %d | %.2f | %.2f | - | - | - | - |\n", p, s, p / s }'
+        -v sw="$(sub "$sw0" "$sw1")" -v sh="$(sub "$sh0" "$sh1")" -v sv="$(server_ms "$l0")" -v cpu="$(sub "$c0" "$c1")" \
+        'BEGIN{ if (q) printf "| %d | postgresql | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f + %.1f |\n", n, p, s,
+                   p / s, 1000 * cpu / p, sv / p, 1000 * w / p, 1000 * h / p, sw / p, sh / p;
+                else printf "| 1 | none (one daemon alone) | %d | %.2f | %.2f | - | - | - | - | - |\n", p, s, p / s }'
     for p in "${dp[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     dp=()
     [ "$n" -gt 0 ] && pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs CASCADE" >/dev/null

@@ -216,6 +216,9 @@ static const char *const schema_v1[] = {
     " claimed_by text, lease_until timestamptz, first_claim timestamptz,"
     " proof bytea, publics bytea, proved_by text, synth_ms float8, gpu_ms float8, finish_ms float8,"
     " last_error text, PRIMARY KEY (job_id, idx))",
+    /* inputs are stored as they are: compressing a witness costs the server
+     * milliseconds per 100 KB (measured: bench/NOTES.md, "The farm") */
+    "ALTER TABLE sp_parts ALTER COLUMN input SET STORAGE EXTERNAL",
     "CREATE INDEX sp_parts_claimable ON sp_parts (circuit_digest, priority DESC, job_id, idx)"
     " WHERE state IN ('queued', 'claimed')",
     "CREATE INDEX sp_parts_holder ON sp_parts (claimed_by) WHERE state = 'claimed'",

@@ -5,7 +5,7 @@
  *
  * The devices are "probe" backends (a provider registered here): the CPU
  * backend's arithmetic behind bookkeeping that records, per instance,
- * which keys were attached to it and every call it gets. A call over a
+ * which keys were attached to it and every proof it makes. A proof with a
  * key that is not attached to the instance receiving it, a detach of a
  * key it never had, or two threads inside one instance at once (the
  * device lock not held, or a worker using another device's backend) is
@@ -31,7 +31,8 @@ typedef struct {
     int index;                       /* open order */
     const sp_g16_pk *keys[MAX_KEYS]; /* attached here */
     atomic_int inside;
-    atomic_int calls;                /* h_scalars calls (one per partition) */
+    atomic_int calls;                /* prove calls (one per partition) */
+    sp_backend *cpu;                 /* does the arithmetic */
     int calls_of[MAX_KEYS];          /* per attached-key slot, under probe_mu */
 } probe;
 
@@ -52,17 +53,6 @@ static int slot_of(probe *p, const sp_g16_pk *pk)
         if (pk && p->keys[i] == pk)
             return i;
     return -1;
-}
-
-/* The attached key whose G1 array `bases` is, or NULL. */
-static const sp_g16_pk *key_of_g1(probe *p, const sp_g1_affine *bases)
-{
-    for (int i = 0; i < MAX_KEYS; i++) {
-        const sp_g16_pk *pk = p->keys[i];
-        if (pk && (bases == pk->a || bases == pk->b1 || bases == pk->c || bases == pk->h))
-            return pk;
-    }
-    return NULL;
 }
 
 static void enter(probe *p)
@@ -106,34 +96,26 @@ static void gate(probe *p)
     pthread_mutex_unlock(&probe_mu);
 }
 
-static sp_status probe_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                         const sp_ntt_domain *d, char err[SP_ERR_LEN])
+/* One proof: the CPU's, after checking that its key is attached here
+ * (the stage reports go to whoever set the hook on this device). */
+static sp_status probe_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
 {
     probe *p = of(be);
     gate(p);
     enter(p);
-    int s = slot_of(p, pk);
+    int s = slot_of(p, in->pk);
     if (s < 0)
-        violation(p, "H step over a key not attached here");
-    sp_status st = sp_cpu_h_scalars(be, h, a, b, c, pk, d, err);
+        violation(p, "a proof with a key not attached here");
+    p->cpu->stage_hook = be->stage_hook;
+    p->cpu->stage_ctx = be->stage_ctx;
+    sp_status st = p->cpu->prove(p->cpu, out, in, err);
+    p->cpu->stage_hook = NULL;
     pthread_mutex_lock(&probe_mu);
     if (s >= 0)
         p->calls_of[s]++;
     atomic_fetch_add(&p->calls, 1);
     pthread_cond_broadcast(&probe_cv);
     pthread_mutex_unlock(&probe_mu);
-    leave(p);
-    return st;
-}
-
-static sp_status probe_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                          int split, char err[SP_ERR_LEN])
-{
-    probe *p = of(be);
-    enter(p);
-    if (!key_of_g1(p, bases))
-        violation(p, "G1 MSM over bases of no key attached here");
-    sp_status st = sp_cpu_msm_g1(be, out, bases, s, n, split, err);
     leave(p);
     return st;
 }
@@ -191,6 +173,7 @@ static void probe_destroy(sp_backend *be)
             probes[i] = NULL;
         }
     pthread_mutex_unlock(&probe_mu);
+    sp_backend_close(of(be)->cpu);
     free(of(be));
 }
 
@@ -198,15 +181,17 @@ static sp_status probe_open(sp_backend **be, const char *name, int threads, char
 {
     probe *p = calloc(1, sizeof *p);
     *be = NULL;
-    if (!p || n_probes == MAX_PROBES) {
+    if (!p || n_probes == MAX_PROBES || sp_backend_cpu_open(&p->cpu, threads) != SP_OK) {
+        if (p)
+            sp_backend_close(p->cpu);
         free(p);
         snprintf(err, SP_ERR_LEN, "probe: too many");
         return SP_ERR_NOMEM;
     }
     snprintf(p->name, sizeof p->name, "%s", name);
-    p->be = (sp_backend){.name = p->name, .impl = p, .threads = threads, .h_scalars = probe_h,
-                         .msm_g1 = probe_g1, .msm_g2 = NULL, .key_attach = probe_attach,
-                         .key_detach = probe_detach, .memory = probe_memory, .destroy = probe_destroy};
+    p->be = (sp_backend){.name = p->name, .impl = p, .threads = threads, .prove = probe_prove,
+                         .key_attach = probe_attach, .key_detach = probe_detach, .memory = probe_memory,
+                         .destroy = probe_destroy};
     pthread_mutex_lock(&probe_mu);
     p->index = n_probes;
     probes[n_probes++] = p;

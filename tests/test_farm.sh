@@ -22,6 +22,8 @@
 #      by an unknown node is taken over; a partition whose input is not a
 #      witness fails its job at once; an unsatisfied witness fails after
 #      farm.max_attempts claims, and so does one whose claims were all lost.
+#   g. a node takes a job for a circuit only another node has, named by the
+#      digest that node recorded;
 #   f. clean stops: the daemons leave the farm (no node rows, no claims).
 # Skipped (exit 77) when the daemon or the farm is not built, or PostgreSQL
 # is not installed. Usage: tests/test_farm.sh BUILD. SP_TEST_VERBOSE=1
@@ -338,6 +340,22 @@ expect 0 "submit an unsatisfied witness" cl 1 submit --circuit alpha --request-i
 expect 2 "it fails" cl 2 await --wait-ms 60000 unsat
 expect_out "unsatisfied" "as unsatisfied"
 check "after farm.max_attempts claims" '[ "$(pg_sql "SELECT attempts FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = '"'"'unsat'"'"'")" = 4 ]'
+
+# ---- g. a job for a circuit this node lacks, named by its digest ----
+mk D 40 1 12 2
+expect 0 "n2 registers D (n1 has not)" cl 2 register --upload --id only-on-n2 --zkey "$T/D.zkey"
+for _ in $(seq 100); do
+    dD=$(pg_sql "SELECT digest FROM sp_circuits WHERE name = 'only-on-n2'"); [ -n "$dD" ] && break; sleep 0.1
+done
+check "n2 recorded D's digest in the farm" '[ ${#dD} = 64 ]'
+expect 2 "n1 does not know D by n2's name" cl 1 submit --circuit only-on-n2 "$T/wD_0.wtns"
+expect_out "HTTP 404 unknown_circuit" "404"
+expect 2 "nor an unknown digest" cl 1 submit --circuit "$(printf '%064d' 7)" "$T/wD_0.wtns"
+expect_out "HTTP 404 unknown_circuit" "404 too"
+mkdir -p "$T/res/dd"
+expect 0 "n1 takes a job for D by its digest" cl 1 prove --circuit "$dD" --out-dir "$T/res/dd" "$T/wD_0.wtns" "$T/wD_1.wtns"
+expect 0 "n2 proved it" "$bin" verify "$T/D.vk.json" "$T/res/dd/public_1.json" "$T/res/dd/proof_1.json"
+check "with D's witnesses" 'cmp -s "$T/res/dd/public_1.json" <("$bin" --quiet prove "$T/D.zkey" "$T/wD_1.wtns" /dev/null /dev/stdout 2>/dev/null)'
 
 # ---- f. clean stops ----
 for i in 1 2; do

@@ -76,7 +76,7 @@ static sp_json_doc *json_body(dreq *r)
 /* ---- witness input ---- */
 
 typedef struct {
-    char circuit[64];
+    char circuit[72]; /* an id (63 at most) or a farm digest (64) */
     char request_id[130];
     int has_rid;
     int priority;
@@ -386,7 +386,7 @@ typedef struct {
  * for the assembler), or encodes the native inputs (seed, partition:
  * little-endian), and submits. Returns 1 when accepted, 0 after
  * answering. */
-static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const reg_ident *ri, farm_ok *ok)
+static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri, farm_ok *ok)
 {
     char err[SP_ERR_LEN];
     size_t n = in->inputs ? in->n_inputs : in->n, np = ri->n_public;
@@ -431,7 +431,7 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const reg_ident *ri, f
         pub[k] = buf + k * np * 32;
     }
     if (!code) {
-        farm_job j = {in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub};
+        farm_job j = {ri, in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub};
         code = sp_farm_submit(d, &j, ok->id, &ok->ahead, err);
         ok->n = n;
     }
@@ -456,15 +456,18 @@ static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
         sp_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
         return 0;
     }
-    int done = 0;
+    int done = 0, code;
+    char err[SP_ERR_LEN];
     if (sub_parse(r, in) == 0) {
-        reg_ident ri;
+        farm_circuit ri;
         if (!in->circuit[0])
             sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if (sp_reg_ident(d, in->circuit, &ri) != 0)
-            sp_http_error(r, 404, "unknown_circuit", "no circuit '%s' is registered on this node (a farm job is "
-                          "submitted to a node that has its circuit)", in->circuit);
-        else if (wrong_kind(r, in, ri.native, in->circuit))
+        else if ((code = sp_farm_lookup(d, in->circuit, &ri, err)) != 200) {
+            if (code == 503)
+                sp_http_header(r, "Retry-After", "1");
+            sp_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
+                          : "queue_error", "%s", err);
+        } else if (wrong_kind(r, in, ri.native, in->circuit))
             ; /* answered */
         else if (in->n == 0 && !in->inputs)
             sp_http_error(r, 400, "bad_witness", "no witness in the request");

@@ -61,6 +61,7 @@ typedef struct fcirc {
     int have_pvk;             /* set from the key when it was first loaded for a claim */
     sp_g16_pvk pvk;
     int gone;                 /* unregistered, or replaced by a newer entry */
+    int recorded;             /* its facts are in the database (sp_circuits) */
     struct fcirc *next;
 } fcirc;
 

@@ -82,14 +82,46 @@ void sp_farm_conn_put(sp_farm *f, sp_queue *q)
 
 /* ---- submit ---- */
 
+int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN])
+{
+    sp_farm *f = d->farm;
+    memset(out, 0, sizeof *out);
+    if (sp_reg_exists(d, circuit)) {
+        const fcirc *c = sp_farm_circuit(f, circuit, err);
+        if (!c)
+            return 503; /* registered, but its key cannot be read now */
+        snprintf(out->digest, sizeof out->digest, "%s", c->digest);
+        out->n_vars = c->n_vars;
+        out->n_public = c->n_public;
+        out->native = c->native;
+        return 200;
+    }
+    if (strlen(circuit) != SP_Q_DIGEST_HEX - 1 || strspn(circuit, "0123456789abcdef") != SP_Q_DIGEST_HEX - 1) {
+        snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered on this node (name a circuit of the farm by "
+                 "its digest, 64 hex digits, on a node without it)", circuit);
+        return 404;
+    }
+    int code = 503;
+    for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
+        sp_queue *q = sp_farm_conn_get(f, err);
+        if (!q)
+            return 503;
+        code = sp_q_circuit_get(q, circuit, &out->n_vars, &out->n_public, &out->native, err);
+        int cut = !sp_q_connected(q);
+        sp_farm_conn_put(f, q);
+        if (!cut)
+            break;
+    }
+    if (code == 200)
+        snprintf(out->digest, sizeof out->digest, "%s", circuit);
+    return code;
+}
+
 int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
 {
     sp_farm *f = d->farm;
-    const fcirc *c = sp_farm_circuit(f, j->circuit, err);
-    if (!c)
-        return 404;
-    sp_q_job qj = {j->request_id, j->circuit, c->digest, c->native, j->priority, c->n_public, j->n, j->input,
-                   j->input_len, j->expect_pub, f->name};
+    sp_q_job qj = {j->request_id, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
+                   j->input, j->input_len, j->expect_pub, f->name};
     sp_queue *q = sp_farm_conn_get(f, err);
     if (!q)
         return 503;

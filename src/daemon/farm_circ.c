@@ -122,6 +122,20 @@ const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
     return n;
 }
 
+/* Records c's facts in the database, so that any node takes jobs for its
+ * digest (best effort: a refresh tries again). */
+static void record(sp_farm *f, fcirc *c)
+{
+    char err[SP_ERR_LEN];
+    sp_queue *q = sp_farm_conn_get(f, err);
+    sp_status st = q ? sp_q_circuit_put(q, c->digest, c->id, c->n_vars, c->n_public, c->native, err) : SP_ERR_IO;
+    if (q)
+        sp_farm_conn_put(f, q);
+    pthread_mutex_lock(&f->mu);
+    c->recorded = st == SP_OK;
+    pthread_mutex_unlock(&f->mu);
+}
+
 /* Brings the cache in line with the registry (starter thread). */
 void sp_farm_refresh(sp_farm *f)
 {
@@ -130,15 +144,21 @@ void sp_farm_refresh(sp_farm *f)
     for (size_t i = 0; i < n; i++)
         if (!sp_farm_circuit(f, ids[i], err))
             SP_LOGW("farm: circuit %s: %s", ids[i], err);
+    fcirc *todo[16];
+    size_t nt = 0;
     pthread_mutex_lock(&f->mu);
     for (fcirc *c = f->circs; c; c = c->next) {
         size_t k = 0;
         while (k < n && strcmp(ids[k], c->id))
             k++;
         c->gone |= k == n;
+        if (!c->gone && !c->recorded && nt < sizeof todo / sizeof todo[0])
+            todo[nt++] = c;
     }
     pthread_mutex_unlock(&f->mu);
     free(ids);
+    for (size_t i = 0; i < nt; i++) /* entries stay until the farm stops */
+        record(f, todo[i]);
 }
 
 /* The distinct digests this node proves (when with_pvk: only those whose

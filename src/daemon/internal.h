@@ -432,9 +432,22 @@ void sp_farm_wake_awaiters(sp_dmn *d);
 /* Stops the farm: what is held goes back to the queue, the node leaves. */
 void sp_farm_stop(sp_dmn *d);
 
+/* A circuit a farm job names: one registered here (by its id), or any
+ * circuit of the farm by its content digest (64 lowercase hex digits, as
+ * GET /v1/status shows them), whose facts a node that has it recorded in
+ * the database. */
+typedef struct {
+    char digest[65];
+    uint32_t n_vars, n_public;
+    int native;
+} farm_circuit;
+/* 200 (*out set), 404 (neither), 503 (the database is away), 500; err. */
+int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN]);
+
 /* A job for the farm, checked by the caller (api.c). */
 typedef struct {
-    const char *circuit, *request_id;
+    const farm_circuit *fc;
+    const char *circuit, *request_id; /* circuit: as the client named it (shown in answers) */
     int priority;
     size_t n;
     const uint8_t *const *input;   /* n .wtns files, or n native inputs of 12 bytes (seed, partition; LE) */
@@ -442,7 +455,7 @@ typedef struct {
     const uint8_t *const *expect_pub; /* .wtns jobs: each witness's public inputs (n_public * 32 bytes) */
 } farm_job;
 /* Puts j in the queue: 202 (id set), 409 (id: the job the request id
- * names), 404 (unknown circuit), 503, 500; err says why. */
+ * names), 503, 500; err says why. */
 int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN]);
 /* GET /v1/jobs/KEY (and /v1/prove's wait, strict: codes by outcome). */
 void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict);

@@ -86,6 +86,17 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
  * attempts) and its row goes. */
 sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN]);
 
+/* ---- circuits: what any node needs to take a job for a digest ---- */
+
+/* Records (once per digest) what a job of this circuit carries: its
+ * wires, public inputs and kind; name is the recording node's id for it
+ * (shown only). */
+sp_status sp_q_circuit_put(sp_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
+                           int native, char err[SP_ERR_LEN]);
+/* What a node recorded for digest: 200 (facts set), 404, 503, 500. */
+int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
+                     char err[SP_ERR_LEN]);
+
 /* ---- submitting and reading jobs ---- */
 
 typedef struct {
@@ -117,7 +128,7 @@ typedef enum { SP_QJ_QUEUED = 0, SP_QJ_COMPLETED, SP_QJ_FAILED, SP_QJ_CANCELLED 
 typedef struct {
     int64_t id;
     char request_id[128];
-    char circuit[64];
+    char circuit[72];         /* as the job names it: an id, or a digest (64) */
     sp_qj_state state;
     size_t n_parts;
     char error[32], detail[SP_ERR_LEN];

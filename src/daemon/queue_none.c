@@ -30,6 +30,12 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
                        size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
 { return sp_q_ensure(q, err); }
 sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN]) { return sp_q_ensure(q, err); }
+sp_status sp_q_circuit_put(sp_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
+                           int native, char err[SP_ERR_LEN])
+{ return sp_q_ensure(q, err); }
+int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
+                     char err[SP_ERR_LEN])
+{ sp_q_ensure(q, err); return 503; }
 int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
 { sp_q_ensure(q, err); return 503; }
 int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *info, char err[SP_ERR_LEN])

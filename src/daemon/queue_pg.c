@@ -198,6 +198,9 @@ static const char *const schema_v1[] = {
     " started_at timestamptz NOT NULL DEFAULT now(), last_seen timestamptz NOT NULL DEFAULT now(),"
     " capacity int NOT NULL DEFAULT 0, digests text[] NOT NULL DEFAULT '{}')",
     "CREATE INDEX sp_nodes_name ON sp_nodes (name)",
+    "CREATE TABLE sp_circuits ("
+    " digest text PRIMARY KEY, name text NOT NULL, n_vars int NOT NULL, n_public int NOT NULL,"
+    " native boolean NOT NULL, recorded_at timestamptz NOT NULL DEFAULT now())",
     "CREATE TABLE sp_jobs ("
     " id bigserial PRIMARY KEY, request_id text UNIQUE,"
     " circuit_digest text NOT NULL, circuit_name text NOT NULL, native boolean NOT NULL,"

@@ -11,6 +11,41 @@
 #include <string.h>
 #include "daemon/queue_pg.h"
 
+/* ---- circuits ---- */
+
+sp_status sp_q_circuit_put(sp_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
+                           int native, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_qpg_text(&p, digest);
+    sp_qpg_text(&p, name);
+    sp_qpg_i64(&p, n_vars);
+    sp_qpg_i64(&p, n_public);
+    sp_qpg_text(&p, native ? "t" : "f");
+    return sp_qpg_exec(q, "INSERT INTO sp_circuits (digest, name, n_vars, n_public, native)"
+                          " VALUES ($1, $2, $3, $4, $5::boolean) ON CONFLICT (digest) DO NOTHING", &p, err);
+}
+
+int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
+                     char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_qpg_text(&p, digest);
+    PGresult *r = sp_qpg_query(q, "SELECT n_vars, n_public, native FROM sp_circuits WHERE digest = $1", &p, 0, err);
+    if (!r)
+        return sp_qpg_broken(q) ? 503 : 500;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        *n_vars = (uint32_t)sp_qpg_ll(r, 0, 0);
+        *n_public = (uint32_t)sp_qpg_ll(r, 0, 1);
+        *native = !strcmp(PQgetvalue(r, 0, 2), "t");
+    } else {
+        snprintf(err, SP_ERR_LEN, "no node of the farm has recorded a circuit of digest %.64s", digest);
+    }
+    PQclear(r);
+    return found ? 200 : 404;
+}
+
 /* ---- jobs ---- */
 
 int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])

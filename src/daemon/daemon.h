@@ -71,6 +71,15 @@
  *   GET    /healthz            200 {"status":"ok"}; 503 while shutting down.
  *   GET    /                   the live status page (HTML; token as #token=... in the URL).
  *
+ * A farm node (farm.queue set; daemon/queue.h, ARCHITECTURE.md "The farm")
+ * answers the same routes from the shared database: job ids are
+ * "f<number>" (a request id names a job too), any node reads, awaits and
+ * cancels any job, a job may name its circuit by the digest shown in GET
+ * /v1/status ("farm": {..., "circuits": [{id, digest}]}) on a node that
+ * lacks it, each proof of a result has the "node" that made it, pending
+ * answers list "partition_nodes", and 503 queue_unavailable (with
+ * Retry-After) means the database cannot be reached now.
+ *
  * A result: {job_id, request_id?, circuit, status: completed | failed |
  * cancelled, error?, detail?, partitions, verified, proofs: [{partition,
  * proof: <snarkjs proof.json>, public: <snarkjs public.json>, bellperson:

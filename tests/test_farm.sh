@@ -341,6 +341,13 @@ expect 2 "it fails" cl 2 await --wait-ms 60000 unsat
 expect_out "unsatisfied" "as unsatisfied"
 check "after farm.max_attempts claims" '[ "$(pg_sql "SELECT attempts FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = '"'"'unsat'"'"'")" = 4 ]'
 
+# a paused node claims nothing
+expect 0 "pause n2" cl 2 pause
+expect 0 "a job while n2 is paused" cl 1 prove --circuit alpha --request-id while-paused "$T/wA_5.wtns" "$T/wA_6.wtns" "$T/wA_7.wtns"
+check "n2, paused, proved none of it" \
+    '[ "$(pg_sql "SELECT count(*) FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = '"'"'while-paused'"'"' AND p.proved_by LIKE '"'"'n2/%'"'"'")" = 0 ]'
+expect 0 "resume n2" cl 2 resume
+
 # ---- g. a job for a circuit this node lacks, named by its digest ----
 mk D 40 1 12 2
 expect 0 "n2 registers D (n1 has not)" cl 2 register --upload --id only-on-n2 --zkey "$T/D.zkey"

@@ -668,6 +668,8 @@ void sp_api_pause(sp_dmn *d, dreq *r)
     int resume = !strcmp(sp_req_path(r), "/v1/resume");
     sp_engine_pause(d->eng, !resume);
     atomic_store(&d->paused, !resume);
+    if (resume && d->farm)
+        sp_farm_nudge(d); /* claims again now */
     SP_LOGI("dispatch %s", resume ? "resumed" : "paused");
     static const char on[] = "{\"paused\":true}", off[] = "{\"paused\":false}";
     sp_http_send_static(r, 200, "application/json", resume ? off : on, resume ? sizeof off - 1 : sizeof on - 1);

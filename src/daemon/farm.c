@@ -373,7 +373,9 @@ static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
 static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&f->mu);
-    size_t room = f->draining || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
+    /* paused (POST /v1/pause): claim nothing, so that others take the work */
+    int hold = f->draining || atomic_load(&f->d->paused);
+    size_t room = hold || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
     const char **dig = NULL;
     size_t nd = room ? sp_farm_digests_locked(f, 0, &dig) : 0;
     pthread_mutex_unlock(&f->mu);
@@ -707,10 +709,12 @@ void sp_farm_drain(sp_dmn *d, int cancel)
     sp_farm_wake(f);
 }
 
-void sp_farm_wake_awaiters(sp_dmn *d)
+void sp_farm_nudge(sp_dmn *d)
 {
-    if (d->farm)
-        sp_farm_job_ended(d->farm, 0);
+    if (!d->farm)
+        return;
+    sp_farm_wake(d->farm);
+    sp_farm_job_ended(d->farm, 0);
 }
 
 size_t sp_farm_live(sp_dmn *d)

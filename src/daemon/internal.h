@@ -427,8 +427,9 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN]);
 void sp_farm_drain(sp_dmn *d, int cancel);
 /* Claims held and not yet settled in the database. */
 size_t sp_farm_live(sp_dmn *d);
-/* Makes the awaiting requests look again at once (d->stopping was set). */
-void sp_farm_wake_awaiters(sp_dmn *d);
+/* Makes the worker look for work and the awaiting requests read their
+ * jobs again, at once (after a resume; at shutdown, d->stopping set). */
+void sp_farm_nudge(sp_dmn *d);
 /* Stops the farm: what is held goes back to the queue, the node leaves. */
 void sp_farm_stop(sp_dmn *d);
 

@@ -460,7 +460,7 @@ static void shutdown_all(sp_dmn *d)
     atomic_store(&d->stopping, 1); /* awaits return now */
     pthread_cond_broadcast(&d->jobs.cv);
     pthread_mutex_unlock(&d->jobs.mu);
-    sp_farm_wake_awaiters(d);
+    sp_farm_nudge(d);
     sp_http_quiesce(d, 5000);
     sp_http_stop(d);
     sp_farm_stop(d); /* what it still holds goes back to the queue; the node leaves */

@@ -63,7 +63,8 @@
  *   POST   /v1/prove?wait_ms=N submit (same bodies) and wait: 200 completed, 422 unsatisfied
  *                              witness, 409 cancelled, 500 other failures (each with the
  *                              result), 202 {job_id, ...} when the wait ran out.
- *   POST   /v1/pause, /v1/resume   stop / restart dispatching queued partitions.
+ *   POST   /v1/pause, /v1/resume   stop / restart dispatching queued partitions (a farm node
+ *                              also stops / restarts claiming: other nodes take the work).
  *   GET    /v1/status          devices, memory, keys with tiers, queues, workers, totals,
  *                              unfinished jobs with partition states, "waterfall" (lanes and
  *                              the partition bars of the last minute).

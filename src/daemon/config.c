@@ -141,6 +141,8 @@ static const opt opts_[] = {
      "load keys without subgroup checks (keys from a trusted source only)"},
     {"keys", "load_threads", T_INT, F_RELOAD, OFF(load_threads), 0, 0, 4096, NULL, "0",
      "threads decoding a key (0 = all cores)"},
+    {"keys", "cache_dir", T_STR, F_RELOAD, STR(key_cache_dir), 0, 0, NULL, "",
+     "directory of the key cache: keys checked once load from there next time (empty = no cache)"},
     {"keys", "key_dirs", T_STR, F_RELOAD, STR(key_dirs), 0, 0, NULL, "",
      "':'-separated directories whose files POST /v1/circuits may register by path (empty = none)"},
     {"keys", "any_key_path", T_BOOL, F_RELOAD, OFF(any_key_path), 0, 0, 1, NULL, "no",

@@ -45,6 +45,10 @@ typedef struct {
     int g2;    /* 1: the B2 MSM too; 0: the caller does it (on the CPU, later) */
 } sp_backend_proof;
 
+/* Progress units of a G2 point in an MSM (a G1 point counts 1): about
+ * their relative cost. */
+#define SP_G16_PROGRESS_G2 3
+
 /* What sp_backend.prove returns: the MSMs before blinding. */
 typedef struct {
     sp_g1_jac a;  /* sum_{i < n_vars} w_i A_i */
@@ -77,6 +81,11 @@ struct sp_backend {
      *   msm_b2 (gpu/backend_cuda.c).
      */
     sp_status (*prove)(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN]);
+    /* (prove, continued) Progress (util/progress.h): a backend may name
+     * its running step (sp_progress_part) and count units as steps end:
+     * the H step domain_size / 2, a G1 MSM its length, the G2 MSM
+     * SP_G16_PROGRESS_G2 times its length (the cpu backend does);
+     * sp_g16_prove_device adds what it did not count when it returns. */
     sp_status (*key_attach)(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN]);
     void (*key_detach)(sp_backend *be, const sp_g16_pk *pk);
     /* Device memory in bytes held for attached keys, and free (0 on CPU). */

@@ -3,6 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/prove.h"
+#include "util/progress.h"
+
+/* The progress units of one backend call (backend.h) and of the whole
+ * start + finish. */
+static uint64_t device_units(const sp_g16_pk *pk, int g2)
+{
+    uint64_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
+    return pk->domain_size / 2 + pk->n_h + 2 * nv + nc + (g2 ? SP_G16_PROGRESS_G2 * nv : 0);
+}
+
+uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk) { return device_units(pk, 1); }
 
 sp_g16_prove_opts sp_g16_prove_opts_default(void)
 {
@@ -85,9 +96,14 @@ static sp_status device_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_f
 {
     const sp_backend_proof in = {pk, d, w, a, b, c, o->split_msm, o->g2_on_backend};
     sp_backend_msms m;
+    uint64_t before = sp_progress_done(), units = device_units(pk, in.g2);
+    sp_progress_part("device call");
     sp_status st = be->prove(be, &m, &in, err);
     if (st != SP_OK)
         return st;
+    uint64_t counted = sp_progress_done() - before;
+    if (counted < units) /* what the backend did not count itself */
+        sp_progress_add(units - counted);
     part->a = m.a;
     part->b1 = m.b1;
     part->c = m.c;
@@ -159,7 +175,9 @@ sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const s
     if (!part->have_b2) {
         sp_backend cpu = {0};
         cpu.threads = o.threads;
+        sp_progress_part("MSM B2 (G2)");
         st = sp_cpu_msm_g2(&cpu, &part->b2, pk->b2, part->ws, part->n_ws, o.split_msm, err);
+        sp_progress_add(SP_G16_PROGRESS_G2 * (uint64_t)pk->n_vars);
     }
     sp_fr r, s;
     if (st == SP_OK) {

@@ -85,6 +85,11 @@ sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const s
 
 void sp_g16_partial_free(sp_g16_partial *part);
 
+/* Progress (util/progress.h): the units sp_g16_prove_start and _finish add
+ * to the current stage for a proof with pk, as each step ends (the H step,
+ * then each MSM, named as the stage's part). */
+uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk);
+
 /*
  * start + finish in one call.
  * On input: w holds w_len = pk->n_vars witness values (w[0] = 1); a, b, c

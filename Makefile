@@ -47,6 +47,9 @@ LIB     := $(BUILD)/libsnarkpipe.a
 
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# Helpers the test scripts run (not tests themselves: run.sh runs test_* only).
+TOOL_SRC  := $(wildcard tests/tool_*.c)
+TOOL_BIN  := $(TOOL_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the
@@ -68,6 +71,15 @@ $(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WIT
 else
 DAEMON_SRC  := src/daemon/wire.c
 TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
+endif
+# The farm's queue (src/daemon/queue_pg.c, `daemon --queue postgresql://...`)
+# needs libpq, found with pkg-config; without it the daemon still builds,
+# single-host only, and says so when --queue is given.
+PQ_OK       := $(shell pkg-config --exists libpq 2>/dev/null && echo 1)
+ifeq ($(DAEMON_OK)$(PQ_OK),11)
+$(BUILD)/src/daemon/queue_pg.o $(BUILD)/src/daemon/queue_pg_jobs.o $(BUILD)/src/daemon/queue_none.o: \
+	CFLAGS += -DSP_WITH_PQ $(shell pkg-config --cflags libpq)
+DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
@@ -113,7 +125,7 @@ $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/kat.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
-tests: $(TEST_BIN)
+tests: $(TEST_BIN) $(TOOL_BIN)
 
 # scripts/deps.sh first: it installs what is missing (as root on Debian)
 # or names it; then a fresh make, which sees the daemon's libraries if they
@@ -168,8 +180,8 @@ CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
 $(CLI): $(CLI_CUDA_OBJ)
 endif
 
-$(BUILD)/gpu/backend_cuda.o: CFLAGS += -Igpu -DSP_WITH_CUDA
-$(BUILD)/gpu/backend_cuda.o: $(CUDA_DEPS)
+# gpu/*.c include their own folder's headers (found next to them)
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c)): $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
@@ -180,10 +192,10 @@ $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(GPU_CHECK_OBJ): CFLAGS += -Igpu -DSP_WITH_CUDA
+$(GPU_CHECK_OBJ): CFLAGS += -Igpu
 $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
-	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm
+	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
 
 # libFuzzer targets for the file and string readers (tests/fuzz; needs
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part

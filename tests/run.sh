@@ -12,6 +12,11 @@
 # SP_TEST_NO_SKIP=1 (CI sets it: there, everything must run).
 dir=${1:-build/tests}
 here=$(dirname "$0")
+# `snarkpipe prove` keeps checked keys in ~/.cache/snarkpipe by default: the
+# tests use a throw-away key cache of their own, never the user's.
+kcache=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_kcache.XXXXXX")
+trap 'rm -rf "$kcache"' EXIT
+export SNARKPIPE_CACHE_DIR=$kcache/snarkpipe
 pass=0; fail=0; skip=0; failed=(); skipped=()
 for src in "$here"/test_*.c; do
     name=$(basename "$src" .c)

@@ -7,7 +7,7 @@
  * marked otherwise: queues, job and partition states, the budget, the
  * pool, counters. It is never held across long work (synthesis, device
  * calls, finishing, verification, free()). Each device has its own lock,
- * held only around sp_g16_prove_start (and key attach/detach). mu and a
+ * held only around sp_g16_prove_device (and key attach/detach). mu and a
  * device lock never nest: no thread takes one while holding the other.
  * The freer's and the timeline's locks are leaves (nothing is taken while
  * holding them). Threads wait on condition variables, never poll.
@@ -62,6 +62,7 @@ struct part {
     size_t res_rest;       /* budget bytes held for the prover's other buffers */
     sp_g16_partial partial;
     int have_partial;
+    int dev;               /* the device that ran (or runs) its device call, -1 before */
     double synth_ms, gpu_ms, finish_ms;
 };
 
@@ -97,17 +98,24 @@ struct circuit {
     sp_g16_pvk pvk;
     sp_ntt_domain *domain;
     size_t abc_bytes, rest_bytes;
+    uint64_t dev_mask;     /* bit i: the key is attached to device i (set before the circuit is
+                              listed, constant after), the only devices its partitions go to */
     size_t jobs;           /* jobs not yet freed that use it */
     size_t held;           /* of those, jobs not yet released */
     circuit *next;
 };
 
+/* At most this many devices: a circuit's device set is one 64-bit mask. */
+#define SP_ENG_MAX_DEVICES 64
+
 typedef struct {
     sp_backend *be;
+    char label[40];        /* the backend's name; "name#k" for the k-th device of a repeated name */
     pthread_mutex_t lock;  /* the device lock */
     double lock_held_ms;   /* under mu */
     uint64_t calls;        /* under mu */
     int busy;              /* under mu */
+    size_t keys;           /* circuits attached here, under mu */
 } device;
 
 typedef struct {
@@ -119,8 +127,7 @@ typedef struct {
     int started;
     part *cur;             /* synthesis: assigned by the dispatcher */
     pthread_cond_t cv;     /* synthesis: wakes the worker when cur is assigned */
-    sp_backend wrap;       /* GPU workers: times each backend stage (sched.c) */
-    const part *stage_part;
+    const part *stage_part; /* GPU workers: the partition whose stages the backend reports */
 } worker;
 
 /* Buffers to free once mu is released (mem.c): a list threaded through
@@ -184,12 +191,16 @@ void sp_eng_heap_push(part_heap *h, part *p);   /* cap is sized so this never ov
 part *sp_eng_heap_top(const part_heap *h);
 part *sp_eng_heap_pop(part_heap *h);
 void sp_eng_heap_remove(part_heap *h, part *p);
+/* The queues' order: 1 when x goes before y. */
+int sp_eng_heap_before(const part *x, const part *y);
 
 /* ---- mem.c (all _locked functions need mu) ---- */
 /* Reserves memory for p if the budget allows (shrinking the pool into t
  * if needed): returns 1 and sets p->res_abc, p->res_rest (and p->abc when
  * the pool had a block), or 0. */
 int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t);
+/* 1 when the pool has an idle block of abc_bytes. */
+int sp_eng_mem_has_idle_locked(sp_engine *e, size_t abc_bytes);
 /* Gives p's a, b, c block back (pool or trash) with its share of the
  * reservation. */
 void sp_eng_mem_release_abc_locked(sp_engine *e, part *p, trash *t);

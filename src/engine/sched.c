@@ -5,8 +5,8 @@
  *                is idle and the budget has room for it; waits otherwise
  *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
  *   GPU workers  gpu_workers_per_device per device, one device lock each,
- *                held only around sp_g16_prove_start
- *   finish       CPU G2 MSM (gpu_threads threads), r, s, assembly, verify
+ *                held only around the backend call (sp_g16_prove_device)
+ *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify
  *   notifier     runs the jobs' on_done callbacks, off the pipeline
  *
  * Every stage begins by looking at its job's abort flag: a cancelled or
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/internal.h"
-#include "synth/synth_chunked.h"
+#include "synth/prover.h"
 
 #define TL(e, ev, seq, ...) sp_timeline_emit((e)->tl, ev, seq, __VA_ARGS__)
 
@@ -162,6 +162,14 @@ static int dispatch_one_locked(sp_engine *e, trash *t)
     worker *w = idle_synth_locked(e);
     if (!p || !w || e->paused)
         return 0;
+    /* The pool grows only while nothing waits for a device: pinning a new
+     * block stalls every device call of the process while it runs (the
+     * driver holds its lock; ~1 s for 768 MiB on the H200, bench/NOTES.md),
+     * and synthesis further ahead of the devices gains nothing. So the
+     * pool stays within synthesis workers + GPU workers blocks of a size,
+     * what pool_prefill makes by default. */
+    if (e->cfg.pinned_pool && e->gq.n && !sp_eng_mem_has_idle_locked(e, p->job->circ->abc_bytes))
+        return 0;
     if (!sp_eng_mem_reserve_locked(e, p, t)) {
         if (e->blocked_since < 0)
             e->blocked_since = eng_ms(e);
@@ -224,9 +232,8 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
         return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
     }
     if (c->cs)
-        return sp_synth_abc_chunked(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad,
-                                    err);
-    return sp_synth_abc_from_key_chunked(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
+        return sp_synth_abc(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad, err);
+    return sp_synth_abc_from_key(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
 }
 
 static void synth_one(sp_engine *e, worker *w, part *p)
@@ -254,7 +261,8 @@ static void synth_one(sp_engine *e, worker *w, part *p)
         p->state = SP_PART_SYNTH_DONE;
         sp_eng_heap_push(&e->gq, p);
         TL(e, "GPU_QUEUE", j->seq, "partition=%u,depth=%zu", p->index, e->gq.n);
-        pthread_cond_signal(&e->cv_gpu);
+        /* every GPU worker looks: the partition may suit only some devices */
+        pthread_cond_broadcast(&e->cv_gpu);
     } else {
         part_stop_locked(e, p, st, err, &t);
     }
@@ -286,100 +294,18 @@ static void *synth_main(void *arg)
 
 /* ---- GPU workers ---- */
 
-/* A device stage ended: one DEV_STAGE line. */
+/* A stage the backend reported (groth16/backend.h names them): one
+ * DEV_STAGE line. */
 static void stage_done(void *ctx, const char *stage, double ms)
 {
     worker *w = ctx;
     const part *p = w->stage_part;
-    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,worker=%d,stage=%s,ms=%.3f", p->index, w->dev_index,
-       w->local, stage, ms);
+    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,stage=%s,ms=%.3f", p->index,
+       w->dev_index, w->dev->label, w->local, stage, ms);
 }
 
-/* The stage name of a G1 MSM, from the key array it runs over. */
-static const char *g1_stage(const worker *w, const sp_g1_affine *bases)
-{
-    const sp_g16_pk *pk = w->stage_part->job->circ->pk;
-    return bases == pk->a ? "msm_a" : bases == pk->b1 ? "msm_b1" : bases == pk->c ? "msm_c"
-                                                                  : bases == pk->h ? "msm_h" : "msm_g1";
-}
-
-static sp_status wrap_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                        const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_scalars(in, h, a, b, c, pk, d, err);
-    stage_done(w, "h", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_msm(in, out, a, b, c, pk, d, err);
-    stage_done(w, "h_msm", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_scalars_begin(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->scalars_begin(in, s, n, err);
-    stage_done(w, "scalars_up", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static void wrap_scalars_end(sp_backend *be, const sp_scalar *s)
-{
-    worker *w = be->impl;
-    w->dev->be->scalars_end(w->dev->be, s);
-}
-
-static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g1(in, out, bases, s, n, split, err);
-    stage_done(w, g1_stage(w, bases), sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g2(in, out, bases, s, n, split, err);
-    stage_done(w, "msm_b2", sp_engine_now_ms() - t0);
-    return st;
-}
-
-/* The backend the prover sees: the device's, with each stage timed. */
-static void wrap_init(worker *w)
-{
-    const sp_backend *in = w->dev->be;
-    memset(&w->wrap, 0, sizeof w->wrap);
-    w->wrap.name = in->name;
-    w->wrap.impl = w;
-    w->wrap.threads = in->threads;
-    w->wrap.h_scalars = wrap_h;
-    w->wrap.msm_g1 = wrap_g1;
-    w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
-    w->wrap.h_msm = in->h_msm ? wrap_h_msm : NULL;
-    w->wrap.scalars_begin = in->scalars_begin ? wrap_scalars_begin : NULL;
-    w->wrap.scalars_end = in->scalars_end ? wrap_scalars_end : NULL;
-}
-
-/* The device call, under the device lock. */
+/* The device call, under the device lock; then, without it, the witness
+ * scalars of a G2 MSM left to the finish stage. */
 static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
 {
     job *j = p->job;
@@ -388,31 +314,34 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     size_t n = c->pk->domain_size;
     sp_fr *a = p->abc;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.backend = &w->wrap;
+    o.backend = d->be;
     o.split_msm = e->cfg.split_msm;
     o.g2_on_backend = e->cfg.g2_on_device;
-    o.threads = e->cfg.gpu_threads;
+    o.threads = e->cfg.finish_threads;
     double t0 = eng_ms(e);
     pthread_mutex_lock(&d->lock);
     double t1 = eng_ms(e);
-    TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index, w->local,
-       t1 - t0);
+    TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index,
+       d->label, w->local, t1 - t0);
     w->stage_part = p;
     d->be->stage_hook = stage_done;
     d->be->stage_ctx = w;
-    sp_status st = sp_g16_prove_start(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
-                                      err);
+    sp_status st = sp_g16_prove_device(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
+                                       err);
     d->be->stage_hook = NULL;
     d->be->stage_ctx = NULL;
     double t2 = eng_ms(e);
     pthread_mutex_unlock(&d->lock);
-    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index, w->local,
-       t2 - t1, sp_status_str(st));
+    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
+       d->label, w->local, t2 - t1, sp_status_str(st));
     pthread_mutex_lock(&e->mu);
     p->gpu_ms = t2 - t1;
     d->lock_held_ms += t2 - t1;
     d->calls++;
     pthread_mutex_unlock(&e->mu);
+    /* the finish's G2 scalars, made without the lock (~150 ms at 2^24) */
+    if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
+        sp_g16_partial_free(&p->partial);
     return st;
 }
 
@@ -421,7 +350,8 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     job *j = p->job;
     char err[SP_ERR_LEN] = "";
     sp_status st = SP_ERR_CANCELLED;
-    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,worker=%d", p->index, w->dev_index, w->local);
+    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d", p->index, w->dev_index, w->dev->label,
+       w->local);
     if (!atomic_load(&j->abort))
         st = gpu_call(e, w, p, err);
     trash t = {0};
@@ -444,19 +374,39 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     sp_eng_mem_dispose(e, &t);
 }
 
+/* The best queued partition whose key is attached to device dev (taken
+ * off the queue), or NULL. A key attached elsewhere only is never used
+ * here: the device would not know it (internal.h, circuit.dev_mask). */
+static part *gq_take_locked(sp_engine *e, int dev)
+{
+    uint64_t bit = (uint64_t)1 << dev;
+    part *best = NULL;
+    if (e->gq.n && (sp_eng_heap_top(&e->gq)->job->circ->dev_mask & bit))
+        return sp_eng_heap_pop(&e->gq); /* the usual case: every key on every device */
+    for (size_t i = 0; i < e->gq.n; i++) {
+        part *p = e->gq.a[i];
+        if ((p->job->circ->dev_mask & bit) && (!best || sp_eng_heap_before(p, best)))
+            best = p;
+    }
+    if (best)
+        sp_eng_heap_remove(&e->gq, best);
+    return best;
+}
+
 static void *gpu_main(void *arg)
 {
     worker *w = arg;
     sp_engine *e = w->e;
-    wrap_init(w);
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->gq.n && !e->stopping)
+        part *p;
+        while (!(p = gq_take_locked(e, w->dev_index)) && !e->stopping)
             pthread_cond_wait(&e->cv_gpu, &e->mu);
-        part *p = sp_eng_heap_pop(&e->gq);
         if (!p)
             break;
+        pthread_cond_signal(&e->cv_dispatch); /* the pool may grow again (dispatch_one_locked) */
         p->state = SP_PART_GPU;
+        p->dev = w->dev_index;
         w->dev->busy++;
         pthread_mutex_unlock(&e->mu);
         gpu_one(e, w, p);
@@ -474,7 +424,7 @@ static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err
     job *j = p->job;
     const circuit *c = j->circ;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.threads = e->cfg.gpu_threads;
+    o.threads = e->cfg.finish_threads;
     o.split_msm = e->cfg.split_msm;
     int throttle = e->cfg.bw_throttle && !p->partial.have_b2;
     if (throttle)

@@ -59,12 +59,12 @@ template <class F> struct b2_top_threads { enum { N = 512 }; };
 template <> struct b2_top_threads<fp2_tm<SP_MUL_EO> > { enum { N = 256 }; };
 /* Blocks per SM for b2_apply: G1 at 2 (128 registers; 130 unbounded gave
  * 1 block), G2 at 1 (it needs 255). b2_dens waits on memory (ncu on the
- * H200: 25% occupancy, 58% of its cycles waiting for loads): more warps,
- * G1 at 4 blocks (64 registers; ptxas spills ~400 bytes, the rare
- * equal-x path), G2 at 1 (182 registers; at 2 it spills). */
+ * H200: 25% occupancy, 58% of its cycles waiting for loads), but at 4
+ * blocks (64 registers, ~400 bytes of spills) it ran 1.5x slower than at
+ * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
 template <> struct b2_apply_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
-template <class F> struct b2_dens_blocks { enum { N = 4 }; };
+template <class F> struct b2_dens_blocks { enum { N = 2 }; };
 template <> struct b2_dens_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
 #define B2_MAX_ITEMS 32     /* items per thread at most (S) */
 

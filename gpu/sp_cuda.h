@@ -85,8 +85,8 @@ int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
  * (gpu/msm_ba2.cu), 3 = by size: 2 from SP_CUDA_MSM_BA2_MIN points up, 0
  * below. 1 to 3 need the even/odd multiplication (the others run 0); G2
  * runs 0 under 1. All are exact. Default SP_CUDA_MSM_ACC_DEFAULT (3: on
- * the H200, G1 2^26 356 ms with 2 against 464 with 0, 2^24 105 against
- * 127, 2^22 38.4 against 39.0, G2 2^22 116 against 177; 1 slower than 0
+ * the H200, G1 2^26 350 ms with 2 against 464 with 0, 2^24 102 against
+ * 127, 2^22 34.9 against 39.0, G2 2^22 109 against 190; 1 slower than 0
  * everywhere; bench/NOTES.md); the environment variable
  * SP_CUDA_MSM_ACC=0..3 overrides it for a context when it is created.
  * Batch-affine scratch is not in sp_cuda_msm_stream_bytes' model: the

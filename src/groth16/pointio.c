@@ -8,7 +8,7 @@
 
 size_t sp_pt_size(sp_pt_format f, int g2)
 {
-    size_t fe = f == SP_PTF_ZCASH_C ? 48 : 96; /* bytes of the G1 encoding */
+    size_t fe = f == SP_PTF_ZCASH_C ? SP_FP_BYTES : 2 * SP_FP_BYTES; /* bytes of the G1 encoding */
     return g2 ? 2 * fe : fe;
 }
 

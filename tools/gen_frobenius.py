@@ -136,6 +136,9 @@ def bn254(c, xi):
     # psi(x, y) = (conj(x) cx, conj(y) cy) on the D-type twist: the untwist
     # (x, y) -> (x w^2, y w^3), then Frobenius, then back: w^(2p) = w^2 xi^((p-1)/3),
     # w^(3p) = w^3 xi^((p-1)/2).
+    tb = f2_mul((3, 0), b2)
+    print("/* pairing.c: 3 b' = 9 / xi */")
+    print("THREE_B_TWIST {{{%s}}, {{%s}}}" % (limbs(tb[0]), limbs(tb[1])))
     print("/* g2.c: psi coefficients cx = xi^((p-1)/3), cy = xi^((p-1)/2) */")
     for name, e in (("PSI_CX", (P - 1) // 3), ("PSI_CY", (P - 1) // 2)):
         v = f2_pow(xi, e)

@@ -19,8 +19,10 @@
  *      whose format says: the prime of a .zkey, .r1cs or .wtns, the
  *      "curve" of snarkjs JSON, BLS12-381 for bellperson .params/.vk/
  *      proofs and .sprec recordings; for `daemon`, "curve" in the
- *      [engine] section of its --config file;
- *   3. else BLS12-381 (when the binary has it).
+ *      [engine] section of its --config file; for `selftest VECTORS`, the
+ *      curve its first line names ("# BN254 known answers ...");
+ *   3. else BLS12-381 (when the binary has it); `selftest` alone checks
+ *      every curve of the binary in turn.
  * Each instance checks every file it reads again and refuses one of the
  * other curve with a message naming both (util/curves.h), so a wrong
  * --curve or a mix of files is an error, never a wrong proof.
@@ -172,6 +174,22 @@ static sp_curve_id sniff_config(const char *path)
     return c;
 }
 
+/* A known-answer file (tools/noble/gen.mjs): "# <CURVE> known answers ...". */
+static sp_curve_id sniff_vectors(const char *path)
+{
+    char err[SP_ERR_LEN], line[128] = "";
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "vectors", err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    ssize_t n = pread(fd, line, sizeof line - 1, 0);
+    close(fd);
+    if (n < 2 || line[0] != '#')
+        return SP_CURVE_ID_NONE;
+    const char *w = line + 1 + strspn(line + 1, " ");
+    return sp_curve_from_name(w, strcspn(w, " \n"));
+}
+
 /* ---- argv ---- */
 
 /* Takes --curve NAME / --curve=NAME out of argv (before a lone "--").
@@ -228,6 +246,8 @@ static sp_curve_id sniff_args(int argc, char **argv, int first)
         }
         return SP_CURVE_ID_NONE;
     }
+    if (!strcmp(cmd, "selftest"))
+        return first + 1 < argc ? sniff_vectors(argv[first + 1]) : SP_CURVE_ID_NONE;
     int reads = 0;
     for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++)
         reads |= !strcmp(cmd, readers[k]);
@@ -260,6 +280,18 @@ int main(int argc, char **argv)
     if (first < argc && !strcmp(argv[first], "--version"))
         argv[first] = "version";
     c = named;
+    if (c == SP_CURVE_ID_NONE && first + 1 == argc && !strcmp(argv[first], "selftest")) {
+        int worst = SP_EXIT_OK; /* every curve's arithmetic, in turn */
+        char *copy[16];           /* each instance gets argv fresh (it takes its options out) */
+        if (argc >= 16)
+            return instances_[0].run(argc, argv, curves, (int)N_INSTANCES);
+        for (size_t k = 0; k < N_INSTANCES; k++) {
+            memcpy(copy, argv, (size_t)(argc + 1) * sizeof *argv);
+            int rc = instances_[k].run(argc, copy, curves, (int)N_INSTANCES);
+            worst = rc > worst ? rc : worst;
+        }
+        return worst;
+    }
     if (c == SP_CURVE_ID_NONE && first < argc)
         c = sniff_args(argc, argv, first);
     if (c == SP_CURVE_ID_NONE)

@@ -21,12 +21,15 @@
 # missing (as tests/test_cli.sh does). rapidsnark reads the same .zkey and
 # .wtns; it is BN254-only and is not built by this repository.
 #
-# snarkpipe is timed twice: as it runs by default (every key point checked
-# on the curve AND in the subgroup while the key is read), and with
-# --skip-subgroup-check, which checks what snarkjs and rapidsnark check
-# (nothing: they do not validate key points). The last column is the proof
-# alone, in-process (`snarkpipe bench prove`: key and witness already in
-# memory).
+# snarkpipe is timed three ways: as it runs by default, with its key cache
+# (a cache of the benchmark's own, emptied for each K: the cold run reads
+# the key, checks every point on the curve AND in the subgroup and writes
+# the cache entry, the warm runs read the checked key back from it;
+# bench/keycache.sh has the details); with --no-key-cache, every run
+# checking every point; and with --no-key-cache --skip-subgroup-check,
+# which checks what snarkjs and rapidsnark check (nothing: they do not
+# validate key points). The last column is the proof alone, in-process
+# (`snarkpipe bench prove`: key and witness already in memory).
 set -eu
 build=${1:-build}
 shift || true
@@ -44,6 +47,7 @@ if [ ! -x "$snarkjs" ]; then
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_prove_vs_snarkjs.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+export SNARKPIPE_CACHE_DIR=$T/cache
 
 # median of the numbers on stdin
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
@@ -66,10 +70,10 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "snarkpipe: $("$bin" version | head -1), curve $curve"
 echo "snarkjs: $("$snarkjs" --version 2>/dev/null | head -1 || true)  node $(node --version)"
 [ -z "$rapid" ] || echo "rapidsnark: $rapid"
-provers="ours nosg snarkjs${rapid:+ rapidsnark}"
-printf "%-5s %-7s %-7s | %-22s | %-22s | %-22s |%s %s\n" "log n" "domain" "setup s" "ours: cold/warm/cpu s" \
-    "ours-nosg: cold/warm/cpu" "snarkjs: cold/warm/cpu" "${rapid:+ rapidsnark: cold/warm/cpu |}" \
-    "warm ratios vs snarkjs (ours, nosg${rapid:+, rapidsnark}); in-process prove s"
+provers="ours nocache nosg snarkjs${rapid:+ rapidsnark}"
+printf "%-5s %-7s %-7s | %-22s | %-22s | %-22s | %-22s |%s %s\n" "log n" "domain" "setup s" "ours: cold/warm/cpu s" \
+    "no-cache: cold/warm/cpu" "no-cache-nosg" "snarkjs: cold/warm/cpu" "${rapid:+ rapidsnark: cold/warm/cpu |}" \
+    "warm ratios vs snarkjs (ours, no-cache, nosg${rapid:+, rapidsnark}); in-process prove s"
 for k in $sizes; do
     n=$((1 << k))
     "$bin" gen-circuit --curve "$curve" --quiet --constraints "$n" --public 1 "$T/c.r1cs" "$T/c.wtns"
@@ -79,9 +83,12 @@ for k in $sizes; do
     domain=$("$bin" info --json "$T/c.zkey" | sed 's/.*"domain_size":\([0-9]*\).*/\1/')
     "$bin" export-vkey --quiet "$T/c.zkey" "$T/vk.json"
     for p in $provers; do rm -f "$T/$p"; done
+    "$bin" --quiet cache clear
     for _ in $(seq "$reps"); do
         timed ours "$bin" prove --quiet "$T/c.zkey" "$T/c.wtns" "$T/p1.json" "$T/pub1.json"
-        timed nosg "$bin" prove --quiet --skip-subgroup-check "$T/c.zkey" "$T/c.wtns" "$T/p1.json" "$T/pub1.json"
+        timed nocache "$bin" prove --quiet --no-key-cache "$T/c.zkey" "$T/c.wtns" "$T/p1.json" "$T/pub1.json"
+        timed nosg "$bin" prove --quiet --no-key-cache --skip-subgroup-check "$T/c.zkey" "$T/c.wtns" "$T/p1.json" \
+            "$T/pub1.json"
         timed snarkjs "$snarkjs" groth16 prove "$T/c.zkey" "$T/c.wtns" "$T/p2.json" "$T/pub2.json"
         [ -z "$rapid" ] || timed rapidsnark "$rapid" "$T/c.zkey" "$T/c.wtns" "$T/p3.json" "$T/pub3.json"
     done
@@ -91,8 +98,8 @@ for k in $sizes; do
     inproc=$("$bin" bench prove "$T/c.zkey" "$T/c.wtns" --reps "$reps" --json | sed 's/.*"seconds":\([0-9.]*\).*/\1/')
     col() { printf "%-22s" "$(cold "$1") / $(warm "$1") / $(cpu "$1")"; }
     rs=$(warm snarkjs)
-    rr="$(ratio "$rs" "$(warm ours)"), $(ratio "$rs" "$(warm nosg)")"
+    rr="$(ratio "$rs" "$(warm ours)"), $(ratio "$rs" "$(warm nocache)"), $(ratio "$rs" "$(warm nosg)")"
     [ -z "$rapid" ] || rr="$rr, $(ratio "$rs" "$(warm rapidsnark)")"
-    printf "%-5s %-7s %-7s | %s | %s | %s |%s %s; %s\n" "$k" "$domain" "$t_setup" "$(col ours)" "$(col nosg)" \
-        "$(col snarkjs)" "${rapid:+ $(col rapidsnark) |}" "$rr" "$inproc"
+    printf "%-5s %-7s %-7s | %s | %s | %s | %s |%s %s; %s\n" "$k" "$domain" "$t_setup" "$(col ours)" "$(col nocache)" \
+        "$(col nosg)" "$(col snarkjs)" "${rapid:+ $(col rapidsnark) |}" "$rr" "$inproc"
 done

@@ -17,6 +17,11 @@ dir=${1:-build/tests}
 bn_dir=
 [ "${2:-}" = --bn254 ] && bn_dir=${3:?--bn254 needs a directory}
 here=$(dirname "$0")
+# `snarkpipe prove` keeps checked keys in ~/.cache/snarkpipe by default: the
+# tests use a throw-away key cache of their own, never the user's.
+kcache=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_kcache.XXXXXX")
+trap 'rm -rf "$kcache"' EXIT
+export SNARKPIPE_CACHE_DIR=$kcache/snarkpipe
 pass=0; fail=0; skip=0; failed=(); skipped=()
 bls_only=$(sed -n 's/^\(test_[a-z0-9_]*\).*/\1/p' "$here/bls12-381-only.txt")
 

@@ -8,7 +8,8 @@
 #      bellperson bytes) checked with `snarkpipe verify`;
 #   c. kill -9, then a restart with the same configuration serves again:
 #      the stale socket is replaced, the config circuit and the uploaded one
-#      (state_dir) are back, proofs verify;
+#      (state_dir) are back, proofs verify; their keys come from the key
+#      cache (keys.cache_dir) filled by the first run;
 #   d. SIGHUP: a smaller max_body applies (413), a new [circuit.*] section is
 #      registered, a change that needs a restart is reported and ignored;
 #   e. SIGTERM drains a job in flight (it completes, exit 0); with
@@ -88,6 +89,7 @@ log_level = debug
 [keys]
 load_threads = 1
 key_dirs = $T
+cache_dir = $T/kcache
 [circuit.cfg]
 zkey = $T/c.zkey
 r1cs = $T/c.r1cs
@@ -116,6 +118,7 @@ start run1 || exit 1
 expect 0 "healthz" cl healthz
 expect 0 "circuits" cl circuits
 expect_out '"id":"cfg","tier":"hot"' "config circuit is hot"
+expect_out '"id":"cfg","tier":"hot"[^}]*"key_cache":"miss"' "its key was checked and cached"
 expect_out '"id":"big","tier":"cold"' "preload = no registers it cold"
 expect 0 "register by path" cl register --id api --zkey "$T/c.zkey"
 expect 2 "register twice" cl register --id api --zkey "$T/c.zkey"
@@ -160,10 +163,13 @@ grep -q "removing the stale socket" "$T/run2.log" && ok "stale socket replaced" 
 expect 0 "circuits after restart" cl circuits
 expect_out '"id":"up"' "uploaded circuit restored from state_dir"
 expect_out '"id":"cfg"' "config circuit registered again"
+expect_out '"id":"cfg"[^}]*"key_cache":"hit"' "config circuit's key loaded from the key cache"
 if grep -q '"id":"api"' "$T/out"; then bad "evicted circuit stays evicted"; else ok "evicted circuit stays evicted"; fi
 mkdir -p "$T/o3"
 expect 0 "prove after restart" cl prove --circuit up --out-dir "$T/o3" "$T/c.wtns"
 verify_out "$T/o3" "after restart"
+expect 0 "circuits after a proof" cl circuits
+expect_out '"id":"up"[^}]*"key_cache":"hit"' "uploaded circuit's key loaded from the key cache"
 
 # ---- d. SIGHUP ----
 sed -i 's/^log_level = debug/log_level = info\nmax_body = 64KiB/; s/^synth_threads = 1/synth_threads = 2/' "$T/d.conf"

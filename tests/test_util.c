@@ -1,12 +1,18 @@
 /*
  * The small util/ helpers without a test of their own: the byte-count
  * syntax (src/util/bytes.h), with its edges: every unit, the 2^k form,
- * the largest values that fit and the smallest that do not, and junk.
+ * the largest values that fit and the smallest that do not, and junk;
+ * SHA-256 (src/util/sha256.h): FIPS 180-4 answers on both paths, and the
+ * SHA-extension path against the portable one on random messages of
+ * random lengths fed in random pieces.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "test.h"
 #include "util/bytes.h"
+#include "util/sha256.h"
 
 static void test_bytes_good(void)
 {
@@ -44,11 +50,89 @@ static void test_bytes_bad(void)
     }
 }
 
+static void hex32(char out[65], const uint8_t d[32])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* FIPS 180-4 / NIST CAVP answers, on whichever path is active. */
+static void sha_known(const char *path)
+{
+    static const struct { const char *msg; size_t repeat; const char *hex; } kat[] = {
+        {"", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+    };
+    for (size_t k = 0; k < sizeof kat / sizeof kat[0]; k++) {
+        sp_sha256_ctx c;
+        uint8_t d[32];
+        char got[65];
+        size_t n = strlen(kat[k].msg);
+        sp_sha256_init(&c);
+        for (size_t r = 0; r < kat[k].repeat; r++)
+            sp_sha256_update(&c, kat[k].msg, n);
+        sp_sha256_final(d, &c);
+        hex32(got, d);
+        CHECKF(!strcmp(got, kat[k].hex), "%s path, answer %zu: %s", path, k, got);
+    }
+}
+
+static void sha_digest(uint8_t out[32], sp_rng *rng, const uint8_t *m, size_t len, int hw)
+{
+    sp_sha256_use_hw(hw);
+    sp_sha256_ctx c;
+    sp_sha256_init(&c);
+    for (size_t at = 0; at < len;) {
+        size_t k = (size_t)(sp_rng_u64(rng) % 300);
+        k = k > len - at ? len - at : k;
+        sp_sha256_update(&c, m + at, k);
+        at += k;
+    }
+    sp_sha256_final(out, &c);
+}
+
+static void test_sha256(sp_rng *rng)
+{
+    int hw = sp_sha256_hw_active();
+    printf("test_util: SHA-256 extension path %s\n", hw ? "on" : "off (no SHA extensions, or SP_NO_ASM set): portable only");
+    sp_sha256_use_hw(0);
+    CHECK(!sp_sha256_hw_active());
+    sha_known("portable");
+    sp_sha256_use_hw(1);
+    if (hw)
+        sha_known("SHA extensions");
+    enum { MAX = 5000 };
+    uint8_t *m = malloc(MAX);
+    for (int it = 0; it < sp_test_iters(300); it++) {
+        size_t len = (size_t)(sp_rng_u64(rng) % MAX);
+        uint8_t a[32], b[32];
+        sp_rng_bytes(rng, m, len);
+        sha_digest(a, rng, m, len, 0);
+        sha_digest(b, rng, m, len, 1);
+        CHECKF(!memcmp(a, b, 32), "message of %zu bytes", len);
+        uint32_t h1[8], h2[8];
+        memcpy(h1, SP_SHA256_IV, sizeof h1);
+        memcpy(h2, SP_SHA256_IV, sizeof h2);
+        sp_sha256_use_hw(0);
+        sp_sha256_compress(h1, m);
+        sp_sha256_use_hw(1);
+        sp_sha256_compress(h2, m);
+        CHECK(!memcmp(h1, h2, sizeof h1));
+    }
+    sp_sha256_use_hw(hw);
+    free(m);
+}
+
 int main(void)
 {
     _Static_assert(sizeof(size_t) == 8, "the known answers assume a 64-bit size_t");
-    sp_test_begin("test_util", NULL);
+    sp_rng rng;
+    sp_test_begin("test_util", &rng);
     test_bytes_good();
     test_bytes_bad();
+    test_sha256(&rng);
     return sp_test_done();
 }

@@ -12,6 +12,7 @@
 #include "circuit/porep_impl.h"
 #include "circuit/sha256_gadget.h"
 #include "util/par.h"
+#include "util/progress.h"
 
 /* ---- parameters ---- */
 
@@ -585,6 +586,7 @@ static void wit_task(void *ctx, int tid, size_t t)
     }
     sp_cs_close(&sub);
     j->st[t] = st;
+    sp_progress_add(1);
 }
 
 sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,
@@ -619,7 +621,9 @@ sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr
     }
     if (st == SP_OK) {
         wit_job_ j = {c, x, &top, cancel, c->p.layers + 2, sts, errs};
+        sp_progress_begin("porep-like: witness", tasks); /* a unit a part */
         sp_par_tasks(threads, tasks, wit_task, &j);
+        sp_progress_end();
         for (size_t t = 0; t < tasks && st == SP_OK; t++) /* the first failing part, in task order */
             if ((st = sts[t]) != SP_OK)
                 snprintf(err, SP_ERR_LEN, "%s", st == SP_ERR_CANCELLED ? "porep-like: cancelled" : errs[t]);
@@ -694,8 +698,12 @@ sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_inp
         return subs ? st : SP_ERR_NOMEM;
     }
     part_top(&cs, c, x, NULL);
-    for (size_t first = 0; first < parts && sp_cs_status(&cs) == SP_OK; first += batch)
+    sp_progress_begin("porep-like: recording", parts); /* a unit a part */
+    for (size_t first = 0; first < parts && sp_cs_status(&cs) == SP_OK; first += batch) {
         record_batch(&cs, c, x, subs, first, parts - first < batch ? parts - first : batch, threads);
+        sp_progress_add(parts - first < batch ? parts - first : batch);
+    }
+    sp_progress_end();
     st = sp_cs_status(&cs);
     if (st == SP_OK && (cs.next_var != c->shape.n_vars || cs.next_row != c->shape.n_rows)) {
         st = SP_ERR_INVALID_ARG;

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "util/file.h"
+#include "util/progress.h"
 
 sp_cli_globals sp_cli_g;
 
@@ -48,6 +49,7 @@ int sp_cli_global_opt(const char *cmd, int argc, char **argv, int *i)
     const char *v;
     if (!strcmp(argv[*i], "--quiet") || !strcmp(argv[*i], "-q")) {
         sp_cli_g.quiet = 1;
+        sp_progress_configure(NULL);
         return 1;
     }
     if (!strcmp(argv[*i], "--json")) {
@@ -160,8 +162,23 @@ double sp_cli_now(void)
 void sp_cli_progress(const char *name, double t0)
 {
     double dt = sp_cli_now() - t0;
-    if (dt > 1.0 && !sp_cli_g.quiet && isatty(STDERR_FILENO))
-        fprintf(stderr, "  %-24s %.2f s\n", name, dt);
+    if (dt > 1.0)
+        sp_progress_note("%-24s %.2f s", name, dt);
+}
+
+void sp_cli_progress_setup(const char *cmd)
+{
+    static const char *const busy[] = {"daemon", "client", "bench"};
+    for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++)
+        if (!strcmp(cmd, busy[i]))
+            return;
+    if (sp_cli_g.quiet || !isatty(STDERR_FILENO))
+        return;
+    sp_progress_config c = sp_progress_defaults();
+    const char *now = getenv("SP_TEST_PROGRESS_NOW");
+    if (now && !strcmp(now, "1"))
+        c.delay_s = c.interval_s = 0;
+    sp_progress_configure(&c);
 }
 
 void sp_cli_json_str(FILE *f, const char *s)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cmd_cache.h"
 #include "cli/cmd_porep.h"
 #include "cli/cmds.h"
 #include "groth16/backend.h"
@@ -29,6 +30,7 @@ static const char USAGE[] =
     "  --proof-bin FILE     also write the 192-byte bellperson proof encoding\n"
     "  --no-split           plain MSMs (no special case for 0 and 1 witness values)\n"
     "  --skip-subgroup-check  trusted key: check its points on the curve only\n"
+    SP_CLI_KC_USAGE
     "  --backend NAME       where the H step and the MSMs run: cpu, cuda, cuda:N, or auto\n"
     "                       (default: cuda:0 when this build has CUDA and a GPU is there, else cpu)\n"
     "  --g2 cpu|gpu         the G2 MSM on the CPU, or on the backend (default gpu)\n"
@@ -42,6 +44,7 @@ typedef struct {
     const char *backend; /* sp_backend_open name */
     int native;          /* --circuit porep-like */
     sp_cli_porep_opts po;
+    sp_cli_kc_opts kc;
     int check, verify, no_split, skip_subgroup, fixed_rs, g2_cpu;
     sp_fr r, s;
 } prove_args;
@@ -109,6 +112,9 @@ static int parse_args(prove_args *a, int argc, char **argv)
             a->no_split = 1;
         } else if (!strcmp(argv[i], "--skip-subgroup-check")) {
             a->skip_subgroup = 1;
+        } else if ((h = sp_cli_kc_opt(&a->kc, "prove", argc, argv, &i)) != 0) {
+            if (h < 0)
+                return SP_EXIT_USAGE;
         } else if ((h = sp_cli_porep_opt(&a->po, argc, argv, &i, "prove", USAGE, &rc)) != 0) {
             if (h < 0)
                 return rc;
@@ -153,6 +159,7 @@ typedef struct {
     sp_fr *w, *pub;
     size_t w_len;
     sp_g16_proof proof;
+    sp_kc_report kc;  /* what the key cache did */
     char backend[32]; /* the backend that proved */
     double t_cs, t_key, t_wtns, t_prove, t_verify, t_write;
 } prove_state;
@@ -219,10 +226,10 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
         sp_g16_density d;
         if ((st = sp_g16_density_from_r1cs(&d, &s->cs)) != SP_OK)
             return sp_cli_fail("prove", st, "circuit density");
-        st = sp_bp_params_read(&s->pk, a->params, &d, flags, nt, err);
+        st = sp_cli_kc_read(&s->pk, &s->kc, &a->kc, "prove", SP_KC_PARAMS, a->params, &d, flags, nt, err);
         sp_g16_density_free(&d);
     } else {
-        st = sp_zkey_read(&s->pk, NULL, a->zkey, flags, nt, err);
+        st = sp_cli_kc_read(&s->pk, &s->kc, &a->kc, "prove", SP_KC_ZKEY, a->zkey, NULL, flags, nt, err);
     }
     if (st != SP_OK)
         return sp_cli_fail_file("prove", a->params ? a->params : a->zkey, st, err);
@@ -314,18 +321,34 @@ static int write_outputs(prove_state *s, const prove_args *a)
     return SP_EXIT_OK;
 }
 
+/* How the key was had, for the summary: "cached" (from the key cache),
+ * "checked" (read and checked; "checked, cached" when its entry was just
+ * written). */
+static const char *key_how(const prove_state *s)
+{
+    if (s->kc.outcome == SP_KC_HIT)
+        return "cached";
+    return s->kc.stored ? "checked, cached" : "checked";
+}
+
 static void print_summary(const prove_state *s, const prove_args *a, int nt, double total)
 {
     if (sp_cli_g.json) {
-        printf("{\"op\":\"prove\",\"key\":\"%s\",\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
+        printf("{\"op\":\"prove\",\"key\":\"%s\",\"key_cache\":{\"state\":\"%s\",\"stored\":%s,\"entry\":",
+               a->params ? "bellperson" : "zkey", s->kc.outcome ? sp_kc_outcome_str(s->kc.outcome) : "off",
+               s->kc.stored ? "true" : "false");
+        sp_cli_json_str(stdout, s->kc.entry);
+        printf(",\"seconds\":{\"hash\":%.6f,\"entry\":%.6f,\"check\":%.6f,\"store\":%.6f}},", s->kc.t_hash,
+               s->kc.t_entry, s->kc.t_check, s->kc.t_store);
+        printf("\"n_vars\":%u,\"n_public\":%u,\"log_size\":%u,\"threads\":%d,"
                "\"backend\":\"%s\",\"verified\":%s,\"seconds\":{\"read_circuit\":%.6f,\"read_key\":%.6f,\"read_witness\":%.6f,"
                "\"prove\":%.6f,\"verify\":%.6f,\"write\":%.6f,\"total\":%.6f}}\n",
-               a->params ? "bellperson" : "zkey", s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend,
+               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend,
                a->verify ? "true" : "false", s->t_cs, s->t_key, s->t_wtns, s->t_prove, s->t_verify, s->t_write,
                total);
     } else if (!sp_cli_g.quiet) {
-        printf("proved: %u wires, %u public, domain 2^%u, %d thread(s), backend %s: prove %.3f s, total %.3f s%s\n",
-               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend, s->t_prove, total,
+        printf("proved: %u wires, %u public, domain 2^%u, %d thread(s), backend %s, key %s: prove %.3f s, total %.3f s%s\n",
+               s->pk.n_vars, s->pk.vk.n_public, s->pk.log2_domain, nt, s->backend, key_how(s), s->t_prove, total,
                a->verify ? " (verified)" : "");
     }
 }

@@ -106,9 +106,18 @@ double sp_cli_median(double *t, int n);
 /* Monotonic seconds. */
 double sp_cli_now(void);
 
-/* Progress: when stderr is a terminal, --quiet is off and the step that
- * started at t0 took over a second, prints "  <name>: 1.23 s" on stderr. */
+/* A finished step's line: when progress is on (sp_cli_progress_setup) and
+ * the step that started at t0 took over a second, "  <name>  1.23 s" on
+ * stderr (util/progress.h, sp_progress_note). */
 void sp_cli_progress(const char *name, double t0);
+
+/* Turns the progress lines (util/progress.h) on for command cmd when
+ * stderr is a terminal and --quiet was not given before the command (the
+ * command's own --quiet turns them off again); never for the commands
+ * that run many jobs at once or time things (daemon, client, bench).
+ * $SP_TEST_PROGRESS_NOW=1, for tests only, draws at every update instead
+ * of after half a second and then ten times a second. */
+void sp_cli_progress_setup(const char *cmd);
 
 /* Writes s as a JSON string literal (quotes and escapes) on f. */
 void sp_cli_json_str(FILE *f, const char *s);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/cmd_cache.h"
 #include "cli/cmd_engine.h"
 #include "field/field.h"
 #include "synth/gen.h"
@@ -81,6 +82,8 @@ static const struct {
      "      engine TIMELINE", sp_cli_waterfall},
     {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
+    {"cache", "list|clear|dir [--key-cache-dir DIR]",
+     "the key cache: proving keys checked once, kept for fast loads (--help)", sp_cli_cache},
     {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
      "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
     {"setup", "[--bellperson] [--backend NAME] <circuit.r1cs> <out.zkey|out.params>",
@@ -137,8 +140,10 @@ int sp_cli_main(int argc, char **argv, const int *curves, int n_curves)
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
         name = "help";
     for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++)
-        if (strcmp(name, commands_[i].name) == 0)
+        if (strcmp(name, commands_[i].name) == 0) {
+            sp_cli_progress_setup(name);
             return commands_[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "snarkpipe: unknown command '%s' (try: snarkpipe help)\n", argv[1]);
     return SP_EXIT_USAGE;
 }

@@ -80,6 +80,7 @@ typedef struct {
     long key_idle_demote_ms; /* hot keys idle this long go warm even under budget (0 = never) */
     int skip_subgroup_check; /* keys from a trusted source only */
     int load_threads;        /* threads to decode a key (0 = all cores) */
+    char key_cache_dir[SP_DCONF_PATH]; /* the key cache (groth16/keycache.h); empty = none */
     char key_dirs[SP_DCONF_PATH];     /* ':'-separated directories registration by path may read */
     int any_key_path;        /* registration by path may name any file the daemon can read */
     size_t max_circuits;     /* circuits registered at once */

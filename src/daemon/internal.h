@@ -72,6 +72,7 @@ typedef struct dcircuit {
     size_t map_key_len, map_cs_len;
     /* counters */
     double last_load_ms;
+    int last_key_cache;        /* what the key cache did at the last load (sp_kc_outcome; 0 = off) */
     uint64_t loads, demotions;
     uint64_t proofs_ok, proofs_failed, jobs_ok, jobs_failed, jobs_cancelled;
     int registering;           /* being added: visible to duplicate checks only */
@@ -438,6 +439,7 @@ typedef struct {
     size_t hot_budget, warm_budget; /* hot_budget resolved (auto = engine budget / 4) */
     long min_idle_ms, idle_demote_ms;
     int skip_subgroup_check, load_threads;
+    char cache_dir[SP_DCONF_PATH]; /* keys.cache_dir; "" = no key cache */
 } key_policy;
 void sp_dmn_key_policy(sp_dmn *d, key_policy *p);
 /* server.header_timeout and body_timeout (reloadable). */

@@ -28,6 +28,7 @@
 #include "daemon/internal.h"
 #include "util/buf.h"
 #include "daemon/log.h"
+#include "groth16/keycache.h"
 #include "groth16/params.h"
 #include "groth16/zkey.h"
 #include "util/file.h"
@@ -137,6 +138,26 @@ static void unload_parsed(dcircuit *c)
     c->has_cs = 0;
 }
 
+/* The key from its mapped file, through the key cache when one is set. */
+static sp_status load_key(dcircuit *c, const char *cache_dir, sp_kc_kind kind, const sp_g16_density *den,
+                          unsigned flags, int threads, char err[SP_ERR_LEN])
+{
+    c->last_key_cache = 0;
+    if (!*cache_dir)
+        return kind == SP_KC_ZKEY ? sp_zkey_parse(&c->pk, NULL, c->map_key, c->map_key_len, flags, threads, err)
+                                  : sp_bp_params_parse(&c->pk, c->map_key, c->map_key_len, den, flags, threads, err);
+    sp_kc_report rep;
+    sp_kc_request rq = {.kind = kind, .path = kind == SP_KC_ZKEY ? c->zkey : c->params, .data = c->map_key,
+                        .len = c->map_key_len, .density = den, .flags = flags, .threads = threads, .store = 1};
+    sp_status st = sp_kc_load(&c->pk, &rep, cache_dir, &rq, err);
+    c->last_key_cache = (int)rep.outcome;
+    if (*rep.warning)
+        SP_LOGW("circuit %s: %s", c->id, rep.warning);
+    if (st == SP_OK)
+        SP_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome), rep.stored ? ", entry stored" : "");
+    return st;
+}
+
 /* Parses the mapped files into pk (and cs). */
 static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
@@ -150,12 +171,12 @@ static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
         c->has_cs = st == SP_OK;
     }
     if (st == SP_OK && *c->zkey) {
-        st = sp_zkey_parse(&c->pk, NULL, c->map_key, c->map_key_len, flags, threads, err);
+        st = load_key(c, kp.cache_dir, SP_KC_ZKEY, NULL, flags, threads, err);
     } else if (st == SP_OK) {
         sp_g16_density den;
         st = sp_g16_density_from_r1cs(&den, &c->cs);
         if (st == SP_OK) {
-            st = sp_bp_params_parse(&c->pk, c->map_key, c->map_key_len, &den, flags, threads, err);
+            st = load_key(c, kp.cache_dir, SP_KC_PARAMS, &den, flags, threads, err);
             sp_g16_density_free(&den);
         } else {
             snprintf(err, SP_ERR_LEN, "densities of %.180s: %s", c->r1cs, sp_status_str(st));
@@ -676,6 +697,8 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_u64(w, c->demotions);
     sp_jw_key(w, "last_load_ms");
     sp_jw_double(w, c->last_load_ms);
+    sp_jw_key(w, "key_cache"); /* the last load's */
+    sp_jw_string(w, c->last_key_cache ? sp_kc_outcome_str((sp_kc_outcome)c->last_key_cache) : "off");
     sp_jw_key(w, "source");
     sp_jw_string(w, source_name(c->source));
     sp_jw_key(w, *c->zkey ? "zkey" : "params");

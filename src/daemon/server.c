@@ -74,6 +74,7 @@ void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
     p->idle_demote_ms = d->cfg.key_idle_demote_ms;
     p->skip_subgroup_check = d->cfg.skip_subgroup_check;
     p->load_threads = d->cfg.load_threads;
+    snprintf(p->cache_dir, sizeof p->cache_dir, "%s", d->cfg.key_cache_dir);
     pthread_mutex_unlock(&d->cfg_mu);
 }
 

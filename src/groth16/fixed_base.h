@@ -19,8 +19,11 @@
  * out[i] = [k[i]] base for i < n, in affine form (infinity as (0, 0)).
  * On input: base on the curve; k in Montgomery form (any value); threads
  *   >= 1. out must not overlap k.
+ * Progress (util/progress.h): 1 unit a point in G1, SP_FB_G2_UNITS in G2,
+ *   as they are made.
  * Returns SP_OK, or SP_ERR_NOMEM (out untouched or partly written).
  */
+#define SP_FB_G2_UNITS 3
 sp_status sp_g1_fixed_base_mul_var(sp_g1_affine *out, const sp_g1_affine *base, const sp_fr *k, size_t n,
                                    int threads) SP_WARN_UNUSED;
 sp_status sp_g2_fixed_base_mul_var(sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k, size_t n,

@@ -1,11 +1,13 @@
 /*
  * Fixed-base multiplication for one group, instantiated by fixed_base.c
- * for g1 and g2. The includer defines G (g1 or g2). Contract: fixed_base.h.
+ * for g1 and g2. The includer defines G (g1 or g2) and FB_UNITS (progress
+ * units a multiplication counts). Contract: fixed_base.h.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/fixed_base.h"
 #include "util/par.h"
+#include "util/progress.h"
 
 #define FB_CAT2(a, b) a##b
 #define FB_CAT(a, b) FB_CAT2(a, b)
@@ -44,6 +46,7 @@ static void GF(fb_worker_)(sp_par *par, int tid, void *arg)
             }
         }
         GF(batch_to_affine)(c->out + base, acc, m);
+        sp_progress_add((uint64_t)m * FB_UNITS);
     }
 }
 

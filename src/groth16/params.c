@@ -13,6 +13,7 @@
 #include "groth16/pointio.h"
 #include "util/curves.h"
 #include "util/file.h"
+#include "util/progress.h"
 
 #define G1U 96
 #define G2U 192
@@ -267,6 +268,7 @@ static sp_status decode_vec(void *out, const uint8_t *d, const bp_vec *v, int g2
                             const char *name, unsigned flags, int threads, char *err)
 {
     size_t bad = 0;
+    sp_progress_part(name);
     sp_pt_err e = sp_pt_decode_array(out, &bad, d + v->off, v->n, SP_PTF_ZCASH_U, g2, 0, flags, threads);
     if (e == SP_PT_OK)
         return SP_OK;
@@ -360,7 +362,11 @@ sp_status sp_bp_params_parse(sp_g16_pk *pk, const uint8_t *data, size_t len, con
         sp_bin_errf(err, "params: out of memory for %" PRIu32 " wires", n_vars);
         return SP_ERR_NOMEM;
     }
+    int sub = !(flags & SP_G16_SKIP_SUBGROUP_CHECK); /* progress: a unit a point decoded, one a point checked */
+    sp_progress_begin(sub ? "params: checking points" : "params: reading points",
+                      ((uint64_t)lo.ic.n + lo.h.n + lo.l.n + lo.a.n + lo.bg1.n + lo.bg2.n) * (sub ? 2 : 1));
     st = decode_params(pk, data, &lo, d, flags, threads, err);
+    sp_progress_end();
     if (st != SP_OK)
         sp_g16_pk_free(pk);
     return st;

@@ -7,6 +7,7 @@
 #include "groth16/keys.h"
 #include "msm/msm.h"
 #include "util/par.h"
+#include "util/progress.h"
 
 size_t sp_pt_size(sp_pt_format f, int g2)
 {
@@ -133,7 +134,10 @@ static void decode_worker(sp_par *par, int tid, void *ctx)
             j->bad[tid] = i;
             return;
         }
+        if ((i - lo) % 1024 == 1023)
+            sp_progress_add(1024);
     }
+    sp_progress_add((hi - lo) % 1024);
 }
 
 sp_pt_err sp_pt_decode_array(void *out, size_t *bad, const uint8_t *in, size_t n, sp_pt_format f, int g2,

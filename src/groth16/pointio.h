@@ -65,7 +65,8 @@ void sp_pt_encode(uint8_t *out, const void *p, sp_pt_format f, int g2);
  * probability <= 2^-100), then exact checks when it fails, so the index
  * reported is exact and subgroup points are never refused.
  * On output: out[0..n) on SP_PT_OK; otherwise *bad is the lowest index
- *   refused and the return value says why.
+ *   refused and the return value says why. Progress (util/progress.h): n
+ *   units for the decoding, n more for the subgroup checks.
  */
 sp_pt_err sp_pt_decode_array(void *out, size_t *bad, const uint8_t *in, size_t n, sp_pt_format f, int g2,
                              int allow_inf, unsigned flags, int threads);

@@ -8,6 +8,12 @@
 #include "groth16/qap.h"
 #include "groth16/setup.h"
 #include "util/par.h"
+#include "util/progress.h"
+
+/* Progress units (util/progress.h): a G1 point 1, a G2 point
+ * SP_FB_G2_UNITS (the fixed-base code counts them as it goes), the scalars
+ * an eighth of the G1 points: about what each costs on the CPU. */
+#define G2_UNITS SP_FB_G2_UNITS
 
 typedef struct {
     sp_fr tau, alpha, beta, gamma, delta;
@@ -169,8 +175,11 @@ static sp_status g1_points(sp_backend *be, sp_g1_affine *out, const sp_fr *k, si
 {
     sp_g1_affine g;
     sp_g1_generator(&g);
-    if (be && be->fixed_base_g1)
-        return be->fixed_base_g1(be, out, &g, k, n, err);
+    if (be && be->fixed_base_g1) {
+        sp_status st = be->fixed_base_g1(be, out, &g, k, n, err);
+        sp_progress_add(n);
+        return st;
+    }
     sp_status st = sp_g1_fixed_base_mul_var(out, &g, k, n, threads);
     if (st != SP_OK)
         snprintf(err, SP_ERR_LEN, "setup: G1 points: %s", sp_status_str(st));
@@ -182,8 +191,11 @@ static sp_status g2_points(sp_backend *be, sp_g2_affine *out, const sp_fr *k, si
 {
     sp_g2_affine g;
     sp_g2_generator(&g);
-    if (be && be->fixed_base_g2)
-        return be->fixed_base_g2(be, out, &g, k, n, err);
+    if (be && be->fixed_base_g2) {
+        sp_status st = be->fixed_base_g2(be, out, &g, k, n, err);
+        sp_progress_add(G2_UNITS * n);
+        return st;
+    }
     sp_status st = sp_g2_fixed_base_mul_var(out, &g, k, n, threads);
     if (st != SP_OK)
         snprintf(err, SP_ERR_LEN, "setup: G2 points: %s", sp_status_str(st));
@@ -201,6 +213,7 @@ static sp_status make_points(sp_g16_pk *pk, const sp_fr *s, const g1_layout *l, 
     sp_fr s2[3] = {t->beta, t->gamma, t->delta};
     double t0 = now_ms();
     sp_status st;
+    sp_progress_part("G1 points");
     if ((st = g1_points(be, pk->a, s + l->a, nv, threads, err)) != SP_OK ||
         (st = g1_points(be, pk->b1, s + l->b1, nv, threads, err)) != SP_OK ||
         (st = g1_points(be, pk->vk.ic, s + l->ic, npub + 1, threads, err)) != SP_OK ||
@@ -209,6 +222,7 @@ static sp_status make_points(sp_g16_pk *pk, const sp_fr *s, const g1_layout *l, 
         (st = g1_points(be, vk1, s + l->vk, 3, threads, err)) != SP_OK)
         goto out;
     stage(be, "setup_g1", t0);
+    sp_progress_part("G2 points");
     t0 = now_ms();
     if ((st = g2_points(be, pk->b2, s + l->b1, nv, threads, err)) != SP_OK ||
         (st = g2_points(be, vk2, s2, 3, threads, err)) != SP_OK)
@@ -312,10 +326,14 @@ sp_status sp_g16_setup_circuit(sp_g16_pk *pk, const sp_g16_circuit *c, sp_g16_h_
     sp_fr *s = NULL;
     toxic_waste t;
     double t0 = now_ms();
+    int begun = 0;
     sp_status st = prepare(pk, &d, &s, c, log_n, kind, threads, err);
     g1_layout l = layout_of(pk);
     if (st != SP_OK)
         goto out;
+    sp_progress_begin("setup", l.total + l.total / 8 + G2_UNITS * ((size_t)pk->n_vars + 3));
+    begun = 1;
+    sp_progress_part("scalars");
     /* tau on the domain (or its odd coset) has probability ~2^-220; draw again. */
     do {
         if ((st = draw_toxic(&t, kind)) != SP_OK) {
@@ -331,8 +349,11 @@ sp_status sp_g16_setup_circuit(sp_g16_pk *pk, const sp_g16_circuit *c, sp_g16_h_
     if (c->done)
         c->done(c->ctx);
     stage(be, "setup_scalars", t0);
+    sp_progress_add(l.total / 8);
     st = make_points(pk, s, &l, &t, be, threads, err);
 out:
+    if (begun)
+        sp_progress_end();
     memset(&t, 0, sizeof t);
     if (s)
         memset(s, 0, sizeof(sp_fr) * l.total);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "groth16/pointio.h"
 #include "util/curves.h"
+#include "util/progress.h"
 
 #define G1B (2 * SP_FP_BYTES) /* a point, x | y */
 #define G2B (4 * SP_FP_BYTES)
@@ -186,6 +187,7 @@ static sp_status decode_section(void *out, const sp_binfile *bf, uint32_t id, ui
     sp_status st = point_section(&s, bf, id, n, g2, err);
     if (st != SP_OK)
         return st;
+    sp_progress_part(section_name(id));
     size_t bad = 0;
     sp_pt_err e = sp_pt_decode_array(out, &bad, bf->data + s->offset, (size_t)n, SP_PTF_LEM, g2, allow_inf,
                                      flags, threads);
@@ -449,11 +451,18 @@ static sp_status parse_bf(sp_g16_pk *pk, sp_zkey_info *info_out, const sp_binfil
         st = SP_ERR_NOMEM;
     }
     if (st == SP_OK) {
+        /* progress: a unit a point decoded and one a point subgroup-checked, a unit per 8 coefficients */
+        uint64_t pts = (uint64_t)h.n_public + 1 + 3 * (uint64_t)h.n_vars + (h.n_vars - h.n_public - 1) + h.domain_size;
+        sp_progress_begin(flags & SP_G16_SKIP_SUBGROUP_CHECK ? "zkey: reading points" : "zkey: checking points",
+                          pts * (flags & SP_G16_SKIP_SUBGROUP_CHECK ? 1 : 2) + n_coefs / 8);
+        sp_progress_part("coefficients");
         vk_from_header(&pk->vk, &h);
         st = read_coefs(pk, &info.n_coefs_b, bf, &h, err);
+        sp_progress_add(n_coefs / 8);
+        if (st == SP_OK)
+            st = decode_points(pk, bf, flags, threads, err);
+        sp_progress_end();
     }
-    if (st == SP_OK)
-        st = decode_points(pk, bf, flags, threads, err);
     if (st != SP_OK) {
         free(mpc);
         sp_g16_pk_free(pk);

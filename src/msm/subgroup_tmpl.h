@@ -21,6 +21,7 @@
  * that is ~R / 10 additions a point instead of ~R / 2 for separate sums,
  * and each is far cheaper than a scalar multiplication by z.
  */
+#include "util/progress.h"
 #include "util/rng.h"
 
 typedef struct {
@@ -30,6 +31,7 @@ typedef struct {
     ws_t *ws;
     XYZZ *sums;    /* c per task: task = block * chunks + chunk */
     uint8_t *fail; /* per task: getrandom failed */
+    size_t blocks;
 } sgb_ctx;
 
 /* sums[i] = the sum of the buckets whose index has bit i set (i < c), by
@@ -86,6 +88,7 @@ static void sgb_task(void *vctx, int tid, size_t task)
     }
     finish(w);
     sgb_bit_sums(&x->sums[task * x->c], w, x->c);
+    sp_progress_add((hi - lo) / x->blocks); /* n units over the whole array */
 }
 
 typedef struct {
@@ -146,7 +149,7 @@ int API(subgroup_batch_var)(const AFF *p, size_t n, int threads, unsigned rounds
     ws_t *ws = ws_alloc(nthr, nb, affine, qcap);
     int ok = -1;
     if (sums && fail && ws) {
-        sgb_ctx x = {p, n, chunks, c, ws, sums, fail};
+        sgb_ctx x = {p, n, chunks, c, ws, sums, fail, blocks};
         sp_par_tasks(nthr, tasks, sgb_task, &x);
         ok = memchr(fail, 1, tasks) ? -1 : sgb_check_sums(sums, blocks, chunks, c, threads);
     }

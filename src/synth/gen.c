@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include "util/progress.h"
 
 #define GEN_WINDOW 4096 /* operands come from the latest this many wires of each kind */
 #define GEN_PRIVATE 2   /* private inputs: the first full-valued operands */
@@ -136,6 +137,8 @@ static sp_status gen_body(gen_state *g, const sp_gen_params *p, char *err)
     for (uint64_t i = 0; i < p->n_constraints && s == SP_OK; i++, wire++) {
         int bit = g->always_bit || sp_rng_u64(&g->rng) < g->bool_threshold;
         s = bit ? bit_gate(g, wire, err) : mul_gate(g, wire, err);
+        if (i % 1024 == 1023)
+            sp_progress_add(1024);
     }
     return s;
 }
@@ -171,8 +174,11 @@ sp_status sp_gen_circuit(const char *r1cs_path, const char *wtns_path, const sp_
     s = sp_r1cs_writer_open(&g->rw, r1cs_path, &h, err);
     if (s == SP_OK)
         s = sp_wtns_writer_open(&g->ww, wtns_path, n_wires, err);
-    if (s == SP_OK)
+    if (s == SP_OK) {
+        sp_progress_begin("gen-circuit: constraints", p->n_constraints); /* a unit a constraint */
         s = gen_body(g, p, err);
+        sp_progress_end();
+    }
     if (s == SP_OK) {
         s = sp_r1cs_writer_close(g->rw, err);
         g->rw = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/par.h"
+#include "util/progress.h"
 #include "synth/prover.h"
 #include "synth/synth.h"
 
@@ -36,9 +37,14 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
         snprintf(err, SP_ERR_LEN, "out of memory for a domain of %zu rows", n);
         goto out;
     }
+    /* progress: the synthesis counts an eighth of a unit a row */
+    sp_progress_begin("prove", n / 8 + sp_g16_prove_progress_units(pk));
+    sp_progress_part("synthesis");
     st = synthesize(a, b, c, pk, cs, w, w_len, check, nt, err);
+    sp_progress_add(n / 8);
     if (st == SP_OK)
         st = sp_g16_prove(proof, pk, w, w_len, a, b, c, d, &o, err);
+    sp_progress_end();
     if (st == SP_OK && public_signals)
         memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);
 out:

@@ -1,3 +1,5 @@
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util/sha256.h"
 
@@ -41,14 +43,112 @@ void sp_sha256_compress_words(uint32_t h[8], const uint32_t in[16])
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void sp_sha256_compress(uint32_t h[8], const uint8_t block[64])
+static void compress_portable(uint32_t h[8], const uint8_t *p, size_t n_blocks)
 {
-    uint32_t w[16];
-    for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 |
-               block[4 * i + 3];
-    sp_sha256_compress_words(h, w);
+    for (; n_blocks; n_blocks--, p += 64) {
+        uint32_t w[16];
+        for (int i = 0; i < 16; i++)
+            w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+        sp_sha256_compress_words(h, w);
+    }
 }
+
+/* ---- the x86-64 SHA extensions (SHA-NI), chosen at run time ---- */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+
+static int cpu_has_shani(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 19) & 1) || !((c >> 9) & 1)) /* SSE4.1, SSSE3 */
+        return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    return (b >> 29) & 1; /* SHA */
+}
+
+/*
+ * The SHA instructions keep the eight working variables in two registers,
+ * ABEF and CDGH (A in the top lane). sha256rnds2 runs two rounds on
+ * W[t] + K[t] for the two low lanes of its third operand and returns the
+ * new ABEF; the old ABEF is then the new CDGH, so four rounds are two
+ * calls with the operands swapped. sha256msg1/msg2 with the W[t-7] term
+ * added between them extend the message schedule four words at a time.
+ */
+__attribute__((target("sha,sse4.1,ssse3"))) static void compress_shani(uint32_t h[8], const uint8_t *p,
+                                                                        size_t n_blocks)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    __m128i abcd = _mm_loadu_si128((const __m128i *)&h[0]); /* lanes 0..3: A B C D */
+    __m128i efgh = _mm_loadu_si128((const __m128i *)&h[4]); /* E F G H */
+    __m128i badc = _mm_shuffle_epi32(abcd, 0xb1);           /* B A D C */
+    __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1b);           /* H G F E */
+    __m128i abef = _mm_alignr_epi8(badc, hgfe, 8);          /* F E B A: ABEF from the top */
+    __m128i cdgh = _mm_blend_epi16(hgfe, badc, 0xf0);       /* H G D C: CDGH from the top */
+    for (; n_blocks; n_blocks--, p += 64) {
+        __m128i w[16], abef0 = abef, cdgh0 = cdgh;
+        for (int i = 0; i < 4; i++)
+            w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+#pragma GCC unroll 12
+        for (int i = 4; i < 16; i++) {
+            __m128i t = _mm_sha256msg1_epu32(w[i - 4], w[i - 3]);
+            t = _mm_add_epi32(t, _mm_alignr_epi8(w[i - 1], w[i - 2], 4)); /* + W[t-7..t-4] */
+            w[i] = _mm_sha256msg2_epu32(t, w[i - 1]);
+        }
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++) {
+            __m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128((const __m128i *)&SP_SHA256_K[4 * i]));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0e));
+        }
+        abef = _mm_add_epi32(abef, abef0);
+        cdgh = _mm_add_epi32(cdgh, cdgh0);
+    }
+    __m128i feba = _mm_shuffle_epi32(abef, 0x1b); /* lanes: A B E F */
+    __m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1); /* lanes: G H C D */
+    _mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xf0));
+    _mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+#else
+static int cpu_has_shani(void) { return 0; }
+static void compress_shani(uint32_t h[8], const uint8_t *p, size_t n_blocks) { compress_portable(h, p, n_blocks); }
+#endif
+
+/* -1 until decided; threads racing on the first decision store the same value. */
+static _Atomic int hw_state = -1;
+
+static int hw_decide(void)
+{
+    const char *e = getenv("SP_NO_ASM");
+    int on = cpu_has_shani() && !(e && *e && *e != '0');
+    atomic_store_explicit(&hw_state, on, memory_order_relaxed);
+    return on;
+}
+
+int sp_sha256_hw_active(void)
+{
+    int s = atomic_load_explicit(&hw_state, memory_order_relaxed);
+    return s >= 0 ? s : hw_decide();
+}
+
+int sp_sha256_use_hw(int on)
+{
+    int prev = sp_sha256_hw_active();
+    atomic_store_explicit(&hw_state, on && cpu_has_shani(), memory_order_relaxed);
+    return prev;
+}
+
+static void compress_blocks(uint32_t h[8], const uint8_t *p, size_t n_blocks)
+{
+    if (sp_sha256_hw_active())
+        compress_shani(h, p, n_blocks);
+    else
+        compress_portable(h, p, n_blocks);
+}
+
+void sp_sha256_compress(uint32_t h[8], const uint8_t block[64]) { compress_blocks(h, block, 1); }
 
 void sp_sha256_init(sp_sha256_ctx *c)
 {
@@ -70,8 +170,11 @@ void sp_sha256_update(sp_sha256_ctx *c, const void *data, size_t len)
         sp_sha256_compress(c->h, c->buf);
         c->fill = 0;
     }
-    for (; len >= 64; p += 64, len -= 64)
-        sp_sha256_compress(c->h, p);
+    if (len >= 64) {
+        compress_blocks(c->h, p, len / 64);
+        p += len & ~(size_t)63;
+        len &= 63;
+    }
     memcpy(c->buf, p, len);
     c->fill = len;
 }

@@ -1,0 +1,390 @@
+/*
+ * Key cache: when to use an entry and when to check the key file
+ * (keycache.h). The entry format and the directory are keycache_entry.c.
+ *
+ * A load hashes the key file and reads the entry at the same time (two
+ * threads); a hit needs both. Otherwise the key file is read and checked
+ * as without a cache, hashing it alongside unless that is done already,
+ * and, to store the entry, hashed once more while the entry is written:
+ * the entry goes in place only when both hashes agree, so it never holds
+ * a key the file was not while it was being read (a file rewritten in
+ * place meanwhile fails the load instead).
+ */
+#include "groth16/keycache.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "groth16/keycache_entry.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
+#include "util/file.h"
+#include "util/par.h"
+#include "util/progress.h"
+#include "util/sha256.h"
+
+const char *sp_kc_outcome_str(sp_kc_outcome o)
+{
+    switch (o) {
+    case SP_KC_HIT: return "hit";
+    case SP_KC_MISS: return "miss";
+    case SP_KC_STALE: return "stale";
+    case SP_KC_WEAKER: return "weaker";
+    case SP_KC_DAMAGED: return "damaged";
+    case SP_KC_UNUSABLE: return "unusable";
+    }
+    return "?";
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Everything one load holds. */
+typedef struct {
+    const sp_kc_request *rq;
+    sp_kc_report *rep;
+    const uint8_t *data; /* the key file's bytes */
+    size_t len;
+    void *map; /* our own mapping of them, or NULL */
+    const char *dir;
+    int dirfd;
+    char name[KC_NAME_MAX];
+    kc_head want; /* the binding fields this load needs */
+    uint8_t sha[32];
+    int have_sha;
+} kc_load;
+
+/* ---- the key file ---- */
+
+static sp_status source_map(kc_load *L, char err[SP_ERR_LEN])
+{
+    if (L->rq->data) {
+        L->data = L->rq->data;
+        L->len = L->rq->len;
+        return SP_OK;
+    }
+    int fd;
+    uint64_t size;
+    const char *what = L->rq->kind == SP_KC_ZKEY ? "zkey" : "params";
+    sp_status st = sp_file_open_regular(&fd, &size, L->rq->path, what, err);
+    if (st != SP_OK)
+        return st;
+    if (size == 0) { /* nothing to cache: the plain reader says what is wrong */
+        close(fd);
+        return SP_OK;
+    }
+    if (size > SIZE_MAX) {
+        snprintf(err, SP_ERR_LEN, "%s: %.200s: too large", what, L->rq->path);
+        close(fd);
+        return SP_ERR_IO;
+    }
+    void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(err, SP_ERR_LEN, "%s: %.200s: mmap: %s", what, L->rq->path, strerror(e));
+        return SP_ERR_IO;
+    }
+    L->map = m;
+    L->data = m;
+    L->len = (size_t)size;
+    return SP_OK;
+}
+
+/* The key file checked from its bytes, as without a cache. */
+static sp_status parse(sp_g16_pk *pk, const kc_load *L, char err[SP_ERR_LEN])
+{
+    const sp_kc_request *rq = L->rq;
+    if (rq->kind == SP_KC_ZKEY)
+        return sp_zkey_parse(pk, NULL, L->data, L->len, rq->flags, rq->threads, err);
+    return sp_bp_params_parse(pk, L->data, L->len, rq->density, rq->flags, rq->threads, err);
+}
+
+/* ---- two things at once ---- */
+
+typedef void (*task_fn)(void *);
+
+typedef struct {
+    task_fn f[2];
+    void *ctx[2];
+} two_tasks;
+
+static void two_worker(sp_par *par, int tid, void *vctx)
+{
+    two_tasks *t = vctx;
+    t->f[tid](t->ctx[tid]);
+    if (par->nthreads == 1)
+        t->f[1](t->ctx[1]);
+}
+
+/* Runs f0(c0) and f1(c1), on two threads when threads >= 2. */
+static void run_two(int threads, task_fn f0, void *c0, task_fn f1, void *c1)
+{
+    two_tasks t = {{f0, f1}, {c0, c1}};
+    sp_par_run(threads >= 2 ? 2 : 1, two_worker, &t);
+}
+
+typedef struct {
+    const kc_load *L;
+    int report; /* count the bytes in the progress line */
+    uint8_t out[32];
+    double seconds;
+} hash_task;
+
+static void hash_run(void *vctx)
+{
+    enum { PIECE = 16 << 20 };
+    hash_task *h = vctx;
+    double t0 = now_s();
+    sp_sha256_ctx c;
+    sp_sha256_init(&c);
+    for (size_t at = 0; at < h->L->len; at += PIECE) {
+        size_t k = h->L->len - at < PIECE ? h->L->len - at : PIECE;
+        sp_sha256_update(&c, h->L->data + at, k);
+        if (h->report)
+            sp_progress_add(k);
+    }
+    sp_sha256_final(h->out, &c);
+    h->seconds = now_s() - t0;
+}
+
+/* ---- a hit ---- */
+
+typedef struct {
+    sp_g16_pk *pk;
+    int fd;
+    const kc_head *head;
+    const uint8_t *raw;
+    sp_status st;
+    char why[SP_ERR_LEN];
+    double seconds;
+} read_task;
+
+static void read_run(void *vctx)
+{
+    read_task *r = vctx;
+    double t0 = now_s();
+    r->st = kc_entry_read(r->pk, r->fd, r->head, r->raw, r->why);
+    r->seconds = now_s() - t0;
+}
+
+static void damaged(kc_load *L, const char *why)
+{
+    L->rep->outcome = SP_KC_DAMAGED;
+    snprintf(L->rep->warning, SP_ERR_LEN, "key cache: entry %.60s ignored (%.120s); key checked again", L->name,
+             why);
+}
+
+/*
+ * Tries the entry. Returns SP_OK with rep->outcome saying whether *pk was
+ * filled (SP_KC_HIT) or why not; SP_ERR_NOMEM when the key does not fit.
+ */
+static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
+{
+    kc_head h;
+    uint8_t raw[KC_HEAD];
+    kc_verdict v;
+    int fd = kc_entry_open(&h, raw, &v, L->dirfd, L->name);
+    if (fd < 0) {
+        L->rep->outcome = v.outcome;
+        if (v.outcome == SP_KC_DAMAGED)
+            damaged(L, v.why);
+        return SP_OK;
+    }
+    if (h.kind != L->want.kind || memcmp(h.density, L->want.density, 32)) {
+        damaged(L, "made for another key kind or circuit");
+    } else if (h.src_size != L->len) {
+        L->rep->outcome = SP_KC_STALE;
+    } else if (h.level < L->want.level) {
+        L->rep->outcome = SP_KC_WEAKER;
+    } else {
+        hash_task ht = {.L = L, .report = 1};
+        read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw};
+        sp_progress_begin("key: reading the cached key", L->len + KC_HEAD + h.payload + KC_TRAILER);
+        run_two(L->rq->threads, hash_run, &ht, read_run, &rt);
+        sp_progress_end();
+        memcpy(L->sha, ht.out, 32);
+        L->have_sha = 1;
+        L->rep->t_hash = ht.seconds;
+        L->rep->t_entry = rt.seconds;
+        if (rt.st == SP_OK && memcmp(ht.out, h.src_sha, 32) != 0) {
+            sp_g16_pk_free(pk);
+            rt.st = SP_ERR_FORMAT;
+            L->rep->outcome = SP_KC_STALE;
+        } else if (rt.st == SP_OK) {
+            L->rep->outcome = SP_KC_HIT;
+        } else if (rt.st == SP_ERR_FORMAT) {
+            if (memcmp(ht.out, h.src_sha, 32) != 0)
+                L->rep->outcome = SP_KC_STALE; /* outdated anyway */
+            else
+                damaged(L, rt.why);
+        }
+        close(fd);
+        return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
+    }
+    close(fd);
+    return SP_OK;
+}
+
+/* ---- a miss: check the key file, then store its entry ---- */
+
+typedef struct {
+    sp_g16_pk *pk;
+    const kc_load *L;
+    sp_status st;
+    char *err;
+    double seconds;
+} parse_task;
+
+static void parse_run(void *vctx)
+{
+    parse_task *p = vctx;
+    double t0 = now_s();
+    p->st = parse(p->pk, p->L, p->err);
+    p->seconds = now_s() - t0;
+}
+
+typedef struct {
+    kc_load *L;
+    const sp_g16_pk *pk;
+    kc_pending pend;
+    sp_status st;
+    char why[SP_ERR_LEN];
+} write_task;
+
+static void write_run(void *vctx)
+{
+    write_task *w = vctx;
+    kc_head h;
+    kc_head_of(&h, w->pk);
+    h.kind = w->L->want.kind;
+    h.level = w->L->want.level;
+    h.src_size = w->L->len;
+    memcpy(h.src_sha, w->L->sha, 32);
+    memcpy(h.density, w->L->want.density, 32);
+    h.created = (int64_t)time(NULL);
+    memcpy(h.path, w->L->want.path, sizeof h.path);
+    w->st = kc_entry_write(&w->pend, w->L->dirfd, w->L->name, &h, w->pk, w->why);
+}
+
+void (*sp_kc_debug_after_check)(void);
+
+/* Writes the entry while hashing the key file again; publishes it when
+ * the two hashes agree. Returns SP_OK, or SP_ERR_IO when the file changed. */
+static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LEN])
+{
+    double t0 = now_s();
+    if (sp_kc_debug_after_check)
+        sp_kc_debug_after_check();
+    hash_task again = {.L = L};
+    write_task w = {.L = L, .pk = pk};
+    kc_head size;
+    kc_head_of(&size, pk);
+    sp_progress_begin("key: writing its cache entry", KC_HEAD + size.payload + KC_TRAILER);
+    run_two(L->rq->threads, hash_run, &again, write_run, &w);
+    sp_progress_end();
+    if (memcmp(again.out, L->sha, 32) != 0) {
+        if (w.st == SP_OK)
+            kc_entry_drop(&w.pend, L->dirfd);
+        snprintf(err, SP_ERR_LEN, "%.200s changed while it was being read; try again", L->rq->path);
+        return SP_ERR_IO;
+    }
+    if (w.st == SP_OK)
+        w.st = kc_entry_publish(&w.pend, L->dirfd, L->name, w.why);
+    if (w.st == SP_OK)
+        L->rep->stored = 1;
+    else
+        snprintf(L->rep->warning, SP_ERR_LEN, "key cache: not stored in %.100s: %.120s", L->dir, w.why);
+    L->rep->t_store = now_s() - t0;
+    return SP_OK;
+}
+
+static sp_status check_and_store(sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LEN])
+{
+    parse_task pt = {.pk = pk, .L = L, .err = err};
+    int store = L->rq->store && L->dirfd >= 0;
+    if (store && !L->have_sha) {
+        hash_task ht = {.L = L};
+        run_two(L->rq->threads, parse_run, &pt, hash_run, &ht);
+        memcpy(L->sha, ht.out, 32);
+        L->have_sha = 1;
+        L->rep->t_hash = ht.seconds;
+    } else {
+        parse_run(&pt);
+    }
+    L->rep->t_check = pt.seconds;
+    if (pt.st != SP_OK || !store)
+        return pt.st;
+    sp_status st = store_entry(pk, L, err);
+    if (st != SP_OK)
+        sp_g16_pk_free(pk);
+    return st;
+}
+
+/* ---- the load ---- */
+
+/* The binding fields, the entry's name and the directory. */
+static void prepare(kc_load *L, const char *dir)
+{
+    const sp_kc_request *rq = L->rq;
+    char canon[PATH_MAX];
+    if (!realpath(rq->path, canon))
+        snprintf(canon, sizeof canon, "%s", rq->path);
+    memset(&L->want, 0, sizeof L->want);
+    kc_build_fingerprint(L->want.build);
+    L->want.kind = (uint32_t)rq->kind;
+    L->want.level = rq->flags & SP_G16_SKIP_SUBGROUP_CHECK ? KC_LEVEL_CURVE : KC_LEVEL_SUBGROUP;
+    kc_density_digest(L->want.density, rq->kind == SP_KC_PARAMS ? rq->density : NULL);
+    size_t n = strlen(canon) < sizeof L->want.path ? strlen(canon) : sizeof L->want.path - 1;
+    memcpy(L->want.path, canon, n); /* information only: a long path is cut */
+    L->want.path[n] = 0;
+    kc_entry_name(L->name, L->want.build, rq->kind, L->want.density, canon);
+    L->dirfd = kc_dir_open(dir, L->rep->warning);
+    if (L->dirfd < 0) {
+        L->rep->outcome = SP_KC_UNUSABLE;
+        return;
+    }
+    int w = snprintf(L->rep->entry, sizeof L->rep->entry, "%s/%s", dir, L->name);
+    if (w < 0 || (size_t)w >= sizeof L->rep->entry)
+        L->rep->entry[0] = 0;
+}
+
+sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp_kc_request *rq,
+                     char err[SP_ERR_LEN])
+{
+    kc_load L;
+    memset(pk, 0, sizeof *pk);
+    memset(rep, 0, sizeof *rep);
+    memset(&L, 0, sizeof L);
+    L.rq = rq;
+    L.rep = rep;
+    L.dir = dir;
+    L.dirfd = -1;
+    sp_status st = source_map(&L, err);
+    if (st != SP_OK)
+        return st;
+    if (L.len == 0)
+        return rq->kind == SP_KC_ZKEY ? sp_zkey_read(pk, NULL, rq->path, rq->flags, rq->threads, err)
+                                      : sp_bp_params_read(pk, rq->path, rq->density, rq->flags, rq->threads, err);
+    prepare(&L, dir);
+    if (L.dirfd >= 0)
+        st = try_entry(pk, &L);
+    if (st == SP_OK && rep->outcome != SP_KC_HIT)
+        st = check_and_store(pk, &L, err);
+    if (st == SP_ERR_NOMEM && !*err)
+        snprintf(err, SP_ERR_LEN, "out of memory for the key");
+    if (L.dirfd >= 0)
+        close(L.dirfd);
+    if (L.map)
+        munmap(L.map, L.len);
+    return st;
+}

@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# The key cache through the CLI (`snarkpipe prove`, `snarkpipe cache`):
+#   a. the second prove of a key uses its entry (prove --json says "hit",
+#      the summary "key cached"); proofs identical (fixed r, s) and verified
+#   b. a key file changed under its entry: a point's byte flipped or the
+#      file truncated (refused, exit 2), replaced by another valid key of
+#      the same size (checked again: the proof verifies with the new key's
+#      vkey only)
+#   c. a damaged entry: one warning line, the key checked again, the entry
+#      rebuilt (the next prove is a hit)
+#   d. --no-key-cache reads and writes nothing; cache list / clear / dir and
+#      the directory's precedence (--key-cache-dir, $SNARKPIPE_CACHE_DIR,
+#      $XDG_CACHE_HOME, $HOME)
+#   e. --skip-subgroup-check entries do not serve a default prove
+#   f. a bellperson .params key (with its circuit) is cached too
+#   g. three provers at once on an empty cache: all succeed, one entry
+#   h. a read-only cache directory (as an unprivileged user when run as
+#      root): hits still served, a miss proves with one warning line; a
+#      write that fails midway (file size limit, as a full disk) leaves
+#      nothing; a directory others may write is not used
+# Usage: tests/test_keycache.sh BUILD (run.sh passes it).
+set -u
+build=${1:-build}
+bin=$build/snarkpipe
+here=$(cd "$(dirname "$0")" && pwd)
+vec=$here/vectors/chain1021_bls12381
+[ -x "$bin" ] || { echo "test_keycache: $bin not found (build first)"; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_keycache.XXXXXX")
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+export SNARKPIPE_CACHE_DIR=$T/cache
+unset XDG_CACHE_HOME
+rs=12345,67890
+
+check() { # NAME CMD...: CMD succeeds
+    if "${@:2}"; then pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"
+    else fail=$((fail + 1)); echo "FAIL $1"; fi
+}
+entries() { find "$1" -maxdepth 1 -name '*.spkc' 2>/dev/null | wc -l; }
+temps() { find "$1" -maxdepth 1 -name '.*.tmp-*' 2>/dev/null | wc -l; }
+# section_offset FILE ID: offset of a binfile section's payload
+section_offset() {
+    local f=$1 id=$2 pos=12 n i sid lo hi
+    n=$(od -An -tu4 -j8 -N4 "$f" | tr -d ' ')
+    for ((i = 0; i < n; i++)); do
+        sid=$(od -An -tu4 -j$pos -N4 "$f" | tr -d ' ')
+        lo=$(od -An -tu4 -j$((pos + 4)) -N4 "$f" | tr -d ' ')
+        hi=$(od -An -tu4 -j$((pos + 8)) -N4 "$f" | tr -d ' ')
+        [ "$sid" = "$id" ] && { echo $((pos + 12)); return; }
+        pos=$((pos + 12 + lo + hi * 4294967296))
+    done
+    echo -1
+}
+flip_byte() { # FILE OFFSET
+    local b
+    b=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
+    printf "\\$(printf %03o $(((b ^ 0x20) & 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+prove() { # OUT-STEM [prove options...] KEY: proof and public into $T/OUT-STEM.{proof,public}.json
+    local stem=$1
+    shift
+    "$bin" --json prove --insecure-fixed-rs $rs "$@" "$vec/witness.wtns" "$T/$stem.proof.json" "$T/$stem.public.json"
+}
+
+cp "$vec/circuit_final.zkey" "$T/k.zkey"
+
+# a. second prove from the cache
+expect 0 "a: first prove" prove a1 "$T/k.zkey"
+expect_out '"key_cache":\{"state":"miss","stored":true' "a: first prove checks the key and stores its entry"
+check "a: one entry, mode 0600 in a 0700 directory" test "$(entries "$T/cache")" = 1 -a \
+    "$(stat -c %a "$T/cache")" = 700 -a "$(stat -c %a "$T"/cache/*.spkc)" = 600
+expect 0 "a: second prove" prove a2 "$T/k.zkey"
+expect_out '"key_cache":\{"state":"hit","stored":false' "a: second prove uses the entry"
+check "a: identical proofs" cmp -s "$T/a1.proof.json" "$T/a2.proof.json"
+check "a: identical public signals" cmp -s "$T/a1.public.json" "$T/a2.public.json"
+check "a: the proof snarkjs makes with the same r, s" cmp -s "$T/a2.proof.json" "$vec/proof_fixed_rs.json"
+expect 0 "a: the cached key's proof verifies" "$bin" verify "$vec/verification_key.json" "$T/a2.public.json" "$T/a2.proof.json"
+expect 0 "a: text summary" "$bin" prove "$T/k.zkey" "$vec/witness.wtns" "$T/a3.proof.json" "$T/a3.public.json"
+expect_out "key cached" "a: the summary says the key came from the cache"
+expect 0 "a: random r, s from the cached key verify" "$bin" verify "$vec/verification_key.json" "$T/a3.public.json" "$T/a3.proof.json"
+
+# b. the key file changes under its entry
+off=$(section_offset "$T/k.zkey" 9)
+check "b: found the H section" test "$off" -gt 0
+cp "$T/k.zkey" "$T/k.orig"
+flip_byte "$T/k.zkey" $((off + 96 * 3 + 10))
+expect 2 "b: a byte flipped in H[3]: refused" prove b1 "$T/k.zkey"
+expect_out "section 9 \(H\): point 3" "b: the error names the point"
+head -c -1 "$T/k.orig" >"$T/k.zkey"
+expect 2 "b: truncated: refused" prove b2 "$T/k.zkey"
+for k in ka kb; do
+    "$bin" --quiet setup "$vec/circuit.r1cs" "$T/$k.zkey" 2>/dev/null
+    "$bin" --quiet export-vkey "$T/$k.zkey" "$T/$k.vkey.json"
+done
+check "b: two valid keys of the same size" test "$(stat -c %s "$T/ka.zkey")" = "$(stat -c %s "$T/kb.zkey")"
+cp "$T/ka.zkey" "$T/kx.zkey"
+expect 0 "b: key A" prove b3 "$T/kx.zkey"
+expect 0 "b: key A again" prove b3 "$T/kx.zkey"
+expect_out '"state":"hit"' "b: hit"
+cp "$T/kb.zkey" "$T/kx.zkey"
+expect 0 "b: key A replaced by key B" prove b4 "$T/kx.zkey"
+expect_out '"state":"stale","stored":true' "b: the entry is not used, the new key checked and stored"
+expect 0 "b: the proof verifies with B's vkey" "$bin" verify "$T/kb.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
+expect 1 "b: and not with A's" "$bin" verify "$T/ka.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
+check "b: one entry per key file" test "$(entries "$T/cache")" = 2
+cp "$T/k.orig" "$T/k.zkey"
+expect 0 "b: the original restored" prove b5 "$T/k.zkey"
+expect_out '"state":"hit"' "b: its entry serves again (the failed loads did not replace it)"
+
+# c. a damaged entry
+ent=$(grep -o '"entry":"[^"]*"' "$T/out" | cut -d'"' -f4)
+flip_byte "$ent" 50000
+expect 0 "c: a damaged entry" prove c1 "$T/k.zkey"
+expect_out '"state":"damaged","stored":true' "c: ignored, the key checked again and the entry rebuilt"
+check "c: one warning line" test "$(grep -c 'snarkpipe prove: key cache: entry .* ignored (its digest does not match its content); key checked again' "$T/out")" = 1
+check "c: identical proof" cmp -s "$T/c1.proof.json" "$T/a1.proof.json"
+expect 0 "c: then a hit" prove c2 "$T/k.zkey"
+expect_out '"state":"hit"' "c: hit"
+
+# d. bypass, list, clear, directory
+expect 0 "d: --no-key-cache" env SNARKPIPE_CACHE_DIR="$T/unused" "$bin" --json prove --no-key-cache "$T/k.zkey" \
+    "$vec/witness.wtns" "$T/d1.proof.json" "$T/d1.public.json"
+expect_out '"key_cache":\{"state":"off","stored":false' "d: the cache is off"
+check "d: nothing written" test ! -e "$T/unused"
+expect 0 "d: cache list" "$bin" cache list
+expect_out "usable, bls12-381 zkey key, subgroup checks" "d: list shows the entry"
+expect_out "key $T/k.zkey \([0-9]+ bytes, now: same size\)" "d: and its key file"
+expect 0 "d: cache list --json" "$bin" --json cache list
+expect_out '"entries":\[\{"file":"[0-9a-f]{40}-bls12-381.spkc"' "d: JSON listing"
+expect 0 "d: cache clear" "$bin" cache clear
+expect_out "removed 2 file" "d: both entries removed"
+check "d: no entry left" test "$(entries "$T/cache")" = 0
+expect 0 "d: after clear" prove d2 "$T/k.zkey"
+expect_out '"state":"miss"' "d: a miss again"
+expect 0 "d: cache dir" "$bin" cache dir
+expect_out "^$T/cache$" "d: \$SNARKPIPE_CACHE_DIR"
+expect 0 "d: --key-cache-dir wins" "$bin" cache dir --key-cache-dir /x/y
+expect_out "^/x/y$" "d: --key-cache-dir"
+expect 0 "d: XDG" env -u SNARKPIPE_CACHE_DIR XDG_CACHE_HOME="$T/xdg" "$bin" cache dir
+expect_out "^$T/xdg/snarkpipe$" "d: \$XDG_CACHE_HOME/snarkpipe"
+expect 0 "d: HOME" env -u SNARKPIPE_CACHE_DIR XDG_CACHE_HOME=relative HOME="$T/home" "$bin" cache dir
+expect_out "^$T/home/.cache/snarkpipe$" "d: ~/.cache/snarkpipe (a relative XDG_CACHE_HOME is ignored)"
+expect 64 "d: unknown action" "$bin" cache purge
+
+# e. check levels
+"$bin" --quiet cache clear
+expect 0 "e: --skip-subgroup-check" prove e1 --skip-subgroup-check "$T/k.zkey"
+expect_out '"state":"miss"' "e: miss"
+expect 0 "e: --skip-subgroup-check again" prove e2 --skip-subgroup-check "$T/k.zkey"
+expect_out '"state":"hit"' "e: hit"
+expect 0 "e: default checks" prove e3 "$T/k.zkey"
+expect_out '"state":"weaker","stored":true' "e: the curve-only entry does not serve the subgroup checks"
+expect 0 "e: default checks again" prove e4 "$T/k.zkey"
+expect_out '"state":"hit"' "e: the checked entry serves"
+
+# f. bellperson .params
+"$bin" --quiet setup --bellperson "$vec/circuit.r1cs" "$T/k.params" 2>/dev/null
+"$bin" --quiet export-vkey "$T/k.params" "$T/params.vk"
+for i in 1 2; do
+    expect 0 "f: prove --params ($i)" "$bin" --json prove --params "$T/k.params" --r1cs "$vec/circuit.r1cs" \
+        "$vec/witness.wtns" "$T/f$i.proof.json" "$T/f$i.public.json"
+done
+expect_out '"key":"bellperson","key_cache":\{"state":"hit"' "f: the second .params load is a hit"
+expect 0 "f: its proof verifies" "$bin" verify "$T/params.vk" "$T/f2.public.json" "$T/f2.proof.json"
+
+# g. concurrent provers
+"$bin" --quiet cache clear
+pids=()
+for i in 1 2 3; do
+    prove "g$i" "$T/k.zkey" >"$T/g$i.out" 2>&1 &
+    pids+=($!)
+done
+rcs=0
+for p in "${pids[@]}"; do wait "$p" || rcs=$((rcs + 1)); done
+check "g: three concurrent provers succeed" test "$rcs" = 0
+check "g: one entry, no temporary file" test "$(entries "$T/cache")" = 1 -a "$(temps "$T/cache")" = 0
+check "g: identical proofs" cmp -s "$T/g1.proof.json" "$T/g3.proof.json"
+expect 0 "g: then a hit" prove g4 "$T/k.zkey"
+expect_out '"state":"hit"' "g: hit"
+
+# h. directories that cannot be written or should not be trusted
+if [ "$(id -u)" = 0 ]; then
+    # root writes anywhere: make the read-only case real as an unprivileged user
+    as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+    chmod 755 "$T"
+    cp "$bin" "$T/sp"
+    cp "$vec/witness.wtns" "$T/w.wtns"
+    chmod 644 "$T/w.wtns" "$T/k.zkey"
+    mkdir -m 755 "$T/ro" && chown 65534:65534 "$T/ro"
+else
+    as_user() { "$@"; }
+    cp "$bin" "$T/sp"
+    cp "$vec/witness.wtns" "$T/w.wtns"
+    mkdir "$T/ro"
+fi
+ro=$T/ro/cache
+ro_prove() { # STEM KEY
+    as_user env SNARKPIPE_CACHE_DIR="$ro" "$T/sp" --json prove "$2" "$T/w.wtns" "$T/ro/$1.proof.json" "$T/ro/$1.public.json"
+}
+expect 0 "h: fill a cache as its owner" ro_prove h1 "$T/k.zkey"
+expect_out '"state":"miss","stored":true' "h: stored"
+as_user chmod 500 "$ro"
+expect 0 "h: read-only directory, cached key" ro_prove h2 "$T/k.zkey"
+expect_out '"state":"hit"' "h: a hit from a read-only directory"
+check "h: no warning for a hit" test "$(grep -c 'key cache:' "$T/out")" = 0
+cp "$T/k.zkey" "$T/k2.zkey" && chmod 644 "$T/k2.zkey"
+expect 0 "h: read-only directory, new key" ro_prove h3 "$T/k2.zkey"
+expect_out '"state":"miss","stored":false' "h: proved without storing"
+check "h: one warning line" test "$(grep -c '^snarkpipe prove: key cache: not stored in .*: cannot write there' "$T/out")" = 1
+expect 0 "h: the proof verifies" "$bin" verify "$vec/verification_key.json" "$T/ro/h3.public.json" "$T/ro/h3.proof.json"
+as_user chmod 700 "$ro"
+rm -rf "$T/fsz" && mkdir "$T/fsz"
+expect 0 "h: a write that fails midway" bash -c "trap '' XFSZ; ulimit -f 64; SNARKPIPE_CACHE_DIR='$T/fsz' exec '$bin' --json prove '$T/k.zkey' '$vec/witness.wtns' '$T/h4.proof.json' '$T/h4.public.json'"
+expect_out '"stored":false' "h: not stored"
+expect_out "key cache: not stored in .*cannot write the entry: File too large" "h: says why"
+check "h: nothing left behind" test -z "$(ls -A "$T/fsz")"
+expect 0 "h: its proof verifies" "$bin" verify "$vec/verification_key.json" "$T/h4.public.json" "$T/h4.proof.json"
+chmod 777 "$T/cache"
+expect 0 "h: a directory others may write" prove h5 "$T/k.zkey"
+expect_out '"state":"unusable"' "h: not used"
+expect_out "key cache: .*not private to this user \(owner [0-9]+, mode 777\); not used" "h: one warning says why"
+chmod 700 "$T/cache"
+
+echo "test_keycache.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -4,6 +4,11 @@
 # $1) as its argument, and prints the closing line
 # "N passed, N failed, N skipped".
 #
+# SP_TEST_PROGRAMS (names, space-separated) is the list of test programs
+# this build should have (the Makefile sets it: some exist for one curve
+# only); default: one per tests/test_*.c. SP_TEST_SCRIPTS, when set (even
+# empty), replaces the scripts tests/test_*.sh by the ones it names.
+#
 # A test that cannot run here (a library, a tool or a browser missing)
 # exits 77 and says why: it is counted as skipped, never as passed. A test
 # program of tests/test_*.c that was not built (the daemon's, without
@@ -13,14 +18,29 @@
 dir=${1:-build/tests}
 here=$(dirname "$0")
 pass=0; fail=0; skip=0; failed=(); skipped=()
-for src in "$here"/test_*.c; do
-    name=$(basename "$src" .c)
+if [ -n "${SP_TEST_PROGRAMS+set}" ]; then
+    read -r -a programs <<<"$SP_TEST_PROGRAMS"
+else
+    programs=()
+    for src in "$here"/test_*.c; do programs+=("$(basename "$src" .c)"); done
+fi
+if [ -n "${SP_TEST_SCRIPTS+set}" ]; then
+    read -r -a names <<<"$SP_TEST_SCRIPTS"
+    scripts=()
+    for s in "${names[@]}"; do scripts+=("$here/$s"); done
+else
+    scripts=("$here"/test_*.sh)
+fi
+runnable=()
+for name in "${programs[@]}"; do
     if [ ! -x "$dir/$name" ]; then
         skip=$((skip + 1)); skipped+=("$name")
         echo "== $name skipped (not built: the daemon's tests need libmicrohttpd and libinih; scripts/deps.sh)"
+    else
+        runnable+=("$dir/$name")
     fi
 done
-for t in "$dir"/test_* "$here"/test_*.sh; do
+for t in "${runnable[@]}" "${scripts[@]}"; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     start=$(date +%s.%N)

@@ -65,7 +65,11 @@ endif
 TEST_SRC  := $(filter-out $(TESTS_OTHER_CURVE:%=tests/%.c),$(wildcard tests/test_*.c))
 TEST_NAMES := $(TEST_SRC:tests/%.c=%)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-BENCH_SRC := $(wildcard bench/bench_*.c)
+# Benchmarks per curve, as the tests: the native-circuit ones (Poseidon with
+# neptune's constants, the SHA-256 gadget) measure the Filecoin workload on
+# BLS12-381.
+BENCH_ONLY_BLS12_381 := bench_poseidon bench_sha_gadget
+BENCH_SRC := $(filter-out $(if $(filter bn254,$(CURVE)),$(BENCH_ONLY_BLS12_381:%=bench/%.c)),$(wildcard bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the
 # benchmark bodies it runs (`snarkpipe bench field`).

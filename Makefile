@@ -79,6 +79,9 @@ TEST_NAMES := $(TEST_SRC:tests/%.c=%)
 # the BN254 instance's test programs (run beside this build's by `make test`)
 TEST_NAMES_BN254 := $(filter-out $(TESTS_ONLY_BLS12_381),$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# Helpers the test scripts run (not tests themselves: run.sh runs test_* only).
+TOOL_SRC  := $(wildcard tests/tool_*.c)
+TOOL_BIN  := $(TOOL_SRC:tests/%.c=$(BUILD)/tests/%)
 # Benchmarks per curve, as the tests: the native-circuit ones (Poseidon with
 # neptune's constants, the SHA-256 gadget) measure the Filecoin workload on
 # BLS12-381.
@@ -106,6 +109,15 @@ $(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WIT
 else
 DAEMON_SRC  := src/daemon/wire.c
 TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
+endif
+# The farm's queue (src/daemon/queue_pg.c, `daemon --queue postgresql://...`)
+# needs libpq, found with pkg-config; without it the daemon still builds,
+# single-host only, and says so when --queue is given.
+PQ_OK       := $(shell pkg-config --exists libpq 2>/dev/null && echo 1)
+ifeq ($(DAEMON_OK)$(PQ_OK),11)
+$(BUILD)/src/daemon/queue_pg.o $(BUILD)/src/daemon/queue_pg_jobs.o $(BUILD)/src/daemon/queue_none.o: \
+	CFLAGS += -DSP_WITH_PQ $(shell pkg-config --cflags libpq)
+DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
@@ -152,7 +164,7 @@ $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/kat.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
-tests: $(TEST_BIN)
+tests: $(TEST_BIN) $(TOOL_BIN)
 
 # scripts/deps.sh first: it installs what is missing (as root on Debian)
 # or names it; then a fresh make, which sees the daemon's libraries if they

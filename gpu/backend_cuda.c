@@ -473,7 +473,7 @@ static sp_status cuda_open_named(sp_backend **be, const char *name, int threads,
     return sp_backend_cuda_open(be, (int)dev, threads, err);
 }
 
-static const sp_backend_provider cuda_provider = {"cuda", "cuda:0", cuda_open_named};
+static const sp_backend_provider cuda_provider = {"cuda", "cuda:0", cuda_open_named, sp_cuda_device_count};
 
 /* Linked into a program, the backend makes itself known to sp_backend_open
  * before main runs: the library never names it (groth16/backend.h). */

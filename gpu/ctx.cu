@@ -39,6 +39,16 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
         ctx->msm_acc = v[0] - '0';
 }
 
+extern "C" int sp_cuda_device_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError(); /* not sticky: later calls are unaffected */
+        return 0;
+    }
+    return count;
+}
+
 extern "C" sp_status sp_cuda_create(sp_cuda **out, int device, char *err, size_t err_len)
 {
     *out = NULL;

@@ -43,6 +43,8 @@ typedef struct sp_cuda sp_cuda; /* one device, its stream and scratch memory */
  * reason of at most err_len - 1 characters); SP_ERR_NOMEM.
  */
 sp_status sp_cuda_create(sp_cuda **out, int device, char *err, size_t err_len) SP_WARN_UNUSED;
+/* The number of CUDA devices present; 0 when none or the driver fails. */
+int sp_cuda_device_count(void);
 /* Frees the context and its scratch memory. Free NTT domains and
  * sp_cuda_malloc memory first. NULL is allowed. */
 void sp_cuda_free(sp_cuda *ctx);

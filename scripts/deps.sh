@@ -5,8 +5,9 @@
 # installed are installed with apt-get when this runs as root; otherwise
 # the missing ones are named with the command that installs them. Without
 # a compiler or GMP nothing can be tested: exit 1. The rest (the daemon's
-# libraries, Chromium, node and npm, systemd for systemd-analyze) only make
-# tests skip when missing;
+# libraries, libpq and the PostgreSQL server for the farm's test, Chromium,
+# node and npm, systemd for systemd-analyze) only make tests skip when
+# missing;
 # run.sh counts those as skipped.
 #
 #   scripts/deps.sh            check, install as root, report
@@ -15,7 +16,7 @@
 # The same package list is installed by .ci/run (plus clang for the fuzzers).
 set -u
 required=(build-essential libgmp-dev)
-optional=(pkg-config libmicrohttpd-dev libinih-dev chromium nodejs npm ca-certificates systemd)
+optional=(pkg-config libmicrohttpd-dev libinih-dev libpq-dev postgresql chromium nodejs npm ca-certificates systemd)
 
 # Debian: a package is there when dpkg says "install ok installed".
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
@@ -27,6 +28,8 @@ have_thing() {
         pkg-config) command -v pkg-config >/dev/null ;;
         libmicrohttpd-dev) pkg-config --exists libmicrohttpd 2>/dev/null ;;
         libinih-dev) pkg-config --exists inih 2>/dev/null ;;
+        libpq-dev) pkg-config --exists libpq 2>/dev/null ;;
+        postgresql) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null ;;
         chromium) command -v chromium >/dev/null ;;
         nodejs) command -v node >/dev/null ;;
         npm) command -v npm >/dev/null ;;

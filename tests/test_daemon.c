@@ -146,6 +146,40 @@ static void test_config_files(void)
     sp_dconf_free(&c);
 }
 
+/* The [farm] options, and what is shown of a connection string. */
+static void test_config_farm(void)
+{
+    char path[400], err[SP_ERR_LEN], out[SP_DCONF_PATH * 2];
+    int action;
+    sp_dconf c;
+    snprintf(path, sizeof path, "%s/farm.conf", dir_);
+    write_file(path, "[farm]\nqueue = host=/run/pg dbname=farm\nnode_id = gpu-1\nlease = 10s\npoll = 250ms\n"
+                     "max_claims = 3\nmax_attempts = 7\ndb_connections = 2\n");
+    CHECKF(conf_args(&c, &action, err, "--config", path, "--node-id", "gpu.2", NULL) == SP_OK, "%s", err);
+    CHECK(!strcmp(c.queue, "host=/run/pg dbname=farm") && !strcmp(c.node_id, "gpu.2") && c.lease_ms == 10000);
+    CHECK(c.poll_ms == 250 && c.max_claims == 3 && c.max_attempts == 7 && c.db_connections == 2);
+    sp_dconf_free(&c);
+    CHECK(conf_args(&c, &action, err, NULL) == SP_OK && !*c.queue && c.lease_ms == 30000 && c.max_attempts == 5);
+    sp_dconf_free(&c); /* the default: one host, no database */
+    CHECK(conf_args(&c, &action, err, "--node-id", "a b", NULL) == SP_ERR_INVALID_ARG && strstr(err, "node_id"));
+    sp_dconf_free(&c);
+    CHECK(conf_args(&c, &action, err, "--lease", "10ms", NULL) == SP_ERR_INVALID_ARG && strstr(err, "lease"));
+    sp_dconf_free(&c);
+    static const char *red[][2] = {
+        {"postgresql://u:pw@h:5/db?sslmode=disable", "postgresql://u:***@h:5/db?sslmode=disable"},
+        {"postgres://u@h/db?sslmode=disable&password=pw&x=1", "postgres://u@h/db?sslmode=disable&password=***&x=1"},
+        {"host=h password=pw dbname=d", "host=h password=*** dbname=d"},
+        {"password = 'p w\\'pw' dbname=d", "password = *** dbname=d"},
+        {"host=/run/pg dbname=farm", "host=/run/pg dbname=farm"},
+        {"postgresql://h:5432/db", "postgresql://h:5432/db"},
+        {"postgresql://user:pw@[::1]:5/db", "postgresql://user:***@[::1]:5/db"},
+    };
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
+        sp_dconf_redact(out, sizeof out, red[i][0]);
+        CHECKF(!strcmp(out, red[i][1]) && !strstr(out, "pw"), "case %zu: %s", i, out);
+    }
+}
+
 /* Native circuits' forms (daemon/native.h): a configuration's text, the
  * JSON of a request and of a state file mean the same circuit; job inputs
  * round-trip at their limits and every bad one is refused. */
@@ -639,6 +673,7 @@ int main(int argc, char **argv)
     test_base64();
     test_config_values();
     test_config_files();
+    test_config_farm();
     test_native_forms();
     test_form();
 

@@ -438,7 +438,7 @@ static sp_status count_open(sp_backend **be, const char *name, int threads, char
 
 static void test_pool_growth(void)
 {
-    static const sp_backend_provider counted = {"counted", NULL, count_open};
+    static const sp_backend_provider counted = {"counted", NULL, count_open, NULL};
     sp_backend_register(&counted);
     sp_engine_config cfg = fx_config();
     cfg.backends = "counted";

@@ -205,10 +205,12 @@ static sp_status fake_open(sp_backend **be, const char *name, int threads, char 
     return sp_backend_cpu_open(be, threads);
 }
 
+static int fake_count(void) { return 3; }
+
 static void check_providers(void)
 {
-    static const sp_backend_provider fake = {"fake", "fake:0", fake_open};
-    static const sp_backend_provider dup = {"fake", "fake:9", NULL};
+    static const sp_backend_provider fake = {"fake", "fake:0", fake_open, fake_count};
+    static const sp_backend_provider dup = {"fake", "fake:9", NULL, NULL};
     char err[SP_ERR_LEN] = "";
     sp_backend *be = NULL;
     CHECK(sp_backend_open(&be, "fake:1", 1, err) == SP_ERR_UNSUPPORTED && be == NULL && strstr(err, "fake:1"));
@@ -229,6 +231,14 @@ static void check_providers(void)
     CHECK(sp_backend_open(&be, "fake:2", 1, err) == SP_ERR_GPU && be == NULL && strstr(err, "no such device"));
     CHECK(sp_backend_open(&be, "cpu", 1, err) == SP_OK && !strcmp(be->name, "cpu"));
     sp_backend_close(be);
+    /* named CPU instances (several CPU devices in one engine) */
+    CHECK(sp_backend_open(&be, "cpu:7", 1, err) == SP_OK && !strcmp(be->name, "cpu:7"));
+    sp_backend_close(be);
+    static const char *const bad[] = {"cpu:", "cpu:-1", "cpu:256", "cpu:07", "cpu:1x", "cpux", "cpu:1234"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECKF(sp_backend_open(&be, bad[i], 1, err) == SP_ERR_UNSUPPORTED && be == NULL, "%s", bad[i]);
+    /* what prefix:all expands to */
+    CHECK(sp_backend_count("fake") == 3 && sp_backend_count("cpu") == 1 && sp_backend_count("nope") == -1);
 }
 
 int main(void)

@@ -76,7 +76,7 @@ static sp_json_doc *json_body(dreq *r)
 /* ---- witness input ---- */
 
 typedef struct {
-    char circuit[64];
+    char circuit[72]; /* an id (63 at most) or a farm digest (64) */
     char request_id[130];
     int has_rid;
     int priority;
@@ -374,6 +374,137 @@ static djob *submit(sp_dmn *d, dreq *r)
     return j;
 }
 
+/* ---- farm mode: jobs go to the queue database (farm_api.c) ---- */
+
+typedef struct {
+    char id[40];
+    uint64_t ahead;
+    size_t n;
+} farm_ok;
+
+/* Checks every witness against the circuit (its public inputs recorded
+ * for the assembler), or encodes the native inputs (seed, partition:
+ * little-endian), and submits. Returns 1 when accepted, 0 after
+ * answering. */
+static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri, farm_ok *ok)
+{
+    char err[SP_ERR_LEN];
+    size_t n = in->inputs ? in->n_inputs : in->n, np = ri->n_public;
+    if (n > d->cfg.eng.max_partitions) {
+        sp_http_error(r, 413, "too_many_partitions", "the job has %zu partitions; at most %zu (engine.max_partitions)",
+                      n, d->cfg.eng.max_partitions);
+        return 0;
+    }
+    const uint8_t **inp = calloc(n, sizeof *inp), **pub = in->inputs ? NULL : calloc(n, sizeof *pub);
+    size_t *len = calloc(n, sizeof *len);
+    uint8_t *buf = malloc(in->inputs ? 12 * n : n * np * 32 + 1);
+    int code = !inp || !len || !buf || (!in->inputs && !pub) ? 503 : 0;
+    if (code)
+        snprintf(err, SP_ERR_LEN, "out of memory");
+    for (size_t k = 0; !code && k < n; k++) {
+        if (in->inputs) {
+            uint8_t *b = buf + 12 * k;
+            for (int i = 0; i < 8; i++)
+                b[i] = (uint8_t)(in->inputs[k].seed >> (8 * i));
+            for (int i = 0; i < 4; i++)
+                b[8 + i] = (uint8_t)(in->inputs[k].partition >> (8 * i));
+            inp[k] = b;
+            len[k] = 12;
+            continue;
+        }
+        sp_fr *w = NULL;
+        size_t nv = 0;
+        char why[SP_ERR_LEN];
+        sp_status st = sp_wtns_parse(&w, &nv, in->data[k], in->len[k], why);
+        if (st == SP_OK && nv != ri->n_vars)
+            snprintf(err, SP_ERR_LEN, "witness %zu: it holds %zu values; circuit '%s' takes %u (its nVars)", k, nv,
+                     in->circuit, ri->n_vars);
+        else if (st != SP_OK)
+            snprintf(err, SP_ERR_LEN, "witness %zu: %.200s", k, why);
+        if (st != SP_OK || nv != ri->n_vars)
+            code = st == SP_ERR_NOMEM ? 503 : 400;
+        for (size_t i = 0; !code && i < np; i++)
+            sp_fr_to_bytes_le(buf + (k * np + i) * 32, &w[1 + i]);
+        free(w);
+        inp[k] = in->data[k];
+        len[k] = in->len[k];
+        pub[k] = buf + k * np * 32;
+    }
+    if (!code) {
+        farm_job j = {ri, in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub};
+        code = sp_farm_submit(d, &j, ok->id, &ok->ahead, err);
+        ok->n = n;
+    }
+    free(inp);
+    free(pub);
+    free(len);
+    free(buf);
+    if (code == 202)
+        return 1;
+    if (code == 503)
+        sp_http_header(r, "Retry-After", "1");
+    sp_http_error(r, code, code == 400 ? "bad_witness" : code == 404 ? "unknown_circuit" : code == 409
+                  ? "duplicate_request_id" : code == 503 ? "queue_unavailable" : "queue_error", "%s", err);
+    return 0;
+}
+
+static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
+{
+    memset(in, 0, sizeof *in);
+    if (atomic_load(&d->draining)) {
+        sp_http_header(r, "Retry-After", "5");
+        sp_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
+        return 0;
+    }
+    int done = 0, code;
+    char err[SP_ERR_LEN];
+    if (sub_parse(r, in) == 0) {
+        farm_circuit ri;
+        if (!in->circuit[0])
+            sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
+        else if ((code = sp_farm_lookup(d, in->circuit, &ri, err)) != 200) {
+            if (code == 503)
+                sp_http_header(r, "Retry-After", "1");
+            sp_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
+                          : "queue_error", "%s", err);
+        } else if (wrong_kind(r, in, ri.native, in->circuit))
+            ; /* answered */
+        else if (in->n == 0 && !in->inputs)
+            sp_http_error(r, 400, "bad_witness", "no witness in the request");
+        else
+            done = farm_put(d, r, in, &ri, ok);
+    }
+    if (!done)
+        atomic_fetch_add(&d->rejected_submits, 1);
+    return done;
+}
+
+static void farm_accepted(dreq *r, const sub_in *in, const farm_ok *ok)
+{
+    char loc[80];
+    snprintf(loc, sizeof loc, "/v1/jobs/%s", ok->id);
+    sp_http_header(r, "Location", loc);
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "job_id");
+    sp_jw_string(&w, ok->id);
+    if (in->has_rid) {
+        sp_jw_key(&w, "request_id");
+        sp_jw_string(&w, in->request_id);
+    }
+    sp_jw_key(&w, "circuit");
+    sp_jw_string(&w, in->circuit);
+    sp_jw_key(&w, "partitions");
+    sp_jw_u64(&w, ok->n);
+    sp_jw_key(&w, "queue_position");
+    sp_jw_u64(&w, ok->ahead);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, "pending");
+    sp_jw_end_object(&w);
+    sp_http_send_json(r, 202, &w);
+}
+
 static void accepted(dreq *r, const djob *j)
 {
     char loc[80];
@@ -395,6 +526,14 @@ static void accepted(dreq *r, const djob *j)
 
 void sp_api_jobs_submit(sp_dmn *d, dreq *r)
 {
+    if (sp_farm_on(d)) {
+        sub_in in;
+        farm_ok ok;
+        if (farm_submit(d, r, &in, &ok))
+            farm_accepted(r, &in, &ok);
+        sub_free(&in);
+        return;
+    }
     djob *j = submit(d, r);
     if (j) {
         accepted(r, j);
@@ -459,6 +598,10 @@ void sp_api_jobs_get(sp_dmn *d, dreq *r)
     long wait = wait_arg(d, r, 0);
     if (wait < 0)
         return;
+    if (sp_farm_on(d)) {
+        sp_farm_api_get(d, r, last_segment(r), wait, 0);
+        return;
+    }
     djob *j = sp_jobs_get(d, last_segment(r));
     if (!j) {
         sp_http_error(r, 404, "unknown_job", "no job '%.100s' (finished jobs are kept for server.result_ttl)",
@@ -472,6 +615,10 @@ void sp_api_jobs_get(sp_dmn *d, dreq *r)
 
 void sp_api_jobs_cancel(sp_dmn *d, dreq *r)
 {
+    if (sp_farm_on(d)) {
+        sp_farm_api_cancel(d, r, last_segment(r));
+        return;
+    }
     djob *j = sp_jobs_get(d, last_segment(r));
     if (!j) {
         sp_http_error(r, 404, "unknown_job", "no job '%.100s'", last_segment(r));
@@ -500,6 +647,14 @@ void sp_api_prove(sp_dmn *d, dreq *r)
     long wait = wait_arg(d, r, sp_dmn_max_wait(d));
     if (wait < 0)
         return;
+    if (sp_farm_on(d)) {
+        sub_in in;
+        farm_ok ok;
+        if (farm_submit(d, r, &in, &ok))
+            sp_farm_api_get(d, r, ok.id, wait, 1);
+        sub_free(&in);
+        return;
+    }
     djob *j = submit(d, r);
     if (!j)
         return;
@@ -513,6 +668,8 @@ void sp_api_pause(sp_dmn *d, dreq *r)
     int resume = !strcmp(sp_req_path(r), "/v1/resume");
     sp_engine_pause(d->eng, !resume);
     atomic_store(&d->paused, !resume);
+    if (resume && d->farm)
+        sp_farm_nudge(d); /* claims again now */
     SP_LOGI("dispatch %s", resume ? "resumed" : "paused");
     static const char on[] = "{\"paused\":true}", off[] = "{\"paused\":false}";
     sp_http_send_static(r, 200, "application/json", resume ? off : on, resume ? sizeof off - 1 : sizeof on - 1);

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include "daemon/config.h"
 #include "daemon/log.h"
+#include "daemon/queue.h"
 #include "daemon/wire.h"
 #include "util/bytes.h"
 #include "util/curves.h"
@@ -14,6 +15,7 @@
 enum { T_INT, T_SIZE, T_BYTES, T_MS, T_BOOL, T_STR, T_ENUM, T_LIST, T_OCTAL };
 #define F_RELOAD 1u /* SIGHUP applies it */
 #define F_ALIAS 2u  /* an old name, still read; not printed or listed */
+#define F_SECRET 4u /* may hold a password: shown redacted */
 
 typedef struct {
     const char *section, *key;
@@ -53,7 +55,7 @@ static const opt opts_[] = {
     {"engine", "backend_threads", T_INT, 0, OFF(eng.backend_threads), 0, 0, 4096, NULL, NULL,
      "host threads of a backend's own work (0 = all cores)"},
     {"engine", "backends", T_STR, 0, STR(backends), 0, 0, NULL, NULL,
-     "comma-separated backends: cpu, cuda:0,cuda:1, auto"},
+     "comma-separated backends: cpu, cuda:0,cuda:1, cuda:all (every CUDA device), auto"},
     {"engine", "g2_on_device", T_BOOL, 0, OFF(eng.g2_on_device), 0, 0, 1, NULL, NULL,
      "run the G2 MSM on the device inside the lock (when the backend has one)"},
     {"engine", "split_msm", T_BOOL, 0, OFF(eng.split_msm), 0, 0, 1, NULL, NULL, "0/1-aware witness MSMs"},
@@ -112,6 +114,23 @@ static const opt opts_[] = {
      "directory where registered circuits and uploaded keys survive a restart (empty = none)"},
     {"server", "ready_file", T_STR, 0, STR(ready_file), 0, 0, NULL, "",
      "written with the bound addresses (one per line) once the daemon serves"},
+
+    /* ---- farm: several daemons on one PostgreSQL queue (daemon/queue.h) ---- */
+    {"farm", "queue", T_STR, F_SECRET, STR(queue), 0, 0, NULL, "",
+     "PostgreSQL connection string of the farm's queue (postgresql://user@host/db or key=value pairs); empty = "
+     "this host alone. Keep the password in ~/.pgpass or PGPASSFILE"},
+    {"farm", "node_id", T_STR, 0, STR(node_id), 0, 0, NULL, "",
+     "this daemon's id in the farm, one per host ([A-Za-z0-9._:-]; empty = the host name)"},
+    {"farm", "lease", T_MS, 0, OFF(lease_ms), 0, 1000, 86400000, NULL, "30s",
+     "a claimed partition whose lease is not renewed this long goes to another node (renewed every lease / 3)"},
+    {"farm", "poll", T_MS, 0, OFF(poll_ms), 0, 100, 3600000, NULL, "5s",
+     "look at the queue at least this often (notifications wake the nodes sooner)"},
+    {"farm", "max_claims", T_INT, 0, OFF(max_claims), 0, 0, 4096, NULL, "0",
+     "partitions this node holds at once (0 = its synthesis workers plus its device workers)"},
+    {"farm", "max_attempts", T_INT, 0, OFF(max_attempts), 0, 1, 1000, NULL, "5",
+     "claims of one partition (failures, lost nodes) before its job fails"},
+    {"farm", "db_connections", T_INT, 0, OFF(db_connections), 0, 1, 16, NULL, "4",
+     "database connections of the HTTP side (submit, await, cancel)"},
 
     /* ---- key residency ---- */
     {"keys", "hot_budget", T_BYTES, F_RELOAD, OFF(hot_budget), 0, 0, BIG, NULL, "auto",
@@ -352,6 +371,11 @@ void sp_dconf_free(sp_dconf *c)
 
 sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN])
 {
+    size_t nl = strlen(c->node_id);
+    if (strspn(c->node_id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != nl) {
+        snprintf(err, SP_ERR_LEN, "node_id: use [A-Za-z0-9._:-] only");
+        return SP_ERR_INVALID_ARG;
+    }
     c->eng.backends = c->backends;
     c->eng.timeline_path = NULL; /* the daemon always reads the timeline itself (server.c) */
     sp_curve_id curve = sp_curve_from_name(c->curve, strlen(c->curve));
@@ -369,6 +393,52 @@ sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN])
         return SP_ERR_INVALID_ARG;
     }
     return SP_OK;
+}
+
+void sp_dconf_redact(char *out, size_t out_len, const char *s)
+{
+    char buf[SP_DCONF_PATH * 2];
+    size_t n = 0, len = strlen(s);
+    const char *scheme = strstr(s, "://"), *slash = scheme ? strchr(scheme + 3, '/') : NULL;
+    const char *at = scheme ? memchr(scheme + 3, '@', (size_t)((slash ? slash : s + len) - (scheme + 3))) : NULL;
+    const char *colon = at ? memchr(scheme + 3, ':', (size_t)(at - (scheme + 3))) : NULL;
+    for (size_t i = 0; i < len && n + 4 < sizeof buf;) {
+        if (colon && s + i == colon + 1) { /* URI: user:PASSWORD@ */
+            memcpy(buf + n, "***", 3);
+            n += 3;
+            i = (size_t)(at - s);
+            continue;
+        }
+        if (!strncmp(s + i, "password", 8) && (i == 0 || strchr(" ?&", s[i - 1]))) {
+            size_t k = i + 8;
+            while (s[k] == ' ')
+                k++;
+            if (s[k] == '=') { /* key=value pairs, or a URI's ?password= */
+                k++;
+                while (s[k] == ' ')
+                    k++;
+                size_t v = k;
+                if (s[v] == '\'') {
+                    for (v++; s[v] && s[v] != '\''; v++)
+                        v += s[v] == '\\' && s[v + 1];
+                    v += s[v] == '\'';
+                } else {
+                    while (s[v] && s[v] != ' ' && s[v] != '&')
+                        v++;
+                }
+                size_t head = k - i < sizeof buf - n - 4 ? k - i : 0;
+                memcpy(buf + n, s + i, head);
+                n += head;
+                memcpy(buf + n, "***", 3);
+                n += 3;
+                i = v;
+                continue;
+            }
+        }
+        buf[n++] = s[i++];
+    }
+    buf[n] = 0;
+    snprintf(out, out_len, "%s", buf);
 }
 
 /* ---- the file ---- */
@@ -612,7 +682,12 @@ static void format_value(char *out, size_t n, const sp_dconf *c, const opt *o, i
     case T_SIZE: snprintf(out, n, "%zu", *(const size_t *)f); break;
     case T_OCTAL: snprintf(out, n, "0%o", (unsigned)*(const int *)f); break;
     case T_BOOL: snprintf(out, n, "%s", *(const int *)f ? "yes" : "no"); break;
-    case T_STR: snprintf(out, n, "%s", (const char *)f); break;
+    case T_STR:
+        if (o->flags & F_SECRET)
+            sp_dconf_redact(out, n, (const char *)f);
+        else
+            snprintf(out, n, "%s", (const char *)f);
+        break;
     case T_LIST: snprintf(out, n, "%s", k < c->n_listen ? c->listen[k] : ""); break;
     case T_ENUM: {
         int idx = *(const int *)f;
@@ -690,6 +765,8 @@ void sp_dconf_help(FILE *f)
     }
     fprintf(f, "\nADDR: host:port, [v6addr]:port or unix:/path. SIZE: 512MiB, 2G, 1000000, auto.\n"
                "DURATION: 250ms, 30s, 5m, 1h. (SIGHUP): changed by `kill -HUP`; the rest need a restart.\n");
+    fprintf(f, "The farm (farm.queue, --queue): %s\n", sp_q_available() ? "built in (libpq)"
+               : "not built: libpq (Debian: libpq-dev) was missing at build time; one host only");
     sp_dconf_free(&d);
 }
 

@@ -85,6 +85,15 @@ typedef struct {
     int any_key_path;        /* registration by path may name any file the daemon can read */
     size_t max_circuits;     /* circuits registered at once */
 
+    /* farm (daemon/queue.h): an empty queue = this host alone */
+    char queue[SP_DCONF_PATH]; /* PostgreSQL connection string (never logged with its password) */
+    char node_id[64];        /* this node's id in the farm ("" = the host name) */
+    long lease_ms;           /* a claim not renewed this long is taken over */
+    long poll_ms;            /* look at the queue at least this often */
+    int max_claims;          /* partitions held at once (0 = the engine's workers) */
+    int max_attempts;        /* claims of one partition before its job fails */
+    int db_connections;      /* connections of the HTTP side */
+
     /* [circuit.ID] sections, in file order */
     sp_dconf_circuit *circuits;
     size_t n_circuits;
@@ -136,6 +145,11 @@ void sp_dconf_print(FILE *f, const sp_dconf *c);
 
 /* Writes the flag list (for --help). */
 void sp_dconf_help(FILE *f);
+
+/* A connection string with its password (URI user:password@, or a
+ * password=... pair) replaced by "***": what --print-config, --help and
+ * SIGHUP's log show of farm.queue. */
+void sp_dconf_redact(char *out, size_t out_len, const char *conninfo);
 
 /* Parsers of the value syntax above, exposed for the tests. */
 int sp_dconf_parse_bytes(size_t *out, const char *s);

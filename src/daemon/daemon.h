@@ -63,13 +63,23 @@
  *   POST   /v1/prove?wait_ms=N submit (same bodies) and wait: 200 completed, 422 unsatisfied
  *                              witness, 409 cancelled, 500 other failures (each with the
  *                              result), 202 {job_id, ...} when the wait ran out.
- *   POST   /v1/pause, /v1/resume   stop / restart dispatching queued partitions.
+ *   POST   /v1/pause, /v1/resume   stop / restart dispatching queued partitions (a farm node
+ *                              also stops / restarts claiming: other nodes take the work).
  *   GET    /v1/status          devices, memory, keys with tiers, queues, workers, totals,
  *                              unfinished jobs with partition states, "waterfall" (lanes and
  *                              the partition bars of the last minute).
  *   GET    /metrics            Prometheus text (snarkpipe_* counters, gauges, histograms).
  *   GET    /healthz            200 {"status":"ok"}; 503 while shutting down.
  *   GET    /                   the live status page (HTML; token as #token=... in the URL).
+ *
+ * A farm node (farm.queue set; daemon/queue.h, ARCHITECTURE.md "The farm")
+ * answers the same routes from the shared database: job ids are
+ * "f<number>" (a request id names a job too), any node reads, awaits and
+ * cancels any job, a job may name its circuit by the digest shown in GET
+ * /v1/status ("farm": {..., "circuits": [{id, digest}]}) on a node that
+ * lacks it, each proof of a result has the "node" that made it, pending
+ * answers list "partition_nodes", and 503 queue_unavailable (with
+ * Retry-After) means the database cannot be reached now.
  *
  * A result: {job_id, request_id?, circuit, status: completed | failed |
  * cancelled, error?, detail?, partitions, verified, proofs: [{partition,

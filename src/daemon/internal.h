@@ -76,6 +76,7 @@ typedef struct dcircuit {
     uint64_t loads, demotions;
     uint64_t proofs_ok, proofs_failed, jobs_ok, jobs_failed, jobs_cancelled;
     int registering;           /* being added: visible to duplicate checks only */
+    uint64_t gen;              /* which registration this is (a number no other one of this run has) */
     struct dcircuit *next;
 } dcircuit;
 
@@ -85,6 +86,7 @@ typedef struct {
     dcircuit *head;
     size_t n;
     size_t hot_bytes, warm_bytes;
+    uint64_t next_gen;          /* the last registration's gen */
 } dregistry;
 
 /* What a registration names. */
@@ -128,6 +130,21 @@ int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc);
 /* A registered circuit's wires and domain (read at registration) and
  * whether it is native; 0, or -1 when unknown. */
 int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native);
+/* What identifies a circuit's content (the farm digests it): its files
+ * and, for a native circuit, its resolved parameters; its wires and
+ * public inputs. */
+typedef struct {
+    char zkey[SP_DCONF_PATH], params[SP_DCONF_PATH], r1cs[SP_DCONF_PATH];
+    int native;
+    sp_porep_params pp;        /* native only */
+    uint32_t n_vars, n_public;
+    uint64_t gen;              /* the registration (dcircuit.gen): a new one may name other files */
+} reg_ident;
+/* Fills *out for circuit id; 0, or -1 when unknown. */
+int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out);
+/* The ids registered now: *ids a malloc'ed array (free it) of the
+ * returned count (0 with *ids NULL when out of memory). */
+size_t sp_reg_ids(sp_dmn *d, char (**ids)[64]);
 /* Finds id, takes a reference and makes it HOT (loading it when needed).
  * Returns 200 (*out set), 404, 422 (the key failed to load), 503
  * (shutting down). */
@@ -233,6 +250,14 @@ int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
 int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
 void sp_jobs_cancel_all(sp_dmn *d);
 size_t sp_jobs_live(sp_dmn *d);
+/* Parts of a result, shared with the farm (farm.c): "proofs" (n proofs,
+ * the public signals row k at pub + k * n_public, each proof's node when
+ * nodes is not NULL), "timings_ms" (stage times, null when not known),
+ * and the "error" code of a failed job's status. */
+void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
+                         const char *const *nodes);
+void sp_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_STAGE_N times */
+const char *sp_jobs_error_code(sp_status st);
 /* Writes the members every job answer starts with: job_id, request_id
  * (when the client gave one) and circuit. */
 void sp_jobs_json_head(sp_json_writer *w, const djob *j);
@@ -386,6 +411,62 @@ void sp_api_metrics(sp_dmn *d, dreq *r);
 /* page.c */
 extern const char sp_dmn_page_html[];
 
+/* ---- farm.c, farm_api.c: a farm of daemons on one queue database ----
+ * With farm.queue set, jobs go to the database (daemon/queue.h) and every
+ * daemon of the farm proves partitions of the circuits it has; without
+ * it (the default) none of this runs. */
+
+struct sp_farm;
+/* 1 when this daemon is a farm node. */
+int sp_farm_on(const sp_dmn *d);
+/* After the engine runs and the circuits are registered: connects (the
+ * schema migrated), starts the worker. SP_OK, or an error with err (the
+ * daemon does not start). */
+sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN]);
+/* Shutdown: no more claims; with cancel, the partitions in flight are
+ * cancelled and handed back to the queue. */
+void sp_farm_drain(sp_dmn *d, int cancel);
+/* Claims held and not yet settled in the database. */
+size_t sp_farm_live(sp_dmn *d);
+/* Makes the worker look for work and the awaiting requests read their
+ * jobs again, at once (after a resume; at shutdown, d->stopping set). */
+void sp_farm_nudge(sp_dmn *d);
+/* Stops the farm: what is held goes back to the queue, the node leaves. */
+void sp_farm_stop(sp_dmn *d);
+
+/* A circuit a farm job names: one registered here (by its id), or any
+ * circuit of the farm by its content digest (64 lowercase hex digits, as
+ * GET /v1/status shows them), whose facts a node that has it recorded in
+ * the database. */
+typedef struct {
+    char digest[65];
+    uint32_t n_vars, n_public;
+    int native;
+} farm_circuit;
+/* 200 (*out set), 404 (neither), 503 (the database is away), 500; err. */
+int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN]);
+
+/* A job for the farm, checked by the caller (api.c). */
+typedef struct {
+    const farm_circuit *fc;
+    const char *circuit, *request_id; /* circuit: as the client named it (shown in answers) */
+    int priority;
+    size_t n;
+    const uint8_t *const *input;   /* n .wtns files, or n native inputs of 12 bytes (seed, partition; LE) */
+    const size_t *input_len;
+    const uint8_t *const *expect_pub; /* .wtns jobs: each witness's public inputs (n_public * 32 bytes) */
+} farm_job;
+/* Puts j in the queue: 202 (id set), 409 (id: the job the request id
+ * names), 503, 500; err says why. */
+int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN]);
+/* GET /v1/jobs/KEY (and /v1/prove's wait, strict: codes by outcome). */
+void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict);
+/* DELETE /v1/jobs/KEY. */
+void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key);
+/* The "farm" member of /v1/status, and the farm's metrics. */
+void sp_farm_status_json(sp_dmn *d, sp_json_writer *w);
+void sp_farm_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+
 /* ---- the daemon ---- */
 
 #define SP_HTTP_CODES 8 /* counted classes: 2xx 400 401 404 409 413 other-4xx 5xx */
@@ -413,6 +494,7 @@ struct sp_dmn {
     int argc;
     char **argv;
     sp_engine *eng;
+    struct sp_farm *farm;      /* farm.queue set: the farm node (farm.c); else NULL */
     dregistry reg;
     djobs jobs;
     dtracker trk;

@@ -61,7 +61,7 @@ static void free_job(djob *j)
 
 /* ---- the result ---- */
 
-static const char *error_code(sp_status st)
+const char *sp_jobs_error_code(sp_status st)
 {
     switch (st) {
     case SP_ERR_UNSATISFIED: return "unsatisfied";
@@ -84,11 +84,12 @@ static void emit_text(sp_json_writer *w, char *text, size_t len)
     free(text);
 }
 
-static void proofs_json(sp_json_writer *w, const sp_engine_result *res)
+void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
+                         const char *const *nodes)
 {
     sp_jw_key(w, "proofs");
     sp_jw_begin_array(w);
-    for (size_t k = 0; k < res->n_partitions; k++) {
+    for (size_t k = 0; k < n; k++) {
         char *text = NULL, b64[SP_BP_PROOF_BYTES / 3 * 4 + 4];
         size_t len = 0;
         uint8_t bp[SP_BP_PROOF_BYTES];
@@ -96,26 +97,30 @@ static void proofs_json(sp_json_writer *w, const sp_engine_result *res)
         sp_jw_key(w, "partition");
         sp_jw_u64(w, k);
         sp_jw_key(w, "proof");
-        if (sp_g16_proof_json_encode(&text, &len, &res->proofs[k]) != SP_OK)
+        if (sp_g16_proof_json_encode(&text, &len, &proofs[k]) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
         sp_jw_key(w, "public");
-        if (sp_g16_public_json_encode(&text, &len, res->public_signals + k * res->n_public, res->n_public) != SP_OK)
+        if (sp_g16_public_json_encode(&text, &len, pub + k * n_public, n_public) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
         char e[SP_ERR_LEN];
         if (sp_bp_curve_check(e) == SP_OK) { /* bellperson's encoding is BLS12-381's */
-            sp_bp_proof_encode(bp, &res->proofs[k]);
+            sp_bp_proof_encode(bp, &proofs[k]);
             sp_b64_encode(b64, bp, sizeof bp);
             sp_jw_key(w, "bellperson");
             sp_jw_string(w, b64);
+        }
+        if (nodes) {
+            sp_jw_key(w, "node");
+            sp_jw_string(w, nodes[k]);
         }
         sp_jw_end_object(w);
     }
     sp_jw_end_array(w);
 }
 
-static void timings_json(sp_json_writer *w, const double t[SP_STAGE_N], int known)
+void sp_jobs_timings_json(sp_json_writer *w, const double *t, int known)
 {
     static const char *names[SP_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
     sp_jw_key(w, "timings_ms");
@@ -153,7 +158,7 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
     sp_jw_string(&w, res->status == SP_OK ? "completed" : res->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
     if (res->status != SP_OK) {
         sp_jw_key(&w, "error");
-        sp_jw_string(&w, error_code(res->status));
+        sp_jw_string(&w, sp_jobs_error_code(res->status));
         sp_jw_key(&w, "detail");
         sp_jw_string(&w, res->err[0] ? res->err : sp_status_str(res->status));
     }
@@ -162,9 +167,9 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
     if (res->status == SP_OK) {
         sp_jw_key(&w, "verified");
         sp_jw_bool(&w, res->verified);
-        proofs_json(&w, res);
+        sp_jobs_proofs_json(&w, res->proofs, res->public_signals, res->n_partitions, res->n_public, NULL);
     }
-    timings_json(&w, t, known);
+    sp_jobs_timings_json(&w, t, known);
     sp_jw_end_object(&w);
     char *out = NULL;
     if (sp_jw_finish(&out, len, &w) != SP_OK)

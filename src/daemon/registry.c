@@ -572,6 +572,7 @@ int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_E
     }
     pthread_mutex_lock(&d->reg.mu);
     c->registering = c->busy = 0;
+    c->gen = ++d->reg.next_gen;
     c->tier = c->preload ? SP_TIER_HOT : SP_TIER_COLD;
     c->loads = c->preload != 0;
     c->last_used_ms = sp_wire_now_ms();
@@ -797,4 +798,36 @@ int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_s
     }
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;
+}
+
+int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&d->reg.mu);
+    const dcircuit *c = find_locked(d, id, 0);
+    if (c) {
+        snprintf(out->zkey, sizeof out->zkey, "%s", c->zkey);
+        snprintf(out->params, sizeof out->params, "%s", c->params);
+        snprintf(out->r1cs, sizeof out->r1cs, "%s", c->r1cs);
+        out->n_vars = c->n_vars;
+        out->n_public = c->n_public;
+        out->gen = c->gen;
+        out->native = c->porep != NULL;
+        if (c->porep)
+            out->pp = *sp_porep_params_of(c->porep);
+    }
+    pthread_mutex_unlock(&d->reg.mu);
+    return c ? 0 : -1;
+}
+
+size_t sp_reg_ids(sp_dmn *d, char (**ids)[64])
+{
+    pthread_mutex_lock(&d->reg.mu);
+    size_t n = 0;
+    *ids = malloc((d->reg.n ? d->reg.n : 1) * sizeof **ids);
+    for (const dcircuit *c = d->reg.head; *ids && c; c = c->next)
+        if (!c->registering)
+            memcpy((*ids)[n++], c->id, sizeof c->id);
+    pthread_mutex_unlock(&d->reg.mu);
+    return n;
 }

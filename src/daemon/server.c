@@ -27,6 +27,7 @@
 #include "daemon/daemon.h"
 #include "daemon/internal.h"
 #include "daemon/log.h"
+#include "daemon/queue.h"
 #include "util/file.h"
 #include "util/rng.h"
 
@@ -403,6 +404,7 @@ static void begin_shutdown(sp_dmn *d, int cancel)
     }
     if (cancel)
         sp_jobs_cancel_all(d);
+    sp_farm_drain(d, cancel);
 }
 
 static void run_loop(sp_dmn *d)
@@ -431,10 +433,11 @@ static void run_loop(sp_dmn *d)
         }
         if (atomic_load(&d->draining)) {
             if (!cancelled && deadline > 0 && sp_wire_now_ms() > deadline) {
-                SP_LOGW("drain timeout: cancelling %zu job(s)", sp_jobs_live(d));
+                SP_LOGW("drain timeout: cancelling %zu job(s) and %zu farm partition(s)", sp_jobs_live(d),
+                        sp_farm_live(d));
                 begin_shutdown(d, cancelled = 1);
             }
-            if (sp_jobs_live(d) == 0)
+            if (sp_jobs_live(d) == 0 && sp_farm_live(d) == 0)
                 return;
         }
         sp_http_tick(d);
@@ -458,8 +461,10 @@ static void shutdown_all(sp_dmn *d)
     atomic_store(&d->stopping, 1); /* awaits return now */
     pthread_cond_broadcast(&d->jobs.cv);
     pthread_mutex_unlock(&d->jobs.mu);
+    sp_farm_nudge(d);
     sp_http_quiesce(d, 5000);
     sp_http_stop(d);
+    sp_farm_stop(d); /* what it still holds goes back to the queue; the node leaves */
     for (int i = 0; d->eng && sp_jobs_live(d) && i < 600; i++) { /* a submit that raced the drain */
         sp_jobs_cancel_all(d);
         usleep(50 * 1000);
@@ -493,6 +498,11 @@ static int configure(sp_dmn *d, int argc, char **argv)
     if (action)
         return EXIT_OK_;
     sp_log_set_level((sp_log_level)d->cfg.log_level);
+    if (*d->cfg.queue && !sp_q_available()) {
+        SP_LOGE("farm.queue is set, but this snarkpipe was built without the farm: libpq (Debian: libpq-dev) was "
+                "not found at build time; install it and rebuild, or run without --queue (one host)");
+        return EXIT_USAGE_;
+    }
     if (*d->cfg.token_file && sp_dmn_read_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
         SP_LOGE("%s", err);
         return EXIT_RUNTIME_;
@@ -534,7 +544,9 @@ int sp_daemon_main(int argc, char **argv)
             sync_config_circuits(d);
             sp_state_restore_circuits(d);
             sp_state_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
-            if (sp_http_start(d, err) != SP_OK)
+            if (*d->cfg.queue && sp_farm_start(d, err) != SP_OK)
+                rc = EXIT_RUNTIME_;
+            if (rc == EXIT_OK_ && sp_http_start(d, err) != SP_OK)
                 rc = EXIT_RUNTIME_;
         }
         if (rc == EXIT_OK_) {

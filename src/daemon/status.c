@@ -64,6 +64,7 @@ static void devices_json(sp_json_writer *w, const sp_engine_status *st)
         sp_jw_key(w, "busy_ratio");
         sp_jw_double(w, st->uptime_ms > 0 ? dv->lock_held_ms / st->uptime_ms : 0);
         kv_u64(w, "partitions", dv->partitions);
+        kv_u64(w, "keys", dv->keys);
         if (dv->memory_known) { /* GPU backends; null for the CPU */
             kv_u64(w, "vram_resident_bytes", dv->resident_bytes);
             kv_u64(w, "vram_free_bytes", dv->free_bytes);
@@ -157,6 +158,16 @@ static void jobs_json(sp_json_writer *w, const sp_engine_status *st)
         for (size_t k = 0; k < j->n_partitions; k++)
             sp_jw_string(w, sp_engine_part_state_str(j->parts[k].state));
         sp_jw_end_array(w);
+        sp_jw_key(w, "devices"); /* where each partition's device call ran (null: not yet) */
+        sp_jw_begin_array(w);
+        for (size_t k = 0; k < j->n_partitions; k++) {
+            int dv = j->parts[k].device;
+            if (dv >= 0 && (size_t)dv < st->n_devices)
+                sp_jw_string(w, st->devices[dv].name);
+            else
+                sp_jw_number(w, "null");
+        }
+        sp_jw_end_array(w);
         sp_jw_end_object(w);
     }
     sp_jw_end_array(w);
@@ -190,6 +201,7 @@ void sp_api_status(sp_dmn *d, dreq *r)
     queues_json(&w, &st);
     totals_json(d, &w, &st);
     jobs_json(&w, &st);
+    sp_farm_status_json(d, &w);
     sp_trk_json(d, &w, st.uptime_ms);
     sp_jw_end_object(&w);
     sp_engine_status_free(&st);
@@ -235,12 +247,18 @@ void sp_api_metrics(sp_dmn *d, dreq *r)
     for (size_t i = 0; i < st.n_devices; i++)
         sp_buf_printf(&b, &len, &cap, "snarkpipe_gpu_busy_ratio{device=\"%s\"} %.6f\n", st.devices[i].name,
                       st.uptime_ms > 0 ? st.devices[i].lock_held_ms / st.uptime_ms : 0.0);
+    sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_device_partitions_total Device calls (partitions) per device.\n"
+                  "# TYPE snarkpipe_device_partitions_total counter\n");
+    for (size_t i = 0; i < st.n_devices; i++)
+        sp_buf_printf(&b, &len, &cap, "snarkpipe_device_partitions_total{device=\"%s\"} %llu\n", st.devices[i].name,
+                      (unsigned long long)st.devices[i].partitions);
     GAUGE("snarkpipe_memory_budget_bytes", "The engine's byte budget.", "%zu\n", st.budget_total);
     GAUGE("snarkpipe_memory_used_bytes", "Bytes of the budget in use.", "%zu\n", st.budget_used);
     GAUGE("snarkpipe_memory_high_water_bytes", "Most bytes of the budget ever in use.", "%zu\n", st.budget_high_water);
     GAUGE("snarkpipe_process_resident_bytes", "Resident set size of the daemon.", "%zu\n", now);
     GAUGE("snarkpipe_process_resident_peak_bytes", "Peak resident set size of the daemon.", "%zu\n", peak);
     sp_trk_metrics(d, &b, &len, &cap);
+    sp_farm_metrics(d, &b, &len, &cap);
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_http_responses_total HTTP responses by status.\n"
                   "# TYPE snarkpipe_http_responses_total counter\n");
     for (int k = 0; k < SP_HTTP_CODES; k++)

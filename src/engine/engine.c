@@ -88,14 +88,37 @@ static sp_status check_config(sp_engine_config *c, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-/* Opens one backend per comma-separated name. */
+/* Opens device e->n_dev as `name`, labelled after the devices before it. */
+static sp_status open_device(sp_engine *e, const char *name, char err[SP_ERR_LEN])
+{
+    if (e->n_dev == SP_ENG_MAX_DEVICES) {
+        snprintf(err, SP_ERR_LEN, "engine config: more than %d devices in '%.160s'", SP_ENG_MAX_DEVICES, e->backends);
+        return SP_ERR_INVALID_ARG;
+    }
+    device *d = &e->dev[e->n_dev];
+    sp_status st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err);
+    if (st != SP_OK)
+        return st;
+    /* Two devices of one name (cpu,cpu; two contexts on one GPU) get
+     * distinct labels, so status, metrics and TIMELINE tell them apart. */
+    int same = 0;
+    for (size_t i = 0; i < e->n_dev; i++)
+        same += !strcmp(e->dev[i].be->name, d->be->name);
+    if (same)
+        snprintf(d->label, sizeof d->label, "%.30s#%d", d->be->name, (same + 1) & 0xff); /* <= 64 devices */
+    else
+        snprintf(d->label, sizeof d->label, "%.39s", d->be->name);
+    pthread_mutex_init(&d->lock, NULL);
+    e->n_dev++;
+    return SP_OK;
+}
+
+/* Opens one backend per comma-separated name; "prefix:all" opens every
+ * device its provider counts (prefix:0 .. prefix:n-1). */
 static sp_status open_backends(sp_engine *e, char err[SP_ERR_LEN])
 {
-    size_t n = 1;
-    for (const char *s = e->backends; *s; s++)
-        n += *s == ',';
-    if (!(e->dev = calloc(n, sizeof *e->dev))) {
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu backends", n);
+    if (!(e->dev = calloc(SP_ENG_MAX_DEVICES, sizeof *e->dev))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for the devices");
         return SP_ERR_NOMEM;
     }
     char *list = strdup(e->backends), *save = NULL; /* strtok_r cuts its input */
@@ -105,11 +128,23 @@ static sp_status open_backends(sp_engine *e, char err[SP_ERR_LEN])
     }
     sp_status st = SP_OK;
     for (char *name = strtok_r(list, ",", &save); name && st == SP_OK; name = strtok_r(NULL, ",", &save)) {
-        device *d = &e->dev[e->n_dev];
-        if ((st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err)) != SP_OK)
-            break;
-        pthread_mutex_init(&d->lock, NULL);
-        e->n_dev++;
+        size_t len = strlen(name);
+        if (len > 4 && !strcmp(name + len - 4, ":all")) {
+            name[len - 4] = 0;
+            int n = sp_backend_count(name);
+            if (n <= 0) {
+                snprintf(err, SP_ERR_LEN, "backend '%.60s:all': %s", name, n == 0 ? "no device present"
+                         : "unknown backend, or one that cannot count its devices");
+                st = n == 0 ? SP_ERR_GPU : SP_ERR_UNSUPPORTED;
+            }
+            for (int k = 0; k < n && st == SP_OK; k++) {
+                char one[80];
+                snprintf(one, sizeof one, "%.60s:%d", name, k);
+                st = open_device(e, one, err);
+            }
+        } else {
+            st = open_device(e, name, err);
+        }
     }
     free(list);
     if (st == SP_OK && !e->n_dev) {
@@ -221,6 +256,11 @@ static void drain_jobs(sp_engine *e)
 static void free_circuit(sp_engine *e, circuit *c)
 {
     for (size_t i = 0; i < e->n_dev; i++) {
+        if (!(c->dev_mask >> i & 1))
+            continue;
+        pthread_mutex_lock(&e->mu);
+        e->dev[i].keys--;
+        pthread_mutex_unlock(&e->mu);
         pthread_mutex_lock(&e->dev[i].lock);
         e->dev[i].be->key_detach(e->dev[i].be, c->pk);
         pthread_mutex_unlock(&e->dev[i].lock);
@@ -348,24 +388,35 @@ static void partition_bytes(const sp_engine *e, circuit *c)
         c->rest_bytes += nv * sizeof(sp_fr);
 }
 
-/* Attaches pk to every backend; on failure detaches what was attached. */
-static sp_status attach_all(sp_engine *e, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+/* Attaches c's key to every device that takes it (c->dev_mask). A device
+ * that refuses it (a GPU without room or with an error) gets none of the
+ * circuit's partitions; only when none takes it does registration fail,
+ * with the first refusal's message. Every attempt is a KEY_ATTACH line. */
+static sp_status attach_all(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
 {
+    sp_status first = SP_OK;
+    c->dev_mask = 0;
     for (size_t i = 0; i < e->n_dev; i++) {
         device *d = &e->dev[i];
+        char why[SP_ERR_LEN] = "";
         pthread_mutex_lock(&d->lock);
-        sp_status st = d->be->key_attach(d->be, pk, err);
+        sp_status st = d->be->key_attach(d->be, c->pk, why);
         pthread_mutex_unlock(&d->lock);
-        if (st == SP_OK)
-            continue;
-        while (i--) {
-            pthread_mutex_lock(&e->dev[i].lock);
-            e->dev[i].be->key_detach(e->dev[i].be, pk);
-            pthread_mutex_unlock(&e->dev[i].lock);
+        sp_timeline_emit(e->tl, "KEY_ATTACH", 0, "circuit=%s,gpu=%zu,dev=%s,status=%s", c->id, i, d->label,
+                         sp_status_str(st));
+        if (st == SP_OK) {
+            c->dev_mask |= (uint64_t)1 << i;
+            pthread_mutex_lock(&e->mu);
+            d->keys++;
+            pthread_mutex_unlock(&e->mu);
+        } else if (first == SP_OK) {
+            first = st;
+            snprintf(err, SP_ERR_LEN, "device %s: %.200s", d->label, why);
         }
-        return st;
     }
-    return SP_OK;
+    if (c->dev_mask)
+        err[0] = 0;
+    return c->dev_mask ? SP_OK : first;
 }
 
 /* Prepares c (pvk, domain, residency) without holding mu. */
@@ -380,7 +431,7 @@ static sp_status prepare_circuit(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
     st = sp_ntt_domain_create(&c->domain, c->pk->log2_domain, sp_g16_roots_for(c->pk), nt);
     if (st != SP_OK) {
         snprintf(err, SP_ERR_LEN, "cannot build an NTT domain of 2^%u (%s)", c->pk->log2_domain, sp_status_str(st));
-    } else if ((st = attach_all(e, c->pk, err)) == SP_OK) {
+    } else if ((st = attach_all(e, c, err)) == SP_OK) {
         partition_bytes(e, c);
         return SP_OK;
     }

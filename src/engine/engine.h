@@ -59,8 +59,10 @@ typedef struct {
     int backend_threads;        /* host threads of a backend's own work, e.g. the CPU backend's
                                    H step and MSMs (0 = all cores) */
     /* Comma-separated backend names (backend.h): "cpu", "cuda:0,cuda:1",
-     * "auto". Default "cpu". One device lock and gpu_workers_per_device
-     * workers per name. */
+     * "auto"; "cuda:all" every CUDA device present. Default "cpu". One
+     * device lock and gpu_workers_per_device workers per device (at most
+     * 64). A partition goes to whichever device frees first among those
+     * its circuit's key is attached to. */
     const char *backends;
     int g2_on_device;           /* 1: the G2 MSM runs on the device inside the lock (in the
                                    backend's prove call); 0 (default): on the finish pool */
@@ -131,8 +133,11 @@ void sp_engine_destroy(sp_engine *e);
  *   sp_engine_destroy.
  * Work done once: the verifying key is prepared, an NTT domain built, and
  *   the key attached to every backend (a GPU backend makes it resident).
+ *   A device that refuses the key (a KEY_ATTACH line with its status) is
+ *   left out for this circuit: its partitions run on the others only.
  * Returns SP_OK, SP_ERR_INVALID_ARG (bad or duplicate id, cs does not
- *   match pk, neither QAP nor cs), a backend's key_attach status,
+ *   match pk, neither QAP nor cs), a backend's key_attach status (when no
+ *   device takes the key),
  *   SP_ERR_NOMEM; err says which.
  */
 sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_r1cs *cs,
@@ -269,6 +274,8 @@ const char *sp_engine_part_state_str(sp_engine_part_state s);
 typedef struct {
     sp_engine_part_state state;
     double synth_ms, gpu_ms, finish_ms; /* stage durations so far (0 when not run) */
+    int device;            /* index into sp_engine_status.devices of the device that ran (or runs)
+                              its device call; -1 before one took it */
 } sp_engine_part_status;
 
 typedef struct {
@@ -284,7 +291,8 @@ typedef struct {
 } sp_engine_job_status;
 
 typedef struct {
-    char name[32];
+    char name[40];           /* the backend's name ("cpu", "cuda:1"); the k-th device of a repeated
+                                name is "name#k" (cpu,cpu: "cpu" and "cpu#2") */
     int workers;
     int busy;                /* workers holding a partition */
     double lock_held_ms;     /* total time the device lock was held */
@@ -294,6 +302,7 @@ typedef struct {
     size_t free_bytes;       /* device memory free now (under SP_CUDA_MEM_LIMIT, if set) */
     size_t streamed_bytes;   /* attached key arrays that did not fit: kept in pinned host
                               * memory and streamed to the device by every MSM */
+    size_t keys;             /* circuits whose key is attached here */
 } sp_engine_device_status;
 
 typedef struct {

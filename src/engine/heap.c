@@ -3,7 +3,7 @@
 #include "engine/internal.h"
 
 /* 1 when x goes before y: higher priority, then older job, then lower index. */
-static int before(const part *x, const part *y)
+int sp_eng_heap_before(const part *x, const part *y)
 {
     if (x->job->priority != y->job->priority)
         return x->job->priority > y->job->priority;
@@ -24,7 +24,7 @@ static void sift_up(part_heap *h, size_t i)
     part *p = h->a[i];
     while (i > 0) {
         size_t up = (i - 1) / 2;
-        if (!before(p, h->a[up]))
+        if (!sp_eng_heap_before(p, h->a[up]))
             break;
         put(h, i, h->a[up]);
         i = up;
@@ -38,9 +38,9 @@ static void sift_down(part_heap *h, size_t i)
     for (;;) {
         size_t l = 2 * i + 1, best = i;
         const part *bp = p;
-        if (l < h->n && before(h->a[l], bp))
+        if (l < h->n && sp_eng_heap_before(h->a[l], bp))
             best = l, bp = h->a[l];
-        if (l + 1 < h->n && before(h->a[l + 1], bp))
+        if (l + 1 < h->n && sp_eng_heap_before(h->a[l + 1], bp))
             best = l + 1;
         if (best == i)
             break;

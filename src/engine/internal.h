@@ -62,6 +62,7 @@ struct part {
     size_t res_rest;       /* budget bytes held for the prover's other buffers */
     sp_g16_partial partial;
     int have_partial;
+    int dev;               /* the device that ran (or runs) its device call, -1 before */
     double synth_ms, gpu_ms, finish_ms;
 };
 
@@ -97,17 +98,24 @@ struct circuit {
     sp_g16_pvk pvk;
     sp_ntt_domain *domain;
     size_t abc_bytes, rest_bytes;
+    uint64_t dev_mask;     /* bit i: the key is attached to device i (set before the circuit is
+                              listed, constant after), the only devices its partitions go to */
     size_t jobs;           /* jobs not yet freed that use it */
     size_t held;           /* of those, jobs not yet released */
     circuit *next;
 };
 
+/* At most this many devices: a circuit's device set is one 64-bit mask. */
+#define SP_ENG_MAX_DEVICES 64
+
 typedef struct {
     sp_backend *be;
+    char label[40];        /* the backend's name; "name#k" for the k-th device of a repeated name */
     pthread_mutex_t lock;  /* the device lock */
     double lock_held_ms;   /* under mu */
     uint64_t calls;        /* under mu */
     int busy;              /* under mu */
+    size_t keys;           /* circuits attached here, under mu */
 } device;
 
 typedef struct {
@@ -183,6 +191,8 @@ void sp_eng_heap_push(part_heap *h, part *p);   /* cap is sized so this never ov
 part *sp_eng_heap_top(const part_heap *h);
 part *sp_eng_heap_pop(part_heap *h);
 void sp_eng_heap_remove(part_heap *h, part *p);
+/* The queues' order: 1 when x goes before y. */
+int sp_eng_heap_before(const part *x, const part *y);
 
 /* ---- mem.c (all _locked functions need mu) ---- */
 /* Reserves memory for p if the budget allows (shrinking the pool into t

@@ -109,6 +109,7 @@ static void job_enqueue_locked(sp_engine *e, job *j, circuit *c, const sp_engine
         p->job = j;
         p->index = (uint32_t)k;
         p->state = SP_PART_QUEUED;
+        p->dev = -1;
         if (c->nat) { /* the public signals come with the witness, from synthesis */
             size_t sz = c->nat->input_size;
             memcpy((char *)j->inputs + k * sz, d->inputs[k], sz);
@@ -272,7 +273,7 @@ static sp_status snapshot_jobs_locked(sp_engine *e, sp_engine_status *st)
         js->age_ms = (j->finished ? j->t_done : now) - j->t_submit;
         for (size_t k = 0; k < j->n_parts; k++) {
             const part *p = &j->parts[k];
-            js->parts[k] = (sp_engine_part_status){p->state, p->synth_ms, p->gpu_ms, p->finish_ms};
+            js->parts[k] = (sp_engine_part_status){p->state, p->synth_ms, p->gpu_ms, p->finish_ms, p->dev};
         }
     }
     return SP_OK;
@@ -305,7 +306,8 @@ static void snapshot_engine_locked(sp_engine *e, sp_engine_status *st)
     st->proofs_verified = e->c_verified;
     for (size_t i = 0; i < e->n_dev; i++) {
         sp_engine_device_status *d = &st->devices[i];
-        snprintf(d->name, sizeof d->name, "%s", e->dev[i].be->name);
+        snprintf(d->name, sizeof d->name, "%s", e->dev[i].label);
+        d->keys = e->dev[i].keys;
         d->workers = e->cfg.gpu_workers_per_device;
         d->busy = e->dev[i].busy;
         d->lock_held_ms = e->dev[i].lock_held_ms;

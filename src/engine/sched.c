@@ -261,7 +261,8 @@ static void synth_one(sp_engine *e, worker *w, part *p)
         p->state = SP_PART_SYNTH_DONE;
         sp_eng_heap_push(&e->gq, p);
         TL(e, "GPU_QUEUE", j->seq, "partition=%u,depth=%zu", p->index, e->gq.n);
-        pthread_cond_signal(&e->cv_gpu);
+        /* every GPU worker looks: the partition may suit only some devices */
+        pthread_cond_broadcast(&e->cv_gpu);
     } else {
         part_stop_locked(e, p, st, err, &t);
     }
@@ -299,8 +300,8 @@ static void stage_done(void *ctx, const char *stage, double ms)
 {
     worker *w = ctx;
     const part *p = w->stage_part;
-    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,worker=%d,stage=%s,ms=%.3f", p->index, w->dev_index,
-       w->local, stage, ms);
+    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,stage=%s,ms=%.3f", p->index,
+       w->dev_index, w->dev->label, w->local, stage, ms);
 }
 
 /* The device call, under the device lock; then, without it, the witness
@@ -320,8 +321,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     double t0 = eng_ms(e);
     pthread_mutex_lock(&d->lock);
     double t1 = eng_ms(e);
-    TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index, w->local,
-       t1 - t0);
+    TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index,
+       d->label, w->local, t1 - t0);
     w->stage_part = p;
     d->be->stage_hook = stage_done;
     d->be->stage_ctx = w;
@@ -331,8 +332,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     d->be->stage_ctx = NULL;
     double t2 = eng_ms(e);
     pthread_mutex_unlock(&d->lock);
-    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index, w->local,
-       t2 - t1, sp_status_str(st));
+    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
+       d->label, w->local, t2 - t1, sp_status_str(st));
     pthread_mutex_lock(&e->mu);
     p->gpu_ms = t2 - t1;
     d->lock_held_ms += t2 - t1;
@@ -349,7 +350,8 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     job *j = p->job;
     char err[SP_ERR_LEN] = "";
     sp_status st = SP_ERR_CANCELLED;
-    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,worker=%d", p->index, w->dev_index, w->local);
+    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d", p->index, w->dev_index, w->dev->label,
+       w->local);
     if (!atomic_load(&j->abort))
         st = gpu_call(e, w, p, err);
     trash t = {0};
@@ -372,19 +374,39 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     sp_eng_mem_dispose(e, &t);
 }
 
+/* The best queued partition whose key is attached to device dev (taken
+ * off the queue), or NULL. A key attached elsewhere only is never used
+ * here: the device would not know it (internal.h, circuit.dev_mask). */
+static part *gq_take_locked(sp_engine *e, int dev)
+{
+    uint64_t bit = (uint64_t)1 << dev;
+    part *best = NULL;
+    if (e->gq.n && (sp_eng_heap_top(&e->gq)->job->circ->dev_mask & bit))
+        return sp_eng_heap_pop(&e->gq); /* the usual case: every key on every device */
+    for (size_t i = 0; i < e->gq.n; i++) {
+        part *p = e->gq.a[i];
+        if ((p->job->circ->dev_mask & bit) && (!best || sp_eng_heap_before(p, best)))
+            best = p;
+    }
+    if (best)
+        sp_eng_heap_remove(&e->gq, best);
+    return best;
+}
+
 static void *gpu_main(void *arg)
 {
     worker *w = arg;
     sp_engine *e = w->e;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->gq.n && !e->stopping)
+        part *p;
+        while (!(p = gq_take_locked(e, w->dev_index)) && !e->stopping)
             pthread_cond_wait(&e->cv_gpu, &e->mu);
-        part *p = sp_eng_heap_pop(&e->gq);
         if (!p)
             break;
         pthread_cond_signal(&e->cv_dispatch); /* the pool may grow again (dispatch_one_locked) */
         p->state = SP_PART_GPU;
+        p->dev = w->dev_index;
         w->dev->busy++;
         pthread_mutex_unlock(&e->mu);
         gpu_one(e, w, p);

@@ -145,13 +145,16 @@ static void cpu_memory(sp_backend *be, size_t *resident, size_t *free_bytes)
 
 static void cpu_destroy(sp_backend *be) { free(be); }
 
-sp_status sp_backend_cpu_open(sp_backend **be, int threads)
+/* The CPU backend under name ("cpu" or "cpu:N"), kept with it. */
+static sp_status cpu_open_named(sp_backend **be, const char *name, int threads)
 {
-    sp_backend *b = calloc(1, sizeof *b);
+    size_t nl = strlen(name) + 1;
+    sp_backend *b = calloc(1, sizeof *b + nl);
     *be = b;
     if (!b)
         return SP_ERR_NOMEM;
-    b->name = "cpu";
+    memcpy(b + 1, name, nl);
+    b->name = (const char *)(b + 1);
     b->threads = threads;
     b->prove = cpu_prove;
     b->key_attach = cpu_key_attach;
@@ -159,6 +162,20 @@ sp_status sp_backend_cpu_open(sp_backend **be, int threads)
     b->memory = cpu_memory;
     b->destroy = cpu_destroy;
     return SP_OK;
+}
+
+sp_status sp_backend_cpu_open(sp_backend **be, int threads) { return cpu_open_named(be, "cpu", threads); }
+
+/* "cpu" or "cpu:N" with N 0..255 in decimal, no sign, no leading zero. */
+static int cpu_name(const char *name)
+{
+    if (strncmp(name, "cpu", 3))
+        return 0;
+    if (!name[3])
+        return 1;
+    const char *n = name + 4;
+    size_t k = strspn(n, "0123456789");
+    return name[3] == ':' && k >= 1 && k <= 3 && !n[k] && (k == 1 || n[0] != '0') && atoi(n) <= 255;
 }
 
 #define MAX_PROVIDERS 8
@@ -188,8 +205,8 @@ static const sp_backend_provider *provider_of(const char *name)
 sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
 {
     *be = NULL;
-    if (strcmp(name, "cpu") == 0)
-        return sp_backend_cpu_open(be, threads);
+    if (cpu_name(name))
+        return cpu_open_named(be, name, threads);
     if (strcmp(name, "auto") == 0) {
         for (int i = 0; i < n_providers_; i++)
             if (providers_[i]->auto_name && providers_[i]->open(be, providers_[i]->auto_name, threads, err) == SP_OK)
@@ -202,9 +219,19 @@ sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char e
     if (!strncmp(name, "cuda", 4) && (name[4] == 0 || name[4] == ':'))
         snprintf(err, SP_ERR_LEN, "backend '%s': this build has no CUDA backend (build with nvcc present)", name);
     else
-        snprintf(err, SP_ERR_LEN, "unknown backend '%s' (expected cpu, auto%s)", name,
+        snprintf(err, SP_ERR_LEN, "unknown backend '%s' (expected cpu, cpu:N, auto%s)", name,
                  n_providers_ ? ", or a device backend such as cuda:N" : "");
     return SP_ERR_UNSUPPORTED;
+}
+
+int sp_backend_count(const char *prefix)
+{
+    if (!strcmp(prefix, "cpu"))
+        return 1;
+    for (int i = 0; i < n_providers_; i++)
+        if (!strcmp(providers_[i]->prefix, prefix))
+            return providers_[i]->count ? providers_[i]->count() : -1;
+    return -1;
 }
 
 void sp_backend_close(sp_backend *be)

@@ -123,16 +123,24 @@ struct sp_backend {
 };
 
 /*
- * Opens a backend by name: "cpu", or a registered provider's ("cuda" /
- * "cuda:N", device N, default 0, when the CUDA backend is linked); "auto"
- * opens the first provider's auto_name when it works (cuda:0 with a usable
- * GPU), else cpu.
+ * Opens a backend by name: "cpu" (or "cpu:N", N 0..255: the same CPU
+ * backend under that name, so that an engine can run several named CPU
+ * devices, as tests of multi-device routing do), or a registered
+ * provider's ("cuda" / "cuda:N", device N, default 0, when the CUDA
+ * backend is linked); "auto" opens the first provider's auto_name when it
+ * works (cuda:0 with a usable GPU), else cpu.
  * On output: *be a new backend (free with sp_backend_close), NULL on error.
  * Returns SP_OK, SP_ERR_UNSUPPORTED (CUDA not built in, unknown name),
  * SP_ERR_GPU (no such device), SP_ERR_NOMEM; err says why.
  */
 sp_status sp_backend_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_backend_close(sp_backend *be);
+
+/* How many devices the backend family `prefix` has here ("cuda": the CUDA
+ * devices present, through its provider's count; "cpu": 1): what
+ * "prefix:all" expands to. Returns -1 for an unknown prefix or a provider
+ * that cannot count. */
+int sp_backend_count(const char *prefix);
 
 /* be->host_alloc / host_free when the backend has them, else malloc /
  * free. host_alloc returns NULL when out of memory. */
@@ -168,6 +176,9 @@ typedef struct {
     /* Opens the backend `name` (prefix or prefix:N); returns as
      * sp_backend_open, err filled on failure. */
     sp_status (*open)(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN]);
+    /* The number of devices present (0 when none or the driver fails);
+     * NULL: the provider cannot count (sp_backend_count returns -1). */
+    int (*count)(void);
 } sp_backend_provider;
 
 /* Registers p (kept by pointer, so it must outlive every open; at most 8,

@@ -1,0 +1,760 @@
+/*
+ * The farm's worker (issue 13; farm.h has the threads and locks, queue.h
+ * the database model, ARCHITECTURE.md "The farm" the whole picture).
+ *
+ * One loop on the worker thread: keep the connection (reconnecting with
+ * backoff), store what the engine finished (fenced by the claim's epoch),
+ * assemble the jobs whose last proof it stored (every proof verified
+ * again), renew the leases of what it holds (heartbeat, every lease / 3,
+ * and at once when a job was cancelled), claim as many partitions as its
+ * engine has room for, and sleep on the connection's socket (LISTEN) and a
+ * wake-up pipe until a notification, a finished partition or the next
+ * poll. Each partition is a one-partition engine job whose proof the
+ * engine verifies before it comes back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "daemon/farm.h"
+#include "daemon/log.h"
+#include "groth16/params.h"
+#include "r1cs/r1cs.h"
+#include "util/rng.h"
+
+#define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
+#define JANITOR_POLLS 4        /* housekeeping every 4 polls */
+
+int sp_farm_on(const sp_dmn *d) { return d->farm != NULL; }
+
+void sp_farm_wake(sp_farm *f)
+{
+    char b = 1;
+    ssize_t k = write(f->wake[1], &b, 1); /* non-blocking: a full pipe already wakes it */
+    (void)k;
+}
+
+/* ---- claims: into the engine (starter thread) and back (notifier) ---- */
+
+/* The engine finished fc's job (notifier thread). */
+static void claim_done(void *ctx, sp_engine_job *ej)
+{
+    fclaim *fc = ctx;
+    sp_farm *f = fc->f;
+    sp_dmn *d = f->d;
+    sp_engine_result res;
+    double t[SP_STAGE_N] = {0};
+    sp_engine_await(d->eng, ej, 0, &res);
+    uint8_t *pub = NULL;
+    size_t npub = res.n_public;
+    if (res.status == SP_OK) {
+        sp_trk_job_timings(d, res.job_seq, 1000, t);
+        pub = malloc(npub ? npub * 32 : 1);
+        for (size_t i = 0; pub && i < npub; i++)
+            sp_fr_to_bytes_le(pub + 32 * i, &res.public_signals[i]);
+    }
+    pthread_mutex_lock(&f->mu);
+    fc->ej = NULL; /* from here on, cancel leaves it alone */
+    if (res.status == SP_OK && pub) {
+        sp_bp_proof_encode(fc->proof, &res.proofs[0]);
+        fc->publics = pub;
+        fc->publics_len = npub * 32;
+        fc->synth_ms = t[SP_STAGE_SYNTH];
+        fc->gpu_ms = t[SP_STAGE_GPU];
+        fc->finish_ms = t[SP_STAGE_FINISH];
+        fc->state = FC_DONE;
+    } else {
+        free(pub);
+        snprintf(fc->err, sizeof fc->err, "%s", res.status == SP_OK ? "out of memory" : res.err);
+        fc->status = res.status == SP_OK ? SP_ERR_NOMEM : res.status;
+        fc->by_us = res.status == SP_ERR_CANCELLED;
+        fc->state = FC_FAILED;
+    }
+    dcircuit *c = fc->circ;
+    fc->circ = NULL;
+    f->n_engine--;
+    pthread_cond_broadcast(&f->cv_idle);
+    pthread_mutex_unlock(&f->mu);
+    sp_engine_job_release(d->eng, ej);
+    sp_reg_release(d, c, res.status, 1);
+    sp_farm_wake(f);
+}
+
+/* Marks fc failed before it reached the engine: permanent (its input is
+ * bad), by_us (this node is shutting down: not an attempt), or neither. */
+static void start_failed(sp_farm *f, fclaim *fc, int permanent, int by_us, const char *what, const char *why)
+{
+    pthread_mutex_lock(&f->mu);
+    snprintf(fc->err, sizeof fc->err, "%s%s", what, why);
+    fc->status = permanent ? SP_ERR_FORMAT : SP_ERR_IO;
+    fc->permanent = permanent;
+    fc->by_us = by_us;
+    fc->state = FC_FAILED;
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* The input of a claim as the engine takes it: a parsed witness (whose
+ * public inputs must be those the job recorded) or a native input.
+ * Returns 0, or -1 with err (the partition's input is bad). */
+static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep_input *in, char err[SP_ERR_LEN])
+{
+    const sp_q_claim *q = &fc->c;
+    if (c->porep) {
+        if (q->input_len != 12) {
+            snprintf(err, SP_ERR_LEN, "a native input is 12 bytes, not %zu", q->input_len);
+            return -1;
+        }
+        uint64_t s = 0;
+        uint32_t p = 0;
+        for (int i = 7; i >= 0; i--)
+            s = s << 8 | q->input[i];
+        for (int i = 11; i >= 8; i--)
+            p = p << 8 | q->input[i];
+        *in = (sp_porep_input){s, p};
+        return 0;
+    }
+    size_t n = 0;
+    if (sp_wtns_parse(w, &n, q->input, q->input_len, err) != SP_OK)
+        return -1;
+    if (n != c->n_vars) {
+        snprintf(err, SP_ERR_LEN, "the witness holds %zu values; the circuit takes %u", n, c->n_vars);
+        free(*w);
+        *w = NULL;
+        return -1;
+    }
+    int same = q->expect_pub && q->expect_pub_len == (size_t)c->n_public * 32;
+    for (uint32_t i = 0; same && i < c->n_public; i++) {
+        uint8_t b[32];
+        sp_fr_to_bytes_le(b, &(*w)[1 + i]);
+        same = !memcmp(b, q->expect_pub + 32 * i, 32);
+    }
+    if (!same) {
+        snprintf(err, SP_ERR_LEN, "the partition's recorded public inputs are not its witness's");
+        free(*w);
+        *w = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads the circuit (a reference), keeps its verifying key for assembly,
+ * decodes the input, submits a one-partition engine job. */
+static void start_claim(sp_farm *f, fclaim *fc)
+{
+    sp_dmn *d = f->d;
+    char err[SP_ERR_LEN] = "", id[64] = "";
+    pthread_mutex_lock(&f->mu);
+    fcirc *fcc = sp_farm_by_digest_locked(f, fc->c.digest, 0);
+    if (fcc)
+        snprintf(id, sizeof id, "%s", fcc->id);
+    pthread_mutex_unlock(&f->mu);
+    dcircuit *c = NULL;
+    if (!*id)
+        return start_failed(f, fc, 0, 0, "this node no longer has the circuit", "");
+    if (sp_reg_acquire(d, id, &c, err) != 200)
+        return start_failed(f, fc, 0, 0, "its key did not load here: ", err);
+    pthread_mutex_lock(&f->mu);
+    if (!fcc->have_pvk && sp_g16_pvk_init(&fcc->pvk, &c->pk.vk, err) == SP_OK)
+        fcc->have_pvk = 1;
+    pthread_mutex_unlock(&f->mu);
+    sp_fr *w = NULL;
+    sp_porep_input in;
+    if (decode_input(fc, c, &w, &in, err)) {
+        sp_reg_unref(d, c);
+        return start_failed(f, fc, 1, 0, "bad input: ", err);
+    }
+    const void *inp = &in;
+    char rid[64]; /* how status and the TIMELINE's readers name it: job, partition, claim */
+    snprintf(rid, sizeof rid, "f%lld.%u.%lld", (long long)fc->c.job, fc->c.idx, (long long)fc->c.epoch);
+    sp_engine_job_desc desc = {c->id, 1, c->porep ? NULL : &w, c->porep ? 0 : c->n_vars, 1, 0, rid, claim_done, fc,
+                               c->porep ? &inp : NULL};
+    pthread_mutex_lock(&f->mu);
+    fc->circ = c;
+    f->n_engine++;
+    sp_status st = f->cancel_all ? SP_ERR_CANCELLED : sp_engine_submit(d->eng, &desc, &fc->ej, err);
+    if (st == SP_OK) {
+        fc->state = FC_RUNNING;
+        if (fc->lost)
+            sp_engine_cancel(d->eng, fc->ej);
+    } else {
+        fc->circ = NULL;
+        f->n_engine--;
+        pthread_cond_broadcast(&f->cv_idle);
+    }
+    pthread_mutex_unlock(&f->mu);
+    if (st != SP_OK) {
+        free(w);
+        sp_reg_unref(d, c);
+        start_failed(f, fc, 0, st == SP_ERR_CANCELLED, "the engine refused it: ",
+                     st == SP_ERR_CANCELLED ? "shutting down" : err);
+    }
+}
+
+static void *starter_main(void *arg)
+{
+    sp_farm *f = arg;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        fclaim *fc = NULL;
+        while (!f->stopping && !f->refresh) {
+            for (fc = f->claims; fc && (fc->state != FC_STARTING || fc->taken); fc = fc->next)
+                ;
+            if (fc)
+                break;
+            pthread_cond_wait(&f->cv_start, &f->mu);
+        }
+        if (f->stopping)
+            break;
+        if (!fc) { /* a refresh of the circuit cache */
+            f->refresh = 0;
+            pthread_mutex_unlock(&f->mu);
+            sp_farm_refresh(f);
+            pthread_mutex_lock(&f->mu);
+            continue;
+        }
+        fc->taken = 1;
+        pthread_mutex_unlock(&f->mu);
+        start_claim(f, fc);
+        pthread_mutex_lock(&f->mu);
+        free(fc->c.input);
+        fc->c.input = NULL;
+        fc->taken = 0; /* the worker may settle it now */
+        pthread_mutex_unlock(&f->mu);
+        sp_farm_wake(f);
+        pthread_mutex_lock(&f->mu);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* ---- the worker: store, release, heartbeat, claim, assemble ---- */
+
+void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k)
+{
+    pthread_mutex_lock(&f->mu);
+    *c += k;
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Jobs whose last proof this node stored: assembled next. */
+typedef struct {
+    int64_t ids[256];
+    size_t n;
+} asm_list;
+
+static void asm_add(asm_list *a, int64_t id)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (a->ids[i] == id)
+            return;
+    if (a->n < sizeof a->ids / sizeof a->ids[0])
+        a->ids[a->n++] = id;
+}
+
+static void fclaim_free(fclaim *fc)
+{
+    free(fc->publics);
+    free(fc->c.input);
+    free(fc->c.expect_pub);
+    free(fc);
+}
+
+/* Writes what fc ended with; returns 0 when done with it, -1 when the
+ * database failed (try again later). */
+static int settle(sp_farm *f, fclaim *fc, asm_list *a)
+{
+    char err[SP_ERR_LEN];
+    int done = 0, last = 0;
+    sp_status st;
+    if (fc->state == FC_DONE) {
+        sp_q_proof p = {fc->proof, fc->publics, fc->publics_len, fc->synth_ms, fc->gpu_ms, fc->finish_ms};
+        st = sp_q_store(f->q, f->inst, &fc->c, &p, &done, &last, err);
+        if (st == SP_OK) {
+            sp_farm_count(f, done ? &f->stored : &f->fenced, 1);
+            if (!done)
+                SP_LOGW("farm: the proof of f%lld partition %u came too late (its claim was taken over): dropped",
+                        (long long)fc->c.job, fc->c.idx);
+            if (last)
+                asm_add(a, fc->c.job);
+        }
+    } else {
+        int fail = fc->permanent, counted = !fc->by_us;
+        const char *code = fail ? "bad_input" : sp_jobs_error_code(fc->status);
+        st = sp_q_release(f->q, f->inst, &fc->c, fail, counted, f->max_attempts, code, fc->err, &done, err);
+        if (st == SP_OK) {
+            sp_farm_count(f, fail ? &f->failed : &f->released, done);
+            SP_LOGI("farm: f%lld partition %u %s: %s", (long long)fc->c.job, fc->c.idx,
+                    fail ? "failed for good" : fc->by_us ? "handed back" : "failed here, queued again", fc->err);
+        }
+    }
+    if (st != SP_OK) {
+        sp_farm_count(f, &f->db_errors, 1);
+        SP_LOGW("farm: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Settles every claim that ended; lost ones go without a write. */
+static void settle_all(sp_farm *f, asm_list *a)
+{
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        fclaim **pp = &f->claims, *fc = NULL;
+        for (; *pp; pp = &(*pp)->next)
+            if (((*pp)->state == FC_DONE || (*pp)->state == FC_FAILED) && !(*pp)->taken)
+                break;
+        fc = *pp;
+        if (fc && fc->lost) {
+            *pp = fc->next; /* no longer ours: dropped without a write */
+            f->n_claims--;
+            f->lost += fc->lost;
+            pthread_mutex_unlock(&f->mu);
+            fclaim_free(fc);
+            continue;
+        }
+        pthread_mutex_unlock(&f->mu);
+        if (!fc || !f->connected || settle(f, fc, a) != 0)
+            return;
+        pthread_mutex_lock(&f->mu);
+        for (pp = &f->claims; *pp != fc; pp = &(*pp)->next)
+            ;
+        *pp = fc->next;
+        f->n_claims--;
+        pthread_mutex_unlock(&f->mu);
+        fclaim_free(fc);
+    }
+}
+
+/* Renews the leases of every claim not yet settled; those no longer ours
+ * are marked lost (their engine jobs cancelled: a cancelled job, a claim
+ * taken over after a lease ran out). */
+static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&f->mu);
+    size_t n = 0;
+    sp_q_hold *h = malloc((f->n_claims ? f->n_claims : 1) * sizeof *h);
+    for (fclaim *fc = f->claims; h && fc; fc = fc->next)
+        if (!fc->lost)
+            h[n++] = (sp_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
+    const char **dig = NULL;
+    size_t nd = sp_farm_digests_locked(f, 0, &dig);
+    pthread_mutex_unlock(&f->mu);
+    int node_lost = 0;
+    sp_status st = h && dig ? sp_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, h, n,
+                                             &node_lost, err) : SP_ERR_NOMEM;
+    free(dig);
+    if (st == SP_OK && node_lost) {
+        sp_farm_count(f, &f->node_restarts, 1);
+        SP_LOGW("farm: this node's row was gone from the database (an outage longer than 10 leases?); made again");
+    }
+    pthread_mutex_lock(&f->mu);
+    for (size_t i = 0; st == SP_OK && i < n; i++) {
+        if (h[i].held)
+            continue;
+        for (fclaim *fc = f->claims; fc; fc = fc->next)
+            if (fc->c.job == h[i].job && fc->c.idx == h[i].idx && fc->c.epoch == h[i].epoch && !fc->lost) {
+                fc->lost = 1;
+                if (fc->ej)
+                    sp_engine_cancel(f->d->eng, fc->ej);
+                SP_LOGI("farm: f%lld partition %u is no longer this node's (cancelled or taken over): dropped",
+                        (long long)fc->c.job, fc->c.idx);
+            }
+    }
+    pthread_mutex_unlock(&f->mu);
+    free(h);
+    return st;
+}
+
+/* Claims what the engine has room for. */
+static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
+{
+    pthread_mutex_lock(&f->mu);
+    /* paused (POST /v1/pause): claim nothing, so that others take the work */
+    int hold = f->draining || atomic_load(&f->d->paused);
+    size_t room = hold || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
+    const char **dig = NULL;
+    size_t nd = room ? sp_farm_digests_locked(f, 0, &dig) : 0;
+    pthread_mutex_unlock(&f->mu);
+    if (!room || !nd) {
+        free(dig);
+        return SP_OK;
+    }
+    sp_q_claim *c = NULL;
+    size_t n = 0;
+    sp_status st = sp_q_claim_parts(f->q, f->inst, dig, nd, room, f->lease_ms, f->max_attempts, &c, &n, err);
+    free(dig);
+    if (st != SP_OK || !n)
+        return st;
+    pthread_mutex_lock(&f->mu);
+    for (size_t i = 0; i < n; i++) {
+        fclaim *fc = calloc(1, sizeof *fc);
+        if (!fc) /* its lease lapses and another node takes it */
+            continue;
+        fc->f = f;
+        fc->c = c[i];
+        c[i].input = c[i].expect_pub = NULL; /* moved */
+        fc->state = FC_STARTING;
+        fc->next = f->claims;
+        f->claims = fc;
+        f->n_claims++;
+        f->claimed++;
+        SP_LOGD("farm: claimed f%lld partition %u (epoch %lld, attempt %d)", (long long)fc->c.job, fc->c.idx,
+                (long long)fc->c.epoch, fc->c.attempts);
+    }
+    pthread_cond_signal(&f->cv_start);
+    pthread_mutex_unlock(&f->mu);
+    sp_q_claims_free(c, n);
+    return SP_OK;
+}
+
+/* ---- the loop ---- */
+
+/* Connected, or reconnected now (then *fresh: the instance's row made
+ * again and the notifications listened to, by sp_q_ensure). Returns 1
+ * when connected. Reconnection attempts follow the queue's backoff. */
+static int keep_connected(sp_farm *f, int *fresh)
+{
+    char err[SP_ERR_LEN];
+    *fresh = 0;
+    if (f->connected && sp_q_connected(f->q))
+        return 1;
+    if (f->connected) {
+        pthread_mutex_lock(&f->mu);
+        f->connected = 0;
+        pthread_mutex_unlock(&f->mu);
+        SP_LOGW("farm: lost the queue database (%s); reconnecting", f->desc);
+    }
+    sp_status st = sp_q_ensure(f->q, err);
+    const char **dig = NULL;
+    size_t nd = st == SP_OK ? sp_farm_digests(f, 0, &dig) : 0, released = 0;
+    int recent = 0;
+    if (st == SP_OK)
+        st = dig ? sp_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, &released, &recent, err)
+                 : SP_ERR_NOMEM;
+    free(dig);
+    if (st != SP_OK)
+        return 0;
+    if (released)
+        SP_LOGI("farm: %zu partition(s) claimed by an earlier run of node %s queued again", released, f->name);
+    if (recent)
+        SP_LOGW("farm: an earlier instance of node %s was alive within the last lease: two daemons with one node "
+                "id? (farm.node_id must be unique)", f->name);
+    pthread_mutex_lock(&f->mu);
+    f->connected = 1;
+    pthread_mutex_unlock(&f->mu);
+    SP_LOGI("farm: connected to the queue (%s) as %s", f->desc, f->inst);
+    *fresh = 1;
+    return 1;
+}
+
+void sp_farm_job_ended(sp_farm *f, int64_t id)
+{
+    pthread_mutex_lock(&f->mu);
+    f->done_ring[++f->done_gen % SP_FARM_DONE_RING] = id;
+    pthread_cond_broadcast(&f->cv_done);
+    pthread_mutex_unlock(&f->mu);
+}
+
+static void on_done(void *ctx, int64_t id) { sp_farm_job_ended(ctx, id); }
+
+/* Sleeps until the socket or the wake-up pipe is readable, or timeout. */
+static void wait_events(sp_farm *f, double timeout_ms, int *work, int *cancel)
+{
+    struct pollfd p[2] = {{f->wake[0], POLLIN, 0}, {sp_q_socket(f->q), POLLIN, 0}};
+    int np = p[1].fd >= 0 ? 2 : 1;
+    int t = timeout_ms < 0 ? 0 : timeout_ms > 60000 ? 60000 : (int)timeout_ms + 1;
+    if (poll(p, (nfds_t)np, t) > 0 && (p[0].revents & POLLIN)) {
+        char buf[64];
+        while (read(f->wake[0], buf, sizeof buf) > 0)
+            ;
+        *work = 1; /* a claim ended: room for another */
+    }
+    if (np == 2)
+        sp_q_drain_notifies(f->q, work, cancel, on_done, f); /* a broken connection: keep_connected sees it next */
+}
+
+typedef struct {
+    double next_hb, next_poll, next_janitor;
+    int want_claim;
+} loop_clock;
+
+/* One pass of the loop's database work, connected. */
+static void pass(sp_farm *f, loop_clock *k, int fresh)
+{
+    char err[SP_ERR_LEN];
+    asm_list a = {.n = 0};
+    double now = sp_wire_now_ms();
+    if (fresh) {
+        k->next_hb = 0;
+        k->want_claim = 1;
+    }
+    settle_all(f, &a);
+    for (size_t i = 0; i < a.n; i++)
+        sp_farm_assemble(f, a.ids[i], err);
+    if (now >= k->next_hb) {
+        if (heartbeat(f, err) != SP_OK) {
+            sp_farm_count(f, &f->db_errors, 1);
+            SP_LOGW("farm: heartbeat: %s", err);
+        }
+        k->next_hb = now + (double)f->lease_ms / 3;
+    }
+    if (now >= k->next_poll) { /* the fallback for notifications lost while a connection was down */
+        const char **dig = NULL;
+        int64_t ids[READY_SWEEP];
+        size_t nd = sp_farm_digests(f, 1, &dig), n = 0;
+        if (dig && sp_q_ready_jobs(f->q, dig, nd, ids, READY_SWEEP, &n, err) == SP_OK)
+            for (size_t i = 0; i < n; i++)
+                sp_farm_assemble(f, ids[i], err);
+        free(dig);
+        pthread_mutex_lock(&f->mu);
+        f->refresh = 1; /* circuits registered or evicted meanwhile */
+        pthread_cond_broadcast(&f->cv_start);
+        pthread_mutex_unlock(&f->mu);
+        sp_farm_job_ended(f, 0); /* awaiters look again: a notification may have been lost */
+        k->want_claim = 1;
+        k->next_poll = now + (double)f->poll_ms;
+    }
+    if (now >= k->next_janitor) {
+        size_t failed = 0;
+        if (sp_q_janitor(f->q, f->max_attempts, f->d->cfg.result_ttl_ms, f->lease_ms, &failed, err) != SP_OK)
+            SP_LOGW("farm: housekeeping: %s", err);
+        else if (failed)
+            SP_LOGW("farm: %zu job(s) failed: a partition was claimed %d times without a proof", failed,
+                    f->max_attempts);
+        k->next_janitor = now + JANITOR_POLLS * (double)f->poll_ms;
+    }
+    if (k->want_claim) {
+        k->want_claim = 0;
+        if (claim_some(f, err) != SP_OK) {
+            sp_farm_count(f, &f->db_errors, 1);
+            SP_LOGW("farm: claim: %s", err);
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    sp_farm *f = arg;
+    loop_clock k = {0, 0, 0, 1};
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        int stop = f->stopping && !f->n_claims;
+        pthread_mutex_unlock(&f->mu);
+        if (stop)
+            break;
+        int fresh = 0, work = 0, cancel = 0;
+        if (keep_connected(f, &fresh))
+            pass(f, &k, fresh);
+        double ms;
+        uint64_t calls, rec;
+        sp_q_stats(f->q, &ms, &calls, &rec);
+        pthread_mutex_lock(&f->mu);
+        f->wk_ms = ms;
+        f->wk_calls = calls;
+        f->wk_reconnects = rec;
+        pthread_mutex_unlock(&f->mu);
+        double now = sp_wire_now_ms(), next = k.next_poll < k.next_hb ? k.next_poll : k.next_hb;
+        if (!f->connected)
+            next = now + 100;
+        wait_events(f, k.want_claim ? 0 : next - now, &work, &cancel);
+        if (work)
+            k.want_claim = 1;
+        if (cancel)
+            k.next_hb = 0; /* a job was cancelled: see at once which claims went */
+        pthread_mutex_lock(&f->mu);
+        if (f->cancel_all && !f->connected) /* shutting down without the database: leases lapse */
+            for (fclaim **pp = &f->claims; *pp;) {
+                fclaim *fc = *pp;
+                if ((fc->state == FC_DONE || fc->state == FC_FAILED) && !fc->taken) {
+                    *pp = fc->next;
+                    f->n_claims--;
+                    fclaim_free(fc);
+                } else {
+                    pp = &fc->next;
+                }
+            }
+        pthread_mutex_unlock(&f->mu);
+    }
+    char err[SP_ERR_LEN];
+    if (f->connected && sp_q_node_down(f->q, f->inst, err) != SP_OK)
+        SP_LOGW("farm: leaving the farm: %s", err);
+    return NULL;
+}
+
+/* ---- start, drain, stop ---- */
+
+/* The node id: farm.node_id, else the host name (made of the id characters). */
+static void node_name(sp_farm *f, const char *cfg)
+{
+    char host[256] = "";
+    if (*cfg)
+        snprintf(host, sizeof host, "%s", cfg);
+    else if (gethostname(host, sizeof host - 1) != 0 || !*host)
+        snprintf(host, sizeof host, "node");
+    size_t n = 0;
+    for (const char *p = host; *p && n < sizeof f->name - 1; p++)
+        f->name[n++] = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-", *p) ? *p : '-';
+    f->name[n] = 0;
+    uint8_t r[4] = {0};
+    if (sp_os_random(r, sizeof r) != SP_OK) {
+        unsigned x = (unsigned)getpid() ^ (unsigned)sp_wire_now_ms();
+        memcpy(r, &x, sizeof r);
+    }
+    snprintf(f->inst, sizeof f->inst, "%s/%02x%02x%02x%02x", f->name, r[0], r[1], r[2], r[3]);
+}
+
+static void farm_free(sp_farm *f)
+{
+    for (int i = 0; i < f->pool_n; i++)
+        sp_q_close(f->pool[i]);
+    sp_q_close(f->q);
+    while (f->circs) {
+        fcirc *c = f->circs;
+        f->circs = c->next;
+        if (c->have_pvk)
+            sp_g16_pvk_free(&c->pvk);
+        free(c);
+    }
+    if (f->wake[0] >= 0)
+        close(f->wake[0]);
+    if (f->wake[1] >= 0)
+        close(f->wake[1]);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->cv_start);
+    pthread_cond_destroy(&f->cv_done);
+    pthread_cond_destroy(&f->cv_pool);
+    pthread_cond_destroy(&f->cv_idle);
+    free(f);
+}
+
+sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    const sp_dconf *cfg = &d->cfg;
+    if (!d->cfg.eng.verify_proofs) {
+        snprintf(err, SP_ERR_LEN, "the farm stores verified proofs only: engine.verify_proofs must stay on");
+        return SP_ERR_INVALID_ARG;
+    }
+    sp_farm *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    f->d = d;
+    f->wake[0] = f->wake[1] = -1;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv_start, NULL);
+    pthread_cond_init(&f->cv_done, NULL);
+    pthread_cond_init(&f->cv_pool, NULL);
+    pthread_cond_init(&f->cv_idle, NULL);
+    snprintf(f->conninfo, sizeof f->conninfo, "%s", cfg->queue);
+    sp_q_describe(f->desc, sizeof f->desc, cfg->queue);
+    node_name(f, cfg->node_id);
+    f->lease_ms = cfg->lease_ms;
+    f->poll_ms = cfg->poll_ms;
+    f->max_attempts = cfg->max_attempts;
+    f->pool_max = cfg->db_connections;
+    sp_engine_status es;
+    f->capacity = cfg->max_claims;
+    if (!f->capacity && sp_engine_status_get(d->eng, &es) == SP_OK) { /* what keeps every worker busy */
+        f->capacity = es.synth_workers + (int)es.n_devices * cfg->eng.gpu_workers_per_device;
+        sp_engine_status_free(&es);
+    }
+    if (f->capacity < 1)
+        f->capacity = 1;
+    sp_status st = pipe2(f->wake, O_CLOEXEC | O_NONBLOCK) == 0 ? SP_OK : SP_ERR_IO;
+    if (st != SP_OK)
+        snprintf(err, SP_ERR_LEN, "pipe: %s", strerror(errno));
+    if (st == SP_OK)
+        st = sp_q_open(&f->q, f->conninfo, 1, err);
+    if (st == SP_OK)
+        st = sp_q_listen(f->q, err);
+    if (st == SP_OK) {
+        sp_farm_refresh(f);
+        d->farm = f;
+        if (pthread_create(&f->starter, NULL, starter_main, f) == 0)
+            f->starter_started = 1;
+        if (f->starter_started && pthread_create(&f->worker, NULL, worker_main, f) == 0)
+            f->worker_started = 1;
+        if (!f->worker_started) {
+            snprintf(err, SP_ERR_LEN, "cannot start the farm's threads");
+            sp_farm_stop(d);
+            return SP_ERR_NOMEM;
+        }
+        SP_LOGI("farm: node %s (instance %s) on %s: up to %d partitions at once, lease %ld ms, poll %ld ms",
+                f->name, f->inst, f->desc, f->capacity, f->lease_ms, f->poll_ms);
+        return SP_OK;
+    }
+    farm_free(f);
+    return st;
+}
+
+void sp_farm_drain(sp_dmn *d, int cancel)
+{
+    sp_farm *f = d->farm;
+    if (!f)
+        return;
+    pthread_mutex_lock(&f->mu);
+    f->draining = 1;
+    if (cancel) {
+        f->cancel_all = 1;
+        for (fclaim *fc = f->claims; fc; fc = fc->next)
+            if (fc->ej)
+                sp_engine_cancel(d->eng, fc->ej);
+    }
+    pthread_mutex_unlock(&f->mu);
+    sp_farm_wake(f);
+}
+
+void sp_farm_nudge(sp_dmn *d)
+{
+    if (!d->farm)
+        return;
+    sp_farm_wake(d->farm);
+    sp_farm_job_ended(d->farm, 0);
+}
+
+size_t sp_farm_live(sp_dmn *d)
+{
+    sp_farm *f = d->farm;
+    if (!f)
+        return 0;
+    pthread_mutex_lock(&f->mu);
+    size_t n = f->n_claims;
+    pthread_mutex_unlock(&f->mu);
+    return n;
+}
+
+void sp_farm_stop(sp_dmn *d)
+{
+    sp_farm *f = d->farm;
+    if (!f)
+        return;
+    sp_farm_drain(d, 1);
+    pthread_mutex_lock(&f->mu);
+    f->stopping = 1;
+    pthread_cond_broadcast(&f->cv_start);
+    pthread_cond_broadcast(&f->cv_done);
+    pthread_cond_broadcast(&f->cv_pool);
+    pthread_mutex_unlock(&f->mu);
+    if (f->starter_started)
+        pthread_join(f->starter, NULL);
+    pthread_mutex_lock(&f->mu);
+    for (fclaim *fc = f->claims; fc; fc = fc->next) /* never started: handed back */
+        if (fc->state == FC_STARTING) {
+            fc->state = FC_FAILED;
+            fc->by_us = 1;
+            snprintf(fc->err, sizeof fc->err, "the node stopped before starting it");
+        }
+    while (f->n_engine) /* cancelled above; their callbacks settle them */
+        pthread_cond_wait(&f->cv_idle, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    sp_farm_wake(f);
+    if (f->worker_started)
+        pthread_join(f->worker, NULL);
+    d->farm = NULL;
+    farm_free(f);
+}

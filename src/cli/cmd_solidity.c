@@ -44,16 +44,6 @@ static const char CALL_USAGE[] =
     "the curve and in the subgroup, signals below r); a point at infinity is written (0, 0), the\n"
     "precompiles' encoding. BN254 proofs only (snarkjs \"bn128\").\n";
 
-/* The message of the BLS12-381 instance, once the input has been read. */
-static int refuse_curve(const char *cmd, const char *path, const char *what)
-{
-    fprintf(stderr,
-            "snarkpipe %s: %s: this %s is on BLS12-381; Ethereum verifies pairings on BN254 only (snarkjs "
-            "\"bn128\"; the precompiles 0x06-0x08), so there is nothing to write for it\n",
-            cmd, path, what);
-    return SP_EXIT_RUNTIME;
-}
-
 #if SP_CURVE_BN254
 /* Every number the EVM sees is one 256-bit word. */
 _Static_assert(SP_FP_BYTES == 32 && SP_FR_BYTES == 32, "BN254 elements are 32-byte words");
@@ -257,6 +247,16 @@ static char *calldata_text(const sp_g16_proof *pf, const sp_fr *pub, size_t n)
     OUT(&t, "]\n");
     return t.b;
 }
+#else
+/* The message of the BLS12-381 instance, once the input has been read. */
+static int refuse_curve(const char *cmd, const char *path, const char *what)
+{
+    fprintf(stderr,
+            "snarkpipe %s: %s: this %s is on BLS12-381; Ethereum verifies pairings on BN254 only (snarkjs "
+            "\"bn128\"; the precompiles 0x06-0x08), so there is nothing to write for it\n",
+            cmd, path, what);
+    return SP_EXIT_RUNTIME;
+}
 #endif
 
 /* ---- the commands ---- */
@@ -308,7 +308,7 @@ int sp_cli_export_solidity(int argc, char **argv)
     } else if (!(sol = contract_text(&len, &vk))) {
         rc = sp_cli_fail("export-solidity", SP_ERR_NOMEM, "out of memory");
     } else {
-        sp_status st = sp_file_write_atomic(pos[1], sol, len, "export-solidity", err);
+        sp_status st = sp_file_write_atomic(pos[1], sol, len, "output", err);
         rc = st == SP_OK ? SP_EXIT_OK : sp_cli_fail("export-solidity", st, err);
     }
     if (rc == SP_EXIT_OK && !sp_cli_g.quiet && !sp_cli_g.json)
@@ -338,13 +338,13 @@ int sp_cli_calldata(int argc, char **argv)
         return sp_cli_fail_file("calldata", pos[0], st, err);
 #if SP_CURVE_BN254
     char *line = calldata_text(&proof, pub, n);
-    if (line) {
-        rc = fputs(line, stdout) == EOF || fflush(stdout) != 0 ? sp_cli_fail("calldata", SP_ERR_IO, "cannot write to stdout")
-                                                                 : SP_EXIT_OK;
-        free(line);
-    } else {
+    if (!line)
         rc = sp_cli_fail("calldata", SP_ERR_NOMEM, "out of memory");
-    }
+    else if (fputs(line, stdout) == EOF || fflush(stdout) != 0)
+        rc = sp_cli_fail("calldata", SP_ERR_IO, "cannot write to stdout");
+    else
+        rc = SP_EXIT_OK;
+    free(line);
 #else
     rc = refuse_curve("calldata", pos[1], "proof");
 #endif

@@ -66,43 +66,20 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-/* Scalars: pct% are 0 or 1 (half each), the rest uniform below r. */
-static void make_scalars(sp_scalar *s, size_t n, unsigned pct, sp_rng *rng)
+static void *xpoints(int g, size_t n, sp_rng *rng)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u = sp_rng_u64(rng);
-        if (u % 100 < pct) {
-            memset(&s[i], 0, sizeof s[i]);
-            s[i].l[0] = (u >> 32) & 1;
-        } else {
-            sp_fr f;
-            sp_fr_random(&f, rng);
-            sp_scalar_from_fr(&s[i], &f);
-        }
+    void *p = malloc((n ? n : 1) * (g == 1 ? sizeof(sp_g1_affine) : sizeof(sp_g2_affine)));
+    if (p && (g == 1 ? sp_g1_random_batch_var(p, n, rng) : sp_g2_random_batch_var(p, n, rng)) != SP_OK) {
+        free(p);
+        p = NULL;
     }
+    if (!p) {
+        fprintf(stderr, "bench_msm: out of memory for %zu points\n", n);
+        exit(1);
+    }
+    return p;
 }
 
-#define DEFINE_POINTS(G)                                                            \
-    static sp_##G##_affine *points_##G(size_t n, sp_rng *rng)                       \
-    {                                                                               \
-        sp_##G##_jac seed[16], *acc = xmalloc(n * sizeof *acc);                     \
-        sp_##G##_affine g, *out = xmalloc(n * sizeof *out);                         \
-        sp_##G##_generator(&g);                                                     \
-        for (int i = 0; i < 16; i++) {                                              \
-            sp_scalar k;                                                            \
-            make_scalars(&k, 1, 0, rng);                                            \
-            sp_##G##_jac_from_affine(&seed[i], &g);                                 \
-            sp_##G##_mul_var(&seed[i], &seed[i], k.l, 4);                           \
-        }                                                                           \
-        acc[0] = seed[0];                                                           \
-        for (size_t i = 1; i < n; i++)                                              \
-            sp_##G##_jac_add_var(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 16]); \
-        sp_##G##_batch_to_affine(out, acc, n);                                      \
-        free(acc);                                                                  \
-        return out;                                                                 \
-    }
-DEFINE_POINTS(g1)
-DEFINE_POINTS(g2)
 
 /* Best wall-clock time in seconds of `reps` runs of one MSM (CPU time in
  * the sweep); *cpu, when not NULL, gets the process CPU time of that run. */
@@ -146,12 +123,12 @@ static void table(unsigned max_log)
         unsigned top = g == 2 ? 18 : 20;
         top = top < max_log ? top : max_log;
         size_t nmax = (size_t)1 << top;
-        void *bases = g == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+        void *bases = xpoints(g, nmax, &rng);
         sp_scalar *s = xmalloc(nmax * sizeof *s);
         for (size_t li = 0; li < sizeof logs / sizeof logs[0] && logs[li] <= top; li++) {
             size_t n = (size_t)1 << logs[li];
             for (int kind = 0; kind < 2; kind++) {
-                make_scalars(s, n, kind ? 70 : 0, &rng);
+                sp_msm_random_scalars(s, n, kind ? 0.7 : 0, &rng);
                 for (int split = 0; split <= kind; split++) {
                     for (int thr = 1; thr <= 2; thr++) {
                         sp_msm_config cfg = sp_msm_config_default();
@@ -181,9 +158,9 @@ static void sweep(int g, unsigned lo, unsigned hi, int clo, int chi, int threads
     sp_rng rng;
     sp_rng_seed(&rng, 7);
     size_t nmax = (size_t)1 << hi;
-    void *bases = g == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+    void *bases = xpoints(g, nmax, &rng);
     sp_scalar *s = xmalloc(nmax * sizeof *s);
-    make_scalars(s, nmax, 0, &rng);
+    sp_msm_random_scalars(s, nmax, 0, &rng);
     use_cpu_time = threads == 1;
     printf("G%d sweep, %d thread(s), %s: ms for each window (xyzz / affine)\n", g, threads,
            use_cpu_time ? "CPU time" : "wall clock");
@@ -220,9 +197,9 @@ static void scale(int g, unsigned lg)
     sp_rng rng;
     sp_rng_seed(&rng, 9);
     size_t n = (size_t)1 << lg;
-    void *bases = g == 1 ? (void *)points_g1(n, &rng) : (void *)points_g2(n, &rng);
+    void *bases = xpoints(g, n, &rng);
     sp_scalar *s = xmalloc(n * sizeof *s);
-    make_scalars(s, n, 0, &rng);
+    sp_msm_random_scalars(s, n, 0, &rng);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("G%d, n = 2^%u, random scalars, %ld online cores\n", g, lg, cores);
     printf("%7s %11s %9s\n", "threads", "ms", "speed-up");
@@ -244,7 +221,7 @@ static void scale(int g, unsigned lg)
 static void subgroup_row(int g, unsigned lg, int threads, sp_rng *rng)
 {
     size_t n = (size_t)1 << lg, one = n < 256 ? n : 256, bad = 0;
-    void *p = g == 1 ? (void *)points_g1(n, rng) : (void *)points_g2(n, rng);
+    void *p = xpoints(g, n, rng);
     double best = 0, c0, dc;
     for (int r = 0; r < 3; r++) {
         c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);

@@ -171,7 +171,7 @@ static void bench_synth(unsigned k)
             double t[3], c[3];
             for (int r = 0; r < 3; r++) {
                 tick tk = tick_start();
-                if (sp_synth_abc(v, v + n, v + 2 * n, n, &cs, w, nw, check, th, NULL, err) != SP_OK)
+                if (sp_synth_abc(v, v + n, v + 2 * n, n, &cs, w, nw, check, th, NULL, NULL, err) != SP_OK)
                     die("synth", err);
                 tick_stop(tk, &t[r], &c[r]);
             }

@@ -5,7 +5,7 @@
 #   1. a pilot of two short load runs, G2 MSM on the finish pool vs inside
 #      the device lock, to pick the better placement;
 #   2. with it: isolation vs load (C jobs, J in flight), the sweep (j grid,
-#      each memory switch off alone, 1 vs 2 GPU workers, gpu_threads, the
+#      each memory switch off alone, 1 vs 2 GPU workers, finish_threads, the
 #      other G2 placement), TIMELINE of the load run;
 #   3. `snarkpipe waterfall` of that TIMELINE and its SVG.
 #

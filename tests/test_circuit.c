@@ -184,7 +184,8 @@ static void test_modes(sp_rng *rng)
     /* the same through the r1cs conversion and the existing synthesis */
     sp_r1cs cs1;
     CHECK(sp_cs_rec_to_r1cs(&cs1, r, err) == SP_OK);
-    CHECK(sp_synth_abc(abc + 3 * n, abc + 4 * n, abc + 5 * n, n, &cs1, w, nv, 1, 2, NULL, err) == SP_OK);
+    CHECK(sp_synth_abc(abc + 3 * n, abc + 4 * n, abc + 5 * n, n, &cs1, w, nv, 1, 2, NULL, NULL, err) ==
+          SP_OK);
     CHECK(memcmp(abc, abc + 3 * n, 3 * n * sizeof *abc) == 0);
     sp_r1cs_free(&cs1);
 

@@ -73,7 +73,7 @@ cat >"$T/d.conf" <<EOF
 [engine]
 synth_threads = 1
 backend_threads = 1
-gpu_threads = 1
+finish_threads = 1
 budget = 512MiB
 [server]
 listen = unix:$sock

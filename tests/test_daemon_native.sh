@@ -58,6 +58,7 @@ cat >"$T/d.conf" <<EOF
 [engine]
 synth_threads = 2
 backend_threads = 2
+# gpu_threads: the old name of finish_threads, still accepted
 gpu_threads = 2
 budget = 3GiB
 max_partitions = 4

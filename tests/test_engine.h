@@ -131,7 +131,7 @@ static inline sp_engine_config fx_config(void)
     sp_engine_config cfg = sp_engine_config_default();
     cfg.budget_bytes = (size_t)256 << 20;
     cfg.synth_threads = 1;
-    cfg.gpu_threads = 1;
+    cfg.finish_threads = 1;
     cfg.backend_threads = 1;
     return cfg;
 }

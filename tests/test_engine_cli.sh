@@ -36,7 +36,7 @@ check() {
 }
 
 expect 0 "bench pipeline" "$bin" bench pipeline --constraints 300 -c 3 -j 2 -p 2 --sweep \
-    --set synth_threads=1 --set gpu_threads=1 --set backend_threads=1 --timeline "$T/tl.txt"
+    --set synth_threads=1 --set finish_threads=1 --set backend_threads=1 --timeline "$T/tl.txt"
 check "bench prints isolation and load" grep -q '^load (c=3, j=2)' "$T/out"
 check "bench prints the sweep" grep -q '^sweep pinned_pool=0' "$T/out"
 check "timeline written" grep -q '^TIMELINE,.*,JOB_DONE,j[0-9]*,status=ok' "$T/tl.txt"

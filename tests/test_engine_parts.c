@@ -1,6 +1,6 @@
 /*
  * The engine's parts: the priority heap against a sorted reference, the
- * freeing thread, chunked synthesis against sp_synth_abc and
+ * freeing thread, synthesis in chunks (sp_synth_abc and
  * sp_synth_abc_from_key (chunk sizes, threads, checks, cancel, throttle),
  * the waterfall on a hand-made timeline whose numbers were worked out by
  * hand, and a real engine timeline: every line parses, and the SVG is
@@ -11,7 +11,6 @@
 #include "engine/internal.h"
 #include "engine/waterfall.h"
 #include "synth/prover.h"
-#include "synth/synth_chunked.h"
 #include "test_engine.h"
 
 static sp_rng rng;
@@ -108,11 +107,54 @@ static void test_freer(void)
     CHECK(fr_freed == n && fr_bytes == bytes && fr_budget == budget);
 }
 
-/* ---- chunked synthesis ---- */
+/* ---- synthesis in chunks, against the obvious row-by-row product ---- */
+
+/* <row i of m, w> with a multiplication per term (no shortcuts). */
+static void ref_dot(sp_fr *out, const sp_csr *m, size_t i, const sp_fr *w)
+{
+    sp_fr t;
+    sp_fr_set_zero(out);
+    for (uint64_t k = m->row[i]; k < m->row[i + 1]; k++) {
+        sp_fr_mul(&t, &m->val[k], &w[m->col[k]]);
+        sp_fr_add(out, out, &t);
+    }
+}
+
+/* synth.h's layout from the circuit (check: c = C.w) or, with key, from the
+ * key's QAP rows (c = a*b); returns the first failing constraint or SIZE_MAX. */
+static size_t ref_abc(sp_fr *r, size_t n, const fx_circuit *c, const sp_fr *w, int check, int key)
+{
+    size_t nc = c->cs.h.n_constraints, npub1 = (size_t)sp_r1cs_n_public(&c->cs.h) + 1, bad = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        sp_fr *a = &r[i], *b = &r[n + i], *cc = &r[2 * n + i], ab;
+        if (key) {
+            ref_dot(a, &c->pk.qap_a, i, w);
+            ref_dot(b, &c->pk.qap_b, i, w);
+            sp_fr_mul(cc, a, b);
+        } else if (i < nc) {
+            ref_dot(a, &c->cs.a, i, w);
+            ref_dot(b, &c->cs.b, i, w);
+            sp_fr_mul(&ab, a, b);
+            ref_dot(cc, &c->cs.c, i, w);
+            if (!sp_fr_eq(&ab, cc) && bad == SIZE_MAX)
+                bad = i;
+            if (!check)
+                *cc = ab;
+        } else {
+            if (i - nc < npub1)
+                *a = w[i - nc];
+            else
+                sp_fr_set_zero(a);
+            sp_fr_set_zero(b);
+            sp_fr_set_zero(cc);
+        }
+    }
+    return bad;
+}
 
 static void test_chunked(const fx_circuit *c)
 {
-    size_t n = c->pk.domain_size, nv = c->pk.n_vars, bad_ref = 0, bad = 0;
+    size_t n = c->pk.domain_size, nv = c->pk.n_vars, bad = 0;
     sp_fr *ref = malloc(3 * n * sizeof(sp_fr)), *got = malloc(3 * n * sizeof(sp_fr));
     sp_fr *w = fx_witness(c, &rng), *wb = fx_bad_witness(c, w);
     char err[SP_ERR_LEN];
@@ -121,38 +163,37 @@ static void test_chunked(const fx_circuit *c)
         for (int ci = 0; ci < 4; ci++)
             for (int nt = 1; nt <= 3; nt++) {
                 sp_synth_ctl ctl = {NULL, NULL, chunks[ci], NULL};
+                const sp_synth_ctl *pc = ci == 3 && nt == 1 ? NULL : &ctl; /* NULL: no steering */
                 memset(got, 0xa5, 3 * n * sizeof(sp_fr));
-                CHECK(sp_synth_abc(ref, ref + n, ref + 2 * n, n, &c->cs, w, nv, check, 1, NULL, err) == SP_OK);
-                CHECK(sp_synth_abc_chunked(got, got + n, got + 2 * n, n, &c->cs, w, nv, check, nt, &ctl, NULL, err) ==
-                      SP_OK);
+                CHECK(ref_abc(ref, n, c, w, check, 0) == SIZE_MAX);
+                CHECK(sp_synth_abc(got, got + n, got + 2 * n, n, &c->cs, w, nv, check, nt, pc, NULL, err) == SP_OK);
                 CHECKF(memcmp(ref, got, 3 * n * sizeof(sp_fr)) == 0, "chunk %zu threads %d check %d", chunks[ci], nt,
                        check);
                 if (check) { /* the same first failing constraint */
-                    sp_status s1 = sp_synth_abc(ref, ref + n, ref + 2 * n, n, &c->cs, wb, nv, 1, 1, &bad_ref, err);
-                    sp_status s2 = sp_synth_abc_chunked(got, got + n, got + 2 * n, n, &c->cs, wb, nv, 1, nt, &ctl,
-                                                        &bad, err);
-                    CHECK(s1 == SP_ERR_UNSATISFIED && s2 == SP_ERR_UNSATISFIED && bad == bad_ref);
+                    size_t want = ref_abc(ref, n, c, wb, 1, 0);
+                    sp_status s2 = sp_synth_abc(got, got + n, got + 2 * n, n, &c->cs, wb, nv, 1, nt, pc, &bad, err);
+                    CHECK(want != SIZE_MAX && s2 == SP_ERR_UNSATISFIED && bad == want);
+                    bad = 0;
+                    CHECK(sp_synth_check(&c->cs, wb, nv, nt, &bad, err) == SP_ERR_UNSATISFIED && bad == want);
+                    CHECK(sp_synth_check(&c->cs, w, nv, nt, &bad, err) == SP_OK);
                 }
-                CHECK(sp_synth_abc_from_key(ref, ref + n, ref + 2 * n, &c->pk, w, nv, 1, err) == SP_OK);
-                CHECK(sp_synth_abc_from_key_chunked(got, got + n, got + 2 * n, &c->pk, w, nv, nt, &ctl, err) == SP_OK);
+                ref_abc(ref, n, c, w, 0, 1);
+                CHECK(sp_synth_abc_from_key(got, got + n, got + 2 * n, &c->pk, w, nv, nt, pc, err) == SP_OK);
                 CHECK(memcmp(ref, got, 3 * n * sizeof(sp_fr)) == 0);
             }
     /* cancel raised: stops; throttle raised: yields and still right */
     atomic_int cancel = 1, throttle = 1;
     atomic_ulong yields = 0;
     sp_synth_ctl ctl = {NULL, &cancel, 16, NULL};
-    CHECK(sp_synth_abc_chunked(got, got + n, got + 2 * n, n, &c->cs, w, nv, 1, 2, &ctl, NULL, err) ==
-          SP_ERR_CANCELLED);
-    CHECK(sp_synth_abc_from_key_chunked(got, got + n, got + 2 * n, &c->pk, w, nv, 2, &ctl, err) == SP_ERR_CANCELLED);
+    CHECK(sp_synth_abc(got, got + n, got + 2 * n, n, &c->cs, w, nv, 1, 2, &ctl, NULL, err) == SP_ERR_CANCELLED);
+    CHECK(sp_synth_abc_from_key(got, got + n, got + 2 * n, &c->pk, w, nv, 2, &ctl, err) == SP_ERR_CANCELLED);
     sp_synth_ctl thr = {&throttle, NULL, 16, &yields};
-    CHECK(sp_synth_abc_chunked(got, got + n, got + 2 * n, n, &c->cs, w, nv, 0, 2, &thr, NULL, err) == SP_OK);
-    CHECK(sp_synth_abc(ref, ref + n, ref + 2 * n, n, &c->cs, w, nv, 0, 1, NULL, err) == SP_OK);
+    CHECK(sp_synth_abc(got, got + n, got + 2 * n, n, &c->cs, w, nv, 0, 2, &thr, NULL, err) == SP_OK);
+    ref_abc(ref, n, c, w, 0, 0);
     CHECK(memcmp(ref, got, 3 * n * sizeof(sp_fr)) == 0);
     CHECK(atomic_load(&yields) >= n / 16);
-    CHECK(sp_synth_abc_chunked(got, got + n, got + 2 * n, n, &c->cs, w, nv - 1, 0, 2, NULL, NULL, err) ==
-          SP_ERR_INVALID_ARG);
-    CHECK(sp_synth_abc_from_key_chunked(got, got + n, got + 2 * n, &c->pk, w, nv - 1, 2, NULL, err) ==
-          SP_ERR_INVALID_ARG);
+    CHECK(sp_synth_abc(got, got + n, got + 2 * n, n, &c->cs, w, nv - 1, 0, 2, NULL, NULL, err) == SP_ERR_INVALID_ARG);
+    CHECK(sp_synth_abc_from_key(got, got + n, got + 2 * n, &c->pk, w, nv - 1, 2, NULL, err) == SP_ERR_INVALID_ARG);
     free(ref);
     free(got);
     free(w);

@@ -268,27 +268,10 @@ int main(void)
 #define JAC CAT_(CAT_(sp_, G), _jac)
 #define GNAME STR_(G)
 
-/* n random subgroup points: a few [k]G, the rest chained sums of those
- * (cheap, and still unrelated for the MSM). */
+/* n random subgroup points (curve.h's generator for tests). */
 static void TN(rand_points)(AFF *out, size_t n, sp_rng *rng)
 {
-    JAC seed[8], *acc = malloc((n ? n : 1) * sizeof *acc);
-    AFF g;
-    CV(generator)(&g);
-    for (int i = 0; i < 8; i++) {
-        sp_scalar k;
-        rand_scalar(&k, rng);
-        CV(jac_from_affine)(&seed[i], &g);
-        CV(mul_var)(&seed[i], &seed[i], k.l, 4);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0)
-            acc[i] = seed[0];
-        else
-            CV(jac_add_var)(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 8]);
-    }
-    CV(batch_to_affine)(out, acc, n);
-    free(acc);
+    CHECK(CV(random_batch_var)(out, n, rng) == SP_OK);
 }
 
 /* The reference: sum_i [s_i] P_i by one scalar multiplication each. */

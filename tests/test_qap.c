@@ -86,7 +86,7 @@ static void check_circuit(const char *dir, sp_ntt_roots roots, sp_rng *rng)
     CHECK(sp_qap_wires_at(at, bt, ct, &cs, lag, 1) == SP_OK);
     same_threaded(dir, d, &cs, &tau, lag, odd, at, bt, ct);
     size_t bad;
-    CHECK(sp_synth_abc(a, b, c, n, &cs, w, wn, 1, 1, &bad, err) == SP_OK);
+    CHECK(sp_synth_abc(a, b, c, n, &cs, w, wn, 1, 1, NULL, &bad, err) == SP_OK);
     sp_fr ev[3];
     sp_fr *vec[3] = {a, b, c}, *wires[3] = {at, bt, ct};
     for (int m = 0; m < 3; m++) {

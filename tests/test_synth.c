@@ -176,8 +176,8 @@ static void test_vector(const char *name)
 
     sp_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
     sp_fr *c2 = malloc(n * sizeof *c);
-    CHECK(sp_synth_abc(a, b, c2, n, &cs, w, nw, 0, 1, NULL, err) == SP_OK);
-    CHECKF(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 2, NULL, err) == SP_OK, "%s", err);
+    CHECK(sp_synth_abc(a, b, c2, n, &cs, w, nw, 0, 1, NULL, NULL, err) == SP_OK);
+    CHECKF(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 2, NULL, NULL, err) == SP_OK, "%s", err);
     CHECK(memcmp(c, c2, n * sizeof *c) == 0); /* a*b == C*w: the witness is satisfying */
     CHECK(same_as_file(a, n, path));
     snprintf(path, sizeof path, VEC "%s/qap_b_eval.bin", name);
@@ -203,9 +203,9 @@ static void test_vector(const char *name)
     snprintf(msg, sizeof msg, "constraint %zu is not satisfied", want);
     CHECKF(strstr(err, msg) != NULL, "%s", err);
     bad = 0;
-    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 3, &bad, err) == SP_ERR_UNSATISFIED && bad == want);
-    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw - 1, 1, 1, &bad, err) == SP_ERR_INVALID_ARG);
-    CHECK(sp_synth_abc(a, b, c, n / 2, &cs, w, nw, 1, 1, &bad, err) == SP_ERR_INVALID_ARG);
+    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 3, NULL, &bad, err) == SP_ERR_UNSATISFIED && bad == want);
+    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw - 1, 1, 1, NULL, &bad, err) == SP_ERR_INVALID_ARG);
+    CHECK(sp_synth_abc(a, b, c, n / 2, &cs, w, nw, 1, 1, NULL, &bad, err) == SP_ERR_INVALID_ARG);
     free(a);
     free(b);
     free(c);
@@ -392,7 +392,7 @@ static void check_generated(const sp_gen_params *p, const char *r1cs, const char
     CHECK(sp_synth_domain_log(&log_n, &cs.h, err) == SP_OK);
     size_t n = (size_t)1 << log_n;
     sp_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
-    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 3, NULL, err) == SP_OK);
+    CHECK(sp_synth_abc(a, b, c, n, &cs, w, nw, 1, 3, NULL, NULL, err) == SP_OK);
     check_abc_naive(&cs, w, a, b, c, n);
     /* break the last wire (only its defining constraint can notice); +5
      * because +1 could turn a 0 bit into a valid 1 */

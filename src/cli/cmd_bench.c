@@ -155,47 +155,6 @@ static void header(void)
                "min_s");
 }
 
-/* Random subgroup points: chained sums of 16 random multiples of the
- * generator (cheap to make, as good as random for timing). */
-#define DEFINE_POINTS(G)                                                                      \
-    static sp_##G##_affine *points_##G(size_t n, sp_rng *rng)                                 \
-    {                                                                                         \
-        sp_##G##_jac seed[16], *acc = malloc(n * sizeof *acc);                                \
-        sp_##G##_affine g, *out = malloc(n * sizeof *out);                                    \
-        if (!acc || !out) {                                                                   \
-            free(acc), free(out);                                                             \
-            return NULL;                                                                      \
-        }                                                                                     \
-        sp_##G##_generator(&g);                                                               \
-        for (int i = 0; i < 16; i++) {                                                        \
-            uint64_t k[4] = {sp_rng_u64(rng), sp_rng_u64(rng), sp_rng_u64(rng), sp_rng_u64(rng) >> 2}; \
-            sp_##G##_jac_from_affine(&seed[i], &g);                                           \
-            sp_##G##_mul_var(&seed[i], &seed[i], k, 4);                                       \
-        }                                                                                     \
-        acc[0] = seed[0];                                                                     \
-        for (size_t i = 1; i < n; i++)                                                        \
-            sp_##G##_jac_add_var(&acc[i], &acc[i - 1], &seed[sp_rng_u64(rng) % 16]);          \
-        sp_##G##_batch_to_affine(out, acc, n);                                                \
-        free(acc);                                                                            \
-        return out;                                                                           \
-    }
-DEFINE_POINTS(g1)
-DEFINE_POINTS(g2)
-
-static void make_scalars(sp_scalar *s, size_t n, double bool_fraction, sp_rng *rng)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u = sp_rng_u64(rng);
-        if ((double)(u >> 11) * 0x1p-53 < bool_fraction) {
-            memset(&s[i], 0, sizeof s[i]);
-            s[i].l[0] = sp_rng_u64(rng) & 1;
-        } else {
-            sp_fr f;
-            sp_fr_random(&f, rng);
-            sp_scalar_from_fr(&s[i], &f);
-        }
-    }
-}
 
 static int max_of(const int *v, int n)
 {
@@ -210,10 +169,11 @@ static int bench_msm(const bench_args *a)
     sp_rng rng;
     sp_rng_seed(&rng, 1);
     size_t nmax = (size_t)1 << max_of(a->logs, a->n_logs);
-    void *bases = a->group == 1 ? (void *)points_g1(nmax, &rng) : (void *)points_g2(nmax, &rng);
+    void *bases = malloc(nmax * (a->group == 1 ? sizeof(sp_g1_affine) : sizeof(sp_g2_affine)));
     sp_scalar *s = malloc(nmax * sizeof *s);
     double t[1000];
-    if (!bases || !s) {
+    if (!bases || !s ||
+        (a->group == 1 ? sp_g1_random_batch_var(bases, nmax, &rng) : sp_g2_random_batch_var(bases, nmax, &rng))) {
         free(bases), free(s);
         return sp_cli_fail("bench", SP_ERR_NOMEM, "MSM inputs");
     }
@@ -225,7 +185,7 @@ static int bench_msm(const bench_args *a)
     sp_status st = SP_OK;
     for (int li = 0; li < a->n_logs && st == SP_OK; li++) {
         size_t n = (size_t)1 << a->logs[li];
-        make_scalars(s, n, a->bool_fraction, &rng);
+        sp_msm_random_scalars(s, n, a->bool_fraction, &rng);
         for (int ti = 0; ti < a->n_threads && st == SP_OK; ti++) {
             sp_msm_config cfg = sp_msm_config_default();
             cfg.threads = a->threads[ti];

@@ -468,10 +468,10 @@ static int row_run(const sp_cli_circuit *circ, const sp_engine_config *cfg, cons
 static int sweep(const sp_cli_circuit *circ, const bench_args *a)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    /* gpu_threads = every core against the default min(32, cores); on 32
+    /* finish_threads = every core against the default min(32, cores); on 32
      * cores or fewer the two are equal, so half the cores instead */
     char all_cores[32];
-    snprintf(all_cores, sizeof all_cores, "gpu_threads=%ld", cores > 32 ? cores : cores > 1 ? cores / 2 : 1);
+    snprintf(all_cores, sizeof all_cores, "finish_threads=%ld", cores > 32 ? cores : cores > 1 ? cores / 2 : 1);
     const char *const changes[] = {"serialized_free=0", "pinned_pool=0", "bw_throttle=0", "two_step_release=0",
                                    "gpu_workers=1", "gpu_workers=2", all_cores, "g2_on_device=0",
                                    "g2_on_device=1"};
@@ -494,7 +494,7 @@ static int sweep(const sp_cli_circuit *circ, const bench_args *a)
         if (sp_cli_engine_set(&cfg, changes[i], err, sizeof err))
             return -1;
         if (!memcmp(&cfg, &a->cfg, sizeof cfg))
-            continue; /* no change from the base configuration (gpu_threads: 32 or fewer cores) */
+            continue; /* no change from the base configuration (finish_threads: 32 or fewer cores) */
         snprintf(label, sizeof label, "sweep %s", changes[i]);
         int r = row_run(circ, &cfg, a, label, a->c, a->j, NULL, &row);
         worst = r < 0 || r > worst ? r : worst;

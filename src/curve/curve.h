@@ -133,6 +133,20 @@ typedef struct { sp_fp2 x, y, zz, zzz; } sp_g2_xyzz;
 SP_DECLARE_CURVE(g1, sp_fp)
 SP_DECLARE_CURVE(g2, sp_fp2)
 
+/*
+ * Points for tests and benchmarks, one generator for every program that
+ * needs many (random.c): for G in {g1, g2},
+ *   sp_status sp_G_random_batch_var(sp_G_affine *out, size_t n, sp_rng *rng)
+ * On output: out[0..n) points of the subgroup, made as chained sums of 16
+ *   random multiples of the generator (out[i] = out[i-1] + one of the 16),
+ *   which is cheap (one addition per point) and as good as random for
+ *   timing and for exercising code, but NOT uniformly distributed: never
+ *   use it where an adversary or a secret is involved.
+ * Returns SP_OK, or SP_ERR_NOMEM (out untouched).
+ */
+sp_status sp_g1_random_batch_var(sp_g1_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
+sp_status sp_g2_random_batch_var(sp_g2_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
+
 /* The BLS parameter is x = -SP_BLS_Z. */
 #define SP_BLS_Z 0xd201000000010000ULL
 

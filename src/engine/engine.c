@@ -67,10 +67,10 @@ static sp_status check_config(sp_engine_config *c, char err[SP_ERR_LEN])
         bad = "max_parallel_synthesis must be 1..256";
     else if (c->gpu_workers_per_device < 1 || c->gpu_workers_per_device > 16)
         bad = "gpu_workers_per_device must be 1..16";
-    else if (c->synth_threads < 0 || c->gpu_threads < 0 || c->finish_workers < 0 || c->backend_threads < 0 ||
-             c->synth_threads > 4096 || c->gpu_threads > 4096 || c->finish_workers > 256 ||
+    else if (c->synth_threads < 0 || c->finish_threads < 0 || c->finish_workers < 0 || c->backend_threads < 0 ||
+             c->synth_threads > 4096 || c->finish_threads > 4096 || c->finish_workers > 256 ||
              c->backend_threads > 4096)
-        bad = "synth_threads, gpu_threads, backend_threads (0..4096) or finish_workers (0..256) out of range";
+        bad = "synth_threads, finish_threads, backend_threads (0..4096) or finish_workers (0..256) out of range";
     else if (c->max_jobs < 1 || c->max_partitions < 1 || c->max_partitions > ((size_t)1 << 24))
         bad = "max_jobs and max_partitions must be >= 1 (max_partitions <= 2^24)";
     else if (!c->backends || !*c->backends || strlen(c->backends) >= 256)
@@ -83,8 +83,8 @@ static sp_status check_config(sp_engine_config *c, char err[SP_ERR_LEN])
         c->budget_bytes = sp_engine_default_budget();
     if (!c->synth_threads)
         c->synth_threads = cores() / c->max_parallel_synthesis > 0 ? cores() / c->max_parallel_synthesis : 1;
-    if (!c->gpu_threads)
-        c->gpu_threads = cores() < 32 ? cores() : 32;
+    if (!c->finish_threads)
+        c->finish_threads = cores() < 32 ? cores() : 32;
     return SP_OK;
 }
 
@@ -332,7 +332,7 @@ static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_
 /* Bytes one partition reserves (engine.h): a, b, c, plus the prover's
  * witness and H scalars, the split MSM's index list and the bucket
  * scratch of the G1 MSMs (backend threads) and of the G2 MSM
- * (gpu_threads), both counted as XYZZ plus affine buckets. */
+ * (finish_threads), both counted as XYZZ plus affine buckets. */
 static void partition_bytes(const sp_engine *e, circuit *c)
 {
     const sp_g16_pk *pk = c->pk;
@@ -343,7 +343,7 @@ static void partition_bytes(const sp_engine *e, circuit *c)
     c->abc_bytes = 3 * sizeof(sp_fr) * (size_t)pk->domain_size;
     c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
                     (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
-                    (size_t)e->cfg.gpu_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
+                    (size_t)e->cfg.finish_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
     if (c->nat) /* the witness, made by synthesis */
         c->rest_bytes += nv * sizeof(sp_fr);
 }

@@ -6,7 +6,7 @@
  *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
  *   GPU workers  gpu_workers_per_device per device, one device lock each,
  *                held only around sp_g16_prove_start
- *   finish       CPU G2 MSM (gpu_threads threads), r, s, assembly, verify
+ *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify
  *   notifier     runs the jobs' on_done callbacks, off the pipeline
  *
  * Every stage begins by looking at its job's abort flag: a cancelled or
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/internal.h"
-#include "synth/synth_chunked.h"
+#include "synth/prover.h"
 
 #define TL(e, ev, seq, ...) sp_timeline_emit((e)->tl, ev, seq, __VA_ARGS__)
 
@@ -224,9 +224,8 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
         return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
     }
     if (c->cs)
-        return sp_synth_abc_chunked(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad,
-                                    err);
-    return sp_synth_abc_from_key_chunked(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
+        return sp_synth_abc(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad, err);
+    return sp_synth_abc_from_key(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
 }
 
 static void synth_one(sp_engine *e, worker *w, part *p)
@@ -391,7 +390,7 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     o.backend = &w->wrap;
     o.split_msm = e->cfg.split_msm;
     o.g2_on_backend = e->cfg.g2_on_device;
-    o.threads = e->cfg.gpu_threads;
+    o.threads = e->cfg.finish_threads;
     double t0 = eng_ms(e);
     pthread_mutex_lock(&d->lock);
     double t1 = eng_ms(e);
@@ -474,7 +473,7 @@ static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err
     job *j = p->job;
     const circuit *c = j->circ;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.threads = e->cfg.gpu_threads;
+    o.threads = e->cfg.finish_threads;
     o.split_msm = e->cfg.split_msm;
     int throttle = e->cfg.bw_throttle && !p->partial.have_b2;
     if (throttle)

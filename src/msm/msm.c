@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "msm/msm_internal.h"
@@ -340,4 +341,19 @@ void sp_msm_subgroup_plan(unsigned *c_out, size_t *chunks_out, int *affine, size
     /* Affine buckets pay off once a bucket gets a few additions a task and
      * the batches (2^(c-1) additions) share the inversion well (measured). */
     *affine = n / *chunks_out >= ((size_t)4 << *c_out) && *c_out >= (g == 2 ? 7u : 9u);
+}
+
+void sp_msm_random_scalars(sp_scalar *s, size_t n, double bool_fraction, sp_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = sp_rng_u64(rng);
+        if ((double)(u >> 11) * 0x1p-53 < bool_fraction) {
+            memset(&s[i], 0, sizeof s[i]);
+            s[i].l[0] = sp_rng_u64(rng) & 1;
+        } else {
+            sp_fr f;
+            sp_fr_random(&f, rng);
+            sp_scalar_from_fr(&s[i], &f);
+        }
+    }
 }

@@ -139,4 +139,10 @@ void sp_msm_scalars_from_fr(sp_scalar *out, const sp_fr *in, size_t n);
  * of 2^24 values is ~0.2 s on one core, on the prover's critical path. */
 void sp_msm_scalars_from_fr_par(sp_scalar *out, const sp_fr *in, size_t n, int threads);
 
+/* Scalars for tests and benchmarks, one generator for every program that
+ * times or checks an MSM: s[0..n) gets a share bool_fraction (0..1) of 0s
+ * and 1s (half each, as in a witness), the rest uniform below r, from the
+ * seeded rng (never for secrets). */
+void sp_msm_random_scalars(sp_scalar *s, size_t n, double bool_fraction, sp_rng *rng);
+
 #endif

@@ -1,4 +1,4 @@
-/* Whole-proof driver on the CPU (see prover.h). */
+/* The whole-proof driver (see prover.h); synthesis itself is in synth.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,52 +7,18 @@
 #include "synth/prover.h"
 #include "synth/synth.h"
 
-typedef struct {
-    sp_fr *a, *b, *c;
-    const sp_g16_pk *pk;
-    const sp_fr *w;
-} qap_ctx;
-
-static void qap_worker(sp_par *par, int tid, void *arg)
-{
-    qap_ctx *q = arg;
-    size_t lo, hi;
-    sp_par_range(&lo, &hi, q->pk->domain_size, tid, par->nthreads);
-    for (size_t row = lo; row < hi; row++) {
-        sp_synth_row_dot(&q->a[row], &q->pk->qap_a, row, q->w);
-        sp_synth_row_dot(&q->b[row], &q->pk->qap_b, row, q->w);
-        sp_fr_mul(&q->c[row], &q->a[row], &q->b[row]);
-    }
-}
-
-sp_status sp_synth_abc_from_key(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_fr *w, size_t w_len,
-                                int nthreads, char err[SP_ERR_LEN])
-{
-    if (!pk->has_qap) {
-        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
-        return SP_ERR_INVALID_ARG;
-    }
-    if (w_len != pk->n_vars) {
-        snprintf(err, SP_ERR_LEN, "witness has %zu values, the key expects %u", w_len, pk->n_vars);
-        return SP_ERR_INVALID_ARG;
-    }
-    qap_ctx q = {a, b, c, pk, w};
-    sp_par_run(sp_par_threads_for(nthreads, pk->domain_size, 1024), qap_worker, &q);
-    return SP_OK;
-}
-
 static sp_status synthesize(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_r1cs *cs, const sp_fr *w,
                             size_t w_len, int check, int nt, char err[SP_ERR_LEN])
 {
     if (!cs)
-        return sp_synth_abc_from_key(a, b, c, pk, w, w_len, nt, err);
+        return sp_synth_abc_from_key(a, b, c, pk, w, w_len, nt, NULL, err);
     if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public) {
         snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public) does not match the key (%u wires, %u public)",
                  cs->h.n_wires, sp_r1cs_n_public(&cs->h), pk->n_vars, pk->vk.n_public);
         return SP_ERR_INVALID_ARG;
     }
     size_t bad;
-    return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, &bad, err);
+    return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, NULL, &bad, err);
 }
 
 sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
@@ -60,14 +26,8 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (w_len != pk->n_vars) {
-        snprintf(err, SP_ERR_LEN, "witness has %zu values, the key expects %u", w_len, pk->n_vars);
-        return SP_ERR_INVALID_ARG;
-    }
-    if (!pk->has_qap && !cs) {
-        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
-        return SP_ERR_INVALID_ARG;
-    }
+    /* The witness's length and the key's QAP are checked once, by the
+     * synthesis (before anything is allocated for the proof itself). */
     size_t n = pk->domain_size;
     sp_fr *a = malloc(sizeof(sp_fr) * n), *b = malloc(sizeof(sp_fr) * n), *c = malloc(sizeof(sp_fr) * n);
     sp_ntt_domain *d = NULL;

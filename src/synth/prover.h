@@ -13,17 +13,19 @@
 #include "groth16/keys.h"
 #include "groth16/prove.h"
 #include "r1cs/r1cs.h"
+#include "synth/synth.h"
 
 /*
  * a = A.w, b = B.w over the key's own QAP matrices (zkey section 4, rows
  * over the whole domain, input rows included), and c = a * b row by row,
- * as snarkjs computes them.
+ * as snarkjs computes them, under ctl (synth.h; NULL = no steering).
  * On input: pk->has_qap; w has pk->n_vars values; a, b, c have
  *   pk->domain_size entries. nthreads >= 1.
- * Returns SP_OK or SP_ERR_INVALID_ARG (no QAP in the key, wrong length).
+ * Returns SP_OK, SP_ERR_INVALID_ARG (no QAP in the key, wrong length) or
+ *   SP_ERR_CANCELLED (ctl's cancel flag).
  */
 sp_status sp_synth_abc_from_key(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_fr *w, size_t w_len,
-                                int nthreads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+                                int nthreads, const sp_synth_ctl *ctl, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
  * Proves one witness.

@@ -15,26 +15,48 @@
 #ifndef SP_SYNTH_SYNTH_H
 #define SP_SYNTH_SYNTH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include "field/field.h"
 #include "r1cs/r1cs.h"
+
+#define SP_SYNTH_CHUNK_ROWS 8192 /* default rows per chunk */
+
+/*
+ * How the engine steers a synthesis (NULL = no steering). Rows are handed
+ * out a chunk at a time, dynamically, so a slow thread does not hold up
+ * the others; between two chunks every thread
+ *   - yields the CPU while *throttle > 0: the engine raises it during the
+ *     memory-bound CPU G2 MSM of another partition, so the two do not
+ *     fight over memory bandwidth (docs/algorithms.md §5);
+ *   - stops when *cancel != 0 (a cancelled or failed job).
+ */
+typedef struct {
+    const atomic_int *throttle; /* NULL, or > 0: yield between chunks */
+    const atomic_int *cancel;   /* NULL, or != 0: stop at the next chunk */
+    size_t chunk_rows;          /* 0 = SP_SYNTH_CHUNK_ROWS */
+    atomic_ulong *yields;       /* NULL, or counts the yields made */
+} sp_synth_ctl;
 
 /* Returns in *log_n the smallest k with 2^k >= nC + nPub + 1, or
  * SP_ERR_UNSUPPORTED (with err) when k would exceed SP_NTT_MAX_LOG. */
 sp_status sp_synth_domain_log(unsigned *log_n, const sp_r1cs_header *h, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
- * Fills a, b, c (n entries each) with the layout above, on nthreads threads.
+ * Fills a, b, c (n entries each) with the layout above, on nthreads threads,
+ * under ctl (NULL = no steering).
  * On input: w holds w_len values, which must equal n_wires; n >= nC + nPub + 1.
  *   check == 0: c = a*b row by row (the C matrix is not read; snarkjs' way).
  *   check != 0: c = C*w, and every constraint row is checked.
  * On output: a, b, c filled; on SP_ERR_UNSATISFIED, *bad_row (when not
  *   NULL) is the first constraint that fails, and err names it.
- * Returns SP_OK, SP_ERR_UNSATISFIED, or SP_ERR_INVALID_ARG (lengths).
- * Time is independent of the witness values.
+ * Returns SP_OK, SP_ERR_UNSATISFIED, SP_ERR_INVALID_ARG (lengths), or
+ *   SP_ERR_CANCELLED when ctl's cancel flag was seen (a, b, c then partly
+ *   written). Time is independent of the witness values.
  */
 sp_status sp_synth_abc(sp_fr *a, sp_fr *b, sp_fr *c, size_t n, const sp_r1cs *cs, const sp_fr *w, size_t w_len,
-                       int check, int nthreads, size_t *bad_row, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+                       int check, int nthreads, const sp_synth_ctl *ctl, size_t *bad_row,
+                       char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Checks <A_i,w> * <B_i,w> == <C_i,w> for every constraint without
  * building the domain vectors. Same results as sp_synth_abc with check. */

@@ -103,10 +103,13 @@ static void proofs_json(sp_json_writer *w, const sp_engine_result *res)
         if (sp_g16_public_json_encode(&text, &len, res->public_signals + k * res->n_public, res->n_public) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
-        sp_bp_proof_encode(bp, &res->proofs[k]);
-        sp_b64_encode(b64, bp, sizeof bp);
-        sp_jw_key(w, "bellperson");
-        sp_jw_string(w, b64);
+        char e[SP_ERR_LEN];
+        if (sp_bp_curve_check(e) == SP_OK) { /* bellperson's encoding is BLS12-381's */
+            sp_bp_proof_encode(bp, &res->proofs[k]);
+            sp_b64_encode(b64, bp, sizeof bp);
+            sp_jw_key(w, "bellperson");
+            sp_jw_string(w, b64);
+        }
         sp_jw_end_object(w);
     }
     sp_jw_end_array(w);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "curve/encode.h"
 #include "groth16/json_io.h"
 #include "groth16/zkey.h"
 #include "util/buf.h"
@@ -62,11 +63,11 @@ static void hex_of_be(word_hex out, const uint8_t be[32])
     out[66] = 0;
 }
 
-static void hex_fp(word_hex out, const sp_fp *a)
+/* The n words of an EVM encoding (curve/encode.h: sp_g1_to_evm, sp_g2_to_evm). */
+static void hex_words(word_hex *out, const uint8_t *be, size_t n)
 {
-    uint8_t be[32];
-    sp_fp_to_bytes_be(be, a);
-    hex_of_be(out, be);
+    for (size_t i = 0; i < n; i++)
+        hex_of_be(out[i], be + 32 * i);
 }
 
 static void hex_fr(word_hex out, const sp_fr *a)
@@ -93,25 +94,24 @@ typedef struct {
 
 #define OUT(t, ...) sp_buf_printf(&(t)->b, &(t)->len, &(t)->cap, __VA_ARGS__)
 
-/* A G1 point as two constants NAME_X, NAME_Y. Infinity is (0, 0) in our
- * affine form and in the precompiles' encoding alike. */
+/* A G1 point as two constants NAME_X, NAME_Y (infinity: 0, 0). */
 static void const_g1(text *t, const char *name, const sp_g1_affine *p)
 {
-    word_hex x, y;
-    hex_fp(x, &p->x);
-    hex_fp(y, &p->y);
-    OUT(t, "    uint256 constant %s_X = %s;\n    uint256 constant %s_Y = %s;\n", name, x, name, y);
+    uint8_t be[SP_G1_EVM_BYTES];
+    word_hex h[2];
+    sp_g1_to_evm(be, p);
+    hex_words(h, be, 2);
+    OUT(t, "    uint256 constant %s_X = %s;\n    uint256 constant %s_Y = %s;\n", name, h[0], name, h[1]);
 }
 
 /* A G2 point as NAME_X1, NAME_X0, NAME_Y1, NAME_Y0: each coordinate
  * c0 + c1*u with c1 first, the order precompile 0x08 reads. */
 static void const_g2(text *t, const char *name, const sp_g2_affine *p)
 {
+    uint8_t be[SP_G2_EVM_BYTES];
     word_hex h[4];
-    hex_fp(h[0], &p->x.c1);
-    hex_fp(h[1], &p->x.c0);
-    hex_fp(h[2], &p->y.c1);
-    hex_fp(h[3], &p->y.c0);
+    sp_g2_to_evm(be, p);
+    hex_words(h, be, 4);
     OUT(t,
         "    uint256 constant %s_X1 = %s;\n    uint256 constant %s_X0 = %s;\n"
         "    uint256 constant %s_Y1 = %s;\n    uint256 constant %s_Y0 = %s;\n",
@@ -124,7 +124,7 @@ static void contract_head(text *t, const sp_g16_vk *vk)
     hex_limbs(r, SP_FR_MODULUS);
     hex_limbs(p, SP_FP_MODULUS);
     OUT(t, "// SPDX-License-Identifier: MIT\n"
-           "// Groth16 verifier for one BN254 verifying key (snarkjs \"bn128\"), %u public signals,\n"
+           "// Groth16 verifier for one BN254 verifying key (snarkjs \"bn128\"), %u public signal%s,\n"
            "// written by snarkpipe export-solidity. The interface is that of the verifier snarkjs\n"
            "// writes: `snarkpipe calldata public.json proof.json` (or `snarkjs zkey export\n"
            "// soliditycalldata`) prints the arguments of verifyProof. The check runs on the EVM's\n"
@@ -138,7 +138,7 @@ static void contract_head(text *t, const sp_g16_vk *vk)
            "    // The base field prime p.\n"
            "    uint256 constant P = %s;\n\n"
            "    // The verifying key.\n",
-        vk->n_public, r, p);
+        vk->n_public, vk->n_public == 1 ? "" : "s", r, p);
     const_g1(t, "ALPHA", &vk->alpha1);
     const_g2(t, "BETA", &vk->beta2);
     const_g2(t, "GAMMA", &vk->gamma2);
@@ -228,15 +228,12 @@ static char *contract_text(size_t *len, const sp_g16_vk *vk)
 static char *calldata_text(const sp_g16_proof *pf, const sp_fr *pub, size_t n)
 {
     text t = {NULL, 0, 0};
+    uint8_t be[SP_G1_EVM_BYTES + SP_G2_EVM_BYTES + SP_G1_EVM_BYTES];
     word_hex h[8];
-    hex_fp(h[0], &pf->a.x);
-    hex_fp(h[1], &pf->a.y);
-    hex_fp(h[2], &pf->b.x.c1);
-    hex_fp(h[3], &pf->b.x.c0);
-    hex_fp(h[4], &pf->b.y.c1);
-    hex_fp(h[5], &pf->b.y.c0);
-    hex_fp(h[6], &pf->c.x);
-    hex_fp(h[7], &pf->c.y);
+    sp_g1_to_evm(be, &pf->a);
+    sp_g2_to_evm(be + SP_G1_EVM_BYTES, &pf->b);
+    sp_g1_to_evm(be + SP_G1_EVM_BYTES + SP_G2_EVM_BYTES, &pf->c);
+    hex_words(h, be, 8);
     OUT(&t, "[\"%s\", \"%s\"],[[\"%s\", \"%s\"],[\"%s\", \"%s\"]],[\"%s\", \"%s\"],[", h[0], h[1], h[2], h[3], h[4],
         h[5], h[6], h[7]);
     for (size_t i = 0; i < n; i++) {
@@ -312,7 +309,8 @@ int sp_cli_export_solidity(int argc, char **argv)
         rc = st == SP_OK ? SP_EXIT_OK : sp_cli_fail("export-solidity", st, err);
     }
     if (rc == SP_EXIT_OK && !sp_cli_g.quiet && !sp_cli_g.json)
-        printf("Groth16Verifier (BN254, %u public signals) written to %s\n", vk.n_public, pos[1]);
+        printf("Groth16Verifier (BN254, %u public signal%s) written to %s\n", vk.n_public,
+               vk.n_public == 1 ? "" : "s", pos[1]);
     free(sol);
 #else
     rc = refuse_curve("export-solidity", pos[0], "verifying key");

@@ -87,6 +87,13 @@ expect 0 "  (the output is left as it was)" grep -qx keep "$T/keep.sol"
 expect 2 "a BLS12-381 proof: calldata refuses" "$bin" calldata "$vec/multiplier_bls12381/public.json" "$vec/multiplier_bls12381/proof.json"
 expect_out "BLS12-381.*BN254 only" "  (names both curves)"
 
+expect 2 "--curve bls12-381 with a BN254 vkey: refused" "$bin" --curve bls12-381 export-solidity "$m/verification_key.json" "$T/keep.sol"
+expect_out "bn254.*bls12-381" "  (names both curves)"
+expect 2 "--curve bn254 with a BLS12-381 proof: refused" "$bin" --curve bn254 calldata \
+    "$vec/multiplier_bls12381/public.json" "$vec/multiplier_bls12381/proof.json"
+expect_out "bls12-381.*bn254" "  (names both curves)"
+expect 0 "  (the output is left as it was)" grep -qx keep "$T/keep.sol"
+
 json_edit "$m/verification_key.json" "$T/vk_off.json" 'j.vk_alpha_1[0] = ((BigInt(j.vk_alpha_1[0]) + 1n) % p).toString()'
 expect 2 "vkey with alpha off the curve: refused" "$bin" export-solidity "$T/vk_off.json" "$T/keep.sol"
 expect_out "vk_alpha_1" "  (names the point)"

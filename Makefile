@@ -142,9 +142,10 @@ test:
 test-run: tests $(CLI) check-layers $(if $(BN_BUILD),bn254-tests)
 	@tests/run.sh $(BUILD)/tests $(if $(BN_BUILD),--bn254 $(BN_BUILD)/tests)
 
-# The BN254 instance's test programs (the same sources, tests/bls12-381-only.txt left out).
+# The BN254 instance's test programs (the same sources, tests/bls12-381-only.txt
+# left out) and the one-curve BN254 snarkpipe that those driving a daemon run.
 bn254-tests: FORCE
-	@$(MAKE) --no-print-directory CURVE=bn254 BUILD=$(BN_BUILD) tests
+	@$(MAKE) --no-print-directory CURVE=bn254 BUILD=$(BN_BUILD) tests $(BN_BUILD)/snarkpipe
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
 check-layers:

@@ -10,6 +10,7 @@
 #                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
 #                   default build makes that one too and links both into one
 #                   $(BUILD)/snarkpipe (ARCHITECTURE.md, "Curves").
+#   CUDA_BN254=1    with CUDA=1: the BN254 instance gets its own CUDA backend too
 #   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
 #                   also build-san/, build-bn254*/, build-fuzz/
 
@@ -41,6 +42,8 @@ endif
 ifeq ($(CURVE),bls12-381)
 BN_BUILD    := $(if $(filter %-san,$(BUILD)),$(patsubst %-san,%-bn254-san,$(BUILD)),$(BUILD)-bn254)
 BN_INSTANCE := $(BN_BUILD)/instance.o
+# the sub-make's arguments: CUDA for BN254 only with CUDA_BN254=1
+BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 1,$(CUDA_BN254)),$(CUDA),0)
 endif
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc -pthread
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
@@ -145,7 +148,7 @@ test-run: tests $(CLI) check-layers $(if $(BN_BUILD),bn254-tests)
 # The BN254 instance's test programs (the same sources, tests/bls12-381-only.txt
 # left out) and the one-curve BN254 snarkpipe that those driving a daemon run.
 bn254-tests: FORCE
-	@$(MAKE) --no-print-directory CURVE=bn254 BUILD=$(BN_BUILD) tests $(BN_BUILD)/snarkpipe
+	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
 check-layers:
@@ -222,9 +225,9 @@ $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
 $(BN_INSTANCE): FORCE
-	@$(MAKE) --no-print-directory CURVE=bn254 BUILD=$(BN_BUILD) instance
+	@$(MAKE) --no-print-directory $(BN_MAKE) instance
 endif
-INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(if $(filter 1,$(CUDA_BN254)),$(CUDA_OBJ)))
+INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
 instance: $(BUILD)/instance.o
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
 	$(LD) -r -o $@.tmp $^

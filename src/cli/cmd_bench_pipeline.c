@@ -470,7 +470,7 @@ static int sweep(const sp_cli_circuit *circ, const bench_args *a)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     /* finish_threads = every core against the default min(32, cores); on 32
      * cores or fewer the two are equal, so half the cores instead */
-    char all_cores[32];
+    char all_cores[48];
     snprintf(all_cores, sizeof all_cores, "finish_threads=%ld", cores > 32 ? cores : cores > 1 ? cores / 2 : 1);
     const char *const changes[] = {"serialized_free=0", "pinned_pool=0", "bw_throttle=0", "two_step_release=0",
                                    "gpu_workers=1", "gpu_workers=2", all_cores, "g2_on_device=0",

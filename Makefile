@@ -193,8 +193,8 @@ CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
 $(CLI): $(CLI_CUDA_OBJ)
 endif
 
-$(BUILD)/gpu/backend_cuda.o: CFLAGS += -Igpu -DSP_WITH_CUDA
-$(BUILD)/gpu/backend_cuda.o: $(CUDA_DEPS)
+# gpu/*.c include their own folder's headers (found next to them)
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c)): $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
@@ -205,7 +205,7 @@ $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(GPU_CHECK_OBJ): CFLAGS += -Igpu -DSP_WITH_CUDA
+$(GPU_CHECK_OBJ): CFLAGS += -Igpu
 $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm

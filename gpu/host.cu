@@ -2,8 +2,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "cu_util.cuh"
 #include "sp_cuda_backend.h"
+
+extern "C" {
+#include "util/par.h"
+}
 
 extern "C" sp_status sp_cuda_bind(sp_cuda *ctx)
 {
@@ -157,4 +163,182 @@ extern "C" void sp_cuda_host_unregister(const void *p)
         }
     }
     pthread_mutex_unlock(&pin_mu);
+}
+
+/* ---- staged uploads (sp_cuda_upload) ---- */
+
+#define SP_UPLOAD_MAX_SLOTS 8
+#define SP_UPLOAD_GRAIN ((size_t)1 << 20) /* bytes per copying thread, at least */
+
+struct sp_cuda_upload {
+    int device;
+    cudaStream_t stream;
+    cudaEvent_t ev[SP_UPLOAD_MAX_SLOTS]; /* slot k's copy to the device is done */
+    unsigned char *ring;                 /* slots x slot_bytes, pinned */
+    size_t slot_bytes;
+    int slots, n_ev;
+    /* the upload in flight */
+    pthread_t th;
+    int running, threaded, threads;
+    unsigned char *dev;
+    const unsigned char *src;
+    size_t bytes;
+    cudaError_t e;
+    const char *what; /* the call that failed */
+    double ms;
+};
+
+static double up_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t bytes;
+} up_copy;
+
+static void up_copy_part(sp_par *par, int tid, void *arg)
+{
+    const up_copy *c = (const up_copy *)arg;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, c->bytes, tid, par->nthreads);
+    memcpy(c->dst + lo, c->src + lo, hi - lo);
+}
+
+/* 1 when p is page-locked host memory (allocated pinned or registered). */
+static int up_is_pinned(const void *p)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* The upload, on its own thread: slot k takes pieces k, k + slots, ...;
+ * before a slot is refilled its previous copy must have finished. */
+static void *up_main(void *arg)
+{
+    sp_cuda_upload *u = (sp_cuda_upload *)arg;
+    double t0 = up_now_ms();
+    cudaError_t e = cudaSetDevice(u->device);
+    u->what = "cudaSetDevice";
+    if (e == cudaSuccess && up_is_pinned(u->src)) {
+        u->what = "cudaMemcpyAsync (pinned source)";
+        e = cudaMemcpyAsync(u->dev, u->src, u->bytes, cudaMemcpyHostToDevice, u->stream);
+    }
+    else {
+        size_t k = 0;
+        for (size_t off = 0; e == cudaSuccess && off < u->bytes; off += u->slot_bytes, k++) {
+            int s = (int)(k % (size_t)u->slots);
+            size_t len = u->bytes - off < u->slot_bytes ? u->bytes - off : u->slot_bytes;
+            u->what = "cudaEventSynchronize (staging slot)";
+            if (k >= (size_t)u->slots && (e = cudaEventSynchronize(u->ev[s])) != cudaSuccess)
+                break;
+            up_copy c = {u->ring + (size_t)s * u->slot_bytes, u->src + off, len};
+            sp_par_run(sp_par_threads_for(u->threads, len, SP_UPLOAD_GRAIN), up_copy_part, &c);
+            u->what = "cudaMemcpyAsync (staging slot)";
+            e = cudaMemcpyAsync(u->dev + off, c.dst, len, cudaMemcpyHostToDevice, u->stream);
+            if (e == cudaSuccess) {
+                u->what = "cudaEventRecord";
+                e = cudaEventRecord(u->ev[s], u->stream);
+            }
+        }
+    }
+    cudaError_t e2 = cudaStreamSynchronize(u->stream); /* nothing of the ring in flight after this */
+    if (e == cudaSuccess && e2 != cudaSuccess) {
+        e = e2;
+        u->what = "cudaStreamSynchronize";
+    }
+    if (e != cudaSuccess)
+        cudaGetLastError();
+    u->e = e;
+    u->ms = up_now_ms() - t0;
+    return NULL;
+}
+
+extern "C" sp_status sp_cuda_upload_create(sp_cuda *ctx, sp_cuda_upload **out, size_t slot_bytes, int slots)
+{
+    *out = NULL;
+    if (slots < 2 || slots > SP_UPLOAD_MAX_SLOTS || slot_bytes == 0)
+        return SP_ERR_INVALID_ARG;
+    sp_cuda_upload *u = (sp_cuda_upload *)calloc(1, sizeof *u);
+    if (!u)
+        return SP_ERR_NOMEM;
+    u->device = ctx->device;
+    u->slot_bytes = slot_bytes;
+    u->slots = slots;
+    sp_status st = SP_ERR_GPU;
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&u->stream, cudaStreamNonBlocking);
+    for (; e == cudaSuccess && u->n_ev < slots; u->n_ev++)
+        e = cudaEventCreateWithFlags(&u->ev[u->n_ev], cudaEventDisableTiming);
+    if (e == cudaSuccess) {
+        e = cudaHostAlloc((void **)&u->ring, (size_t)slots * slot_bytes, cudaHostAllocPortable);
+        if (e == cudaErrorMemoryAllocation)
+            st = SP_ERR_NOMEM;
+    }
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        sp_cu_record(ctx, "sp_cuda_upload_create", __FILE__, __LINE__, e);
+        u->ring = NULL;
+        sp_cuda_upload_free(u);
+        return st;
+    }
+    *out = u;
+    return SP_OK;
+}
+
+extern "C" void sp_cuda_upload_free(sp_cuda_upload *u)
+{
+    if (!u)
+        return;
+    double ms;
+    char why[8];
+    if (u->running && sp_cuda_upload_wait(u, &ms, why, sizeof why) != SP_OK)
+        ms = 0; /* its failure has nobody left to tell */
+    cudaSetDevice(u->device);
+    for (int i = 0; i < u->n_ev; i++)
+        cudaEventDestroy(u->ev[i]);
+    if (u->stream)
+        cudaStreamDestroy(u->stream);
+    if (u->ring)
+        cudaFreeHost(u->ring);
+    free(u);
+}
+
+extern "C" sp_status sp_cuda_upload_start(sp_cuda_upload *u, void *dev, const void *src, size_t bytes, int threads)
+{
+    if (u->running)
+        return SP_ERR_INVALID_ARG;
+    u->dev = (unsigned char *)dev;
+    u->src = (const unsigned char *)src;
+    u->bytes = bytes;
+    u->threads = threads < 1 ? 1 : threads;
+    u->e = cudaSuccess;
+    u->ms = 0;
+    u->running = 1;
+    /* without a thread of its own the upload still happens, only not overlapped */
+    u->threaded = pthread_create(&u->th, NULL, up_main, u) == 0;
+    if (!u->threaded)
+        up_main(u);
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *err, size_t err_len)
+{
+    if (u->running && u->threaded)
+        pthread_join(u->th, NULL);
+    u->running = u->threaded = 0;
+    *ms = u->ms;
+    if (u->e == cudaSuccess)
+        return SP_OK;
+    snprintf(err, err_len, "staged upload of %zu bytes: %s: %s", u->bytes, u->what, cudaGetErrorString(u->e));
+    return SP_ERR_GPU;
 }

@@ -84,6 +84,60 @@ __global__ void __launch_bounds__(SP_H_THREADS)
     h[i] = t;
 }
 
+/* c[i] = a[i] * b[i]: the C evaluations of a satisfying witness, made on
+ * the device instead of copied (sp_backend_proof) */
+__global__ void __launch_bounds__(SP_H_THREADS)
+    h_mul(frw_t *c, const frw_t *a, const frw_t *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        f_mul(c[i], a[i], b[i]);
+}
+
+/* v[i] out of Montgomery form, in place: the witness into MSM scalars */
+__global__ void __launch_bounds__(SP_H_THREADS) h_from_mont(frw_t *v, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    frw_t x = v[i];
+    fr_from_mont(x);
+    v[i] = x;
+}
+
+/* splitmix64 */
+static __device__ __forceinline__ uint64_t h_mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The warm-up's stand-in values (sp_cuda_fr_fill_sample). */
+__global__ void __launch_bounds__(SP_H_THREADS)
+    h_fill(frw_t *v, size_t n, uint64_t seed, unsigned other_mod, frw_t one)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint64_t h = h_mix(seed ^ h_mix(i));
+    frw_t x;
+    if (other_mod <= 1 || h % other_mod == 0) { /* below 2^252 < r: a field element */
+        for (int k = 0; k < 4; k++) {
+            uint64_t r = h_mix(h + k);
+            x.w[2 * k] = (uint32_t)r;
+            x.w[2 * k + 1] = (uint32_t)(r >> 32);
+        }
+        x.w[7] &= 0x0fffffffu;
+    } else if ((h >> 40) & 1) {
+        x = one;
+    } else {
+        f_set_zero(x);
+    }
+    v[i] = x;
+}
+
 static frw_t to_dev(const sp_fr *x)
 {
     frw_t r;
@@ -124,6 +178,47 @@ extern "C" sp_status sp_cuda_fr_abc(sp_cuda *ctx, sp_fr *h, const sp_fr *a, cons
         (frw_t *)h, (const frw_t *)a, (const frw_t *)b, (const frw_t *)c, n,
         to_dev(scale ? scale : &one), scale != NULL, canonical);
     SP_CU_LAUNCHED(ctx, "h_abc");
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_fr_mul(sp_cuda *ctx, sp_fr *c, const sp_fr *a, const sp_fr *b, size_t n)
+{
+    if (n == 0)
+        return SP_OK;
+    if (!sp_cu_is_device_ptr(c) || !sp_cu_is_device_ptr(a) || !sp_cu_is_device_ptr(b))
+        return SP_ERR_INVALID_ARG;
+    h_mul<<<sp_cu_blocks(n, SP_H_THREADS), SP_H_THREADS, 0, ctx->stream>>>((frw_t *)c, (const frw_t *)a,
+                                                                          (const frw_t *)b, n);
+    SP_CU_LAUNCHED(ctx, "h_mul");
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_fr_to_scalars(sp_cuda *ctx, sp_fr *v, size_t n)
+{
+    if (n == 0)
+        return SP_OK;
+    if (!sp_cu_is_device_ptr(v))
+        return SP_ERR_INVALID_ARG;
+    h_from_mont<<<sp_cu_blocks(n, SP_H_THREADS), SP_H_THREADS, 0, ctx->stream>>>((frw_t *)v, n);
+    SP_CU_LAUNCHED(ctx, "h_from_mont");
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+extern "C" sp_status sp_cuda_fr_fill_sample(sp_cuda *ctx, sp_fr *v, size_t n, uint64_t seed,
+                                            unsigned other_mod)
+{
+    if (n == 0)
+        return SP_OK;
+    if (!sp_cu_is_device_ptr(v))
+        return SP_ERR_INVALID_ARG;
+    sp_fr one;
+    sp_fr_set_one(&one);
+    h_fill<<<sp_cu_blocks(n, SP_H_THREADS), SP_H_THREADS, 0, ctx->stream>>>((frw_t *)v, n, seed, other_mod,
+                                                                           to_dev(&one));
+    SP_CU_LAUNCHED(ctx, "h_fill");
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     return SP_OK;
 }

@@ -29,13 +29,26 @@ sp_status sp_cuda_fr_scale_powers(sp_cuda *ctx, sp_fr *out, const sp_fr *in, siz
 sp_status sp_cuda_fr_abc(sp_cuda *ctx, sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c,
                          size_t n, const sp_fr *scale, int canonical) SP_WARN_UNUSED;
 
+/* c[i] = a[i] * b[i] (Montgomery values); c may alias a or b. */
+sp_status sp_cuda_fr_mul(sp_cuda *ctx, sp_fr *c, const sp_fr *a, const sp_fr *b, size_t n) SP_WARN_UNUSED;
+/* v[i] out of Montgomery form in place: afterwards v holds n canonical
+ * MSM scalars (sp_scalar), sp_msm_scalars_from_fr's result. */
+sp_status sp_cuda_fr_to_scalars(sp_cuda *ctx, sp_fr *v, size_t n) SP_WARN_UNUSED;
+/* Stand-in values for a warm-up (not random in any strong sense): v[i]
+ * from a hash of (seed, i); with other_mod <= 1 every value is a field
+ * element below 2^252, else one in about other_mod is, and the others are
+ * 0 or 1 (Montgomery form), as in a witness. */
+sp_status sp_cuda_fr_fill_sample(sp_cuda *ctx, sp_fr *v, size_t n, uint64_t seed,
+                                 unsigned other_mod) SP_WARN_UNUSED;
+
 /*
  * The H step on the device, the contracts of src/ntt/hstep.h followed by
  * the conversion to MSM scalars (sp_msm_scalars_from_fr).
  * On input: a, b, c device arrays of n = d->n evaluations (overwritten);
  *   gd a device domain of the same size and roots family as the CPU
- *   domain d (whose constants omega_2n, gen are used); bellperson 0 for
- *   the snarkjs convention, 1 for the bellperson one.
+ *   domain d, of which only d->n, d->omega_2n and d->gen are read (no
+ *   twiddles: a caller without a CPU domain may fill just those);
+ *   bellperson 0 for the snarkjs convention, 1 for the bellperson one.
  * On output: h (device, n scalars, may alias a) the canonical H scalars;
  *   for bellperson h[n-1] is 0 when c = a*b on D.
  * Returns SP_OK, SP_ERR_INVALID_ARG (a host pointer), SP_ERR_GPU.
@@ -101,6 +114,36 @@ void sp_cuda_pinned_free(void *p);
  */
 sp_status sp_cuda_host_register(sp_cuda *ctx, const void *p, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_host_unregister(const void *p);
+
+/*
+ * A staged upload (host.cu): host data of any kind, pageable too, copied
+ * to the device through a ring of pinned buffers, on a stream and a host
+ * thread of its own, so that the caller's device work goes on meanwhile
+ * (the CUDA backend uploads a proof's witness during its H step). From
+ * pinned source memory the copy goes directly, without the ring.
+ * One upload at a time per object; its functions are called by one thread
+ * (the one that owns the context). The object never touches the context's
+ * error text: its errors come back through sp_cuda_upload_wait.
+ */
+typedef struct sp_cuda_upload sp_cuda_upload;
+/* On output: *out a new object on ctx's device with `slots` (2..8) pinned
+ * buffers of slot_bytes each. Returns SP_OK, SP_ERR_NOMEM (pinned memory),
+ * SP_ERR_GPU (sp_cuda_error(ctx)), SP_ERR_INVALID_ARG. */
+sp_status sp_cuda_upload_create(sp_cuda *ctx, sp_cuda_upload **out, size_t slot_bytes,
+                                int slots) SP_WARN_UNUSED;
+/* Waits for an upload in flight, then frees everything; NULL is allowed. */
+void sp_cuda_upload_free(sp_cuda_upload *u);
+/* Starts copying src[0..bytes) (host) to dev (device memory of the
+ * object's device) and returns at once; the host copies into the ring run
+ * on up to `threads` threads. src and dev must stay valid and src
+ * unchanged until sp_cuda_upload_wait returns. Returns SP_OK, or
+ * SP_ERR_INVALID_ARG when an upload is already in flight. */
+sp_status sp_cuda_upload_start(sp_cuda_upload *u, void *dev, const void *src, size_t bytes,
+                               int threads) SP_WARN_UNUSED;
+/* Waits for the upload started last. On output: *ms its duration, start
+ * to the last byte on the device. Returns its status: SP_OK, or SP_ERR_GPU
+ * with the reason in err (err_len bytes, NUL-terminated). */
+sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *err, size_t err_len) SP_WARN_UNUSED;
 
 /* ---- the proving backend (backend_cuda.c) ---- */
 

@@ -2,7 +2,8 @@
  * The proving engine in CPU mode, end to end (issue 5, "How it must be
  * checked"): proofs come back in partition order and verify; many
  * concurrent jobs with random cancels; a bad witness fails only its job;
- * the budget is never exceeded and jobs wait rather than fail; priority;
+ * the budget is never exceeded and jobs wait rather than fail; the a, b, c
+ * pool grows only while no partition waits for a device; priority;
  * shutdown with work in flight; API errors and limits.
  */
 #include <pthread.h>
@@ -405,6 +406,65 @@ static void test_priority(void)
     sp_engine_destroy(e);
 }
 
+/* The pool grows only while nothing waits for a device (a new pinned block
+ * stalls the device while it is pinned): counted through a backend whose
+ * host memory is counted, many partitions at once, no prefill, the blocks
+ * alive at once never exceed synthesis workers + GPU workers. */
+static atomic_int live_blocks, max_blocks;
+
+static void *count_alloc(sp_backend *be, size_t bytes)
+{
+    int n = atomic_fetch_add(&live_blocks, 1) + 1, m = atomic_load(&max_blocks);
+    while (n > m && !atomic_compare_exchange_weak(&max_blocks, &m, n))
+        ;
+    return malloc(bytes);
+}
+
+static void count_free(sp_backend *be, void *p, size_t bytes)
+{
+    atomic_fetch_sub(&live_blocks, 1);
+    free(p);
+}
+
+static sp_status count_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    sp_status st = sp_backend_cpu_open(be, threads);
+    if (st == SP_OK) {
+        (*be)->host_alloc = count_alloc;
+        (*be)->host_free = count_free;
+    }
+    return st;
+}
+
+static void test_pool_growth(void)
+{
+    static const sp_backend_provider counted = {"counted", NULL, count_open};
+    sp_backend_register(&counted);
+    sp_engine_config cfg = fx_config();
+    cfg.backends = "counted";
+    cfg.pool_prefill = 0;
+    enum { N = 10, P = 3 };
+    sp_engine *e = start(&cfg);
+    tjob t[N];
+    for (int i = 0; i < N; i++) {
+        tjob_make(&t[i], &C1, P);
+        CHECK(submit(e, &t[i], i % 2 ? "c1" : "c1-key", 0, NULL, 0) == SP_OK);
+    }
+    for (int i = 0; i < N; i++) {
+        sp_engine_result r;
+        CHECK(sp_engine_await(e, t[i].job, AWAIT_MS, &r) == 1);
+        check_proofs(&C1, &r, t[i].w, P, "pool growth");
+        sp_engine_job_release(e, t[i].job);
+        tjob_free(&t[i]);
+    }
+    int bound = cfg.max_parallel_synthesis + cfg.gpu_workers_per_device;
+    CHECKF(atomic_load(&max_blocks) >= 1 && atomic_load(&max_blocks) <= bound,
+           "%d a, b, c blocks alive at once for %d partitions (bound %d)", atomic_load(&max_blocks), N * P, bound);
+    check_idle(e, "pool growth");
+    sp_engine_destroy(e);
+    CHECK(atomic_load(&live_blocks) == 0);
+}
+
 /* Shutdown with work queued and running: every callback runs, nothing
  * leaks (ASan), owned witnesses are freed by the engine. */
 static void test_shutdown(void)
@@ -497,6 +557,7 @@ int main(void)
     test_bad_witness();
     test_budget();
     test_priority();
+    test_pool_growth();
     int rounds = sp_test_iters(3);
     for (int i = 0; i < rounds; i++)
         test_concurrent_cancel(i);

@@ -490,7 +490,8 @@ static void test_engine_timeline(const fx_circuit *c)
     CHECK(synth == J * P && gpu == J * P && fin == J * P);
     CHECK(count_events(text, "SYNTH_START", &bad) == J * P && count_events(text, "GPU_START", &bad) == J * P);
     CHECK(count_events(text, "JOB_DONE", &bad) == J && count_events(text, "JOB_SUBMIT", &bad) == J);
-    CHECK(count_events(text, "DEV_STAGE", &bad) == 5 * J * P); /* h, msm_a, msm_b1, msm_c, msm_h */
+    /* the CPU backend's stages (groth16/backend.h): scalars, h, msm_h, msm_a, msm_b1, msm_c */
+    CHECK(count_events(text, "DEV_STAGE", &bad) == 6 * J * P);
     free(text);
 
     sp_waterfall wf;

@@ -2,8 +2,9 @@
  * The CPU prover on the snarkjs vectors: with r = 12345 and s = 67890 our
  * proof must equal snarkjs' proof_fixed_rs.json digit for digit, and the
  * public signals public_fixed_rs.json. Also: split and plain MSMs, and
- * synthesis from the key's QAP or from the .r1cs, all give the same proof;
- * a witness that breaks a constraint is refused in check mode.
+ * synthesis from the key's QAP or from the .r1cs, and a second backend
+ * implementing the per-proof call its own way, all give the same proof; a
+ * witness that breaks a constraint is refused in check mode.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,46 +61,55 @@ static const sp_json_val *load_json(sp_json_doc **doc, const char *dir, const ch
     return sp_json_root(*doc);
 }
 
-/* A CPU backend with h_msm: the H step and the H MSM in one call, as a GPU
- * backend does it; the prover must then skip its own H MSM. */
-static int h_msm_calls;
-static sp_status test_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
+/* A second backend that implements prove its own way (the H step and each
+ * MSM through the CPU pieces, the witness scalars converted one by one,
+ * every witness MSM with the opposite split setting) and counts its calls:
+ * the prover must make exactly one per proof and get the same proof. */
+static int other_calls;
+static sp_status other_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
 {
-    sp_scalar *hs = malloc(pk->n_h * sizeof *hs);
-    sp_status st = hs ? sp_cpu_h_scalars(be, hs, a, b, c, pk, d, err) : SP_ERR_NOMEM;
+    const sp_g16_pk *pk = in->pk;
+    size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
+    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
+    sp_status st = ws && hs ? SP_OK : SP_ERR_NOMEM;
+    other_calls++;
+    for (size_t i = 0; st == SP_OK && i < nv; i++)
+        sp_fr_to_canonical(ws[i].l, &in->w[i]);
     if (st == SP_OK)
-        st = sp_cpu_msm_g1(be, out, pk->h, hs, pk->n_h, 0, err);
+        st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, in->d, err);
+    if (st == SP_OK)
+        st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 1, err);
+    if (st == SP_OK)
+        st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, !in->split, err);
+    if (st == SP_OK)
+        st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, !in->split, err);
+    if (st == SP_OK)
+        st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, !in->split, err);
+    if (st == SP_OK && in->g2)
+        st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, !in->split, err);
+    free(ws);
     free(hs);
-    h_msm_calls++;
     return st;
 }
 
-static int h_msm_g1_calls;
-static sp_status test_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s,
-                             size_t n, int split, char err[SP_ERR_LEN])
-{
-    h_msm_g1_calls++;
-    return sp_cpu_msm_g1(be, out, bases, s, n, split, err);
-}
-
-static void check_h_msm(const char *dir, const sp_g16_proof *want, const sp_g16_pk *pk, const sp_fr *w, size_t wn,
-                        sp_g16_prove_opts o)
+static void check_other_backend(const char *dir, const sp_g16_proof *want, const sp_g16_pk *pk, const sp_fr *w,
+                                size_t wn, sp_g16_prove_opts o)
 {
     char err[SP_ERR_LEN] = "";
     sp_backend *be = NULL;
     CHECKF(sp_backend_cpu_open(&be, 2) == SP_OK, "%s", dir);
     if (!be)
         return;
-    be->h_msm = test_h_msm;
-    be->msm_g1 = test_msm_g1;
+    be->prove = other_prove;
     o.backend = be;
-    sp_g16_proof p;
-    h_msm_calls = h_msm_g1_calls = 0;
-    CHECKF(sp_synth_prove(&p, NULL, pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: h_msm: %s", dir, err);
-    CHECKF(memcmp(&p, want, sizeof p) == 0, "%s: proof with backend h_msm differs", dir);
-    CHECKF(h_msm_calls == 1 && h_msm_g1_calls == 3, "%s: h_msm %d calls, msm_g1 %d calls (want 1, 3)", dir,
-           h_msm_calls, h_msm_g1_calls);
+    for (int g2 = 0; g2 < 2; g2++) {
+        sp_g16_proof p;
+        o.g2_on_backend = g2;
+        other_calls = 0;
+        CHECKF(sp_synth_prove(&p, NULL, pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: other backend: %s", dir, err);
+        CHECKF(memcmp(&p, want, sizeof p) == 0, "%s: proof with the other backend (g2 %d) differs", dir, g2);
+        CHECKF(other_calls == 1, "%s: %d prove calls for one proof (want 1)", dir, other_calls);
+    }
     sp_backend_close(be);
 }
 
@@ -136,7 +146,7 @@ static void check_vector(const char *dir)
     CHECKF(sp_synth_prove(&p[4], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_OK, "%s: %s", dir, err);
     CHECKF(memcmp(&p[0], &p[4], sizeof p[0]) == 0, "%s: deferred-G2 proof differs", dir);
     o.g2_on_backend = 1;
-    check_h_msm(dir, &p[0], &pk, w, wn, o);
+    check_other_backend(dir, &p[0], &pk, w, wn, o);
 
     /* Fresh r and s: a different proof every time, and it verifies. */
     sp_g16_prove_opts fresh = sp_g16_prove_opts_default();

@@ -5,10 +5,11 @@
  *   - sp_cuda_h_step against src/ntt/hstep.c (sp_h_snarkjs,
  *     sp_h_bellperson) followed by sp_msm_scalars_from_fr, both
  *     conventions, 2^0..2^3 and 2^10..2^20;
- *   - the backend (gpu/backend_cuda.c) with a random key: H scalars and
- *     every MSM equal the CPU backend's, with the key resident and not,
- *     interior base pointers, resident byte count, a refused scalar, and
- *     pinned host memory.
+ *   - the backend's per-proof call (gpu/backend_proof.c) with a random key:
+ *     every MSM of a proof equal to the CPU backend's, split and not, B2
+ *     and not, the key resident and not, every variant of the proof path,
+ *     the witness in pageable and pinned memory, the stages reported, the
+ *     resident byte count, a refused domain, and pinned host memory.
  * Host result buffers are poisoned (0xa5) before each download so that
  * an unwritten element shows.
  */
@@ -167,68 +168,109 @@ void chk_hstep(chk_env *env)
 RANDOM_POINTS(g1)
 RANDOM_POINTS(g2)
 
-/* Every G1 MSM of the prover on be against the CPU backend. */
-static void compare_msms(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk, const sp_scalar *s,
-                         const char *label)
+/* One proof's inputs: a witness (40% 0, 40% 1, the rest random), a and b
+ * random, c = a * b as from a satisfying witness, or random c. */
+typedef struct {
+    sp_fr *w, *abc;
+    size_t nv, n;
+} proof_vals;
+
+static int proof_vals_make(chk_env *env, proof_vals *v, const sp_g16_pk *pk, int random_c, sp_fr *w_mem)
 {
-    char err[SP_ERR_LEN] = "";
-    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
-    const struct {
-        const sp_g1_affine *p;
-        size_t n;
-    } g1[] = {{pk->a, nv}, {pk->b1, nv}, {pk->c, nc}, {pk->h, pk->n_h}, {pk->a + 5, nv - 9}, {pk->h, 0}};
-    for (size_t i = 0; i < sizeof g1 / sizeof g1[0]; i++) {
-        sp_g1_jac want, got;
-        memset(&got, 0xa5, sizeof got);
-        CHECKF(sp_cpu_msm_g1(cpu, &want, g1[i].p, s, g1[i].n, 1, err) == SP_OK, "CPU G1 MSM: %s", err);
-        sp_status st = be->msm_g1(be, &got, g1[i].p, s, g1[i].n, 1, err);
-        CHECKF(st == SP_OK && sp_g1_jac_eq(&want, &got), "%s: G1 MSM %zu (n=%zu): %s %s", label, i, g1[i].n,
-               sp_status_str(st), err);
+    v->nv = pk->n_vars;
+    v->n = pk->domain_size;
+    v->w = w_mem ? w_mem : malloc(v->nv * sizeof *v->w);
+    v->abc = malloc(3 * v->n * sizeof *v->abc);
+    if (!v->w || !v->abc)
+        return 0;
+    for (size_t i = 0; i < v->nv; i++) {
+        unsigned r = (unsigned)(sp_rng_u64(&env->rng) % 10);
+        if (i == 0 || r < 8)
+            sp_fr_set_u64(&v->w[i], i == 0 || r >= 4);
+        else
+            sp_fr_random(&v->w[i], &env->rng);
     }
-    sp_g2_jac want2, got2;
-    memset(&got2, 0xa5, sizeof got2);
-    CHECKF(sp_cpu_msm_g2(cpu, &want2, pk->b2, s, nv, 1, err) == SP_OK, "CPU G2 MSM: %s", err);
-    sp_status st = be->msm_g2(be, &got2, pk->b2, s, nv, 1, err);
-    CHECKF(st == SP_OK && sp_g2_jac_eq(&want2, &got2), "%s: G2 MSM: %s %s", label, sp_status_str(st), err);
+    random_frs(env, v->abc, 3 * v->n);
+    for (size_t i = 0; !random_c && i < v->n; i++)
+        sp_fr_mul(&v->abc[2 * v->n + i], &v->abc[i], &v->abc[v->n + i]);
+    return 1;
 }
 
-/* H scalars of be against the CPU backend for pk's convention. */
-static void compare_h(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk)
+/* be->prove on a copy of v's a, b, c. */
+static sp_status prove_copy(sp_backend *be, sp_backend_msms *m, const sp_g16_pk *pk, const sp_ntt_domain *d,
+                            const proof_vals *v, int split, int g2, char err[SP_ERR_LEN])
 {
-    char err[SP_ERR_LEN] = "";
-    size_t n = pk->domain_size;
-    sp_ntt_domain *d = NULL;
-    sp_fr *abc = malloc(6 * n * sizeof *abc);
-    sp_scalar *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
-    if (!abc || !want || !got || sp_ntt_domain_create(&d, pk->log2_domain,
-                                                      pk->h_kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS
-                                                                                     : SP_NTT_ROOTS_ZKCRYPTO,
-                                                      env->threads) != SP_OK) {
-        CHECKF(0, "host memory or domain (backend H)");
-        goto out;
-    }
-    random_frs(env, abc, 3 * n);
-    memcpy(abc + 3 * n, abc, 3 * n * sizeof *abc);
-    memset(got, 0xa5, n * sizeof *got);
-    CHECKF(sp_cpu_h_scalars(cpu, want, abc, abc + n, abc + 2 * n, pk, d, err) == SP_OK, "CPU H: %s", err);
-    sp_status st = be->h_scalars(be, got, abc + 3 * n, abc + 4 * n, abc + 5 * n, pk, d, err);
-    CHECKF(st == SP_OK && !memcmp(want, got, pk->n_h * sizeof *got), "backend H scalars (kind %d): %s %s",
-           (int)pk->h_kind, sp_status_str(st), err);
-out:
-    sp_ntt_domain_free(d);
-    free(abc), free(want), free(got);
+    sp_fr *abc = malloc(3 * v->n * sizeof *abc);
+    if (!abc)
+        return SP_ERR_NOMEM;
+    memcpy(abc, v->abc, 3 * v->n * sizeof *abc);
+    sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, split, g2};
+    memset(m, 0xa5, sizeof *m);
+    sp_status st = be->prove(be, m, &in, err);
+    free(abc);
+    return st;
 }
 
-static void stage_count(void *ctx, const char *stage, double ms) { ++*(int *)ctx; }
+/* The stages a proof reported, by name. */
+typedef struct {
+    char names[16][16];
+    int n;
+} stage_log;
 
-/* A random key of nv wires on 2^log_n, checked resident and not. */
+static void log_stage(void *ctx, const char *stage, double ms)
+{
+    stage_log *l = ctx;
+    if (l->n < 16)
+        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
+    l->n++;
+}
+
+/* be->prove against the CPU backend's, split on and off, B2 on and off;
+ * with `stages`, the names the default variants report, in order. */
+static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk, const sp_ntt_domain *d,
+                          const proof_vals *v, int stages, const char *label)
+{
+    static const char *const want_stages[] = {"copy_ab", "h_ntt",  "msm_h", "wit_up", "wit_ready",
+                                              "msm_a",   "msm_b1", "msm_c", "msm_b2"};
+    char err[SP_ERR_LEN] = "";
+    for (int split = 0; split < 2; split++)
+        for (int g2 = 0; g2 < 2; g2++) {
+            sp_backend_msms want, got;
+            stage_log log = {.n = 0};
+            CHECKF(prove_copy(cpu, &want, pk, d, v, split, g2, err) == SP_OK, "CPU prove: %s", err);
+            be->stage_hook = log_stage;
+            be->stage_ctx = &log;
+            sp_status st = prove_copy(be, &got, pk, d, v, split, g2, err);
+            be->stage_hook = NULL;
+            CHECKF(st == SP_OK, "%s split %d g2 %d: %s %s", label, split, g2, sp_status_str(st), err);
+            CHECKF(sp_g1_jac_eq(&want.a, &got.a) && sp_g1_jac_eq(&want.b1, &got.b1) &&
+                       sp_g1_jac_eq(&want.c, &got.c),
+                   "%s split %d: a witness G1 MSM differs from the CPU's", label, split);
+            CHECKF(sp_g1_jac_eq(&want.h, &got.h), "%s: the H MSM differs from the CPU's", label);
+            CHECKF(!g2 || sp_g2_jac_eq(&want.b2, &got.b2), "%s split %d: B2 differs from the CPU's", label, split);
+            int names_ok = log.n == 8 + g2;
+            for (int i = 0; names_ok && i < log.n; i++)
+                names_ok = !strcmp(log.names[i], want_stages[i]);
+            CHECKF(!stages || names_ok, "%s g2 %d: %d stages reported (first %s), not the documented ones", label,
+                   g2, log.n, log.n ? log.names[0] : "-");
+        }
+}
+
+/* A random key of nv wires on 2^log_n: the proof's MSMs equal the CPU's
+ * with the key resident and not, in every variant of the proof path, with
+ * the witness in pageable and in pinned memory, and with a c that is not
+ * a * b when the backend copies c. */
 static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_g16_h_kind kind)
 {
     const uint32_t nv = 300, npub = 2, log_n = 9;
     char err[SP_ERR_LEN] = "";
     sp_g16_pk pk;
+    sp_ntt_domain *d = NULL;
+    proof_vals v = {0}, rc = {0}, pv = {0};
+    sp_fr *pinned = be->host_alloc(be, nv * sizeof(sp_fr));
     if (sp_g16_pk_alloc(&pk, nv, npub, 1u << log_n, kind) != SP_OK) {
         CHECKF(0, "key allocation");
+        be->host_free(be, pinned, nv * sizeof(sp_fr));
         return;
     }
     random_g1(env, pk.a, nv);
@@ -236,41 +278,44 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     random_g1(env, pk.c, nv - npub - 1);
     random_g1(env, pk.h, pk.n_h);
     random_g2(env, pk.b2, nv);
-    size_t ns = nv > pk.n_h ? nv : pk.n_h;
-    sp_scalar *s = malloc(ns * sizeof *s);
-    if (!s) {
-        CHECKF(0, "host memory for scalars");
-        sp_g16_pk_free(&pk);
-        return;
+    if (!pinned || !proof_vals_make(env, &v, &pk, 0, NULL) || !proof_vals_make(env, &rc, &pk, 1, NULL) ||
+        !proof_vals_make(env, &pv, &pk, 0, pinned) ||
+        sp_ntt_domain_create(&d, log_n, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,
+                             env->threads) != SP_OK) {
+        CHECKF(0, "host memory for the proof's inputs");
+        goto out;
     }
-    for (size_t i = 0; i < ns; i++) { /* mostly random, some 0 and 1 (witness-like) */
-        memset(&s[i], 0, sizeof s[i]);
-        if (i % 5 == 1)
-            s[i].l[0] = 1;
-        else if (i % 5 != 2)
-            chk_random_scalar(s[i].l, &env->rng);
-    }
+    compare_prove(env, be, cpu, &pk, d, &v, 1, "not resident");
     size_t res = 1, fr = 0;
-    compare_msms(env, be, cpu, &pk, s, "not resident");
     CHECKF(be->key_attach(be, &pk, err) == SP_OK, "key_attach: %s", err);
     be->memory(be, &res, &fr);
     size_t want = (2 * nv + (nv - npub - 1) + pk.n_h) * sizeof(sp_g1_affine) + nv * sizeof(sp_g2_affine);
     CHECKF(res == want && fr > 0, "resident %zu bytes (want %zu), free %zu", res, want, fr);
-    compare_msms(env, be, cpu, &pk, s, "resident");
-    int stages = 0;
-    be->stage_hook = stage_count;
-    be->stage_ctx = &stages;
-    compare_h(env, be, cpu, &pk);
-    be->stage_hook = NULL;
-    CHECKF(stages == 3, "H step reported %d stages (want copy_abc, h_ntt, copy_h)", stages);
-    s[7].l[3] = ~0ull; /* >= r: refused, with the backend's name in the message */
-    sp_g1_jac j;
+    compare_prove(env, be, cpu, &pk, d, &v, 1, "resident");
+    compare_prove(env, be, cpu, &pk, d, &pv, 1, "resident, witness in pinned memory");
+    for (int var = 0; var < 3; var++) { /* the other variants: (c_from_ab, wit_overlap) = (0,1), (1,0), (0,0) */
+        char label[64];
+        snprintf(label, sizeof label, "resident, variant c_from_ab=%d wit_overlap=%d", var == 1, var == 0);
+        sp_backend_cuda_set_variants(be, var == 1, var == 0);
+        compare_prove(env, be, cpu, &pk, d, &v, 0, label);
+        if (var != 1 && kind == SP_G16_H_SNARKJS) /* c copied: a c that is not a * b gives the CPU's result too */
+            compare_prove(env, be, cpu, &pk, d, &rc, 0, "c copied, c != a * b");
+    }
+    sp_backend_cuda_set_variants(be, 1, 1);
+    sp_ntt_domain *d2 = NULL; /* a domain of another size: refused, with the backend's name */
+    sp_backend_msms m;
     err[0] = 0;
-    CHECK(be->msm_g1(be, &j, pk.a, s, nv, 0, err) == SP_ERR_NOT_CANONICAL && strstr(err, "cuda:"));
+    CHECK(sp_ntt_domain_create(&d2, log_n - 1, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,
+                               1) == SP_OK &&
+          prove_copy(be, &m, &pk, d2, &v, 1, 1, err) == SP_ERR_INVALID_ARG && strstr(err, "cuda:"));
+    sp_ntt_domain_free(d2);
     be->key_detach(be, &pk);
     be->memory(be, &res, &fr);
     CHECKF(res == 0, "after key_detach %zu bytes resident", res);
-    free(s);
+out:
+    sp_ntt_domain_free(d);
+    free(v.w), free(v.abc), free(rc.w), free(rc.abc), free(pv.abc);
+    be->host_free(be, pinned, nv * sizeof(sp_fr));
     sp_g16_pk_free(&pk);
 }
 

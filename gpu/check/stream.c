@@ -420,7 +420,8 @@ static void random_g2(chk_env *env, sp_g2_affine *p)
 }
 
 /* A random key on 2^log_n (points with infinity among them), a 0/1-heavy
- * witness, random a, b, c; fixed r, s. */
+ * witness, random a and b, c = a * b (as from a satisfying witness: the
+ * backend may compute c itself); fixed r, s. */
 static int proof_inputs(chk_env *env, proof_in *in, unsigned log_n)
 {
     uint32_t n = 1u << log_n, npub = 2, nv = n - 3;
@@ -451,8 +452,10 @@ static int proof_inputs(chk_env *env, proof_in *in, unsigned log_n)
         else
             sp_fr_random(&in->w[i], &env->rng);
     }
-    for (size_t i = 0; i < 3 * (size_t)n; i++)
+    for (size_t i = 0; i < 2 * (size_t)n; i++)
         sp_fr_random(&in->abc[i], &env->rng);
+    for (size_t i = 0; i < n; i++)
+        sp_fr_mul(&in->abc[2 * (size_t)n + i], &in->abc[i], &in->abc[n + i]);
     sp_fr_random(&in->r, &env->rng);
     sp_fr_random(&in->s, &env->rng);
     return 1;
@@ -524,8 +527,9 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
 static void chk_stream_backend(chk_env *env, int device)
 {
     unsigned log_n = env->quick ? 16 : 17;
-    /* a, b, c, the twiddles and the fused NTT's scratch vector */
-    size_t n = (size_t)1 << log_n, fixed = 5 * n * sizeof(sp_fr);
+    /* a, b, c, the twiddles, the fused NTT's scratch vector and the
+     * witness (nv = n - 3 values, proof_inputs) */
+    size_t n = (size_t)1 << log_n, fixed = 5 * n * sizeof(sp_fr) + (n - 3) * sizeof(sp_fr);
     proof_in in;
     sp_g16_proof want;
     char err[SP_ERR_LEN] = "";

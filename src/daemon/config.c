@@ -13,6 +13,7 @@
 
 enum { T_INT, T_SIZE, T_BYTES, T_MS, T_BOOL, T_STR, T_ENUM, T_LIST, T_OCTAL };
 #define F_RELOAD 1u /* SIGHUP applies it */
+#define F_ALIAS 2u  /* an old name, still read; not printed or listed */
 
 typedef struct {
     const char *section, *key;
@@ -45,7 +46,7 @@ static const opt opts_[] = {
      "workers sharing one device lock"},
     {"engine", "finish_threads", T_INT, 0, OFF(eng.finish_threads), 0, 0, 4096, NULL, NULL,
      "threads of the finish stage's CPU G2 MSM (0 = min(32, cores))"},
-    {"engine", "gpu_threads", T_INT, 0, OFF(eng.finish_threads), 0, 0, 4096, NULL, NULL,
+    {"engine", "gpu_threads", T_INT, F_ALIAS, OFF(eng.finish_threads), 0, 0, 4096, NULL, NULL,
      "old name of finish_threads, still accepted"},
     {"engine", "finish_workers", T_INT, 0, OFF(eng.finish_workers), 0, 0, 1024, NULL, NULL,
      "partitions finishing at once (0 = one per device)"},
@@ -670,6 +671,8 @@ void sp_dconf_help(FILE *f)
     const char *sec = "";
     for (size_t i = 0; i < N_OPTS; i++) {
         const opt *o = &opts_[i];
+        if (o->flags & F_ALIAS)
+            continue;
         if (strcmp(sec, o->section))
             fprintf(f, "\n[%s]\n", sec = o->section);
         char flag[96], def[SP_DCONF_PATH];
@@ -696,6 +699,8 @@ void sp_dconf_print(FILE *f, const sp_dconf *c)
                "; Options marked (SIGHUP) change on `kill -HUP <pid>`; the others need a restart.\n");
     for (size_t i = 0; i < N_OPTS; i++) {
         const opt *o = &opts_[i];
+        if (o->flags & F_ALIAS)
+            continue;
         if (strcmp(sec, o->section))
             fprintf(f, "\n[%s]\n", sec = o->section);
         char v[SP_DCONF_PATH];
@@ -740,6 +745,8 @@ int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_cir
     int changed = 0;
     for (size_t i = 0; i < N_OPTS; i++) {
         const opt *o = &opts_[i];
+        if (o->flags & F_ALIAS)
+            continue; /* its option's own row compares the value */
         char a[SP_DCONF_PATH * 2], b[SP_DCONF_PATH * 2];
         a[0] = b[0] = 0;
         for (int k = 0; k < (o->type == T_LIST ? SP_DCONF_MAX_LISTEN : 1); k++) {

@@ -11,7 +11,7 @@
  *
  *   submit -> dispatch queue --(dispatcher: reserve bytes from the budget)-->
  *   synthesis worker (a, b, c) -> GPU queue -> GPU worker (device lock held
- *   only around sp_g16_prove_start) -> finish queue -> finish worker
+ *   only around sp_g16_prove_device) -> finish queue -> finish worker
  *   (CPU G2 MSM, r and s, assembly, verification) -> job done.
  *
  * The three queues are ordered by (priority: higher first, job age: older
@@ -24,8 +24,9 @@
  *   TIMELINE,<ms since engine start>,<EVENT>,<job>,<key=value,...>
  * (events: ENGINE_START, JOB_SUBMIT, DISPATCH (reservation taken),
  * SYNTH_START, SYNTH_END, GPU_QUEUE, GPU_PICKUP, GPU_START (device lock
- * taken), DEV_STAGE (one device stage: stage=h|h_msm|msm_a|msm_b1|msm_c|msm_h|
- * msm_b2 or a stage the backend reports, ms=...), GPU_END (lock released),
+ * taken), DEV_STAGE (one stage the backend reports, stage=NAME,ms=...:
+ * groth16/backend.h lists the names, e.g. h, msm_a, msm_b2 on the CPU,
+ * copy_ab, h_ntt, wit_up on a GPU), GPU_END (lock released),
  * FINISH_START, FINISH_END, PART_FAIL, JOB_CANCEL, JOB_DONE, ENGINE_STOP;
  * <job> is "j<seq>", or "-" for the engine's own events).
  * `snarkpipe waterfall` reads them (waterfall.h).
@@ -61,8 +62,8 @@ typedef struct {
      * "auto". Default "cpu". One device lock and gpu_workers_per_device
      * workers per name. */
     const char *backends;
-    int g2_on_device;           /* 1: the G2 MSM runs on the device inside the lock, when the
-                                   backend has one; 0 (default): on the finish pool */
+    int g2_on_device;           /* 1: the G2 MSM runs on the device inside the lock (in the
+                                   backend's prove call); 0 (default): on the finish pool */
     int split_msm;              /* 0/1-aware witness MSMs (default 1) */
 
     /* Checks. */

@@ -7,7 +7,7 @@
  * marked otherwise: queues, job and partition states, the budget, the
  * pool, counters. It is never held across long work (synthesis, device
  * calls, finishing, verification, free()). Each device has its own lock,
- * held only around sp_g16_prove_start (and key attach/detach). mu and a
+ * held only around sp_g16_prove_device (and key attach/detach). mu and a
  * device lock never nest: no thread takes one while holding the other.
  * The freer's and the timeline's locks are leaves (nothing is taken while
  * holding them). Threads wait on condition variables, never poll.
@@ -119,8 +119,7 @@ typedef struct {
     int started;
     part *cur;             /* synthesis: assigned by the dispatcher */
     pthread_cond_t cv;     /* synthesis: wakes the worker when cur is assigned */
-    sp_backend wrap;       /* GPU workers: times each backend stage (sched.c) */
-    const part *stage_part;
+    const part *stage_part; /* GPU workers: the partition whose stages the backend reports */
 } worker;
 
 /* Buffers to free once mu is released (mem.c): a list threaded through
@@ -190,6 +189,8 @@ void sp_eng_heap_remove(part_heap *h, part *p);
  * if needed): returns 1 and sets p->res_abc, p->res_rest (and p->abc when
  * the pool had a block), or 0. */
 int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t);
+/* 1 when the pool has an idle block of abc_bytes. */
+int sp_eng_mem_has_idle_locked(sp_engine *e, size_t abc_bytes);
 /* Gives p's a, b, c block back (pool or trash) with its share of the
  * reservation. */
 void sp_eng_mem_release_abc_locked(sp_engine *e, part *p, trash *t);

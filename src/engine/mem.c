@@ -80,6 +80,8 @@ static void pool_evict(sp_engine *e, size_t need, const pool_node *keep, trash *
     }
 }
 
+int sp_eng_mem_has_idle_locked(sp_engine *e, size_t abc_bytes) { return pool_find(e, abc_bytes, 1) != NULL; }
+
 int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t)
 {
     const circuit *c = p->job->circ;

@@ -5,7 +5,7 @@
  *                is idle and the budget has room for it; waits otherwise
  *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
  *   GPU workers  gpu_workers_per_device per device, one device lock each,
- *                held only around sp_g16_prove_start
+ *                held only around the backend call (sp_g16_prove_device)
  *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify
  *   notifier     runs the jobs' on_done callbacks, off the pipeline
  *
@@ -162,6 +162,14 @@ static int dispatch_one_locked(sp_engine *e, trash *t)
     worker *w = idle_synth_locked(e);
     if (!p || !w || e->paused)
         return 0;
+    /* The pool grows only while nothing waits for a device: pinning a new
+     * block stalls every device call of the process while it runs (the
+     * driver holds its lock; ~1 s for 768 MiB on the H200, bench/NOTES.md),
+     * and synthesis further ahead of the devices gains nothing. So the
+     * pool stays within synthesis workers + GPU workers blocks of a size,
+     * what pool_prefill makes by default. */
+    if (e->cfg.pinned_pool && e->gq.n && !sp_eng_mem_has_idle_locked(e, p->job->circ->abc_bytes))
+        return 0;
     if (!sp_eng_mem_reserve_locked(e, p, t)) {
         if (e->blocked_since < 0)
             e->blocked_since = eng_ms(e);
@@ -285,7 +293,8 @@ static void *synth_main(void *arg)
 
 /* ---- GPU workers ---- */
 
-/* A device stage ended: one DEV_STAGE line. */
+/* A stage the backend reported (groth16/backend.h names them): one
+ * DEV_STAGE line. */
 static void stage_done(void *ctx, const char *stage, double ms)
 {
     worker *w = ctx;
@@ -294,91 +303,8 @@ static void stage_done(void *ctx, const char *stage, double ms)
        w->local, stage, ms);
 }
 
-/* The stage name of a G1 MSM, from the key array it runs over. */
-static const char *g1_stage(const worker *w, const sp_g1_affine *bases)
-{
-    const sp_g16_pk *pk = w->stage_part->job->circ->pk;
-    return bases == pk->a ? "msm_a" : bases == pk->b1 ? "msm_b1" : bases == pk->c ? "msm_c"
-                                                                  : bases == pk->h ? "msm_h" : "msm_g1";
-}
-
-static sp_status wrap_h(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                        const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_scalars(in, h, a, b, c, pk, d, err);
-    stage_done(w, "h", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_h_msm(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                            const sp_ntt_domain *d, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->h_msm(in, out, a, b, c, pk, d, err);
-    stage_done(w, "h_msm", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_scalars_begin(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->scalars_begin(in, s, n, err);
-    stage_done(w, "scalars_up", sp_engine_now_ms() - t0);
-    return st;
-}
-
-static void wrap_scalars_end(sp_backend *be, const sp_scalar *s)
-{
-    worker *w = be->impl;
-    w->dev->be->scalars_end(w->dev->be, s);
-}
-
-static sp_status wrap_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g1(in, out, bases, s, n, split, err);
-    stage_done(w, g1_stage(w, bases), sp_engine_now_ms() - t0);
-    return st;
-}
-
-static sp_status wrap_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                         int split, char err[SP_ERR_LEN])
-{
-    worker *w = be->impl;
-    sp_backend *in = w->dev->be;
-    double t0 = sp_engine_now_ms();
-    sp_status st = in->msm_g2(in, out, bases, s, n, split, err);
-    stage_done(w, "msm_b2", sp_engine_now_ms() - t0);
-    return st;
-}
-
-/* The backend the prover sees: the device's, with each stage timed. */
-static void wrap_init(worker *w)
-{
-    const sp_backend *in = w->dev->be;
-    memset(&w->wrap, 0, sizeof w->wrap);
-    w->wrap.name = in->name;
-    w->wrap.impl = w;
-    w->wrap.threads = in->threads;
-    w->wrap.h_scalars = wrap_h;
-    w->wrap.msm_g1 = wrap_g1;
-    w->wrap.msm_g2 = in->msm_g2 ? wrap_g2 : NULL;
-    w->wrap.h_msm = in->h_msm ? wrap_h_msm : NULL;
-    w->wrap.scalars_begin = in->scalars_begin ? wrap_scalars_begin : NULL;
-    w->wrap.scalars_end = in->scalars_end ? wrap_scalars_end : NULL;
-}
-
-/* The device call, under the device lock. */
+/* The device call, under the device lock; then, without it, the witness
+ * scalars of a G2 MSM left to the finish stage. */
 static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
 {
     job *j = p->job;
@@ -387,7 +313,7 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     size_t n = c->pk->domain_size;
     sp_fr *a = p->abc;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.backend = &w->wrap;
+    o.backend = d->be;
     o.split_msm = e->cfg.split_msm;
     o.g2_on_backend = e->cfg.g2_on_device;
     o.threads = e->cfg.finish_threads;
@@ -399,8 +325,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     w->stage_part = p;
     d->be->stage_hook = stage_done;
     d->be->stage_ctx = w;
-    sp_status st = sp_g16_prove_start(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
-                                      err);
+    sp_status st = sp_g16_prove_device(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
+                                       err);
     d->be->stage_hook = NULL;
     d->be->stage_ctx = NULL;
     double t2 = eng_ms(e);
@@ -412,6 +338,9 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     d->lock_held_ms += t2 - t1;
     d->calls++;
     pthread_mutex_unlock(&e->mu);
+    /* the finish's G2 scalars, made without the lock (~150 ms at 2^24) */
+    if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
+        sp_g16_partial_free(&p->partial);
     return st;
 }
 
@@ -447,7 +376,6 @@ static void *gpu_main(void *arg)
 {
     worker *w = arg;
     sp_engine *e = w->e;
-    wrap_init(w);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->gq.n && !e->stopping)
@@ -455,6 +383,7 @@ static void *gpu_main(void *arg)
         part *p = sp_eng_heap_pop(&e->gq);
         if (!p)
             break;
+        pthread_cond_signal(&e->cv_dispatch); /* the pool may grow again (dispatch_one_locked) */
         p->state = SP_PART_GPU;
         w->dev->busy++;
         pthread_mutex_unlock(&e->mu);

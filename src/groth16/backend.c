@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "groth16/backend.h"
 #include "ntt/hstep.h"
@@ -48,6 +49,78 @@ sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *base
     return msm_status(st, "G2", err);
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Reports a stage that began at t0 (ms) to the hook, when one is set. */
+static void stage(sp_backend *be, const char *name, double t0)
+{
+    if (be->stage_hook)
+        be->stage_hook(be->stage_ctx, name, now_ms() - t0);
+}
+
+/* The MSMs over the witness scalars ws, in the prover's order. */
+static sp_status cpu_witness_msms(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in,
+                                  const sp_scalar *ws, char err[SP_ERR_LEN])
+{
+    const sp_g16_pk *pk = in->pk;
+    size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
+    double t0 = now_ms();
+    sp_status st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, in->split, err);
+    if (st != SP_OK)
+        return st;
+    stage(be, "msm_a", t0);
+    t0 = now_ms();
+    if ((st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, in->split, err)) != SP_OK)
+        return st;
+    stage(be, "msm_b1", t0);
+    t0 = now_ms();
+    if ((st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, in->split, err)) != SP_OK)
+        return st;
+    stage(be, "msm_c", t0);
+    if (in->g2) {
+        t0 = now_ms();
+        if ((st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, in->split, err)) != SP_OK)
+            return st;
+        stage(be, "msm_b2", t0);
+    }
+    return SP_OK;
+}
+
+/* The reference implementation of be->prove: the witness and the H
+ * scalars converted on the host, the H step and every MSM on the CPU. */
+static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
+{
+    const sp_g16_pk *pk = in->pk;
+    size_t nv = pk->n_vars;
+    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
+    sp_status st = SP_ERR_NOMEM;
+    if (!ws || !hs) {
+        snprintf(err, SP_ERR_LEN, "cpu: out of memory for %zu MSM scalars", nv + pk->n_h);
+        goto out;
+    }
+    double t0 = now_ms();
+    sp_msm_scalars_from_fr_par(ws, in->w, nv, be->threads);
+    stage(be, "scalars", t0);
+    t0 = now_ms();
+    if ((st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, in->d, err)) != SP_OK)
+        goto out;
+    stage(be, "h", t0);
+    t0 = now_ms();
+    if ((st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK)
+        goto out;
+    stage(be, "msm_h", t0);
+    st = cpu_witness_msms(be, out, in, ws, err);
+out:
+    free(ws);
+    free(hs);
+    return st;
+}
+
 static sp_status cpu_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
     return SP_OK; /* host memory is where the CPU reads it */
@@ -71,9 +144,7 @@ sp_status sp_backend_cpu_open(sp_backend **be, int threads)
         return SP_ERR_NOMEM;
     b->name = "cpu";
     b->threads = threads;
-    b->h_scalars = sp_cpu_h_scalars;
-    b->msm_g1 = sp_cpu_msm_g1;
-    b->msm_g2 = sp_cpu_msm_g2;
+    b->prove = cpu_prove;
     b->key_attach = cpu_key_attach;
     b->key_detach = cpu_key_detach;
     b->memory = cpu_memory;

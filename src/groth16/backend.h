@@ -1,15 +1,17 @@
 /*
- * The compute backend of the prover: the H step and the MSMs, behind one C
- * interface with a CPU implementation (always built) and a CUDA one (gpu/,
- * built when nvcc is present). A backend is chosen at start ("cpu",
+ * The compute backend of the prover: one proof's H step and MSMs in one
+ * call (prove), behind one C interface with a CPU implementation (always
+ * built, the reference) and device ones registered by the programs that
+ * link them (the CUDA backend, gpu/). A backend is chosen at start ("cpu",
  * "cuda:N") and handed to the prover; the prover never asks which it got.
  *
- * Residency: sp_backend_key_attach tells the backend that a proving key's
- * base arrays will be used many times; a GPU backend uploads them once and
- * recognises them later by their host address. MSM calls with arrays that
- * were never attached still work (the GPU copies them each time). Arrays
- * that do not fit in device memory stay in host memory, pinned, and their
- * MSMs stream them to the device in chunks (key_memory says which).
+ * Residency: key_attach tells the backend that a proving key's base arrays
+ * will be used many times; a GPU backend uploads them once (and sets up
+ * what a proof with that key needs, so the first proof costs what later
+ * ones do) and recognises them later by their host address. A proof with a
+ * key never attached still works (the GPU copies its arrays each time).
+ * Arrays that do not fit in device memory stay in host memory, pinned, and
+ * the MSMs stream them to the device in chunks (key_memory says which).
  *
  * Threads: the CPU backend is reentrant. A CUDA backend serialises its
  * device work internally; the engine holds its own GPU lock around calls.
@@ -25,20 +27,56 @@
 
 typedef struct sp_backend sp_backend;
 
+/*
+ * One proof's device half, the input of sp_backend.prove: the H step and
+ * every MSM of the Groth16 recipe (groth16/prove.h) for one witness.
+ */
+typedef struct {
+    const sp_g16_pk *pk;
+    const sp_ntt_domain *d; /* n = pk->domain_size points, roots sp_g16_roots_for(pk) */
+    const sp_fr *w;         /* pk->n_vars witness values (Montgomery form, w[0] = 1); read only */
+    /* The n QAP evaluations; scratch, overwritten. c may be left unread:
+     * a backend may use c[i] = a[i] * b[i] instead (a GPU then copies a
+     * third less). For a witness that satisfies the circuit the two are
+     * the same values; for one that does not, the proof fails verification
+     * either way (ARCHITECTURE.md, "The flow of one proof"). */
+    sp_fr *a, *b, *c;
+    int split; /* the witness MSMs skip scalars 0 and add those equal to 1 (same result) */
+    int g2;    /* 1: the B2 MSM too; 0: the caller does it (on the CPU, later) */
+} sp_backend_proof;
+
+/* What sp_backend.prove returns: the MSMs before blinding. */
+typedef struct {
+    sp_g1_jac a;  /* sum_{i < n_vars} w_i A_i */
+    sp_g1_jac b1; /* sum w_i B1_i */
+    sp_g1_jac c;  /* sum_{i > n_public} w_i C_i */
+    sp_g1_jac h;  /* sum_{j < n_h} h_j H_j, h the H scalars of pk's convention */
+    sp_g2_jac b2; /* sum w_i B2_i; only when in->g2 */
+} sp_backend_msms;
+
 struct sp_backend {
     const char *name; /* "cpu", "cuda:0", ... */
     void *impl;       /* the implementation's state */
     int threads;      /* host threads the backend may use (0 = all cores) */
-    /* On input: a, b, c the n = d->n evaluations (overwritten, scratch).
-     * On output: h[0..pk->n_h) the H scalars for pk's convention. */
-    sp_status (*h_scalars)(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                           const sp_ntt_domain *d, char err[SP_ERR_LEN]);
-    /* out = sum [s_i] bases_i; split != 0 selects the 0/1-aware MSM. */
-    sp_status (*msm_g1)(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN]);
-    /* NULL when the backend has no G2 MSM (the prover uses the CPU one). */
-    sp_status (*msm_g2)(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN]);
+    /*
+     * One proof's device half in one call: the witness goes to the device
+     * once, the H step and the MSMs (A, B1, C, H, and B2 when in->g2) run
+     * there, and the backend reports its stages through stage_hook as they
+     * end (names below). Called by one thread at a time per backend (the
+     * engine holds its device lock around it).
+     * On input: in as documented at sp_backend_proof; sizes already checked
+     *   against the key by the caller (sp_g16_prove_start).
+     * On output: *out (b2 only when in->g2); in->a, b, c overwritten. Nothing
+     *   is kept: the caller may free or reuse w, a, b, c at once.
+     * Returns SP_OK, SP_ERR_NOMEM, SP_ERR_GPU, SP_ERR_INVALID_ARG; err says
+     *   why, with the backend's name.
+     * Stages: cpu: scalars (witness to MSM scalars), h, msm_h, msm_a,
+     *   msm_b1, msm_c, msm_b2. cuda: copy_ab or copy_abc, h_ntt, msm_h,
+     *   wit_up (the witness's upload, overlapped with h_ntt and msm_h),
+     *   wit_ready (what the MSMs waited for it), msm_a, msm_b1, msm_c,
+     *   msm_b2 (gpu/backend_cuda.c).
+     */
+    sp_status (*prove)(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN]);
     sp_status (*key_attach)(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN]);
     void (*key_detach)(sp_backend *be, const sp_g16_pk *pk);
     /* Device memory in bytes held for attached keys, and free (0 on CPU). */
@@ -52,9 +90,9 @@ struct sp_backend {
     void *(*host_alloc)(sp_backend *be, size_t bytes);
     void (*host_free)(sp_backend *be, void *p, size_t bytes);
     /* Stage timings: when stage_hook is set, the backend reports each of
-     * its internal stages as it ends, e.g. ("copy_abc", 12.5 ms). Whoever
-     * uses the device exclusively sets it before its calls (the engine
-     * does, holding its device lock) and clears it after. */
+     * its stages as it ends, e.g. ("copy_ab", 12.5 ms). Whoever uses the
+     * backend exclusively sets it before its calls (the engine does,
+     * holding its device lock) and clears it after. */
     void (*stage_hook)(void *ctx, const char *stage, double ms);
     void *stage_ctx;
     /* Fixed-base multiplication for the development setup (groth16/setup.h):
@@ -73,23 +111,6 @@ struct sp_backend {
      * device in chunks by every MSM over them, because they did not fit.
      * NULL for backends without device memory (cpu). */
     void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, size_t *resident, size_t *streamed);
-    /* The H step and the H MSM in one call, so that the H scalars stay
-     * where they were computed (a GPU keeps them in device memory instead
-     * of copying them to the host and back). On input: as h_scalars. On
-     * output: *out = sum_i [h_i] pk->h[i] over the pk->n_h H scalars, the
-     * value h_scalars followed by msm_g1(pk->h, split 0) gives. NULL: the
-     * prover makes those two calls. Returns SP_OK or an error with err. */
-    sp_status (*h_msm)(sp_backend *be, sp_g1_jac *out, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                       const sp_ntt_domain *d, char err[SP_ERR_LEN]);
-    /* One proof's witness scalars: the prover announces s[0..n) before its
-     * MSMs over them (A, B1, B2 read all of it, C a suffix) and ends it after
-     * the last; in between s must not change. A GPU backend copies it to the
-     * device once and serves every MSM over a sub-range from that copy,
-     * instead of one copy per MSM (4.2 GB each at Filecoin's size). When the
-     * copy cannot be made the MSMs copy as before, so begin only fails on a
-     * device error. NULL: nothing to announce. */
-    sp_status (*scalars_begin)(sp_backend *be, const sp_scalar *s, size_t n, char err[SP_ERR_LEN]);
-    void (*scalars_end)(sp_backend *be, const sp_scalar *s);
 };
 
 /*
@@ -109,8 +130,14 @@ void sp_backend_close(sp_backend *be);
 void *sp_backend_host_alloc(sp_backend *be, size_t bytes);
 void sp_backend_host_free(sp_backend *be, void *p, size_t bytes);
 
-/* The CPU backend's functions, for composition (a GPU backend may fall
- * back to them) and for tests. */
+/* The CPU backend, and the CPU's pieces of a proof for composition: a GPU
+ * backend falls back to them when device memory is short, the prover's
+ * finish phase runs the deferred G2 MSM with sp_cpu_msm_g2, and tests
+ * compare with them. be supplies the thread count (be->threads).
+ * sp_cpu_h_scalars: on input a, b, c the n = d->n evaluations (overwritten);
+ *   on output h[0..pk->n_h) the H scalars of pk's convention.
+ * sp_cpu_msm_g1/_g2: out = sum [s_i] bases_i, split != 0 the 0/1-aware MSM.
+ * Return SP_OK, SP_ERR_NOMEM, SP_ERR_NOT_CANONICAL (a scalar >= r). */
 sp_status sp_backend_cpu_open(sp_backend **be, int threads) SP_WARN_UNUSED;
 sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
                            const sp_ntt_domain *d, char err[SP_ERR_LEN]);

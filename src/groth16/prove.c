@@ -79,69 +79,30 @@ static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_dom
     return SP_OK;
 }
 
-/* The MSMs of the start phase on backend be; the H MSM only when hs is
- * not NULL (else be->h_msm has done it). */
-static sp_status device_msms(sp_g16_partial *p, const sp_g16_pk *pk, const sp_scalar *ws, const sp_scalar *hs,
-                             sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
+/* The backend call of the start phase on be (a, b, c consumed). */
+static sp_status device_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *c,
+                           const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
 {
-    size_t nv = pk->n_vars, npub = pk->vk.n_public;
-    int sp = o->split_msm;
-    sp_status st;
-    if ((st = be->msm_g1(be, &p->a, pk->a, ws, nv, sp, err)) != SP_OK ||
-        (st = be->msm_g1(be, &p->b1, pk->b1, ws, nv, sp, err)) != SP_OK ||
-        (st = be->msm_g1(be, &p->c, pk->c, ws + npub + 1, nv - npub - 1, sp, err)) != SP_OK ||
-        (hs && (st = be->msm_g1(be, &p->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK))
+    const sp_backend_proof in = {pk, d, w, a, b, c, o->split_msm, o->g2_on_backend};
+    sp_backend_msms m;
+    sp_status st = be->prove(be, &m, &in, err);
+    if (st != SP_OK)
         return st;
-    if (o->g2_on_backend && be->msm_g2) {
-        if ((st = be->msm_g2(be, &p->b2, pk->b2, ws, nv, sp, err)) != SP_OK)
-            return st;
-        p->have_b2 = 1;
-    }
+    part->a = m.a;
+    part->b1 = m.b1;
+    part->c = m.c;
+    part->h = m.h;
+    part->b2 = m.b2;
+    part->have_b2 = in.g2;
     return SP_OK;
 }
 
-/* Runs the start phase on be (a, b, c consumed). */
-static sp_status start_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
-                          sp_fr *b, sp_fr *c, const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o,
-                          char err[SP_ERR_LEN])
-{
-    /* with be->h_msm the H scalars never reach this side */
-    size_t n_hs = be->h_msm ? 0 : pk->n_h;
-    sp_scalar *ws = malloc(sizeof(sp_scalar) * w_len), *hs = n_hs ? malloc(sizeof(sp_scalar) * n_hs) : NULL;
-    sp_status st = SP_ERR_NOMEM;
-    memset(part, 0, sizeof *part);
-    if (!ws || (n_hs && !hs)) {
-        snprintf(err, SP_ERR_LEN, "out of memory for %zu MSM scalars", w_len + n_hs);
-        goto out;
-    }
-    sp_msm_scalars_from_fr_par(ws, w, w_len, o->threads);
-    if (be->h_msm)
-        st = be->h_msm(be, &part->h, a, b, c, pk, d, err);
-    else
-        st = be->h_scalars(be, hs, a, b, c, pk, d, err);
-    int announced = st == SP_OK && be->scalars_begin && (st = be->scalars_begin(be, ws, w_len, err)) == SP_OK;
-    if (st == SP_OK)
-        st = device_msms(part, pk, ws, hs, be, o, err);
-    if (announced)
-        be->scalars_end(be, ws);
-    if (st != SP_OK)
-        goto out;
-    if (!part->have_b2) { /* keep the scalars for the CPU G2 MSM in finish */
-        part->ws = ws;
-        part->n_ws = w_len;
-        ws = NULL;
-    }
-out:
-    free(ws);
-    free(hs);
-    return st;
-}
-
-sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
-                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
-                             char err[SP_ERR_LEN])
+sp_status sp_g16_prove_device(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                              char err[SP_ERR_LEN])
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
+    memset(part, 0, sizeof *part);
     sp_status st = check_sizes(pk, w_len, d, err);
     if (st != SP_OK)
         return st;
@@ -153,9 +114,33 @@ sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp
         }
         be = own;
     }
-    st = start_on(part, pk, w, w_len, a, b, c, d, be, &o, err);
+    st = device_on(part, pk, w, a, b, c, d, be, &o, err);
     sp_backend_close(own);
     if (st != SP_OK)
+        sp_g16_partial_free(part);
+    return st;
+}
+
+sp_status sp_g16_prove_keep_scalars(sp_g16_partial *part, const sp_fr *w, size_t w_len, const sp_g16_prove_opts *opts,
+                                    char err[SP_ERR_LEN])
+{
+    if (part->have_b2 || part->ws)
+        return SP_OK;
+    if (!(part->ws = malloc(sizeof(sp_scalar) * w_len))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for %zu witness scalars", w_len);
+        return SP_ERR_NOMEM;
+    }
+    sp_msm_scalars_from_fr_par(part->ws, w, w_len, opts ? opts->threads : 0);
+    part->n_ws = w_len;
+    return SP_OK;
+}
+
+sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                             sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                             char err[SP_ERR_LEN])
+{
+    sp_status st = sp_g16_prove_device(part, pk, w, w_len, a, b, c, d, opts, err);
+    if (st == SP_OK && (st = sp_g16_prove_keep_scalars(part, w, w_len, opts, err)) != SP_OK)
         sp_g16_partial_free(part);
     return st;
 }

@@ -25,7 +25,7 @@ typedef struct {
     sp_backend *backend;
     /* 1: the G2 MSM runs on the backend in the start phase; 0: on the CPU
      * in the finish phase (the engine overlaps it with the next proof's
-     * device work). Ignored when the backend has no G2 MSM. */
+     * device work). */
     int g2_on_backend;
     /* INSECURE, for byte-exact tests only: when non-NULL, r and s are these
      * values instead of fresh ones from the OS CSPRNG. A proof made with
@@ -43,9 +43,10 @@ sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk);
 
 /*
  * A proof in two halves, so the engine can hold the device only for the
- * first: start runs the H step and the MSMs on the backend (the G2 MSM
- * too when g2_on_backend); finish runs what is left on the CPU (the G2
- * MSM otherwise), draws r and s and assembles the proof.
+ * first: start runs the H step and the MSMs in one backend call
+ * (sp_backend.prove; the G2 MSM too when g2_on_backend); finish runs what
+ * is left on the CPU (the G2 MSM otherwise), draws r and s and assembles
+ * the proof.
  * Ownership: start fills *part (which may own a copy of the witness
  * scalars for the deferred G2 MSM); finish or sp_g16_partial_free
  * releases it. Start does not keep pointers to a, b, c or w.
@@ -59,10 +60,24 @@ typedef struct {
 } sp_g16_partial;
 
 /* Same inputs and failure cases as sp_g16_prove; on failure *part holds
- * nothing to free. */
+ * nothing to free. sp_g16_prove_device followed by
+ * sp_g16_prove_keep_scalars. */
 sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* The start phase in its two parts, so that the engine holds the device
+ * only for the first: the backend call (as sp_g16_prove_start, but with
+ * g2_on_backend 0 *part does not yet hold the scalars the finish needs),
+ * then, when the G2 MSM was left to finish, the witness scalars it needs
+ * made on the host (opts->threads threads; w as given to the first part;
+ * nothing to do when the G2 MSM is done). keep_scalars returns SP_OK or
+ * SP_ERR_NOMEM (*part unchanged, still to be freed by the caller). */
+sp_status sp_g16_prove_device(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
+                              sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,
+                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_g16_prove_keep_scalars(sp_g16_partial *part, const sp_fr *w, size_t w_len, const sp_g16_prove_opts *opts,
+                                    char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* On output: *proof; *part is released in every case. */
 sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const sp_g16_pk *pk,
@@ -74,11 +89,13 @@ void sp_g16_partial_free(sp_g16_partial *part);
  * start + finish in one call.
  * On input: w holds w_len = pk->n_vars witness values (w[0] = 1); a, b, c
  *   hold the n = pk->domain_size QAP evaluations (synth.h) and are used
- *   as scratch (overwritten); d is a domain of size n with the roots
- *   family sp_g16_roots_for(pk).
+ *   as scratch (overwritten; a backend may use c = a * b instead of
+ *   reading c: see sp_backend_proof); d is a domain of size n with the
+ *   roots family sp_g16_roots_for(pk).
  * On output: *proof (affine points); untouched on error.
  * Returns SP_OK, SP_ERR_INVALID_ARG (sizes or domain do not match the key,
- *   err says which), SP_ERR_NOMEM, SP_ERR_IO (no randomness from the OS).
+ *   err says which), SP_ERR_NOMEM, SP_ERR_IO (no randomness from the OS),
+ *   or the backend's error (SP_ERR_GPU).
  */
 sp_status sp_g16_prove(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_fr *w, size_t w_len, sp_fr *a,
                        sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_g16_prove_opts *opts,

@@ -1,0 +1,292 @@
+/*
+ * The per-proof backend call (sp_backend.prove, groth16/backend.h) of the
+ * CPU backend against a slow, obvious reference, on random inputs (seed
+ * printed):
+ *   - a random key whose every point is [k]G for a known random k (some
+ *     k = 0: points at infinity), so the expected value of each MSM is
+ *     [sum s_i k_i]G, one scalar multiplication;
+ *   - the H scalars from first principles: the polynomials A, B, C through
+ *     a, b, c on D by an O(n^2) inverse DFT; for snarkjs keys their values
+ *     on the odd coset, h_j = A(x_j) B(x_j) - C(x_j), for bellperson keys
+ *     the quotient of A B - C by X^n - 1 read off the product's top
+ *     coefficients (c = a * b, so the division is exact);
+ *   - witnesses mostly 0 and 1 with random values among them, as circuits
+ *     make them; split on and off; the G2 MSM on and off; both key
+ *     conventions; domains 2^1..2^8; random n_vars and public inputs;
+ *   - the stages reported, by name and in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "groth16/backend.h"
+#include "groth16/fixed_base.h"
+#include "test.h"
+
+typedef struct {
+    sp_g16_pk pk;
+    sp_fr *ka, *kb1, *kc, *kh, *kb2; /* discrete logs of the key's points */
+} dl_key;
+
+/* out[i] = [k[i]]G with k random, every 9th k zero (infinity). */
+static int random_points_g1(sp_g1_affine *out, sp_fr *k, size_t n, sp_rng *rng)
+{
+    sp_g1_affine g;
+    sp_g1_generator(&g);
+    for (size_t i = 0; i < n; i++) {
+        sp_fr_random(&k[i], rng);
+        if (sp_rng_u64(rng) % 9 == 0)
+            memset(&k[i], 0, sizeof k[i]);
+    }
+    return sp_g1_fixed_base_mul_var(out, &g, k, n, 2) == SP_OK;
+}
+
+static int random_points_g2(sp_g2_affine *out, sp_fr *k, size_t n, sp_rng *rng)
+{
+    sp_g2_affine g;
+    sp_g2_generator(&g);
+    for (size_t i = 0; i < n; i++) {
+        sp_fr_random(&k[i], rng);
+        if (sp_rng_u64(rng) % 9 == 0)
+            memset(&k[i], 0, sizeof k[i]);
+    }
+    return sp_g2_fixed_base_mul_var(out, &g, k, n, 2) == SP_OK;
+}
+
+static void dl_key_free(dl_key *k)
+{
+    sp_g16_pk_free(&k->pk);
+    free(k->ka), free(k->kb1), free(k->kc), free(k->kh), free(k->kb2);
+}
+
+static int dl_key_make(dl_key *k, uint32_t nv, uint32_t npub, unsigned log_n, sp_g16_h_kind kind, sp_rng *rng)
+{
+    memset(k, 0, sizeof *k);
+    if (sp_g16_pk_alloc(&k->pk, nv, npub, 1u << log_n, kind) != SP_OK)
+        return 0;
+    size_t nc = nv - npub - 1, nh = k->pk.n_h;
+    k->ka = malloc(nv * sizeof(sp_fr)), k->kb1 = malloc(nv * sizeof(sp_fr)), k->kc = malloc(nc * sizeof(sp_fr));
+    k->kh = malloc(nh * sizeof(sp_fr)), k->kb2 = malloc(nv * sizeof(sp_fr));
+    return k->ka && k->kb1 && k->kc && k->kh && k->kb2 && random_points_g1(k->pk.a, k->ka, nv, rng) &&
+           random_points_g1(k->pk.b1, k->kb1, nv, rng) && random_points_g1(k->pk.c, k->kc, nc, rng) &&
+           random_points_g1(k->pk.h, k->kh, nh, rng) && random_points_g2(k->pk.b2, k->kb2, nv, rng);
+}
+
+/* sum_i s[i] k[i] in Fr. */
+static void dot(sp_fr *out, const sp_fr *s, const sp_fr *k, size_t n)
+{
+    sp_fr t;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        sp_fr_mul(&t, &s[i], &k[i]);
+        sp_fr_add(out, out, &t);
+    }
+}
+
+static void g1_times(sp_g1_jac *out, const sp_fr *x)
+{
+    sp_g1_affine g;
+    sp_g1_jac gj;
+    sp_g1_generator(&g);
+    sp_g1_jac_from_affine(&gj, &g);
+    sp_g1_mul(out, &gj, x);
+}
+
+static void g2_times(sp_g2_jac *out, const sp_fr *x)
+{
+    sp_g2_affine g;
+    sp_g2_jac gj;
+    sp_g2_generator(&g);
+    sp_g2_jac_from_affine(&gj, &g);
+    sp_g2_mul(out, &gj, x);
+}
+
+/* pw[i] = x^i for i < n. */
+static void powers(sp_fr *pw, const sp_fr *x, size_t n)
+{
+    sp_fr_set_one(&pw[0]);
+    for (size_t i = 1; i < n; i++)
+        sp_fr_mul(&pw[i], &pw[i - 1], x);
+}
+
+/* coef[k] = (1/n) sum_i v[i] omega^(-ik): the polynomial through v on D. */
+static void interpolate(sp_fr *coef, const sp_fr *v, const sp_fr *omega_inv_pw, const sp_ntt_domain *d)
+{
+    size_t n = d->n;
+    for (size_t k = 0; k < n; k++) {
+        sp_fr acc, t;
+        memset(&acc, 0, sizeof acc);
+        for (size_t i = 0; i < n; i++) {
+            sp_fr_mul(&t, &v[i], &omega_inv_pw[(i * k) % n]);
+            sp_fr_add(&acc, &acc, &t);
+        }
+        sp_fr_mul(&coef[k], &acc, &d->n_inv);
+    }
+}
+
+/* p(x) for coefficients p[0..n). */
+static void eval(sp_fr *out, const sp_fr *p, size_t n, const sp_fr *x)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = n; i-- > 0;) {
+        sp_fr_mul(out, out, x);
+        sp_fr_add(out, out, &p[i]);
+    }
+}
+
+/* The H scalars (Montgomery form) of kind from a, b, c by first principles. */
+static int reference_h(sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c, const sp_ntt_domain *d,
+                       sp_g16_h_kind kind)
+{
+    size_t n = d->n;
+    sp_fr *pw = malloc(n * sizeof *pw), *A = malloc(n * sizeof *A), *B = malloc(n * sizeof *B),
+          *C = malloc(n * sizeof *C), *P = calloc(2 * n, sizeof *P);
+    int ok = pw && A && B && C && P;
+    if (ok) {
+        powers(pw, &d->omega_inv, n);
+        interpolate(A, a, pw, d);
+        interpolate(B, b, pw, d);
+        interpolate(C, c, pw, d);
+    }
+    if (ok && kind == SP_G16_H_SNARKJS) { /* values at x_j = omega_2n omega^j */
+        sp_fr x = d->omega_2n, va, vb, vc;
+        for (size_t j = 0; j < n; j++) {
+            eval(&va, A, n, &x);
+            eval(&vb, B, n, &x);
+            eval(&vc, C, n, &x);
+            sp_fr_mul(&h[j], &va, &vb);
+            sp_fr_sub(&h[j], &h[j], &vc);
+            sp_fr_mul(&x, &x, &d->omega);
+        }
+    } else if (ok) { /* P = A B - C; P = Q (X^n - 1) exactly, so Q_k = P_(n+k) */
+        sp_fr t;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                sp_fr_mul(&t, &A[i], &B[j]);
+                sp_fr_add(&P[i + j], &P[i + j], &t);
+            }
+        for (size_t i = 0; i < n; i++)
+            sp_fr_sub(&P[i], &P[i], &C[i]);
+        for (size_t k = 0; k + 1 < n; k++)
+            h[k] = P[n + k];
+    }
+    free(pw), free(A), free(B), free(C), free(P);
+    return ok;
+}
+
+/* The stages the CPU backend reports, in order. */
+typedef struct {
+    char names[16][16];
+    int n;
+} stage_log;
+
+static void log_stage(void *ctx, const char *stage, double ms)
+{
+    stage_log *l = ctx;
+    if (l->n < 16)
+        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
+    l->n++;
+}
+
+static int stages_are(const stage_log *l, int g2)
+{
+    static const char *const want[] = {"scalars", "h", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
+    int n = g2 ? 7 : 6;
+    if (l->n != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(l->names[i], want[i]))
+            return 0;
+    return 1;
+}
+
+/* One random case: key, witness and a, b, c, then every combination of
+ * split and g2 against the reference. */
+static void check_case(sp_backend *be, unsigned log_n, sp_g16_h_kind kind, sp_rng *rng)
+{
+    uint32_t npub = (uint32_t)(sp_rng_u64(rng) % 4);
+    uint32_t nv = npub + 2 + (uint32_t)(sp_rng_u64(rng) % 200);
+    size_t n = (size_t)1 << log_n, nc = nv - npub - 1;
+    char err[SP_ERR_LEN] = "";
+    dl_key k;
+    memset(&k, 0, sizeof k);
+    sp_ntt_domain *d = NULL;
+    sp_fr *w = malloc(nv * sizeof *w), *abc = malloc(6 * n * sizeof *abc), *h = malloc(n * sizeof *h);
+    if (!w || !abc || !h || !dl_key_make(&k, nv, npub, log_n, kind, rng) ||
+        sp_ntt_domain_create(&d, log_n, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,
+                             2) != SP_OK) {
+        CHECKF(0, "setup of the case 2^%u kind %d", log_n, (int)kind);
+        goto out;
+    }
+    sp_fr_set_one(&w[0]);
+    for (size_t i = 1; i < nv; i++) { /* 40% 0, 40% 1, 20% random */
+        unsigned r = (unsigned)(sp_rng_u64(rng) % 10);
+        if (r < 4)
+            memset(&w[i], 0, sizeof w[i]);
+        else if (r < 8)
+            sp_fr_set_one(&w[i]);
+        else
+            sp_fr_random(&w[i], rng);
+    }
+    sp_fr *a = abc, *b = a + n, *c = b + n;
+    for (size_t i = 0; i < n; i++) {
+        sp_fr_random(&a[i], rng);
+        sp_fr_random(&b[i], rng);
+        sp_fr_mul(&c[i], &a[i], &b[i]);
+        /* snarkjs' H needs no exact division: there the CPU backend must
+         * also read a c that is not a * b (it is the reference) */
+        if (kind == SP_G16_H_SNARKJS && sp_rng_u64(rng) % 4 == 0)
+            sp_fr_random(&c[i], rng);
+    }
+    if (!reference_h(h, a, b, c, d, kind)) {
+        CHECKF(0, "reference H 2^%u", log_n);
+        goto out;
+    }
+    sp_fr x;
+    sp_g1_jac want_a, want_b1, want_c, want_h;
+    sp_g2_jac want_b2;
+    dot(&x, w, k.ka, nv), g1_times(&want_a, &x);
+    dot(&x, w, k.kb1, nv), g1_times(&want_b1, &x);
+    dot(&x, w + npub + 1, k.kc, nc), g1_times(&want_c, &x);
+    dot(&x, h, k.kh, k.pk.n_h), g1_times(&want_h, &x);
+    dot(&x, w, k.kb2, nv), g2_times(&want_b2, &x);
+    for (int split = 0; split < 2; split++)
+        for (int g2 = 0; g2 < 2; g2++) {
+            memcpy(abc + 3 * n, abc, 3 * n * sizeof *abc); /* a, b, c are scratch: a fresh copy each time */
+            sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2};
+            sp_backend_msms m;
+            stage_log log = {.n = 0};
+            memset(&m, 0xa5, sizeof m);
+            be->stage_hook = log_stage;
+            be->stage_ctx = &log;
+            sp_status st = be->prove(be, &m, &in, err);
+            be->stage_hook = NULL;
+            CHECKF(st == SP_OK, "prove 2^%u: %s", log_n, err);
+            CHECKF(sp_g1_jac_eq(&m.a, &want_a) && sp_g1_jac_eq(&m.b1, &want_b1) && sp_g1_jac_eq(&m.c, &want_c),
+                   "2^%u kind %d nv %u npub %u split %d: a witness MSM differs from the reference", log_n,
+                   (int)kind, nv, npub, split);
+            CHECKF(sp_g1_jac_eq(&m.h, &want_h), "2^%u kind %d: the H MSM differs from the reference", log_n,
+                   (int)kind);
+            CHECKF(!g2 || sp_g2_jac_eq(&m.b2, &want_b2), "2^%u kind %d split %d: the B2 MSM differs", log_n,
+                   (int)kind, split);
+            CHECKF(stages_are(&log, g2), "2^%u: %d stages reported, not the documented ones", log_n, log.n);
+        }
+out:
+    dl_key_free(&k);
+    sp_ntt_domain_free(d);
+    free(w), free(abc), free(h);
+}
+
+int main(void)
+{
+    sp_rng rng;
+    sp_test_begin("test_backend", &rng);
+    sp_backend *be = NULL;
+    CHECK(sp_backend_cpu_open(&be, 2) == SP_OK && be && be->prove);
+    if (!be)
+        return sp_test_done();
+    for (unsigned log_n = 1; log_n <= 8; log_n++) {
+        check_case(be, log_n, SP_G16_H_SNARKJS, &rng);
+        check_case(be, log_n, SP_G16_H_BELLPERSON, &rng);
+    }
+    sp_backend_close(be);
+    return sp_test_done();
+}

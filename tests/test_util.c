@@ -130,6 +130,8 @@ static void test_sha256(sp_rng *rng)
     }
     sp_sha256_use_hw(hw);
     free(m);
+}
+
 /* 1 when path holds exactly text. */
 static int holds(const char *path, const char *text)
 {

@@ -7,8 +7,12 @@
 #   make fuzz       libFuzzer targets, clang         (build-fuzz/; scripts/fuzz.sh runs them)
 #   BUILD=dir       build directory (lets several builds coexist)
 #   CURVE=bn254     the whole tree for BN254 instead of BLS12-381 (build-bn254/,
-#                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1)
-#   make clean      removes $(BUILD) only; make clean-all also build-san/, build-fuzz/
+#                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
+#                   default build makes that one too and links both into one
+#                   $(BUILD)/snarkpipe (ARCHITECTURE.md, "Curves").
+#   CUDA_BN254=1    with CUDA=1: the BN254 instance gets its own CUDA backend too
+#   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
+#                   also build-san/, build-bn254*/, build-fuzz/
 
 CC      ?= gcc
 SAN     ?= 0
@@ -34,6 +38,13 @@ WARN    ?= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
+# A BLS12-381 build links the BN254 instance built here ("two curves" below).
+ifeq ($(CURVE),bls12-381)
+BN_BUILD    := $(if $(filter %-san,$(BUILD)),$(patsubst %-san,%-bn254-san,$(BUILD)),$(BUILD)-bn254)
+BN_INSTANCE := $(BN_BUILD)/instance.o
+# the sub-make's arguments: CUDA for BN254 only with CUDA_BN254=1
+BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 1,$(CUDA_BN254)),$(CUDA),0)
+endif
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc -pthread
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
 LDLIBS  += -lm
@@ -46,6 +57,12 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a
 
 TEST_SRC  := $(wildcard tests/test_*.c)
+# Tests of things that are BLS12-381's by nature exist in that build only
+# (tests/bls12-381-only.txt names them and says why; run.sh reads it too).
+ifeq ($(CURVE),bn254)
+BLS_ONLY_TESTS := $(shell sed -n 's/^\(test_[a-z0-9_]*\).*/\1/p' tests/bls12-381-only.txt)
+TEST_SRC  := $(filter-out $(BLS_ONLY_TESTS:%=tests/%.c),$(TEST_SRC))
+endif
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Helpers the test scripts run (not tests themselves: run.sh runs test_* only).
 TOOL_SRC  := $(wildcard tests/tool_*.c)
@@ -53,9 +70,11 @@ TOOL_BIN  := $(TOOL_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the
-# benchmark bodies it runs (`snarkpipe bench field`).
-CLI_SRC   := $(wildcard src/cli/*.c) bench/field.c
+# benchmark bodies it runs (`snarkpipe bench field`). dispatch.c holds the
+# one main and is not part of a curve's instance (see "two curves" below).
+CLI_SRC   := $(filter-out src/cli/dispatch.c,$(wildcard src/cli/*.c)) bench/field.c
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+DISPATCH_OBJ := $(BUILD)/src/cli/dispatch.o
 CLI       := $(BUILD)/snarkpipe
 
 # The proving daemon (src/daemon; not part of the library): needs
@@ -85,8 +104,8 @@ DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
 $(CLI): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test test-run bench demo clean clean-all check-layers
-all: lib tests $(BENCH_BIN) $(CLI)
+.PHONY: all lib tests test test-run bench demo clean clean-all check-layers bn254-tests
+all: lib tests $(BENCH_BIN) $(CLI) $(if $(BN_BUILD),bn254-tests)
 lib: $(LIB)
 
 $(BUILD)/%.o: %.c
@@ -116,9 +135,10 @@ $(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/bench/field.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/bench/field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
-# CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below).
-$(CLI): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(CLI_OBJ) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
+# CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below);
+# BN_INSTANCE is the renamed BN254 instance of a BLS12-381 build.
+$(CLI): $(DISPATCH_OBJ) $(CLI_OBJ) $(LIB) $(BN_INSTANCE)
+	$(CC) $(CFLAGS) $(DISPATCH_OBJ) $(CLI_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # test_noble links the CLI's known-answer checker (src/cli/kat.h).
 $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
@@ -134,8 +154,13 @@ tests: $(TEST_BIN) $(TOOL_BIN)
 test:
 	@scripts/deps.sh
 	@$(MAKE) --no-print-directory test-run
-test-run: tests $(CLI) check-layers
-	@tests/run.sh $(BUILD)/tests
+test-run: tests $(CLI) check-layers $(if $(BN_BUILD),bn254-tests)
+	@tests/run.sh $(BUILD)/tests $(if $(BN_BUILD),--bn254 $(BN_BUILD)/tests)
+
+# The BN254 instance's test programs (the same sources, tests/bls12-381-only.txt
+# left out) and the one-curve BN254 snarkpipe that those driving a daemon run.
+bn254-tests: FORCE
+	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
 check-layers:
@@ -186,7 +211,7 @@ $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c)): $(CUDA_DEPS)
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Iinclude -Isrc -Igpu -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -Iinclude -Isrc -Igpu -c $< -o $@
 
 $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
@@ -196,6 +221,32 @@ $(GPU_CHECK_OBJ): CFLAGS += -Igpu
 $(GPU_CHECK_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
+
+# ---- two curves in one binary (ARCHITECTURE.md, "Curves") ----
+# A BLS12-381 build also builds the BN254 instance: the whole tree with
+# CURVE=bn254 in BN_BUILD (build-bn254/, build-bn254-san/ with SAN=1,
+# BUILD-bn254/ for another BUILD), made by a sub-make into one relocatable
+# object, instance.o, whose every global symbol is renamed: sp_x ->
+# sp_bn254_x, any other x -> sp_bn254__x (the map comes from nm at build
+# time). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
+# dispatch.c (compiled here with SP_WITH_BN254_INSTANCE=1) calls.
+# With CUDA=1 the BN254 instance gets its own CUDA backend only with
+# CUDA_BN254=1 (the kernels compiled a second time, for BN254; without it
+# the BN254 prover runs on the CPU and says so for --backend cuda).
+.PHONY: FORCE instance
+ifeq ($(CURVE),bls12-381)
+$(DISPATCH_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
+$(BN_INSTANCE): FORCE
+	@$(MAKE) --no-print-directory $(BN_MAKE) instance
+endif
+INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
+instance: $(BUILD)/instance.o
+$(BUILD)/instance.o: $(INSTANCE_OBJ)
+	$(LD) -r -o $@.tmp $^
+	nm -g --defined-only $@.tmp | awk '$$NF == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
+		{ n = $$NF; print n, (n ~ /^sp_/ ? "sp_bn254_" substr(n, 4) : "sp_bn254__" n) }' >$@.map
+	objcopy --redefine-syms=$@.map $@.tmp $@
+	@rm -f $@.tmp
 
 # libFuzzer targets for the file and string readers (tests/fuzz; needs
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part
@@ -254,13 +305,13 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(UNITDIR)/snarkpipe.service
 	rm -rf $(DESTDIR)$(DOCDIR)
 
-# clean removes this build's directory only: $(BUILD) (build/, build-san/
-# with SAN=1, or BUILD=dir). clean-all also removes the default sanitizer
-# and fuzz directories (build-san/, $(FUZZ_BUILD)/).
+# clean removes this build's directories only: $(BUILD) (build/, build-san/
+# with SAN=1, or BUILD=dir) and its BN254 instance's. clean-all also removes
+# the default sanitizer, BN254 and fuzz directories.
 clean:
 	@case "$(BUILD)" in ""|.|./|/|..|../*) echo "make clean: refusing BUILD=$(BUILD)"; exit 1;; esac
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BN_BUILD)
 clean-all: clean
-	rm -rf build-san $(FUZZ_BUILD)
+	rm -rf build-san build-bn254 build-bn254-san $(FUZZ_BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/gpu/check/*.d)

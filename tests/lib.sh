@@ -5,6 +5,10 @@
 #   expect_out REGEX NAME     the output of the last expect matches REGEX
 #   need_snarkjs BUILD        prints the path of snarkjs 0.7.6, installed from npm
 #                             into BUILD/npm on first use (fails with the log)
+#   need_circom BUILD         prints the path of circom 2 (the npm package circom2
+#                             0.2.23, circom compiled to WebAssembly), installed with
+#                             circomlib 2.0.5 into BUILD/npm on first use; circuits
+#                             include "circomlib/circuits/..." with -l BUILD/npm/node_modules
 # With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
@@ -41,6 +45,18 @@ need_snarkjs() {
         mkdir -p "$npmdir"
         npm install --no-audit --no-fund --loglevel=error --prefix "$npmdir" snarkjs@0.7.6 >"$npmdir/install.log" 2>&1 ||
             { echo "npm install snarkjs@0.7.6 failed:" >&2; cat "$npmdir/install.log" >&2; return 1; }
+    fi
+    echo "$bin"
+}
+
+need_circom() {
+    local npmdir=$1/npm
+    local bin=$npmdir/node_modules/.bin/circom2
+    if [ ! -x "$bin" ] || [ ! -d "$npmdir/node_modules/circomlib/circuits" ]; then
+        mkdir -p "$npmdir"
+        npm install --no-audit --no-fund --loglevel=error --prefix "$npmdir" circom2@0.2.23 circomlib@2.0.5 \
+            >"$npmdir/install-circom.log" 2>&1 ||
+            { echo "npm install circom2@0.2.23 circomlib@2.0.5 failed:" >&2; cat "$npmdir/install-circom.log" >&2; return 1; }
     fi
     echo "$bin"
 }

@@ -11,7 +11,19 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "field/consts.h"
 #include "util/rng.h"
+
+/* The snarkjs vectors of this build's curve, tests/vectors/<circuit>_<curve>
+ * (SP_CURVE_SNARKJS: "bls12381" or "bn128"), and those of the other curve,
+ * which every reader must refuse: SP_TEST_VEC_DIR("chain1021") is
+ * "chain1021_bn128" in the BN254 build. */
+#define SP_TEST_VEC_DIR(circuit) circuit "_" SP_CURVE_SNARKJS
+#if SP_CURVE_BN254
+#define SP_TEST_VEC_OTHER(circuit) circuit "_bls12381"
+#else
+#define SP_TEST_VEC_OTHER(circuit) circuit "_bn128"
+#endif
 
 static unsigned long sp_test_checks, sp_test_failures;
 static const char *sp_test_name = "test";

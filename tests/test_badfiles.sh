@@ -9,8 +9,10 @@
 # lie, duplicated sections, header counts that disagree with the sections,
 # points off the curve, coordinates >= p, points on the curve but outside
 # the subgroup (found by damage.js itself), bad flag bits, wires and
-# coefficients out of range, witnesses of the wrong length; the BN254
-# vectors stand for "wrong curve".
+# coefficients out of range, witnesses of the wrong length; the vectors
+# of the other curve stand for "wrong curve" (a KIND@CURVE row runs the
+# command with --curve CURVE, so that the instance of that curve reads FILE
+# whatever the files say).
 # Usage: tests/test_badfiles.sh BUILD (the build dir holding snarkpipe; run.sh passes it).
 set -u
 build=${1:-build}
@@ -30,22 +32,23 @@ mkdir -p "$D"
 "$bin" setup --quiet --bellperson --vk "$T/m.vk" "$m/circuit.r1cs" "$T/m.params" 2>/dev/null &&
     node "$here/damage.js" "$D" "$vec" "$T/m.params" "$T/m.vk" || { echo "test_badfiles: making the damaged files failed"; exit 1; }
 
-# run KIND FILE: the command that reads FILE as a KIND.
+# run KIND[@CURVE] FILE: the command that reads FILE as a KIND (with --curve CURVE).
 run() {
-    local f=$2
-    case $1 in
-    zkey) "$bin" prove "$f" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
-    zkeyvk) "$bin" export-vkey "$f" "$T/out.json" ;;
-    r1cs) "$bin" setup --quiet "$f" "$T/out.json" ;;
-    r1csinfo) "$bin" info "$f" ;;
-    wtns) "$bin" prove "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
-    wtnscheck) "$bin" prove --r1cs "$m/circuit.r1cs" --check "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
-    params) "$bin" prove --params "$f" --r1cs "$m/circuit.r1cs" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
-    bpvk) "$bin" verify "$f" "$m/public.json" "$m/proof.json" ;;
-    vkey) "$bin" verify "$f" "$c/public.json" "$c/proof.json" ;;
-    proof) "$bin" verify "$c/verification_key.json" "$c/public.json" "$f" ;;
-    public) "$bin" verify "$c/verification_key.json" "$f" "$c/proof.json" ;;
-    info) "$bin" info --check "$f" ;;
+    local f=$2 cv=()
+    case $1 in *@*) cv=(--curve "${1#*@}") ;; esac
+    case ${1%@*} in
+    zkey) "$bin" "${cv[@]}" prove "$f" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
+    zkeyvk) "$bin" "${cv[@]}" export-vkey "$f" "$T/out.json" ;;
+    r1cs) "$bin" "${cv[@]}" setup --quiet "$f" "$T/out.json" ;;
+    r1csinfo) "$bin" "${cv[@]}" info "$f" ;;
+    wtns) "$bin" "${cv[@]}" prove "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
+    wtnscheck) "$bin" "${cv[@]}" prove --r1cs "$m/circuit.r1cs" --check "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
+    params) "$bin" "${cv[@]}" prove --params "$f" --r1cs "$m/circuit.r1cs" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
+    bpvk) "$bin" "${cv[@]}" verify "$f" "$m/public.json" "$m/proof.json" ;;
+    vkey) "$bin" "${cv[@]}" verify "$f" "$c/public.json" "$c/proof.json" ;;
+    proof) "$bin" "${cv[@]}" verify "$c/verification_key.json" "$c/public.json" "$f" ;;
+    public) "$bin" "${cv[@]}" verify "$c/verification_key.json" "$f" "$c/proof.json" ;;
+    info) "$bin" "${cv[@]}" info --check "$f" ;;
     *) echo "test_badfiles: unknown kind $1"; return 99 ;;
     esac
 }
@@ -106,8 +109,9 @@ zkey    zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order sub
 zkeyvk  zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
 zkey    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 info    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
-zkey    $bn/circuit_final.zkey                BN254
-zkeyvk  $bn/circuit_final.zkey                BN254
+zkey@bls12-381 $bn/circuit_final.zkey         zkey is for bn254 \(bn128\) but this is the bls12-381 prover
+zkeyvk@bls12-381 $bn/circuit_final.zkey       zkey is for bn254 \(bn128\) but this is the bls12-381 prover
+zkey@bn254 $m/circuit_final.zkey              zkey is for bls12-381 but this is the bn254 \(bn128\) prover
 # .r1cs
 r1cs    r1cs_cut0.r1cs                        empty
 r1cs    r1cs_cut3.r1cs                        too short for the magic
@@ -124,8 +128,9 @@ r1cs    r1cs_nconstraints_lie.r1cs            section 2: section ends inside con
 r1cs    r1cs_wire_out_of_range.r1cs           refers to wire 99, nWires is 4
 r1cs    r1cs_coef_above_r.r1cs                coefficient of wire 2 is not below r
 r1csinfo r1cs_coef_above_r.r1cs               coefficient of wire 2 is not below r
-r1cs    $bn/circuit.r1cs                      BN254
-r1csinfo $bn/circuit.r1cs                     BN254
+r1cs@bls12-381 $bn/circuit.r1cs               r1cs is for bn254 \(bn128\) but this is the bls12-381 prover
+r1csinfo@bls12-381 $bn/circuit.r1cs           r1cs is for bn254 \(bn128\) but this is the bls12-381 prover
+r1cs@bn254 $m/circuit.r1cs                    r1cs is for bls12-381 but this is the bn254 \(bn128\) prover
 # .wtns
 wtns    wtns_cut0.wtns                        empty
 wtns    wtns_cut3.wtns                        too short for the magic
@@ -139,7 +144,7 @@ wtns    wtns_value_above_r.wtns               value 2 is not below r
 wtns    wtns_w0_not_one.wtns                  w\[0\] must be 1
 wtns    wtns_of_another_circuit.wtns          expected 4 values.*holds 1024
 wtnscheck wtns_of_another_circuit.wtns        expected 4 values.*1024
-wtns    $bn/witness.wtns                      BN254
+wtns    $bn/witness.wtns                      wtns is for bn254 \(bn128\) but this is the bls12-381 prover
 # bellperson .params and .vk
 params  params_cut0.params                    too short for the 864-byte verifying-key header
 params  params_cut100.params                  too short for the 864-byte verifying-key header
@@ -157,11 +162,11 @@ bpvk    bpvk_alpha_outside_subgroup.vk        alpha_g1: not in the prime-order s
 # snarkjs JSON
 proof   proof_cut.json                        ends inside a string
 proof   proof_no_pi_c.json                    pi_c missing
-proof   $bn/proof.json                        bn128.*BN254
+proof   $bn/proof.json                        proof is for bn254 \(bn128\) but this is the bls12-381 prover
 vkey    vkey_alpha_off_curve.json             vk_alpha_1.*not on the curve
 vkey    vkey_alpha_outside_subgroup.json      vk_alpha_1.*not in the prime-order subgroup
 vkey    vkey_ic_missing.json                  IC.*expected an array of 3
-vkey    $bn/verification_key.json             bn128.*BN254
+vkey@bls12-381 $bn/verification_key.json      verification key is for bn254 \(bn128\) but this is the bls12-381 prover
 public  public_three_values.json              3 public signals, the verifying key expects 2
 public  public_not_a_number.json              not a decimal or 0x-hex number
 EOF

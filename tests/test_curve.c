@@ -1,11 +1,15 @@
 /*
- * G1 and G2 group law, scalar multiplication and subgroup tests.
+ * G1 and G2 group law, scalar multiplication and subgroup tests, for the
+ * build's curve.
  *
  * The reference is affine arithmetic written here from the chord-and-tangent
  * definition (one inversion per step), which shares no formula with the
  * library. Points come in three kinds: random subgroup points [k]G, random
  * points of the whole curve (x by try-and-increment, which are almost never
- * in the subgroup) and points of small order [h r / l]C.
+ * in the subgroup) and points of small order [h r / l]C. BN254's G1 has
+ * cofactor 1 (the whole curve is the group: every curve point must pass the
+ * subgroup tests, and there is no small order), which the per-group pass
+ * is told by COFACTOR_ONE.
  *
  * This file includes itself once per group: the first pass (without
  * CURVE_TEST_GROUP) holds the shared code and main(), the second and third
@@ -28,9 +32,34 @@ static size_t mpz_to_limbs(uint64_t *out, size_t n, const mpz_t v)
     return cnt;
 }
 
-/* The cofactors from the BLS12 family polynomials (x = -z), and r. */
+/* The cofactors from the family polynomials, and r. */
 static mpz_t H1, H2, RMOD;
 
+#if SP_CURVE_BN254
+static void init_constants(void)
+{
+    /* BN: p = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = 36x^4 + 36x^3 + 18x^2 +
+     * 6x + 1, #E(Fp) = r (h1 = 1), #E'(Fp2) = (2p - r) r. */
+    static const long pc[5] = {36, 36, 24, 6, 1}, rc[5] = {36, 36, 18, 6, 1};
+    mpz_t x, p;
+    mpz_inits(x, p, H1, H2, RMOD, NULL);
+    mpz_set_str(x, "4965661367192848881", 10);
+    mpz_set_ui(p, 0);
+    for (int i = 0; i < 5; i++) {
+        mpz_mul(p, p, x);
+        mpz_add_ui(p, p, (unsigned long)pc[i]);
+        mpz_mul(RMOD, RMOD, x);
+        mpz_add_ui(RMOD, RMOD, (unsigned long)rc[i]);
+    }
+    uint64_t l[SP_FP_LIMBS];
+    mpz_to_limbs(l, SP_FP_LIMBS, p);
+    CHECK(memcmp(l, SP_FP_MODULUS, sizeof l) == 0);
+    mpz_set_ui(H1, 1);
+    mpz_mul_2exp(H2, p, 1);
+    mpz_sub(H2, H2, RMOD);
+    mpz_clears(x, p, NULL);
+}
+#else
 static void init_constants(void)
 {
     mpz_t x, t;
@@ -53,8 +82,10 @@ static void init_constants(void)
     mpz_divexact_ui(H2, H2, 9);
     mpz_clears(x, t, NULL);
 }
+#endif
 
-/* Smallest prime factor of h below 100000 (h has one for both groups). */
+/* Smallest prime factor of h below 100000 (h has one for every group
+ * whose h is not 1). */
 static unsigned long small_factor(const mpz_t h)
 {
     for (unsigned long l = 2; l < 100000; l++)
@@ -67,14 +98,72 @@ static unsigned long small_factor(const mpz_t h)
 #define G g1
 #define FIELD fp
 #define COFACTOR H1
+#define COFACTOR_ONE SP_CURVE_BN254
 #include "test_curve.c"
 #undef G
 #undef FIELD
 #undef COFACTOR
+#undef COFACTOR_ONE
+#define COFACTOR_ONE 0
 #define G g2
 #define FIELD fp2
 #define COFACTOR H2
 #include "test_curve.c"
+
+/* psi on E'(Fp2): psi^2 - t psi + p = 0 on random curve points (t the
+ * trace of Frobenius of E over Fp: t = p + 1 - h1 r), psi is additive,
+ * and on G2 it is [p mod r]. */
+static void test_psi(sp_rng *rng)
+{
+    mpz_t p, t, pr;
+    uint64_t kp[8], kt[8], kpr[8];
+    mpz_inits(p, t, pr, NULL);
+    uint64_t l[SP_FP_LIMBS];
+    memcpy(l, SP_FP_MODULUS, sizeof l);
+    mpz_import(p, SP_FP_LIMBS, -1, 8, 0, 0, l);
+    mpz_add_ui(t, p, 1);
+    mpz_submul(t, H1, RMOD);
+    int t_neg = mpz_sgn(t) < 0; /* BLS12-381: t = x + 1 < 0 */
+    mpz_abs(t, t);
+    mpz_mod(pr, p, RMOD);
+    size_t np = mpz_to_limbs(kp, 8, p), nt = mpz_to_limbs(kt, 8, t), npr = mpz_to_limbs(kpr, 8, pr);
+    for (int i = 0; i < sp_test_iters(4); i++) {
+        sp_g2_affine a, b, pa, pb, ppa, s;
+        sp_g2_jac x, y, z;
+        random_curve_g2(&a, rng);
+        random_curve_g2(&b, rng);
+        sp_g2_psi(&pa, &a);
+        sp_g2_psi(&ppa, &pa);
+        CHECK(sp_g2_affine_is_on_curve(&pa));
+        /* psi^2(a) + [p]a = [t] psi(a) */
+        sp_g2_jac_from_affine(&x, &a);
+        sp_g2_mul_var(&x, &x, kp, np);
+        sp_g2_jac_add_affine_var(&x, &x, &ppa);
+        sp_g2_jac_from_affine(&y, &pa);
+        sp_g2_mul_var(&y, &y, kt, nt);
+        if (t_neg)
+            sp_g2_jac_neg(&y, &y);
+        CHECK(sp_g2_jac_eq(&x, &y));
+        /* psi(a + b) = psi(a) + psi(b) */
+        ref_add_g2(&s, &a, &b);
+        sp_g2_psi(&s, &s);
+        sp_g2_psi(&pb, &b);
+        ref_add_g2(&pb, &pa, &pb);
+        CHECK(sp_g2_affine_eq(&s, &pb));
+        /* on G2: psi = [p mod r] */
+        random_sub_g2(&a, rng);
+        sp_g2_psi(&pa, &a);
+        sp_g2_jac_from_affine(&z, &a);
+        sp_g2_mul_var(&z, &z, kpr, npr);
+        sp_g2_jac_from_affine(&x, &pa);
+        CHECK(sp_g2_jac_eq(&x, &z));
+    }
+    sp_g2_affine inf, pi;
+    sp_g2_affine_set_inf(&inf);
+    sp_g2_psi(&pi, &inf);
+    CHECK(sp_g2_affine_is_inf(&pi));
+    mpz_clears(p, t, pr, NULL);
+}
 
 int main(void)
 {
@@ -83,6 +172,7 @@ int main(void)
     init_constants();
     test_group_g1(&rng);
     test_group_g2(&rng);
+    test_psi(&rng);
     mpz_clears(H1, H2, RMOD, NULL);
     return sp_test_done();
 }
@@ -223,6 +313,7 @@ static void TN(rand_xyzz)(XYZZ *r, const AFF *p, sp_rng *rng)
     FEF(mul)(&r->zzz, &r->zz, &j.z);
 }
 
+#if !COFACTOR_ONE
 /* A point of prime order l | h: with n = h r = l^e m (l not dividing m),
  * [m]C has order l^i for a random curve point C; multiply by l until the
  * next step would give inf. (The l-part may be non-cyclic, so [n/l]C can be
@@ -254,6 +345,27 @@ static void TN(small_order_point)(AFF *r, unsigned long *order, sp_rng *rng)
     }
     TN(to_aff)(r, &t);
     mpz_clear(m);
+}
+#endif
+
+/* The group order: [h r]C = inf for points C of the whole curve (which
+ * also checks that the twist is the right one of the sextic twists). */
+static void TN(test_order)(sp_rng *rng)
+{
+    mpz_t n;
+    uint64_t k[16];
+    mpz_init(n);
+    mpz_mul(n, COFACTOR, RMOD);
+    size_t len = mpz_to_limbs(k, 16, n);
+    for (int i = 0; i < 3; i++) {
+        AFF c;
+        JAC t;
+        TN(random_curve)(&c, rng);
+        FN(jac_from_affine)(&t, &c);
+        FN(mul_var)(&t, &t, k, len);
+        CHECK(FN(jac_is_inf)(&t));
+    }
+    mpz_clear(n);
 }
 
 /* Generator, basic predicates, equality across representations. */
@@ -471,6 +583,7 @@ static void TN(test_mul)(sp_rng *rng, const AFF *small, unsigned long order)
     l[0] += 1;
     FN(mul_var)(&a, &gj, l, SP_FR_LIMBS);
     CHECK(FN(jac_eq)(&a, &gj));
+#if !COFACTOR_ONE
     /* Small order: [order]S = inf, and every k below 2 order + 2. */
     uint64_t o = order;
     JAC sj;
@@ -481,6 +594,7 @@ static void TN(test_mul)(sp_rng *rng, const AFF *small, unsigned long order)
         sp_fr_set_u64(&k, i);
         TN(check_mul)(small, &k, rng);
     }
+#endif
     /* [a]([b]G) = [ab]G. */
     for (int it = 0; it < sp_test_iters(3); it++) {
         sp_fr_random(&k, rng);
@@ -518,6 +632,23 @@ static void TN(test_mul)(sp_rng *rng, const AFF *small, unsigned long order)
     }
 }
 
+#if COFACTOR_ONE
+/* Cofactor 1: every point of the curve is in the group. */
+static void TN(test_subgroup)(sp_rng *rng, const AFF *small)
+{
+    AFF p, q;
+    for (int it = 0; it < sp_test_iters(6); it++) {
+        TN(random_curve)(&p, rng);
+        CHECK(FN(in_subgroup)(&p) == 1 && FN(in_subgroup_slow)(&p) == 1);
+        TN(random_sub)(&q, rng);
+        TN(ref_add)(&q, &q, &p);
+        CHECK(FN(in_subgroup)(&q) == 1 && FN(in_subgroup_slow)(&q) == 1);
+    }
+    CHECK(FN(in_subgroup)(small) == 1);
+    FN(affine_set_inf)(&p);
+    CHECK(FN(in_subgroup)(&p) == 1 && FN(in_subgroup_slow)(&p) == 1);
+}
+#else
 static void TN(test_subgroup)(sp_rng *rng, const AFF *small)
 {
     AFF p, q;
@@ -538,13 +669,22 @@ static void TN(test_subgroup)(sp_rng *rng, const AFF *small)
     FN(affine_set_inf)(&p);
     CHECK(FN(in_subgroup)(&p) == 1 && FN(in_subgroup_slow)(&p) == 1);
 }
+#endif
 
 static void TN(test_group)(sp_rng *rng)
 {
     AFF small;
     unsigned long order;
+#if COFACTOR_ONE
+    /* No point of small order exists: a random curve point (in the group)
+     * stands in where the tests mix one in. */
+    TN(random_curve)(&small, rng);
+    order = 0;
+#else
     TN(small_order_point)(&small, &order, rng);
+#endif
     CHECK(FN(affine_is_on_curve)(&small));
+    TN(test_order)(rng);
     TN(test_basics)(rng);
     TN(test_group_law)(rng, &small);
     TN(test_batch)(rng, &small);

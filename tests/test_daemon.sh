@@ -13,7 +13,12 @@
 #   d. SIGHUP: a smaller max_body applies (413), a new [circuit.*] section is
 #      registered, a change that needs a restart is reported and ignored;
 #   e. SIGTERM drains a job in flight (it completes, exit 0); with
-#      shutdown = cancel it is cancelled (exit 0).
+#      shutdown = cancel it is cancelled (exit 0);
+#   f. a BN254 daemon (curve = bn254 in its configuration, the dispatcher
+#      runs the BN254 daemon): it proves a bn128 key's jobs (the proofs
+#      verify, no bellperson encoding), refuses a BLS12-381 key at
+#      registration and a BLS12-381 witness, naming both curves; --curve
+#      contradicting the configuration is refused.
 # Usage: tests/test_daemon.sh BUILD (run.sh passes it). SP_TEST_VERBOSE=1 lists every check.
 set -u
 build=${1:-build}
@@ -206,6 +211,45 @@ wait "$aw"; arc=$?
 wait "$pid"; drc=$?; pid=
 [ "$arc" -eq 2 ] && grep -q "cancelled" "$T/cancel.out" && ok "cancel mode: the job is cancelled" || { bad "cancel mode: the job is cancelled (await exit $arc)"; cat "$T/cancel.out"; }
 [ "$drc" -eq 0 ] && ok "cancel mode: exit 0" || bad "cancel mode: exit $drc"
+
+# ---- f. a BN254 daemon ----
+bnv=$here/vectors/chain1021_bn128
+blsv=$here/vectors/chain1021_bls12381
+cp "$bnv/circuit_final.zkey" "$T/bn.zkey"
+cp "$blsv/circuit_final.zkey" "$T/bls.zkey"
+sock=$T/bn.sock
+cat >"$T/d.conf" <<EOF
+[engine]
+curve = bn254
+synth_threads = 1
+backend_threads = 1
+finish_threads = 1
+budget = 512MiB
+[server]
+listen = unix:$sock
+ready_file = $T/ready
+[keys]
+load_threads = 1
+key_dirs = $T
+[circuit.bn]
+zkey = $T/bn.zkey
+EOF
+expect 64 "--curve bls12-381 against curve = bn254" "$bin" --curve bls12-381 daemon --config "$T/d.conf" --check-config
+expect_out "curve = bn254, but this is the bls12-381 daemon" "  (says so)"
+start run4 || exit 1
+expect 0 "bn254 status" cl status
+expect_out '"curve":"bn254"' "  (the daemon's curve)"
+mkdir -p "$T/o4"
+expect 0 "bn254: prove" cl prove --circuit bn --out-dir "$T/o4" "$bnv/witness.wtns"
+expect 0 "bn254: the proof verifies" "$bin" verify "$bnv/verification_key.json" "$T/o4/public_0.json" "$T/o4/proof_0.json"
+[ ! -e "$T/o4/proof_0.bin" ] && ok "bn254: no bellperson encoding" || bad "bn254: no bellperson encoding"
+expect 2 "bn254: a BLS12-381 key is refused at registration" cl register --id bls --zkey "$T/bls.zkey"
+expect_out "zkey is for bls12-381 but this is the bn254 \(bn128\) prover" "  (names both curves)"
+expect 2 "bn254: a BLS12-381 witness is refused" cl prove --circuit bn "$blsv/witness.wtns"
+expect_out "wtns is for bls12-381 but this is the bn254 \(bn128\) prover" "  (names both curves)"
+kill -TERM "$pid"
+wait "$pid"; drc=$?; pid=
+[ "$drc" -eq 0 ] && ok "bn254: exit 0" || bad "bn254: exit $drc"
 
 if grep -l "Sanitizer\|runtime error:" "$T"/*.log >/dev/null 2>&1; then bad "sanitizer reports in the daemon logs"; grep -h -A5 "Sanitizer\|runtime error:" "$T"/*.log | head -30; fi
 echo "test_daemon.sh: $((pass + fail)) checks, $fail failed"

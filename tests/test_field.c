@@ -1,5 +1,6 @@
 /*
- * Fp and Fr against GMP (the independent reference) on random and edge
+ * Fp and Fr of the build's curve against GMP (the independent reference,
+ * with the moduli written out from the curve's specification) on random and edge
  * inputs: arithmetic, pow/inv/sqrt, conversions, string and byte codecs;
  * field axioms; the assembly path against the portable path; rejection of
  * out-of-range and malformed input.
@@ -221,10 +222,16 @@ static const field fields_[2] = {
     FIELD_ENTRY(fr, SP_FR_LIMBS, SP_FR_DEC_MAX, SP_FR_MODULUS),
 };
 
-/* The moduli, written out from the BLS12-381 specification. */
+/* The moduli of the build's curve, written out from its specification
+ * (BN254: EIP-196; BLS12-381: the zcash/IETF draft). */
 static const char *const MOD_HEX_[2] = {
+#if SP_CURVE_BN254
+    "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47",
+    "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
+#else
     "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
     "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+#endif
 };
 static mpz_t M_[2]; /* M_[k] is the modulus of fields_[k] */
 

@@ -32,6 +32,9 @@ static void test_vector_files(void)
         "tests/vectors/chain1021_bls12381/proof_fixed_rs.json",
         "tests/vectors/chain1021_bls12381/public.json",
         "tests/vectors/multiplier_bn128/verification_key.json",
+        "tests/vectors/chain1021_bn128/verification_key.json",
+        "tests/vectors/chain1021_bn128/proof_fixed_rs.json",
+        "tests/vectors/chain1021_bn128/public.json",
     };
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         size_t len, olen;

@@ -1,9 +1,11 @@
 /*
- * The BLS12-381 pairing: known answer e(G1, G2) (published by zkcrypto
- * bls12_381 and blst), the final exponentiation against plain
- * exponentiation by 3 (p^12 - 1) / r (GMP exponent), bilinearity on random
- * scalars, e^r = 1, non-degeneracy, infinity inputs, product checks, and the
- * multi and prepared Miller loops against single ones.
+ * The pairing of the build's curve: known answer e(G1, G2) (BLS12-381:
+ * published by zkcrypto bls12_381 and blst; BN254: computed by
+ * @noble/curves, tests/vectors/noble_bn254.txt), the final exponentiation
+ * against plain exponentiation by c (p^12 - 1) / r (GMP exponent; c = 3 for
+ * BLS12-381, 2x (6x^2 + 3x + 1) for BN254), bilinearity on random scalars,
+ * e^r = 1, non-degeneracy, infinity inputs, product checks, and the multi
+ * and prepared Miller loops against single ones.
  *
  * Points are made with a deliberately naive affine double-and-add local to
  * this file (one inversion per step), independent of src/curve.
@@ -14,6 +16,45 @@
 #include "test.h"
 
 static mpz_t P, R;
+
+/* The curve's constants, written out from its specification: p, r, the
+ * generators (BN254: EIP-197; BLS12-381: the zcash / IETF draft) and b. */
+#if SP_CURVE_BN254
+#define P_HEX "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47"
+#define R_HEX "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"
+#define G1_X "0x1"
+#define G1_Y "0x2"
+#define G2_X0 "0x1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed"
+#define G2_X1 "0x198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"
+#define G2_Y0 "0x12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa"
+#define G2_Y1 "0x090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b"
+#else
+#define P_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
+#define R_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
+#define G1_X "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
+#define G1_Y "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"
+#define G2_X0 "0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
+#define G2_X1 "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
+#define G2_Y0 "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801"
+#define G2_Y1 "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"
+#endif
+
+/* b of G1 and b' of G2: BN254 3 and 3 / (9 + u), BLS12-381 4 and 4 (1 + u). */
+static void curve_bs(sp_fp *b1, sp_fp2 *b2)
+{
+#if SP_CURVE_BN254
+    sp_fp2 xi;
+    sp_fp_set_u64(b1, 3);
+    sp_fp_set_u64(&xi.c0, 9);
+    sp_fp_set_one(&xi.c1);
+    sp_fp2_inv(&xi, &xi);
+    sp_fp2_mul_fp(b2, &xi, b1);
+#else
+    sp_fp_set_u64(b1, 4);
+    b2->c0 = *b1;
+    b2->c1 = *b1;
+#endif
+}
 
 /* ---- naive affine curve arithmetic, the test's own reference ---- */
 
@@ -27,16 +68,16 @@ static sp_fp fp_const(const char *hex)
 
 static void g1_gen(sp_g1_affine *g)
 {
-    g->x = fp_const("0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb");
-    g->y = fp_const("0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1");
+    g->x = fp_const(G1_X);
+    g->y = fp_const(G1_Y);
 }
 
 static void g2_gen(sp_g2_affine *g)
 {
-    g->x.c0 = fp_const("0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8");
-    g->x.c1 = fp_const("0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e");
-    g->y.c0 = fp_const("0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801");
-    g->y.c1 = fp_const("0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be");
+    g->x.c0 = fp_const(G2_X0);
+    g->x.c1 = fp_const(G2_X1);
+    g->y.c0 = fp_const(G2_Y0);
+    g->y.c1 = fp_const(G2_Y1);
 }
 
 static int g1_inf(const sp_g1_affine *a) { return sp_fp_is_zero(&a->x) && sp_fp_is_zero(&a->y); }
@@ -45,10 +86,11 @@ static int g2_inf(const sp_g2_affine *a) { return sp_fp2_is_zero(&a->x) && sp_fp
 static int g1_on_curve(const sp_g1_affine *a)
 {
     sp_fp l, r, b;
+    sp_fp2 b2;
+    curve_bs(&b, &b2);
     sp_fp_sqr(&l, &a->y);
     sp_fp_sqr(&r, &a->x);
     sp_fp_mul(&r, &r, &a->x);
-    sp_fp_set_u64(&b, 4);
     sp_fp_add(&r, &r, &b);
     return sp_fp_eq(&l, &r);
 }
@@ -56,11 +98,11 @@ static int g1_on_curve(const sp_g1_affine *a)
 static int g2_on_curve(const sp_g2_affine *a)
 {
     sp_fp2 l, r, b;
+    sp_fp b1;
+    curve_bs(&b1, &b);
     sp_fp2_sqr(&l, &a->y);
     sp_fp2_sqr(&r, &a->x);
     sp_fp2_mul(&r, &r, &a->x);
-    sp_fp_set_u64(&b.c0, 4);
-    sp_fp_set_u64(&b.c1, 4);
     sp_fp2_add(&r, &r, &b);
     return sp_fp2_eq(&l, &r);
 }
@@ -180,6 +222,33 @@ static void random_points(sp_g1_affine *p, sp_g2_affine *q, sp_rng *rng)
 
 /* ---- tests ---- */
 
+#if SP_CURVE_BN254
+/* e(G1, G2) as @noble/curves 2.4.0 computes it (the "pairing 1 1" line of
+ * tests/vectors/noble_bn254.txt), canonical, in the order c0.c0.c0,
+ * c0.c0.c1, c0.c1.c0, ..., c1.c2.c1. */
+static const char *const GT_GEN_HEX[12] = {
+    "0x262b253feda94cfe0da01bde280a3ed6f87e5feb898578b55e1f63739d870e95",
+    "0x02e02d2cc795a2000a1b1f823879abbd397c4dea0918ed66b49d34b48efb8a4a",
+    "0x13a9f2d6e29b128da5b1ad44b31977935fd2957387ecb1fc4e135402fdbd1de0",
+    "0x040ba9fa500f1a5c4b31984a74e68659c4b420bd699ce630b130b08a6ea1162b",
+    "0x0afc2f3fd870678fbe359d7f9873f052478f590b211ce30bf5e3eeaef89eafdb",
+    "0x1c54a530398c9064bdc662d929e645cadda9a712cc5a8243f9cddbd2d98dd1f0",
+    "0x095c0fbf5d5a1ac023794a0d856f92591ba990ecfd4b7aef5c0d58c5dc2429fe",
+    "0x14d3d6ca72d8a950a31dc10f7b4053c9e9ad9ebb590cb4a60f8215d4b99f2b4a",
+    "0x1dc0e7bbc3d70e6689dc206b4b91c85759dc1a23043c585fdfaf545838ca7429",
+    "0x0b53320e5a6488cb98a855ffc837d2a75ab90d61ac16cc1b7ab2cd3ed5e22b97",
+    "0x13a8afd3085dae4c6c91476ef36cd1d318ce07bac42a9c0f9bd7fddaf5ebd723",
+    "0x00f97b5221474526b601f3730a3afa965ceee1b343940c383e5314859e762c97",
+};
+
+static void gt_gen_published(sp_fp12 *r)
+{
+    sp_fp *slots[12] = {&r->c0.c0.c0, &r->c0.c0.c1, &r->c0.c1.c0, &r->c0.c1.c1, &r->c0.c2.c0, &r->c0.c2.c1,
+                        &r->c1.c0.c0, &r->c1.c0.c1, &r->c1.c1.c0, &r->c1.c1.c1, &r->c1.c2.c0, &r->c1.c2.c1};
+    for (int i = 0; i < 12; i++)
+        *slots[i] = fp_const(GT_GEN_HEX[i]);
+}
+#else
 /* e(G1, G2) as published (zkcrypto bls12_381 pairings.rs Gt::generator, the
  * same limbs in blst's Rust bindings): Montgomery limbs with R = 2^384, in
  * the order c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1. */
@@ -218,6 +287,7 @@ static void gt_gen_published(sp_fp12 *r)
     }
     mpz_clears(x, rinv, NULL);
 }
+#endif
 
 static void test_known_answer(void)
 {
@@ -233,18 +303,29 @@ static void test_known_answer(void)
     CHECK(!sp_fp12_is_one(&e)); /* non-degenerate */
 }
 
-/* final_exp(f) = f^(3 (p^12 - 1) / r) */
+/* final_exp(f) = f^(c (p^12 - 1) / r) */
 static void test_final_exp(sp_rng *rng)
 {
     static uint64_t e[80];
-    mpz_t q;
-    mpz_init(q);
+    mpz_t q, c;
+    mpz_inits(q, c, NULL);
+#if SP_CURVE_BN254
+    mpz_set_str(c, "4965661367192848881", 10); /* c = 2x (6x^2 + 3x + 1) */
+    mpz_mul(q, c, c);
+    mpz_mul_ui(q, q, 6);
+    mpz_addmul_ui(q, c, 3);
+    mpz_add_ui(q, q, 1);
+    mpz_mul(c, c, q);
+    mpz_mul_2exp(c, c, 1);
+#else
+    mpz_set_ui(c, 3);
+#endif
     mpz_pow_ui(q, P, 12);
     mpz_sub_ui(q, q, 1);
     mpz_divexact(q, q, R);
-    mpz_mul_ui(q, q, 3);
+    mpz_mul(q, q, c);
     size_t n = mpz_to_limbs(e, 80, q);
-    mpz_clear(q);
+    mpz_clears(q, c, NULL);
     for (int i = 0; i < sp_test_iters(2); i++) {
         sp_fp12 f, x, y;
         sp_fp12_random(&f, rng);
@@ -409,8 +490,8 @@ int main(void)
 {
     sp_rng rng;
     sp_test_begin("test_pairing", &rng);
-    mpz_init_set_str(P, "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
-    mpz_init_set_str(R, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
+    mpz_init_set_str(P, P_HEX, 16);
+    mpz_init_set_str(R, R_HEX, 16);
     test_known_answer();
     test_final_exp(&rng);
     test_bilinearity(&rng);

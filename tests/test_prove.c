@@ -245,7 +245,7 @@ int main(void)
 {
     sp_test_begin("test_prove", NULL);
     check_providers();
-    check_vector("multiplier_bls12381");
-    check_vector("chain1021_bls12381");
+    check_vector(SP_TEST_VEC_DIR("multiplier"));
+    check_vector(SP_TEST_VEC_DIR("chain1021"));
     return sp_test_done();
 }

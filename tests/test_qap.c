@@ -126,8 +126,8 @@ int main(void)
 {
     sp_rng rng;
     sp_test_begin("test_qap", &rng);
-    check_circuit("multiplier_bls12381", SP_NTT_ROOTS_SNARKJS, &rng);
-    check_circuit("chain1021_bls12381", SP_NTT_ROOTS_SNARKJS, &rng);
-    check_circuit("chain1021_bls12381", SP_NTT_ROOTS_ZKCRYPTO, &rng);
+    check_circuit(SP_TEST_VEC_DIR("multiplier"), SP_NTT_ROOTS_SNARKJS, &rng);
+    check_circuit(SP_TEST_VEC_DIR("chain1021"), SP_NTT_ROOTS_SNARKJS, &rng);
+    check_circuit(SP_TEST_VEC_DIR("chain1021"), SP_NTT_ROOTS_ZKCRYPTO, &rng);
     return sp_test_done();
 }

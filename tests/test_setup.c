@@ -77,10 +77,15 @@ static void check_kind(const char *dir, sp_g16_h_kind kind)
     int fd = mkstemp(tmp);
     CHECK(fd >= 0);
     close(fd);
+    int have_back = 1;
     if (kind == SP_G16_H_SNARKJS) {
         CHECKF(sp_zkey_write(tmp, &pk, err) == SP_OK, "%s: %s", dir, err);
         CHECKF(sp_zkey_read(&back, NULL, tmp, 0, 2, err) == SP_OK, "%s: %s", dir, err);
         prove_and_check("zkey round trip", &back, NULL, w, wn);
+    } else if (sp_bp_curve_check(err) != SP_OK) {
+        /* bellperson's files are BLS12-381's: the key stays in memory, the writer refuses */
+        CHECKF(sp_bp_params_write(tmp, &pk, err) == SP_ERR_UNSUPPORTED && strstr(err, "bls12-381's"), "%s", err);
+        have_back = 0;
     } else {
         sp_g16_density den;
         CHECK(sp_g16_density_from_r1cs(&den, &cs) == SP_OK);
@@ -89,10 +94,12 @@ static void check_kind(const char *dir, sp_g16_h_kind kind)
         prove_and_check("params round trip", &back, &cs, w, wn);
         sp_g16_density_free(&den);
     }
-    CHECKF(memcmp(back.a, pk.a, sizeof(sp_g1_affine) * pk.n_vars) == 0, "%s: A differs after round trip", dir);
-    CHECKF(memcmp(back.h, pk.h, sizeof(sp_g1_affine) * pk.n_h) == 0, "%s: H differs after round trip", dir);
+    if (have_back) {
+        CHECKF(memcmp(back.a, pk.a, sizeof(sp_g1_affine) * pk.n_vars) == 0, "%s: A differs after round trip", dir);
+        CHECKF(memcmp(back.h, pk.h, sizeof(sp_g1_affine) * pk.n_h) == 0, "%s: H differs after round trip", dir);
+        sp_g16_pk_free(&back);
+    }
     unlink(tmp);
-    sp_g16_pk_free(&back);
     sp_g16_pk_free(&pk);
     free(w);
     sp_r1cs_free(&cs);
@@ -184,11 +191,11 @@ static void check_backend(const char *dir, sp_g16_h_kind kind)
 int main(void)
 {
     sp_test_begin("test_setup", NULL);
-    check_kind("multiplier_bls12381", SP_G16_H_SNARKJS);
-    check_kind("chain1021_bls12381", SP_G16_H_SNARKJS);
-    check_kind("multiplier_bls12381", SP_G16_H_BELLPERSON);
-    check_kind("chain1021_bls12381", SP_G16_H_BELLPERSON);
-    check_backend("chain1021_bls12381", SP_G16_H_SNARKJS);
-    check_backend("multiplier_bls12381", SP_G16_H_BELLPERSON);
+    check_kind(SP_TEST_VEC_DIR("multiplier"), SP_G16_H_SNARKJS);
+    check_kind(SP_TEST_VEC_DIR("chain1021"), SP_G16_H_SNARKJS);
+    check_kind(SP_TEST_VEC_DIR("multiplier"), SP_G16_H_BELLPERSON);
+    check_kind(SP_TEST_VEC_DIR("chain1021"), SP_G16_H_BELLPERSON);
+    check_backend(SP_TEST_VEC_DIR("chain1021"), SP_G16_H_SNARKJS);
+    check_backend(SP_TEST_VEC_DIR("multiplier"), SP_G16_H_BELLPERSON);
     return sp_test_done();
 }

@@ -439,8 +439,8 @@ int main(void)
 {
     sp_rng rng;
     sp_test_begin("test_synth", &rng);
-    test_vector("multiplier_bls12381");
-    test_vector("chain1021_bls12381");
+    test_vector(SP_TEST_VEC_DIR("multiplier"));
+    test_vector(SP_TEST_VEC_DIR("chain1021"));
     test_h_snarkjs_random(&rng);
     test_h_bellperson(&rng);
     test_gen(&rng);

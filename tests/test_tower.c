@@ -1,7 +1,8 @@
 /*
- * The extension tower Fp2 -> Fp6 -> Fp12: Fp2 square roots against the norm
- * criterion (GMP Legendre symbol), the defining relations v^3 = 1 + u and
- * w^2 = v, ring axioms on random inputs, the sparse products against full
+ * The extension tower Fp2 -> Fp6 -> Fp12 of the build's curve: Fp2 square
+ * roots against the norm criterion (GMP Legendre symbol), the defining
+ * relations v^3 = xi (1 + u for BLS12-381, 9 + u for BN254) and w^2 = v,
+ * ring axioms on random inputs, the sparse products against full
  * products, inverses, Frobenius maps against plain exponentiation by p^k
  * (exponents computed with GMP), and cyclotomic squaring against plain
  * squaring on elements of the cyclotomic subgroup.
@@ -12,6 +13,21 @@
 #include "test.h"
 
 static mpz_t P;
+
+/* The curve's p and xi = XI0 + u, written out from the curves' specifications. */
+#if SP_CURVE_BN254
+#define P_HEX "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47"
+#define XI0 9
+#else
+#define P_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
+#define XI0 1
+#endif
+
+static void set_xi(sp_fp2 *xi)
+{
+    sp_fp_set_u64(&xi->c0, XI0);
+    sp_fp_set_one(&xi->c1);
+}
 
 /* out[0..cap) = z as little-endian 64-bit limbs; returns the limb count. */
 static size_t mpz_to_limbs(uint64_t *out, size_t cap, const mpz_t z)
@@ -67,9 +83,8 @@ static void test_fp2_sqrt(sp_rng *rng)
         sp_fp2_neg(&na, &a);
         CHECK(sp_fp2_sqrt(&s, &t));
         CHECK(sp_fp2_eq(&s, &a) || sp_fp2_eq(&s, &na));
-        /* xi = 1 + u is a non-square (the tower depends on it); so is xi t */
-        sp_fp_set_one(&xi.c0);
-        sp_fp_set_one(&xi.c1);
+        /* xi is a non-square (the tower depends on it); so is xi t */
+        set_xi(&xi);
         sp_fp2_mul(&t, &t, &xi);
         CHECK(!sp_fp2_sqrt(&s, &t));
     }
@@ -98,12 +113,34 @@ static void test_fp2_sqrt(sp_rng *rng)
 static void test_relations(sp_rng *rng)
 {
     sp_fp6 v, t, a, b;
+    sp_fp2 xi0;
+    set_xi(&xi0);
     sp_fp6_set_zero(&v);
     sp_fp_set_one(&v.c1.c0);
     sp_fp6_mul(&t, &v, &v);
     sp_fp6_mul(&t, &t, &v);
-    CHECK(sp_fp_is_one(&t.c0.c0) && sp_fp_is_one(&t.c0.c1));
+    CHECK(sp_fp2_eq(&t.c0, &xi0));
     CHECK(sp_fp2_is_zero(&t.c1) && sp_fp2_is_zero(&t.c2));
+    /* xi has no cube root and no square root in Fp2: v^3 - xi and
+     * w^6 - xi are irreducible. xi^((p^2-1)/3) != 1 and xi^((p^2-1)/2) != 1. */
+    {
+        mpz_t q;
+        uint64_t e[12];
+        mpz_init(q);
+        mpz_mul(q, P, P);
+        mpz_sub_ui(q, q, 1);
+        mpz_divexact_ui(q, q, 3);
+        size_t n = mpz_to_limbs(e, 12, q);
+        sp_fp2 c;
+        sp_fp2_pow(&c, &xi0, e, n);
+        CHECK(!sp_fp2_is_one(&c));
+        mpz_mul_ui(q, q, 3);
+        mpz_divexact_ui(q, q, 2);
+        n = mpz_to_limbs(e, 12, q);
+        sp_fp2_pow(&c, &xi0, e, n);
+        CHECK(!sp_fp2_is_one(&c));
+        mpz_clear(q);
+    }
 
     sp_fp12 w, w2;
     sp_fp12_set_zero(&w);
@@ -120,8 +157,7 @@ static void test_relations(sp_rng *rng)
         CHECK(sp_fp6_eq(&t, &b));
         sp_fp2 x, xi;
         sp_fp2_random(&x, rng);
-        sp_fp_set_one(&xi.c0);
-        sp_fp_set_one(&xi.c1);
+        set_xi(&xi);
         sp_fp2 y, z;
         sp_fp2_mul(&y, &x, &xi);
         sp_fp2_mul_by_nonresidue(&z, &x);
@@ -225,7 +261,19 @@ static void test_fp12_axioms(sp_rng *rng)
         sp_fp12_mul(&x, &a, &s);
         sp_fp12_mul_by_014(&y, &a, &b.c0.c0, &b.c0.c1, &b.c1.c1);
         CHECK(sp_fp12_eq(&x, &y));
-        sp_fp12_mul_by_014(&a, &a, &b.c0.c0, &b.c0.c1, &b.c1.c1); /* aliasing */
+        sp_fp12_mul_by_014(&c, &a, &b.c0.c0, &b.c0.c1, &b.c1.c1);
+        sp_fp12_mul_by_014(&c, &c, &b.c0.c0, &b.c0.c1, &b.c1.c1); /* aliasing */
+        sp_fp12_mul(&x, &y, &s);
+        CHECK(sp_fp12_eq(&c, &x));
+        /* the D-twist shape: positions 0, 3, 4 */
+        sp_fp12_set_zero(&s);
+        s.c0.c0 = b.c0.c0;
+        s.c1.c0 = b.c1.c0;
+        s.c1.c1 = b.c1.c1;
+        sp_fp12_mul(&x, &a, &s);
+        sp_fp12_mul_by_034(&y, &a, &b.c0.c0, &b.c1.c0, &b.c1.c1);
+        CHECK(sp_fp12_eq(&x, &y));
+        sp_fp12_mul_by_034(&a, &a, &b.c0.c0, &b.c1.c0, &b.c1.c1); /* aliasing */
         CHECK(sp_fp12_eq(&a, &y));
     }
     sp_fp12 z, zi, one;
@@ -341,7 +389,10 @@ int main(void)
 {
     sp_rng rng;
     sp_test_begin("test_tower", &rng);
-    mpz_init_set_str(P, "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
+    mpz_init_set_str(P, P_HEX, 16);
+    uint64_t pl[SP_FP_LIMBS];
+    mpz_to_limbs(pl, SP_FP_LIMBS, P);
+    CHECK(memcmp(pl, SP_FP_MODULUS, sizeof pl) == 0); /* the library's p is the spec's */
     test_fp2_sqrt(&rng);
     test_relations(&rng);
     test_fp6_axioms(&rng);

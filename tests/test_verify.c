@@ -18,7 +18,26 @@
 #include "groth16/verify.h"
 #include "groth16/zkey.h"
 
-static const char *names[] = {"multiplier_bls12381", "chain1021_bls12381"};
+static const char *names[] = {SP_TEST_VEC_DIR("multiplier"), SP_TEST_VEC_DIR("chain1021")};
+
+/* The curve names of this build in snarkjs' JSON, and of the other curve. */
+#define THIS_JSON "\"" SP_CURVE_SNARKJS "\""
+#if SP_CURVE_BN254
+#define OTHER_MSG "is for bls12-381 but this is the bn254 (bn128) prover"
+#define OTHER_NAME "\"BLS12-381\""
+#define THIS_SPELLED "\"alt_bn128\""
+#else
+#define OTHER_MSG "is for bn254 (bn128) but this is the bls12-381 prover"
+#define OTHER_NAME "\"alt_bn128\""
+#define THIS_SPELLED "\"BLS12-381\""
+#endif
+
+/* m (SP_FP_MODULUS or SP_FR_MODULUS) in decimal, for values >= p or r. */
+static void modulus_dec(mpz_t out, const uint64_t *m, size_t limbs)
+{
+    mpz_init(out);
+    mpz_import(out, limbs, -1, sizeof *m, 0, 0, m);
+}
 
 typedef struct {
     sp_g16_vk vk;
@@ -175,9 +194,12 @@ static void test_tampered(const vec *v)
     CHECK(verify(v, &v->proof[0], v->pub, v->n_pub - 1, &st) == 0 && st == SP_ERR_INVALID_ARG);
     free(pub);
     sp_g16_proof p = v->proof[0];
-    sp_g1_affine bad;
-    tg_g1_outside_subgroup(&bad);
-    p.c = bad;
+#if !SP_CURVE_BN254 /* BN254's G1 has cofactor 1: every curve point is in the group */
+    tg_g1_outside_subgroup(&p.c);
+    CHECK(verify(v, &p, v->pub, v->n_pub, &st) == 0 && st == SP_ERR_NOT_IN_SUBGROUP);
+    p = v->proof[0];
+#endif
+    tg_g2_outside_subgroup(&p.b);
     CHECK(verify(v, &p, v->pub, v->n_pub, &st) == 0 && st == SP_ERR_NOT_IN_SUBGROUP);
 }
 
@@ -188,7 +210,7 @@ static void test_public_plus_r(const vec *v)
     mpz_t x, r;
     sp_fr_to_dec(dec, sizeof dec, &v->pub[0]);
     mpz_init_set_str(x, dec, 10);
-    mpz_init_set_str(r, "52435875175126190479447740508185965837690552500527637822603658699938581184513", 10);
+    modulus_dec(r, SP_FR_MODULUS, SP_FR_LIMBS);
     mpz_add(x, x, r);
     gmp_snprintf(text, sizeof text, "[\n \"%Zd\"\n]", x);
     sp_fr *pub;
@@ -307,28 +329,35 @@ static void expect_vk(char *text, unsigned flags, sp_status want, const char *ms
 
 static void test_vk_json(const char *vk_text, sp_rng *rng)
 {
-    char dec[2][SP_FP_DEC_MAX], p_dec[SP_FP_DEC_MAX] = "";
-    const char *alpha_x = "\"2037043009855990588322425536571431862388701200024926149192566852601064581015713187073788006103213086358898892527477\"";
+    char dec[2][SP_FP_DEC_MAX], p_dec[SP_FP_DEC_MAX] = "", alpha_x[SP_FP_DEC_MAX + 2] = "", want[80];
+    /* vk_alpha_1's array and its first coordinate, where the messages point */
+    const char *arr = strchr(strstr(vk_text, "\"vk_alpha_1\""), '['), *q = strchr(arr, '"');
+    size_t at_arr = (size_t)(arr - vk_text), at_x = (size_t)(q - vk_text);
+    snprintf(alpha_x, sizeof alpha_x, "%.*s", (int)(strchr(q + 1, '"') - q + 1), q);
     expect_vk(strdup(vk_text), 0, SP_OK, NULL);
-    expect_vk(replace(vk_text, "\"bls12381\"", "\"BLS12-381\""), 0, SP_OK, NULL);
-    expect_vk(replace(vk_text, "\"bls12381\"", "\"bls12377\""), 0, SP_ERR_UNSUPPORTED, "unknown curve \"bls12377\"");
-    expect_vk(replace(vk_text, "\"bls12381\"", "\"alt_bn128\""), 0, SP_ERR_UNSUPPORTED, "is BN254");
+    expect_vk(replace(vk_text, THIS_JSON, THIS_SPELLED), 0, SP_OK, NULL);
+    expect_vk(replace(vk_text, THIS_JSON, "\"bls12377\""), 0, SP_ERR_UNSUPPORTED, "unknown curve \"bls12377\"");
+    expect_vk(replace(vk_text, THIS_JSON, OTHER_NAME), 0, SP_ERR_UNSUPPORTED, OTHER_MSG);
     expect_vk(replace(vk_text, "\"groth16\"", "\"plonk\""), 0, SP_ERR_UNSUPPORTED, "protocol \"plonk\" is not groth16");
     expect_vk(replace(vk_text, "\"protocol\"", "\"protocolx\""), 0, SP_ERR_BAD_ENCODING, "protocol missing");
     expect_vk(replace(vk_text, "\"nPublic\": 1", "\"nPublic\": 2"), 0, SP_ERR_BAD_ENCODING, "IC (byte ");
     expect_vk(replace(vk_text, "\"nPublic\": 1", "\"nPublic\": -1"), 0, SP_ERR_BAD_ENCODING, "nPublic (byte ");
+    snprintf(want, sizeof want, "vk_alpha_1 (byte %zu): z must be 1", at_arr);
     expect_vk(replace(vk_text, "\"1\"\n ],\n \"vk_beta_2\"", "\"2\"\n ],\n \"vk_beta_2\""), 0, SP_ERR_BAD_ENCODING,
-              "vk_alpha_1 (byte 78): z must be 1");
+              want);
     /* x = p */
     mpz_t pm;
-    mpz_init_set_str(pm, "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
+    modulus_dec(pm, SP_FP_MODULUS, SP_FP_LIMBS);
     gmp_snprintf(p_dec, sizeof p_dec, "\"%Zd\"", pm);
     mpz_clear(pm);
-    expect_vk(replace(vk_text, alpha_x, p_dec), 0, SP_ERR_NOT_CANONICAL, "vk_alpha_1[0] (byte 82): value >= p");
-    expect_vk(replace(vk_text, alpha_x, "\"0x0d3c0b4e\""), 0, SP_ERR_NOT_ON_CURVE, "vk_alpha_1 (byte 78): not on the curve");
+    snprintf(want, sizeof want, "vk_alpha_1[0] (byte %zu): value >= p", at_x);
+    expect_vk(replace(vk_text, alpha_x, p_dec), 0, SP_ERR_NOT_CANONICAL, want);
+    snprintf(want, sizeof want, "vk_alpha_1 (byte %zu): not on the curve", at_arr);
+    expect_vk(replace(vk_text, alpha_x, "\"0x0d3c0b4e\""), 0, SP_ERR_NOT_ON_CURVE, want);
     expect_vk(replace(vk_text, alpha_x, "\"12x\""), 0, SP_ERR_BAD_ENCODING, "not a decimal or 0x-hex number");
     expect_vk(replace(vk_text, alpha_x, "12"), 0, SP_ERR_NOT_ON_CURVE, NULL); /* bare integers are numbers too */
     expect_vk(replace(vk_text, alpha_x, "1.5"), 0, SP_ERR_BAD_ENCODING, "expected a number string, found number");
+#if !SP_CURVE_BN254 /* BN254's G1 has cofactor 1: every curve point is in the group */
     /* A point on the curve outside the subgroup, in IC[0]. */
     sp_g1_affine bad;
     tg_g1_outside_subgroup(&bad);
@@ -342,6 +371,9 @@ static void test_vk_json(const char *vk_text, sp_rng *rng)
     snprintf(repl, sizeof repl, "\"%s\",\n   \"%s\"", dec[0], dec[1]);
     expect_vk(replace(vk_text, old, repl), 0, SP_ERR_NOT_IN_SUBGROUP, "IC[0] (byte");
     expect_vk(replace(vk_text, old, repl), SP_G16_SKIP_SUBGROUP_CHECK, SP_OK, NULL);
+#else
+    (void)dec;
+#endif
     /* Every truncation, and random flips: errors, never crashes. */
     size_t len = strlen(vk_text);
     char err[SP_ERR_LEN];
@@ -365,11 +397,14 @@ static void test_proof_and_public_json(const vec *v)
     char p[256], err[SP_ERR_LEN], *t;
     size_t n;
     sp_g16_proof proof;
-    sp_status st = sp_g16_proof_json_read(&proof, vec_path(p, sizeof p, "multiplier_bn128", "proof.json"), 0, err);
-    CHECKF(st == SP_ERR_UNSUPPORTED && strstr(err, "proof.json: proof: curve \"bn128\" is BN254"), "%s", err);
+    /* The other curve's files: refused, naming both curves. */
+    sp_status st = sp_g16_proof_json_read(&proof, vec_path(p, sizeof p, SP_TEST_VEC_OTHER("multiplier"), "proof.json"),
+                                          0, err);
+    CHECKF(st == SP_ERR_UNSUPPORTED && strstr(err, "proof.json: proof " OTHER_MSG), "%s", err);
     sp_g16_vk vk;
-    st = sp_g16_vk_json_read(&vk, vec_path(p, sizeof p, "multiplier_bn128", "verification_key.json"), 0, err);
-    CHECKF(st == SP_ERR_UNSUPPORTED && strstr(err, "is BN254; only BLS12-381"), "%s", err);
+    st = sp_g16_vk_json_read(&vk, vec_path(p, sizeof p, SP_TEST_VEC_OTHER("multiplier"), "verification_key.json"), 0,
+                             err);
+    CHECKF(st == SP_ERR_UNSUPPORTED && strstr(err, OTHER_MSG), "%s", err);
     CHECK(sp_g16_proof_json_read(&proof, "/nonexistent/proof.json", 0, err) == SP_ERR_IO);
 
     /* Infinity A, written and read the snarkjs way; the proof is then invalid. */
@@ -413,7 +448,7 @@ static void test_proof_and_public_json(const vec *v)
 static void test_json_errors(const vec *v, sp_rng *rng)
 {
     size_t len;
-    char *vk_text = (char *)sp_test_slurp(VEC "multiplier_bls12381/verification_key.json", &len);
+    char *vk_text = (char *)sp_test_slurp(VEC SP_TEST_VEC_DIR("multiplier") "/verification_key.json", &len);
     CHECK(vk_text != NULL);
     if (vk_text)
         test_vk_json(vk_text, rng);

@@ -17,7 +17,14 @@
 #include "r1cs/r1cs.h"
 #include "synth/synth.h"
 
-static const char *names[] = {"multiplier_bls12381", "chain1021_bls12381"};
+static const char *names[] = {SP_TEST_VEC_DIR("multiplier"), SP_TEST_VEC_DIR("chain1021")};
+
+/* Sizes in a zkey of this build's curve: a base-field element, G1 and G2
+ * points (x | y), the primes at the start of section 2 (n8q | q | n8r | r). */
+#define FPB SP_FP_BYTES
+#define G1B (2 * FPB)
+#define G2B (4 * FPB)
+#define PRIMES (4 + FPB + 4 + 32)
 
 static sp_status read_zkey(sp_g16_pk *pk, sp_zkey_info *info, const char *name, const char *file)
 {
@@ -360,53 +367,56 @@ static size_t first_finite(const zfile *z, uint32_t id, size_t psize)
 /* sp_fp limbs are the LEM bytes on a little-endian machine. */
 static void put_fp_lem(uint8_t *out, const sp_fp *a)
 {
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < SP_FP_LIMBS; i++)
         for (int j = 0; j < 8; j++)
             out[8 * i + j] = (uint8_t)(a->l[i] >> (8 * j));
 }
 
 static void test_points(const zfile *z)
 {
-    size_t len, off = first_finite(z, 5, 96);
+    size_t len, off = first_finite(z, 5, G1B);
     uint8_t *a = edit(z, 5, &len);
     char want[80];
-    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: not on the curve", off / 96);
-    a[off + 48] ^= 1; /* y changes, x stays: off the curve */
+    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: not on the curve", off / G1B);
+    a[off + FPB] ^= 1; /* y changes, x stays: off the curve */
     expect_section(z, 5, a, len, 0, SP_ERR_NOT_ON_CURVE, want);
-    a[off + 48] ^= 1;
+    a[off + FPB] ^= 1;
     sp_fp p = {{0}};
     memcpy(p.l, SP_FP_MODULUS, sizeof p.l);
     put_fp_lem(a + off, &p); /* x = p: not reduced */
-    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: coordinate >= p", off / 96);
+    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: coordinate >= p", off / G1B);
     expect_section(z, 5, a, len, SP_G16_SKIP_SUBGROUP_CHECK, SP_ERR_NOT_CANONICAL, want);
+#if !SP_CURVE_BN254 /* BN254's G1 is the whole curve (cofactor 1): no point outside the subgroup */
     sp_g1_affine bad1;
     tg_g1_outside_subgroup(&bad1);
     put_fp_lem(a + off, &bad1.x);
-    put_fp_lem(a + off + 48, &bad1.y);
-    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: not in the prime-order subgroup", off / 96);
+    put_fp_lem(a + off + FPB, &bad1.y);
+    snprintf(want, sizeof want, "zkey section 5 (A): point %zu: not in the prime-order subgroup", off / G1B);
     expect_section(z, 5, a, len, 0, SP_ERR_NOT_IN_SUBGROUP, want);
     expect_section(z, 5, a, len, SP_G16_SKIP_SUBGROUP_CHECK, SP_OK, NULL);
+#endif
     free(a);
 
     uint8_t *b2 = edit(z, 7, &len);
     sp_g2_affine bad2;
     tg_g2_outside_subgroup(&bad2);
-    put_fp_lem(b2 + 192, &bad2.x.c0); /* point 1 */
-    put_fp_lem(b2 + 240, &bad2.x.c1);
-    put_fp_lem(b2 + 288, &bad2.y.c0);
-    put_fp_lem(b2 + 336, &bad2.y.c1);
+    put_fp_lem(b2 + G2B, &bad2.x.c0); /* point 1 */
+    put_fp_lem(b2 + G2B + FPB, &bad2.x.c1);
+    put_fp_lem(b2 + G2B + 2 * FPB, &bad2.y.c0);
+    put_fp_lem(b2 + G2B + 3 * FPB, &bad2.y.c1);
     expect_section(z, 7, b2, len, 0, SP_ERR_NOT_IN_SUBGROUP, "zkey section 7 (B2): point 1: not in the prime");
     expect_section(z, 7, b2, len, SP_G16_SKIP_SUBGROUP_CHECK, SP_OK, NULL);
     free(b2);
 
     uint8_t *h = edit(z, 9, &len);
-    memset(h + 96, 0, 96);
+    memset(h + G1B, 0, G1B);
     expect_section(z, 9, h, len, 0, SP_ERR_FORMAT, "zkey section 9 (H): point 1: point at infinity not allowed");
-    expect_section(z, 9, h, len - 96, 0, SP_ERR_FORMAT,
-                   "zkey section 9 (H): expected 4 points (384 bytes), section holds 288 bytes");
+    snprintf(want, sizeof want, "zkey section 9 (H): expected 4 points (%d bytes), section holds %d bytes",
+             4 * G1B, 3 * G1B);
+    expect_section(z, 9, h, len - G1B, 0, SP_ERR_FORMAT, want);
     free(h);
     uint8_t *ic = edit(z, 3, &len);
-    memset(ic, 0, 96);
+    memset(ic, 0, G1B);
     expect_section(z, 3, ic, len, 0, SP_ERR_FORMAT, "zkey section 3 (IC): point 0: point at infinity");
     free(ic);
 }
@@ -414,31 +424,37 @@ static void test_points(const zfile *z)
 static void test_header(const zfile *z)
 {
     size_t len;
+    char want[80];
     uint8_t *h = edit(z, 2, &len);
-    uint8_t save[4];
-    memcpy(save, h + 88, 4);
-    tg_put32(h + 92, tg_le32(h + 88)); /* nPublic = nVars */
+    tg_put32(h + PRIMES + 4, tg_le32(h + PRIMES)); /* nPublic = nVars */
     expect_section(z, 2, h, len, 0, SP_ERR_FORMAT, "zkey section 2 (header): nPublic");
-    tg_put32(h + 92, 1);
-    tg_put32(h + 96, 6); /* domain 6 */
+    tg_put32(h + PRIMES + 4, 1);
+    tg_put32(h + PRIMES + 8, 6); /* domain 6 */
     expect_section(z, 2, h, len, 0, SP_ERR_FORMAT, "zkey section 2 (header): domain size 6");
-    tg_put32(h + 96, 4);
-    h[100 + 48] ^= 4; /* alpha1.y */
+    tg_put32(h + PRIMES + 8, 4);
+    h[PRIMES + 12 + FPB] ^= 4; /* alpha1.y */
     expect_section(z, 2, h, len, 0, SP_ERR_NOT_ON_CURVE, "zkey section 2 (header): alpha1: not on the curve");
-    h[100 + 48] ^= 4;
-    expect_section(z, 2, h, len + 1, 0, SP_ERR_FORMAT, "zkey section 2 (header): 965 bytes, expected 964");
+    h[PRIMES + 12 + FPB] ^= 4;
+    snprintf(want, sizeof want, "zkey section 2 (header): %zu bytes, expected %zu", len + 1, len);
+    expect_section(z, 2, h, len + 1, 0, SP_ERR_FORMAT, want);
     h[4] ^= 1; /* q changes */
     expect_section(z, 2, h, len, 0, SP_ERR_UNSUPPORTED, "zkey: base field");
     free(h);
     uint8_t proto[4] = {2, 0, 0, 0};
     expect_section(z, 1, proto, 4, 0, SP_ERR_UNSUPPORTED, "zkey: protocol 2 (PLONK)");
 
+    /* The other curve's key: refused, naming both curves. */
     size_t bl;
     char err[SP_ERR_LEN];
-    uint8_t *bn = sp_test_slurp(VEC "multiplier_bn128/circuit_final.zkey", &bl);
-    CHECK(bn && parse_mem(bn, bl, 0, err) == SP_ERR_UNSUPPORTED);
-    CHECKF(strcmp(err, "zkey: curve prime is BN254, only BLS12-381 is supported") == 0, "%s", err);
-    free(bn);
+    uint8_t *other = sp_test_slurp(VEC SP_TEST_VEC_OTHER("multiplier") "/circuit_final.zkey", &bl);
+#if SP_CURVE_BN254
+    const char *other_msg = "zkey is for bls12-381 but this is the bn254 (bn128) prover";
+#else
+    const char *other_msg = "zkey is for bn254 (bn128) but this is the bls12-381 prover";
+#endif
+    CHECK(other && parse_mem(other, bl, 0, err) == SP_ERR_UNSUPPORTED);
+    CHECKF(strcmp(err, other_msg) == 0, "%s", err);
+    free(other);
     uint8_t *m = malloc(z->len);
     memcpy(m, z->d, z->len);
     m[3] = 'z';
@@ -480,7 +496,7 @@ static void test_container(const zfile *z)
     expect_section(z, 10, m, len, 0, SP_ERR_TRUNCATED, "zkey section 10 (MPC parameters): ends inside");
     tg_put32(m + 64, 1);
     expect_section(z, 10, m, len + 1, 0, SP_ERR_FORMAT, "zkey section 10 (MPC parameters): 1 bytes after");
-    tg_put32(m + 64 + 4 + 544 + 4, 100); /* paramsLen */
+    tg_put32(m + 64 + 4 + 3 * G1B + G2B + 64 + 4, 100); /* paramsLen */
     expect_section(z, 10, m, len, 0, SP_ERR_TRUNCATED, "zkey section 10 (MPC parameters): contribution 1");
     free(m);
 
@@ -515,7 +531,7 @@ static void test_container(const zfile *z)
 static void test_damaged(sp_rng *rng)
 {
     zfile z;
-    z.d = sp_test_slurp(VEC "multiplier_bls12381/circuit_final.zkey", &z.len);
+    z.d = sp_test_slurp(VEC SP_TEST_VEC_DIR("multiplier") "/circuit_final.zkey", &z.len);
     CHECK(z.d != NULL);
     if (!z.d)
         return;

@@ -31,6 +31,13 @@ typedef sp_status (*sp_native_witness_fn)(const sp_native_circuit *nc, const voi
                                           sp_fr *b, sp_fr *c, size_t n, int threads, int check,
                                           const atomic_int *cancel, char err[SP_ERR_LEN]);
 
+/* The native circuits (porep-like) and their recordings (.sprec files)
+ * are BLS12-381's: Filecoin's field, neptune's Poseidon constants, values
+ * packed in 255 bits. Returns SP_OK in a BLS12-381 build; in another,
+ * SP_ERR_UNSUPPORTED with err saying so. sp_porep_check (so every way to
+ * open porep-like), sp_cs_rec_save and sp_cs_rec_load check it first. */
+sp_status sp_native_curve_check(char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 struct sp_native_circuit {
     char name[64];
     uint64_t n_vars;   /* wires, ONE included */

@@ -58,6 +58,8 @@ sp_status sp_porep_preset(sp_porep_params *p, const char *name)
 
 sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
 {
+    if (sp_native_curve_check(err) != SP_OK)
+        return SP_ERR_UNSUPPORTED;
     unsigned log_nodes = 0, tree_bits = 0;
     while (log_nodes < 64 && ((uint64_t)1 << log_nodes) < p->nodes)
         log_nodes++;

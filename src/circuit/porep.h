@@ -76,8 +76,9 @@ typedef struct {
  */
 sp_status sp_porep_preset(sp_porep_params *p, const char *name) SP_WARN_UNUSED;
 
-/* Checks p (sizes in range, tree shape covering nodes). Returns SP_OK or
- * SP_ERR_INVALID_ARG with err saying what is wrong. */
+/* Checks p (sizes in range, tree shape covering nodes). Returns SP_OK,
+ * SP_ERR_INVALID_ARG with err saying what is wrong, or SP_ERR_UNSUPPORTED
+ * outside a BLS12-381 build (sp_native_curve_check). */
 sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Changes to a preset's shape, each SP_POREP_UNSET when not given. */

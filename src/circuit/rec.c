@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "circuit/native.h"
 #include "circuit/rec.h"
+#include "util/curves.h"
 #include "util/file.h"
 #include "util/par.h"
 #include "util/sha256.h"
@@ -438,8 +440,22 @@ static int read_all_(int fd, void *p, uint64_t len)
     return 1;
 }
 
+sp_status sp_native_curve_check(char err[SP_ERR_LEN])
+{
+#if SP_CURVE_BN254
+    snprintf(err, SP_ERR_LEN, "the native circuits (porep-like) and .sprec recordings are bls12-381's; this is the "
+             "%s prover", sp_curve_label(SP_CURVE_ID_THIS));
+    return SP_ERR_UNSUPPORTED;
+#else
+    (void)err;
+    return SP_OK;
+#endif
+}
+
 sp_status sp_cs_rec_save(const sp_cs_rec *r, const char *path, char err[SP_ERR_LEN])
 {
+    if (sp_native_curve_check(err) != SP_OK)
+        return SP_ERR_UNSUPPORTED;
     uint8_t *coef = malloc(r->n_coef ? (size_t)r->n_coef * 32 : 1);
     if (!coef) {
         snprintf(err, SP_ERR_LEN, "%s: out of memory", path);
@@ -525,6 +541,8 @@ static sp_status load_body_(sp_cs_rec *r, int fd, uint8_t *coef, const char *pat
 sp_status sp_cs_rec_load(sp_cs_rec **out, const char *path, char err[SP_ERR_LEN])
 {
     *out = NULL;
+    if (sp_native_curve_check(err) != SP_OK)
+        return SP_ERR_UNSUPPORTED;
     int fd;
     uint64_t size;
     sp_status st = sp_file_open_regular(&fd, &size, path, "sprec", err);

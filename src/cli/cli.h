@@ -13,6 +13,17 @@ enum {
     SP_EXIT_USAGE = 64   /* unknown command or bad arguments (sysexits' EX_USAGE) */
 };
 
+/*
+ * The tool of this build's curve (main.c): what main does in a one-curve
+ * program. dispatch.c's main calls it, or the BN254 build's copy, renamed
+ * sp_bn254_cli_main in the two-curve binary (ARCHITECTURE.md, "Curves").
+ * On input: argc, argv as main gets them, --curve taken out; curves[0..n)
+ *   the binary's curves (util/curves.h ids), for `version`, `help` and
+ *   `info`.
+ * Returns the exit code.
+ */
+int sp_cli_main(int argc, char **argv, const int *curves, int n_curves);
+
 /* ---- the head of every command's argument loop (cmd_common.c) ---- */
 
 /* What sp_cli_arg and sp_cli_files return besides an exit code. */

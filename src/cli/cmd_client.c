@@ -220,14 +220,19 @@ static int write_outputs(const client *c, const sp_json_val *res)
         const sp_json_val *p = ps->items[k], *pf = sp_json_get(p, "proof"), *pb = sp_json_get(p, "public"),
                           *bp = sp_json_get(p, "bellperson");
         char a[4096], b[4096], e[4096];
-        if (!pf || !pb || !bp || bp->type != SP_JSON_STRING) {
+        if (!pf || !pb || (bp && bp->type != SP_JSON_STRING)) {
             fprintf(stderr, "snarkpipe client: proof %zu of the answer is incomplete\n", k);
+            return -1;
+        }
+        if (c->bin && !bp) { /* a BN254 daemon's proofs have no bellperson encoding */
+            fprintf(stderr, "snarkpipe client: proof %zu has no bellperson encoding (BLS12-381 only)\n", k);
             return -1;
         }
         snprintf(a, sizeof a, "%s/proof_%zu.json", c->out_dir ? c->out_dir : ".", k);
         snprintf(b, sizeof b, "%s/public_%zu.json", c->out_dir ? c->out_dir : ".", k);
         snprintf(e, sizeof e, "%s/proof_%zu.bin", c->out_dir ? c->out_dir : ".", k);
-        const char *pa = c->out_dir ? a : c->proof, *pp = c->out_dir ? b : c->pub, *pe = c->out_dir ? e : c->bin;
+        const char *pa = c->out_dir ? a : c->proof, *pp = c->out_dir ? b : c->pub;
+        const char *pe = c->out_dir ? (bp ? e : NULL) : c->bin;
         if ((pa && write_value(pa, pf)) || (pp && write_value(pp, pb)) || (pe && write_bin(pe, bp->text)))
             return -1;
     }

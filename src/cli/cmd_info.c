@@ -14,12 +14,14 @@
 #include "groth16/params.h"
 #include "groth16/zkey.h"
 #include "synth/synth.h"
+#include "util/curves.h"
 
 static const char USAGE[] =
-    "usage: snarkpipe info [--json] [--check] <file>\n"
+    "usage: snarkpipe info [--json] [--check] [<file>]\n"
     "Prints what the file is (.r1cs, .wtns, .zkey, bellperson .params/.vk/proof, proof.json,\n"
-    "public.json, verification_key.json) and its sizes; --json prints one JSON object;\n"
-    "--check also validates every point of a .zkey.\n";
+    "public.json, verification_key.json), its curve and its sizes; --json prints one JSON\n"
+    "object; --check also validates every point of a .zkey. Without a file: the version and\n"
+    "the curves of this snarkpipe.\n";
 
 /* ---- one record, printed as "key: value" lines or one JSON object ---- */
 
@@ -52,6 +54,13 @@ static void rec_str(const char *key, const char *v)
     }
 }
 
+/* The curve of a file that says which it is for (all but public.json):
+ * this build's, whose readers refuse the other curve's files. */
+static void rec_curve(void)
+{
+    rec_str("curve", sp_cli_g.json ? sp_curve_name(SP_CURVE_ID_THIS) : sp_curve_label(SP_CURVE_ID_THIS));
+}
+
 static void rec_end(void)
 {
     if (sp_cli_g.json)
@@ -69,7 +78,8 @@ static int info_r1cs(const char *path)
         return sp_cli_fail_file("info", path, st, err);
     unsigned log_n = 0;
     int have_log = sp_synth_domain_log(&log_n, &cs.h, err) == SP_OK;
-    rec_begin(path, "r1cs", "circom R1CS circuit (BLS12-381)");
+    rec_begin(path, "r1cs", "circom R1CS circuit");
+    rec_curve();
     rec_u64("constraints", cs.h.n_constraints);
     rec_u64("wires", cs.h.n_wires);
     rec_u64("outputs", cs.h.n_outputs);
@@ -95,7 +105,8 @@ static int info_wtns(const char *path)
     if (st != SP_OK)
         return sp_cli_fail_file("info", path, st, err);
     free(w);
-    rec_begin(path, "wtns", "circom witness (BLS12-381)");
+    rec_begin(path, "wtns", "circom witness");
+    rec_curve();
     rec_u64("values", n);
     rec_end();
     return SP_EXIT_OK;
@@ -119,7 +130,8 @@ static int info_zkey(const char *path, int check)
         snprintf(order + strlen(order), sizeof order - strlen(order), "%s%u", i ? "," : "", zi.section_order[i]);
     for (int i = 0; i < 64; i++)
         snprintf(hash + 2 * i, 3, "%02x", zi.cs_hash[i]);
-    rec_begin(path, "zkey", "snarkjs Groth16 proving key (BLS12-381)");
+    rec_begin(path, "zkey", "snarkjs Groth16 proving key");
+    rec_curve();
     rec_u64("version", zi.version);
     rec_str("sections", order);
     rec_u64("wires", zi.n_vars);
@@ -150,9 +162,11 @@ static int info_bp(const char *path, const sp_cli_bp_layout *lay)
     sp_g16_vk_free(&vk);
     if (lay->is_vk_only) {
         rec_begin(path, "bellperson_vk", "bellperson Groth16 verifying key (.vk)");
+        rec_curve();
         rec_u64("public", lay->ic - 1);
     } else {
         rec_begin(path, "bellperson_params", "bellperson Groth16 parameters (.params)");
+        rec_curve();
         rec_u64("public", lay->ic - 1);
         rec_u64("wires", (uint64_t)lay->ic + lay->l);
         rec_u64("domain_size", (uint64_t)lay->h + 1);
@@ -179,6 +193,7 @@ static int info_bp_proof(const char *path)
     if (st != SP_OK)
         return sp_cli_fail_file("info", path, st, err);
     rec_begin(path, "bellperson_proof", "bellperson Groth16 proof (192 bytes, points valid)");
+    rec_curve();
     rec_end();
     return SP_EXIT_OK;
 }
@@ -202,12 +217,15 @@ static int info_json(const char *path)
         }
     } else if (strstr(text, "\"pi_a\"")) {
         sp_g16_proof proof;
-        if ((st = sp_g16_proof_json_decode(&proof, text, len, 0, err)) == SP_OK)
+        if ((st = sp_g16_proof_json_decode(&proof, text, len, 0, err)) == SP_OK) {
             rec_begin(path, "proof_json", "snarkjs Groth16 proof (points valid)");
+            rec_curve();
+        }
     } else {
         sp_g16_vk vk;
         if ((st = sp_g16_vk_json_decode(&vk, text, len, 0, err)) == SP_OK) {
             rec_begin(path, "vkey_json", "snarkjs Groth16 verifying key");
+            rec_curve();
             rec_u64("public", vk.n_public);
             sp_g16_vk_free(&vk);
         }
@@ -216,6 +234,24 @@ static int info_json(const char *path)
     if (st != SP_OK)
         return sp_cli_fail_file("info", path, st, err);
     rec_end();
+    return SP_EXIT_OK;
+}
+
+/* `info` without a file: the version and the curves this binary proves on. */
+static int info_build(void)
+{
+    if (sp_cli_g.json)
+        printf("{\"version\":\"%s\",\"curves\":[", SP_VERSION_STRING);
+    else
+        printf("snarkpipe %s\n  %-20s ", SP_VERSION_STRING, "curves");
+    for (int k = 0; k < sp_cli_g.n_curves; k++) {
+        sp_curve_id c = (sp_curve_id)sp_cli_g.curves[k];
+        if (sp_cli_g.json)
+            printf("%s\"%s\"", k ? "," : "", sp_curve_name(c));
+        else
+            printf("%s%s", k ? ", " : "", sp_curve_label(c));
+    }
+    printf(sp_cli_g.json ? "]}\n" : "\n");
     return SP_EXIT_OK;
 }
 
@@ -239,7 +275,7 @@ int sp_cli_info(int argc, char **argv)
             path = argv[i];
     }
     if (!path)
-        return sp_cli_usage("info", USAGE, "which file?");
+        return info_build();
     char err[SP_ERR_LEN] = "";
     sp_cli_file_kind kind;
     sp_cli_bp_layout lay;

@@ -47,7 +47,10 @@ int sp_cli_porep_params(sp_porep_params *p, const sp_cli_porep_opts *o, const ch
 {
     sp_porep_overrides ov = {o->challenges, o->layers, o->nodes, o->drg, o->exp, o->label_parents};
     char err[SP_ERR_LEN];
-    if (sp_porep_params_from(p, o->preset, &ov, err) != SP_OK)
+    sp_status st = sp_porep_params_from(p, o->preset, &ov, err);
+    if (st == SP_ERR_UNSUPPORTED) /* not a usage error: porep-like is BLS12-381's */
+        return sp_cli_fail(cmd, st, err);
+    if (st != SP_OK)
         return sp_cli_usage(cmd, usage, "%s", err);
     return SP_CLI_NEXT;
 }

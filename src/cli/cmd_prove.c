@@ -88,6 +88,9 @@ static int take_positional(prove_args *a, char **pos, int npos)
     }
     if (a->check && !a->r1cs)
         return sp_cli_usage("prove", USAGE, "--check needs --r1cs (the C matrix is only in the circuit)");
+    char err[SP_ERR_LEN];
+    if ((a->params || a->proof_bin) && sp_bp_curve_check(err) != SP_OK)
+        return sp_cli_fail("prove", SP_ERR_UNSUPPORTED, err);
     return 0;
 }
 

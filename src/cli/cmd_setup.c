@@ -84,7 +84,12 @@ static int setup_parse(setup_args *a, int argc, char **argv)
             *(npos++ ? &a->out : &a->r1cs) = argv[i];
         }
     }
-    return npos == 2 ? 0 : sp_cli_usage("setup", SETUP_USAGE, "expected 2 file arguments, got %d", npos);
+    if (npos != 2)
+        return sp_cli_usage("setup", SETUP_USAGE, "expected 2 file arguments, got %d", npos);
+    char err[SP_ERR_LEN];
+    if ((a->bellperson || a->vk) && sp_bp_curve_check(err) != SP_OK)
+        return sp_cli_fail("setup", SP_ERR_UNSUPPORTED, err);
+    return 0;
 }
 
 static int setup_write(const setup_args *a, const sp_g16_pk *pk)

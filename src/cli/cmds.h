@@ -41,6 +41,8 @@ typedef struct {
     int threads; /* 0 = every online core */
     int quiet;   /* no summaries, no progress */
     int json;    /* machine-readable output on stdout */
+    const int *curves; /* the binary's curves (sp_curve_id), set by sp_cli_main */
+    int n_curves;
 } sp_cli_globals;
 
 extern sp_cli_globals sp_cli_g;

@@ -1,13 +1,14 @@
 /*
- * Known-answer checker (kat.h). The line format is defined in
- * tools/noble/gen.mjs; in short: "<kind> <field> ...", one space between
- * fields, '#' comment lines, fp/fr values as fixed-width big-endian hex,
- * points in the zcash encoding, scalars as 64 hex digits, pairing values
- * as 12 fp in the order c0.c0.c0 c0.c0.c1 c0.c1.c0 c0.c1.c1 c0.c2.c0
- * c0.c2.c1 c1.c0.c0 ... c1.c2.c1 (Fp12 = c0 + c1 w, Fp6 = c0 + c1 v + c2 v^2,
- * Fp2 = c0 + c1 u: the tower of fp12.h, so values compare directly; both
- * sides raise the Miller loop value to the same power 3 (p^12 - 1) / r,
- * see pairing.h).
+ * Known-answer checker (kat.h) for the build's curve. The line format is
+ * defined in tools/noble/gen.mjs; in short: "<kind> <field> ...", one space
+ * between fields, '#' comment lines, fp/fr values as fixed-width big-endian
+ * hex, points in the curve's two byte forms (BLS12-381: zcash compressed
+ * and uncompressed; BN254: arkworks compressed and the EVM form), scalars
+ * as 64 hex digits, pairing values as 12 fp in the order c0.c0.c0 c0.c0.c1
+ * c0.c1.c0 c0.c1.c1 c0.c2.c0 c0.c2.c1 c1.c0.c0 ... c1.c2.c1 (Fp12 = c0 + c1 w,
+ * Fp6 = c0 + c1 v + c2 v^2, Fp2 = c0 + c1 u: the tower of fp12.h, so values
+ * compare directly; both sides raise the Miller loop value to the same
+ * power, see pairing.h).
  *
  * Each handler parses its fields first (any malformed value: KAT_BAD),
  * then recomputes and compares (KAT_PASS or KAT_FAIL). Where our API has
@@ -230,6 +231,43 @@ static int invalid_reason(sp_status *st, const char *reason)
 }
 
 /*
+ * The file's two point forms, "compressed" (CB bytes) and "uncompressed"
+ * (UB bytes): G_enc_c, G_enc_u and G_dec, which picks the form by length
+ * (any other length: SP_ERR_BAD_ENCODING).
+ */
+#if SP_CURVE_BN254
+#define KAT_FORMS(G, CB, UB)                                                              \
+    static void G##_enc_c(uint8_t *out, const sp_##G##_affine *p) { sp_##G##_to_ark_compressed(out, p); } \
+    static void G##_enc_u(uint8_t *out, const sp_##G##_affine *p) { sp_##G##_to_evm(out, p); } \
+    static sp_status G##_dec(sp_##G##_affine *r, const uint8_t *in, size_t len, int chk)  \
+    {                                                                                     \
+        if (len == CB)                                                                    \
+            return sp_##G##_from_ark_compressed(r, in, chk);                              \
+        return len == UB ? sp_##G##_from_evm(r, in, chk) : SP_ERR_BAD_ENCODING;           \
+    }
+KAT_FORMS(g1, SP_G1_ARK_COMPRESSED_BYTES, SP_G1_EVM_BYTES)
+KAT_FORMS(g2, SP_G2_ARK_COMPRESSED_BYTES, SP_G2_EVM_BYTES)
+#define KAT_G1_CB SP_G1_ARK_COMPRESSED_BYTES
+#define KAT_G1_UB SP_G1_EVM_BYTES
+#define KAT_G2_CB SP_G2_ARK_COMPRESSED_BYTES
+#define KAT_G2_UB SP_G2_EVM_BYTES
+#else
+#define KAT_FORMS(G)                                                                      \
+    static void G##_enc_c(uint8_t *out, const sp_##G##_affine *p) { sp_##G##_to_bytes_compressed(out, p); } \
+    static void G##_enc_u(uint8_t *out, const sp_##G##_affine *p) { sp_##G##_to_bytes_uncompressed(out, p); } \
+    static sp_status G##_dec(sp_##G##_affine *r, const uint8_t *in, size_t len, int chk)  \
+    {                                                                                     \
+        return sp_##G##_from_bytes(r, in, len, chk);                                      \
+    }
+KAT_FORMS(g1)
+KAT_FORMS(g2)
+#define KAT_G1_CB SP_G1_COMPRESSED_BYTES
+#define KAT_G1_UB SP_G1_UNCOMPRESSED_BYTES
+#define KAT_G2_CB SP_G2_COMPRESSED_BYTES
+#define KAT_G2_UB SP_G2_UNCOMPRESSED_BYTES
+#endif
+
+/*
  * The group handlers, the same for G1 and G2 (G = g1 or g2; CB and UB the
  * compressed and uncompressed encoding lengths).
  *   G_gen c u        the generator encodes to c and u, which decode to it
@@ -262,11 +300,11 @@ static int invalid_reason(sp_status *st, const char *reason)
     {                                                                                     \
         uint8_t bc[CB], bu[UB];                                                           \
         sp_##G##_affine dc, du;                                                           \
-        sp_##G##_to_bytes_compressed(bc, p);                                              \
-        sp_##G##_to_bytes_uncompressed(bu, p);                                            \
+        G##_enc_c(bc, p);                                                                 \
+        G##_enc_u(bu, p);                                                                 \
         return memcmp(bc, c, CB) == 0 && memcmp(bu, u, UB) == 0 &&                        \
-               sp_##G##_from_bytes(&dc, c, CB, 1) == SP_OK && sp_##G##_affine_eq(&dc, p) && \
-               sp_##G##_from_bytes(&du, u, UB, 1) == SP_OK && sp_##G##_affine_eq(&du, p); \
+               G##_dec(&dc, c, CB, 1) == SP_OK && sp_##G##_affine_eq(&dc, p) &&           \
+               G##_dec(&du, u, UB, 1) == SP_OK && sp_##G##_affine_eq(&du, p);             \
     }                                                                                     \
     static int kat_##G##_gen(char **f)                                                    \
     {                                                                                     \
@@ -306,7 +344,7 @@ static int invalid_reason(sp_status *st, const char *reason)
         sp_##G##_affine a;                                                                \
         uint8_t b[CB];                                                                    \
         sp_##G##_jac_to_affine(&a, s);                                                    \
-        sp_##G##_to_bytes_compressed(b, &a);                                              \
+        G##_enc_c(b, &a);                                                                 \
         return memcmp(b, want, CB) == 0;                                                  \
     }                                                                                     \
     static int kat_##G##_add(char **f)                                                    \
@@ -344,21 +382,21 @@ static int invalid_reason(sp_status *st, const char *reason)
         sp_##G##_affine p;                                                                \
         if (!invalid_reason(&want, f[1]) || !hex_decode(in, sizeof in, &len, f[2]))       \
             return KAT_BAD;                                                               \
-        int ok = sp_##G##_from_bytes(&p, in, len, 1) == want;                             \
+        int ok = G##_dec(&p, in, len, 1) == want;                                         \
         if (want != SP_ERR_NOT_IN_SUBGROUP)                                               \
             return ok;                                                                    \
-        if (sp_##G##_from_bytes(&p, in, len, 0) != SP_OK || (len != CB && len != UB))     \
+        if (G##_dec(&p, in, len, 0) != SP_OK || (len != CB && len != UB))                 \
             return KAT_FAIL;                                                              \
         if (len == CB)                                                                    \
-            sp_##G##_to_bytes_compressed(back, &p);                                       \
+            G##_enc_c(back, &p);                                                          \
         else                                                                              \
-            sp_##G##_to_bytes_uncompressed(back, &p);                                     \
+            G##_enc_u(back, &p);                                                          \
         return ok && memcmp(back, in, len) == 0 && sp_##G##_affine_is_on_curve(&p) &&     \
                !sp_##G##_in_subgroup(&p) && !sp_##G##_in_subgroup_slow(&p);               \
     }
 
-KAT_DEFINE_GROUP(g1, SP_G1_COMPRESSED_BYTES, SP_G1_UNCOMPRESSED_BYTES)
-KAT_DEFINE_GROUP(g2, SP_G2_COMPRESSED_BYTES, SP_G2_UNCOMPRESSED_BYTES)
+KAT_DEFINE_GROUP(g1, KAT_G1_CB, KAT_G1_UB)
+KAT_DEFINE_GROUP(g2, KAT_G2_CB, KAT_G2_UB)
 
 /* Checks one decimal string both ways: parse and compare, print and compare. */
 static int dec_matches(const sp_fp *v, const char *s)

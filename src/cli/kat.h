@@ -1,8 +1,9 @@
 /*
  * Known-answer checks: reads a vector file in the line format written by
- * tools/noble/gen.mjs (tests/vectors/noble_bls12381.txt, answers computed
- * by @noble/curves) and recomputes every line with snarkpipe's field,
- * curve and pairing code, comparing byte for byte.
+ * tools/noble/gen.mjs (tests/vectors/noble_bls12381.txt or, in a BN254
+ * build, noble_bn254.txt: answers computed by @noble/curves) and recomputes
+ * every line with snarkpipe's field, curve and pairing code, comparing byte
+ * for byte.
  *
  * Used by `snarkpipe selftest` and by tests/test_noble.c. Every line must
  * be understood: an unknown kind, a wrong field count or a malformed value

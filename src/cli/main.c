@@ -1,5 +1,6 @@
 /*
- * snarkpipe: the command-line tool. One table of subcommands drives both
+ * snarkpipe: the command-line tool of this build's curve (dispatch.c's
+ * main picks the curve's instance). One table of subcommands drives both
  * dispatch and `help`.
  */
 #include <stdio.h>
@@ -10,7 +11,15 @@
 #include "cli/cmd_engine.h"
 #include "field/field.h"
 #include "synth/gen.h"
+#include "util/curves.h"
 #include "snarkpipe.h"
+
+/* "bls12-381, bn254 (bn128)": the binary's curves (sp_cli_g.curves). */
+static void print_curves(void)
+{
+    for (int k = 0; k < sp_cli_g.n_curves; k++)
+        printf("%s%s", k ? ", " : "", sp_curve_label((sp_curve_id)sp_cli_g.curves[k]));
+}
 
 static int cmd_help(int argc, char **argv);
 /* cmd_daemon.c, cmd_client.c */
@@ -23,8 +32,10 @@ static int cmd_version(int argc, char **argv)
         fprintf(stderr, "snarkpipe: version takes no arguments\n");
         return SP_EXIT_USAGE;
     }
-    printf("snarkpipe %s (field arithmetic: %s)\n", SP_VERSION_STRING,
+    printf("snarkpipe %s (field arithmetic: %s)\ncurves: ", SP_VERSION_STRING,
            sp_field_asm_active() ? "x86-64 adx/bmi2" : "portable C");
+    print_curves();
+    printf("\n");
     return SP_EXIT_OK;
 }
 
@@ -46,7 +57,8 @@ static const struct {
     const char *name, *args, *help;
     int (*fn)(int argc, char **argv);
 } commands_[] = {
-    {"version", "", "print the version and the field arithmetic in use", cmd_version},
+    {"version", "", "print the version, the field arithmetic in use and the curves (also --version)",
+     cmd_version},
     {"help", "", "print this text (also --help, -h)", cmd_help},
     {"selftest", "[VECTORS]",
      "check the arithmetic: generator encodings, pairing bilinearity on random\n"
@@ -94,9 +106,13 @@ static const struct {
 
 static int cmd_help(int argc, char **argv)
 {
-    printf("usage: snarkpipe [--threads N] [--quiet] [--json] COMMAND [ARGS]\n\n"
-           "snarkpipe %s: Groth16 proving engine for BLS12-381.\n\ncommands:\n",
-           SP_VERSION_STRING);
+    printf("usage: snarkpipe [--curve NAME] [--threads N] [--quiet] [--json] COMMAND [ARGS]\n\n"
+           "snarkpipe %s: Groth16 proving engine for ", SP_VERSION_STRING);
+    print_curves();
+    printf(".\nThe curve: --curve NAME (bls12-381, bn254 = bn128), else the first input file\n"
+           "that says (.zkey/.r1cs/.wtns prime, JSON \"curve\", daemon --config [engine] curve;\n"
+           "bellperson files are bls12-381), else bls12-381. This is the %s prover.\n\ncommands:\n",
+           sp_curve_label(SP_CURVE_ID_THIS));
     for (size_t i = 0; i < sizeof commands_ / sizeof commands_[0]; i++) {
         printf("  %s%s%s\n      %s\n", commands_[i].name, *commands_[i].args ? " " : "",
                commands_[i].args, commands_[i].help);
@@ -109,8 +125,10 @@ static int cmd_help(int argc, char **argv)
     return SP_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+int sp_cli_main(int argc, char **argv, const int *curves, int n_curves)
 {
+    sp_cli_g.curves = curves;
+    sp_cli_g.n_curves = n_curves;
     int rc = sp_cli_parse_globals(&argc, &argv);
     if (rc != SP_EXIT_OK)
         return rc;

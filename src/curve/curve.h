@@ -1,7 +1,11 @@
 /*
- * G1 (over Fp) and G2 (over Fp2, the sextic M-twist) of BLS12-381.
+ * G1 (over Fp) and G2 (over Fp2, a sextic twist) of the build's curve.
  *
- *   G1: y^2 = x^3 + 4         G2: y^2 = x^3 + 4(1 + u)
+ *   BLS12-381  G1: y^2 = x^3 + 4 (cofactor h1 = (x-1)^2/3)
+ *              G2: y^2 = x^3 + 4(1 + u), the M-type twist
+ *   BN254      G1: y^2 = x^3 + 3 (cofactor 1: G1 is the whole curve)
+ *              G2: y^2 = x^3 + 3/(9 + u), the D-type twist, cofactor 2p - r
+ *   Generators: the standard ones (zcash/IETF for BLS12-381, EIP-197 for BN254).
  *
  * Coordinates:
  *   affine  (x, y); the point at infinity is (0, 0), which is not on
@@ -84,10 +88,14 @@ typedef struct { sp_fp2 x, y, zz, zzz; } sp_g2_xyzz;
  *            table lookup, complete additions): for secret scalars.
  *
  * Subgroup membership (p must be on the curve; inf is in the subgroup):
- *   int sp_G_in_subgroup(const sp_G_affine *p)       fast endomorphism test
- *            (g1: sigma(P) = [-z^2]P with sigma(x, y) = (beta x, y);
- *             g2: psi(P) = [x]P; Scott, "A note on group membership tests
- *             for G1, G2 and GT on BLS pairing-friendly curves", 2021)
+ *   int sp_G_in_subgroup(const sp_G_affine *p)       fast test, exact:
+ *            BLS12-381 g1: sigma(P) = [-z^2]P with sigma(x, y) = (beta x, y);
+ *                      g2: psi(P) = [x]P (Scott, "A note on group membership
+ *                      tests for G1, G2 and GT on BLS pairing-friendly
+ *                      curves", 2021);
+ *            BN254     g1: the curve equation (cofactor 1);
+ *                      g2: psi(P) = [6x^2]P (the same paper's BN case).
+ *            g1.c and g2.c prove each test exact on the whole curve.
  *   int sp_G_in_subgroup_slow(const sp_G_affine *p)  [r]p = inf, the reference
  *   (For many points at once, msm.h's sp_msm_G_in_subgroup_var is far cheaper.)
  */
@@ -147,7 +155,18 @@ SP_DECLARE_CURVE(g2, sp_fp2)
 sp_status sp_g1_random_batch_var(sp_g1_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
 sp_status sp_g2_random_batch_var(sp_g2_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
 
+/* r = psi(p), the endomorphism untwist o p-power Frobenius o twist of
+ * E'(Fp2): psi(x, y) = (conj(x) cx, conj(y) cy) with the curve's constants
+ * (g2.c). On G2 it acts as multiplication by p mod r. inf maps to inf;
+ * r may alias p. Constant time. */
+void sp_g2_psi(sp_g2_affine *r, const sp_g2_affine *p);
+
+#if SP_CURVE_BN254
+/* The BN parameter x (positive): p = 36x^4 + 36x^3 + 24x^2 + 6x + 1. */
+#define SP_BN_X 0x44e992b44a6909f1ULL
+#else
 /* The BLS parameter is x = -SP_BLS_Z. */
 #define SP_BLS_Z 0xd201000000010000ULL
+#endif
 
 #endif

@@ -577,6 +577,7 @@ void FN(mul)(JAC *r, const JAC *p, const sp_fr *k)
 
 /* ---- subgroup ---- */
 
+#if !SP_CURVE_BN254
 /* r = [z]p for the BLS parameter z = -x (sparse: 63 doublings and 5
  * additions). Variable time; z is public and so are the points it is used
  * on. (inline: only g1 uses it, and an unused static would be warned about.) */
@@ -604,6 +605,8 @@ static void FN(mul_by_z_affine_)(JAC *r, const AFF *p)
     }
     *r = acc;
 }
+
+#endif
 
 int FN(in_subgroup_slow)(const AFF *p)
 {

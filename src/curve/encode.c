@@ -3,8 +3,13 @@
 #include "curve/encode.h"
 #include "field/mont.h"
 
+#if SP_CURVE_BN254
+/* arkworks flag bits (SWFlags), in the last byte. */
+enum { ARK_NEG = 0x80, ARK_INF = 0x40 };
+#else
 /* zcash flag bits, in the first byte. */
 enum { FLAG_C = 0x80, FLAG_INF = 0x40, FLAG_SIGN = 0x20 };
+#endif
 
 #define G g1
 #define FIELD fp

@@ -3,7 +3,25 @@
 
 #define G g1
 #define FIELD fp
-/* b = 4 and the generator (x, y), in Montgomery form. */
+
+#if SP_CURVE_BN254
+/* BN254: b = 3 and the generator (1, 2), in Montgomery form
+ * (tools/gen_frobenius.py bn254). */
+#define CURVE_B {{0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL}}
+#define GEN_X {{0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL}}
+#define GEN_Y {{0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL, 0x1c14ef83340fbe5eULL}}
+#include "curve/curve_tmpl.h"
+
+int sp_g1_in_subgroup(const sp_g1_affine *p)
+{
+    /* #E(Fp) = p + 1 - t = r: the cofactor is 1, so every point of the
+     * curve is in G1, the whole group. Checking the equation makes
+     * the answer exact even off the curve. */
+    return sp_g1_affine_is_on_curve(p);
+}
+
+#else
+/* BLS12-381: b = 4 and the generator (x, y), in Montgomery form. */
 #define CURVE_B {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, \
                   0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}}
 #define GEN_X {{0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL, \
@@ -41,3 +59,4 @@ int sp_g1_in_subgroup(const sp_g1_affine *p)
     sp_g1_jac_from_affine(&sj, &s);
     return sp_g1_jac_eq(&t, &sj); /* [z^2]P = -sigma(P) */
 }
+#endif

@@ -10,6 +10,7 @@
 #include "daemon/queue.h"
 #include "daemon/wire.h"
 #include "util/bytes.h"
+#include "util/curves.h"
 
 enum { T_INT, T_SIZE, T_BYTES, T_MS, T_BOOL, T_STR, T_ENUM, T_LIST, T_OCTAL };
 #define F_RELOAD 1u /* SIGHUP applies it */
@@ -34,6 +35,9 @@ typedef struct {
 
 static const opt opts_[] = {
     /* ---- engine (engine.h): fixed once the engine runs ---- */
+    {"engine", "curve", T_STR, 0, STR(curve), 0, 0, NULL, NULL,
+     "the curve of every key and witness: bls12-381, or bn254 (= bn128); `snarkpipe daemon` runs that "
+     "curve's prover (--curve on its command line chooses it too)"},
     {"engine", "budget", T_BYTES, 0, OFF(eng.budget_bytes), 0, 0, BIG, NULL, "auto",
      "bytes for partitions in flight (a, b, c, prover scratch, idle buffer pool); auto = MemTotal minus a margin"},
     {"engine", "max_parallel_synthesis", T_INT, 0, OFF(eng.max_parallel_synthesis), 0, 1, 1024, NULL, NULL,
@@ -351,6 +355,7 @@ void sp_dconf_defaults(sp_dconf *c)
     memset(c, 0, sizeof *c);
     c->eng = sp_engine_config_default();
     snprintf(c->backends, sizeof c->backends, "%s", c->eng.backends ? c->eng.backends : "cpu");
+    snprintf(c->curve, sizeof c->curve, "%s", sp_curve_name(SP_CURVE_ID_THIS));
     for (size_t i = 0; i < N_OPTS; i++)
         if (opts_[i].def && set_opt(c, &opts_[i], opts_[i].def, err) != SP_OK)
             SP_LOGE("built-in default: %s", err); /* a bug in the table; the test suite checks */
@@ -373,6 +378,16 @@ sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN])
     }
     c->eng.backends = c->backends;
     c->eng.timeline_path = NULL; /* the daemon always reads the timeline itself (server.c) */
+    sp_curve_id curve = sp_curve_from_name(c->curve, strlen(c->curve));
+    if (curve == SP_CURVE_ID_NONE) {
+        snprintf(err, SP_ERR_LEN, "curve: '%.40s' is not bls12-381 or bn254 (bn128)", c->curve);
+        return SP_ERR_INVALID_ARG;
+    }
+    if (curve != SP_CURVE_ID_THIS) { /* the dispatcher read --curve over the file's curve */
+        snprintf(err, SP_ERR_LEN, "curve = %s, but this is the %s daemon", sp_curve_name(curve),
+                 sp_curve_label(SP_CURVE_ID_THIS));
+        return SP_ERR_INVALID_ARG;
+    }
     if (c->n_listen == 0) {
         snprintf(err, SP_ERR_LEN, "no listen address");
         return SP_ERR_INVALID_ARG;

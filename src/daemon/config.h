@@ -50,6 +50,7 @@ typedef struct {
     sp_engine_config eng;
     char backends[256];
     char timeline[SP_DCONF_PATH];
+    char curve[32]; /* as written; sp_dconf_finish checks it is this build's curve */
 
     /* server */
     char listen[SP_DCONF_MAX_LISTEN][SP_DCONF_PATH];

@@ -84,9 +84,9 @@
  * A result: {job_id, request_id?, circuit, status: completed | failed |
  * cancelled, error?, detail?, partitions, verified, proofs: [{partition,
  * proof: <snarkjs proof.json>, public: <snarkjs public.json>, bellperson:
- * <base64 of the 192-byte proof>}], timings_ms: {queue_wait, synthesis, gpu,
- * finish, total}} (stage times are sums over partitions; queue_wait is
- * submission to the first synthesis).
+ * <base64 of the 192-byte proof> (BLS12-381 daemons only)}], timings_ms:
+ * {queue_wait, synthesis, gpu, finish, total}} (stage times are sums over
+ * partitions; queue_wait is submission to the first synthesis).
  */
 #ifndef SP_DAEMON_DAEMON_H
 #define SP_DAEMON_DAEMON_H

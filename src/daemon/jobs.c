@@ -104,10 +104,13 @@ void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp
         if (sp_g16_public_json_encode(&text, &len, pub + k * n_public, n_public) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
-        sp_bp_proof_encode(bp, &proofs[k]);
-        sp_b64_encode(b64, bp, sizeof bp);
-        sp_jw_key(w, "bellperson");
-        sp_jw_string(w, b64);
+        char e[SP_ERR_LEN];
+        if (sp_bp_curve_check(e) == SP_OK) { /* bellperson's encoding is BLS12-381's */
+            sp_bp_proof_encode(bp, &proofs[k]);
+            sp_b64_encode(b64, bp, sizeof bp);
+            sp_jw_key(w, "bellperson");
+            sp_jw_string(w, b64);
+        }
         if (nodes) {
             sp_jw_key(w, "node");
             sp_jw_string(w, nodes[k]);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "daemon/internal.h"
 #include "util/buf.h"
+#include "util/curves.h"
 
 /* VmRSS and VmHWM of this process, bytes. */
 static void rss(size_t *now, size_t *peak)
@@ -184,6 +185,8 @@ void sp_api_status(sp_dmn *d, dreq *r)
     sp_jw_begin_object(&w);
     sp_jw_key(&w, "version");
     sp_jw_string(&w, SP_VERSION_STRING);
+    sp_jw_key(&w, "curve");
+    sp_jw_string(&w, sp_curve_name(SP_CURVE_ID_THIS));
     sp_jw_key(&w, "state");
     sp_jw_string(&w, atomic_load(&d->draining) ? "draining" : atomic_load(&d->paused) ? "paused" : "serving");
     kv_u64(&w, "pid", (uint64_t)getpid());

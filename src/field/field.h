@@ -1,8 +1,14 @@
 /*
- * The two prime fields of BLS12-381, in Montgomery form (R = 2^(64n)).
+ * The two prime fields of the build's curve (field/consts.h), in Montgomery
+ * form (R = 2^(64n)).
  *
- *   Fp: base field, p = 0x1a0111ea...ffffaaab (381 bits), 6 limbs, 48 bytes.
- *   Fr: scalar field, r = 0x73eda753...00000001 (255 bits), 4 limbs, 32 bytes.
+ *   BLS12-381  Fp: base field, p = 0x1a0111ea...ffffaaab (381 bits), 6 limbs, 48 bytes.
+ *              Fr: scalar field, r = 0x73eda753...00000001 (255 bits), 4 limbs, 32 bytes.
+ *   BN254      Fp: p = 0x30644e72...d87cfd47 (254 bits), 4 limbs, 32 bytes.
+ *              Fr: r = 0x30644e72...f0000001 (254 bits), 4 limbs, 32 bytes.
+ *
+ * Code outside the field layer never assumes a size: it uses SP_FP_LIMBS,
+ * SP_FP_BYTES, SP_FP_DEC_MAX (and the SP_FR_ ones) from here.
  *
  * Representation invariant ("reduced"): an sp_fp / sp_fr always holds
  * x*R mod m with 0 <= x*R mod m < m. Every function below keeps it; the
@@ -49,14 +55,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "snarkpipe.h"
+#include "field/consts.h"
 #include "util/rng.h"
-
-#define SP_FP_LIMBS 6
-#define SP_FP_BYTES 48
-#define SP_FP_DEC_MAX 120 /* 116 digits + NUL, rounded up */
-#define SP_FR_LIMBS 4
-#define SP_FR_BYTES 32
-#define SP_FR_DEC_MAX 80
 
 typedef struct { uint64_t l[SP_FP_LIMBS]; } sp_fp;
 typedef struct { uint64_t l[SP_FR_LIMBS]; } sp_fr;
@@ -97,16 +97,22 @@ extern const uint64_t SP_FP_MODULUS[SP_FP_LIMBS];
 extern const uint64_t SP_FR_MODULUS[SP_FR_LIMBS];
 
 /* Fp only. Returns 1 and sets r to a square root of a when a is a square
- * (p = 3 mod 4, so r = a^((p+1)/4)); returns 0 and leaves r unspecified
- * otherwise. Constant time. */
+ * (p = 3 mod 4 on both curves, so r = a^((p+1)/4)); returns 0 and leaves r
+ * unspecified otherwise. Constant time. */
 int sp_fp_sqrt(sp_fp *r, const sp_fp *a);
 
+/* Fp only. On output: e = (p + k) / 2^s (rounded down) for a small k
+ * (|k| < 2^32) and 1 <= s <= 63, as SP_FP_LIMBS little-endian limbs: the
+ * exponents of the square roots in Fp and Fp2, derived from the modulus. */
+void sp_fp_exp_from_p(uint64_t e[SP_FP_LIMBS], int k, unsigned s);
+
 /* Fp only. Returns 1 when the canonical value of a exceeds (p-1)/2, the
- * "lexicographically largest" test of the zcash point encoding. */
+ * "lexicographically largest" test of the zcash point encoding (and the
+ * arkworks y-sign flag, "y > -y"). */
 int sp_fp_is_lexicographically_largest(const sp_fp *a);
 
 /* Fr only. On output: *r uniform in [1, r) from the OS CSPRNG
- * (sp_os_random: getrandom(2)), by rejection sampling on 255 bits. For
+ * (sp_os_random: getrandom(2)), by rejection sampling on r's bit length. For
  * secrets (the prover's r and s, the development setup's toxic waste);
  * sp_fr_random is the seeded one for tests. Returns SP_OK, or SP_ERR_IO
  * when the OS gives no randomness (*r untouched). */

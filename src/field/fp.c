@@ -1,4 +1,5 @@
-/* Fp, the BLS12-381 base field: instantiation of field_tmpl.h plus sqrt. */
+/* Fp, the base field of the build's curve: instantiation of field_tmpl.h plus sqrt. */
+#include <string.h>
 #include "field/field.h"
 #include "field/consts.h"
 #include "field/fp_asm.h"
@@ -20,13 +21,21 @@
 #endif
 #include "field/field_tmpl.h"
 
+void sp_fp_exp_from_p(uint64_t e[SP_FP_LIMBS], int k, unsigned s)
+{
+    /* p's limb 0 is far from 0 and from 2^64 on both curves: no carry. */
+    uint64_t t[SP_FP_LIMBS];
+    memcpy(t, mod_, sizeof t);
+    t[0] += (uint64_t)(int64_t)k;
+    for (int i = 0; i < SP_FP_LIMBS; i++)
+        e[i] = (t[i] >> s) | (i + 1 < SP_FP_LIMBS ? t[i + 1] << (64 - s) : 0);
+}
+
 int sp_fp_sqrt(sp_fp *r, const sp_fp *a)
 {
-    /* (p + 1) / 4 */
-    static const uint64_t e[SP_FP_LIMBS] = {0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL,
-                                            0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
-                                            0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
+    uint64_t e[SP_FP_LIMBS];
     sp_fp s, c;
+    sp_fp_exp_from_p(e, 1, 2);                /* (p + 1) / 4 */
     sp_fp_pow_public_(&s, a, e, SP_FP_LIMBS); /* public exponent */
     sp_fp_sqr(&c, &s);
     *r = s;
@@ -35,11 +44,8 @@ int sp_fp_sqrt(sp_fp *r, const sp_fp *a)
 
 int sp_fp_is_lexicographically_largest(const sp_fp *a)
 {
-    /* (p - 1) / 2 */
-    static const uint64_t half[SP_FP_LIMBS] = {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL,
-                                               0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
-                                               0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL};
-    uint64_t l[SP_FP_LIMBS];
+    uint64_t half[SP_FP_LIMBS], l[SP_FP_LIMBS];
+    sp_fp_exp_from_p(half, -1, 1); /* (p - 1) / 2 */
     sp_fp_to_canonical(l, a);
     return sp_limbs_lt(half, l, SP_FP_LIMBS);
 }

@@ -56,6 +56,24 @@ void sp_fp2_mul_fp(sp_fp2 *r, const sp_fp2 *a, const sp_fp *b)
     sp_fp_mul(&r->c1, &a->c1, b);
 }
 
+#if SP_CURVE_BN254
+void sp_fp2_mul_by_nonresidue(sp_fp2 *r, const sp_fp2 *a)
+{
+    /* (a0 + a1 u)(9 + u) = (9 a0 - a1) + (a0 + 9 a1) u, 9a = 8a + a */
+    sp_fp t0, t1;
+    sp_fp_dbl(&t0, &a->c0);
+    sp_fp_dbl(&t0, &t0);
+    sp_fp_dbl(&t0, &t0);
+    sp_fp_add(&t0, &t0, &a->c0);
+    sp_fp_dbl(&t1, &a->c1);
+    sp_fp_dbl(&t1, &t1);
+    sp_fp_dbl(&t1, &t1);
+    sp_fp_add(&t1, &t1, &a->c1);
+    sp_fp_sub(&t0, &t0, &a->c1);
+    sp_fp_add(&r->c1, &t1, &a->c0);
+    r->c0 = t0;
+}
+#else
 void sp_fp2_mul_by_nonresidue(sp_fp2 *r, const sp_fp2 *a)
 {
     /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
@@ -64,6 +82,7 @@ void sp_fp2_mul_by_nonresidue(sp_fp2 *r, const sp_fp2 *a)
     sp_fp_add(&r->c1, &a->c0, &a->c1);
     r->c0 = t;
 }
+#endif
 
 void sp_fp2_conj(sp_fp2 *r, const sp_fp2 *a)
 {
@@ -100,15 +119,12 @@ void sp_fp2_pow(sp_fp2 *r, const sp_fp2 *a, const uint64_t *e, size_t e_len)
 int sp_fp2_sqrt(sp_fp2 *r, const sp_fp2 *a)
 {
     /* Algorithm 9 of Adj & Rodriguez-Henriquez, "Square root computation
-     * over even extension fields" (p = 3 mod 4). Exponents from
-     * tools/gen_frobenius.py. Branch-free; the result is checked by
-     * squaring, so a non-square is reported whatever the candidate is. */
-    static const uint64_t e1[SP_FP_LIMBS] = {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL,
-                                             0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
-                                             0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL}; /* (p-3)/4 */
-    static const uint64_t e2[SP_FP_LIMBS] = {0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL,
-                                             0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL,
-                                             0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}; /* (p-1)/2 */
+     * over even extension fields" (p = 3 mod 4, both curves). Branch-free;
+     * the result is checked by squaring, so a non-square is reported
+     * whatever the candidate is. */
+    uint64_t e1[SP_FP_LIMBS], e2[SP_FP_LIMBS];
+    sp_fp_exp_from_p(e1, -3, 2); /* (p - 3) / 4 */
+    sp_fp_exp_from_p(e2, -1, 1); /* (p - 1) / 2 */
     sp_fp2 a1, alpha, x0, x, b, minus_one, check;
     sp_fp2_pow(&a1, a, e1, SP_FP_LIMBS);
     sp_fp2_sqr(&alpha, &a1);

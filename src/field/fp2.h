@@ -18,7 +18,8 @@ void sp_fp2_mul(sp_fp2 *r, const sp_fp2 *a, const sp_fp2 *b);
 void sp_fp2_sqr(sp_fp2 *r, const sp_fp2 *a);
 /* r = a * b for b in Fp. */
 void sp_fp2_mul_fp(sp_fp2 *r, const sp_fp2 *a, const sp_fp *b);
-/* r = a * (1 + u), the non-residue that builds Fp6 and the twist. */
+/* r = a * xi, the non-residue that builds Fp6 and the twist: xi = 1 + u
+ * for BLS12-381, 9 + u for BN254. */
 void sp_fp2_mul_by_nonresidue(sp_fp2 *r, const sp_fp2 *a);
 /* r = conjugate of a = a^p (the Frobenius map of Fp2). */
 void sp_fp2_conj(sp_fp2 *r, const sp_fp2 *a);

@@ -1,8 +1,33 @@
 /* Fp6 arithmetic (see fp6.h): Karatsuba multiplication, CH-SQR2 squaring. */
 #include "field/fp6.h"
 
-/* Frobenius constants, derived by tools/gen_frobenius.py (Montgomery form):
+/* Frobenius constants of the build's curve, printed by
+ * tools/gen_frobenius.py [bls12-381|bn254] (Montgomery form):
  * FROB6_V[k-1] = xi^((p^k-1)/3), FROB6_V2[k-1] = xi^(2(p^k-1)/3). */
+#if SP_CURVE_BN254
+static const sp_fp2 FROB6_V[3] = {
+    /* k = 1 */
+    {{{0xb5773b104563ab30ULL, 0x347f91c8a9aa6454ULL, 0x7a007127242e0991ULL, 0x1956bcd8118214ecULL}},
+     {{0x6e849f1ea0aa4757ULL, 0xaa1c7b6d89f89141ULL, 0xb6e713cdfae0ca3aULL, 0x26694fbb4e82ebc3ULL}}},
+    /* k = 2 */
+    {{{0x3350c88e13e80b9cULL, 0x7dce557cdb5e56b9ULL, 0x6001b4b8b615564aULL, 0x2682e617020217e0ULL}},
+     {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}},
+    /* k = 3 */
+    {{{0xc9af22f716ad6badULL, 0xb311782a4aa662b2ULL, 0x19eeaf64e248c7f4ULL, 0x20273e77e3439f82ULL}},
+     {{0xacc02860f7ce93acULL, 0x3933d5817ba76b4cULL, 0x69e6188b446c8467ULL, 0x0a46036d4417cc55ULL}}},
+};
+static const sp_fp2 FROB6_V2[3] = {
+    /* k = 1 */
+    {{{0x7361d77f843abe92ULL, 0xa5bb2bd3273411fbULL, 0x9c941f314b3e2399ULL, 0x15df9cddbb9fd3ecULL}},
+     {{0x5dddfd154bd8c949ULL, 0x62cb29a5a4445b60ULL, 0x37bc870a0c7dd2b9ULL, 0x24830a9d3171f0fdULL}}},
+    /* k = 2 */
+    {{{0x71930c11d782e155ULL, 0xa6bb947cffbe3323ULL, 0xaa303344d4741444ULL, 0x2c3b3f0d26594943ULL}},
+     {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}},
+    /* k = 3 */
+    {{{0x448a93a57b6762dfULL, 0xbfd62df528fdeadfULL, 0xd858f5d00e9bd47aULL, 0x06b03d4d3476ec58ULL}},
+     {{0x2b19daf4bcc936d1ULL, 0xa1a54e7a56f4299fULL, 0xb533eee05adeaef1ULL, 0x170c812b84dda0b2ULL}}},
+};
+#else
 static const sp_fp2 FROB6_V[3] = {
     /* k = 1 */
     {{{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}},
@@ -25,6 +50,7 @@ static const sp_fp2 FROB6_V2[3] = {
     {{{0x43f5fffffffcaaaeULL, 0x32b7fff2ed47fffdULL, 0x07e83a49a2e99d69ULL, 0xeca8f3318332bb7aULL, 0xef148d1ea0f4c069ULL, 0x040ab3263eff0206ULL}},
      {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}},
 };
+#endif
 
 void sp_fp6_add(sp_fp6 *r, const sp_fp6 *a, const sp_fp6 *b)
 {

@@ -1,5 +1,6 @@
 /*
- * Fp6 = Fp2[v] / (v^3 - xi), xi = 1 + u: the middle of the BLS12-381 tower.
+ * Fp6 = Fp2[v] / (v^3 - xi): the middle of the tower, xi = 1 + u for
+ * BLS12-381, 9 + u for BN254 (sp_fp2_mul_by_nonresidue).
  * An element is c0 + c1*v + c2*v^2. Same conventions as field.h: outputs may
  * alias inputs, constant time unless named _var.
  */

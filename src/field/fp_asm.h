@@ -1,6 +1,6 @@
 /*
- * x86-64 assembly entry points for the Fp (6 limbs) and Fr (4 limbs)
- * arithmetic, in fp_x86.c. Compiled only on x86-64 GCC/Clang and not with
+ * x86-64 assembly entry points for the Fp (6 limbs for BLS12-381, 4 for
+ * BN254) and Fr (4 limbs) arithmetic, in fp_x86.c. Compiled only on x86-64 GCC/Clang and not with
  * SP_PORTABLE_ONLY. Internal to the field layer: field_tmpl.h calls them
  * when sp_field_asm_on() says so, else the portable mont.h code.
  *
@@ -26,13 +26,13 @@
 #endif
 
 #if SP_HAVE_FP_ASM
-void sp_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-void sp_fp_sqr_adx(uint64_t r[6], const uint64_t a[6]);
+void sp_fp_mul_adx(uint64_t r[SP_FP_LIMBS], const uint64_t a[SP_FP_LIMBS], const uint64_t b[SP_FP_LIMBS]);
+void sp_fp_sqr_adx(uint64_t r[SP_FP_LIMBS], const uint64_t a[SP_FP_LIMBS]);
 void sp_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void sp_fr_sqr_adx(uint64_t r[4], const uint64_t a[4]);
-void sp_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-void sp_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
-void sp_fp_neg_x86(uint64_t r[6], const uint64_t a[6]);
+void sp_fp_add_x86(uint64_t r[SP_FP_LIMBS], const uint64_t a[SP_FP_LIMBS], const uint64_t b[SP_FP_LIMBS]);
+void sp_fp_sub_x86(uint64_t r[SP_FP_LIMBS], const uint64_t a[SP_FP_LIMBS], const uint64_t b[SP_FP_LIMBS]);
+void sp_fp_neg_x86(uint64_t r[SP_FP_LIMBS], const uint64_t a[SP_FP_LIMBS]);
 void sp_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void sp_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void sp_fr_neg_x86(uint64_t r[4], const uint64_t a[4]);

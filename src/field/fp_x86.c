@@ -1,7 +1,10 @@
 /*
- * x86-64 arithmetic for Fp (6 limbs) and Fr (4 limbs): Montgomery
- * multiplication with mulx/adcx/adox (BMI2 + ADX), and modular add,
- * subtract and negate with adc/sbb/cmov. Contracts in fp_asm.h.
+ * x86-64 arithmetic for Fp and Fr: Montgomery multiplication with
+ * mulx/adcx/adox (BMI2 + ADX), and modular add, subtract and negate with
+ * adc/sbb/cmov. Contracts in fp_asm.h. Two sizes: 6 limbs (the BLS12-381
+ * Fp) and 4 limbs (Fr of both curves and the BN254 Fp), the 4-limb code
+ * written once (static always-inline bodies taking the modulus) and
+ * instantiated per field, so each entry point addresses its own modulus.
  *
  * Multiplication: CIOS, fully unrolled. Round i adds a*b[i] into the
  * accumulator t with two independent carry chains (adcx collects the low
@@ -13,23 +16,25 @@
  * subtraction of m at the end gives a reduced result.
  *
  * Only text handed to the assembler uses ADX/BMI2, so this file builds
- * without -madx; the callers check the CPU first (cpu.c). The moduli are
- * repeated here as file-local arrays so that the asm can address them
- * RIP-relative without spending a register; the tests compare this path
- * with the portable one, which uses the copies in fp.c and fr.c.
+ * without -madx; the callers check the CPU first (cpu.c). The moduli (from
+ * consts.h, the build's curve) are file-local arrays here so that the asm
+ * addresses them RIP-relative without spending a register (the always-
+ * inline bodies receive constant addresses, which the compiler folds into
+ * the memory operands); the tests compare this path with the portable one.
  */
+#include "field/consts.h"
 #include "field/fp_asm.h"
 
 #if SP_HAVE_FP_ASM
 
 #define SP_ADX __attribute__((target("adx,bmi2")))
+#define SP_ADX_INLINE static inline __attribute__((always_inline, target("adx,bmi2")))
+#define SP_X86_INLINE static inline __attribute__((always_inline))
 
-static const uint64_t fp_m_[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-                                  0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
-static const uint64_t fp_n0_ = 0x89f3fffcfffcfffdULL;
-static const uint64_t fr_m_[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                                  0x73eda753299d7d48ULL};
-static const uint64_t fr_n0_ = 0xfffffffeffffffffULL;
+static const uint64_t fp_m_[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
+static const uint64_t fp_n0_ = SP_FP_N0;
+static const uint64_t fr_m_[4] = SP_FR_MODULUS_INIT;
+static const uint64_t fr_n0_ = SP_FR_N0;
 
 #define S(x) "%[" #x "]"
 
@@ -44,7 +49,9 @@ static const uint64_t fr_n0_ = 0xfffffffeffffffffULL;
     "adcxq %[lo], " S(x) "\n\t"                                                    \
     "adoxq %[hi], " S(y) "\n\t"
 
-/* ---- Fp, 6 limbs ---------------------------------------------------------- */
+/* ---- 6 limbs: the BLS12-381 Fp ------------------------------------------- */
+
+#if SP_FP_LIMBS == 6
 
 /* t0..t6 = a * b[0]. */
 #define FP_FIRST                                                                   \
@@ -127,8 +134,9 @@ SP_ADX void sp_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6
  * here: the time is set by the serial q = t0*n0 chain of the reduction,
  * which both have, not by the multiplier. */
 SP_ADX void sp_fp_sqr_adx(uint64_t r[6], const uint64_t a[6]) { sp_fp_mul_adx(r, a, a); }
+#endif
 
-/* ---- Fr, 4 limbs ---------------------------------------------------------- */
+/* ---- 4 limbs: Fr, and the BN254 Fp ---------------------------------------- */
 
 #define FR_FIRST                                                                   \
     "movq 0(%[b]), %%rdx\n\t"                                                      \
@@ -168,11 +176,13 @@ SP_ADX void sp_fp_sqr_adx(uint64_t r[6], const uint64_t a[6]) { sp_fp_mul_adx(r,
     : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),              \
       [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),                \
       [a] "+r"(a), [b] "+r"(b)                                                     \
-    : [r] "r"(r), [n0] "m"(fr_n0_), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]),        \
-      [m2] "m"(fr_m_[2]), [m3] "m"(fr_m_[3])                                       \
+    : [r] "r"(r), [n0] "m"(*n0), [m0] "m"(m[0]), [m1] "m"(m[1]),                   \
+      [m2] "m"(m[2]), [m3] "m"(m[3])                                               \
     : "cc", "memory"
 
-SP_ADX void sp_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+/* r = a b / 2^256 mod m, n0 = -m^-1 mod 2^64. */
+SP_ADX_INLINE void mul4_(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4],
+                         const uint64_t *n0)
 {
     uint64_t t0, t1, t2, t3, t4, lo, hi, d;
     __asm__ volatile(
@@ -188,8 +198,6 @@ SP_ADX void sp_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4
         FR_OPERANDS);
 }
 
-SP_ADX void sp_fr_sqr_adx(uint64_t r[4], const uint64_t a[4]) { sp_fr_mul_adx(r, a, a); }
-
 /* ---- add, sub, neg: baseline x86-64 (adc/sbb/cmov), no ADX needed ------- */
 
 #define LD(off, x) "movq " #off "(%[a]), " S(x) "\n\t"
@@ -199,6 +207,7 @@ SP_ADX void sp_fr_sqr_adx(uint64_t r[4], const uint64_t a[4]) { sp_fr_mul_adx(r,
 #define CMOVC(x, y) "cmovcq " S(x) ", " S(y) "\n\t"
 #define MASK(j, x, mask) "movq " S(j) ", " S(x) "\n\t" "andq " S(mask) ", " S(x) "\n\t"
 
+#if SP_FP_LIMBS == 6
 /* Modular add, n = 6: s = a + b (no carry out: m < 2^383), y = s - m,
  * keep s when that borrowed. The pointers a, b double as scratch. */
 void sp_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
@@ -266,7 +275,10 @@ void sp_fp_neg_x86(uint64_t r[6], const uint64_t a[6])
         : "cc", "memory");
 }
 
-void sp_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+#endif
+
+/* Modular add, n = 4: as for n = 6 (m < 2^255, so no carry out). */
+SP_X86_INLINE void add4_(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
 {
     uint64_t s0, s1, s2, s3, y0, y1;
     __asm__ volatile(
@@ -279,12 +291,12 @@ void sp_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
         ST(0, y0) ST(8, y1) ST(16, a) ST(24, b)
         : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
           [y0] "=&r"(y0), [y1] "=&r"(y1), [a] "+r"(a), [b] "+r"(b)
-        : [r] "r"(r), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
-          [m3] "m"(fr_m_[3])
+        : [r] "r"(r), [m0] "m"(m[0]), [m1] "m"(m[1]), [m2] "m"(m[2]),
+          [m3] "m"(m[3])
         : "cc", "memory");
 }
 
-void sp_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+SP_X86_INLINE void sub4_(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
 {
     uint64_t s0, s1, s2, s3, u0, u1;
     __asm__ volatile(
@@ -297,12 +309,12 @@ void sp_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
         ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3)
         : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
           [u0] "=&r"(u0), [u1] "=&r"(u1), [a] "+r"(a), [b] "+r"(b)
-        : [r] "r"(r), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
-          [m3] "m"(fr_m_[3])
+        : [r] "r"(r), [m0] "m"(m[0]), [m1] "m"(m[1]), [m2] "m"(m[2]),
+          [m3] "m"(m[3])
         : "cc", "memory");
 }
 
-void sp_fr_neg_x86(uint64_t r[4], const uint64_t a[4])
+SP_X86_INLINE void neg4_(uint64_t r[4], const uint64_t a[4], const uint64_t m[4])
 {
     uint64_t s0, s1, s2, s3, z;
     __asm__ volatile(
@@ -315,9 +327,26 @@ void sp_fr_neg_x86(uint64_t r[4], const uint64_t a[4])
         OP(and, S(z), s0) OP(and, S(z), s1) OP(and, S(z), s2) OP(and, S(z), s3)
         ST(0, s0) ST(8, s1) ST(16, s2) ST(24, s3)
         : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [z] "=&r"(z)
-        : [r] "r"(r), [a] "r"(a), [m0] "m"(fr_m_[0]), [m1] "m"(fr_m_[1]), [m2] "m"(fr_m_[2]),
-          [m3] "m"(fr_m_[3])
+        : [r] "r"(r), [a] "r"(a), [m0] "m"(m[0]), [m1] "m"(m[1]), [m2] "m"(m[2]),
+          [m3] "m"(m[3])
         : "cc", "memory");
 }
+
+/* The 4-limb entry points of one field F with modulus M and n0 N0. */
+#define SP_X86_FIELD4(F, M, N0)                                                                      \
+    SP_ADX void sp_##F##_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])            \
+    {                                                                                                \
+        mul4_(r, a, b, M, &N0);                                                                      \
+    }                                                                                                \
+    /* Squaring is the product with itself (see sp_fp_sqr_adx above). */                             \
+    SP_ADX void sp_##F##_sqr_adx(uint64_t r[4], const uint64_t a[4]) { mul4_(r, a, a, M, &N0); }    \
+    void sp_##F##_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) { add4_(r, a, b, M); } \
+    void sp_##F##_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) { sub4_(r, a, b, M); } \
+    void sp_##F##_neg_x86(uint64_t r[4], const uint64_t a[4]) { neg4_(r, a, M); }
+
+SP_X86_FIELD4(fr, fr_m_, fr_n0_)
+#if SP_FP_LIMBS == 4
+SP_X86_FIELD4(fp, fp_m_, fp_n0_)
+#endif
 
 #endif /* SP_HAVE_FP_ASM */

@@ -1,4 +1,4 @@
-/* Fr, the BLS12-381 scalar field: instantiation of field_tmpl.h. */
+/* Fr, the scalar field of the build's curve: instantiation of field_tmpl.h. */
 #include <string.h>
 #include "field/field.h"
 #include "field/consts.h"
@@ -23,12 +23,14 @@
 
 sp_status sp_fr_random_os(sp_fr *r)
 {
-    /* Rejection sampling on 255 bits: uniform, about two draws on average. */
+    /* Rejection sampling on r's bit length (255 for BLS12-381, 254 for
+     * BN254): uniform, at most about two draws on average. */
+    const uint8_t top = (uint8_t)(0xff >> (__builtin_clzll(mod_[SP_FR_LIMBS - 1]) % 8));
     for (;;) {
         uint8_t buf[SP_FR_BYTES];
         if (sp_os_random(buf, sizeof buf) != SP_OK)
             return SP_ERR_IO;
-        buf[SP_FR_BYTES - 1] &= 0x7f;
+        buf[SP_FR_BYTES - 1] &= top;
         sp_fr t;
         if (sp_fr_from_bytes_le(&t, buf) == SP_OK && !sp_fr_is_zero(&t)) {
             *r = t;

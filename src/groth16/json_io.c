@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "pairing/pairing.h"
+#include "util/curves.h"
 #include "util/file.h"
 #include "util/json.h"
 
@@ -89,7 +90,7 @@ sp_status sp_g16_proof_json_encode(char **out, size_t *len, const sp_g16_proof *
     sp_jw_key(&w, "protocol");
     sp_jw_string(&w, "groth16");
     sp_jw_key(&w, "curve");
-    sp_jw_string(&w, "bls12381");
+    sp_jw_string(&w, sp_curve_snarkjs_name(SP_CURVE_ID_THIS));
     sp_jw_end_object(&w);
     return sp_jw_finish(out, len, &w);
 }
@@ -118,7 +119,7 @@ sp_status sp_g16_vk_json_encode(char **out, size_t *len, const sp_g16_vk *vk)
     sp_jw_key(&w, "protocol");
     sp_jw_string(&w, "groth16");
     sp_jw_key(&w, "curve");
-    sp_jw_string(&w, "bls12381");
+    sp_jw_string(&w, sp_curve_snarkjs_name(SP_CURVE_ID_THIS));
     sp_jw_key(&w, "nPublic");
     sp_jw_u64(&w, vk->n_public);
     sp_jw_key(&w, "vk_alpha_1");
@@ -291,7 +292,8 @@ static sp_status rd_g2(sp_g2_affine *p, const sp_json_val *v, const rd *r, const
     return rd_point_check(on, grp, r, name, v);
 }
 
-/* "curve" matched ignoring case and punctuation. required: absence is an error. */
+/* "curve" matched ignoring case and punctuation (util/curves.h): this
+ * build's curve, or a message naming both. required: absence is an error. */
 static sp_status rd_curve(const sp_json_val *root, int required, const rd *r)
 {
     const sp_json_val *v = sp_json_get(root, "curve");
@@ -299,18 +301,15 @@ static sp_status rd_curve(const sp_json_val *root, int required, const rd *r)
         return required ? missing(r, "curve") : SP_OK;
     if (v->type != SP_JSON_STRING)
         return wrong(r, "curve", v, "a string");
-    char norm[24];
-    size_t k = 0;
-    for (size_t i = 0; i < v->n && k + 1 < sizeof norm; i++)
-        if (isalnum((unsigned char)v->text[i]))
-            norm[k++] = (char)tolower((unsigned char)v->text[i]);
-    norm[k] = 0;
-    if (!strcmp(norm, "bls12381"))
+    sp_curve_id c = sp_curve_from_name(v->text, v->n);
+    if (c == SP_CURVE_ID_THIS)
         return SP_OK;
-    if (!strcmp(norm, "bn128") || !strcmp(norm, "bn254") || !strcmp(norm, "altbn128"))
-        sp_bin_errf(r->err, "%s: curve \"%.20s\" is BN254; only BLS12-381 is supported", r->what, v->text);
-    else
-        sp_bin_errf(r->err, "%s: unknown curve \"%.20s\"; only BLS12-381 is supported", r->what, v->text);
+    if (c != SP_CURVE_ID_NONE) {
+        sp_curve_mismatch_msg(r->err, SP_ERR_LEN, r->what, c);
+    } else {
+        sp_bin_errf(r->err, "%s: unknown curve \"%.20s\" (this is the %s prover)", r->what, v->text,
+                    sp_curve_label(SP_CURVE_ID_THIS));
+    }
     return SP_ERR_UNSUPPORTED;
 }
 

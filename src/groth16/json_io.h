@@ -1,12 +1,12 @@
 /*
- * snarkjs' JSON files for Groth16 on BLS12-381 (docs/formats.md
- * §5): proof.json, public.json, verification_key.json.
+ * snarkjs' JSON files for Groth16 (docs/formats.md §5): proof.json,
+ * public.json, verification_key.json, on this build's curve.
  *
  * Writers give the bytes snarkjs 0.7.6 writes (its CLI serialises with
  * bfj, one space per level, no final newline; key order as snarkjs):
  * canonical decimal strings, points as projective triples with z = 1
  * ("1" / ["1","0"]), infinity as ["0","1","0"] (G2 [["0","0"],["1","0"],
- * ["0","0"]]), "protocol": "groth16", "curve": "bls12381". The
+ * ["0","0"]]), "protocol": "groth16", "curve": "bls12381" or "bn128". The
  * verification key carries vk_alphabeta_12 = e(alpha1, beta2) as
  * [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2 as [c0, c1].
  *
@@ -14,9 +14,10 @@
  * where it is lenient: numbers may be decimal or 0x-hex strings (or bare
  * JSON integers), and must be below p (coordinates) or r (public
  * inputs); z must be 1, or 0 for infinity written as snarkjs writes it;
- * "curve" is matched ignoring case and punctuation ("bls12381",
- * "BLS12-381"); BN254 names ("bn128", "bn254", "altbn128") are refused as
- * unsupported; "protocol", when present, must be "groth16" (required in a
+ * "curve" is matched ignoring case and punctuation (util/curves.h:
+ * "bls12381", "BLS12-381", "bn128", "bn254", "alt_bn128"); the other
+ * curve's names are refused as unsupported with a message naming both
+ * curves; "protocol", when present, must be "groth16" (required in a
  * verification key). Points are checked on the curve and in the subgroup
  * unless flags has SP_G16_SKIP_SUBGROUP_CHECK. vk_alphabeta_12 is not read
  * (it is derived data). Errors name the member and its byte offset:

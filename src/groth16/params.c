@@ -11,12 +11,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "groth16/pointio.h"
+#include "util/curves.h"
 #include "util/file.h"
 #include "util/progress.h"
 
 #define G1U 96
 #define G2U 192
 #define VK_HEAD (3 * G1U + 3 * G2U) /* alpha, beta, delta in G1; beta, gamma, delta in G2 */
+
+sp_status sp_bp_curve_check(char err[SP_ERR_LEN])
+{
+#if SP_CURVE_BN254
+    sp_bin_errf(err, "bellperson .params/.vk files and 192-byte proofs are bls12-381's; this is the %s prover",
+                sp_curve_label(SP_CURVE_ID_THIS));
+    return SP_ERR_UNSUPPORTED;
+#else
+    (void)err;
+    return SP_OK;
+#endif
+}
 
 /* ---- densities ---- */
 
@@ -285,7 +298,9 @@ sp_status sp_bp_vk_parse(sp_g16_vk *vk, const uint8_t *data, size_t len, unsigne
 {
     bp_layout lo;
     memset(vk, 0, sizeof *vk);
-    sp_status st = layout(&lo, data, len, 0, "vk", err);
+    sp_status st = sp_bp_curve_check(err);
+    if (st == SP_OK)
+        st = layout(&lo, data, len, 0, "vk", err);
     if (st != SP_OK)
         return st;
     if (sp_g16_vk_alloc(vk, lo.ic.n - 1) != SP_OK) {
@@ -335,7 +350,9 @@ sp_status sp_bp_params_parse(sp_g16_pk *pk, const uint8_t *data, size_t len, con
 {
     bp_layout lo;
     memset(pk, 0, sizeof *pk);
-    sp_status st = layout(&lo, data, len, 1, "params", err);
+    sp_status st = sp_bp_curve_check(err);
+    if (st == SP_OK)
+        st = layout(&lo, data, len, 1, "params", err);
     if (st == SP_OK)
         st = check_counts(&lo, d, err);
     if (st != SP_OK)
@@ -487,7 +504,9 @@ sp_status sp_bp_params_write(const char *path, const sp_g16_pk *pk, char err[SP_
 {
     sp_g16_density d;
     bp_out o;
-    sp_status st = check_pk_writable(pk, err);
+    sp_status st = sp_bp_curve_check(err);
+    if (st == SP_OK)
+        st = check_pk_writable(pk, err);
     if (st != SP_OK)
         return st;
     if (sp_g16_density_from_pk(&d, pk) != SP_OK) {
@@ -510,7 +529,9 @@ sp_status sp_bp_params_write(const char *path, const sp_g16_pk *pk, char err[SP_
 sp_status sp_bp_vk_write(const char *path, const sp_g16_vk *vk, char err[SP_ERR_LEN])
 {
     bp_out o;
-    sp_status st = check_vk_finite(vk, "vk", err);
+    sp_status st = sp_bp_curve_check(err);
+    if (st == SP_OK)
+        st = check_vk_finite(vk, "vk", err);
     if (st == SP_OK)
         st = open_out(&o, path, "vk", err);
     if (st != SP_OK)
@@ -534,6 +555,9 @@ sp_status sp_bp_proof_decode(sp_g16_proof *proof, const uint8_t in[SP_BP_PROOF_B
     static const char *names[3] = {"A", "B", "C"};
     void *out[3] = {&proof->a, &proof->b, &proof->c};
     static const size_t at[3] = {0, 48, 144};
+    sp_status st = sp_bp_curve_check(err);
+    if (st != SP_OK)
+        return st;
     for (int i = 0; i < 3; i++) {
         sp_pt_err e = sp_pt_decode(out[i], in + at[i], SP_PTF_ZCASH_C, i == 1, 0, flags);
         if (e != SP_PT_OK) {

@@ -33,6 +33,13 @@
 
 #define SP_BP_PROOF_BYTES 192
 
+/* bellperson's formats are BLS12-381's (zcash point encodings). Returns
+ * SP_OK in a BLS12-381 build; in another, SP_ERR_UNSUPPORTED with err
+ * saying so. Every reader and writer below (and sp_bp_proof_decode)
+ * checks it first; callers check it before costly work whose result only
+ * these formats could take (a setup for --bellperson). */
+sp_status sp_bp_curve_check(char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* Which wires have points in bellperson's a and b vectors: bit i of a (b)
  * is set when wire i has an entry in a (b_g1 / b_g2). Bit i lives in word
  * i / 64 at position i % 64. The a bits of wires 0..n_public are always set. */
@@ -103,8 +110,9 @@ sp_status sp_bp_vk_parse(sp_g16_vk *vk, const uint8_t *data, size_t len, unsigne
 
 /* The 192-byte proof: A (G1 compressed, 48) | B (G2 compressed, 96) | C
  * (G1 compressed, 48). Encoding never fails (infinity gets the infinity
- * encoding); decoding checks flags, range, curve and subgroup (unless
- * flags skip it) and refuses infinity, as bellperson does. */
+ * encoding; BLS12-381 builds only, where sp_bp_curve_check passes);
+ * decoding checks flags, range, curve and subgroup (unless flags skip it)
+ * and refuses infinity, as bellperson does. */
 void sp_bp_proof_encode(uint8_t out[SP_BP_PROOF_BYTES], const sp_g16_proof *proof);
 sp_status sp_bp_proof_decode(sp_g16_proof *proof, const uint8_t in[SP_BP_PROOF_BYTES], unsigned flags,
                              char err[SP_ERR_LEN]) SP_WARN_UNUSED;

@@ -1,5 +1,7 @@
 #include "groth16/pointio.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "curve/encode.h"
 #include "groth16/keys.h"
@@ -9,7 +11,7 @@
 
 size_t sp_pt_size(sp_pt_format f, int g2)
 {
-    size_t fe = f == SP_PTF_ZCASH_C ? 48 : 96; /* bytes of the G1 encoding */
+    size_t fe = f == SP_PTF_ZCASH_C ? SP_FP_BYTES : 2 * SP_FP_BYTES; /* bytes of the G1 encoding */
     return g2 ? 2 * fe : fe;
 }
 
@@ -63,7 +65,12 @@ sp_pt_err sp_pt_decode(void *out, const uint8_t *in, sp_pt_format f, int g2, int
     if (f == SP_PTF_LEM)
         st = g2 ? sp_g2_from_snarkjs(out, in, sub) : sp_g1_from_snarkjs(out, in, sub);
     else
+#if SP_CURVE_BN254
+        st = SP_ERR_BAD_ENCODING; /* the zcash forms are BLS12-381's (curve/encode.h) */
+    (void)n;
+#else
         st = g2 ? sp_g2_from_bytes(out, in, n, sub) : sp_g1_from_bytes(out, in, n, sub);
+#endif
     if (st != SP_OK)
         return from_status(st);
     if (!allow_inf && (g2 ? sp_g2_affine_is_inf(out) : sp_g1_affine_is_inf(out)))
@@ -78,6 +85,15 @@ void sp_pt_encode(uint8_t *out, const void *p, sp_pt_format f, int g2)
             sp_g2_to_snarkjs(out, p);
         else
             sp_g1_to_snarkjs(out, p);
+#if SP_CURVE_BN254
+    } else {
+        /* No zcash form exists for BN254 (curve/encode.h) and no BN254
+         * key can come from one (decoding refuses them): reaching this is
+         * a bug in the caller, which must refuse bellperson output first. */
+        fprintf(stderr, "sp_pt_encode: the zcash point forms are BLS12-381 only\n");
+        abort();
+    }
+#else
     } else if (f == SP_PTF_ZCASH_U) {
         if (g2)
             sp_g2_to_bytes_uncompressed(out, p);
@@ -88,6 +104,7 @@ void sp_pt_encode(uint8_t *out, const void *p, sp_pt_format f, int g2)
     } else {
         sp_g1_to_bytes_compressed(out, p);
     }
+#endif
 }
 
 #define MAX_THREADS 256

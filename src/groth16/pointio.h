@@ -7,12 +7,13 @@
  *
  * Formats:
  *   SP_PTF_LEM      snarkjs: affine x | y, each coordinate little-endian in
- *                   Montgomery form (R = 2^384, the same limbs as sp_fp),
- *                   G2 as x.c0 | x.c1 | y.c0 | y.c1; infinity = all zeros.
- *                   G1 96 bytes, G2 192.
+ *                   Montgomery form (the same limbs as sp_fp: R = 2^384 on
+ *                   BLS12-381, 2^256 on BN254), G2 as x.c0 | x.c1 | y.c0 |
+ *                   y.c1; infinity = all zeros. G1 2 * SP_FP_BYTES bytes
+ *                   (96 on BLS12-381, 64 on BN254), G2 twice that.
  *   SP_PTF_ZCASH_U  zcash uncompressed: big-endian canonical x | y with the
  *                   flag bits in the top of byte 0, G2 coordinates c1 | c0.
- *                   G1 96 bytes, G2 192.
+ *                   G1 96 bytes, G2 192 (BLS12-381: bellperson's files).
  *   SP_PTF_ZCASH_C  zcash compressed: x only plus flags. G1 48, G2 96.
  */
 #ifndef SP_GROTH16_POINTIO_H

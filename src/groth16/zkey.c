@@ -5,18 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/pointio.h"
+#include "util/curves.h"
 #include "util/progress.h"
 
-#define G1B 96
-#define G2B 192
-#define HEADER_BYTES (4 + 48 + 4 + 32 + 12 + 3 * G1B + 3 * G2B) /* 964 */
+#define G1B (2 * SP_FP_BYTES) /* a point, x | y */
+#define G2B (4 * SP_FP_BYTES)
+#define PRIMES_BYTES (4 + SP_FP_BYTES + 4 + SP_FR_BYTES) /* n8q | q | n8r | r */
+#define HEADER_BYTES (PRIMES_BYTES + 12 + 3 * G1B + 3 * G2B) /* 964 on BLS12-381, 664 on BN254 */
 #define COEF_BYTES (12 + 32)
 #define CONTRIB_FIXED (3 * G1B + G2B + 64 + 4 + 4) /* a section-10 record without params */
 #define MPC_HEAD (64 + 4)
-
-/* BN254's base field prime, to name it when a BN254 key comes in. */
-static const uint64_t BN254_Q[4] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL,
-                                    0x30644e72e131a029ULL};
 
 static const char *section_name(uint32_t id)
 {
@@ -76,34 +74,34 @@ static sp_status check_protocol(const sp_binfile *bf, char *err)
     return SP_OK;
 }
 
-/* Checks the field sizes and primes at the start of section 2. */
+/* Checks the field sizes and primes at the start of section 2: this
+ * build's curve, or a message naming both curves. */
 static sp_status check_primes(sp_bin_cursor *c, char *err)
 {
-    uint8_t q[48], r[32], bn[32];
+    uint8_t r[SP_FR_BYTES];
     const uint8_t *fq, *fr;
     uint32_t n8q, n8r;
-    limbs_le(q, SP_FP_MODULUS, 6);
-    limbs_le(r, SP_FR_MODULUS, 4);
-    limbs_le(bn, BN254_Q, 4);
+    limbs_le(r, SP_FR_MODULUS, SP_FR_LIMBS);
     if (!sp_bin_u32(c, &n8q) || !sp_bin_bytes(c, &fq, n8q < 256 ? n8q : 256)) {
         sp_bin_errf(err, "zkey section 2 (header): ends inside the base field prime");
         return SP_ERR_TRUNCATED;
     }
-    if (n8q == 32 && !memcmp(fq, bn, 32)) {
-        sp_bin_errf(err, "zkey: curve prime is BN254, only BLS12-381 is supported");
-        return SP_ERR_UNSUPPORTED;
-    }
-    if (n8q != 48 || memcmp(fq, q, 48)) {
-        sp_bin_errf(err, "zkey: base field (%" PRIu32 " bytes) is not BLS12-381's, the only curve supported",
-                    n8q);
+    sp_curve_id curve = sp_curve_from_base_prime(fq, n8q);
+    if (curve != SP_CURVE_ID_THIS) {
+        if (curve != SP_CURVE_ID_NONE)
+            sp_curve_mismatch_msg(err, SP_ERR_LEN, "zkey", curve);
+        else
+            sp_bin_errf(err, "zkey: base field (%" PRIu32 " bytes) of no curve snarkpipe knows (this is the %s "
+                        "prover)", n8q, sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
     if (!sp_bin_u32(c, &n8r) || !sp_bin_bytes(c, &fr, n8r < 256 ? n8r : 256)) {
         sp_bin_errf(err, "zkey section 2 (header): ends inside the scalar field prime");
         return SP_ERR_TRUNCATED;
     }
-    if (n8r != 32 || memcmp(fr, r, 32)) {
-        sp_bin_errf(err, "zkey: scalar field (%" PRIu32 " bytes) is not BLS12-381's r", n8r);
+    if (n8r != SP_FR_BYTES || memcmp(fr, r, SP_FR_BYTES)) {
+        sp_bin_errf(err, "zkey: scalar field (%" PRIu32 " bytes) is not %s's r", n8r,
+                    sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
     return SP_OK;
@@ -144,11 +142,11 @@ static sp_status read_header(zk_header *h, const sp_binfile *bf, unsigned flags,
     if ((st = check_primes(&c, err)) != SP_OK)
         return st;
     if (s->size != HEADER_BYTES) {
-        sp_bin_errf(err, "zkey section 2 (header): %" PRIu64 " bytes, expected %d for BLS12-381", s->size,
-                    HEADER_BYTES);
+        sp_bin_errf(err, "zkey section 2 (header): %" PRIu64 " bytes, expected %d for %s", s->size,
+                    HEADER_BYTES, sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_FORMAT;
     }
-    const uint8_t *p = bf->data + s->offset + 4 + 48 + 4 + 32;
+    const uint8_t *p = bf->data + s->offset + PRIMES_BYTES;
     h->n_vars = sp_bin_le32(p);
     h->n_public = sp_bin_le32(p + 4);
     h->domain_size = sp_bin_le32(p + 8);
@@ -246,7 +244,7 @@ static void coef_at(coef_entry *e, const uint8_t *p)
 static int coef_value(sp_fr *out, const uint8_t *in)
 {
     sp_fr raw, one_plain = {{1, 0, 0, 0}};
-    le_limbs(raw.l, in, 4);
+    le_limbs(raw.l, in, SP_FR_LIMBS);
     for (int i = 3; i >= 0; i--) {
         if (raw.l[i] != SP_FR_MODULUS[i]) {
             if (raw.l[i] > SP_FR_MODULUS[i])
@@ -576,14 +574,15 @@ static sp_status put_u32(sp_binw *w, uint32_t v, char *err)
 static sp_status put_header(sp_binw *w, const sp_g16_pk *pk, char *err)
 {
     uint8_t b[HEADER_BYTES], *p = b;
-    sp_bin_put_u32(p, 48);
-    limbs_le(p + 4, SP_FP_MODULUS, 6);
-    sp_bin_put_u32(p + 52, 32);
-    limbs_le(p + 56, SP_FR_MODULUS, 4);
-    sp_bin_put_u32(p + 88, pk->n_vars);
-    sp_bin_put_u32(p + 92, pk->vk.n_public);
-    sp_bin_put_u32(p + 96, pk->domain_size);
-    p += 100;
+    sp_bin_put_u32(p, SP_FP_BYTES);
+    limbs_le(p + 4, SP_FP_MODULUS, SP_FP_LIMBS);
+    sp_bin_put_u32(p + 4 + SP_FP_BYTES, SP_FR_BYTES);
+    limbs_le(p + 8 + SP_FP_BYTES, SP_FR_MODULUS, SP_FR_LIMBS);
+    p += PRIMES_BYTES;
+    sp_bin_put_u32(p, pk->n_vars);
+    sp_bin_put_u32(p + 4, pk->vk.n_public);
+    sp_bin_put_u32(p + 8, pk->domain_size);
+    p += 12;
     sp_pt_encode(p, &pk->vk.alpha1, SP_PTF_LEM, 0);
     sp_pt_encode(p + G1B, &pk->vk.beta1, SP_PTF_LEM, 0);
     sp_pt_encode(p + 2 * G1B, &pk->vk.beta2, SP_PTF_LEM, 1);
@@ -602,7 +601,7 @@ static sp_status put_coef(sp_binw *w, uint32_t m, uint32_t row, uint32_t wire, c
     sp_bin_put_u32(b + 8, wire);
     /* The file holds c*R^2: from_canonical of our limbs c*R multiplies by R. */
     sp_fr_from_canonical(&r2, v->l);
-    limbs_le(b + 12, r2.l, 4);
+    limbs_le(b + 12, r2.l, SP_FR_LIMBS);
     return sp_binw_write(w, b, sizeof b, err);
 }
 

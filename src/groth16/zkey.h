@@ -8,9 +8,9 @@
  *   - container: magic, version, section table against the file size,
  *     no duplicated section, sections 1..9 present (10 is optional);
  *   - section 1: protocol 1 (Groth16); PLONK / FFLONK keys are refused;
- *   - section 2: field sizes and primes are BLS12-381's (BN254 keys are
- *     named as such and refused), domain size a power of two, nPublic <
- *     nVars, exact section size;
+ *   - section 2: field sizes and primes are this build's curve's (a key
+ *     of the other curve is refused naming both), domain size a power of
+ *     two, nPublic < nVars, exact section size;
  *   - every section's size against the counts of the header (before any
  *     allocation, so a lying header cannot make us allocate);
  *   - section 4: matrix 0 or 1, row < domainSize, wire < nVars, value < r;

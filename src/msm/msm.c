@@ -11,8 +11,14 @@
 
 #include "msm/msm_internal.h"
 
+/* (r - 1) / 2 of the build's curve (r is in field/consts.h). */
+#if SP_CURVE_BN254
+const uint64_t SP_MSM_HALF_R[4] = {0xa1f0fac9f8000000ULL, 0x9419f4243cdcb848ULL,
+                                   0xdc2822db40c0ac2eULL, 0x183227397098d014ULL};
+#else
 const uint64_t SP_MSM_HALF_R[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
                                    0x199cec0404d0ec02ULL, 0x39f6d3a994cebea4ULL};
+#endif
 
 /* ---- configuration and plan ---- */
 

@@ -25,11 +25,11 @@ sp_status sp_ntt_root_of_unity(sp_fr *out, unsigned log_n, sp_ntt_roots roots)
 {
     if (log_n > SP_NTT_TWO_ADICITY || (roots != SP_NTT_ROOTS_SNARKJS && roots != SP_NTT_ROOTS_ZKCRYPTO))
         return SP_ERR_INVALID_ARG;
-    /* t = (r - 1) / 2^32: the low limb of r - 1 is 0xffffffff00000000. */
+    /* t = (r - 1) / 2^S: r - 1 differs from r in limb 0 only (r is odd). */
     uint64_t t[SP_FR_LIMBS];
     for (int i = 0; i < SP_FR_LIMBS; i++) {
-        uint64_t lo = (i == 0 ? SP_FR_MODULUS[0] - 1 : SP_FR_MODULUS[i]) >> 32;
-        uint64_t hi = i + 1 < SP_FR_LIMBS ? SP_FR_MODULUS[i + 1] << 32 : 0;
+        uint64_t lo = (i == 0 ? SP_FR_MODULUS[0] - 1 : SP_FR_MODULUS[i]) >> SP_NTT_TWO_ADICITY;
+        uint64_t hi = i + 1 < SP_FR_LIMBS ? SP_FR_MODULUS[i + 1] << (64 - SP_NTT_TWO_ADICITY) : 0;
         t[i] = lo | hi;
     }
     sp_fr g, w;

@@ -1,6 +1,6 @@
 /*
- * Radix-2 number-theoretic transforms over Fr (BLS12-381 scalar field) for
- * sizes n = 2^k, k <= SP_NTT_MAX_LOG.
+ * Radix-2 number-theoretic transforms over Fr (the scalar field of the
+ * build's curve) for sizes n = 2^k, k <= SP_NTT_MAX_LOG.
  *
  * Conventions (all transforms are in place, natural order in and out):
  *   forward:        out[j] = sum_i in[i] * omega^(i*j)         (coefficients -> evaluations)
@@ -11,12 +11,15 @@
  * where D = {omega^j} is the size-n subgroup and omega the domain's root.
  *
  * Two families of roots exist in the wild and give different polynomials
- * for the same evaluation vector (docs/algorithms.md §3):
- *   SP_NTT_ROOTS_SNARKJS:  omega_(2^32) = 5^t, t = (r-1)/2^32 (ffjavascript;
- *                          needed for snarkjs/circom zkeys);
- *   SP_NTT_ROOTS_ZKCRYPTO: omega_(2^32) = 7^t (zkcrypto bls12_381, bellman,
- *                          bellperson; 7 is their multiplicative generator).
- * In both, omega_n = omega_(2^32)^(2^(32-k)).
+ * for the same evaluation vector (docs/algorithms.md §3). With
+ * S = SP_NTT_TWO_ADICITY (32 for BLS12-381, 28 for BN254) and r - 1 = 2^S t:
+ *   SP_NTT_ROOTS_SNARKJS:  omega_(2^S) = 5^t (ffjavascript: 5 is the
+ *                          smallest quadratic non-residue mod r on both
+ *                          curves; needed for snarkjs/circom zkeys);
+ *   SP_NTT_ROOTS_ZKCRYPTO: omega_(2^S) = 7^t (zkcrypto bls12_381, bellman,
+ *                          bellperson; for BN254 bellman_ce and halo2curves:
+ *                          7 is their multiplicative generator).
+ * In both, omega_n = omega_(2^S)^(2^(S-k)).
  *
  * Threads: every transform takes a thread count; small sizes run on fewer
  * threads than asked. Transforms never fail once a domain exists.
@@ -28,8 +31,16 @@
 #include "field/field.h"
 #include "snarkpipe.h"
 
+#if SP_CURVE_BN254
+#define SP_NTT_TWO_ADICITY 28 /* r - 1 = 2^28 * t, t odd */
+/* A domain also needs its 2n-th root (omega_2n, the snarkjs odd-coset
+ * shift), so the largest is 2^27 here. (snarkjs itself shifts by 25 instead
+ * at 2^28; that size is refused rather than handled differently.) */
+#define SP_NTT_MAX_LOG 27
+#else
 #define SP_NTT_TWO_ADICITY 32 /* r - 1 = 2^32 * t, t odd */
 #define SP_NTT_MAX_LOG 28     /* largest domain a sp_ntt_domain is built for */
+#endif
 
 /* The value of each enumerator is the generator g whose g^t is the root. */
 typedef enum { SP_NTT_ROOTS_SNARKJS = 5, SP_NTT_ROOTS_ZKCRYPTO = 7 } sp_ntt_roots;

@@ -5,9 +5,10 @@
 #include <stdint.h>
 #include "r1cs/binfile.h"
 
-/* Returns SP_OK when (n8, prime) is 32 bytes holding the BLS12-381 scalar
- * field r (little-endian), else SP_ERR_UNSUPPORTED with a message that
- * names BN254 when it is that curve's field. where prefixes the message. */
+/* Returns SP_OK when (n8, prime) is this build's scalar field r
+ * (little-endian), else SP_ERR_UNSUPPORTED with a message that names both
+ * curves when it is the other known curve's field. where prefixes the
+ * message. */
 sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prime, char err[SP_ERR_LEN]);
 
 #endif

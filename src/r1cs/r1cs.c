@@ -4,16 +4,22 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "r1cs/internal.h"
+#include "util/curves.h"
 
 static const char *const LC_NAME[3] = {"A", "B", "C"};
 
 sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prime, char err[SP_ERR_LEN])
 {
-    static const uint64_t bn254[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL,
-                                      0x30644e72e131a029ULL};
+    sp_curve_id c = sp_curve_from_scalar_prime(prime, n8);
+    if (c == SP_CURVE_ID_THIS)
+        return SP_OK;
+    if (c != SP_CURVE_ID_NONE) {
+        sp_curve_mismatch_msg(err, SP_ERR_LEN, where, c);
+        return SP_ERR_UNSUPPORTED;
+    }
     if (n8 != SP_FR_BYTES) {
-        sp_bin_errf(err, "%s: field elements of %" PRIu32 " bytes; only BLS12-381 (32-byte Fr) is supported",
-                    where, n8);
+        sp_bin_errf(err, "%s: field elements of %" PRIu32 " bytes; this is the %s prover (32-byte scalars)", where,
+                    n8, sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
     uint64_t l[SP_FR_LIMBS];
@@ -22,15 +28,9 @@ sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prim
         for (int k = 0; k < 8; k++)
             l[i] |= (uint64_t)prime[8 * i + k] << (8 * k);
     }
-    if (memcmp(l, SP_FR_MODULUS, sizeof l) == 0)
-        return SP_OK;
-    if (memcmp(l, bn254, sizeof l) == 0) {
-        sp_bin_errf(err, "%s: the prime is the BN254 (bn128) scalar field; snarkpipe supports BLS12-381 only "
-                         "(compile with circom --prime bls12381)", where);
-        return SP_ERR_UNSUPPORTED;
-    }
     sp_bin_errf(err, "%s: unsupported prime 0x%016" PRIx64 "%016" PRIx64 "%016" PRIx64 "%016" PRIx64
-                     " (expected the BLS12-381 scalar field)", where, l[3], l[2], l[1], l[0]);
+                     " (this is the %s prover; snarkpipe knows bls12-381 and bn254)", where, l[3], l[2], l[1], l[0],
+                sp_curve_label(SP_CURVE_ID_THIS));
     return SP_ERR_UNSUPPORTED;
 }
 

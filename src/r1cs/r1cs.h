@@ -8,8 +8,9 @@
  * inputs, n_prv_inputs private inputs, then internal signals. The witness
  * vector w is indexed by wire. Constraint i says <A_i,w> * <B_i,w> = <C_i,w>.
  *
- * Only BLS12-381 circuits are accepted: the file's prime must be the
- * scalar field r. Field elements are held in Montgomery form (sp_fr).
+ * Only circuits of this build's curve are accepted: the file's prime must
+ * be its scalar field r (a file of the other curve is refused naming
+ * both). Field elements are held in Montgomery form (sp_fr).
  * Every reader validates and reports problems in err[SP_ERR_LEN].
  */
 #ifndef SP_R1CS_R1CS_H

@@ -1,29 +1,44 @@
-// Writes tests/vectors/noble_bls12381.txt: known answers for BLS12-381
-// computed by @noble/curves, an implementation independent of ours.
+// Writes the known-answer files tests/vectors/noble_bls12381.txt and
+// tests/vectors/noble_bn254.txt: known answers computed by @noble/curves,
+// an implementation independent of ours.
 //
 //   cd tools/noble && npm ci && node gen.mjs ../../tests/vectors/noble_bls12381.txt
-//   (no argument: writes to stdout)
+//   node gen.mjs --curve bn254 ../../tests/vectors/noble_bn254.txt
+//   (no file argument: writes to stdout; the default curve is bls12-381)
 //
 // Deterministic: every input is a fixed constant or SHA-512 of a fixed label,
 // so the output changes only when this script or the pinned library changes.
-// .ci/run regenerates the file and fails when it differs from the committed copy.
+// .ci/run regenerates both files and fails when either differs from the
+// committed copy.
 // @noble/curves 2.4.0 declares node >= 20.19; Debian 12 ships node 18.20.4,
 // on which this script gives byte-identical output (npm ci only warns
 // EBADENGINE), and the CI comparison would expose any difference.
 //
-// Format (read by tests/test_noble.c): one vector per line, fields separated
-// by one space, '#' starts a comment line. All hex is lowercase, no "0x".
-//   fp, fr      big-endian canonical, 96 / 64 hex digits
+// Format (read by tests/test_noble.c through src/cli/kat.c): one vector per
+// line, fields separated by one space, '#' starts a comment line. All hex is
+// lowercase, no "0x".
+//   fp, fr      big-endian canonical, 2 * (bytes of the field) hex digits
+//               (BLS12-381: 96 / 64; BN254: 64 / 64)
 //   fp2         two fp fields: c0 c1
 //   scalar k    big-endian, 64 hex digits, 0 < k < r
-//   point       zcash encoding (flags in the top 3 bits of byte 0:
+//   point       the curve's two byte forms, "comp" and "uncomp":
+//     BLS12-381 the zcash encoding (flags in the top 3 bits of byte 0:
 //               0x80 compressed, 0x40 infinity, 0x20 y is the larger root;
 //               G2 coordinates are written c1 then c0)
+//     BN254     comp: arkworks compressed (x little-endian, G2 as c0 then
+//               c1; flags in the top 2 bits of the LAST byte: 0x80 y is the
+//               larger root (arkworks' "y is negative"), 0x40 infinity with
+//               x = 0); uncomp: the EVM form of EIP-196/197 (big-endian
+//               x | y, G2 coordinates c1 then c0, infinity all zero). noble
+//               has no byte encoding for bn254, so these are written here
+//               from affine coordinates, and a decoder written here (curve
+//               checks by noble) must read every one back.
 //   fp12        12 fp fields in the order
 //               c0.c0.c0 c0.c0.c1 c0.c1.c0 c0.c1.c1 c0.c2.c0 c0.c2.c1
 //               c1.c0.c0 c1.c0.c1 c1.c1.c0 c1.c1.c1 c1.c2.c0 c1.c2.c1
-//               for Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - (1+u)),
-//               Fp2 = Fp[u]/(u^2 + 1): x = c0 + c1*w, ci = ci.c0 + ci.c1*v + ci.c2*v^2,
+//               for Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi),
+//               Fp2 = Fp[u]/(u^2 + 1), xi = 1+u (BLS12-381) or 9+u (BN254):
+//               x = c0 + c1*w, ci = ci.c0 + ci.c1*v + ci.c2*v^2,
 //               and each Fp2 is c0 + c1*u.
 // Kinds (fields after the kind):
 //   fp_add a b r | fp_sub a b r | fp_mul a b r | fp_inv a r
@@ -40,16 +55,33 @@
 //   g1_invalid reason hex | g2_invalid reason hex  encodings every decoder must reject;
 //       reason: not_in_subgroup (valid curve point of the wrong order: accepted
 //       when the subgroup check is off), not_on_curve, no_sqrt, not_canonical,
-//       bad_flags, bad_length. noble rejects every one of them (asserted below).
+//       bad_flags, bad_length. noble rejects every one of them (asserted below;
+//       for BN254 through the decoder written here, with noble's curve and
+//       subgroup checks). BN254's G1 has cofactor 1: no not_in_subgroup lines.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { bls12_381 as bls } from '@noble/curves/bls12-381.js';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { bn254 } from '@noble/curves/bn254.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 
+const args = process.argv.slice(2);
+let curveName = 'bls12-381';
+if (args[0] === '--curve') {
+  curveName = args[1];
+  args.splice(0, 2);
+}
+if (curveName !== 'bls12-381' && curveName !== 'bn254') throw new Error(`unknown curve ${curveName}`);
+const BN = curveName === 'bn254';
+const bls = BN ? bn254 : bls12_381;
 const { Fp, Fp2, Fr, Fp12 } = bls.fields;
 const G1 = bls.G1.Point;
 const G2 = bls.G2.Point;
 const P = Fp.ORDER;
 const R = Fr.ORDER;
+const FP_BYTES = BN ? 32 : 48;
+// b of G1 and of G2 (BN254: 3 and 3 / (9 + u); BLS12-381: 4 and 4 (1 + u)).
+const B1 = BN ? 3n : 4n;
+const B2 = BN ? Fp2.div(Fp2.create({ c0: 3n, c1: 0n }), Fp2.create({ c0: 9n, c1: 1n }))
+  : Fp2.create({ c0: 4n, c1: 4n });
 const version = JSON.parse(
   readFileSync(new URL('./node_modules/@noble/curves/package.json', import.meta.url))).version;
 
@@ -62,7 +94,7 @@ const hexN = (v, bytes) => {
   if (v < 0n || v >= 1n << BigInt(8 * bytes)) fail(`value does not fit in ${bytes} bytes`);
   return v.toString(16).padStart(2 * bytes, '0');
 };
-const fpHex = (v) => hexN(v, 48);
+const fpHex = (v) => hexN(v, FP_BYTES);
 const frHex = (v) => hexN(v, 32);
 const fp2Hex = (v) => `${fpHex(v.c0)} ${fpHex(v.c1)}`;
 const bytesHex = (b) => Buffer.from(b).toString('hex');
@@ -81,10 +113,69 @@ const encFp2 = (v) => fpHex(v.c1) + fpHex(v.c0);
 const encG2 = (x, y, comp) =>
   comp ? setFlags(encFp2(x), 0x80 | (largest2(y) ? 0x20 : 0)) : encFp2(x) + encFp2(y);
 
+// BN254's forms (noble has none): arkworks compressed and EVM. The arkworks
+// "y is negative" flag is set when y > -y in arkworks' order, which for Fp2
+// compares c1 first: the same test as `largest2`.
+const leHex = (v, bytes) => hexN(v, bytes).match(/../g).reverse().join('');
+const fpLe = (v) => leHex(v, FP_BYTES);
+const setLastByte = (hex, flags) =>
+  hex.slice(0, -2) + (parseInt(hex.slice(-2), 16) | flags).toString(16).padStart(2, '0');
+const arkFe = (v, isG2) => (isG2 ? fpLe(v.c0) + fpLe(v.c1) : fpLe(v));
+const encArk = (x, y, isG2) => setLastByte(arkFe(x, isG2), (isG2 ? largest2(y) : largest(y)) ? 0x80 : 0);
+const encEvm = (x, y, isG2) => (isG2 ? encFp2(x) + encFp2(y) : fpHex(x) + fpHex(y));
+const arkInf = (isG2) => setLastByte('00'.repeat(isG2 ? 2 * FP_BYTES : FP_BYTES), 0x40);
+const evmInf = (isG2) => '00'.repeat(isG2 ? 4 * FP_BYTES : 2 * FP_BYTES);
+
+// A decoder of both BN254 forms, as strict as src/curve/encode.h says; the
+// curve and subgroup checks are noble's. Returns the noble point or throws.
+const leVal = (hex) => BigInt('0x' + hex.match(/../g).reverse().join(''));
+function decodeBn(hex, isG2) {
+  const F = isG2 ? Fp2 : Fp, Pt = isG2 ? G2 : G1, n = isG2 ? 2 : 1, W = 2 * FP_BYTES;
+  const fe = (vals) => (isG2 ? Fp2.create({ c0: vals[0], c1: vals[1] }) : vals[0]);
+  const canon = (v) => { if (v >= P) throw new Error('not canonical'); return v; };
+  const checked = (x, y) => {
+    const pt = Pt.fromAffine({ x, y });
+    pt.assertValidity(); // on the curve and in the subgroup
+    return pt;
+  };
+  if (hex.length === W * n) { // arkworks compressed
+    const last = parseInt(hex.slice(-2), 16), flags = last & 0xc0;
+    const body = hex.slice(0, -2) + (last & 0x3f).toString(16).padStart(2, '0');
+    if (flags === 0xc0) throw new Error('bad flags');
+    if (flags === 0x40) {
+      if (/[^0]/.test(body)) throw new Error('bad flags');
+      return Pt.ZERO;
+    }
+    const vals = [];
+    for (let i = 0; i < n; i++) vals.push(canon(leVal(body.slice(i * W, (i + 1) * W))));
+    const x = fe(vals);
+    let y = F.sqrt(F.add(F.mul(F.sqr(x), x), isG2 ? B2 : B1)); // throws: no root
+    if ((isG2 ? largest2(y) : largest(y)) !== (flags === 0x80)) y = F.neg(y);
+    return checked(x, y);
+  }
+  if (hex.length === 2 * W * n) { // EVM
+    const vals = [];
+    for (let i = 0; i < 2 * n; i++) vals.push(canon(BigInt('0x' + hex.slice(i * W, (i + 1) * W))));
+    if (vals.every((v) => v === 0n)) return Pt.ZERO;
+    const pick = isG2 ? [[vals[1], vals[0]], [vals[3], vals[2]]] : [[vals[0]], [vals[1]]];
+    return checked(fe(pick[0]), fe(pick[1]));
+  }
+  throw new Error('bad length');
+}
+
 const ptHex = (pt, comp) => bytesHex(pt.toBytes(comp));
+function checkedEncBn(pt, isG2) {
+  if (pt.is0()) return [arkInf(isG2), evmInf(isG2)];
+  const a = pt.toAffine();
+  const res = [encArk(a.x, a.y, isG2), encEvm(a.x, a.y, isG2)];
+  for (const h of res) if (!decodeBn(h, isG2).equals(pt)) fail('bn254 encoding does not decode back');
+  return res;
+}
 function checkedEnc(pt, isG2) {
+  if (BN) return checkedEncBn(pt, isG2);
   // noble encodes infinity only in its normal form (0 : 1 : 0).
   if (pt.is0()) pt = isG2 ? G2.ZERO : G1.ZERO;
+
   const c = ptHex(pt, true), u = ptHex(pt, false);
   if (!pt.is0()) {
     const a = pt.toAffine();
@@ -104,14 +195,14 @@ const scalar = (label) => { const k = frVal(label); return k === 0n ? 1n : k; };
 
 const SCALARS = [
   1n, 2n, 3n, 5n, 7n, 255n, 256n, (1n << 64n) - 1n, 1n << 64n, (1n << 128n) + 1n,
-  0xd201000000010000n, // |x|, the BLS parameter
-  1n << 254n, (R - 1n) / 2n, (R + 1n) / 2n, R - 2n, R - 1n,
+  BN ? 4965661367192848881n : 0xd201000000010000n, // |x|, the curve's parameter
+  1n << (BN ? 253n : 254n), (R - 1n) / 2n, (R + 1n) / 2n, R - 2n, R - 1n,
   scalar('k0'), scalar('k1'), scalar('k2'), scalar('k3'), scalar('k4'), scalar('k5'),
 ];
 
 // ---- fields ----------------------------------------------------------------
 function fieldVectors() {
-  const fpEdge = [0n, 1n, 2n, P - 1n, P - 2n, (P - 1n) / 2n, 1n << 380n];
+  const fpEdge = [0n, 1n, 2n, P - 1n, P - 2n, (P - 1n) / 2n, 1n << (BN ? 253n : 380n)];
   const fps = [...fpEdge, ...[0, 1, 2, 3, 4, 5].map((i) => fpVal('a' + i))];
   for (let i = 0; i < fps.length; i++) {
     const a = fps[i], b = fps[(i * 5 + 3) % fps.length];
@@ -180,7 +271,7 @@ function groupVectors(tag, Pt, isG2) {
 // the subgroup; noble's isTorsionFree confirms each one.
 function offSubgroup(isG2, label, count) {
   const F = isG2 ? Fp2 : Fp;
-  const b = isG2 ? Fp2.create({ c0: 4n, c1: 4n }) : 4n;
+  const b = isG2 ? B2 : B1;
   const Pt = isG2 ? G2 : G1;
   const res = [];
   let x = isG2 ? fp2Val(label) : fpVal(label);
@@ -199,7 +290,7 @@ function offSubgroup(isG2, label, count) {
 // An x whose x^3 + b is not a square (compressed decoding must fail).
 function noSqrtX(isG2, label) {
   const F = isG2 ? Fp2 : Fp;
-  const b = isG2 ? Fp2.create({ c0: 4n, c1: 4n }) : 4n;
+  const b = isG2 ? B2 : B1;
   let x = isG2 ? fp2Val(label) : fpVal(label);
   for (;;) {
     x = F.add(x, F.ONE);
@@ -280,6 +371,75 @@ function invalidVectors(tag, isG2) {
   }
 }
 
+// BN254: the invalid cases of the arkworks and EVM forms. decodeBn refuses
+// each one (noble's checks behind it) and accepts every valid encoding above.
+function invalidVectorsBn(tag, isG2) {
+  const Pt = isG2 ? G2 : G1;
+  const F = isG2 ? Fp2 : Fp;
+  const n = isG2 ? 2 : 1, L = FP_BYTES * n; // bytes of one coordinate
+  const cases = [];
+  const add = (reason, hex) => cases.push([reason, hex]);
+
+  if (isG2) { // G1 has cofactor 1: every curve point is in it
+    for (const { x, y } of offSubgroup(isG2, tag + ' off-subgroup', 4)) {
+      add('not_in_subgroup', encArk(x, y, isG2));
+      add('not_in_subgroup', encEvm(x, y, isG2));
+    }
+  }
+  for (const i of [0, 1, 2]) {
+    const x = noSqrtX(isG2, `${tag} nosqrt ${i}`);
+    add('no_sqrt', setLastByte(arkFe(x, isG2), i === 1 ? 0x80 : 0));
+  }
+  const g = Pt.BASE.multiply(scalar('k1')).toAffine();
+  add('not_on_curve', encEvm(g.x, F.add(g.y, F.ONE), isG2));
+  add('not_on_curve', encEvm(F.add(g.x, F.ONE), g.y, isG2));
+  add('not_on_curve', encEvm(F.ZERO, F.ONE, isG2)); // (0, 1); (0, 0) is infinity
+
+  // Non-canonical values: v + p in place of a coordinate v. In the EVM form
+  // every 32-byte field has room (p < 2^254); in the arkworks form the last
+  // component shares its top byte with the flags, so it needs v + p < 2^254.
+  const room = (1n << 254n) - P;
+  const gu = encEvm(g.x, g.y, isG2), W = 2 * FP_BYTES;
+  for (let i = 0; i < 2 * n; i++) {
+    const v = BigInt('0x' + gu.slice(W * i, W * (i + 1)));
+    add('not_canonical', gu.slice(0, W * i) + fpHex(v + P) + gu.slice(W * (i + 1)));
+  }
+  const comp = (x, i) => (isG2 ? (i ? x.c1 : x.c0) : x);
+  const bumpArk = (a, i) => {
+    const vals = [];
+    for (let j = 0; j < n; j++) vals.push(comp(a.x, j) + (j === i ? P : 0n));
+    const flag = (isG2 ? largest2(a.y) : largest(a.y)) ? 0x80 : 0;
+    return setLastByte(vals.map((v) => leHex(v, FP_BYTES)).join(''), flag);
+  };
+  const smallLast = (label) => { // the first [k]G whose last x component is < 2^254 - p
+    for (let i = 0; ; i++) {
+      const a = Pt.BASE.multiply(scalar(`${label} ${i}`)).toAffine();
+      if (comp(a.x, n - 1) < room) return a;
+    }
+  };
+  add('not_canonical', bumpArk(smallLast(tag + ' small x'), n - 1));
+  if (isG2) add('not_canonical', bumpArk(g, 0)); // x.c0: its top byte has no flags
+  add('not_canonical', leHex(P, FP_BYTES) + '00'.repeat(L - FP_BYTES)); // x (x.c0) = p
+
+  // Flag misuse (arkworks only; the EVM form has no flags).
+  const gc = encArk(g.x, g.y, isG2);
+  add('bad_flags', setLastByte(gc, 0xc0)); // both flags
+  add('bad_flags', setLastByte('00'.repeat(L), 0xc0)); // infinity with the y flag
+  add('bad_flags', '01' + '00'.repeat(L - 2) + '40'); // infinity with a nonzero x
+  add('bad_length', gc.slice(0, -2));
+  add('bad_length', gc + '00');
+  add('bad_length', gu.slice(0, -2));
+  add('bad_length', gu + '00');
+  add('bad_length', '');
+
+  for (const [reason, hex] of cases) {
+    let accepted = true;
+    try { decodeBn(hex, isG2); } catch { accepted = false; }
+    if (accepted || hex.length % 2) fail(`decoder accepts ${tag} ${reason} ${hex}`);
+    emit(`${tag}_invalid`, reason, hex === '' ? '-' : hex);
+  }
+}
+
 // ---- pairing ---------------------------------------------------------------
 const fp12Fields = (x) => [x.c0, x.c1].flatMap((c) => [c.c0, c.c1, c.c2]).flatMap((e) => [e.c0, e.c1]).map(fpHex);
 
@@ -294,15 +454,20 @@ function pairingVectors() {
   }
 }
 
-emit(`# BLS12-381 known answers from @noble/curves ${version}.`);
-emit('# Generated by tools/noble/gen.mjs; do not edit. Format: see gen.mjs.');
+if (BN) {
+  emit(`# BN254 known answers from @noble/curves ${version}.`);
+  emit('# Generated by tools/noble/gen.mjs --curve bn254; do not edit. Format: see gen.mjs.');
+} else {
+  emit(`# BLS12-381 known answers from @noble/curves ${version}.`);
+  emit('# Generated by tools/noble/gen.mjs; do not edit. Format: see gen.mjs.');
+}
 fieldVectors();
 groupVectors('g1', G1, false);
 groupVectors('g2', G2, true);
-invalidVectors('g1', false);
-invalidVectors('g2', true);
+(BN ? invalidVectorsBn : invalidVectors)('g1', false);
+(BN ? invalidVectorsBn : invalidVectors)('g2', true);
 pairingVectors();
 
 const text = out.join('\n') + '\n';
-if (process.argv[2]) writeFileSync(process.argv[2], text);
+if (args[0]) writeFileSync(args[0], text);
 else process.stdout.write(text);

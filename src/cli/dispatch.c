@@ -1,0 +1,307 @@
+/*
+ * The one main of snarkpipe: picks the curve instance that runs the
+ * command (ARCHITECTURE.md, "Curves").
+ *
+ * A build of the tree is for one curve. build/snarkpipe links two: the
+ * BLS12-381 build's objects as they are, and the BN254 build's with every
+ * global symbol renamed by the Makefile (sp_x -> sp_bn254_x), whose
+ * sp_cli_main is therefore sp_bn254_cli_main here. This file is compiled
+ * once, with the BLS12-381 build (SP_WITH_BN254_INSTANCE=1 when the other
+ * instance is linked), and calls only code that is the same for both
+ * curves (the file sniffing below, util/curves.h, sp_cli_detect).
+ *
+ * The curve of a command:
+ *   1. --curve NAME anywhere before a lone "--" (bls12-381, bn254, bn128,
+ *      any spelling util/curves.h knows); taken out of argv, so the
+ *      instance never sees it;
+ *   2. else, for the commands that read files (prove, verify, setup,
+ *      export-vkey, info, bench), the first argument naming a regular file
+ *      whose format says: the prime of a .zkey, .r1cs or .wtns, the
+ *      "curve" of snarkjs JSON, BLS12-381 for bellperson .params/.vk/
+ *      proofs and .sprec recordings; for `daemon`, "curve" in the
+ *      [engine] section of its --config file; for `selftest VECTORS`, the
+ *      curve its first line names ("# BN254 known answers ...");
+ *   3. else BLS12-381 (when the binary has it); `selftest` alone checks
+ *      every curve of the binary in turn.
+ * Each instance checks every file it reads again and refuses one of the
+ * other curve with a message naming both (util/curves.h), so a wrong
+ * --curve or a mix of files is an error, never a wrong proof.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "util/curves.h"
+#include "util/file.h"
+#include "util/json.h"
+
+#if SP_WITH_BN254_INSTANCE
+/* The BN254 build's sp_cli_main, renamed (Makefile, "two-curve binary"). */
+int sp_bn254_cli_main(int argc, char **argv, const int *curves, int n_curves);
+#endif
+
+typedef int (*instance_main)(int argc, char **argv, const int *curves, int n_curves);
+
+static const struct {
+    sp_curve_id curve;
+    instance_main run;
+} instances_[] = {
+    {SP_CURVE_ID_THIS, sp_cli_main},
+#if SP_WITH_BN254_INSTANCE
+    {SP_CURVE_ID_BN254, sp_bn254_cli_main},
+#endif
+};
+#define N_INSTANCES (sizeof instances_ / sizeof instances_[0])
+
+/* ---- what a file says about its curve ---- */
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+    return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* An iden3 binfile (.zkey, .r1cs, .wtns): the section holding the prime
+ * (2 for a zkey, where the base field prime comes first; 1 otherwise),
+ * found by walking the section table. */
+static sp_curve_id sniff_binfile(int fd, uint64_t size, const uint8_t head[12])
+{
+    int zkey = !memcmp(head, "zkey", 4);
+    uint32_t want = zkey ? 2 : 1, n_sections = le32(head + 8);
+    uint64_t pos = 12;
+    for (uint32_t i = 0; i < n_sections && pos + 12 <= size; i++) {
+        uint8_t h[12], prime[64];
+        if (!read_at(fd, h, 12, pos))
+            break;
+        uint64_t len = le32(h + 4) | (uint64_t)le32(h + 8) << 32;
+        if (le32(h) == want) {
+            uint32_t n8;
+            if (len < 4 || !read_at(fd, prime, 4, pos + 12))
+                break;
+            n8 = le32(prime);
+            if (n8 > sizeof prime || len < 4 + (uint64_t)n8 || !read_at(fd, prime, n8, pos + 16))
+                break;
+            return zkey ? sp_curve_from_base_prime(prime, n8) : sp_curve_from_scalar_prime(prime, n8);
+        }
+        pos += 12 + len;
+    }
+    return SP_CURVE_ID_NONE;
+}
+
+/* snarkjs JSON: the top-level "curve" member (public.json has none). */
+static sp_curve_id sniff_json(int fd, uint64_t size)
+{
+    enum { MAX = 16 << 20 }; /* keys and proofs are far smaller */
+    if (size > MAX)
+        return SP_CURVE_ID_NONE;
+    char *text = malloc(size ? size : 1);
+    sp_json_doc *doc = NULL;
+    sp_curve_id c = SP_CURVE_ID_NONE;
+    if (text && read_at(fd, text, size, 0) && sp_json_parse(&doc, text, size, NULL, NULL, 0) == SP_OK) {
+        const sp_json_val *v = sp_json_get(sp_json_root(doc), "curve");
+        if (v && v->type == SP_JSON_STRING)
+            c = sp_curve_from_name(v->text, v->n);
+    }
+    sp_json_free(doc);
+    free(text);
+    return c;
+}
+
+static sp_curve_id sniff_file(const char *path)
+{
+    char err[SP_ERR_LEN];
+    int fd;
+    uint64_t size;
+    uint8_t head[12] = {0};
+    if (sp_file_open_regular(&fd, &size, path, "file", err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    sp_curve_id c = SP_CURVE_ID_NONE;
+    int have = read_at(fd, head, sizeof head, 0);
+    int bin = have && (!memcmp(head, "zkey", 4) || !memcmp(head, "r1cs", 4) || !memcmp(head, "wtns", 4));
+    if (bin)
+        c = sniff_binfile(fd, size, head);
+    else if (have && !memcmp(head, "SPREC\0\1\0", 8))
+        c = SP_CURVE_ID_BLS12_381; /* porep-like recordings are BLS12-381's (circuit/rec.h) */
+    close(fd);
+    if (bin || c != SP_CURVE_ID_NONE)
+        return c;
+    sp_cli_file_kind kind;
+    if (sp_cli_detect(&kind, NULL, path, err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    if (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK || kind == SP_FILE_BP_PROOF)
+        return SP_CURVE_ID_BLS12_381; /* bellperson's formats are BLS12-381's */
+    if (kind != SP_FILE_JSON || sp_file_open_regular(&fd, &size, path, "file", err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    c = sniff_json(fd, size);
+    close(fd);
+    return c;
+}
+
+/* The daemon's configuration: "curve = NAME" in its [engine] section
+ * (the daemon's own parser checks the whole file again). */
+static sp_curve_id sniff_config(const char *path)
+{
+    char err[SP_ERR_LEN], line[512], section[64] = "";
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "config", err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    FILE *f = fdopen(fd, "r");
+    sp_curve_id c = SP_CURVE_ID_NONE;
+    while (f && c == SP_CURVE_ID_NONE && fgets(line, sizeof line, f)) {
+        char *s = line + strspn(line, " \t");
+        s[strcspn(s, ";#\r\n")] = 0;
+        if (*s == '[') {
+            snprintf(section, sizeof section, "%.*s", (int)strcspn(s + 1, "]"), s + 1);
+            continue;
+        }
+        size_t k = strcspn(s, " \t=");
+        if (strcmp(section, "engine") || k != 5 || strncmp(s, "curve", 5))
+            continue;
+        s += k + strspn(s + k, " \t");
+        if (*s++ != '=')
+            continue;
+        s += strspn(s, " \t");
+        c = sp_curve_from_name(s, strcspn(s, " \t"));
+    }
+    if (f)
+        fclose(f);
+    else
+        close(fd);
+    return c;
+}
+
+/* A known-answer file (tools/noble/gen.mjs): "# <CURVE> known answers ...". */
+static sp_curve_id sniff_vectors(const char *path)
+{
+    char err[SP_ERR_LEN], line[128] = "";
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, "vectors", err) != SP_OK)
+        return SP_CURVE_ID_NONE;
+    ssize_t n = pread(fd, line, sizeof line - 1, 0);
+    close(fd);
+    if (n < 2 || line[0] != '#')
+        return SP_CURVE_ID_NONE;
+    const char *w = line + 1 + strspn(line + 1, " ");
+    return sp_curve_from_name(w, strcspn(w, " \n"));
+}
+
+/* ---- argv ---- */
+
+/* Takes --curve NAME / --curve=NAME out of argv (before a lone "--").
+ * Returns 0 (*named set, or left NONE when absent), or -1 after a
+ * message. */
+static int take_curve_opt(sp_curve_id *named, int *argc, char **argv)
+{
+    *named = SP_CURVE_ID_NONE;
+    for (int i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
+        const char *v = NULL;
+        int used = 0;
+        if (!strcmp(argv[i], "--curve")) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "snarkpipe: --curve needs a name: bls12-381 or bn254 (bn128)\n");
+                return -1;
+            }
+            v = argv[i + 1];
+            used = 2;
+        } else if (!strncmp(argv[i], "--curve=", 8)) {
+            v = argv[i] + 8;
+            used = 1;
+        } else {
+            continue;
+        }
+        sp_curve_id c = sp_curve_from_name(v, strlen(v));
+        if (c == SP_CURVE_ID_NONE) {
+            fprintf(stderr, "snarkpipe: unknown curve '%s' (bls12-381, or bn254 = bn128)\n", v);
+            return -1;
+        }
+        if (*named != SP_CURVE_ID_NONE && *named != c) {
+            fprintf(stderr, "snarkpipe: --curve given twice, for %s and %s\n", sp_curve_name(*named),
+                    sp_curve_name(c));
+            return -1;
+        }
+        *named = c;
+        memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof *argv);
+        *argc -= used;
+        i--;
+    }
+    return 0;
+}
+
+/* The curve the command's files say, or NONE. argv[first] is the command. */
+static sp_curve_id sniff_args(int argc, char **argv, int first)
+{
+    static const char *const readers[] = {"prove", "verify", "setup", "export-vkey", "info", "bench"};
+    const char *cmd = argv[first];
+    if (!strcmp(cmd, "daemon")) {
+        for (int i = first + 1; i < argc && strcmp(argv[i], "--"); i++) {
+            if (!strcmp(argv[i], "--config") && i + 1 < argc)
+                return sniff_config(argv[i + 1]);
+            if (!strncmp(argv[i], "--config=", 9))
+                return sniff_config(argv[i] + 9);
+        }
+        return SP_CURVE_ID_NONE;
+    }
+    if (!strcmp(cmd, "selftest"))
+        return first + 1 < argc ? sniff_vectors(argv[first + 1]) : SP_CURVE_ID_NONE;
+    int reads = 0;
+    for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++)
+        reads |= !strcmp(cmd, readers[k]);
+    for (int i = first + 1; reads && i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1] == '-' && strchr(a, '='))
+            a = strchr(a, '=') + 1; /* --r1cs=FILE */
+        else if (a[0] == '-' && a[1])
+            continue;
+        sp_curve_id c = sniff_file(a);
+        if (c != SP_CURVE_ID_NONE)
+            return c;
+    }
+    return SP_CURVE_ID_NONE;
+}
+
+int main(int argc, char **argv)
+{
+    int curves[N_INSTANCES];
+    for (size_t k = 0; k < N_INSTANCES; k++)
+        curves[k] = instances_[k].curve;
+    sp_curve_id named, c;
+    if (take_curve_opt(&named, &argc, argv))
+        return SP_EXIT_USAGE;
+    /* The command: the first argument that is not a global option (--threads takes a value). */
+    int first = 1;
+    while (first < argc && argv[first][0] == '-' && strcmp(argv[first], "--help") && strcmp(argv[first], "-h") &&
+           strcmp(argv[first], "--version"))
+        first += !strcmp(argv[first], "--threads") ? 2 : 1;
+    if (first < argc && !strcmp(argv[first], "--version"))
+        argv[first] = "version";
+    c = named;
+    if (c == SP_CURVE_ID_NONE && first + 1 == argc && !strcmp(argv[first], "selftest")) {
+        int worst = SP_EXIT_OK; /* every curve's arithmetic, in turn */
+        char *copy[16];           /* each instance gets argv fresh (it takes its options out) */
+        if (argc >= 16)
+            return instances_[0].run(argc, argv, curves, (int)N_INSTANCES);
+        for (size_t k = 0; k < N_INSTANCES; k++) {
+            memcpy(copy, argv, (size_t)(argc + 1) * sizeof *argv);
+            int rc = instances_[k].run(argc, copy, curves, (int)N_INSTANCES);
+            worst = rc > worst ? rc : worst;
+        }
+        return worst;
+    }
+    if (c == SP_CURVE_ID_NONE && first < argc)
+        c = sniff_args(argc, argv, first);
+    if (c == SP_CURVE_ID_NONE)
+        c = SP_CURVE_ID_BLS12_381;
+    for (size_t k = 0; k < N_INSTANCES; k++)
+        if (instances_[k].curve == c)
+            return instances_[k].run(argc, argv, curves, (int)N_INSTANCES);
+    if (named == SP_CURVE_ID_NONE) /* a one-curve build without BLS12-381: its instance says what is wrong */
+        return instances_[0].run(argc, argv, curves, (int)N_INSTANCES);
+    fprintf(stderr, "snarkpipe: this snarkpipe has no %s prover (it has %s only)\n", sp_curve_label(c),
+            sp_curve_label(instances_[0].curve));
+    return SP_EXIT_USAGE;
+}

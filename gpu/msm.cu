@@ -266,8 +266,9 @@ extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_af
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return ctx->msm_acc == 1 ? sp_cu_msm_g1_ba(ctx, out, bases, scalars, n, window)
-                                 : sp_cu_msm_g1_eo(ctx, out, bases, scalars, n, window);
+        return ctx->msm_acc == 2   ? sp_cu_msm_g1_ba2(ctx, out, bases, scalars, n, window)
+               : ctx->msm_acc == 1 ? sp_cu_msm_g1_ba(ctx, out, bases, scalars, n, window)
+                                   : sp_cu_msm_g1_eo(ctx, out, bases, scalars, n, window);
     if (ctx->mul_impl == SP_MUL_WIDE)
         return msm_run<fp_tm<SP_MUL_WIDE>, SP_MSM_V_REG, sp_g1_xyzz>(ctx, out, bases, scalars, n,
                                                                      window, 1);
@@ -278,7 +279,8 @@ extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_af
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return sp_cu_msm_g2_eo(ctx, out, bases, scalars, n, window);
+        return ctx->msm_acc == 2 ? sp_cu_msm_g2_ba2(ctx, out, bases, scalars, n, window)
+                                 : sp_cu_msm_g2_eo(ctx, out, bases, scalars, n, window);
     if (ctx->mul_impl == SP_MUL_WIDE)
         return msm_run<fp2_tm<SP_MUL_WIDE>, SP_MSM_V_REG, sp_g2_xyzz>(ctx, out, bases, scalars,
                                                                       n, window, 2);

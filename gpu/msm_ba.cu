@@ -618,7 +618,7 @@ extern "C" unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows)
 extern "C" int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc)
 {
     int old = ctx->msm_acc;
-    if (acc == 0 || acc == 1)
+    if (acc >= 0 && acc <= 2)
         ctx->msm_acc = acc;
     return old;
 }

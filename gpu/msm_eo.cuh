@@ -15,6 +15,12 @@ sp_status sp_cu_msm_g1_eo(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *base
 /* The same with batch-affine accumulation (msm_ba.cu, ctx->msm_acc = 1). */
 sp_status sp_cu_msm_g1_ba(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                           const sp_scalar *scalars, size_t n, unsigned window);
+/* The same for G1 and G2 with batch-affine accumulation by work items
+ * (msm_ba2.cu, ctx->msm_acc = 2). */
+sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                           const sp_scalar *scalars, size_t n, unsigned window);
+sp_status sp_cu_msm_g2_ba2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                           const sp_scalar *scalars, size_t n, unsigned window);
 sp_status sp_cu_msm_g2_eo(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                           const sp_scalar *scalars, size_t n, unsigned window);
 

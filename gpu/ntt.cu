@@ -223,7 +223,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
         return SP_ERR_INVALID_ARG;
     if (d->log_n == 0)
         return SP_OK;
-    if (ctx->ntt_impl == 1) { /* without room for its scratch vector: in place, below */
+    if (ctx->ntt_impl >= 1) { /* without room for its scratch vector: in place, below */
         sp_status st = sp_cu_ntt_fused(ctx, d, a_dev, inverse);
         if (st != SP_ERR_NOMEM)
             return st;
@@ -238,7 +238,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
 extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->ntt_impl;
-    if (impl == 0 || impl == 1)
+    if (impl >= 0 && impl <= 4)
         ctx->ntt_impl = impl;
     return old;
 }

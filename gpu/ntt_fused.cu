@@ -1,5 +1,5 @@
 /*
- * The fused NTT (sp_cuda_set_ntt_impl(ctx, 1)): the decimation-in-time
+ * The fused NTT (sp_cuda_set_ntt_impl(ctx, 1..4)): the decimation-in-time
  * transform of ntt.cu, same result, in fewer passes over device memory.
  *
  * Why: ntt.cu makes 1 + 1 + ceil((log_n - 10) / 5) passes (bit reversal,
@@ -14,6 +14,14 @@
  * between blocks, so the first pass cannot write in place: it writes to a
  * scratch vector, middle passes work in place there, the last writes back.
  * The inverse's factor 1/n is applied by the last pass as it writes.
+ *
+ * Inside a pass the stages run in rounds of up to G (nttf_rounds): G = 1
+ * (impl 1) is a barrier per stage; G = 3 (impl 2, and impl 4 with 8
+ * columns) and G = 2 (impl 3) keep 8 or 4 elements per thread in registers
+ * across stages. The multiplications are the same in all; what changes is
+ * the barriers, shared-memory traffic and independent work per thread
+ * (the transform runs at ~70% of the Fr multiplication rate with G = 1:
+ * bench/NOTES.md).
  *
  * Layout of a pass over stages [s0, s0 + k): a block owns 2^t "columns"
  * and 2^k rows; element (row j, column l) is the logical element
@@ -31,9 +39,6 @@
 #define SP_NTTF_MAX_STAGES 9 /* stages per pass */
 #define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
 #define SP_NTTF_THREADS 512
-/* 2^(9 + 2) elements + 2^9 pad elements of 32 bytes */
-#define SP_NTTF_SMEM ((((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTF_LOG_COLS)) + \
-                       ((size_t)1 << SP_NTTF_MAX_STAGES)) * 32)
 
 static __device__ __forceinline__ uint32_t nttf_rev(uint32_t x, unsigned bits)
 {
@@ -79,12 +84,73 @@ static __device__ __forceinline__ void nttf_butterfly(F &a0, F &a1, const F &w, 
 }
 
 /*
+ * Rounds of up to G stages in registers: a thread takes the 2^g elements
+ * that stages [q0, q0 + g) of the pass mix in one column (rows base + m
+ * 2^q0, m < 2^g, base with bits q0 .. q0 + g - 1 clear), does the g stages
+ * on them (stage q0 + a pairs m and m + 2^a) and writes them back: one
+ * barrier and one shared-memory round trip per round instead of per stage.
+ * G = 1 is the plain radix-2 pass. The row j0 of a pair decides its twiddle
+ * as in a radix-2 stage: (col | (j0 mod 2^(q0 + a)) << s0) << (log_n - 1 -
+ * st), with col the column's logical index col0 + l (0 in the first pass,
+ * where the columns are the high bits: first != 0).
+ */
+template <class F, int G>
+static __device__ __forceinline__ void nttf_rounds(F *s, const F *tw, unsigned log_n, unsigned s0,
+                                                   unsigned k, unsigned t, unsigned stride,
+                                                   int first, size_t col0)
+{
+    const unsigned cols = 1u << t, tid = threadIdx.x;
+    for (unsigned q0 = 0; q0 < k; q0 += G) {
+        const unsigned g = k - q0 < (unsigned)G ? k - q0 : (unsigned)G;
+        const uint32_t ngroups = 1u << (k + t - g);
+        for (uint32_t gi = tid; gi < ngroups; gi += blockDim.x) {
+            const uint32_t l = gi & (cols - 1), p = gi >> t;
+            const uint32_t base = ((p >> q0) << (q0 + g)) | (p & ((1u << q0) - 1));
+            F v[1 << G];
+#pragma unroll
+            for (int m = 0; m < (1 << G); m++)
+                if (m < (1 << g))
+                    v[m] = s[(base + ((uint32_t)m << q0)) * stride + l];
+#pragma unroll
+            for (int a = 0; a < G; a++) {
+                if (a >= (int)g)
+                    break;
+                const unsigned st = s0 + q0 + a;
+#pragma unroll
+                for (int m = 0; m < (1 << G); m++) {
+                    if (m >= (1 << g) || (m >> a) & 1)
+                        continue;
+                    const uint32_t j0 = base + ((uint32_t)m << q0);
+                    const size_t ktw = (first ? 0 : col0 + l) |
+                                       ((size_t)(j0 & ((1u << (q0 + a)) - 1)) << s0);
+                    const bool trivial = ktw == 0; /* w^0 = 1: stage 0 entirely */
+                    F w = x_zero<F>();
+                    if (!trivial)
+                        w = tw[ktw << (log_n - 1 - st)];
+                    nttf_butterfly(v[m], v[m + (1 << a)], w, trivial);
+                }
+            }
+#pragma unroll
+            for (int m = 0; m < (1 << G); m++)
+                if (m < (1 << g))
+                    s[(base + ((uint32_t)m << q0)) * stride + l] = v[m];
+        }
+        __syncthreads();
+    }
+}
+
+/* Blocks per SM the compiler must fit (registers): radix 2 and 4 keep 2
+ * blocks of 512 threads (64 registers), the radix-8 rounds run 256 threads
+ * (t = 2: 2 blocks of up to 128 registers) or 512 (t = 3, 1 block). */
+template <int G> struct nttf_bounds { enum { MIN_BLOCKS = G == 3 ? 1 : 2 }; };
+
+/*
  * One pass: stages [s0, s0 + k) of the 2^k x 2^t elements of each block,
  * read from src, written to dst (which may be src except in the first
  * pass of several); with scale, every written element is multiplied by c.
  */
-template <class F>
-__global__ void __launch_bounds__(SP_NTTF_THREADS)
+template <class F, int G>
+__global__ void __launch_bounds__(SP_NTTF_THREADS, nttf_bounds<G>::MIN_BLOCKS)
 nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsigned k, unsigned t,
           int scale, F c)
 {
@@ -110,24 +176,7 @@ nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsign
         s[j * stride + l] = src[mp.src(j, l)];
     }
     __syncthreads();
-    const size_t col_base = mp.first ? 0 : mp.col0;
-    for (unsigned q = 0; q < k; q++) {
-        const unsigned st = s0 + q;
-        for (uint32_t b = tid; b < total / 2; b += blockDim.x) {
-            uint32_t l = b & (cols - 1), p = b >> t;
-            uint32_t j0 = ((p >> q) << (q + 1)) | (p & ((1u << q) - 1)), j1 = j0 | (1u << q);
-            size_t ktw = (mp.first ? 0 : col_base + l) | ((size_t)(j0 & ((1u << q) - 1)) << s0);
-            bool trivial = ktw == 0; /* w^0 = 1: stage 0 entirely */
-            F w = x_zero<F>();
-            if (!trivial)
-                w = tw[ktw << (log_n - 1 - st)];
-            F x0 = s[j0 * stride + l], x1 = s[j1 * stride + l];
-            nttf_butterfly(x0, x1, w, trivial);
-            s[j0 * stride + l] = x0;
-            s[j1 * stride + l] = x1;
-        }
-        __syncthreads();
-    }
+    nttf_rounds<F, G>(s, tw, log_n, s0, k, t, stride, mp.first, mp.col0);
     /* first pass: rows fastest (a column is a run of 2^k in dst); later:
      * columns fastest, as read */
     for (uint32_t e = tid; e < total; e += blockDim.x) {
@@ -174,12 +223,24 @@ static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
     return SP_OK;
 }
 
-template <class F>
-static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+/* The stages of each round (G) and the columns of each block (2^tc) of
+ * NTT implementation impl (sp_cuda_set_ntt_impl): 1 radix-2, 2 radix-8,
+ * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns. */
+static void nttf_shape(int impl, unsigned *G, unsigned *tc)
+{
+    *G = impl == 2 || impl == 4 ? 3 : impl == 3 ? 2 : 1;
+    *tc = impl == 4 ? 3 : SP_NTTF_LOG_COLS;
+}
+
+template <class F, int G>
+static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse,
+                          unsigned tc)
 {
     /* the opt-in to more than 48 KiB of shared memory (per device: cheap) */
-    SP_CU(ctx, cudaFuncSetAttribute(nttf_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)SP_NTTF_SMEM));
+    const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + tc)) +
+                             ((size_t)1 << SP_NTTF_MAX_STAGES)) * sizeof(F);
+    SP_CU(ctx, cudaFuncSetAttribute(nttf_pass<F, G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)smem_max));
     const unsigned log_n = d->log_n;
     const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
     unsigned ks[32];
@@ -196,16 +257,17 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     unsigned s0 = 0;
     for (unsigned i = 0; i < np; i++) {
         const unsigned k = ks[i], room = i == 0 ? log_n - k : s0;
-        const unsigned t = room < SP_NTTF_LOG_COLS ? room : SP_NTTF_LOG_COLS;
+        const unsigned t = room < tc ? room : tc;
         const F *src = i == 0 ? a : tmp;
         F *dst = i + 1 == np ? a : tmp;
         const int last = i + 1 == np;
         const unsigned blocks = (unsigned)(d->n >> (k + t));
-        const unsigned thr = (1u << (k + t - 1)) < SP_NTTF_THREADS ? 1u << (k + t - 1)
-                                                                    : SP_NTTF_THREADS;
+        const unsigned lt = k + t - (k < (unsigned)G ? k : (unsigned)G); /* log2 of the groups */
+        const unsigned thr = lt < 9 ? 1u << lt : SP_NTTF_THREADS;
         const size_t smem = (((size_t)1 << (k + t)) + (t ? (size_t)1 << k : 0)) * sizeof(F);
-        nttf_pass<F><<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, log_n, s0, k, t,
-                                                         inverse && last, inverse && last ? c : one);
+        nttf_pass<F, G><<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, log_n, s0, k, t,
+                                                            inverse && last,
+                                                            inverse && last ? c : one);
         SP_CU_LAUNCHED(ctx, "nttf_pass");
         s0 += k;
     }
@@ -213,11 +275,23 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     return SP_OK;
 }
 
+template <class F>
+static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+{
+    unsigned G, tc;
+    nttf_shape(ctx->ntt_impl, &G, &tc);
+    if (G == 3)
+        return nttf_run<F, 3>(ctx, d, a, inverse, tc);
+    if (G == 2)
+        return nttf_run<F, 2>(ctx, d, a, inverse, tc);
+    return nttf_run<F, 1>(ctx, d, a, inverse, tc);
+}
+
 sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return nttf_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
     if (ctx->mul_impl == SP_MUL_WIDE)
-        return nttf_run(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
-    return nttf_run(ctx, d, (fr_t *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
+    return nttf_run_impl(ctx, d, (fr_t *)a_dev, inverse);
 }

@@ -76,17 +76,21 @@ int sp_cuda_set_mul_impl(sp_cuda *ctx, int impl);
  * All are exact and give the same result. Returns the previous setting;
  * other values are ignored. */
 int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
-/* Tuning knob: how the G1 MSM sums each bucket's points, 0 = XYZZ mixed
- * additions in one kernel (msm_kern.cuh, the variants above), 1 = in
- * affine coordinates by rounds of pairwise additions whose denominators
- * share one inversion per round (Montgomery's trick over the whole round:
- * gpu/msm_ba.cu; even/odd multiplication only, the others run 0). G2
- * always runs 0. Both are exact. Default SP_CUDA_MSM_ACC_DEFAULT (0: on
- * the H200 the rounds were slower at every size measured, G1 2^24 171 ms
- * against 127, 2^26 626 against 462; bench/NOTES.md); the environment
- * variable SP_CUDA_MSM_ACC=0|1 overrides it for a context when it is
- * created. Batch-affine scratch is not in sp_cuda_msm_stream_bytes' model.
- * Returns the previous setting; other values are ignored. */
+/* Tuning knob: how the MSM sums each bucket's points, 0 = XYZZ mixed
+ * additions in one kernel (msm_kern.cuh, the variants above), 1 = (G1
+ * only) in affine coordinates by rounds of pairwise additions whose
+ * denominators share one inversion per round (Montgomery's trick over the
+ * whole round), walking the sorted elements (gpu/msm_ba.cu), 2 = (G1 and
+ * G2) the same rounds by work items, one per pair, with coalesced slots
+ * (gpu/msm_ba2.cu). 1 and 2 need the even/odd multiplication (the others
+ * run 0); G2 runs 0 under 1. All are exact. Default
+ * SP_CUDA_MSM_ACC_DEFAULT (0; 1 was slower at every size measured on the
+ * H200, G1 2^24 171 ms against 127, 2^26 626 against 462; bench/NOTES.md);
+ * the environment variable SP_CUDA_MSM_ACC=0|1|2 overrides it for a
+ * context when it is created. Batch-affine scratch is not in
+ * sp_cuda_msm_stream_bytes' model: it takes at most half of the free
+ * device memory, in groups of windows. Returns the previous setting; other
+ * values are ignored. */
 #define SP_CUDA_MSM_ACC_DEFAULT 0
 int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc);
 /* Test knob of the batch-affine accumulation: at most `windows` windows
@@ -223,14 +227,16 @@ sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain **out, unsi
                                     int roots) SP_WARN_UNUSED;
 void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
 /* Tuning knob: the NTT implementation, 0 = gpu/ntt.cu (bit-reversal pass,
- * then 10-stage and 5-stage passes, in place), 1 = gpu/ntt_fused.cu (9
+ * then 10-stage and 5-stage passes, in place), 1..4 = gpu/ntt_fused.cu (9
  * stages per pass, the bit reversal folded into the first; through a
  * scratch vector of n elements the context keeps; in place as 0 when the
- * device has no room for it). Both give the same result. Default
- * SP_CUDA_NTT_DEFAULT (1: on the H200 2^26 in 23.5 ms against 30.7, 2^24
- * 5.6 against 6.5; bench/NOTES.md); SP_CUDA_NTT=0|1 in the environment
- * overrides it when a context is created. Returns the previous setting;
- * other values are ignored. */
+ * device has no room for it), inside a pass 1 = a barrier per stage, 2 =
+ * rounds of 3 stages in registers (radix 8), 3 = rounds of 2 (radix 4),
+ * 4 = as 2 with blocks of 8 columns instead of 4. All give the same
+ * result. Default SP_CUDA_NTT_DEFAULT (1: on the H200 2^26 in 23.5 ms
+ * against 30.7 for 0, 2^24 5.6 against 6.5; bench/NOTES.md); SP_CUDA_NTT=0..4
+ * in the environment overrides it when a context is created. Returns the
+ * previous setting; other values are ignored. */
 #define SP_CUDA_NTT_DEFAULT 1
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */

@@ -9,7 +9,8 @@
 #                 (SP_GPU_REBUILD=1 forces the build)
 #     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
 #                 --device N  --stream (of gpu_check only the streamed-MSM and
-#                 streamed-key checks and rows)
+#                 streamed-key checks and rows)  --only ntt|msm|split (of the
+#                 checks only that group)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

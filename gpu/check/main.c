@@ -1,13 +1,14 @@
 /*
- * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table | --ntt-ba] [--stream]
- *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
+ * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table | --ntt-ba]
+ *           [--stream | --only ntt|msm|split] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
  *
  * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
  * --no-bench) the timing runs, and prints the table last; --witness times
  * only the plain vs split MSMs on witness-like scalars; --msm-table only
  * the modmul rates, the NTT at 2^24 and 2^26 and the MSM variants side by
  * side (G1 2^22, 2^24, 2^26 unless --quick; G2 2^22); --stream only the
- * streamed-MSM and streamed-key checks and rows (gpu/check/stream.c). Timed calls are
+ * streamed-MSM and streamed-key checks and rows (gpu/check/stream.c); --only of
+ * the checks only the NTT, MSM or split-MSM ones. Timed calls are
  * checked against the oracle too. Exit status 0 only when every check
  * passed.
  */
@@ -113,6 +114,23 @@ void chk_random_scalar(uint64_t out[4], sp_rng *rng)
     sp_fr_to_canonical(out, &x);
 }
 
+/* One group of equality checks alone (--only): "ntt", "msm" or "split"
+ * (each in a process of its own keeps a fault in one, which leaves the
+ * CUDA context unusable, from failing the others); 0 for another name. */
+static int run_only(chk_env *env, const char *name, double t0)
+{
+    if (!strcmp(name, "ntt"))
+        chk_ntt(env);
+    else if (!strcmp(name, "msm"))
+        chk_msm(env);
+    else if (!strcmp(name, "split"))
+        chk_msm_split(env);
+    else
+        return 0;
+    printf("%s checks done (%.1f s)\n", name, chk_now() - t0), fflush(stdout);
+    return 1;
+}
+
 /* Every GPU-vs-CPU equality check, with progress lines. */
 static void run_checks(chk_env *env, int device, double t0)
 {
@@ -141,6 +159,7 @@ int main(int argc, char **argv)
     int device = 0, bench = 1, checks = 1; /* bench: 0 none, 1 all, 2 the witness rows */
     int sizes_set = 0; /* --g1 (1), --ntt (2) given: --quick leaves them alone */
     int stream_only = 0; /* --stream */
+    const char *only = NULL; /* --only */
     env.max_g1 = 26;
     env.max_g2 = 22;
     env.max_ntt = 26;
@@ -159,6 +178,8 @@ int main(int argc, char **argv)
             checks = 0;
         else if (!strcmp(argv[i], "--stream"))
             stream_only = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--only"))
+            only = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
             env.max_g1 = (unsigned)atoi(argv[++i]), sizes_set |= 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--g2"))
@@ -169,7 +190,7 @@ int main(int argc, char **argv)
             device = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness | "
-                            "--msm-table | --ntt-ba] [--stream] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
+                            "--msm-table | --ntt-ba] [--stream | --only ntt|msm|split] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
                             "[--device N]\n",
                     argv[0]);
             return 2;
@@ -194,6 +215,11 @@ int main(int argc, char **argv)
     if (checks && stream_only) {
         chk_stream(&env, device);
         printf("streamed MSM and key checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    } else if (checks && only) {
+        if (!run_only(&env, only, t0)) {
+            fprintf(stderr, "gpu_check: --only takes ntt, msm or split\n");
+            return 2;
+        }
     } else if (checks) {
         run_checks(&env, device, t0);
     }

@@ -186,8 +186,11 @@ const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
     {0, 0, 0, "PTX"},
     {2, 0, 0, "even/odd, v0"},
     {2, 1, 0, "even/odd, v1"},
-    {2, 2, !SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_MSM_ACC_DEFAULT ? "even/odd, XYZZ accumulation"
-                                                           : "even/odd, batch-affine (G1)"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT == 0 ? 1 : 0,
+     SP_CUDA_MSM_ACC_DEFAULT == 0 ? "even/odd, batch-affine rounds (G1)" : "even/odd, XYZZ accumulation"},
+    /* last: the accumulation the sweeps and bench_msm_acc compare with the default */
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT == 2 ? 1 : 2,
+     SP_CUDA_MSM_ACC_DEFAULT == 2 ? "even/odd, batch-affine rounds (G1)" : "even/odd, batch-affine items"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
@@ -374,9 +377,10 @@ static void check_group(chk_env *env, const chk_grp *g, unsigned max_log)
     fflush(stdout);
 }
 
-/* The batch-affine accumulation's rounds over groups of windows (the
+/* The batch-affine accumulations' rounds over groups of windows (the
  * grouping that a device short of memory gets): 1 and 3 windows per group,
- * G1, special cases and 2^12 / 2^15 random, against the references. */
+ * special cases and 2^12 / 2^15 random (G1), 2^12 (G2), against the
+ * references (every configuration runs, so both batch-affine ones). */
 static void check_ba_groups(chk_env *env)
 {
     static const unsigned many_w[3] = {0, 8, 13};
@@ -388,9 +392,11 @@ static void check_ba_groups(chk_env *env)
         check_case(env, &chk_grp_g1, 1000, LOGS_SOME_INF, SC_MIXED, many_w, 3, 0);
         check_pow2(env, &chk_grp_g1, 12, 1);
         check_pow2(env, &chk_grp_g1, 15, 0);
+        check_case(env, &chk_grp_g2, 1000, LOGS_PLUS_MINUS, SC_MIXED, many_w, 3, 0);
+        check_pow2(env, &chk_grp_g2, 12, 0);
         sp_cuda_set_msm_ba_group(env->cu, old);
     }
-    printf("  g1 msm, batch-affine rounds in groups of 1 and 3 windows, equal to the references: %s\n",
+    printf("  msm, batch-affine rounds in groups of 1 and 3 windows, equal to the references: %s\n",
            sp_test_failures == before ? "yes" : "NO");
 }
 

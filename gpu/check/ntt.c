@@ -67,15 +67,15 @@ void chk_ntt(chk_env *env)
     }
     unsigned long before = sp_test_failures;
     int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
-    for (int ntt = 0; ntt < 2; ntt++) { /* ntt.cu, ntt_fused.cu */
+    for (int ntt = 0; ntt < 5; ntt++) { /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3 */
         sp_cuda_set_ntt_impl(env->cu, ntt);
-        for (int impl = 0; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
+        for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
             sp_cuda_set_mul_impl(env->cu, impl);
             for (unsigned k = 0; k <= max; k++)
                 check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
             for (unsigned k = 1; k <= max; k += 3)
                 check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
-            for (unsigned k = max + 1; ntt == 1 && k <= fmax; k += k < 18 ? 3 : 1)
+            for (unsigned k = max + 1; ntt >= 1 && k <= fmax; k += k < 18 ? 3 : 1)
                 check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
         }
     }
@@ -91,7 +91,8 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 29, SP_NTT_ROOTS_SNARKJS) == SP_ERR_INVALID_ARG);
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
-           "every third size; all three multiplications; plain and fused passes, fused up to 2^%u): %s\n", max, fmax,
+           "every third size; plain and fused passes with all three multiplications, the "
+           "fused rounds of 2 and 3 stages with the even/odd one; fused up to 2^%u): %s\n", max, fmax,
            sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();
@@ -135,15 +136,22 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
+    static const char *const fused[5] = {"", "Fr NTT, device-resident, fused passes (even/odd mul)",
+                                         "Fr NTT, fused, rounds of 3 stages (even/odd mul)",
+                                         "Fr NTT, fused, rounds of 2 stages (even/odd mul)",
+                                         "Fr NTT, fused, rounds of 3, 8 columns (even/odd mul)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    for (unsigned k = env->table ? 24 : 16; k <= max; k += 2) { /* fused passes, even/odd */
-        double t = time_ntt(env, k, dev, host);
-        if (t < 0)
-            break;
-        char size[16];
-        snprintf(size, sizeof size, "2^%u", k);
-        chk_row("Fr NTT, device-resident, fused passes (even/odd mul)", size, t * 1e3, "ms",
-                k == 24 ? "sppark 4.75 ms" : k == 26 ? "sppark 23.8 ms; target 18" : "");
+    for (int f = 1; f < 5; f++) {
+        sp_cuda_set_ntt_impl(env->cu, f);
+        for (unsigned k = env->table || f > 1 ? 24 : 16; k <= max; k += 2) { /* even/odd */
+            double t = time_ntt(env, k, dev, host);
+            if (t < 0)
+                break;
+            char size[16];
+            snprintf(size, sizeof size, "2^%u", k);
+            chk_row(fused[f], size, t * 1e3, "ms",
+                    k == 24 ? "sppark 4.75 ms" : k == 26 ? "sppark 23.8 ms; target 18" : "");
+        }
     }
     sp_cuda_set_ntt_impl(env->cu, 0);
     static const int order[3] = {2, 1, 0}; /* even/odd, 64-bit, PTX */

@@ -1,0 +1,729 @@
+/*
+ * Batch-affine bucket accumulation by work items (sp_cuda_set_msm_acc(ctx,
+ * 2), even/odd multiplication), for G1 and G2: phase 4 of msm.cu in affine
+ * coordinates; phases 1-3 (digits, sort, ranges) and 5-6 (reduction,
+ * window combination) are msm.cu's and msm_kern.cuh's.
+ *
+ * Why: an affine addition sharing its inversion with many others costs
+ * 6 multiplications (3 for Montgomery's trick, lambda, lambda^2, y3) where
+ * the XYZZ mixed addition costs 10, and accumulation is ~85% of a large
+ * MSM. msm_ba.cu (acc = 1) does the same rounds but walks elements: half
+ * of its loop steps skip the second element of a pair, each step chases
+ * record -> bucket -> list start -> point, its prefix products are strided
+ * per thread, and every round reads the lists' lengths back. Measured
+ * 2.9x above its arithmetic floor on the H200 (bench/NOTES.md). Here:
+ *
+ *   round: every bucket's list (its sorted records in round 0, the points
+ *   the previous round made after that) is halved: item j of bucket b adds
+ *   elements 2j and 2j+1 of its list (or copies an odd last one) into
+ *   element j of its next list. The items of a round are numbered in bucket
+ *   order, so item i's output is element i of the next list array, and
+ *   item i's bucket comes from a max-scan of the buckets' first items.
+ *     b2_dens   a thread takes S items t, t + T, t + 2T, ... (consecutive
+ *               items in consecutive lanes: coalesced); for each pair it
+ *               reads the two x coordinates only, and stores in its output
+ *               slot the product of its earlier denominators (slot bytes
+ *               0..|F|) and the item's element index and class (the next
+ *               16 bytes: the same sectors), so b2_apply reads one slot
+ *               instead of chasing the bucket again; then the block's
+ *               product of the threads' products (a scan in shared memory);
+ *     b2_top    one block: one inversion for the whole round;
+ *     b2_apply  each thread: 1 / (its product), then its items backwards
+ *               (Montgomery's trick) into affine sums, written over the
+ *               slots.
+ *   Rounds repeat until every list holds at most one point (log2 of the
+ *   fullest bucket: ~6 for random scalars), which becomes the bucket's
+ *   XYZZ sum for the reduction.
+ *
+ * Special cases inside a pair (public data, branches): infinity (bases at
+ * (0, 0), sums P + (-P)) is copied through; equal points double; P and -P
+ * give infinity; none of these puts a denominator into the batch, so the
+ * round's product is never 0.
+ *
+ * Memory: the two list arrays (half and a quarter of the group's records,
+ * plus one per bucket), the item buckets and the per-thread products:
+ * ~75 bytes per record of the group in G1, ~150 in G2. Windows are taken in
+ * groups as large as half of the free device memory allows; when not even
+ * one window fits, the call runs the XYZZ accumulation instead.
+ */
+#include <cub/device/device_scan.cuh>
+#include <string.h>
+#include "msm_kern.cuh"
+#include "msm_eo.cuh"
+#include "sp_cuda_backend.h"
+
+#define B2_THREADS 256 /* threads per block of the round kernels */
+/* b2_top's block: as many threads as keep the inversion out of local
+ * memory (ptxas -v: 1024 threads leave 64 registers, and G1 spills) */
+template <class F> struct b2_top_threads { enum { N = 512 }; };
+template <> struct b2_top_threads<fp2_tm<SP_MUL_EO> > { enum { N = 256 }; };
+/* Blocks per SM for b2_apply: G1 at 2 (128 registers; 130 unbounded gave
+ * 1 block), G2 at 1 (it needs 255). */
+template <class F> struct b2_apply_blocks { enum { N = 2 }; };
+template <> struct b2_apply_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
+#define B2_MAX_ITEMS 32     /* items per thread at most (S) */
+
+typedef fp_tm<SP_MUL_EO> b2_fp;
+typedef fp2_tm<SP_MUL_EO> b2_fp2;
+
+/* ---- field inversion ---- */
+
+/* r = a^(p-2) = 1/a (a != 0). */
+static __device__ __noinline__ void b2_inv(b2_fp &r, const b2_fp &a)
+{
+    constexpr uint64_t p[6] = SP_FP_MODULUS_INIT;
+    b2_fp x;
+    f_set_one(x);
+#pragma unroll 1
+    for (int l = 5; l >= 0; l--) {
+        const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
+#pragma unroll 1
+        for (int b = 63; b >= 0; b--) {
+            f_sqr(x, x);
+            if ((e >> b) & 1)
+                f_mul(x, x, a);
+        }
+    }
+    r = x;
+}
+
+/* 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2), since u^2 = -1. */
+static __device__ __noinline__ void b2_inv(b2_fp2 &r, const b2_fp2 &a)
+{
+    b2_fp t0, t1;
+    f_sqr(t0, a.c0);
+    f_sqr(t1, a.c1);
+    f_add(t0, t0, t1);
+    b2_inv(t0, t0);
+    f_mul(r.c0, a.c0, t0);
+    f_mul(t1, a.c1, t0);
+    f_neg(r.c1, t1);
+}
+
+/* ---- elements and pairs ---- */
+
+/* A round's input: element e is point e of pts, or in round 0 (pts NULL)
+ * record e of the group: base vals[e] & 0x7fffffff, negated when bit 31. */
+template <class F> struct b2_src {
+    const affine_t<F> *pts;
+    const affine_t<F> *bases;
+    const uint32_t *vals;
+};
+
+template <class F>
+static __device__ __forceinline__ const affine_t<F> *b2_addr(const b2_src<F> &s, uint32_t e,
+                                                             uint32_t *neg)
+{
+    if (s.pts) {
+        *neg = 0;
+        return s.pts + e;
+    }
+    const uint32_t v = s.vals[e];
+    *neg = v >> 31;
+    return s.bases + (v & 0x7fffffffu);
+}
+
+template <class F>
+static __device__ __forceinline__ void b2_load(affine_t<F> &p, const affine_t<F> *a, uint32_t neg)
+{
+    p = *a;
+    if (neg && !aff_is_inf(p))
+        f_neg(p.y, p.y);
+}
+
+/* Item classes (the slot header's second word). */
+enum { B2_SINGLE, B2_ADD, B2_COPY_P, B2_COPY_Q, B2_INF };
+
+/* How p + q is made: copied, infinity, or lambda = num / den. */
+template <class F>
+static __device__ __forceinline__ int b2_classify(const affine_t<F> &p, const affine_t<F> &q,
+                                                  F &num, F &den)
+{
+    if (aff_is_inf(q))
+        return B2_COPY_P;
+    if (aff_is_inf(p))
+        return B2_COPY_Q;
+    f_sub(den, q.x, p.x);
+    f_sub(num, q.y, p.y);
+    if (!f_is_zero(den))
+        return B2_ADD;
+    if (!f_is_zero(num) || f_is_zero(p.y))
+        return B2_INF; /* q = -p (or a point of order 2) */
+    F t;               /* q = p: lambda = 3x^2 / 2y */
+    f_add(den, p.y, p.y);
+    f_sqr(num, p.x);
+    f_add(t, num, num);
+    f_add(num, t, num);
+    return B2_ADD;
+}
+
+/* The class and denominator of the pair (e0, e0 + 1) from the x
+ * coordinates when they decide it (both non-zero and different: the
+ * common case), else from the whole points; the same as b2_classify. */
+template <class F>
+static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, F &den)
+{
+    uint32_t n0, n1;
+    const affine_t<F> *a0 = b2_addr(s, e0, &n0), *a1 = b2_addr(s, e0 + 1, &n1);
+    const F x0 = a0->x, x1 = a1->x;
+    if (!f_is_zero(x0) && !f_is_zero(x1)) {
+        f_sub(den, x1, x0);
+        if (!f_is_zero(den))
+            return B2_ADD;
+    }
+    affine_t<F> p, q;
+    F num;
+    b2_load(p, a0, n0);
+    b2_load(q, a1, n1);
+    return b2_classify(p, q, num, den);
+}
+
+/* The 16-byte header after the first coordinate of an output slot. */
+template <class F>
+static __device__ __forceinline__ uint4 *b2_hdr(affine_t<F> *slot)
+{
+    return (uint4 *)((char *)slot + sizeof(F));
+}
+
+/*
+ * For v (one value per thread of the block, T = blockDim.x threads):
+ * *others = the product of the other threads' values, *total = all of
+ * them. sp and ss: T elements of shared memory each.
+ */
+template <class F>
+static __device__ void b2_block_others(const F &v, F *sp, F *ss, F *others, F *total)
+{
+    const unsigned tid = threadIdx.x, T = blockDim.x;
+    sp[tid] = v;
+    ss[T - 1 - tid] = v; /* the suffixes as prefixes of the reversed order */
+    __syncthreads();
+    F a = sp[tid], z = ss[tid];
+    for (unsigned d = 1; d < T; d <<= 1) { /* inclusive scans (products commute) */
+        F x, y;
+        if (tid >= d)
+            x = sp[tid - d], y = ss[tid - d];
+        __syncthreads();
+        if (tid >= d) {
+            f_mul(a, a, x);
+            f_mul(z, z, y);
+            sp[tid] = a;
+            ss[tid] = z;
+        }
+        __syncthreads();
+    }
+    F pre, suf;
+    f_set_one(pre);
+    f_set_one(suf);
+    if (tid > 0)
+        pre = sp[tid - 1];
+    if (tid + 1 < T)
+        suf = ss[T - 2 - tid];
+    f_mul(*others, pre, suf);
+    *total = sp[T - 1];
+}
+
+/* ---- the round kernels ---- */
+
+/* The lists of a round: bucket b holds elements beg[b] .. beg[b] + len[b]
+ * - 1; its items (and next list) start at nbeg[b]; item i < *count belongs
+ * to bucket ibkt[i]. Thread t's items: t + k T, k < S. */
+struct b2_lists {
+    const uint32_t *len, *beg, *nbeg, *ibkt, *count;
+    unsigned S;
+};
+
+template <class F>
+__global__ void __launch_bounds__(B2_THREADS)
+b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
+{
+    __shared__ F sp[B2_THREADS], ss[B2_THREADS];
+    const uint32_t M = *L.count;
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    F acc;
+    f_set_one(acc);
+    for (unsigned k = 0; k < L.S; k++) {
+        const size_t i = t + k * T;
+        if (i >= M)
+            break;
+        const uint32_t b = L.ibkt[i], j = (uint32_t)i - L.nbeg[b], e0 = L.beg[b] + 2 * j;
+        uint32_t cls = B2_SINGLE;
+        if (2 * j + 1 < L.len[b]) {
+            F den;
+            cls = b2_den(src, e0, den);
+            if (cls == B2_ADD) {
+                out[i].x = acc; /* the product of the earlier denominators */
+                f_mul(acc, acc, den);
+            }
+        }
+        *b2_hdr(&out[i]) = make_uint4(e0, cls, 0, 0);
+    }
+    F others, total;
+    b2_block_others(acc, sp, ss, &others, &total);
+    ex[t] = others;
+    if (threadIdx.x == 0)
+        bt[blockIdx.x] = total;
+}
+
+/* One block of b2_top_threads: ibt[i] = 1 / bt[i] for the nb block
+ * products, with one inversion. A thread takes a run of consecutive
+ * products; dynamic shared memory: 2 T field elements + 1. */
+template <class F>
+__global__ void __launch_bounds__(b2_top_threads<F>::N) b2_top(const F *bt, F *ibt, uint32_t nb)
+{
+    extern __shared__ __align__(16) unsigned char b2_smem[];
+    F *sp = (F *)b2_smem, *ss = sp + blockDim.x, *inv = ss + blockDim.x;
+    const uint32_t per = (nb + blockDim.x - 1) / blockDim.x;
+    const uint32_t lo = min(threadIdx.x * per, nb), hi = min(lo + per, nb);
+    F run;
+    f_set_one(run);
+    for (uint32_t i = hi; i-- > lo;) { /* ibt[i] = product of bt[i+1 .. hi) for now */
+        ibt[i] = run;
+        f_mul(run, run, bt[i]);
+    }
+    F others, total;
+    b2_block_others(run, sp, ss, &others, &total);
+    if (threadIdx.x == 0)
+        b2_inv(*inv, total);
+    __syncthreads();
+    F r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
+    f_mul(r, *inv, others);
+    for (uint32_t i = lo; i < hi; i++) {
+        F suf = ibt[i];
+        f_mul(ibt[i], r, suf);
+        f_mul(r, r, bt[i]);
+    }
+}
+
+static __device__ __forceinline__ void b2_prefetch(const void *p)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+/* The sums: thread t walks its items backwards; for the j-th addition,
+ * 1/den_j = (1 / product of den_0..j) * (product of den_0..j-1, in the
+ * slot), and 1 / product of den_0..j-1 = that times den_j. */
+template <class F>
+__global__ void __launch_bounds__(B2_THREADS, b2_apply_blocks<F>::N)
+b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const F *ex,
+         const F *ibt)
+{
+    const uint32_t M = *count;
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= M)
+        return;
+    F inv;
+    f_mul(inv, ibt[blockIdx.x], ex[t]);
+    int k = (int)((M - 1 - t) / T);
+    if (k > (int)S - 1)
+        k = (int)S - 1;
+    for (; k >= 0; k--) {
+        const size_t i = t + (size_t)k * T;
+        const uint4 h = *b2_hdr(&out[i]);
+        if (k > 0) { /* the next item's points on their way to L2 */
+            const uint4 hn = *b2_hdr(&out[i - T]);
+            uint32_t ng;
+            b2_prefetch(b2_addr(src, hn.x, &ng));
+            if (hn.y != B2_SINGLE)
+                b2_prefetch(b2_addr(src, hn.x + 1, &ng));
+        }
+        uint32_t n0, n1;
+        const affine_t<F> *a0 = b2_addr(src, h.x, &n0);
+        affine_t<F> p, r;
+        b2_load(p, a0, n0);
+        if (h.y == B2_SINGLE) {
+            r = p;
+        } else {
+            affine_t<F> q;
+            b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
+            F num, den;
+            const int how = b2_classify(p, q, num, den);
+            if (how == B2_COPY_P) {
+                r = p;
+            } else if (how == B2_COPY_Q) {
+                r = q;
+            } else if (how == B2_INF) {
+                f_set_zero(r.x);
+                f_set_zero(r.y);
+            } else {
+                F id, lam, u;
+                f_mul(id, inv, out[i].x);
+                f_mul(inv, inv, den);
+                f_mul(lam, num, id);
+                f_sqr(r.x, lam);
+                f_sub(r.x, r.x, p.x);
+                f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
+                f_sub(u, p.x, r.x);
+                f_mul(u, lam, u);
+                f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
+            }
+        }
+        out[i] = r;
+    }
+}
+
+/* ---- list bookkeeping ---- */
+
+/* Round 0's lists: the records of each bucket of the group; *maxlen = the
+ * longest. */
+__global__ void b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start, const uint32_t *end,
+                        uint32_t nb, unsigned c, uint32_t boff, uint32_t r0, unsigned *maxlen)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t l = 0;
+    if (b < nb) {
+        const uint32_t g = boff + b, lk = c - 1;
+        const uint32_t key = ((g >> lk) << c) | ((g & ((1u << lk) - 1)) + 1);
+        const uint32_t s = start[key], e = end[key];
+        l = e - s;
+        len[b] = l;
+        beg[b] = l ? s - r0 : 0;
+    }
+    l = __reduce_max_sync(0xffffffffu, l);
+    if ((threadIdx.x & 31) == 0 && l > 1)
+        atomicMax(maxlen, l);
+}
+
+/* nlen = ceil(len / 2); *maxlen = the largest. */
+__global__ void b2_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb, unsigned *maxlen)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t l = 0;
+    if (b < nb) {
+        l = (len[b] + 1) / 2;
+        nlen[b] = l;
+    }
+    l = __reduce_max_sync(0xffffffffu, l);
+    if ((threadIdx.x & 31) == 0 && l > 1)
+        atomicMax(maxlen, l);
+}
+
+/* *count = the number of items (nbeg and nlen of the last bucket). */
+__global__ void b2_total(unsigned *count, const uint32_t *nbeg, const uint32_t *nlen, uint32_t nb)
+{
+    *count = nbeg[nb - 1] + nlen[nb - 1];
+}
+
+/* The first item of each non-empty bucket gets its bucket (the rest of
+ * raw is 0; a max-scan then gives every item its bucket). */
+__global__ void b2_mark(uint32_t *raw, const uint32_t *nbeg, const uint32_t *nlen, uint32_t nb)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb && nlen[b])
+        raw[nbeg[b]] = b;
+}
+
+struct b2_max {
+    __device__ __forceinline__ uint32_t operator()(uint32_t a, uint32_t b) const
+    {
+        return a > b ? a : b;
+    }
+};
+
+/* Each bucket's single point (or none) as its XYZZ sum. */
+template <class F>
+__global__ void b2_final(xyzz_t<F> *buckets, b2_src<F> src, const uint32_t *len,
+                         const uint32_t *beg, uint32_t nb, uint32_t boff)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb)
+        return;
+    xyzz_t<F> r;
+    xyzz_set_inf(r);
+    if (len[b]) {
+        uint32_t neg;
+        affine_t<F> p;
+        b2_load(p, b2_addr(src, beg[b], &neg), neg);
+        if (!aff_is_inf(p)) {
+            r.x = p.x;
+            r.y = p.y;
+            f_set_one(r.zz);
+            f_set_one(r.zzz);
+        }
+    }
+    buckets[boff + b] = r;
+}
+
+/* ---- host ---- */
+
+/* The device buffers of one group of windows (m records, nb buckets). */
+template <class F> struct b2_bufs {
+    affine_t<F> *pts[2];
+    uint32_t *raw, *ibkt;
+    F *ex, *bt, *ibt;
+    uint32_t *len, *beg, *nlen, *nbeg;
+    unsigned *word; /* [0] max list length, [1] item count, [2..3] read-back staging */
+    void *cub;
+    size_t cub_bytes;
+};
+
+/* With profiling on (sp_cuda_set_profile): the rounds' kernel times, ms. */
+struct b2_prof {
+    int on;
+    unsigned rounds, groups;
+    float lists, dens, top, apply;
+};
+
+static size_t b2_up(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* Items per thread and threads (a multiple of B2_THREADS) for M items:
+ * at least four times what the device holds at once, when there is that
+ * much work, and at most B2_MAX_ITEMS items per thread. */
+static void b2_shape(const sp_cuda *ctx, size_t M, unsigned *S, size_t *T)
+{
+    const size_t want = (size_t)ctx->sm_count * 2048;
+    size_t s = (M + want - 1) / want;
+    if (s < 1)
+        s = 1;
+    if (s > B2_MAX_ITEMS)
+        s = B2_MAX_ITEMS;
+    size_t t = (M + s - 1) / s;
+    t = (t + B2_THREADS - 1) / B2_THREADS * B2_THREADS;
+    *S = (unsigned)s;
+    *T = t ? t : B2_THREADS;
+}
+
+/* Carves the buffers for m records and nb buckets out of the SP_XSCR_BA_*
+ * slots (grown as needed; shared with msm_ba.cu, which never runs at the
+ * same time); with bytes != NULL only *bytes = the total. */
+template <class F>
+static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, size_t *bytes)
+{
+    const size_t cap0 = (m + nb) / 2 + 1, cap1 = (m + 3 * (size_t)nb) / 4 + 1;
+    /* b2_shape's T for any count up to cap0 is at most the larger of
+     * its two regimes' bounds */
+    const size_t want = (size_t)ctx->sm_count * 2048;
+    size_t T = (cap0 + B2_MAX_ITEMS - 1) / B2_MAX_ITEMS;
+    if (T < want)
+        T = want;
+    T = (T + B2_THREADS - 1) / B2_THREADS * B2_THREADS;
+    const size_t blocks = T / B2_THREADS;
+    size_t cub1 = 0, cub2 = 0;
+    SP_CU(ctx, cub::DeviceScan::ExclusiveSum(NULL, cub1, (uint32_t *)NULL, (uint32_t *)NULL,
+                                             (int)nb, ctx->stream));
+    SP_CU(ctx, cub::DeviceScan::InclusiveScan(NULL, cub2, (uint32_t *)NULL, (uint32_t *)NULL,
+                                              b2_max(), (int)cap0, ctx->stream));
+    const size_t cub_bytes = cub1 > cub2 ? cub1 : cub2;
+    const size_t small = 4 * b2_up((size_t)nb * 4) + 256 + b2_up(cub_bytes) +
+                         2 * b2_up(blocks * sizeof(F));
+    if (bytes) {
+        *bytes = (cap0 + cap1) * sizeof(affine_t<F>) + 2 * cap0 * 4 + T * sizeof(F) + small;
+        return SP_OK;
+    }
+    void *p;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PTS0, cap0 * sizeof(affine_t<F>), &p));
+    B->pts[0] = (affine_t<F> *)p;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PTS1, cap1 * sizeof(affine_t<F>), &p));
+    B->pts[1] = (affine_t<F> *)p;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_BKT, 2 * cap0 * 4, &p));
+    B->raw = (uint32_t *)p;
+    B->ibkt = B->raw + cap0;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PRE, T * sizeof(F), &p));
+    B->ex = (F *)p;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_SMALL, small, &p));
+    char *c = (char *)p;
+    uint32_t **lists[4] = {&B->len, &B->beg, &B->nlen, &B->nbeg};
+    for (int i = 0; i < 4; i++, c += b2_up((size_t)nb * 4))
+        *lists[i] = (uint32_t *)c;
+    B->word = (unsigned *)c, c += 256;
+    B->cub = c, B->cub_bytes = cub_bytes, c += b2_up(cub_bytes);
+    B->bt = (F *)c, c += b2_up(blocks * sizeof(F));
+    B->ibt = (F *)c;
+    return SP_OK;
+}
+
+/* One round: the lists len/beg of `in` halved into B->pts[out] (lists
+ * nlen/nbeg); *longest = the longest new list. */
+template <class F>
+static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int out, uint32_t nb,
+                          unsigned *longest, b2_prof *pf)
+{
+    cudaEvent_t ev[5];
+    for (int i = 0; pf->on && i < 5; i++)
+        SP_CU(ctx, cudaEventCreate(&ev[i]));
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
+    SP_CU(ctx, cudaMemsetAsync(B->word, 0, sizeof(unsigned), ctx->stream));
+    b2_halve<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->nlen, B->len, nb, B->word);
+    SP_CU_LAUNCHED(ctx, "b2_halve");
+    SP_CU(ctx, cub::DeviceScan::ExclusiveSum(B->cub, B->cub_bytes, B->nlen, B->nbeg, (int)nb,
+                                             ctx->stream));
+    b2_total<<<1, 1, 0, ctx->stream>>>(B->word + 1, B->nbeg, B->nlen, nb);
+    SP_CU_LAUNCHED(ctx, "b2_total");
+    unsigned h[2];
+    SP_CU(ctx, cudaMemcpyAsync(h, B->word, sizeof h, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    const size_t M = h[1];
+    *longest = h[0];
+    SP_CU(ctx, cudaMemsetAsync(B->raw, 0, M * 4, ctx->stream));
+    b2_mark<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->raw, B->nbeg, B->nlen, nb);
+    SP_CU_LAUNCHED(ctx, "b2_mark");
+    SP_CU(ctx, cub::DeviceScan::InclusiveScan(B->cub, B->cub_bytes, B->raw, B->ibkt, b2_max(),
+                                              (int)M, ctx->stream));
+    unsigned S;
+    size_t T;
+    b2_shape(ctx, M, &S, &T);
+    const unsigned blocks = (unsigned)(T / B2_THREADS);
+    b2_lists L = {B->len, B->beg, B->nbeg, B->ibkt, B->word + 1, S};
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
+    b2_dens<F><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
+    SP_CU_LAUNCHED(ctx, "b2_dens");
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
+    const unsigned top = b2_top_threads<F>::N;
+    const size_t top_smem = (2 * top + 1) * sizeof(F);
+    SP_CU(ctx, cudaFuncSetAttribute(b2_top<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)top_smem));
+    b2_top<F><<<1, top, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
+    SP_CU_LAUNCHED(ctx, "b2_top");
+    if (pf->on)
+        SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
+    b2_apply<F><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->word + 1, S, B->pts[out], B->ex,
+                                                        B->ibt);
+    SP_CU_LAUNCHED(ctx, "b2_apply");
+    if (pf->on) {
+        SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
+        SP_CU(ctx, cudaEventSynchronize(ev[4]));
+        float ms[4];
+        for (int i = 0; i < 4; i++)
+            SP_CU(ctx, cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
+        pf->lists += ms[0], pf->dens += ms[1], pf->top += ms[2], pf->apply += ms[3];
+        pf->rounds++;
+        for (int i = 0; i < 5; i++)
+            cudaEventDestroy(ev[i]);
+    }
+    return SP_OK;
+}
+
+/* Windows [w0, w1): their buckets' sums into bk (XYZZ, the layout of
+ * msm_kern.cuh). keys/vals: all sorted records (n per window). */
+template <class F>
+static sp_status b2_group(sp_cuda *ctx, xyzz_t<F> *bk, const affine_t<F> *bases,
+                          const uint32_t *vals, const uint32_t *start, const uint32_t *end,
+                          size_t n, unsigned c, unsigned w0, unsigned w1, b2_prof *pf)
+{
+    pf->groups++;
+    const size_t r0 = (size_t)w0 * n, m = (size_t)(w1 - w0) * n;
+    const uint32_t nb = (w1 - w0) << (c - 1), boff = w0 << (c - 1);
+    b2_bufs<F> B;
+    SP_TRY(b2_alloc<F>(ctx, &B, m, nb, NULL));
+    SP_CU(ctx, cudaMemsetAsync(B.word, 0, sizeof(unsigned), ctx->stream));
+    b2_init<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B.len, B.beg, start, end, nb, c, boff,
+                                                            (uint32_t)r0, B.word);
+    SP_CU_LAUNCHED(ctx, "b2_init");
+    unsigned longest = 0;
+    SP_CU(ctx, cudaMemcpyAsync(&longest, B.word, sizeof longest, cudaMemcpyDeviceToHost,
+                               ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    b2_src<F> in = {NULL, bases, vals + r0};
+    for (int out = 0; longest > 1; out ^= 1) {
+        SP_TRY(b2_round<F>(ctx, &B, in, out, nb, &longest, pf));
+        uint32_t *t = B.len; /* the new lists become the current ones */
+        B.len = B.nlen, B.nlen = t;
+        t = B.beg, B.beg = B.nbeg, B.nbeg = t;
+        in.pts = B.pts[out];
+    }
+    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(bk, in, B.len, B.beg, nb, boff);
+    SP_CU_LAUNCHED(ctx, "b2_final");
+    return SP_OK;
+}
+
+/* Windows per group: as many as fit in half of the free device memory
+ * (plus the BA scratch already held: it is kept for the next call, like
+ * all scratch, so it must leave room for what else the process
+ * allocates), with fewer than 2^31 records; 0 when not even one window
+ * does. */
+template <class F>
+static unsigned b2_group_windows(sp_cuda *ctx, size_t n, unsigned c, unsigned nwin)
+{
+    size_t free_b = 0, total = 0, one = 0, held = 0;
+    if (sp_cuda_mem_info(ctx, &free_b, &total) != SP_OK)
+        return 0;
+    for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
+        held += ctx->xscr_cap[i];
+    const size_t avail = (free_b + held) / 2;
+    unsigned g = ctx->ba_max_group && ctx->ba_max_group < nwin ? ctx->ba_max_group : nwin;
+    while (g > 1 && (size_t)g * n >= ((size_t)1 << 31))
+        g--;
+    b2_bufs<F> B;
+    for (; g >= 1; g--) {
+        if (b2_alloc<F>(ctx, &B, (size_t)g * n, g << (c - 1), &one) != SP_OK)
+            return 0;
+        if (one <= avail)
+            return g;
+    }
+    return 0;
+}
+
+template <class F, class HX, class HJ, class HA>
+static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars, size_t n,
+                        unsigned window, int group)
+{
+    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
+        return SP_ERR_INVALID_ARG;
+    if (n == 0) {
+        memset(out, 0, sizeof *out);
+        return SP_OK;
+    }
+    msm_windows lay;
+    unsigned nwin;
+    const unsigned c = sp_cu_msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
+    const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
+    const void *db, *ds;
+    void *bk, *small;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<F>), &bk));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
+    xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
+    uint32_t *keys, *vals, *start, *end;
+    int bad = 0;
+    SP_TRY(sp_cu_msm_mark(ctx, 0));
+    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals,
+                          &start, &end, &bad));
+    SP_TRY(sp_cu_msm_mark(ctx, 1));
+    const unsigned g = b2_group_windows<F>(ctx, n, c, nwin);
+    if (g == 0) { /* not even one window's rounds fit: the XYZZ accumulation, from the start */
+        if (group == 1)
+            return sp_cu_msm_g1_eo(ctx, (sp_g1_jac *)out, (const sp_g1_affine *)bases, scalars,
+                                   n, window);
+        return sp_cu_msm_g2_eo(ctx, (sp_g2_jac *)out, (const sp_g2_affine *)bases, scalars, n,
+                               window);
+    }
+    b2_prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = ctx->profile;
+    for (unsigned w0 = 0; w0 < nwin; w0 += g)
+        SP_TRY(b2_group<F>(ctx, (xyzz_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, n, c,
+                           w0, w0 + g < nwin ? w0 + g : nwin, &pf));
+    SP_TRY(sp_cu_msm_mark(ctx, 2));
+    SP_TRY(msm_reduce_phase<F>(ctx, win, (const xyzz_t<F> *)bk, c, nwin, log_l));
+    SP_TRY(sp_cu_msm_mark(ctx, 4));
+    HX hw[SP_MSM_MAX_WIN];
+    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    SP_TRY(sp_cu_msm_profile_text(ctx, group, n, c, nwin, log_l));
+    if (pf.on) {
+        size_t l = strlen(ctx->prof);
+        snprintf(ctx->prof + l, sizeof ctx->prof - l,
+                 "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
+                 "apply %.1f ms",
+                 pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+    }
+    if (bad)
+        return SP_ERR_NOT_CANONICAL;
+    sp_cu_msm_combine(out, hw, nwin, &lay);
+    return SP_OK;
+}
+
+sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                           const sp_scalar *scalars, size_t n, unsigned window)
+{
+    return b2_run<b2_fp, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
+}
+
+sp_status sp_cu_msm_g2_ba2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                           const sp_scalar *scalars, size_t n, unsigned window)
+{
+    return b2_run<b2_fp2, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
+}

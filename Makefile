@@ -10,7 +10,8 @@
 #                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
 #                   default build makes that one too and links both into one
 #                   $(BUILD)/snarkpipe (ARCHITECTURE.md, "Curves").
-#   CUDA_BN254=1    with CUDA=1: the BN254 instance gets its own CUDA backend too
+#   CUDA_BN254=0    with CUDA=1: leave the BN254 instance CPU-only (by default it gets
+#                   its own CUDA backend too, the kernels compiled a second time)
 #   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
 #                   also build-san/, build-bn254*/, build-fuzz/
 
@@ -42,8 +43,9 @@ endif
 ifeq ($(CURVE),bls12-381)
 BN_BUILD    := $(if $(filter %-san,$(BUILD)),$(patsubst %-san,%-bn254-san,$(BUILD)),$(BUILD)-bn254)
 BN_INSTANCE := $(BN_BUILD)/instance.o
-# the sub-make's arguments: CUDA for BN254 only with CUDA_BN254=1
-BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 1,$(CUDA_BN254)),$(CUDA),0)
+# the sub-make's arguments: CUDA for BN254 as for BLS12-381 unless CUDA_BN254=0
+CUDA_BN254  ?= 1
+BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))
 endif
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc -pthread
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
@@ -230,9 +232,12 @@ $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 # sp_bn254_x, any other x -> sp_bn254__x (the map comes from nm at build
 # time). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
 # dispatch.c (compiled here with SP_WITH_BN254_INSTANCE=1) calls.
-# With CUDA=1 the BN254 instance gets its own CUDA backend only with
-# CUDA_BN254=1 (the kernels compiled a second time, for BN254; without it
-# the BN254 prover runs on the CPU and says so for --backend cuda).
+# With CUDA=1 the BN254 instance gets its own CUDA backend (the kernels
+# compiled a second time, for BN254, into BN_BUILD, and renamed with the
+# rest: kernel stubs and template instantiations are ordinary global
+# symbols, the fat binaries and their registration are local to each
+# object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
+# CPU and says so for --backend cuda).
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1

@@ -1,6 +1,6 @@
 /*
  * MSM timings (gpu_check): bases and scalars resident on the device, random
- * 255-bit scalars unless stated, every timed configuration's warm-up call
+ * scalars below r unless stated, every timed configuration's warm-up call
  * checked against the discrete-log oracle (msm_common.h).
  *
  * The variant table times each (multiplication, accumulation variant)

@@ -230,13 +230,18 @@ $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 # BUILD-bn254/ for another BUILD), made by a sub-make into one relocatable
 # object, instance.o, whose every global symbol is renamed: sp_x ->
 # sp_bn254_x, any other x -> sp_bn254__x (the map comes from nm at build
-# time). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
+# time; COMDAT group signatures too: C++ objects (the CUDA backend) put
+# inline functions in groups that the linker keeps once per signature, and
+# a constructor's or destructor's group is named by a symbol no object
+# defines (..C5Ev/..D5Ev), so unrenamed, the BLS12-381 objects' copy would be
+# dropped for the instance's renamed one and their references left
+# undefined). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
 # dispatch.c (compiled here with SP_WITH_BN254_INSTANCE=1) calls.
 # With CUDA=1 the BN254 instance gets its own CUDA backend (the kernels
 # compiled a second time, for BN254, into BN_BUILD, and renamed with the
-# rest: kernel stubs and template instantiations are ordinary global
-# symbols, the fat binaries and their registration are local to each
-# object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
+# rest: its C and C++ functions, template instantiations and COMDAT
+# groups; the kernels' host stubs, fat binaries and their registration
+# are local to each object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
 # CPU and says so for --backend cuda).
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
@@ -248,8 +253,10 @@ INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
 instance: $(BUILD)/instance.o
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
 	$(LD) -r -o $@.tmp $^
-	nm -g --defined-only $@.tmp | awk '$$NF == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
-		{ n = $$NF; print n, (n ~ /^sp_/ ? "sp_bn254_" substr(n, 4) : "sp_bn254__" n) }' >$@.map
+	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
+	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \
+	awk '$$0 == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
+		!seen[$$0]++ { print $$0, ($$0 ~ /^sp_/ ? "sp_bn254_" substr($$0, 4) : "sp_bn254__" $$0) }' >$@.map
 	objcopy --redefine-syms=$@.map $@.tmp $@
 	@rm -f $@.tmp
 

@@ -25,7 +25,7 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 }
 
 /* Defaults of the NTT and MSM-accumulation knobs (sp_cuda.h), then the
- * overrides SP_CUDA_NTT=0..4 and SP_CUDA_MSM_ACC=0|1|2, so that whole runs
+ * overrides SP_CUDA_NTT=0..4 and SP_CUDA_MSM_ACC=0..3, so that whole runs
  * (prove, the engine) can be measured with either. */
 static void ctx_knobs_from_env(sp_cuda *ctx)
 {
@@ -35,7 +35,7 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
     if (v && v[0] >= '0' && v[0] <= '4' && !v[1])
         ctx->ntt_impl = v[0] - '0';
     v = getenv("SP_CUDA_MSM_ACC");
-    if (v && v[0] >= '0' && v[0] <= '2' && !v[1])
+    if (v && v[0] >= '0' && v[0] <= '3' && !v[1])
         ctx->msm_acc = v[0] - '0';
 }
 

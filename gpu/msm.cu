@@ -38,9 +38,11 @@
  *                  bit) by the CPU group law (microseconds).
  * Zero digits are sorted with the rest and skipped.
  *
- * Phases 4 and 5 are templates in msm_kern.cuh, instantiated here for the
- * PTX and 64-bit multiplications and in msm_eo.cu for the even/odd one
- * with each accumulation variant (sp_cuda_set_msm_variant).
+ * Phases 4 and 5 are templates in msm_kern.cuh, instantiated in msm_pw.cu
+ * for the PTX and 64-bit multiplications, in msm_eo.cu for the even/odd
+ * one with each accumulation variant (sp_cuda_set_msm_variant) and in
+ * msm_ba.cu / msm_ba2.cu for the batch-affine accumulations; this file has
+ * no field arithmetic (it compiles in seconds, the others in minutes).
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <stdio.h>
@@ -130,28 +132,39 @@ unsigned sp_cu_msm_layout(unsigned c, msm_windows *win, unsigned *nwin)
     return (256 + w - 1) / w;
 }
 
-/* Modelled cost: n*W mixed additions + ~3 additions' worth per bucket. */
-static double msm_cost(size_t n, unsigned c)
+/* Modelled cost of windows of at most c bits: the n*W records plus a
+ * weight per bucket, in units of one record's accumulation: 3 for the XYZZ
+ * accumulation (a bucket's two full additions in the reduction against a
+ * record's mixed addition), 10 for the batch-affine one (a record costs
+ * ~6 products instead of 10, a bucket also its lists; fitted to the H200
+ * window sweeps at 2^24 and 2^26, bench/NOTES.md). G2 costs scale alike. */
+static double msm_cost(size_t n, unsigned c, double per_bucket)
 {
     msm_windows win;
     unsigned nwin;
     sp_cu_msm_layout(c, &win, &nwin);
     double cost = (double)n * nwin;
     for (unsigned i = 0; i < nwin; i++)
-        cost += 3.0 * (double)(1u << (win.off[i + 1] - win.off[i] - 1));
+        cost += per_bucket * (double)(1u << (win.off[i + 1] - win.off[i] - 1));
     return cost;
 }
 
-extern "C" unsigned sp_cuda_msm_window(size_t n, int group)
+unsigned sp_cu_msm_window_acc(size_t n, int batch_affine)
 {
-    (void)group; /* G2 costs scale alike in accumulation and reduction */
+    const double w = batch_affine ? 10.0 : 3.0;
     unsigned best = 8;
     for (unsigned c = 9; c <= 22; c++)
-        if (msm_cost(n, c) < msm_cost(n, best))
+        if (msm_cost(n, c, w) < msm_cost(n, best, w))
             best = c;
     msm_windows win;
     unsigned nwin;
     return sp_cu_msm_layout(best, &win, &nwin);
+}
+
+extern "C" unsigned sp_cuda_msm_window(size_t n, int group)
+{
+    (void)group;
+    return sp_cu_msm_window_acc(n, n >= SP_CUDA_MSM_BA2_MIN);
 }
 
 /* About 64k reduction threads in all. */
@@ -262,27 +275,30 @@ extern "C" int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant)
     return old;
 }
 
+/* The accumulation the context's knob picks for n points (sp_cuda.h). */
+static int msm_acc_for(const sp_cuda *ctx, size_t n)
+{
+    if (ctx->msm_acc == 3)
+        return n >= SP_CUDA_MSM_BA2_MIN ? 2 : 0;
+    return ctx->msm_acc;
+}
+
 extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
-    if (ctx->mul_impl == SP_MUL_EO)
-        return ctx->msm_acc == 2   ? sp_cu_msm_g1_ba2(ctx, out, bases, scalars, n, window)
-               : ctx->msm_acc == 1 ? sp_cu_msm_g1_ba(ctx, out, bases, scalars, n, window)
-                                   : sp_cu_msm_g1_eo(ctx, out, bases, scalars, n, window);
-    if (ctx->mul_impl == SP_MUL_WIDE)
-        return msm_run<fp_tm<SP_MUL_WIDE>, SP_MSM_V_REG, sp_g1_xyzz>(ctx, out, bases, scalars, n,
-                                                                     window, 1);
-    return msm_run<fp_t, SP_MSM_V_REG, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
+    if (ctx->mul_impl != SP_MUL_EO)
+        return sp_cu_msm_g1_pw(ctx, out, bases, scalars, n, window);
+    const int acc = msm_acc_for(ctx, n);
+    return acc == 2   ? sp_cu_msm_g1_ba2(ctx, out, bases, scalars, n, window)
+           : acc == 1 ? sp_cu_msm_g1_ba(ctx, out, bases, scalars, n, window)
+                      : sp_cu_msm_g1_eo(ctx, out, bases, scalars, n, window);
 }
 
 extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
-    if (ctx->mul_impl == SP_MUL_EO)
-        return ctx->msm_acc == 2 ? sp_cu_msm_g2_ba2(ctx, out, bases, scalars, n, window)
-                                 : sp_cu_msm_g2_eo(ctx, out, bases, scalars, n, window);
-    if (ctx->mul_impl == SP_MUL_WIDE)
-        return msm_run<fp2_tm<SP_MUL_WIDE>, SP_MSM_V_REG, sp_g2_xyzz>(ctx, out, bases, scalars,
-                                                                      n, window, 2);
-    return msm_run<fp2_t, SP_MSM_V_REG, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
+    if (ctx->mul_impl != SP_MUL_EO)
+        return sp_cu_msm_g2_pw(ctx, out, bases, scalars, n, window);
+    return msm_acc_for(ctx, n) == 2 ? sp_cu_msm_g2_ba2(ctx, out, bases, scalars, n, window)
+                                    : sp_cu_msm_g2_eo(ctx, out, bases, scalars, n, window);
 }

@@ -556,7 +556,7 @@ static sp_status ba_run(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
     }
     msm_windows lay;
     unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cuda_msm_window(n, 1), &lay, &nwin);
+    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 1), &lay, &nwin);
     const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
     const void *db, *ds;
     void *bk, *small;
@@ -618,7 +618,7 @@ extern "C" unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows)
 extern "C" int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc)
 {
     int old = ctx->msm_acc;
-    if (acc >= 0 && acc <= 2)
+    if (acc >= 0 && acc <= 3)
         ctx->msm_acc = acc;
     return old;
 }

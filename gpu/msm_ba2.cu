@@ -32,8 +32,8 @@
  *               (Montgomery's trick) into affine sums, written over the
  *               slots.
  *   Rounds repeat until every list holds at most one point (log2 of the
- *   fullest bucket: ~6 for random scalars), which becomes the bucket's
- *   XYZZ sum for the reduction.
+ *   fullest bucket: ~6 for random scalars), the bucket's affine sum; the
+ *   reduction then adds it with mixed additions (msm_kern.cuh).
  *
  * Special cases inside a pair (public data, branches): infinity (bases at
  * (0, 0), sums P + (-P)) is copied through; equal points double; P and -P
@@ -58,9 +58,14 @@
 template <class F> struct b2_top_threads { enum { N = 512 }; };
 template <> struct b2_top_threads<fp2_tm<SP_MUL_EO> > { enum { N = 256 }; };
 /* Blocks per SM for b2_apply: G1 at 2 (128 registers; 130 unbounded gave
- * 1 block), G2 at 1 (it needs 255). */
+ * 1 block), G2 at 1 (it needs 255). b2_dens waits on memory (ncu on the
+ * H200: 25% occupancy, 58% of its cycles waiting for loads), but at 4
+ * blocks (64 registers, ~400 bytes of spills) it ran 1.5x slower than at
+ * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
 template <> struct b2_apply_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
+template <class F> struct b2_dens_blocks { enum { N = 2 }; };
+template <> struct b2_dens_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
 #define B2_MAX_ITEMS 32     /* items per thread at most (S) */
 
 typedef fp_tm<SP_MUL_EO> b2_fp;
@@ -185,6 +190,29 @@ static __device__ __forceinline__ uint4 *b2_hdr(affine_t<F> *slot)
     return (uint4 *)((char *)slot + sizeof(F));
 }
 
+/* Inclusive product scan over the block, thread at position p (a
+ * permutation of the threads) holding v: afterwards sh[p] = the product of
+ * the values at positions 0..p. One scan at a time keeps two field
+ * elements live (the dens kernel runs at 64 registers). */
+template <class F>
+static __device__ void b2_scan(F *sh, const F &v, unsigned p)
+{
+    sh[p] = v;
+    __syncthreads();
+    F a = v;
+    for (unsigned d = 1; d < blockDim.x; d <<= 1) {
+        F x;
+        if (p >= d)
+            x = sh[p - d];
+        __syncthreads();
+        if (p >= d) {
+            f_mul(a, a, x);
+            sh[p] = a;
+        }
+        __syncthreads();
+    }
+}
+
 /*
  * For v (one value per thread of the block, T = blockDim.x threads):
  * *others = the product of the other threads' values, *total = all of
@@ -194,23 +222,8 @@ template <class F>
 static __device__ void b2_block_others(const F &v, F *sp, F *ss, F *others, F *total)
 {
     const unsigned tid = threadIdx.x, T = blockDim.x;
-    sp[tid] = v;
-    ss[T - 1 - tid] = v; /* the suffixes as prefixes of the reversed order */
-    __syncthreads();
-    F a = sp[tid], z = ss[tid];
-    for (unsigned d = 1; d < T; d <<= 1) { /* inclusive scans (products commute) */
-        F x, y;
-        if (tid >= d)
-            x = sp[tid - d], y = ss[tid - d];
-        __syncthreads();
-        if (tid >= d) {
-            f_mul(a, a, x);
-            f_mul(z, z, y);
-            sp[tid] = a;
-            ss[tid] = z;
-        }
-        __syncthreads();
-    }
+    b2_scan(sp, v, tid);         /* prefixes */
+    b2_scan(ss, v, T - 1 - tid); /* suffixes, as prefixes of the reversed order */
     F pre, suf;
     f_set_one(pre);
     f_set_one(suf);
@@ -233,7 +246,7 @@ struct b2_lists {
 };
 
 template <class F>
-__global__ void __launch_bounds__(B2_THREADS)
+__global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
 b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
 {
     __shared__ F sp[B2_THREADS], ss[B2_THREADS];
@@ -419,28 +432,23 @@ struct b2_max {
     }
 };
 
-/* Each bucket's single point (or none) as its XYZZ sum. */
+/* Each bucket's single point, or infinity (0, 0), as its affine sum. */
 template <class F>
-__global__ void b2_final(xyzz_t<F> *buckets, b2_src<F> src, const uint32_t *len,
+__global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *len,
                          const uint32_t *beg, uint32_t nb, uint32_t boff)
 {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb)
         return;
-    xyzz_t<F> r;
-    xyzz_set_inf(r);
+    affine_t<F> p;
     if (len[b]) {
         uint32_t neg;
-        affine_t<F> p;
         b2_load(p, b2_addr(src, beg[b], &neg), neg);
-        if (!aff_is_inf(p)) {
-            r.x = p.x;
-            r.y = p.y;
-            f_set_one(r.zz);
-            f_set_one(r.zzz);
-        }
+    } else {
+        f_set_zero(p.x);
+        f_set_zero(p.y);
     }
-    buckets[boff + b] = r;
+    buckets[boff + b] = p;
 }
 
 /* ---- host ---- */
@@ -595,10 +603,10 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     return SP_OK;
 }
 
-/* Windows [w0, w1): their buckets' sums into bk (XYZZ, the layout of
- * msm_kern.cuh). keys/vals: all sorted records (n per window). */
+/* Windows [w0, w1): their buckets' sums into bk (affine, in the order of
+ * msm_kern.cuh's buckets). vals: all sorted records (n per window). */
 template <class F>
-static sp_status b2_group(sp_cuda *ctx, xyzz_t<F> *bk, const affine_t<F> *bases,
+static sp_status b2_group(sp_cuda *ctx, affine_t<F> *bk, const affine_t<F> *bases,
                           const uint32_t *vals, const uint32_t *start, const uint32_t *end,
                           size_t n, unsigned c, unsigned w0, unsigned w1, b2_prof *pf)
 {
@@ -667,13 +675,14 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     }
     msm_windows lay;
     unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
+    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 1), &lay, &nwin);
     const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
     const void *db, *ds;
     void *bk, *small;
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<F>), &bk));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(affine_t<F>),
+                         &bk));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
     xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
     uint32_t *keys, *vals, *start, *end;
@@ -694,10 +703,10 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     memset(&pf, 0, sizeof pf);
     pf.on = ctx->profile;
     for (unsigned w0 = 0; w0 < nwin; w0 += g)
-        SP_TRY(b2_group<F>(ctx, (xyzz_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, n, c,
+        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, n, c,
                            w0, w0 + g < nwin ? w0 + g : nwin, &pf));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY(msm_reduce_phase<F>(ctx, win, (const xyzz_t<F> *)bk, c, nwin, log_l));
+    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, win, (const affine_t<F> *)bk, c, nwin, log_l)));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
     HX hw[SP_MSM_MAX_WIN];
     SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));

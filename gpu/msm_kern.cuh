@@ -30,6 +30,10 @@ struct msm_windows {
 /* The layout for windows of at most c bits: W = ceil(256/c) windows of
  * equal widths (floor or ceil of 256/W); returns the widest. */
 unsigned sp_cu_msm_layout(unsigned c, msm_windows *win, unsigned *nwin);
+/* The widest window for n points by the cost model of the XYZZ
+ * accumulation (batch_affine = 0) or of the batch-affine ones (1);
+ * sp_cuda_msm_window gives the default accumulation's. */
+unsigned sp_cu_msm_window_acc(size_t n, int batch_affine);
 /* log2 of the reduction's segment length. */
 unsigned sp_cu_msm_log_seg(unsigned c, unsigned nwin);
 /* Phases 1-3: sorted records and bucket ranges. On output *bad is the
@@ -263,14 +267,30 @@ static __device__ void xyzz_mul_small(xyzz_t<F> &r, const xyzz_t<F> &p, uint32_t
     }
 }
 
+/* run += b in the reduction: b a bucket sum in XYZZ (the accumulation
+ * above) or affine (the batch-affine accumulations, msm_ba2.cu: a mixed
+ * addition, 10 products instead of 14; infinity is (0, 0)). */
+template <class F>
+static __device__ __forceinline__ void bucket_add(xyzz_t<F> &run, const xyzz_t<F> &b)
+{
+    xyzz_add(run, b);
+}
+template <class F>
+static __device__ __forceinline__ void bucket_add(xyzz_t<F> &run, const affine_t<F> &b)
+{
+    if (!aff_is_inf(b))
+        xyzz_add_affine(run, b);
+}
+
 /*
  * Thread (w, j) owns buckets j*L+1 .. (j+1)*L of window w and writes
  *   sum_{k in segment} k B_k = sum (k - jL) B_k + jL * sum B_k,
- * the first term by the running sum from the top bucket down.
+ * the first term by the running sum from the top bucket down. B: the
+ * buckets' type (bucket_add).
  */
-template <class F>
+template <class F, class B>
 __global__ void __launch_bounds__(SP_MSM_THREADS)
-msm_reduce_segments(xyzz_t<F> *segs, const xyzz_t<F> *buckets, unsigned c, unsigned nwin,
+msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin,
                     unsigned log_l)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -278,12 +298,12 @@ msm_reduce_segments(xyzz_t<F> *segs, const xyzz_t<F> *buckets, unsigned c, unsig
     if (t >= ((size_t)nwin << ls))
         return;
     uint32_t w = (uint32_t)(t >> ls), j = (uint32_t)(t & ((1u << ls) - 1));
-    const xyzz_t<F> *b = buckets + ((size_t)w << lk) + ((size_t)j << log_l);
+    const B *b = buckets + ((size_t)w << lk) + ((size_t)j << log_l);
     xyzz_t<F> run, acc;
     xyzz_set_inf(run);
     xyzz_set_inf(acc);
     for (int k = (1 << log_l) - 1; k >= 0; k--) {
-        xyzz_add(run, b[k]);
+        bucket_add(run, b[k]);
         xyzz_add(acc, run);
     }
     if (j) {
@@ -362,15 +382,16 @@ static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_
     return SP_OK;
 }
 
-/* Phase 5: win[w] = sum_k k * B_(w,k) for every window. */
-template <class F>
-static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const xyzz_t<F> *bk, unsigned c,
+/* Phase 5: win[w] = sum_k k * B_(w,k) for every window (B: the buckets'
+ * type, XYZZ or affine). */
+template <class F, class B = xyzz_t<F> >
+static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
                                   unsigned nwin, unsigned log_l)
 {
     size_t nseg = (size_t)nwin << (c - 1 - log_l);
     void *sg;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
-    msm_reduce_segments<F><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+    msm_reduce_segments<F, B><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
         (xyzz_t<F> *)sg, bk, c, nwin, log_l);
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
@@ -400,7 +421,7 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
     }
     msm_windows lay;
     unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cuda_msm_window(n, group), &lay, &nwin);
+    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 0), &lay, &nwin);
     const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
     const void *db, *ds;
     void *bk, *small;

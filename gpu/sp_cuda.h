@@ -82,16 +82,20 @@ int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
  * denominators share one inversion per round (Montgomery's trick over the
  * whole round), walking the sorted elements (gpu/msm_ba.cu), 2 = (G1 and
  * G2) the same rounds by work items, one per pair, with coalesced slots
- * (gpu/msm_ba2.cu). 1 and 2 need the even/odd multiplication (the others
- * run 0); G2 runs 0 under 1. All are exact. Default
- * SP_CUDA_MSM_ACC_DEFAULT (0; 1 was slower at every size measured on the
- * H200, G1 2^24 171 ms against 127, 2^26 626 against 462; bench/NOTES.md);
- * the environment variable SP_CUDA_MSM_ACC=0|1|2 overrides it for a
- * context when it is created. Batch-affine scratch is not in
- * sp_cuda_msm_stream_bytes' model: it takes at most half of the free
- * device memory, in groups of windows. Returns the previous setting; other
- * values are ignored. */
-#define SP_CUDA_MSM_ACC_DEFAULT 0
+ * (gpu/msm_ba2.cu), 3 = by size: 2 from SP_CUDA_MSM_BA2_MIN points up, 0
+ * below. 1 to 3 need the even/odd multiplication (the others run 0); G2
+ * runs 0 under 1. All are exact. Default SP_CUDA_MSM_ACC_DEFAULT (3: on
+ * the H200, G1 2^26 350 ms with 2 against 464 with 0, 2^24 102 against
+ * 127, 2^22 34.9 against 39.0, G2 2^22 109 against 190; 1 slower than 0
+ * everywhere; bench/NOTES.md); the environment variable
+ * SP_CUDA_MSM_ACC=0..3 overrides it for a context when it is created.
+ * Batch-affine scratch is not in sp_cuda_msm_stream_bytes' model: the
+ * rounds take at most half of the free device memory (groups of windows,
+ * as many as fit; XYZZ when not even one does) and keep it for the next
+ * call like all scratch (sp_cuda_scratch_trim frees it). Returns the
+ * previous setting; other values are ignored. */
+#define SP_CUDA_MSM_ACC_DEFAULT 3
+#define SP_CUDA_MSM_BA2_MIN ((size_t)1 << 22)
 int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc);
 /* Test knob of the batch-affine accumulation: at most `windows` windows
  * per group of rounds (0, the default: as many as half of the free device
@@ -139,7 +143,8 @@ sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine 
 sp_status sp_cuda_msm_g2_split(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                const sp_scalar *scalars, size_t n, unsigned window) SP_WARN_UNUSED;
 /* The widest window (bits) sp_cuda_msm_* uses for n points of group 1 or 2
- * when window = 0. */
+ * when window = 0 with the default accumulation (SP_CUDA_MSM_ACC_DEFAULT:
+ * the batch-affine choice from SP_CUDA_MSM_BA2_MIN points up). */
 unsigned sp_cuda_msm_window(size_t n, int group);
 
 /*
@@ -234,11 +239,12 @@ void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  * device has no room for it), inside a pass 1 = a barrier per stage, 2 =
  * rounds of 3 stages in registers (radix 8), 3 = rounds of 2 (radix 4),
  * 4 = as 2 with blocks of 8 columns instead of 4. All give the same
- * result. Default SP_CUDA_NTT_DEFAULT (1: on the H200 2^26 in 23.5 ms
- * against 30.7 for 0, 2^24 5.6 against 6.5; bench/NOTES.md); SP_CUDA_NTT=0..4
- * in the environment overrides it when a context is created. Returns the
- * previous setting; other values are ignored. */
-#define SP_CUDA_NTT_DEFAULT 1
+ * result. Default SP_CUDA_NTT_DEFAULT (3: on the H200 2^26 in 22.5 ms
+ * against 23.8 for 1 and 30.7 for 0, 2^24 4.80 against 5.68 and 6.48;
+ * bench/NOTES.md); SP_CUDA_NTT=0..4 in the environment overrides it when a
+ * context is created. Returns the previous setting; other values are
+ * ignored. */
+#define SP_CUDA_NTT_DEFAULT 3
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */
 sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,

@@ -181,16 +181,15 @@ void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2 (default)"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2, accumulation by size (default)"},
     {1, 0, 0, "64-bit"},
     {0, 0, 0, "PTX"},
     {2, 0, 0, "even/odd, v0"},
     {2, 1, 0, "even/odd, v1"},
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT == 0 ? 1 : 0,
-     SP_CUDA_MSM_ACC_DEFAULT == 0 ? "even/odd, batch-affine rounds (G1)" : "even/odd, XYZZ accumulation"},
-    /* last: the accumulation the sweeps and bench_msm_acc compare with the default */
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT == 2 ? 1 : 2,
-     SP_CUDA_MSM_ACC_DEFAULT == 2 ? "even/odd, batch-affine rounds (G1)" : "even/odd, batch-affine items"},
+    {2, 2, 0, "even/odd, v2, XYZZ"},
+    {2, 2, 1, "even/odd, batch-affine rounds (G1)"},
+    /* last: the accumulation whose windows the sweep times */
+    {2, 2, 2, "even/odd, batch-affine items"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)

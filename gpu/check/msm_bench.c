@@ -163,14 +163,13 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
         chk_oracle(env, g, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
         for (int c = 0; c < CHK_MSM_NCFG; c++) {
             ms[k][c] = -1;
-            /* above the smallest size only the default and the other
-             * accumulations (the multiplications and variants are known) */
-            if (k > 0 && c > 0 && chk_msm_cfgs[c].acc == 0)
+            /* above the smallest size only the accumulations, even/odd v2
+             * (the multiplications and the XYZZ variants are known) */
+            if (k > 0 && (chk_msm_cfgs[c].impl != 2 || chk_msm_cfgs[c].variant != 2))
                 continue;
             chk_msm_use(env, &chk_msm_cfgs[c]);
             char what[96], size[16];
-            snprintf(what, sizeof what, "%s MSM (c=%u), %s", g->name,
-                     sp_cuda_msm_window(n, g == &chk_grp_g1 ? 1 : 2), chk_msm_cfgs[c].name);
+            snprintf(what, sizeof what, "%s MSM, %s", g->name, chk_msm_cfgs[c].name);
             snprintf(size, sizeof size, "2^%u", logs[k]);
             ms[k][c] = time_cfg(env, in, n, want, 3, what);
             if (ms[k][c] >= 0)
@@ -197,22 +196,22 @@ static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MS
     }
 }
 
-/* The window sweep with the other G1 accumulation (the last configuration)
- * at 2^24 and up: its best window need not be the XYZZ model's. */
+/* The window sweep with the last configuration's G1 accumulation (the
+ * batch-affine items) at 2^22 and up: the check of its cost model. */
 static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, unsigned nlogs)
 {
-    static const unsigned cs[3] = {18, 20, 22}; /* W = 15, 13, 12 windows (the model: 13 at 2^24, 12 at 2^26) */
+    static const unsigned cs[4] = {16, 18, 20, 22}; /* W = 16, 15, 13, 12 (the model: 16 at 2^22, 15 at 2^24, 13 at 2^26) */
     const chk_msm_cfg *cfg = &chk_msm_cfgs[CHK_MSM_NCFG - 1];
     char label[64];
     snprintf(label, sizeof label, " (%s)", cfg->name);
     chk_msm_use(env, cfg);
     for (unsigned k = 0; k < nlogs; k++) {
-        if (logs[k] < 24)
+        if (logs[k] < 22)
             continue;
         unsigned char want[sizeof(sp_g2_jac)];
         size_t n = (size_t)1 << logs[k];
         chk_oracle(env, &chk_grp_g1, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
-        window_sweep(env, &chk_grp_g1, in->db, in->ds, n, logs[k], want, label, cs, 3);
+        window_sweep(env, &chk_grp_g1, in->db, in->ds, n, logs[k], want, label, cs, 4);
     }
     chk_msm_use(env, &chk_msm_cfgs[0]);
 }
@@ -395,8 +394,7 @@ void bench_msm_acc(chk_env *env)
             for (int c = 0; c < 2; c++) {
                 chk_msm_use(env, cfgs[c]);
                 char what[96], size[16];
-                snprintf(what, sizeof what, "g1 MSM (c=%u), %s", sp_cuda_msm_window(n, 1),
-                         cfgs[c]->name);
+                snprintf(what, sizeof what, "g1 MSM, %s", cfgs[c]->name);
                 snprintf(size, sizeof size, "2^%u", k);
                 double ms = time_cfg(env, &in, n, want, 3, what);
                 if (ms >= 0)

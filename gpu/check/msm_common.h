@@ -57,7 +57,7 @@ typedef struct {
     int impl, variant, acc;
     const char *name;
 } chk_msm_cfg;
-#define CHK_MSM_NCFG 7
+#define CHK_MSM_NCFG 8
 extern const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG];
 /* Selects cfg on env->cu; returns nothing (restore with the default, cfg 0). */
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg);

@@ -141,9 +141,10 @@ void bench_ntt(chk_env *env)
                                          "Fr NTT, fused, rounds of 2 stages (even/odd mul)",
                                          "Fr NTT, fused, rounds of 3, 8 columns (even/odd mul)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    for (int f = 1; f < 5; f++) {
+    for (int f = 1; f < 5; f++) { /* every size for the default and the radix-2 passes */
         sp_cuda_set_ntt_impl(env->cu, f);
-        for (unsigned k = env->table || f > 1 ? 24 : 16; k <= max; k += 2) { /* even/odd */
+        const int all = f == 1 || f == SP_CUDA_NTT_DEFAULT;
+        for (unsigned k = all ? 16 : 24; k <= max; k += 2) { /* even/odd */
             double t = time_ntt(env, k, dev, host);
             if (t < 0)
                 break;

@@ -5,6 +5,7 @@
 #   make bench      benchmarks (prints tables)
 #   make SAN=1 ...  AddressSanitizer + UBSan build  (build-san/)
 #   make fuzz       libFuzzer targets, clang         (build-fuzz/; scripts/fuzz.sh runs them)
+#   make test-arith the arithmetic layers' unit tests (with CURVE=bn254: build-bn254/)
 #   BUILD=dir       build directory (lets several builds coexist)
 #   CURVE=bn254     the whole tree for BN254 instead of BLS12-381 (build-bn254/,
 #                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
@@ -13,7 +14,7 @@
 #   CUDA_BN254=0    with CUDA=1: leave the BN254 instance CPU-only (by default it gets
 #                   its own CUDA backend too, the kernels compiled a second time)
 #   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
-#                   also build-san/, build-bn254*/, build-fuzz/
+#                   also build-san/, build-fuzz/ (and their -bn254 twins)
 
 CC      ?= gcc
 SAN     ?= 0
@@ -58,18 +59,36 @@ LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a
 
-TEST_SRC  := $(wildcard tests/test_*.c)
-# Tests of things that are BLS12-381's by nature exist in that build only
-# (tests/bls12-381-only.txt names them and says why; run.sh reads it too).
+# Test programs per curve: every tests/test_*.c is built and run for both
+# curves except those that exist for one curve only, by nature (ARCHITECTURE.md,
+# "Curves"): bellperson .params, the Filecoin porep-like circuit and
+# Poseidon with neptune's vectors are BLS12-381's, and so is the native
+# circuits' layer under them (src/circuit: constants of BLS12-381's Fr,
+# values packed in its 255 bits, .sprec recordings; refused on BN254).
+TESTS_ONLY_BLS12_381 := test_params test_porep test_poseidon test_circuit test_bits test_sha_gadget
+TESTS_ONLY_BN254     :=
+# The unit tests of the arithmetic layers (field, curve, pairing, msm, ntt),
+# for `make test-arith`.
+TESTS_ARITH := test_field test_tower test_curve test_encode test_pairing test_msm test_ntt \
+               test_noble test_fixed_base
 ifeq ($(CURVE),bn254)
-BLS_ONLY_TESTS := $(shell sed -n 's/^\(test_[a-z0-9_]*\).*/\1/p' tests/bls12-381-only.txt)
-TEST_SRC  := $(filter-out $(BLS_ONLY_TESTS:%=tests/%.c),$(TEST_SRC))
+TESTS_OTHER_CURVE := $(TESTS_ONLY_BLS12_381)
+else
+TESTS_OTHER_CURVE := $(TESTS_ONLY_BN254)
 endif
+TEST_SRC  := $(filter-out $(TESTS_OTHER_CURVE:%=tests/%.c),$(wildcard tests/test_*.c))
+TEST_NAMES := $(TEST_SRC:tests/%.c=%)
+# the BN254 instance's test programs (run beside this build's by `make test`)
+TEST_NAMES_BN254 := $(filter-out $(TESTS_ONLY_BLS12_381),$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Helpers the test scripts run (not tests themselves: run.sh runs test_* only).
 TOOL_SRC  := $(wildcard tests/tool_*.c)
 TOOL_BIN  := $(TOOL_SRC:tests/%.c=$(BUILD)/tests/%)
-BENCH_SRC := $(wildcard bench/bench_*.c)
+# Benchmarks per curve, as the tests: the native-circuit ones (Poseidon with
+# neptune's constants, the SHA-256 gadget) measure the Filecoin workload on
+# BLS12-381.
+BENCH_ONLY_BLS12_381 := bench_poseidon bench_sha_gadget
+BENCH_SRC := $(filter-out $(if $(filter bn254,$(CURVE)),$(BENCH_ONLY_BLS12_381:%=bench/%.c)),$(wildcard bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the
 # benchmark bodies it runs (`snarkpipe bench field`). dispatch.c holds the
@@ -106,7 +125,7 @@ DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     += $(DAEMON_OBJ)
 $(CLI): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test test-run bench demo clean clean-all check-layers bn254-tests
+.PHONY: all lib tests test test-run test-arith bench demo clean clean-all check-layers bn254-tests
 all: lib tests $(BENCH_BIN) $(CLI) $(if $(BN_BUILD),bn254-tests)
 lib: $(LIB)
 
@@ -157,10 +176,14 @@ test:
 	@scripts/deps.sh
 	@$(MAKE) --no-print-directory test-run
 test-run: tests $(CLI) check-layers $(if $(BN_BUILD),bn254-tests)
-	@tests/run.sh $(BUILD)/tests $(if $(BN_BUILD),--bn254 $(BN_BUILD)/tests)
+	@SP_TEST_PROGRAMS="$(TEST_NAMES)" SP_TEST_PROGRAMS_BN254="$(TEST_NAMES_BN254)" \
+		tests/run.sh $(BUILD)/tests $(if $(BN_BUILD),--bn254 $(BN_BUILD)/tests)
+# The arithmetic layers' unit tests only (no CLI, no scripts).
+test-arith: $(TESTS_ARITH:%=$(BUILD)/tests/%)
+	@SP_TEST_PROGRAMS="$(TESTS_ARITH)" SP_TEST_SCRIPTS= tests/run.sh $(BUILD)/tests
 
-# The BN254 instance's test programs (the same sources, tests/bls12-381-only.txt
-# left out) and the one-curve BN254 snarkpipe that those driving a daemon run.
+# The BN254 instance's test programs (the same sources but TESTS_ONLY_BLS12_381)
+# and the one-curve BN254 snarkpipe that those driving a daemon run.
 bn254-tests: FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe
 
@@ -264,14 +287,22 @@ $(BUILD)/instance.o: $(INSTANCE_OBJ)
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part
 # of `all`; scripts/fuzz.sh builds and runs them.
 #   make fuzz -> $(FUZZ_BUILD)/fuzz/fuzz_*  (library built with the same sanitizers)
-FUZZ_BUILD ?= build-fuzz
+FUZZ_BUILD ?= build-fuzz$(CURVE_TAG)
 FUZZ_CC    ?= clang
 FUZZ_OPT   := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+# Fuzz targets per curve, as the tests: the zcash point form and bellperson
+# files are BLS12-381's, the EVM and arkworks point forms BN254's.
+FUZZ_ONLY_BLS12_381 := fuzz_point fuzz_bp_params fuzz_bp_proof fuzz_bp_vk
+FUZZ_ONLY_BN254     := fuzz_point_bn254
+FUZZ_OTHER_CURVE    := $(if $(filter bn254,$(CURVE)),$(FUZZ_ONLY_BLS12_381),$(FUZZ_ONLY_BN254))
+FUZZ_SRC   := $(filter-out $(FUZZ_OTHER_CURVE:%=tests/fuzz/%.c),$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: fuzz fuzz-targets
+.PHONY: fuzz fuzz-targets fuzz-list
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=0 OPT="$(FUZZ_OPT)" fuzz-targets
+# The targets of this curve's fuzz build, one name a line (scripts/fuzz.sh).
+fuzz-list:
+	@for f in $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%); do echo $$f; done
 fuzz-targets: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%) $(BUILD)/fuzz/make_seeds
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
@@ -286,8 +317,9 @@ $(FUZZ_WIRE_BIN): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_WIRE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
-# Writes the seed corpora (tests/fuzz/make_seeds.c says how to run it).
-$(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds.c $(LIB)
+# Writes the seed corpora (tests/fuzz/make_seeds.c says how to run it; a
+# BN254 build's writes the BN254-only target's, make_seeds_bn254.c).
+$(BUILD)/fuzz/make_seeds: tests/fuzz/make_seeds$(if $(filter bn254,$(CURVE)),_bn254).c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
@@ -324,6 +356,6 @@ clean:
 	@case "$(BUILD)" in ""|.|./|/|..|../*) echo "make clean: refusing BUILD=$(BUILD)"; exit 1;; esac
 	rm -rf $(BUILD) $(BN_BUILD)
 clean-all: clean
-	rm -rf build-san build-bn254 build-bn254-san $(FUZZ_BUILD)
+	rm -rf build-san build-fuzz build-bn254 build-bn254-san build-fuzz-bn254
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/gpu/check/*.d)

@@ -117,6 +117,7 @@ static void table(unsigned max_log)
     static const unsigned logs[] = {12, 16, 18, 20};
     sp_rng rng;
     sp_rng_seed(&rng, 42);
+    printf("%s\n", SP_CURVE_NAME);
     printf("%-5s %-6s %-9s %-6s %4s %5s %11s %11s %9s\n", "group", "log n", "scalars", "method",
            "thr", "c", "wall ms", "CPU ms", "ns/point");
     for (int g = 1; g <= 2; g++) {

@@ -183,7 +183,7 @@ static const bench_row rows_[] = {
 
 int sp_bench_field(int argc, char **argv)
 {
-    printf("%-28s %14s   (field path: %s)\n", "operation", "ns/op",
+    printf("%-28s %14s   (%s, field path: %s)\n", "operation", "ns/op", SP_CURVE_NAME,
            sp_field_asm_active() ? "x86-64 adx" : "portable C");
     bench_run_rows(rows_, sizeof rows_ / sizeof rows_[0], argc, argv);
     return 0;

@@ -6,9 +6,11 @@
 # where the reproducer was saved), or when one of the committed reproducers
 # tests/fuzz/crashes/<target>-*.bin, run first, still fails.
 #
-#   scripts/fuzz.sh [target ...]     (default: every tests/fuzz/fuzz_*.c)
+#   scripts/fuzz.sh [target ...]     (default: every target of the curve, make fuzz-list)
 #   FUZZ_SECONDS=20   seconds per target
-#   FUZZ_BUILD=build-fuzz   build directory (make fuzz FUZZ_BUILD=...)
+#   CURVE=bn254       the BN254 build of the targets (default bls12-381)
+#   FUZZ_BUILD=build-fuzz   build directory (make fuzz FUZZ_BUILD=...; default
+#                     build-fuzz, build-fuzz-bn254 with CURVE=bn254)
 #   FUZZ_KEEP=1       keep the scratch directory (grown corpora, logs)
 #
 # Needs clang with its fuzzer runtime (Debian 12: clang libclang-rt-14-dev).
@@ -17,23 +19,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${FUZZ_SECONDS:-20}
-BUILD_DIR=${FUZZ_BUILD:-build-fuzz}
+CURVE=${CURVE:-bls12-381}
+BUILD_DIR=${FUZZ_BUILD:-build-fuzz$([ "$CURVE" = bn254 ] && echo -bn254)}
 CC_FUZZ=${FUZZ_CC:-clang}
 
 if ! command -v "$CC_FUZZ" >/dev/null; then
     echo "fuzz.sh: $CC_FUZZ not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2
     exit 2
 fi
-make -s -j"$(nproc)" fuzz FUZZ_BUILD="$BUILD_DIR" FUZZ_CC="$CC_FUZZ" >/dev/null
+make -s -j"$(nproc)" fuzz CURVE="$CURVE" FUZZ_BUILD="$BUILD_DIR" FUZZ_CC="$CC_FUZZ" >/dev/null
 
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
-    targets=()
-    for f in tests/fuzz/fuzz_*.c; do
-        n=${f##*/fuzz_}
-        targets+=("${n%.c}")
-    done
+    mapfile -t targets < <(make -s --no-print-directory fuzz-list CURVE="$CURVE")
 fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sp-fuzz.XXXXXX")

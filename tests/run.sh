@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Runs every test program in DIR (default build/tests), then, with
-# --bn254 DIR2, every test program of the BN254 build in DIR2 (named
-# bn254/test_x in the report), then every executable script
-# tests/test_*.sh with the build directory (the parent of DIR) as its
-# argument, and prints the closing line "N passed, N failed, N skipped".
+# --bn254 DIR2, every test program of the BN254 build in DIR2 (reported as
+# bn254/test_x), then every executable script tests/test_*.sh with the
+# build directory (the parent of DIR) as its argument, and prints the
+# closing line "N passed, N failed, N skipped".
 #   tests/run.sh [DIR] [--bn254 DIR2]
+#
+# SP_TEST_PROGRAMS (names, space-separated) is the list of test programs
+# DIR should have, SP_TEST_PROGRAMS_BN254 that of DIR2 (the Makefile sets
+# them: some exist for one curve only); default: one per tests/test_*.c.
+# SP_TEST_SCRIPTS, when set (even empty), replaces the scripts
+# tests/test_*.sh by the ones it names.
 #
 # A test that cannot run here (a library, a tool or a browser missing)
 # exits 77 and says why: it is counted as skipped, never as passed. A test
-# program of tests/test_*.c that was not built (the daemon's, without
-# libmicrohttpd and libinih) is skipped too, by name; in the BN254 build,
-# those of tests/bls12-381-only.txt are not expected.
+# program of the list that was not built (the daemon's, without
+# libmicrohttpd and libinih) is skipped too, by name.
 # Exit status 1 when any failed, or when any was skipped and
 # SP_TEST_NO_SKIP=1 (CI sets it: there, everything must run).
 dir=${1:-build/tests}
@@ -23,7 +28,8 @@ kcache=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_kcache.XXXXXX")
 trap 'rm -rf "$kcache"' EXIT
 export SNARKPIPE_CACHE_DIR=$kcache/snarkpipe
 pass=0; fail=0; skip=0; failed=(); skipped=()
-bls_only=$(sed -n 's/^\(test_[a-z0-9_]*\).*/\1/p' "$here/bls12-381-only.txt")
+all_programs=()
+for src in "$here"/test_*.c; do all_programs+=("$(basename "$src" .c)"); done
 
 # run_one NAME PROGRAM [ARGS...]
 run_one() {
@@ -37,27 +43,34 @@ run_one() {
     printf "== %s %s (%ss)\n" "$name" "$status" "$(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN{printf \"%.1f\", b-a}")"
 }
 
-# run_dir DIR PREFIX EXCLUDED: the test programs of one build.
+# run_dir DIR PREFIX NAMES...: the listed test programs of one build.
 run_dir() {
-    local d=$1 prefix=$2 excluded=$3 src name t
-    for src in "$here"/test_*.c; do
-        name=$(basename "$src" .c)
-        case " $excluded " in *" $name "*) continue ;; esac
-        if [ ! -x "$d/$name" ]; then
+    local d=$1 prefix=$2 name
+    shift 2
+    for name in "$@"; do
+        if [ -x "$d/$name" ]; then
+            run_one "$prefix$name" "$d/$name"
+        else
             skip=$((skip + 1)); skipped+=("$prefix$name")
             echo "== $prefix$name skipped (not built: the daemon's tests need libmicrohttpd and libinih; scripts/deps.sh)"
         fi
     done
-    for t in "$d"/test_*; do
-        [ -x "$t" ] || continue
-        case " $excluded " in *" $(basename "$t") "*) continue ;; esac # left over from an older build
-        run_one "$prefix$(basename "$t")" "$t"
-    done
 }
 
-run_dir "$dir" "" ""
-[ -n "$bn_dir" ] && run_dir "$bn_dir" "bn254/" "$(echo $bls_only)"
-for t in "$here"/test_*.sh; do
+if [ -n "${SP_TEST_PROGRAMS+set}" ]; then read -r -a programs <<<"$SP_TEST_PROGRAMS"; else programs=("${all_programs[@]}"); fi
+run_dir "$dir" "" "${programs[@]}"
+if [ -n "$bn_dir" ]; then
+    if [ -n "${SP_TEST_PROGRAMS_BN254+set}" ]; then read -r -a programs <<<"$SP_TEST_PROGRAMS_BN254"; else programs=("${all_programs[@]}"); fi
+    run_dir "$bn_dir" "bn254/" "${programs[@]}"
+fi
+if [ -n "${SP_TEST_SCRIPTS+set}" ]; then
+    read -r -a names <<<"$SP_TEST_SCRIPTS"
+    scripts=()
+    for s in "${names[@]}"; do scripts+=("$here/$s"); done
+else
+    scripts=("$here"/test_*.sh)
+fi
+for t in "${scripts[@]}"; do
     [ -x "$t" ] || continue
     run_one "$(basename "$t")" "$t" "$(dirname "$dir")"
 done

@@ -35,7 +35,6 @@
 #include "cli/cmds.h"
 #include "util/curves.h"
 #include "util/file.h"
-#include "util/json.h"
 
 #if SP_WITH_BN254_INSTANCE
 /* The BN254 build's sp_cli_main, renamed (Makefile, "two-curve binary"). */
@@ -57,87 +56,22 @@ static const struct {
 
 /* ---- what a file says about its curve ---- */
 
-static int read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-    return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
-}
-
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-
-/* An iden3 binfile (.zkey, .r1cs, .wtns): the section holding the prime
- * (2 for a zkey, where the base field prime comes first; 1 otherwise),
- * found by walking the section table. */
-static sp_curve_id sniff_binfile(int fd, uint64_t size, const uint8_t head[12])
-{
-    int zkey = !memcmp(head, "zkey", 4);
-    uint32_t want = zkey ? 2 : 1, n_sections = le32(head + 8);
-    uint64_t pos = 12;
-    for (uint32_t i = 0; i < n_sections && pos + 12 <= size; i++) {
-        uint8_t h[12], prime[64];
-        if (!read_at(fd, h, 12, pos))
-            break;
-        uint64_t len = le32(h + 4) | (uint64_t)le32(h + 8) << 32;
-        if (le32(h) == want) {
-            uint32_t n8;
-            if (len < 4 || !read_at(fd, prime, 4, pos + 12))
-                break;
-            n8 = le32(prime);
-            if (n8 > sizeof prime || len < 4 + (uint64_t)n8 || !read_at(fd, prime, n8, pos + 16))
-                break;
-            return zkey ? sp_curve_from_base_prime(prime, n8) : sp_curve_from_scalar_prime(prime, n8);
-        }
-        pos += 12 + len;
-    }
-    return SP_CURVE_ID_NONE;
-}
-
-/* snarkjs JSON: the top-level "curve" member (public.json has none). */
-static sp_curve_id sniff_json(int fd, uint64_t size)
-{
-    enum { MAX = 16 << 20 }; /* keys and proofs are far smaller */
-    if (size > MAX)
-        return SP_CURVE_ID_NONE;
-    char *text = malloc(size ? size : 1);
-    sp_json_doc *doc = NULL;
-    sp_curve_id c = SP_CURVE_ID_NONE;
-    if (text && read_at(fd, text, size, 0) && sp_json_parse(&doc, text, size, NULL, NULL, 0) == SP_OK) {
-        const sp_json_val *v = sp_json_get(sp_json_root(doc), "curve");
-        if (v && v->type == SP_JSON_STRING)
-            c = sp_curve_from_name(v->text, v->n);
-    }
-    sp_json_free(doc);
-    free(text);
-    return c;
-}
-
 static sp_curve_id sniff_file(const char *path)
 {
     char err[SP_ERR_LEN];
     int fd;
     uint64_t size;
-    uint8_t head[12] = {0};
     if (sp_file_open_regular(&fd, &size, path, "file", err) != SP_OK)
         return SP_CURVE_ID_NONE;
-    sp_curve_id c = SP_CURVE_ID_NONE;
-    int have = read_at(fd, head, sizeof head, 0);
-    int bin = have && (!memcmp(head, "zkey", 4) || !memcmp(head, "r1cs", 4) || !memcmp(head, "wtns", 4));
-    if (bin)
-        c = sniff_binfile(fd, size, head);
-    else if (have && !memcmp(head, "SPREC\0\1\0", 8))
-        c = SP_CURVE_ID_BLS12_381; /* porep-like recordings are BLS12-381's (circuit/rec.h) */
+    sp_curve_id c = sp_curve_of_file(fd, size);
     close(fd);
-    if (bin || c != SP_CURVE_ID_NONE)
+    if (c != SP_CURVE_ID_NONE)
         return c;
-    sp_cli_file_kind kind;
-    if (sp_cli_detect(&kind, NULL, path, err) != SP_OK)
-        return SP_CURVE_ID_NONE;
-    if (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK || kind == SP_FILE_BP_PROOF)
-        return SP_CURVE_ID_BLS12_381; /* bellperson's formats are BLS12-381's */
-    if (kind != SP_FILE_JSON || sp_file_open_regular(&fd, &size, path, "file", err) != SP_OK)
-        return SP_CURVE_ID_NONE;
-    c = sniff_json(fd, size);
-    close(fd);
-    return c;
+    sp_cli_file_kind kind; /* bellperson's formats are BLS12-381's (their layout: cmds.h) */
+    if (sp_cli_detect(&kind, NULL, path, err) == SP_OK &&
+        (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK || kind == SP_FILE_BP_PROOF))
+        return SP_CURVE_ID_BLS12_381;
+    return SP_CURVE_ID_NONE;
 }
 
 /* The daemon's configuration: "curve = NAME" in its [engine] section

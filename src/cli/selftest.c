@@ -2,8 +2,8 @@
  * `snarkpipe selftest [VECTORS]`: a short, readable check of the
  * arithmetic foundation, for `make demo` and for users on a new machine.
  *
- *   1. the generators encode to the constants of the curve's standard
- *      (BLS12-381: the zcash serialization spec; BN254: EIP-196/197);
+ *   1. the generators encode to the constants of the curve's specification
+ *      (BLS12-381: the zcash serialization; BN254: EIP-196/197's EVM form);
  *   2. the generators have order r;
  *   3. the pairing is bilinear and non-degenerate, on scalars a, b drawn
  *      fresh from the OS and printed: e([a]G1, [b]G2) = e([ab]G1, G2)
@@ -20,29 +20,27 @@
 #include "pairing/pairing.h"
 
 #if SP_CURVE_BN254
-/* The generators in the EVM form (EIP-196 for G1 = (1, 2), EIP-197 for
- * G2; the coordinates of G2 imaginary part first). */
-#define GEN_SPEC "EIP-196/197"
+/* The generators in the EVM form (EIP-196's G1 (1, 2), EIP-197's G2 as
+ * x.c1 | x.c0 | y.c1 | y.c0). */
+#define GEN_SPEC "the EVM form of EIP-196/197"
 #define G1_GEN_BYTES SP_G1_EVM_BYTES
 #define G2_GEN_BYTES SP_G2_EVM_BYTES
-#define G1_ENCODE sp_g1_to_evm
-#define G2_ENCODE sp_g2_to_evm
-static const char G1_GEN_HEX[] =
-    "0000000000000000000000000000000000000000000000000000000000000001"
-    "0000000000000000000000000000000000000000000000000000000000000002";
-static const char G2_GEN_HEX[] =
-    "198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"
-    "1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed"
-    "090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b"
-    "12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa";
+#define g1_gen_encode sp_g1_to_evm
+#define g2_gen_encode sp_g2_to_evm
+static const char G1_GEN_HEX[] = "0000000000000000000000000000000000000000000000000000000000000001"
+                                 "0000000000000000000000000000000000000000000000000000000000000002";
+static const char G2_GEN_HEX[] = "198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"
+                                 "1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed"
+                                 "090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b"
+                                 "12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa";
 #else
 /* Compressed generators, from the zcash serialization format of BLS12-381
  * (the same points as the IETF pairing-friendly-curves draft, section 4.2.1). */
 #define GEN_SPEC "the zcash serialization spec"
 #define G1_GEN_BYTES SP_G1_COMPRESSED_BYTES
 #define G2_GEN_BYTES SP_G2_COMPRESSED_BYTES
-#define G1_ENCODE sp_g1_to_bytes_compressed
-#define G2_ENCODE sp_g2_to_bytes_compressed
+#define g1_gen_encode sp_g1_to_bytes_compressed
+#define g2_gen_encode sp_g2_to_bytes_compressed
 static const char G1_GEN_HEX[] =
     "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
 static const char G2_GEN_HEX[] =
@@ -73,8 +71,8 @@ static void check_generators(void)
     char h1[2 * sizeof b1 + 1], h2[2 * sizeof b2 + 1];
     sp_g1_generator(&g1);
     sp_g2_generator(&g2);
-    G1_ENCODE(b1, &g1);
-    G2_ENCODE(b2, &g2);
+    g1_gen_encode(b1, &g1);
+    g2_gen_encode(b2, &g2);
     to_hex(h1, b1, sizeof b1);
     to_hex(h2, b2, sizeof b2);
     printf("  G1 generator  %.16s..%s\n", h1, h1 + strlen(h1) - 8);
@@ -85,13 +83,15 @@ static void check_generators(void)
            "[r]G1 = 0 and [r]G2 = 0");
 }
 
-/* A uniform nonzero scalar from the OS. */
+/* A uniform nonzero scalar from the OS (rejection sampling on 255 bits). */
 static int os_scalar(sp_fr *r)
 {
+    uint8_t b[SP_FR_BYTES];
     do {
-        if (sp_fr_random_os(r) != SP_OK)
+        if (sp_os_random(b, sizeof b) != SP_OK)
             return 0;
-    } while (sp_fr_is_zero(r));
+        b[0] &= 0x7f;
+    } while (sp_fr_from_bytes_be(r, b) != SP_OK || sp_fr_is_zero(r));
     return 1;
 }
 

@@ -3,7 +3,10 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "util/json.h"
 
 typedef struct {
     const char *name, *snarkjs, *label;
@@ -84,6 +87,78 @@ sp_curve_id sp_curve_from_base_prime(const uint8_t *le, size_t n)
         if (same_le(le, n, CURVES[c].p, CURVES[c].fp_bytes))
             return (sp_curve_id)c;
     return SP_CURVE_ID_NONE;
+}
+
+/* ---- what a file says about its curve ---- */
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+    return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* An iden3 binfile (.zkey, .r1cs, .wtns): the section holding the prime
+ * (2 for a zkey, where the base field prime comes first; 1 otherwise),
+ * found by walking the section table. */
+static sp_curve_id sniff_binfile(int fd, uint64_t size, const uint8_t head[12])
+{
+    int zkey = !memcmp(head, "zkey", 4);
+    uint32_t want = zkey ? 2 : 1, n_sections = le32(head + 8);
+    uint64_t pos = 12;
+    for (uint32_t i = 0; i < n_sections && i < 64 && pos + 12 <= size; i++) { /* iden3 files have a few */
+        uint8_t h[12], prime[64];
+        if (!read_at(fd, h, 12, pos))
+            break;
+        uint64_t len = le32(h + 4) | (uint64_t)le32(h + 8) << 32;
+        if (le32(h) == want) {
+            uint32_t n8;
+            if (len < 4 || !read_at(fd, prime, 4, pos + 12))
+                break;
+            n8 = le32(prime);
+            if (n8 > sizeof prime || len < 4 + (uint64_t)n8 || !read_at(fd, prime, n8, pos + 16))
+                break;
+            return zkey ? sp_curve_from_base_prime(prime, n8) : sp_curve_from_scalar_prime(prime, n8);
+        }
+        if (len > size - pos - 12)
+            break; /* a section that claims more than the file holds */
+        pos += 12 + len;
+    }
+    return SP_CURVE_ID_NONE;
+}
+
+/* snarkjs JSON: the top-level "curve" member (public.json has none). */
+static sp_curve_id sniff_json(int fd, uint64_t size)
+{
+    enum { MAX = 16 << 20 }; /* keys and proofs are far smaller */
+    if (size > MAX)
+        return SP_CURVE_ID_NONE;
+    char *text = malloc(size ? size : 1);
+    sp_json_doc *doc = NULL;
+    sp_curve_id c = SP_CURVE_ID_NONE;
+    if (text && read_at(fd, text, size, 0) && sp_json_parse(&doc, text, size, NULL, NULL, 0) == SP_OK) {
+        const sp_json_val *v = sp_json_get(sp_json_root(doc), "curve");
+        if (v && v->type == SP_JSON_STRING)
+            c = sp_curve_from_name(v->text, v->n);
+    }
+    sp_json_free(doc);
+    free(text);
+    return c;
+}
+
+sp_curve_id sp_curve_of_file(int fd, uint64_t size)
+{
+    uint8_t head[64];
+    size_t n = size < sizeof head ? (size_t)size : sizeof head, j = 0;
+    if (n < 4 || !read_at(fd, head, n, 0))
+        return SP_CURVE_ID_NONE;
+    if (n >= 12 && (!memcmp(head, "zkey", 4) || !memcmp(head, "r1cs", 4) || !memcmp(head, "wtns", 4)))
+        return sniff_binfile(fd, size, head);
+    if (n >= 8 && !memcmp(head, "SPREC\0\1\0", 8))
+        return SP_CURVE_ID_BLS12_381; /* porep-like recordings are BLS12-381's (circuit/rec.h) */
+    while (j < n && (head[j] == ' ' || head[j] == '\t' || head[j] == '\r' || head[j] == '\n'))
+        j++;
+    return j < n && head[j] == '{' ? sniff_json(fd, size) : SP_CURVE_ID_NONE; /* only an object has "curve" */
 }
 
 void sp_curve_mismatch_msg(char *out, size_t out_len, const char *what, sp_curve_id file_curve)

@@ -55,6 +55,19 @@ sp_curve_id sp_curve_from_base_prime(const uint8_t *le, size_t n);
 size_t sp_curve_fp_bytes(sp_curve_id c);
 
 /*
+ * The curve a file says it is for, from its bytes alone (untrusted: read
+ * with bounds, never trusting a length): the prime of an iden3 container
+ * (.zkey: section 2's base-field prime; .r1cs, .wtns: section 1's scalar
+ * prime, the sections found by walking the section table), a .sprec
+ * recording (BLS12-381's, circuit/rec.h), the top-level "curve" member of
+ * snarkjs JSON (up to 16 MiB).
+ * On input: fd a regular file open for reading, size its length.
+ * Returns the curve, or SP_CURVE_ID_NONE when the bytes do not say (another
+ *   format, public.json, an unknown prime, a read error).
+ */
+sp_curve_id sp_curve_of_file(int fd, uint64_t size);
+
+/*
  * The message of a file made for another curve than this build's:
  * "<what> is for bn254 (bn128) but this is the bls12-381 prover".
  * On input: what names the thing ("zkey", "proof.json"); out[0..out_len).

@@ -14,6 +14,9 @@
 #   SP_DEPS_NO_INSTALL=1       only check and report (never apt-get)
 #
 # The same package list is installed by .ci/run (plus clang for the fuzzers).
+# npm packages are not installed here: the tests install what they use on
+# first run (tests/lib.sh: snarkjs 0.7.6; tests/evm/package-lock.json: solc
+# and ethereumjs' EVM), from the npm registry.
 set -u
 required=(build-essential libgmp-dev)
 optional=(pkg-config libmicrohttpd-dev libinih-dev libpq-dev postgresql chromium nodejs npm ca-certificates systemd)

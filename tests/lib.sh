@@ -9,6 +9,9 @@
 #                             0.2.23, circom compiled to WebAssembly), installed with
 #                             circomlib 2.0.5 into BUILD/npm on first use; circuits
 #                             include "circomlib/circuits/..." with -l BUILD/npm/node_modules
+#   need_evm BUILD            prints the node_modules folder of tests/evm/package.json
+#                             (solc, ethereumjs' EVM), installed by npm ci from its
+#                             lock file into BUILD/npm-evm, again when the lock changes
 # With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
@@ -59,4 +62,17 @@ need_circom() {
             { echo "npm install circom2@0.2.23 circomlib@2.0.5 failed:" >&2; cat "$npmdir/install-circom.log" >&2; return 1; }
     fi
     echo "$bin"
+}
+
+need_evm() {
+    local dir=$1/npm-evm src
+    src=$(cd "$(dirname "${BASH_SOURCE[0]}")/evm" && pwd)
+    # .installed: the lock file of the last complete install
+    if ! cmp -s "$src/package-lock.json" "$dir/.installed"; then
+        rm -rf "$dir" && mkdir -p "$dir" && cp "$src/package.json" "$src/package-lock.json" "$dir/" || return 1
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >"$dir/install.log" 2>&1 ||
+            { echo "npm ci of tests/evm/package-lock.json failed:" >&2; cat "$dir/install.log" >&2; return 1; }
+        cp "$src/package-lock.json" "$dir/.installed"
+    fi
+    echo "$dir/node_modules"
 }

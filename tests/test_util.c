@@ -4,14 +4,20 @@
  * the largest values that fit and the smallest that do not, and junk;
  * SHA-256 (src/util/sha256.h): FIPS 180-4 answers on both paths, and the
  * SHA-extension path against the portable one on random messages of
- * random lengths fed in random pieces.
+ * random lengths fed in random pieces;
+ * the atomic file replacement (src/util/file.h): new and existing files,
+ * modes, links, what it refuses, and nothing left behind.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "test.h"
 #include "util/bytes.h"
+#include "util/file.h"
 #include "util/sha256.h"
 
 static void test_bytes_good(void)
@@ -124,6 +130,68 @@ static void test_sha256(sp_rng *rng)
     }
     sp_sha256_use_hw(hw);
     free(m);
+/* 1 when path holds exactly text. */
+static int holds(const char *path, const char *text)
+{
+    char buf[64] = "";
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    return n == strlen(text) && !memcmp(buf, text, n);
+}
+
+/* Entries of dir other than . and .. */
+static int entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_write_atomic(void)
+{
+    char dir[] = "/tmp/sp_test_util.XXXXXX", a[64], link[64], sub[64], err[SP_ERR_LEN];
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(a, sizeof a, "%s/a.txt", dir);
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mode_t old = umask(022);
+    CHECK(sp_file_write_atomic(a, "one", 3, "t", err) == SP_OK && holds(a, "one"));
+    struct stat st;
+    CHECK(stat(a, &st) == 0 && (st.st_mode & 0777) == 0644); /* 0666 less the umask */
+    CHECK(chmod(a, 0600) == 0);
+    CHECK(sp_file_write_atomic(a, "second", 6, "t", err) == SP_OK && holds(a, "second"));
+    CHECK(stat(a, &st) == 0 && (st.st_mode & 0777) == 0600); /* the replaced file's mode */
+    CHECK(sp_file_write_atomic(a, "", 0, "t", err) == SP_OK && holds(a, ""));
+    /* through a link: the target changes, the link stays */
+    CHECK(symlink("a.txt", link) == 0);
+    CHECK(sp_file_write_atomic(link, "via", 3, "t", err) == SP_OK && holds(a, "via"));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    /* refused: a directory (untouched), a missing folder; messages name the path */
+    CHECK(mkdir(sub, 0700) == 0);
+    CHECK(sp_file_write_atomic(sub, "x", 1, "t", err) == SP_ERR_IO && strstr(err, "not a regular file") &&
+          strstr(err, "sub"));
+    CHECK(stat(sub, &st) == 0 && S_ISDIR(st.st_mode));
+    char missing[80];
+    snprintf(missing, sizeof missing, "%s/none/b.txt", dir);
+    CHECK(sp_file_write_atomic(missing, "x", 1, "t", err) == SP_ERR_IO && strstr(err, "none/b.txt"));
+    /* a dangling link is an error, not a new file beside it */
+    CHECK(unlink(a) == 0);
+    CHECK(sp_file_write_atomic(link, "x", 1, "t", err) == SP_ERR_IO && access(a, F_OK) != 0);
+    umask(old);
+    CHECKF(entries(dir) == 2, "%d entries: a temporary file was left behind", entries(dir)); /* link, sub */
+    unlink(link);
+    rmdir(sub);
+    rmdir(dir);
 }
 
 int main(void)
@@ -134,5 +202,6 @@ int main(void)
     test_bytes_good();
     test_bytes_bad();
     test_sha256(&rng);
+    test_write_atomic();
     return sp_test_done();
 }

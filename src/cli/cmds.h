@@ -1,6 +1,6 @@
 /*
  * The Groth16 commands of the snarkpipe tool (prove, verify, setup,
- * export-vkey, info, bench msm/ntt/prove) and the helpers they share:
+ * export-vkey, export-solidity, calldata, info, bench msm/ntt/prove) and the helpers they share:
  * global options, usage and error reporting, progress, file detection.
  * Not part of the library; main.c dispatches to the sp_cli_* commands.
  *
@@ -25,6 +25,10 @@ int sp_cli_verify(int argc, char **argv);
 int sp_cli_setup(int argc, char **argv);
 /* export-vkey <key.zkey|key.params|key.vk> <vkey.json|out.vk> */
 int sp_cli_export_vkey(int argc, char **argv);
+/* export-solidity <verification_key.json|key.zkey> <Verifier.sol> (BN254 only) */
+int sp_cli_export_solidity(int argc, char **argv);
+/* calldata <public.json> <proof.json>: verifyProof's arguments (BN254 only) */
+int sp_cli_calldata(int argc, char **argv);
 /* info [--json] <file> */
 int sp_cli_info(int argc, char **argv);
 /* gen-circuit [--kind chain|porep-like] ... <out.r1cs> <out.wtns>: benchmark circuits

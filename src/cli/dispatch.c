@@ -15,8 +15,9 @@
  *      any spelling util/curves.h knows); taken out of argv, so the
  *      instance never sees it;
  *   2. else, for the commands that read files (prove, verify, setup,
- *      export-vkey, info, bench), the first argument naming a regular file
- *      whose format says: the prime of a .zkey, .r1cs or .wtns, the
+ *      export-vkey, export-solidity, calldata, info, bench), the first
+ *      argument naming a regular file whose format says: the prime of a
+ *      .zkey, .r1cs or .wtns, the
  *      "curve" of snarkjs JSON, BLS12-381 for bellperson .params/.vk/
  *      proofs and .sprec recordings; for `daemon`, "curve" in the
  *      [engine] section of its --config file; for `selftest VECTORS`, the
@@ -169,7 +170,8 @@ static int take_curve_opt(sp_curve_id *named, int *argc, char **argv)
 /* The curve the command's files say, or NONE. argv[first] is the command. */
 static sp_curve_id sniff_args(int argc, char **argv, int first)
 {
-    static const char *const readers[] = {"prove", "verify", "setup", "export-vkey", "info", "bench"};
+    static const char *const readers[] = {"prove", "verify", "setup", "export-vkey", "export-solidity",
+                                          "calldata", "info", "bench"};
     const char *cmd = argv[first];
     if (!strcmp(cmd, "daemon")) {
         for (int i = first + 1; i < argc && strcmp(argv[i], "--"); i++) {

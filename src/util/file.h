@@ -1,6 +1,6 @@
 /*
  * Opening files that are about to be read whole or mapped: only regular
- * files, and never a blocking open. open(2) of a FIFO without a writer
+ * files, and never a blocking open; and replacing a file atomically. open(2) of a FIFO without a writer
  * blocks until one appears (for ever, for a daemon thread or the CLI);
  * a character device can stream without end. Every reader of key,
  * circuit, witness and JSON files goes through here.
@@ -22,6 +22,25 @@
  *   reading a byte). err never holds bytes of the file.
  */
 sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const char *what,
+                               char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * Replaces the file at path with data[0..len) so that a reader sees the
+ * old contents or the new ones, never a part, and a failure (a full disk,
+ * a crash) leaves the old file as it was: the bytes go to a new file in
+ * the same directory ("<path>.tmp-<pid>-<n>", created exclusively), are
+ * fsync'ed, renamed over path, and the directory is fsync'ed.
+ * On input: path; when it names a symbolic link, the file the link points
+ *   to is replaced (the link stays), as writing through it would; a path
+ *   that exists must be a regular file (a directory, FIFO or device is
+ *   refused without opening it). what names the file's role in messages.
+ * On output: the new file has the permission bits (0777) of the file it
+ *   replaces, or 0666 less the umask when there was none.
+ * Returns SP_OK, or SP_ERR_IO with err "<what>: <path>: ...": nothing is
+ *   left behind and path is untouched, except when only the last step,
+ *   the directory's fsync, failed: the new file is then already in place.
+ */
+sp_status sp_file_write_atomic(const char *path, const void *data, size_t len, const char *what,
                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 #endif

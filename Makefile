@@ -11,7 +11,8 @@
 #                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
 #                   default build makes that one too and links both into one
 #                   $(BUILD)/snarkpipe (ARCHITECTURE.md, "Curves").
-#   CUDA_BN254=1    with CUDA=1: the BN254 instance gets its own CUDA backend too
+#   CUDA_BN254=0    with CUDA=1: leave the BN254 instance CPU-only (by default it gets
+#                   its own CUDA backend too, the kernels compiled a second time)
 #   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
 #                   also build-san/, build-fuzz/ (and their -bn254 twins)
 
@@ -43,8 +44,9 @@ endif
 ifeq ($(CURVE),bls12-381)
 BN_BUILD    := $(if $(filter %-san,$(BUILD)),$(patsubst %-san,%-bn254-san,$(BUILD)),$(BUILD)-bn254)
 BN_INSTANCE := $(BN_BUILD)/instance.o
-# the sub-make's arguments: CUDA for BN254 only with CUDA_BN254=1
-BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 1,$(CUDA_BN254)),$(CUDA),0)
+# the sub-make's arguments: CUDA for BN254 as for BLS12-381 unless CUDA_BN254=0
+CUDA_BN254  ?= 1
+BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))
 endif
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc -pthread
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
@@ -251,11 +253,19 @@ $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 # BUILD-bn254/ for another BUILD), made by a sub-make into one relocatable
 # object, instance.o, whose every global symbol is renamed: sp_x ->
 # sp_bn254_x, any other x -> sp_bn254__x (the map comes from nm at build
-# time). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
+# time; COMDAT group signatures too: C++ objects (the CUDA backend) put
+# inline functions in groups that the linker keeps once per signature, and
+# a constructor's or destructor's group is named by a symbol no object
+# defines (..C5Ev/..D5Ev), so unrenamed, the BLS12-381 objects' copy would be
+# dropped for the instance's renamed one and their references left
+# undefined). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
 # dispatch.c (compiled here with SP_WITH_BN254_INSTANCE=1) calls.
-# With CUDA=1 the BN254 instance gets its own CUDA backend only with
-# CUDA_BN254=1 (the kernels compiled a second time, for BN254; without it
-# the BN254 prover runs on the CPU and says so for --backend cuda).
+# With CUDA=1 the BN254 instance gets its own CUDA backend (the kernels
+# compiled a second time, for BN254, into BN_BUILD, and renamed with the
+# rest: its C and C++ functions, template instantiations and COMDAT
+# groups; the kernels' host stubs, fat binaries and their registration
+# are local to each object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
+# CPU and says so for --backend cuda).
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
@@ -266,8 +276,10 @@ INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
 instance: $(BUILD)/instance.o
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
 	$(LD) -r -o $@.tmp $^
-	nm -g --defined-only $@.tmp | awk '$$NF == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
-		{ n = $$NF; print n, (n ~ /^sp_/ ? "sp_bn254_" substr(n, 4) : "sp_bn254__" n) }' >$@.map
+	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
+	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \
+	awk '$$0 == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
+		!seen[$$0]++ { print $$0, ($$0 ~ /^sp_/ ? "sp_bn254_" substr($$0, 4) : "sp_bn254__" $$0) }' >$@.map
 	objcopy --redefine-syms=$@.map $@.tmp $@
 	@rm -f $@.tmp
 

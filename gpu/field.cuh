@@ -1,8 +1,10 @@
 /*
- * Device arithmetic in Fp (12 x 32-bit words), Fr (8 words) and Fp2.
+ * Device arithmetic in Fp, Fr and Fp2 of the build's curve: Fp in
+ * 2 * SP_FP_LIMBS 32-bit words (12 on BLS12-381, 8 on BN254), Fr in
+ * 2 * SP_FR_LIMBS (8 on both).
  *
  * Same representation as the CPU (src/field/field.h): Montgomery form with
- * R = 2^384 / 2^256, always fully reduced, little-endian words, so an
+ * R = 2^(64 SP_FP_LIMBS) / 2^(64 SP_FR_LIMBS), always fully reduced, little-endian words, so an
  * sp_fp in memory is an fp_t. Constants come from src/field/consts.h.
  *
  * Multiplication is CIOS Montgomery: for each word b_i, the row a * b_i
@@ -51,34 +53,42 @@ SP_PTX2(subc, "subc.u32")
 /* ---- field descriptions: word j of the constants, folded at compile time ---- */
 
 struct fp_desc {
-    enum { N = 12 };
+    enum { N = 2 * SP_FP_LIMBS };
     static __device__ __forceinline__ uint32_t p(int j)
     {
-        constexpr uint64_t m[6] = SP_FP_MODULUS_INIT;
+        constexpr uint64_t m[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
         return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
     }
     static __device__ __forceinline__ uint32_t one(int j)
     {
-        constexpr uint64_t m[6] = SP_FP_MONT_ONE_INIT;
+        constexpr uint64_t m[SP_FP_LIMBS] = SP_FP_MONT_ONE_INIT;
         return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
     }
     static __device__ __forceinline__ uint32_t n0() { return (uint32_t)SP_FP_N0; }
 };
 
 struct fr_desc {
-    enum { N = 8 };
+    enum { N = 2 * SP_FR_LIMBS };
     static __device__ __forceinline__ uint32_t p(int j)
     {
-        constexpr uint64_t m[4] = SP_FR_MODULUS_INIT;
+        constexpr uint64_t m[SP_FR_LIMBS] = SP_FR_MODULUS_INIT;
         return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
     }
     static __device__ __forceinline__ uint32_t one(int j)
     {
-        constexpr uint64_t m[4] = SP_FR_MONT_ONE_INIT;
+        constexpr uint64_t m[SP_FR_LIMBS] = SP_FR_MONT_ONE_INIT;
         return (uint32_t)(m[j >> 1] >> (32 * (j & 1)));
     }
     static __device__ __forceinline__ uint32_t n0() { return (uint32_t)SP_FR_N0; }
 };
+
+/* mont_add and field_eo.cuh need a spare bit (p < 2^(32N - 1)). */
+struct sp_spare_bit_check {
+    static constexpr uint64_t fp[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
+    static constexpr uint64_t fr[SP_FR_LIMBS] = SP_FR_MODULUS_INIT;
+};
+static_assert(sp_spare_bit_check::fp[SP_FP_LIMBS - 1] >> 63 == 0, "Fp needs a spare bit");
+static_assert(sp_spare_bit_check::fr[SP_FR_LIMBS - 1] >> 63 == 0, "Fr needs a spare bit");
 
 /* ---- generic N-word Montgomery arithmetic ---- */
 
@@ -219,7 +229,8 @@ static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t 
         mont_mul<D>(r, a, b);
 }
 
-/* r = a + b mod p (a + b fits in N words for both fields: p < 2^381, r < 2^255). */
+/* r = a + b mod p (a + b fits in N words: every field here has a spare bit,
+ * p < 2^(32N - 1); checked by static_assert below). */
 template <class D>
 static __device__ __forceinline__ void mont_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -265,8 +276,8 @@ static __device__ __forceinline__ bool words_zero(const uint32_t *a)
 /* ---- the three field types (M: the multiplication algorithm) ---- */
 
 /* 16-byte alignment (sizes are multiples of 16) lets loads be 128-bit. */
-template <int M> struct __align__(16) fp_tm { uint32_t w[12]; };
-template <int M> struct __align__(16) fr_tm { uint32_t w[8]; };
+template <int M> struct __align__(16) fp_tm { uint32_t w[2 * SP_FP_LIMBS]; };
+template <int M> struct __align__(16) fr_tm { uint32_t w[2 * SP_FR_LIMBS]; };
 template <int M> struct fp2_tm { fp_tm<M> c0, c1; };
 typedef fp_tm<SP_MUL_PTX> fp_t;
 typedef fr_tm<SP_MUL_PTX> fr_t;
@@ -310,8 +321,8 @@ typedef fp2_tm<SP_MUL_PTX> fp2_t;
         f_set_zero(z);                                                                      \
         f_sub(r, z, a);                                                                     \
     }
-SP_FIELD_OPS(fp_tm, fp_desc, 12)
-SP_FIELD_OPS(fr_tm, fr_desc, 8)
+SP_FIELD_OPS(fp_tm, fp_desc, 2 * SP_FP_LIMBS)
+SP_FIELD_OPS(fr_tm, fr_desc, 2 * SP_FR_LIMBS)
 #undef SP_FIELD_OPS
 
 /* Fp2 = Fp[u]/(u^2 + 1); Karatsuba: 3 multiplications, squaring 2. */

@@ -1,7 +1,8 @@
 /*
  * Montgomery multiplication with even/odd carry chains (SP_MUL_EO), for
- * N-word fields with at least one spare bit (p < 2^(32N - 1)): Fp (N = 12,
- * 3 spare bits) and Fr (N = 8, 1 spare bit). Included by field.cuh, which
+ * N-word fields (N even) with at least one spare bit (p < 2^(32N - 1)): on
+ * BLS12-381 Fp (N = 12, 3 spare bits) and Fr (N = 8, 1 spare bit), on
+ * BN254 Fp and Fr (N = 8, 2 spare bits each). Included by field.cuh, which
  * defines the carry-chain primitives, fp_desc/fr_desc and mont_final_sub.
  *
  * Why: the product a_j * b_i has its low half at word j and its high half

@@ -58,11 +58,11 @@ static_assert(sizeof(fb_fr) == sizeof(sp_fr), "Fr layout");
 template <int M>
 static __device__ __noinline__ void fb_inv(fp_tm<M> &r, const fp_tm<M> &a)
 {
-    constexpr uint64_t p[6] = SP_FP_MODULUS_INIT;
+    constexpr uint64_t p[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
     fp_tm<M> x;
     f_set_one(x);
 #pragma unroll
-    for (int l = 5; l >= 0; l--) {
+    for (int l = SP_FP_LIMBS - 1; l >= 0; l--) {
         const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
 #pragma unroll 1
         for (int b = 63; b >= 0; b--) {

@@ -76,11 +76,11 @@ typedef fp2_tm<SP_MUL_EO> b2_fp2;
 /* r = a^(p-2) = 1/a (a != 0). */
 static __device__ __noinline__ void b2_inv(b2_fp &r, const b2_fp &a)
 {
-    constexpr uint64_t p[6] = SP_FP_MODULUS_INIT;
+    constexpr uint64_t p[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
     b2_fp x;
     f_set_one(x);
 #pragma unroll 1
-    for (int l = 5; l >= 0; l--) {
+    for (int l = SP_FP_LIMBS - 1; l >= 0; l--) {
         const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
 #pragma unroll 1
         for (int b = 63; b >= 0; b--) {

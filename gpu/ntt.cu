@@ -161,7 +161,7 @@ extern "C" sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain 
                                                unsigned log_n, int roots)
 {
     *out = NULL;
-    if (log_n > 28 || (roots != SP_NTT_ROOTS_SNARKJS && roots != SP_NTT_ROOTS_ZKCRYPTO))
+    if (log_n > SP_NTT_MAX_LOG || (roots != SP_NTT_ROOTS_SNARKJS && roots != SP_NTT_ROOTS_ZKCRYPTO))
         return SP_ERR_INVALID_ARG;
     sp_fr w;
     SP_TRY(sp_ntt_root_of_unity(&w, log_n, (sp_ntt_roots)roots));

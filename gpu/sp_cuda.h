@@ -226,7 +226,8 @@ typedef struct sp_cuda_ntt_domain sp_cuda_ntt_domain;
  * On output: *out is a domain of size 2^log_n whose root w is the one
  * sp_ntt_root_of_unity(log_n, roots) returns (roots: 5 = snarkjs, 7 =
  * zkcrypto, the sp_ntt_roots values); twiddles live on the device.
- * Returns SP_ERR_INVALID_ARG for log_n > 28 or another roots value.
+ * Returns SP_ERR_INVALID_ARG for log_n > SP_NTT_MAX_LOG (28 on BLS12-381,
+ * 27 on BN254) or another roots value.
  */
 sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain **out, unsigned log_n,
                                     int roots) SP_WARN_UNUSED;

@@ -6,7 +6,12 @@
 #   scripts/gpu-check.sh [BUILD_DIR] [gpu_check options]
 #     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
 #                 there with make unless both already exist
-#                 (SP_GPU_REBUILD=1 forces the build)
+#                 (SP_GPU_REBUILD=1 forces the build). The curve checked is
+#                 the build's: a CURVE=bn254 build directory (build-bn254,
+#                 build-cuda-bn254, ...; made with CURVE=bn254 when it has
+#                 "bn254" in its name) checks BN254 (its gpu_check against
+#                 its CPU backend, the bn128 vectors, every snarkpipe command
+#                 with --curve bn254); any other checks BLS12-381
 #     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
 #                 --device N  --stream (of gpu_check only the streamed-MSM and
 #                 streamed-key checks and rows)  --only ntt|msm|split (of the
@@ -43,11 +48,25 @@ case "${1:-}" in
     *) B=$1; shift ;;
 esac
 S=$B/snarkpipe
+case "$B" in
+    *bn254*) MK_CURVE=bn254 ;;
+    *) MK_CURVE=bls12-381 ;;
+esac
 if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$B/gpu/gpu_check" ] || [ ! -x "$S" ] ||
    ! grep -q sp_backend_cuda_open "$S"; then
     rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
-    make BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
+    make CURVE=$MK_CURVE BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
 fi
+# the curve gpu_check was built for decides the vectors and snarkpipe's --curve
+C=$("$B/gpu/gpu_check" --curve)
+case "$C" in
+    bls12-381) V=tests/vectors/chain1021_bls12381 ;;
+    bn254) V=tests/vectors/chain1021_bn128 ;;
+    *) echo "gpu-check: $B/gpu/gpu_check names no known curve ('$C')" >&2; exit 2 ;;
+esac
+echo "curve: $C ($B)"
+# (a build directory is a path without spaces: make needs that too)
+SP="$S --curve $C"
 if command -v nvidia-smi >/dev/null 2>&1; then
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
         --format=csv,noheader || true
@@ -79,10 +98,9 @@ row() { printf '| %s | %s | %s |\n' "$1" "$2" "$3" >>"$T"; }
 BE=cuda:$device
 
 echo "== 2. chain1021 on $BE"
-V=tests/vectors/chain1021_bls12381
 RS=12345,67890
 for g2 in gpu cpu; do
-    if "$S" prove --quiet --backend "$BE" --g2 $g2 --insecure-fixed-rs $RS "$V/circuit_final.zkey" "$V/witness.wtns" \
+    if $SP prove --quiet --backend "$BE" --g2 $g2 --insecure-fixed-rs $RS "$V/circuit_final.zkey" "$V/witness.wtns" \
         "$W/fixed.json" "$W/fixed_pub.json" 2>"$W/err" &&
        cmp -s "$W/fixed.json" "$V/proof_fixed_rs.json" && cmp -s "$W/fixed_pub.json" "$V/public_fixed_rs.json"; then
         ok "chain1021 fixed r,s on $BE (--g2 $g2) = proof_fixed_rs.json byte for byte"
@@ -90,16 +108,16 @@ for g2 in gpu cpu; do
         bad "chain1021 fixed r,s on $BE (--g2 $g2): $(cat "$W/err")"
     fi
 done
-if SP_CUDA_MEM_LIMIT=16M "$S" prove --quiet --backend "$BE" --insecure-fixed-rs $RS "$V/circuit_final.zkey" \
+if SP_CUDA_MEM_LIMIT=16M $SP prove --quiet --backend "$BE" --insecure-fixed-rs $RS "$V/circuit_final.zkey" \
        "$V/witness.wtns" "$W/capped.json" "$W/capped_pub.json" 2>"$W/err" &&
    cmp -s "$W/capped.json" "$V/proof_fixed_rs.json" && grep -q "MSM of .* on the CPU" "$W/err"; then
     ok "chain1021 fixed r,s on $BE with SP_CUDA_MEM_LIMIT=16M (MSMs on the CPU, logged) = proof_fixed_rs.json"
 else
     bad "chain1021 fixed r,s on $BE with SP_CUDA_MEM_LIMIT=16M: $(cat "$W/err")"
 fi
-if "$S" prove --json --backend "$BE" "$V/circuit_final.zkey" "$V/witness.wtns" "$W/fresh.json" "$W/fresh_pub.json" \
+if $SP prove --json --backend "$BE" "$V/circuit_final.zkey" "$V/witness.wtns" "$W/fresh.json" "$W/fresh_pub.json" \
        >"$W/out" 2>"$W/err" && grep -q "\"backend\":\"$BE\"" "$W/out" &&
-   "$S" verify --quiet "$V/verification_key.json" "$W/fresh_pub.json" "$W/fresh.json"; then
+   $SP verify --quiet "$V/verification_key.json" "$W/fresh_pub.json" "$W/fresh.json"; then
     ok "chain1021 fresh r,s on $BE verifies"
     row "chain1021 (2^10) prove on $BE, fresh r,s" "$(json_num "$W/out" prove)" "s, verified"
 else
@@ -110,8 +128,8 @@ echo "== 3. generated circuit"
 LOG=${SP_GPU_BIG_LOG:-20}
 setup_big() {
     # 2^K - 2 constraints: with the public input and wire 0 the domain is 2^K
-    "$S" gen-circuit --quiet --constraints $(((1 << $1) - 2)) --bool-fraction 0.7 "$W/big.r1cs" "$W/big.wtns" &&
-        timeout "$2" "$S" --json setup --backend "$BE" "$W/big.r1cs" "$W/big.zkey" >"$W/setup.out" 2>"$W/err"
+    $SP gen-circuit --quiet --constraints $(((1 << $1) - 2)) --bool-fraction 0.7 "$W/big.r1cs" "$W/big.wtns" &&
+        timeout "$2" $SP --json setup --backend "$BE" "$W/big.r1cs" "$W/big.zkey" >"$W/setup.out" 2>"$W/err"
 }
 # setup_row FILE WHERE: the row of a setup's --json summary
 setup_row() {
@@ -133,13 +151,13 @@ if grep -q "\"backend\":\"$BE\"" "$W/setup.out"; then
 else
     bad "setup --backend $BE of 2^$LOG: $(cat "$W/setup.out" "$W/err")"
 fi
-"$S" export-vkey --quiet "$W/big.zkey" "$W/big_vk.json" || bad "export-vkey"
+$SP export-vkey --quiet "$W/big.zkey" "$W/big_vk.json" || bad "export-vkey"
 # the same circuit set up on the CPU, for the time; its key proves on the GPU
-if timeout 900 "$S" --json setup --backend cpu "$W/big.r1cs" "$W/big_cpu.zkey" >"$W/setup_cpu.out" 2>"$W/err" &&
-   "$S" export-vkey --quiet "$W/big_cpu.zkey" "$W/big_cpu_vk.json" &&
-   "$S" prove --quiet --skip-subgroup-check --backend "$BE" "$W/big_cpu.zkey" "$W/big.wtns" "$W/bc.json" "$W/bc.pub" \
+if timeout 900 $SP --json setup --backend cpu "$W/big.r1cs" "$W/big_cpu.zkey" >"$W/setup_cpu.out" 2>"$W/err" &&
+   $SP export-vkey --quiet "$W/big_cpu.zkey" "$W/big_cpu_vk.json" &&
+   $SP prove --quiet --skip-subgroup-check --backend "$BE" "$W/big_cpu.zkey" "$W/big.wtns" "$W/bc.json" "$W/bc.pub" \
        2>"$W/err" &&
-   "$S" verify --quiet "$W/big_cpu_vk.json" "$W/bc.pub" "$W/bc.json"; then
+   $SP verify --quiet "$W/big_cpu_vk.json" "$W/bc.pub" "$W/bc.json"; then
     ok "2^$LOG: a key set up on the CPU proves on $BE and verifies"
     setup_row "$W/setup_cpu.out" "the CPU ($(nproc) cores)"
 else
@@ -148,9 +166,9 @@ fi
 rm -f "$W/big_cpu.zkey"
 for be in "$BE" cpu; do
     f=$W/big_$(echo "$be" | tr : _)
-    if "$S" prove --json --skip-subgroup-check --backend "$be" --insecure-fixed-rs $RS "$W/big.zkey" "$W/big.wtns" \
+    if $SP prove --json --skip-subgroup-check --backend "$be" --insecure-fixed-rs $RS "$W/big.zkey" "$W/big.wtns" \
            "$f.json" "$f.pub" >"$f.out" 2>"$W/err" &&
-       "$S" verify --quiet "$W/big_vk.json" "$f.pub" "$f.json"; then
+       $SP verify --quiet "$W/big_vk.json" "$f.pub" "$f.json"; then
         ok "2^$LOG proof on $be verifies"
         row "domain 2^$LOG prove on $be (70% of the witness 0/1)" "$(json_num "$f.out" prove)" \
             "s, verified (on a GPU: key upload included); key read $(json_num "$f.out" read_key) s"
@@ -165,7 +183,7 @@ else
 fi
 CAP=${SP_GPU_STREAM_CAP:-$((3 << (LOG - 12)))M}
 f=$W/big_capped
-if SP_CUDA_MEM_LIMIT=$CAP "$S" prove --json --skip-subgroup-check --backend "$BE" --insecure-fixed-rs $RS \
+if SP_CUDA_MEM_LIMIT=$CAP $SP prove --json --skip-subgroup-check --backend "$BE" --insecure-fixed-rs $RS \
        "$W/big.zkey" "$W/big.wtns" "$f.json" "$f.pub" >"$f.out" 2>"$W/err" &&
    grep -q "streamed from host memory" "$W/err" && cmp -s "$f.json" "$W/big_cpu.json"; then
     ok "2^$LOG on $BE with SP_CUDA_MEM_LIMIT=$CAP (key streamed): proof identical to the CPU's"
@@ -180,7 +198,7 @@ for be in "$BE" cpu "$BE"@256M; do
     lim=${be#*@}
     [ "$lim" = "$be" ] && lim=
     be=${be%@*}
-    if SP_CUDA_MEM_LIMIT=$lim "$S" --json bench pipeline --constraints 65534 -c 8 -j 4 -p 2 --no-isolation \
+    if SP_CUDA_MEM_LIMIT=$lim $SP --json bench pipeline --constraints 65534 -c 8 -j 4 -p 2 --no-isolation \
            --set backends="$be" >"$W/eng.out" 2>"$W/err" && [ "$(json_num "$W/eng.out" failed)" = 0 ]; then
         ok "engine backends=$be${lim:+ (SP_CUDA_MEM_LIMIT=$lim)}: 8 jobs x 2 partitions proved and verified"
         row "engine backends=$be${lim:+ under SP_CUDA_MEM_LIMIT=$lim}, domain 2^16, 8 jobs x 2 partitions, 4 in flight" \

@@ -1,6 +1,11 @@
 /*
  * gpu_check [--quick] [--no-checks] [--no-bench | --witness | --msm-table | --ntt-ba]
  *           [--stream | --only ntt|msm|split] [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]
+ * gpu_check --curve
+ *
+ * gpu_check is built for one curve, the build's (gpu/ and the CPU backend
+ * it is compared with are compiled with the same constants); --curve
+ * prints that curve's name (SP_CURVE_NAME) and exits, with no device.
  *
  * Runs every GPU-vs-CPU equality test (unless --no-checks), then (unless
  * --no-bench) the timing runs, and prints the table last; --witness times
@@ -163,6 +168,10 @@ int main(int argc, char **argv)
     env.max_g1 = 26;
     env.max_g2 = 22;
     env.max_ntt = 26;
+    if (argc == 2 && !strcmp(argv[1], "--curve")) {
+        printf("%s\n", SP_CURVE_NAME);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             env.quick = 1;
@@ -191,8 +200,9 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: %s [--quick] [--no-checks] [--no-bench | --witness | "
                             "--msm-table | --ntt-ba] [--stream | --only ntt|msm|split] [--g1 LOG] [--g2 LOG] [--ntt LOG] "
-                            "[--device N]\n",
-                    argv[0]);
+                            "[--device N]\n"
+                            "       %s --curve\n",
+                    argv[0], argv[0]);
             return 2;
         }
     }
@@ -208,7 +218,7 @@ int main(int argc, char **argv)
         printf("gpu_check: no usable CUDA device: %s (%s)\n", sp_status_str(st), err);
         return 1;
     }
-    printf("device: %s; host threads: %d\n", sp_cuda_device_info(env.cu), env.threads);
+    printf("curve: %s; device: %s; host threads: %d\n", SP_CURVE_NAME, sp_cuda_device_info(env.cu), env.threads);
     fflush(stdout);
 
     double t0 = chk_now();

@@ -243,8 +243,9 @@ static void make_logs(chk_env *env, sp_fr *e, size_t n, logs_kind k)
 
 static void make_scalars(chk_env *env, uint64_t *sc, size_t n, scal_kind k, logs_kind lk)
 {
-    static const uint64_t r_minus_1[4] = {0xffffffff00000000ULL, 0x53bda402fffe5bfeULL,
-                                          0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    static const uint64_t r[4] = SP_FR_MODULUS_INIT; /* the build's curve's r (odd) */
+    const uint64_t r_minus_1[4] = {r[0] - 1, r[1], r[2], r[3]};
+    const unsigned r_bits = 192 + (64 - (unsigned)__builtin_clzll(r[3])); /* 255, 254 on BN254 */
     for (size_t i = 0; i < n; i++) {
         uint64_t *s = sc + 4 * i;
         chk_random_scalar(s, &env->rng);
@@ -258,8 +259,8 @@ static void make_scalars(chk_env *env, uint64_t *sc, size_t n, scal_kind k, logs
             s[0] &= 0xffff;
         if (k == SC_MIXED && i % 10 == 3)
             memcpy(s, r_minus_1, sizeof r_minus_1);
-        if (k == SC_MIXED && i % 10 == 8) /* a single bit, 2^(i mod 255) */
-            memset(s, 0, 32), s[(i % 255) / 64] = 1ULL << ((i % 255) % 64);
+        if (k == SC_MIXED && i % 10 == 8) /* a single bit below r's top one, 2^(i mod r_bits) */
+            memset(s, 0, 32), s[(i % r_bits) / 64] = 1ULL << ((i % r_bits) % 64);
         if (lk == LOGS_PLUS_MINUS && (i & 1))
             memcpy(s, s - 4, 32); /* P and -P with one scalar: buckets hit P + (-P) */
     }
@@ -299,8 +300,7 @@ static void check_case(chk_env *env, const chk_grp *g, size_t n, logs_kind lk, s
 static void check_refusals(chk_env *env, const chk_grp *g)
 {
     uint64_t sc[8] = {0};
-    static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                  0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    static const uint64_t r[4] = SP_FR_MODULUS_INIT;
     unsigned char aff[2 * sizeof(sp_g2_affine)], got[sizeof(sp_g2_jac)], poison[sizeof got];
     sp_fr e;
     sp_fr_set_u64(&e, 5);
@@ -534,8 +534,7 @@ static void split_pow2(chk_env *env, const chk_grp *g, unsigned k, unsigned cpu_
 /* The split MSM refuses what the plain one refuses, output untouched. */
 static void split_refusals(chk_env *env, const chk_grp *g)
 {
-    static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                  0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+    static const uint64_t r[4] = SP_FR_MODULUS_INIT;
     uint64_t sc[12] = {1};
     unsigned char aff[3 * sizeof(sp_g2_affine)], got[sizeof(sp_g2_jac)], poison[sizeof got];
     sp_fr e;

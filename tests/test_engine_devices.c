@@ -271,23 +271,11 @@ static sp_engine_config cfg_for(const char *backends, const char *timeline)
     return cfg;
 }
 
+/* A text file, NUL-terminated (test.h's reader), or NULL. */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
+    size_t len;
+    return (char *)sp_test_slurp(path, &len);
 }
 
 /* Lines of the timeline text with event ev for job seq that contain needle. */

@@ -52,8 +52,10 @@ case "$B" in
     *bn254*) MK_CURVE=bn254 ;;
     *) MK_CURVE=bls12-381 ;;
 esac
+# A snarkpipe linked with the CUDA backend holds the backend's strings (a
+# string, unlike a symbol name, survives strip: carried binaries are stripped).
 if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$B/gpu/gpu_check" ] || [ ! -x "$S" ] ||
-   ! grep -q sp_backend_cuda_open "$S"; then
+   ! grep -qa SP_CUDA_MEM_LIMIT "$S"; then
     rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
     make CURVE=$MK_CURVE BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
 fi

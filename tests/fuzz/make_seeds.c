@@ -8,9 +8,8 @@
  * The setups draw fresh toxic waste, so a new run gives other (equally
  * valid) bytes for the generated seeds; the committed corpus is one run.
  */
-#include <errno.h>
-#include <sys/stat.h>
 #include "fuzz.h"
+#include "seeds.h"
 #include "curve/encode.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
@@ -23,26 +22,6 @@
 #define VEC "tests/vectors/"
 #define MUL VEC "multiplier_bls12381/"
 #define BN VEC "multiplier_bn128/"
-
-static const char *root;
-
-static void die(const char *what, const char *err)
-{
-    fprintf(stderr, "make_seeds: %s: %s\n", what, err);
-    exit(1);
-}
-
-static void put(const char *target, const char *name, const void *data, size_t len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", root, target);
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        die(path, strerror(errno));
-    snprintf(path, sizeof path, "%s/%s/%s", root, target, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
-        die(path, "cannot write");
-}
 
 /* The file, whole and cut at each of the given lengths (those below its size). */
 static void put_file_and_cuts(const char *target, const char *name, const char *path, const size_t *cuts,

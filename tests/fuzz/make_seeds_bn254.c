@@ -8,30 +8,9 @@
  *     build-fuzz-bn254/fuzz/make_seeds tests/fuzz/corpus
  * Deterministic: the points are fixed multiples of the generators.
  */
-#include <errno.h>
-#include <sys/stat.h>
 #include "fuzz.h"
+#include "seeds.h"
 #include "curve/encode.h"
-
-static const char *root;
-
-static void die(const char *what, const char *err)
-{
-    fprintf(stderr, "make_seeds: %s: %s\n", what, err);
-    exit(1);
-}
-
-static void put(const char *target, const char *name, const void *data, size_t len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", root, target);
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        die(path, strerror(errno));
-    snprintf(path, sizeof path, "%s/%s/%s", root, target, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
-        die(path, "cannot write");
-}
 
 /* Selector byte (bit 0 G2, bits 1-2 form, bit 3 check) and the encoding,
  * optionally with its last byte flipped in bit 0. */

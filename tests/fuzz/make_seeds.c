@@ -284,13 +284,8 @@ static void generated_seeds(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_seeds <corpus dir>   (run from the repository root)\n");
+    if (seeds_start(argc, argv))
         return 2;
-    }
-    root = argv[1];
-    if (mkdir(root, 0777) != 0 && errno != EEXIST)
-        die(root, strerror(errno));
     snarkjs_files();
     json_edge_cases();
     field_strings();

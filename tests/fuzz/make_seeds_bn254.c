@@ -36,13 +36,8 @@ static void put_point(const char *name, const void *p, int g2, int form, int chk
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_seeds <corpus dir>   (run from the repository root)\n");
+    if (seeds_start(argc, argv))
         return 2;
-    }
-    root = argv[1];
-    if (mkdir(root, 0777) != 0 && errno != EEXIST)
-        die(root, strerror(errno));
     sp_g1_affine g1, inf1;
     sp_g2_affine g2, inf2, bad2;
     sp_g1_jac j1;

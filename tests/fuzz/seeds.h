@@ -1,7 +1,8 @@
 /*
  * What the seed-corpus writers (make_seeds.c for BLS12-381 builds,
- * make_seeds_bn254.c for BN254 builds) share: the corpus root and a
- * writer of one seed file. Included by those two programs only.
+ * make_seeds_bn254.c for BN254 builds) share: the corpus root, its
+ * set-up from the command line and a writer of one seed file. Included
+ * by those two programs only.
  */
 #ifndef SP_FUZZ_SEEDS_H
 #define SP_FUZZ_SEEDS_H
@@ -32,6 +33,20 @@ static void put(const char *target, const char *name, const void *data, size_t l
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
         die(path, "cannot write");
+}
+
+/* main's first step: takes the corpus folder from argv[1] and makes it.
+ * Returns 0, or 2 after a usage line (main returns it). */
+static int seeds_start(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_seeds <corpus dir>   (run from the repository root)\n");
+        return 2;
+    }
+    root = argv[1];
+    if (mkdir(root, 0777) != 0 && errno != EEXIST)
+        die(root, strerror(errno));
+    return 0;
 }
 
 #endif

@@ -111,4 +111,21 @@ static inline int sp_test_done(void)
     return sp_test_failures ? 1 : 0;
 }
 
+/* Collects the names of the stages a backend reports through its
+ * stage_hook (groth16/backend.h), in order; n counts them all, names keeps
+ * the first 16. */
+typedef struct {
+    char names[16][16];
+    int n;
+} sp_test_stage_log;
+
+static inline void sp_test_log_stage(void *ctx, const char *stage, double ms)
+{
+    sp_test_stage_log *l = ctx;
+    (void)ms;
+    if (l->n < 16)
+        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
+    l->n++;
+}
+
 #endif

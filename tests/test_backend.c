@@ -172,21 +172,7 @@ static int reference_h(sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c,
     return ok;
 }
 
-/* The stages the CPU backend reports, in order. */
-typedef struct {
-    char names[16][16];
-    int n;
-} stage_log;
-
-static void log_stage(void *ctx, const char *stage, double ms)
-{
-    stage_log *l = ctx;
-    if (l->n < 16)
-        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
-    l->n++;
-}
-
-static int stages_are(const stage_log *l, int g2)
+static int stages_are(const sp_test_stage_log *l, int g2)
 {
     static const char *const want[] = {"scalars", "h", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
     int n = g2 ? 7 : 6;
@@ -253,9 +239,9 @@ static void check_case(sp_backend *be, unsigned log_n, sp_g16_h_kind kind, sp_rn
             memcpy(abc + 3 * n, abc, 3 * n * sizeof *abc); /* a, b, c are scratch: a fresh copy each time */
             sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2};
             sp_backend_msms m;
-            stage_log log = {.n = 0};
+            sp_test_stage_log log = {.n = 0};
             memset(&m, 0xa5, sizeof m);
-            be->stage_hook = log_stage;
+            be->stage_hook = sp_test_log_stage;
             be->stage_ctx = &log;
             sp_status st = be->prove(be, &m, &in, err);
             be->stage_hook = NULL;

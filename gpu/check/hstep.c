@@ -211,20 +211,6 @@ static sp_status prove_copy(sp_backend *be, sp_backend_msms *m, const sp_g16_pk 
     return st;
 }
 
-/* The stages a proof reported, by name. */
-typedef struct {
-    char names[16][16];
-    int n;
-} stage_log;
-
-static void log_stage(void *ctx, const char *stage, double ms)
-{
-    stage_log *l = ctx;
-    if (l->n < 16)
-        snprintf(l->names[l->n], sizeof l->names[0], "%s", stage);
-    l->n++;
-}
-
 /* be->prove against the CPU backend's, split on and off, B2 on and off;
  * with `stages`, the names the default variants report, in order. */
 static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk, const sp_ntt_domain *d,
@@ -236,9 +222,9 @@ static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const s
     for (int split = 0; split < 2; split++)
         for (int g2 = 0; g2 < 2; g2++) {
             sp_backend_msms want, got;
-            stage_log log = {.n = 0};
+            sp_test_stage_log log = {.n = 0};
             CHECKF(prove_copy(cpu, &want, pk, d, v, split, g2, err) == SP_OK, "CPU prove: %s", err);
-            be->stage_hook = log_stage;
+            be->stage_hook = sp_test_log_stage;
             be->stage_ctx = &log;
             sp_status st = prove_copy(be, &got, pk, d, v, split, g2, err);
             be->stage_hook = NULL;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include "r1cs/binfile.h"
 #include "util/progress.h"
 #include "util/rng.h"
 #include "util/sha256.h"
@@ -29,49 +30,32 @@ static const char TMP_MARK[] = ".spkc.tmp-";
 
 /* ---- little-endian header fields ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
+static uint64_t get64(const uint8_t *p) { return (uint64_t)sp_bin_le32(p) | (uint64_t)sp_bin_le32(p + 4) << 32; }
 
 static void head_pack(uint8_t raw[KC_HEAD], const kc_head *h)
 {
     memset(raw, 0, KC_HEAD);
     memcpy(raw, MAGIC, 8);
-    put32(raw + 8, KC_FORMAT);
-    put32(raw + 12, KC_HEAD);
+    sp_bin_put_u32(raw + 8, KC_FORMAT);
+    sp_bin_put_u32(raw + 12, KC_HEAD);
     memcpy(raw + 16, h->curve, 16);
     memcpy(raw + 32, h->build, 32);
-    put32(raw + 64, h->kind);
-    put32(raw + 68, h->level);
-    put64(raw + 72, h->src_size);
+    sp_bin_put_u32(raw + 64, h->kind);
+    sp_bin_put_u32(raw + 68, h->level);
+    sp_bin_put_u64(raw + 72, h->src_size);
     memcpy(raw + 80, h->src_sha, 32);
     memcpy(raw + 112, h->density, 32);
-    put64(raw + 144, (uint64_t)h->created);
-    put64(raw + 152, h->payload);
-    put32(raw + 160, h->n_vars);
-    put32(raw + 164, h->n_public);
-    put32(raw + 168, h->domain);
-    put32(raw + 172, h->h_kind);
-    put64(raw + 176, h->n_h);
-    put32(raw + 184, h->has_qap);
-    put64(raw + 192, h->nnz_a);
-    put64(raw + 200, h->nnz_b);
-    put64(raw + 208, h->mpc_len);
+    sp_bin_put_u64(raw + 144, (uint64_t)h->created);
+    sp_bin_put_u64(raw + 152, h->payload);
+    sp_bin_put_u32(raw + 160, h->n_vars);
+    sp_bin_put_u32(raw + 164, h->n_public);
+    sp_bin_put_u32(raw + 168, h->domain);
+    sp_bin_put_u32(raw + 172, h->h_kind);
+    sp_bin_put_u64(raw + 176, h->n_h);
+    sp_bin_put_u32(raw + 184, h->has_qap);
+    sp_bin_put_u64(raw + 192, h->nnz_a);
+    sp_bin_put_u64(raw + 200, h->nnz_b);
+    sp_bin_put_u64(raw + 208, h->mpc_len);
     memcpy(raw + 224, h->path, KC_PATH_ROOM);
     raw[224 + KC_PATH_ROOM - 1] = 0;
 }
@@ -79,24 +63,24 @@ static void head_pack(uint8_t raw[KC_HEAD], const kc_head *h)
 /* Returns 0 when raw starts like an entry of any build (magic, format, header size). */
 static int head_unpack(kc_head *h, const uint8_t raw[KC_HEAD])
 {
-    if (memcmp(raw, MAGIC, 8) || get32(raw + 8) != KC_FORMAT || get32(raw + 12) != KC_HEAD)
+    if (memcmp(raw, MAGIC, 8) || sp_bin_le32(raw + 8) != KC_FORMAT || sp_bin_le32(raw + 12) != KC_HEAD)
         return -1;
     memcpy(h->curve, raw + 16, 16);
     h->curve[15] = 0;
     memcpy(h->build, raw + 32, 32);
-    h->kind = get32(raw + 64);
-    h->level = get32(raw + 68);
+    h->kind = sp_bin_le32(raw + 64);
+    h->level = sp_bin_le32(raw + 68);
     h->src_size = get64(raw + 72);
     memcpy(h->src_sha, raw + 80, 32);
     memcpy(h->density, raw + 112, 32);
     h->created = (int64_t)get64(raw + 144);
     h->payload = get64(raw + 152);
-    h->n_vars = get32(raw + 160);
-    h->n_public = get32(raw + 164);
-    h->domain = get32(raw + 168);
-    h->h_kind = get32(raw + 172);
+    h->n_vars = sp_bin_le32(raw + 160);
+    h->n_public = sp_bin_le32(raw + 164);
+    h->domain = sp_bin_le32(raw + 168);
+    h->h_kind = sp_bin_le32(raw + 172);
     h->n_h = get64(raw + 176);
-    h->has_qap = get32(raw + 184);
+    h->has_qap = sp_bin_le32(raw + 184);
     h->nnz_a = get64(raw + 192);
     h->nnz_b = get64(raw + 200);
     h->mpc_len = get64(raw + 208);
@@ -149,7 +133,7 @@ void kc_entry_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind ki
 {
     static const char tag[] = "snarkpipe key cache entry name";
     uint8_t d[32], k[4];
-    put32(k, (uint32_t)kind);
+    sp_bin_put_u32(k, (uint32_t)kind);
     sp_sha256_ctx c;
     sp_sha256_init(&c);
     sp_sha256_update(&c, tag, sizeof tag);

@@ -310,17 +310,19 @@ sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char
         if (n >= 4 && !memcmp(head, magics[k].magic, 4))
             *kind = magics[k].kind;
     sp_cli_bp_layout lay;
+    /* The bellperson layout before JSON: a key's first coordinate byte can
+     * be whitespace followed by '{' or '[', but no JSON text has counts that
+     * add up to its size exactly. */
     if (*kind != SP_FILE_UNKNOWN)
         ;
-    else if (j < n && (head[j] == '{' || head[j] == '['))
-        *kind = SP_FILE_JSON;
-    else if (size == 192)
-        *kind = SP_FILE_BP_PROOF;
     else if (bp_layout(&lay, f, size)) {
         *kind = lay.is_vk_only ? SP_FILE_BP_VK : SP_FILE_PARAMS;
         if (bp)
             *bp = lay;
-    }
+    } else if (j < n && (head[j] == '{' || head[j] == '['))
+        *kind = SP_FILE_JSON;
+    else if (size == 192)
+        *kind = SP_FILE_BP_PROOF;
     fclose(f);
     if (*kind != SP_FILE_UNKNOWN)
         return SP_OK;

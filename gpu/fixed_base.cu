@@ -31,6 +31,7 @@
 #include <string.h>
 #include "cu_util.cuh"
 #include "curve.cuh"
+#include "field_inv.cuh"
 #include "sp_cuda_backend.h"
 
 extern "C" {
@@ -53,40 +54,6 @@ static_assert(sizeof(fb_fr) == sizeof(sp_fr), "Fr layout");
 #define FB_COPY_GRAIN ((size_t)4 << 20)    /* bytes per host copy thread, at least */
 
 /* ---- device ---- */
-
-/* r = a^(p-2) = 1/a in Fp (0 for 0), square and multiply over p - 2. */
-template <int M>
-static __device__ __noinline__ void fb_inv(fp_tm<M> &r, const fp_tm<M> &a)
-{
-    constexpr uint64_t p[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
-    fp_tm<M> x;
-    f_set_one(x);
-#pragma unroll
-    for (int l = SP_FP_LIMBS - 1; l >= 0; l--) {
-        const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
-#pragma unroll 1
-        for (int b = 63; b >= 0; b--) {
-            f_sqr(x, x);
-            if ((e >> b) & 1)
-                f_mul(x, x, a);
-        }
-    }
-    r = x;
-}
-
-/* 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2), as u^2 = -1. */
-template <int M>
-static __device__ __forceinline__ void fb_inv(fp2_tm<M> &r, const fp2_tm<M> &a)
-{
-    fp_tm<M> n, t;
-    f_sqr(n, a.c0);
-    f_sqr(t, a.c1);
-    f_add(n, n, t);
-    fb_inv(n, n);
-    f_mul(t, a.c1, n);
-    f_mul(r.c0, a.c0, n);
-    f_neg(r.c1, t);
-}
 
 /* Word i < 8 of w, by selects (a register array indexed at run time would
  * live in local memory). */
@@ -142,7 +109,7 @@ fb_affine(affine_t<F> *out, const xyzz_t<F> *p, size_t m)
         out[j].x = acc; /* the product of the ZZZ before j */
         f_mul(acc, acc, p[j].zzz);
     }
-    fb_inv(inv, acc);
+    f_inv_fermat(inv, acc);
     for (size_t j = hi; j-- > lo;) {
         xyzz_t<F> q = p[j];
         if (f_is_zero(q.zz)) {

@@ -44,6 +44,8 @@
  */
 #include <cub/device/device_scan.cuh>
 #include <string.h>
+#include "field_inv.cuh"
+#include "msm_ba.cuh"
 #include "msm_kern.cuh"
 #include "sp_cuda_backend.h"
 
@@ -55,25 +57,6 @@ typedef affine_t<ba_f> ba_aff;
 #define BA_TOP_THREADS 1024 /* ba_top's block */
 
 /* ---- device ---- */
-
-/* r = a^(p-2) = 1/a (a != 0). */
-static __device__ __noinline__ void ba_inv(ba_f &r, const ba_f &a)
-{
-    constexpr uint64_t p[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
-    ba_f x;
-    f_set_one(x);
-#pragma unroll 1
-    for (int l = SP_FP_LIMBS - 1; l >= 0; l--) {
-        const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
-#pragma unroll 1
-        for (int b = 63; b >= 0; b--) {
-            f_sqr(x, x);
-            if ((e >> b) & 1)
-                f_mul(x, x, a);
-        }
-    }
-    r = x;
-}
 
 /* One round's input. Element e < m is record e of the group (round 0:
  * keys and vals start at the group's first record) or point e. Lists:
@@ -127,29 +110,6 @@ static __device__ __forceinline__ int ba_role(const ba_in &in, size_t e, uint32_
     if (*o & 1)
         return BA_SKIP;
     return *o + 1 < in.len[*b] ? BA_PAIR : BA_ALONE;
-}
-
-/* How p + q is made: copied, infinity, or lambda = num / den. */
-enum { BA_COPY_P, BA_COPY_Q, BA_INF, BA_ADD };
-static __device__ __forceinline__ int ba_classify(const ba_aff &p, const ba_aff &q, ba_f &num,
-                                                  ba_f &den)
-{
-    if (aff_is_inf(q))
-        return BA_COPY_P;
-    if (aff_is_inf(p))
-        return BA_COPY_Q;
-    f_sub(den, q.x, p.x);
-    f_sub(num, q.y, p.y);
-    if (!f_is_zero(den))
-        return BA_ADD;
-    if (!f_is_zero(num) || f_is_zero(p.y))
-        return BA_INF; /* q = -p (or a point of order 2) */
-    ba_f t;            /* q = p: lambda = 3x^2 / 2y */
-    f_add(den, p.y, p.y);
-    f_sqr(num, p.x);
-    f_add(t, num, num);
-    f_add(num, t, num);
-    return BA_ADD;
 }
 
 /*
@@ -250,7 +210,7 @@ __global__ void __launch_bounds__(BA_TOP_THREADS) ba_top(const ba_f *bt, ba_f *i
     ba_f others, total;
     ba_block_others(run, sp, ss, &others, &total);
     if (threadIdx.x == 0)
-        ba_inv(*inv, total);
+        f_inv_fermat(*inv, total);
     __syncthreads();
     ba_f r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
     f_mul(r, *inv, others);
@@ -326,20 +286,6 @@ __global__ void ba_init(uint32_t *len, uint32_t *beg, const uint32_t *start, con
     const uint32_t s = start[key], e = end[key];
     len[b] = e - s;
     beg[b] = e > s ? s - r0 : 0;
-}
-
-/* nlen = ceil(len / 2); *maxlen = the largest. */
-__global__ void ba_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb, unsigned *maxlen)
-{
-    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t l = 0;
-    if (b < nb) {
-        l = (len[b] + 1) / 2;
-        nlen[b] = l;
-    }
-    l = __reduce_max_sync(0xffffffffu, l); /* one atomic per warp */
-    if ((threadIdx.x & 31) == 0 && l > 1)
-        atomicMax(maxlen, l);
 }
 
 /* Each bucket's single point (or none) as its XYZZ sum. */
@@ -548,58 +494,34 @@ template <class HX>
 static sp_status ba_run(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                         const sp_scalar *scalars, size_t n, unsigned window)
 {
-    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
-        return SP_ERR_INVALID_ARG;
+    SP_TRY(msm_check_args(n, window));
     if (n == 0) {
         memset(out, 0, sizeof *out);
         return SP_OK;
     }
-    msm_windows lay;
-    unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 1), &lay, &nwin);
-    const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
-    const void *db, *ds;
-    void *bk, *small;
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(sp_g1_affine), &db));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<ba_f>),
-                         &bk));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
-    xyzz_t<ba_f> *win = (xyzz_t<ba_f> *)((char *)small + 256);
-    uint32_t *keys, *vals, *start, *end;
-    int bad = 0;
-    SP_TRY(sp_cu_msm_mark(ctx, 0));
-    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals,
-                          &start, &end, &bad));
-    SP_TRY(sp_cu_msm_mark(ctx, 1));
+    msm_sorted s;
+    SP_TRY(msm_sort_phase(ctx, &s, bases, scalars, n, window, 1, sizeof(xyzz_t<ba_f>)));
+    const unsigned c = s.c, nwin = s.nwin;
     const unsigned g = ba_group_windows(ctx, n, c, nwin);
     if (g == 0) /* not even one window's rounds fit: the XYZZ accumulation */
-        SP_TRY((msm_accumulate_phase<ba_f, SP_MSM_V_L2_OCC>(ctx, (xyzz_t<ba_f> *)bk,
-                                                            (const affine_t<ba_f> *)db, keys, vals,
-                                                            start, end, n, c, nwin)));
+        SP_TRY((msm_accumulate_phase<ba_f, SP_MSM_V_L2_OCC>(ctx, (xyzz_t<ba_f> *)s.bk,
+                                                            (const affine_t<ba_f> *)s.db, s.keys,
+                                                            s.vals, s.start, s.end, n, c, nwin)));
     ba_prof pf;
     memset(&pf, 0, sizeof pf);
     pf.on = ctx->profile;
     for (unsigned w0 = 0; g && w0 < nwin; w0 += g)
-        SP_TRY(ba_group(ctx, (xyzz_t<ba_f> *)bk, (const ba_aff *)db, keys, vals, start, end, n, c,
-                        w0, w0 + g < nwin ? w0 + g : nwin, &pf));
+        SP_TRY(ba_group(ctx, (xyzz_t<ba_f> *)s.bk, (const ba_aff *)s.db, s.keys, s.vals, s.start,
+                        s.end, n, c, w0, w0 + g < nwin ? w0 + g : nwin, &pf));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY(msm_reduce_phase<ba_f>(ctx, win, (const xyzz_t<ba_f> *)bk, c, nwin, log_l));
+    SP_TRY(msm_reduce_phase<ba_f>(ctx, msm_window_sums<ba_f>(s), (const xyzz_t<ba_f> *)s.bk, c,
+                                  nwin, s.log_l));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
-    HX hw[SP_MSM_MAX_WIN];
-    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    SP_TRY(sp_cu_msm_profile_text(ctx, 1, n, c, nwin, log_l));
-    if (pf.on) {
-        size_t l = strlen(ctx->prof);
-        snprintf(ctx->prof + l, sizeof ctx->prof - l,
-                 "; batch-affine: %u groups, %u rounds: lists %.1f dens %.1f top %.1f apply %.1f ms",
-                 pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
-    }
-    if (bad)
-        return SP_ERR_NOT_CANONICAL;
-    sp_cu_msm_combine(out, hw, nwin, &lay);
-    return SP_OK;
+    char more[160];
+    snprintf(more, sizeof more,
+             "; batch-affine: %u groups, %u rounds: lists %.1f dens %.1f top %.1f apply %.1f ms",
+             pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+    return msm_finish<HX>(ctx, out, s, 1, n, pf.on ? more : NULL);
 }
 
 sp_status sp_cu_msm_g1_ba(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,

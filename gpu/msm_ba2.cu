@@ -48,6 +48,8 @@
  */
 #include <cub/device/device_scan.cuh>
 #include <string.h>
+#include "field_inv.cuh"
+#include "msm_ba.cuh"
 #include "msm_kern.cuh"
 #include "msm_eo.cuh"
 #include "sp_cuda_backend.h"
@@ -70,40 +72,6 @@ template <> struct b2_dens_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
 
 typedef fp_tm<SP_MUL_EO> b2_fp;
 typedef fp2_tm<SP_MUL_EO> b2_fp2;
-
-/* ---- field inversion ---- */
-
-/* r = a^(p-2) = 1/a (a != 0). */
-static __device__ __noinline__ void b2_inv(b2_fp &r, const b2_fp &a)
-{
-    constexpr uint64_t p[SP_FP_LIMBS] = SP_FP_MODULUS_INIT;
-    b2_fp x;
-    f_set_one(x);
-#pragma unroll 1
-    for (int l = SP_FP_LIMBS - 1; l >= 0; l--) {
-        const uint64_t e = l == 0 ? p[0] - 2 : p[l]; /* p[0] > 2: no borrow */
-#pragma unroll 1
-        for (int b = 63; b >= 0; b--) {
-            f_sqr(x, x);
-            if ((e >> b) & 1)
-                f_mul(x, x, a);
-        }
-    }
-    r = x;
-}
-
-/* 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2), since u^2 = -1. */
-static __device__ __noinline__ void b2_inv(b2_fp2 &r, const b2_fp2 &a)
-{
-    b2_fp t0, t1;
-    f_sqr(t0, a.c0);
-    f_sqr(t1, a.c1);
-    f_add(t0, t0, t1);
-    b2_inv(t0, t0);
-    f_mul(r.c0, a.c0, t0);
-    f_mul(t1, a.c1, t0);
-    f_neg(r.c1, t1);
-}
 
 /* ---- elements and pairs ---- */
 
@@ -137,34 +105,11 @@ static __device__ __forceinline__ void b2_load(affine_t<F> &p, const affine_t<F>
 }
 
 /* Item classes (the slot header's second word). */
-enum { B2_SINGLE, B2_ADD, B2_COPY_P, B2_COPY_Q, B2_INF };
-
-/* How p + q is made: copied, infinity, or lambda = num / den. */
-template <class F>
-static __device__ __forceinline__ int b2_classify(const affine_t<F> &p, const affine_t<F> &q,
-                                                  F &num, F &den)
-{
-    if (aff_is_inf(q))
-        return B2_COPY_P;
-    if (aff_is_inf(p))
-        return B2_COPY_Q;
-    f_sub(den, q.x, p.x);
-    f_sub(num, q.y, p.y);
-    if (!f_is_zero(den))
-        return B2_ADD;
-    if (!f_is_zero(num) || f_is_zero(p.y))
-        return B2_INF; /* q = -p (or a point of order 2) */
-    F t;               /* q = p: lambda = 3x^2 / 2y */
-    f_add(den, p.y, p.y);
-    f_sqr(num, p.x);
-    f_add(t, num, num);
-    f_add(num, t, num);
-    return B2_ADD;
-}
+enum { B2_SINGLE = BA_ADD + 1 }; /* the rest: msm_ba.cuh's BA_ classes of a pair */
 
 /* The class and denominator of the pair (e0, e0 + 1) from the x
  * coordinates when they decide it (both non-zero and different: the
- * common case), else from the whole points; the same as b2_classify. */
+ * common case), else from the whole points; the same as ba_classify. */
 template <class F>
 static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, F &den)
 {
@@ -174,13 +119,13 @@ static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, F 
     if (!f_is_zero(x0) && !f_is_zero(x1)) {
         f_sub(den, x1, x0);
         if (!f_is_zero(den))
-            return B2_ADD;
+            return BA_ADD;
     }
     affine_t<F> p, q;
     F num;
     b2_load(p, a0, n0);
     b2_load(q, a1, n1);
-    return b2_classify(p, q, num, den);
+    return ba_classify(p, q, num, den);
 }
 
 /* The 16-byte header after the first coordinate of an output slot. */
@@ -263,7 +208,7 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
         if (2 * j + 1 < L.len[b]) {
             F den;
             cls = b2_den(src, e0, den);
-            if (cls == B2_ADD) {
+            if (cls == BA_ADD) {
                 out[i].x = acc; /* the product of the earlier denominators */
                 f_mul(acc, acc, den);
             }
@@ -296,7 +241,7 @@ __global__ void __launch_bounds__(b2_top_threads<F>::N) b2_top(const F *bt, F *i
     F others, total;
     b2_block_others(run, sp, ss, &others, &total);
     if (threadIdx.x == 0)
-        b2_inv(*inv, total);
+        f_inv_fermat(*inv, total);
     __syncthreads();
     F r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
     f_mul(r, *inv, others);
@@ -349,12 +294,12 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
             affine_t<F> q;
             b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
             F num, den;
-            const int how = b2_classify(p, q, num, den);
-            if (how == B2_COPY_P) {
+            const int how = ba_classify(p, q, num, den);
+            if (how == BA_COPY_P) {
                 r = p;
-            } else if (how == B2_COPY_Q) {
+            } else if (how == BA_COPY_Q) {
                 r = q;
-            } else if (how == B2_INF) {
+            } else if (how == BA_INF) {
                 f_set_zero(r.x);
                 f_set_zero(r.y);
             } else {
@@ -390,20 +335,6 @@ __global__ void b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start, con
         l = e - s;
         len[b] = l;
         beg[b] = l ? s - r0 : 0;
-    }
-    l = __reduce_max_sync(0xffffffffu, l);
-    if ((threadIdx.x & 31) == 0 && l > 1)
-        atomicMax(maxlen, l);
-}
-
-/* nlen = ceil(len / 2); *maxlen = the largest. */
-__global__ void b2_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb, unsigned *maxlen)
-{
-    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t l = 0;
-    if (b < nb) {
-        l = (len[b] + 1) / 2;
-        nlen[b] = l;
     }
     l = __reduce_max_sync(0xffffffffu, l);
     if ((threadIdx.x & 31) == 0 && l > 1)
@@ -551,8 +482,8 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
     SP_CU(ctx, cudaMemsetAsync(B->word, 0, sizeof(unsigned), ctx->stream));
-    b2_halve<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->nlen, B->len, nb, B->word);
-    SP_CU_LAUNCHED(ctx, "b2_halve");
+    ba_halve<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->nlen, B->len, nb, B->word);
+    SP_CU_LAUNCHED(ctx, "ba_halve");
     SP_CU(ctx, cub::DeviceScan::ExclusiveSum(B->cub, B->cub_bytes, B->nlen, B->nbeg, (int)nb,
                                              ctx->stream));
     b2_total<<<1, 1, 0, ctx->stream>>>(B->word + 1, B->nbeg, B->nlen, nb);
@@ -667,30 +598,14 @@ template <class F, class HX, class HJ, class HA>
 static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars, size_t n,
                         unsigned window, int group)
 {
-    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
-        return SP_ERR_INVALID_ARG;
+    SP_TRY(msm_check_args(n, window));
     if (n == 0) {
         memset(out, 0, sizeof *out);
         return SP_OK;
     }
-    msm_windows lay;
-    unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 1), &lay, &nwin);
-    const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
-    const void *db, *ds;
-    void *bk, *small;
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(affine_t<F>),
-                         &bk));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
-    xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
-    uint32_t *keys, *vals, *start, *end;
-    int bad = 0;
-    SP_TRY(sp_cu_msm_mark(ctx, 0));
-    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals,
-                          &start, &end, &bad));
-    SP_TRY(sp_cu_msm_mark(ctx, 1));
+    msm_sorted s;
+    SP_TRY(msm_sort_phase(ctx, &s, bases, scalars, n, window, 1, sizeof(affine_t<F>)));
+    const unsigned c = s.c, nwin = s.nwin;
     const unsigned g = b2_group_windows<F>(ctx, n, c, nwin);
     if (g == 0) { /* not even one window's rounds fit: the XYZZ accumulation, from the start */
         if (group == 1)
@@ -703,26 +618,18 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     memset(&pf, 0, sizeof pf);
     pf.on = ctx->profile;
     for (unsigned w0 = 0; w0 < nwin; w0 += g)
-        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)bk, (const affine_t<F> *)db, vals, start, end, n, c,
-                           w0, w0 + g < nwin ? w0 + g : nwin, &pf));
+        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk, (const affine_t<F> *)s.db, s.vals, s.start,
+                           s.end, n, c, w0, w0 + g < nwin ? w0 + g : nwin, &pf));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, win, (const affine_t<F> *)bk, c, nwin, log_l)));
+    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s),
+                                              (const affine_t<F> *)s.bk, c, nwin, s.log_l)));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
-    HX hw[SP_MSM_MAX_WIN];
-    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    SP_TRY(sp_cu_msm_profile_text(ctx, group, n, c, nwin, log_l));
-    if (pf.on) {
-        size_t l = strlen(ctx->prof);
-        snprintf(ctx->prof + l, sizeof ctx->prof - l,
-                 "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
-                 "apply %.1f ms",
-                 pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
-    }
-    if (bad)
-        return SP_ERR_NOT_CANONICAL;
-    sp_cu_msm_combine(out, hw, nwin, &lay);
-    return SP_OK;
+    char more[160];
+    snprintf(more, sizeof more,
+             "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
+             "apply %.1f ms",
+             pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+    return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
 }
 
 sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,

@@ -9,6 +9,7 @@
 #ifndef SP_GPU_MSM_KERN_CUH
 #define SP_GPU_MSM_KERN_CUH
 
+#include <stdio.h>
 #include <string.h>
 #include "cu_util.cuh"
 #include "curve.cuh"
@@ -409,51 +410,102 @@ static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, uns
     return SP_OK;
 }
 
+/* ---- a whole run: the steps every accumulation shares ---- */
+
+/* What phases 1-3 leave for the accumulation (msm_sort_phase). */
+struct msm_sorted {
+    msm_windows lay;
+    unsigned nwin, c, log_l;
+    const void *db;    /* the bases on the device */
+    void *bk, *small;  /* the bucket array; SP_SCR_SMALL (window sums from byte 256) */
+    uint32_t *keys, *vals, *start, *end;
+    int bad;           /* a scalar >= r was seen (read back by the stream) */
+};
+
+/* The arguments every run refuses: SP_ERR_INVALID_ARG for n >= 2^31 or a
+ * window other than 0 (the model's) or 8..24; SP_OK otherwise. */
+static inline sp_status msm_check_args(size_t n, unsigned window)
+{
+    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
+        return SP_ERR_INVALID_ARG;
+    return SP_OK;
+}
+
+/* Phases 1-3 of a run over n >= 1 points: the window layout (c from
+ * window, or from the cost model of the XYZZ accumulation (batch_affine =
+ * 0) or of the batch-affine ones (1)), the bases and scalars on the device,
+ * the bucket array (bucket_bytes a bucket) and the small scratch, then the
+ * sorted records and bucket ranges, with the profile's marks 0 and 1.
+ * *s must stay alive until the stream is synchronized (s->bad is read
+ * back into it). */
+template <class HA>
+static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
+                                const sp_scalar *scalars, size_t n, unsigned window,
+                                int batch_affine, size_t bucket_bytes)
+{
+    s->c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, batch_affine), &s->lay,
+                            &s->nwin);
+    s->log_l = sp_cu_msm_log_seg(s->c, s->nwin);
+    const void *ds;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &s->db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)s->nwin << (s->c - 1)) * bucket_bytes,
+                         &s->bk));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
+    s->bad = 0;
+    SP_TRY(sp_cu_msm_mark(ctx, 0));
+    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay,
+                          &s->keys, &s->vals, &s->start, &s->end, &s->bad));
+    return sp_cu_msm_mark(ctx, 1);
+}
+
+/* The window sums of a run: SP_SCR_SMALL from byte 256. */
+template <class F> static xyzz_t<F> *msm_window_sums(const msm_sorted &s)
+{
+    static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
+    return (xyzz_t<F> *)((char *)s.small + 256);
+}
+
+/* After phase 5: the window sums back to the host, the profile's text
+ * (ctx->prof, with more appended when not NULL), then
+ * SP_ERR_NOT_CANONICAL when a scalar was >= r, else phase 6 into *out. */
+template <class HX, class HJ>
+static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int group, size_t n,
+                            const char *more)
+{
+    HX hw[SP_MSM_MAX_WIN];
+    SP_CU(ctx, cudaMemcpyAsync(hw, (const char *)s.small + 256, s.nwin * sizeof(HX),
+                               cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    SP_TRY(sp_cu_msm_profile_text(ctx, group, n, s.c, s.nwin, s.log_l));
+    if (more) {
+        size_t l = strlen(ctx->prof);
+        snprintf(ctx->prof + l, sizeof ctx->prof - l, "%s", more);
+    }
+    if (s.bad)
+        return SP_ERR_NOT_CANONICAL;
+    sp_cu_msm_combine(out, hw, s.nwin, &s.lay);
+    return SP_OK;
+}
+
 template <class F, int V, class HX, class HJ, class HA>
 static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
                          size_t n, unsigned window, int group)
 {
-    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
-        return SP_ERR_INVALID_ARG;
+    SP_TRY(msm_check_args(n, window));
     if (n == 0) {
         memset(out, 0, sizeof *out); /* Z = 0: infinity */
         return SP_OK;
     }
-    msm_windows lay;
-    unsigned nwin;
-    const unsigned c = sp_cu_msm_layout(window ? window : sp_cu_msm_window_acc(n, 0), &lay, &nwin);
-    const unsigned log_l = sp_cu_msm_log_seg(c, nwin);
-    const void *db, *ds;
-    void *bk, *small;
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, ((size_t)nwin << (c - 1)) * sizeof(xyzz_t<F>), &bk));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &small));
-    xyzz_t<F> *win = (xyzz_t<F> *)((char *)small + 256);
-    static_assert(256 + SP_MSM_MAX_WIN * sizeof(xyzz_t<fp2_t>) <= SP_SMALL_BYTES, "window sums");
-
-    uint32_t *keys, *vals, *start, *end;
-    int bad = 0;
-    SP_TRY(sp_cu_msm_mark(ctx, 0));
-    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, nwin, &lay, &keys, &vals,
-                          &start, &end, &bad));
-    SP_TRY(sp_cu_msm_mark(ctx, 1));
-    sp_status st = msm_accumulate_phase<F, V>(ctx, (xyzz_t<F> *)bk, (const affine_t<F> *)db, keys,
-                                              vals, start, end, n, c, nwin);
-    if (st != SP_OK)
-        return st;
+    msm_sorted s;
+    SP_TRY(msm_sort_phase(ctx, &s, bases, scalars, n, window, 0, sizeof(xyzz_t<F>)));
+    SP_TRY((msm_accumulate_phase<F, V>(ctx, (xyzz_t<F> *)s.bk, (const affine_t<F> *)s.db, s.keys,
+                                       s.vals, s.start, s.end, n, s.c, s.nwin)));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY(msm_reduce_phase<F>(ctx, win, (const xyzz_t<F> *)bk, c, nwin, log_l));
+    SP_TRY(msm_reduce_phase<F>(ctx, msm_window_sums<F>(s), (const xyzz_t<F> *)s.bk, s.c, s.nwin,
+                               s.log_l));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
-
-    HX hw[SP_MSM_MAX_WIN];
-    SP_CU(ctx, cudaMemcpyAsync(hw, win, nwin * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    SP_TRY(sp_cu_msm_profile_text(ctx, group, n, c, nwin, log_l));
-    if (bad)
-        return SP_ERR_NOT_CANONICAL;
-    sp_cu_msm_combine(out, hw, nwin, &lay);
-    return SP_OK;
+    return msm_finish<HX>(ctx, out, s, group, n, NULL);
 }
 
 #endif

@@ -199,7 +199,8 @@ demo: all
 
 # Optional CUDA backend (gpu/, needs nvcc; see gpu/sp_cuda.h). Built only by
 # `make gpu`, or as part of `all` with CUDA=1; `make test` never needs it.
-#   make gpu [CUDA_ARCH=90] -> $(BUILD)/libsnarkpipe_cuda.a, $(BUILD)/gpu/gpu_check
+#   make gpu [CUDA_ARCH=90] -> $(BUILD)/libsnarkpipe_cuda.a, $(BUILD)/tests/gpu/gpu_check
+#              (the GPU-against-CPU checks) and $(BUILD)/bench/gpu/gpu_bench (the timings)
 #   CUDA=1     also links the CLI with the CUDA backend (prove --backend cuda,
 #              engine backends=cuda:N); the library and the tests stay CPU-only
 #   CUDA=auto  CUDA=1 when nvcc is found, else 0 (the default is 0)
@@ -215,11 +216,15 @@ CUDA_SRC  := $(wildcard gpu/*.cu)
 CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c))
 CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
 CUDA_DEPS := $(wildcard gpu/*.cuh gpu/*.h) src/field/consts.h
-GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/check/*.c))
-GPU_CHECK := $(BUILD)/gpu/gpu_check
+# The GPU checks (tests/gpu/) and timings (bench/gpu/); gpu_bench links the
+# harness they share, tests/gpu/common.o.
+GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu/*.c))
+GPU_CHECK := $(BUILD)/tests/gpu/gpu_check
+GPU_BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/gpu/*.c)) $(BUILD)/tests/gpu/common.o
+GPU_BENCH := $(BUILD)/bench/gpu/gpu_bench
 
 .PHONY: gpu
-gpu: $(CUDA_LIB) $(GPU_CHECK)
+gpu: $(CUDA_LIB) $(GPU_CHECK) $(GPU_BENCH)
 ifeq ($(CUDA),1)
 all: gpu
 # The CLI links the CUDA backend's object itself (not only from the
@@ -242,10 +247,14 @@ $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(GPU_CHECK_OBJ): CFLAGS += -Igpu
-$(GPU_CHECK_OBJ): $(CUDA_DEPS)
+# They include the backend's headers as "gpu/...", gpu_bench the harness as
+# "tests/gpu/gpu_check.h" (from the repository root), and "test.h" (tests/).
+$(sort $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ)): CFLAGS += -I. -Itests
+$(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
+$(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
+	$(NVCC) $(NVCCFLAGS) $(GPU_BENCH_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
 
 # ---- two curves in one binary (ARCHITECTURE.md, "Curves") ----
 # A BLS12-381 build also builds the BN254 instance: the whole tree with
@@ -358,4 +367,4 @@ clean:
 clean-all: clean
 	rm -rf build-san build-fuzz build-bn254 build-bn254-san build-fuzz-bn254
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/gpu/check/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)

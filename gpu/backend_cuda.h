@@ -1,10 +1,10 @@
 /*
  * The CUDA backend (backend_cuda.c) as a C interface: its opener, for the
- * programs that want one device explicitly (gpu_check). Everything else
- * opens it by name through sp_backend_open ("cuda", "cuda:N"), which works
- * in any program that links backend_cuda.o: the object registers its
- * provider (groth16/backend.h) when the program starts. Plain C; no .cu
- * file includes this header.
+ * programs that want one device explicitly (gpu_check, gpu_bench).
+ * Everything else opens it by name through sp_backend_open ("cuda",
+ * "cuda:N"), which works in any program that links backend_cuda.o: the
+ * object registers its provider (groth16/backend.h) when the program
+ * starts. Plain C; no .cu file includes this header.
  */
 #ifndef SP_GPU_BACKEND_CUDA_H
 #define SP_GPU_BACKEND_CUDA_H

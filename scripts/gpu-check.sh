@@ -1,21 +1,23 @@
 #!/bin/sh
 # GPU-vs-CPU equality tests, end-to-end proofs on the GPU and the GPU
 # tables, in one go, on a machine with a CUDA device (gpu/sp_cuda.h,
-# gpu/check/, gpu/backend_cuda.c). Under 10 minutes on an H200.
+# gpu/backend_cuda.c; the checks in tests/gpu/, the timings in bench/gpu/).
+# Under 10 minutes on an H200.
 #
-#   scripts/gpu-check.sh [BUILD_DIR] [gpu_check options]
-#     BUILD_DIR   default "build"; gpu_check and a CUDA=1 snarkpipe are built
-#                 there with make unless both already exist
-#                 (SP_GPU_REBUILD=1 forces the build). The curve checked is
-#                 the build's: a CURVE=bn254 build directory (build-bn254,
-#                 build-cuda-bn254, ...; made with CURVE=bn254 when it has
-#                 "bn254" in its name) checks BN254 (its gpu_check against
-#                 its CPU backend, the bn128 vectors, every snarkpipe command
-#                 with --curve bn254); any other checks BLS12-381
-#     options     --quick  --no-checks  --no-bench  --witness  --g1 LOG  --g2 LOG  --ntt LOG
-#                 --device N  --stream (of gpu_check only the streamed-MSM and
-#                 streamed-key checks and rows)  --only ntt|msm|split (of the
-#                 checks only that group)
+#   scripts/gpu-check.sh [BUILD_DIR] [options]
+#     BUILD_DIR   default "build"; tests/gpu/gpu_check, bench/gpu/gpu_bench
+#                 and a CUDA=1 snarkpipe are built there with make unless all
+#                 three already exist (SP_GPU_REBUILD=1 forces the build). The
+#                 curve checked is the build's: a CURVE=bn254 build directory
+#                 (build-bn254, build-cuda-bn254, ...; made with CURVE=bn254
+#                 when it has "bn254" in its name) checks BN254 (its gpu_check
+#                 against its CPU backend, the bn128 vectors, every snarkpipe
+#                 command with --curve bn254); any other checks BLS12-381
+#     options     (given to both gpu_check and gpu_bench, each taking its own)
+#                 --quick  --no-checks (no gpu_check)  --no-bench (no gpu_bench)
+#                 --witness  --g1 LOG  --g2 LOG  --ntt LOG  --device N
+#                 --stream (only the streamed-MSM and streamed-key checks and
+#                 rows)  --only ntt|msm|split (of the checks only that group)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment
@@ -26,8 +28,9 @@
 #     SP_GPU_STREAM_CAP=B   SP_CUDA_MEM_LIMIT for the streamed-key proof of part 3
 #                           (default 3 x 2^(K-12) MiB: 768M for 2^20)
 #
-# Parts: 1. gpu_check (field, NTT, MSM, split MSM, H step and backend checks
-# against the CPU; then its benchmark table unless --no-bench); 2. the chain1021
+# Parts: 1. gpu_check (field, NTT, MSM, split MSM, H step, backend, streaming
+# and fixed-base checks against the CPU), then gpu_bench (the timing table,
+# every timed result checked too); 2. the chain1021
 # zkey proved on the GPU with fixed r, s (byte for byte = snarkjs'
 # proof_fixed_rs.json), also under a device memory cap that no MSM fits
 # (SP_CUDA_MEM_LIMIT=16M: the MSMs fall back to the CPU), and with fresh r,
@@ -52,20 +55,23 @@ case "$B" in
     *bn254*) MK_CURVE=bn254 ;;
     *) MK_CURVE=bls12-381 ;;
 esac
+GC=$B/tests/gpu/gpu_check
+GB=$B/bench/gpu/gpu_bench
 # A snarkpipe linked with the CUDA backend holds the backend's strings (a
 # string, unlike a symbol name, survives strip: carried binaries are stripped).
-if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$B/gpu/gpu_check" ] || [ ! -x "$S" ] ||
+if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$GC" ] || [ ! -x "$GB" ] || [ ! -x "$S" ] ||
    ! grep -qa SP_CUDA_MEM_LIMIT "$S"; then
     rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
     make CURVE=$MK_CURVE BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
 fi
 # the curve gpu_check was built for decides the vectors and snarkpipe's --curve
-C=$("$B/gpu/gpu_check" --curve)
+C=$("$GC" --curve)
 case "$C" in
     bls12-381) V=tests/vectors/chain1021_bls12381 ;;
     bn254) V=tests/vectors/chain1021_bn128 ;;
-    *) echo "gpu-check: $B/gpu/gpu_check names no known curve ('$C')" >&2; exit 2 ;;
+    *) echo "gpu-check: $GC names no known curve ('$C')" >&2; exit 2 ;;
 esac
+[ "$("$GB" --curve)" = "$C" ] || { echo "gpu-check: $GB is not for $C" >&2; exit 2; }
 echo "curve: $C ($B)"
 # (a build directory is a path without spaces: make needs that too)
 SP="$S --curve $C"
@@ -74,15 +80,25 @@ if command -v nvidia-smi >/dev/null 2>&1; then
         --format=csv,noheader || true
 fi
 device=0
+checks=1
+bench=1
 prev=
 for a in "$@"; do
     [ "$prev" = --device ] && device=$a
+    [ "$a" = --no-checks ] && checks=0
+    [ "$a" = --no-bench ] && bench=0
     prev=$a
 done
 
 rc=0
-echo "== 1. gpu_check"
-"$B/gpu/gpu_check" "$@" || rc=1
+if [ $checks = 1 ]; then
+    echo "== 1. gpu_check"
+    "$GC" "$@" || rc=1
+fi
+if [ $bench = 1 ]; then
+    echo "== 1. gpu_bench"
+    "$GB" "$@" || rc=1
+fi
 [ "${SP_GPU_E2E:-1}" = 0 ] && exit $rc
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/sp-gpu-check.XXXXXX")

@@ -10,17 +10,21 @@
 # gpu/          the CUDA backend: src/ layers up to groth16's rank
 #               (groth16/backend.h is its interface), never circuit/ or
 #               anything above, plus its own headers.
-# gpu/check/    the GPU checks (a test harness; issue 17 moves them to
-#               tests/gpu/ and bench/gpu/): any src/ layer and gpu/'s
-#               headers; see the one exception below.
-# bench/, tests/ (and tests/fuzz/) sit above the library: any src/ layer
-#               and their own folder's headers.
+# tests/, bench/ (with their subfolders: tests/fuzz/, tests/gpu/,
+#               bench/gpu/) sit above the library and the backend: any src/
+#               layer, the backend's headers as "gpu/file.h", the headers of
+#               their own folder and of their top folder (tests/test.h from
+#               tests/gpu/). bench/ sits above tests/: a benchmark may check
+#               what it times with the tests' helpers, "tests/dir/file.h"
+#               (bench/gpu/ with tests/gpu/gpu_check.h); tests/ never
+#               includes bench/.
 #
-# Everywhere: quoted includes are "layer/file.h" (resolved under src/) or a
-# bare name, which must be a file of the including file's own folder; no
-# "../" paths and no .c file of another place (code is shared by linking
-# its object: bench/field.o, src/cli/kat.o). A file that includes itself
-# (the tests' two-pass instantiation, e.g. test_curve.c) is allowed.
+# Everywhere: quoted includes are "layer/file.h" (resolved under src/), the
+# paths above, or a bare name, which must be a file of the including
+# file's own folder (or top folder, above); no "../" paths and no .c file
+# of another place (code is shared by linking its object: bench/field.o,
+# src/cli/kat.o, tests/gpu/common.o). A file that includes itself (the
+# tests' two-pass instantiation, e.g. test_curve.c) is allowed.
 # <system> includes and "snarkpipe.h" (the public header) are always
 # allowed. A folder under src/ that is not in the table is an error, so a
 # new layer has to be placed here deliberately.
@@ -38,15 +42,7 @@ declare -A rank=(
     [util]=0 [field]=1 [curve]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=3
     [groth16]=4 [circuit]=4 [synth]=5 [engine]=6 [daemon]=7 [cli]=8
 )
-top=9 # above every layer: bench/, tests/, gpu/check/
-
-# The listed exceptions, "file:include" (paths relative to root), each
-# with its reason. Remove a line when its reason goes away.
-declare -A allowed=(
-    # gpu/check/ uses the test header (CHECK, counters) until it moves
-    # to tests/gpu/ (issue 17, second item).
-    ["gpu/check/check.h:../../tests/test.h"]=1
-)
+top_rank=9 # above every layer: bench/, tests/
 
 bad=0
 report() { echo "check-layers: $*" >&2; bad=1; }
@@ -56,30 +52,36 @@ for dir in "$src"/*/; do
     [ -n "${rank[$layer]+x}" ] || report "src/$layer/ is not a known layer (add it to tools/check-layers.sh and ARCHITECTURE.md)"
 done
 
-# check_file FILE REL MAXRANK OWNLAYER [EXTRA-DIR]
+# check_file FILE REL MAXRANK OWNLAYER [TOP]
 #   MAXRANK: highest src/ rank the file may include; OWNLAYER: its src/
-#   layer ("" outside src/); EXTRA-DIR: a second folder whose headers a bare
-#   name may name (gpu/ for gpu/check/).
+#   layer ("" outside src/); TOP: tests or bench for the files there (their
+#   top folder's headers, and the paths above, are theirs to include).
 check_file() {
-    local f=$1 rel=$2 max=$3 own=$4 extra=${5:-} lineno=0 line inc target dir
+    local f=$1 rel=$2 max=$3 own=$4 top=${5:-} lineno=0 line inc target dir
     dir=$(dirname "$f")
     while IFS= read -r line; do
         lineno=$((lineno + 1))
         [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
         inc=${BASH_REMATCH[1]}
         [ "$inc" = snarkpipe.h ] && continue
-        [ -n "${allowed[$rel:$inc]+x}" ] && continue
         if [[ $inc == *..* ]]; then
             report "$rel:$lineno: includes \"$inc\" (a path out of its folder)"
         elif [[ $inc == *.c ]]; then
             [ "$inc" = "$(basename "$f")" ] ||
                 report "$rel:$lineno: includes the source file \"$inc\" (link its object and include its header)"
         elif [[ $inc != */* ]]; then
-            [ -f "$dir/$inc" ] || { [ -n "$extra" ] && [ -f "$extra/$inc" ]; } ||
+            [ -f "$dir/$inc" ] || { [ -n "$top" ] && [ -f "$root/$top/$inc" ]; } ||
                 report "$rel:$lineno: includes \"$inc\", which is not a header of its own folder"
         else
             target=${inc%%/*}
-            if [ -z "${rank[$target]+x}" ]; then
+            if [ "$target" = gpu ] || [ "$target" = tests ] || [ "$target" = bench ]; then
+                case $target/$top in
+                gpu/tests | gpu/bench | tests/bench)
+                    [ -f "$root/$inc" ] || report "$rel:$lineno: includes \"$inc\", which does not exist" ;;
+                gpu/*) report "$rel:$lineno: includes \"$inc\": only tests/ and bench/ include the backend's headers" ;;
+                *) report "$rel:$lineno: includes \"$inc\": only bench/ includes tests/ headers, and nothing bench/'s" ;;
+                esac
+            elif [ -z "${rank[$target]+x}" ]; then
                 report "$rel:$lineno: includes \"$inc\" from unknown layer '$target'"
             elif [ "$target" = "$own" ]; then
                 :
@@ -111,13 +113,12 @@ while IFS= read -r -d '' f; do
     files=$((files + 1))
     rel=${f#"$root"/}
     case $rel in
-    gpu/check/*) check_file "$f" "$rel" "$top" "" "$root/gpu" ;;
     gpu/*)
         check_file "$f" "$rel" "${rank[groth16]}" ""
         grep -nE '#[[:space:]]*include[[:space:]]*"circuit/' "$f" >/dev/null &&
             report "$rel: the backend includes circuit/ (it may use the layers up to groth16/)"
         ;;
-    *) check_file "$f" "$rel" "$top" "" ;;
+    *) check_file "$f" "$rel" "$top_rank" "" "${rel%%/*}" ;;
     esac
 done < <(sources "$root/gpu" "$root/bench" "$root/tests")
 

@@ -7,197 +7,10 @@
  * Bases for large sizes are an arithmetic progression of logs
  * e_i = b0 + i*d (distinct points, cheap to make), random b0 and d.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "msm_common.h"
-
-
-#define DEFINE_GRP(G)                                                                   \
-    static void G##_progression(void *out, size_t lo, size_t hi, const sp_fr *b0,     \
-                                const sp_fr *d)                                        \
-    {                                                                                  \
-        enum { CH = 1024 };                                                            \
-        sp_##G##_jac *buf = malloc(CH * sizeof *buf);                                  \
-        sp_##G##_affine g, da;                                                         \
-        sp_##G##_jac gj, cur, dj;                                                      \
-        sp_fr k, t;                                                                    \
-        uint64_t kl[4];                                                                \
-        sp_##G##_generator(&g);                                                        \
-        sp_##G##_jac_from_affine(&gj, &g);                                             \
-        sp_fr_set_u64(&t, lo);                                                         \
-        sp_fr_mul(&t, &t, d);                                                          \
-        sp_fr_add(&k, b0, &t);                                                         \
-        sp_fr_to_canonical(kl, &k);                                                    \
-        sp_##G##_mul_var(&cur, &gj, kl, 4);                                            \
-        sp_fr_to_canonical(kl, d);                                                     \
-        sp_##G##_mul_var(&dj, &gj, kl, 4);                                             \
-        sp_##G##_jac_to_affine(&da, &dj);                                              \
-        for (size_t i = lo; i < hi; i += CH) {                                         \
-            size_t m = hi - i < CH ? hi - i : CH;                                      \
-            for (size_t j = 0; j < m; j++) {                                           \
-                buf[j] = cur;                                                          \
-                sp_##G##_jac_add_affine_var(&cur, &cur, &da);                          \
-            }                                                                          \
-            sp_##G##_batch_to_affine((sp_##G##_affine *)out + (i - lo), buf, m);       \
-        }                                                                              \
-        free(buf);                                                                     \
-    }                                                                                  \
-    static void G##_mul_gen(void *r, const sp_fr *e)                                   \
-    {                                                                                  \
-        sp_##G##_affine g;                                                             \
-        sp_##G##_jac gj;                                                               \
-        uint64_t kl[4];                                                                \
-        sp_##G##_generator(&g);                                                        \
-        sp_##G##_jac_from_affine(&gj, &g);                                             \
-        sp_fr_to_canonical(kl, e);                                                     \
-        sp_##G##_mul_var(r, &gj, kl, 4);                                               \
-    }                                                                                  \
-    static void G##_from_log(void *aff, const sp_fr *e)                                \
-    {                                                                                  \
-        sp_##G##_jac j;                                                                \
-        G##_mul_gen(&j, e);                                                            \
-        if (sp_fr_is_zero(e))                                                          \
-            sp_##G##_affine_set_inf(aff);                                              \
-        else                                                                           \
-            sp_##G##_jac_to_affine(aff, &j);                                           \
-    }                                                                                  \
-    static void G##_naive(void *r, const void *aff, const uint64_t *sc, size_t n)      \
-    {                                                                                  \
-        sp_##G##_jac acc, p;                                                           \
-        sp_##G##_jac_set_inf(&acc);                                                    \
-        for (size_t i = 0; i < n; i++) {                                               \
-            sp_##G##_jac_from_affine(&p, (const sp_##G##_affine *)aff + i);            \
-            if (sp_##G##_affine_is_inf((const sp_##G##_affine *)aff + i))              \
-                continue;                                                              \
-            sp_##G##_mul_var(&p, &p, sc + 4 * i, 4);                                   \
-            sp_##G##_jac_add_var(&acc, &acc, &p);                                      \
-        }                                                                              \
-        *(sp_##G##_jac *)r = acc;                                                      \
-    }                                                                                  \
-    static int G##_eq(const void *a, const void *b) { return sp_##G##_jac_eq(a, b); }  \
-    static int G##_is_inf(const void *a) { return sp_##G##_jac_is_inf(a); }           \
-    static sp_status G##_msm(sp_cuda *cu, void *r, const void *aff, const uint64_t *sc, \
-                             size_t n, unsigned w)                                     \
-    {                                                                                  \
-        return sp_cuda_msm_##G(cu, r, aff, (const sp_scalar *)sc, n, w);               \
-    }                                                                                  \
-    static sp_status G##_msm_split(sp_cuda *cu, void *r, const void *aff,              \
-                                   const uint64_t *sc, size_t n, unsigned w)           \
-    {                                                                                  \
-        return sp_cuda_msm_##G##_split(cu, r, aff, (const sp_scalar *)sc, n, w);       \
-    }                                                                                  \
-    static sp_status G##_cpu_msm(void *r, const void *aff, const uint64_t *sc, size_t n) \
-    {                                                                                  \
-        return sp_msm_##G##_var(r, aff, (const sp_scalar *)sc, n, NULL);               \
-    }                                                                                  \
-    const chk_grp chk_grp_##G = {#G, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac),     \
-                                G##_progression, G##_from_log, G##_mul_gen, G##_naive, \
-                                G##_eq, G##_is_inf, G##_msm, G##_msm_split,           \
-                                G##_cpu_msm};
-
-DEFINE_GRP(g1)
-DEFINE_GRP(g2)
-
-/* ---- parallel helpers ---- */
-
-void chk_prog_range(void *arg, size_t lo, size_t hi)
-{
-    chk_prog_job *j = arg;
-    j->g->progression((char *)j->aff + lo * j->g->aff_sz, lo, hi, &j->b0, &j->d);
-}
-
-typedef struct {
-    const uint64_t *sc;
-    const sp_fr *logs; /* explicit logs, or NULL for the progression */
-    sp_fr b0, d;
-    size_t period;
-    sp_fr sum;
-    pthread_mutex_t lock;
-} dot_job;
-
-static void dot_range(void *arg, size_t lo, size_t hi)
-{
-    dot_job *j = arg;
-    sp_fr acc, s, e, t;
-    sp_fr_set_zero(&acc);
-    for (size_t i = lo; i < hi; i++) {
-        if (j->logs) {
-            e = j->logs[i];
-        } else {
-            sp_fr_set_u64(&t, i % j->period);
-            sp_fr_mul(&t, &t, &j->d);
-            sp_fr_add(&e, &j->b0, &t);
-        }
-        if (sp_fr_from_canonical(&s, j->sc + 4 * i) != SP_OK)
-            continue; /* the callers only pass canonical scalars here */
-        sp_fr_mul(&t, &s, &e);
-        sp_fr_add(&acc, &acc, &t);
-    }
-    pthread_mutex_lock(&j->lock);
-    sp_fr_add(&j->sum, &j->sum, &acc);
-    pthread_mutex_unlock(&j->lock);
-}
-
-void chk_oracle(chk_env *env, const chk_grp *g, void *jac, const uint64_t *sc, size_t n,
-                const sp_fr *logs, const sp_fr *b0, const sp_fr *d, size_t period)
-{
-    dot_job j;
-    memset(&j, 0, sizeof j);
-    j.sc = sc;
-    j.logs = logs;
-    if (b0)
-        j.b0 = *b0, j.d = *d;
-    j.period = period ? period : 1;
-    sp_fr_set_zero(&j.sum);
-    pthread_mutex_init(&j.lock, NULL);
-    chk_parallel(n, env->threads, dot_range, &j);
-    pthread_mutex_destroy(&j.lock);
-    g->mul_gen(jac, &j.sum);
-}
-
-typedef struct {
-    uint64_t *sc;
-    uint64_t seed;
-} scal_job;
-
-static void scal_range(void *arg, size_t lo, size_t hi)
-{
-    scal_job *j = arg;
-    sp_rng rng;
-    sp_rng_seed(&rng, j->seed ^ (lo * 0x9e3779b97f4a7c15ULL));
-    for (size_t i = lo; i < hi; i++)
-        chk_random_scalar(j->sc + 4 * i, &rng);
-}
-
-void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n)
-{
-    scal_job j = {sc, sp_rng_u64(&env->rng)};
-    chk_parallel(n, env->threads, scal_range, &j);
-}
-
-/* ---- the checks ---- */
-
-/* The first is the context's default (sp_cuda_create). */
-const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2, accumulation by size (default)"},
-    {1, 0, 0, "64-bit"},
-    {0, 0, 0, "PTX"},
-    {2, 0, 0, "even/odd, v0"},
-    {2, 1, 0, "even/odd, v1"},
-    {2, 2, 0, "even/odd, v2, XYZZ"},
-    {2, 2, 1, "even/odd, batch-affine rounds (G1)"},
-    /* last: the accumulation whose windows the sweep times */
-    {2, 2, 2, "even/odd, batch-affine items"},
-};
-
-void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
-{
-    sp_cuda_set_mul_impl(env->cu, cfg->impl);
-    sp_cuda_set_msm_variant(env->cu, cfg->variant);
-    sp_cuda_set_msm_acc(env->cu, cfg->acc);
-}
+#include "gpu_check.h"
 
 /* Runs the GPU MSM in every configuration with poisoned output and
  * compares with want; leaves the default configuration selected. */
@@ -321,31 +134,30 @@ static void check_refusals(chk_env *env, const chk_grp *g)
 static void check_pow2(chk_env *env, const chk_grp *g, unsigned k, int device_too)
 {
     size_t n = (size_t)1 << k;
-    chk_prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    void *aff = malloc(n * g->aff_sz);
     uint64_t *sc = malloc(n * 32);
     unsigned char want[sizeof(sp_g2_jac)];
-    sp_fr_random(&pj.b0, &env->rng);
-    sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(n, env->threads, chk_prog_range, &pj);
+    sp_fr b0, d;
+    chk_bases(env, g, aff, n, &b0, &d);
     chk_random_scalars(env, sc, n);
-    chk_oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
+    chk_oracle(env, g, want, sc, n, NULL, &b0, &d, n);
     if (k <= 16) { /* src/msm, the CPU Pippenger, as a third opinion */
         unsigned char cpu[sizeof(sp_g2_jac)];
-        CHECKF(g->cpu_msm(cpu, pj.aff, sc, n) == SP_OK && g->eq(cpu, want),
+        CHECKF(g->cpu_msm(cpu, aff, sc, n) == SP_OK && g->eq(cpu, want),
                "%s 2^%u: CPU MSM and the oracle disagree", g->name, k);
     }
-    run_cmp(env, g, want, pj.aff, sc, n, 0, "random, host inputs");
+    run_cmp(env, g, want, aff, sc, n, 0, "random, host inputs");
     if (device_too) {
         void *db = NULL, *ds = NULL;
         if (chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") &&
             chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") &&
-            chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, n * g->aff_sz), "copy") &&
+            chk_ok(env, sp_cuda_copy(env->cu, db, aff, n * g->aff_sz), "copy") &&
             chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
             run_cmp(env, g, want, db, ds, n, 0, "random, device inputs");
         sp_cuda_dev_free(env->cu, db);
         sp_cuda_dev_free(env->cu, ds);
     }
-    free(pj.aff), free(sc);
+    free(aff), free(sc);
 }
 
 static void check_group(chk_env *env, const chk_grp *g, unsigned max_log)
@@ -413,43 +225,6 @@ void chk_msm(chk_env *env)
 
 /* ---- the split MSM: witness-like scalar distributions ---- */
 
-const char *const chk_wit_name[W_KINDS] = {"0% 0/1", "50% 0/1", "90% 0/1", "100% 0/1",
-                                           "70% 0/1", "all equal", "all 1", "all 0"};
-static const unsigned wit_permille[W_KINDS] = {0, 500, 900, 1000, 700, 0, 0, 0};
-
-typedef struct {
-    uint64_t *sc;
-    uint64_t seed, equal[4];
-    chk_wit_kind kind;
-} wit_job;
-
-/* Per scalar: with probability permille/1000 a 0 or a 1 (half each), else
- * a uniformly random scalar; or the constant of W_EQUAL, W_ONES, W_ZEROS. */
-static void wit_range(void *arg, size_t lo, size_t hi)
-{
-    wit_job *j = arg;
-    sp_rng rng;
-    sp_rng_seed(&rng, j->seed ^ (lo * 0x9e3779b97f4a7c15ULL));
-    for (size_t i = lo; i < hi; i++) {
-        uint64_t *s = j->sc + 4 * i;
-        unsigned u = (unsigned)(sp_rng_u64(&rng) % 1000), p = wit_permille[j->kind];
-        memset(s, 0, 32);
-        if (j->kind == W_EQUAL)
-            memcpy(s, j->equal, 32);
-        else if (j->kind == W_ONES || (j->kind < W_EQUAL && u >= p / 2 && u < p))
-            s[0] = 1;
-        else if (j->kind < W_EQUAL && u >= p)
-            chk_random_scalar(s, &rng);
-    }
-}
-
-void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind)
-{
-    wit_job j = {sc, sp_rng_u64(&env->rng), {0}, kind};
-    chk_random_scalar(j.equal, &env->rng);
-    chk_parallel(n, env->threads, wit_range, &j);
-}
-
 static sp_status cpu_split(const chk_grp *g, void *r, const void *aff, const uint64_t *sc, size_t n)
 {
     return g == &chk_grp_g1 ? sp_msm_g1_split_var(r, aff, (const sp_scalar *)sc, n, NULL)
@@ -507,28 +282,27 @@ static void split_pow2(chk_env *env, const chk_grp *g, unsigned k, unsigned cpu_
 {
     static const unsigned w0[1] = {0};
     size_t n = (size_t)1 << k;
-    chk_prog_job pj = {g, malloc(n * g->aff_sz), {{0}}, {{0}}};
+    void *aff = malloc(n * g->aff_sz);
     uint64_t *sc = malloc(n * 32);
     unsigned char want[sizeof(sp_g2_jac)];
-    sp_fr_random(&pj.b0, &env->rng);
-    sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(n, env->threads, chk_prog_range, &pj);
+    sp_fr b0, d;
+    chk_bases(env, g, aff, n, &b0, &d);
     for (int wk = 0; wk < W_KINDS; wk++) {
         chk_witness_scalars(env, sc, n, (chk_wit_kind)wk);
-        chk_oracle(env, g, want, sc, n, NULL, &pj.b0, &pj.d, n);
-        split_compare(env, g, want, pj.aff, sc, n, k <= cpu_max, w0, 1, chk_wit_name[wk]);
+        chk_oracle(env, g, want, sc, n, NULL, &b0, &d, n);
+        split_compare(env, g, want, aff, sc, n, k <= cpu_max, w0, 1, chk_wit_name[wk]);
         if (wk != W_WITNESS)
             continue;
         void *db = NULL, *ds = NULL;
         if (chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") &&
             chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") &&
-            chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, n * g->aff_sz), "copy") &&
+            chk_ok(env, sp_cuda_copy(env->cu, db, aff, n * g->aff_sz), "copy") &&
             chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
             split_compare(env, g, want, db, ds, n, 0, w0, 1, "70% 0/1, device inputs");
         sp_cuda_dev_free(env->cu, db);
         sp_cuda_dev_free(env->cu, ds);
     }
-    free(pj.aff), free(sc);
+    free(aff), free(sc);
 }
 
 /* The split MSM refuses what the plain one refuses, output untouched. */

@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "gpu/sp_cuda_backend.h"
+#include "gpu_check.h"
 #include "groth16/backend.h"
 #include "ntt/hstep.h"
-#include "sp_cuda_backend.h"
 
 static void random_frs(chk_env *env, sp_fr *v, size_t n)
 {
@@ -147,27 +147,6 @@ void chk_hstep(chk_env *env)
 
 /* ---- the backend ---- */
 
-/* out[i] = [random]G for i < n, with every 7th point at infinity. */
-#define RANDOM_POINTS(G)                                                                  \
-    static void random_##G(chk_env *env, sp_##G##_affine *out, size_t n)                  \
-    {                                                                                     \
-        sp_##G##_affine g;                                                                \
-        sp_##G##_jac gj, t;                                                               \
-        sp_##G##_generator(&g);                                                           \
-        sp_##G##_jac_from_affine(&gj, &g);                                                \
-        for (size_t i = 0; i < n; i++) {                                                  \
-            uint64_t k[4];                                                                \
-            chk_random_scalar(k, &env->rng);                                              \
-            sp_##G##_mul_var(&t, &gj, k, 4);                                              \
-            if (i % 7 == 3)                                                               \
-                memset(&out[i], 0, sizeof out[i]);                                        \
-            else                                                                          \
-                sp_##G##_jac_to_affine(&out[i], &t);                                      \
-        }                                                                                 \
-    }
-RANDOM_POINTS(g1)
-RANDOM_POINTS(g2)
-
 /* One proof's inputs: a witness (40% 0, 40% 1, the rest random), a and b
  * random, c = a * b as from a satisfying witness, or random c. */
 typedef struct {
@@ -259,11 +238,11 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
         be->host_free(be, pinned, nv * sizeof(sp_fr));
         return;
     }
-    random_g1(env, pk.a, nv);
-    random_g1(env, pk.b1, nv);
-    random_g1(env, pk.c, nv - npub - 1);
-    random_g1(env, pk.h, pk.n_h);
-    random_g2(env, pk.b2, nv);
+    chk_random_points(env, &chk_grp_g1, pk.a, nv, 1);
+    chk_random_points(env, &chk_grp_g1, pk.b1, nv, 1);
+    chk_random_points(env, &chk_grp_g1, pk.c, nv - npub - 1, 1);
+    chk_random_points(env, &chk_grp_g1, pk.h, pk.n_h, 1);
+    chk_random_points(env, &chk_grp_g2, pk.b2, nv, 1);
     if (!pinned || !proof_vals_make(env, &v, &pk, 0, NULL) || !proof_vals_make(env, &rc, &pk, 1, NULL) ||
         !proof_vals_make(env, &pv, &pk, 0, pinned) ||
         sp_ntt_domain_create(&d, log_n, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,

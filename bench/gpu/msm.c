@@ -1,7 +1,7 @@
 /*
- * MSM timings (gpu_check): bases and scalars resident on the device, random
- * scalars below r unless stated, every timed configuration's warm-up call
- * checked against the discrete-log oracle (msm_common.h).
+ * MSM timings: bases and scalars resident on the device, random scalars
+ * below r unless stated, every timed configuration's warm-up call checked
+ * against the discrete-log oracle (tests/gpu/gpu_check.h).
  *
  * The variant table times each (multiplication, accumulation variant)
  * configuration of chk_msm_cfgs at G1 2^22, 2^24, 2^26 (not with --quick)
@@ -13,13 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "msm_common.h"
+#include "gpu_bench.h"
 
 /* Device-resident inputs: nmax bases (a progression of period `period`,
  * tiled), nmax random scalars (also kept on the host for the oracle). */
 typedef struct {
     const chk_grp *g;
-    chk_prog_job pj;
+    void *aff;   /* the period's bases, on the host */
+    sp_fr b0, d; /* their logs: b0 + i d */
     size_t nmax, period;
     uint64_t *sc;
     void *db, *ds;
@@ -29,7 +30,7 @@ static void bench_in_free(chk_env *env, bench_in *in)
 {
     sp_cuda_dev_free(env->cu, in->db);
     sp_cuda_dev_free(env->cu, in->ds);
-    free(in->pj.aff), free(in->sc);
+    free(in->aff), free(in->sc);
     memset(in, 0, sizeof *in);
 }
 
@@ -41,22 +42,19 @@ static int bench_in_make(chk_env *env, bench_in *in, const chk_grp *g, unsigned 
     in->g = g;
     in->nmax = (size_t)1 << max_log;
     in->period = (size_t)1 << (period_log < max_log ? period_log : max_log);
-    in->pj.g = g;
-    in->pj.aff = malloc(in->period * g->aff_sz);
+    in->aff = malloc(in->period * g->aff_sz);
     in->sc = malloc(in->nmax * 32);
-    if (!in->pj.aff || !in->sc) {
+    if (!in->aff || !in->sc) {
         CHECKF(0, "out of host memory for the %s benchmark (2^%u)", g->name, max_log);
         return 0;
     }
     double t0 = chk_now();
-    sp_fr_random(&in->pj.b0, &env->rng);
-    sp_fr_random(&in->pj.d, &env->rng);
-    chk_parallel(in->period, env->threads, chk_prog_range, &in->pj);
+    chk_bases(env, g, in->aff, in->period, &in->b0, &in->d);
     chk_random_scalars(env, in->sc, in->nmax);
     size_t pb = in->period * g->aff_sz;
     if (!chk_ok(env, sp_cuda_malloc(env->cu, &in->db, in->nmax * g->aff_sz), "bench malloc") ||
         !chk_ok(env, sp_cuda_malloc(env->cu, &in->ds, in->nmax * 32), "bench malloc") ||
-        !chk_ok(env, sp_cuda_copy(env->cu, in->db, in->pj.aff, pb), "bench copy") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, in->db, in->aff, pb), "bench copy") ||
         !chk_ok(env, sp_cuda_copy(env->cu, in->ds, in->sc, in->nmax * 32), "bench copy"))
         return 0;
     for (size_t i = in->period; i < in->nmax; i += in->period) /* tile on the device */
@@ -93,7 +91,7 @@ static double time_cfg(chk_env *env, const bench_in *in, size_t n, const void *w
         printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
     sp_cuda_set_profile(env->cu, 0);
     fflush(stdout);
-    return chk_median(t, reps) * 1e3;
+    return bench_median(t, reps) * 1e3;
 }
 
 /* Timing rows for forced window sizes (the model behind window = 0 is
@@ -121,7 +119,7 @@ static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const v
         char what[80], size[16];
         snprintf(what, sizeof what, "%s MSM%s, window sweep: c=%u", g->name, label, cs[i]);
         snprintf(size, sizeof size, "2^%u", k);
-        chk_row(what, size, chk_median(t, 3) * 1e3, "ms", "");
+        bench_table_row(what, size, bench_median(t, 3) * 1e3, "ms", "");
     }
 }
 
@@ -135,7 +133,7 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
     for (unsigned k = min_log; k <= max_log; k += 2) {
         size_t n = (size_t)1 << k;
         unsigned char want[sizeof(sp_g2_jac)];
-        chk_oracle(env, g, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        chk_oracle(env, g, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
         char what[96], size[16];
         snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)", g->name,
                  sp_cuda_msm_window(n, g == &chk_grp_g1 ? 1 : 2));
@@ -143,7 +141,7 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
         double ms = time_cfg(env, in, n, want, k <= 20 ? 7 : 3, what);
         if (ms < 0)
             return;
-        chk_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
+        bench_table_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
         if (sweep && k >= 22)
             window_sweep(env, g, in->db, in->ds, n, k, want, "", sweep_all, 4);
     }
@@ -160,7 +158,7 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
     for (int k = 0; k < nlogs; k++) {
         size_t n = (size_t)1 << logs[k];
         unsigned char want[sizeof(sp_g2_jac)];
-        chk_oracle(env, g, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        chk_oracle(env, g, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
         for (int c = 0; c < CHK_MSM_NCFG; c++) {
             ms[k][c] = -1;
             /* above the smallest size only the accumulations, even/odd v2
@@ -173,7 +171,7 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
             snprintf(size, sizeof size, "2^%u", logs[k]);
             ms[k][c] = time_cfg(env, in, n, want, 3, what);
             if (ms[k][c] >= 0)
-                chk_row(what, size, ms[k][c], "ms", "");
+                bench_table_row(what, size, ms[k][c], "ms", "");
         }
     }
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -210,7 +208,7 @@ static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, un
             continue;
         unsigned char want[sizeof(sp_g2_jac)];
         size_t n = (size_t)1 << logs[k];
-        chk_oracle(env, &chk_grp_g1, want, in->sc, n, NULL, &in->pj.b0, &in->pj.d, in->period);
+        chk_oracle(env, &chk_grp_g1, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
         window_sweep(env, &chk_grp_g1, in->db, in->ds, n, logs[k], want, label, cs, 4);
     }
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -249,7 +247,7 @@ void bench_msm(chk_env *env)
             for (unsigned k = 0; k < n1 && logs1[k] <= 24; k++) {
                 unsigned char want[sizeof(sp_g2_jac)];
                 size_t n = (size_t)1 << logs1[k];
-                chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d,
+                chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.b0, &in.d,
                            in.period);
                 window_sweep(env, &chk_grp_g1, in.db, in.ds, n, logs1[k], want, "", sweep_all, 4);
             }
@@ -309,17 +307,17 @@ static double time_msm(chk_env *env, const chk_grp *g, int split, const void *wa
             printf("  %s: %s\n", what, sp_cuda_profile(env->cu));
         sp_cuda_set_profile(env->cu, 0);
     }
-    return chk_median(t, reps) * 1e3;
+    return bench_median(t, reps) * 1e3;
 }
 
 /* Rows for one scalar distribution at 2^k: plain and (when both) split. */
-static void witness_rows(chk_env *env, const chk_grp *g, const chk_prog_job *pj, size_t period,
+static void witness_rows(chk_env *env, const chk_grp *g, const sp_fr *b0, const sp_fr *d, size_t period,
                          uint64_t *sc, void *ds, const void *db, unsigned k, chk_wit_kind wk, int both)
 {
     size_t n = (size_t)1 << k;
     unsigned char want[sizeof(sp_g2_jac)];
     chk_witness_scalars(env, sc, n, wk);
-    chk_oracle(env, g, want, sc, n, NULL, &pj->b0, &pj->d, period);
+    chk_oracle(env, g, want, sc, n, NULL, b0, d, period);
     if (!chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
         return;
     char what[80], size[16];
@@ -330,7 +328,7 @@ static void witness_rows(chk_env *env, const chk_grp *g, const chk_prog_job *pj,
                  split ? "split" : "plain");
         double ms = time_msm(env, g, split, want, db, ds, n, reps, what);
         if (ms >= 0)
-            chk_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
+            bench_table_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
     }
     fflush(stdout);
 }
@@ -341,32 +339,31 @@ static void witness_group(chk_env *env, const chk_grp *g, unsigned min_log, unsi
     size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
     if (period > nmax)
         period = nmax;
-    chk_prog_job pj = {g, malloc(nmax * g->aff_sz), {{0}}, {{0}}};
+    void *aff = malloc(nmax * g->aff_sz);
     uint64_t *sc = malloc(nmax * 32);
     void *db = NULL, *ds = NULL;
-    if (!pj.aff || !sc) {
+    sp_fr b0, d;
+    if (!aff || !sc) {
         CHECKF(0, "out of host memory for the %s witness benchmark", g->name);
         goto out;
     }
-    sp_fr_random(&pj.b0, &env->rng);
-    sp_fr_random(&pj.d, &env->rng);
-    chk_parallel(period, env->threads, chk_prog_range, &pj);
+    chk_bases(env, g, aff, period, &b0, &d);
     for (size_t i = period; i < nmax; i += period) /* tile: logs repeat with the period */
-        memcpy((char *)pj.aff + i * g->aff_sz, pj.aff, period * g->aff_sz);
+        memcpy((char *)aff + i * g->aff_sz, aff, period * g->aff_sz);
     if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, nmax * g->aff_sz), "malloc") ||
         !chk_ok(env, sp_cuda_malloc(env->cu, &ds, nmax * 32), "malloc") ||
-        !chk_ok(env, sp_cuda_copy(env->cu, db, pj.aff, nmax * g->aff_sz), "copy"))
+        !chk_ok(env, sp_cuda_copy(env->cu, db, aff, nmax * g->aff_sz), "copy"))
         goto out;
     for (unsigned k = min_log; k <= max_log; k += 2)
-        witness_rows(env, g, &pj, period, sc, ds, db, k, W_WITNESS, 1);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, k, W_WITNESS, 1);
     if (min_log <= 20 && 20 <= max_log) { /* crowded buckets (tree fix-up), random (no change) */
-        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_EQUAL, 0);
-        witness_rows(env, g, &pj, period, sc, ds, db, 20, W_RANDOM, 1);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_EQUAL, 0);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_RANDOM, 1);
     }
 out:
     sp_cuda_dev_free(env->cu, db);
     sp_cuda_dev_free(env->cu, ds);
-    free(pj.aff), free(sc);
+    free(aff), free(sc);
 }
 
 void bench_msm_witness(chk_env *env)
@@ -390,7 +387,7 @@ void bench_msm_acc(chk_env *env)
         for (unsigned k = 24; k <= max; k += 2) {
             size_t n = (size_t)1 << k;
             unsigned char want[sizeof(sp_g2_jac)];
-            chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.pj.b0, &in.pj.d, in.period);
+            chk_oracle(env, &chk_grp_g1, want, in.sc, n, NULL, &in.b0, &in.d, in.period);
             for (int c = 0; c < 2; c++) {
                 chk_msm_use(env, cfgs[c]);
                 char what[96], size[16];
@@ -398,7 +395,7 @@ void bench_msm_acc(chk_env *env)
                 snprintf(size, sizeof size, "2^%u", k);
                 double ms = time_cfg(env, &in, n, want, 3, what);
                 if (ms >= 0)
-                    chk_row(what, size, ms, "ms", "");
+                    bench_table_row(what, size, ms, "ms", "");
             }
         }
     }

@@ -14,116 +14,22 @@
  *   - the cap, on a fresh context: chunk = 0 stays within it and is exact,
  *     also when called again with its scratch held; a cap too small gives
  *     SP_ERR_NOMEM; sp_cuda_mem_info and sp_cuda_try_malloc honour it;
- *     sp_cuda_parse_bytes; sp_cuda_host_register counts.
+ *     sp_cuda_host_register counts.
  *   - the backend: one random key proved with the same fixed r, s on the
  *     CPU, on cuda without a cap (all resident), with a cap that leaves
  *     every array in host memory and cuts every MSM into chunks, and with a
  *     cap that fits no MSM chunk (the CPU takes over): all proofs identical
  *     byte for byte; key_memory and memory report the residency.
- * bench_stream: G1 MSMs of 2^22 and 2^24 points (as far as --g1 allows)
- * with the bases resident and streamed from pinned host memory (copies
- * included), in 1, 4 and 16 chunks.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "gpu/sp_cuda_backend.h"
+#include "gpu_check.h"
 #include "groth16/backend.h"
 #include "groth16/prove.h"
-#include "sp_cuda_backend.h"
-
-/* ---- the two groups ---- */
-
-typedef struct {
-    const char *name;
-    int group;
-    size_t aff, jac;
-    /* out[i] = [b0 + (lo + i) d]G for i < hi - lo */
-    void (*progression)(void *out, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d);
-    void (*mul_gen)(void *jac, const sp_fr *e);
-    sp_status (*stream)(sp_cuda *cu, void *out, const void *b, const sp_scalar *s, size_t n, size_t chunk,
-                        int split, unsigned window);
-    sp_status (*cpu)(void *out, const void *b, const sp_scalar *s, size_t n);
-    int (*eq)(const void *a, const void *b);
-} sgrp;
-
-#define STREAM_GROUP(G, NUM)                                                                          \
-    static void G##_gen_mul(void *r, const sp_fr *e)                                                  \
-    {                                                                                                 \
-        sp_##G##_affine g;                                                                            \
-        sp_##G##_jac gj;                                                                              \
-        uint64_t k[4];                                                                                \
-        sp_##G##_generator(&g);                                                                       \
-        sp_##G##_jac_from_affine(&gj, &g);                                                            \
-        sp_fr_to_canonical(k, e);                                                                     \
-        sp_##G##_mul_var(r, &gj, k, 4);                                                               \
-    }                                                                                                 \
-    static void G##_prog(void *out, size_t lo, size_t hi, const sp_fr *b0, const sp_fr *d)          \
-    {                                                                                                 \
-        enum { BLOCK = 512 };                                                                         \
-        sp_##G##_jac blk[BLOCK], cur, step;                                                           \
-        sp_##G##_affine step_a;                                                                       \
-        sp_fr e;                                                                                      \
-        sp_fr_set_u64(&e, lo);                                                                        \
-        sp_fr_mul(&e, &e, d);                                                                         \
-        sp_fr_add(&e, &e, b0);                                                                        \
-        G##_gen_mul(&cur, &e);                                                                        \
-        G##_gen_mul(&step, d);                                                                        \
-        sp_##G##_jac_to_affine(&step_a, &step);                                                       \
-        for (size_t at = lo; at < hi;) {                                                              \
-            size_t m = 0;                                                                             \
-            for (; m < BLOCK && at + m < hi; m++) {                                                   \
-                blk[m] = cur;                                                                         \
-                sp_##G##_jac_add_affine_var(&cur, &cur, &step_a);                                     \
-            }                                                                                         \
-            sp_##G##_batch_to_affine((sp_##G##_affine *)out + (at - lo), blk, m);                     \
-            at += m;                                                                                  \
-        }                                                                                             \
-    }                                                                                                 \
-    static sp_status G##_stream(sp_cuda *cu, void *out, const void *b, const sp_scalar *s, size_t n, \
-                                size_t chunk, int split, unsigned w)                                  \
-    {                                                                                                 \
-        return sp_cuda_msm_##G##_stream(cu, out, b, s, n, chunk, split, w);                           \
-    }                                                                                                 \
-    static sp_status G##_cpu(void *out, const void *b, const sp_scalar *s, size_t n)                  \
-    {                                                                                                 \
-        return sp_msm_##G##_var(out, b, s, n, NULL);                                                  \
-    }                                                                                                 \
-    static int G##_jeq(const void *a, const void *b) { return sp_##G##_jac_eq(a, b); }                \
-    static const sgrp s_##G = {#G, NUM, sizeof(sp_##G##_affine), sizeof(sp_##G##_jac), G##_prog,   \
-                               G##_gen_mul, G##_stream, G##_cpu, G##_jeq};
-
-STREAM_GROUP(g1, 1)
-STREAM_GROUP(g2, 2)
 
 /* ---- inputs ---- */
-
-typedef struct {
-    const sgrp *g;
-    void *out;
-    sp_fr b0, d;
-} prog_arg;
-
-static void prog_part(void *arg, size_t lo, size_t hi)
-{
-    prog_arg *p = arg;
-    p->g->progression((char *)p->out + lo * p->g->aff, lo, hi, &p->b0, &p->d);
-}
-
-/* out[i] = [b0 + i d]G for random b0, d, on env->threads threads. */
-static void make_bases(chk_env *env, const sgrp *g, void *out, size_t n, sp_fr *b0, sp_fr *d)
-{
-    prog_arg p;
-    memset(&p, 0, sizeof p);
-    p.g = g;
-    p.out = out;
-    sp_fr_random(&p.b0, &env->rng);
-    sp_fr_random(&p.d, &env->rng);
-    chk_parallel(n, env->threads, prog_part, &p);
-    if (b0)
-        *b0 = p.b0, *d = p.d;
-}
 
 /* kind 0: uniform; 1: 0/1-heavy (45% 0, 35% 1, the rest uniform; a run of
  * zeros so that whole chunks are skipped). */
@@ -142,11 +48,11 @@ static void make_scalars(chk_env *env, sp_scalar *s, size_t n, int kind)
 }
 
 /* Every 7th point, and for n >= 1000 the run [100, 400), at infinity. */
-static void add_infinity(const sgrp *g, void *b, size_t n)
+static void add_infinity(const chk_grp *g, void *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (i % 7 == 3 || (n >= 1000 && i >= 100 && i < 400))
-            memset((char *)b + i * g->aff, 0, g->aff);
+            memset((char *)b + i * g->aff_sz, 0, g->aff_sz);
 }
 
 /* ---- the streamed MSM against the CPU ---- */
@@ -158,10 +64,10 @@ typedef struct {
     int registered;
 } placed;
 
-static int place(chk_env *env, placed *p, const sgrp *g, size_t n)
+static int place(chk_env *env, placed *p, const chk_grp *g, size_t n)
 {
     memset(p, 0, sizeof *p);
-    size_t bb = (n ? n : 1) * g->aff, sb = (n ? n : 1) * sizeof(sp_scalar);
+    size_t bb = (n ? n : 1) * g->aff_sz, sb = (n ? n : 1) * sizeof(sp_scalar);
     p->b_host = malloc(bb);
     p->b_reg = malloc(bb);
     p->s_host = malloc(sb);
@@ -189,9 +95,9 @@ static void unplace(chk_env *env, placed *p)
 }
 
 /* Copies host bases / scalars to all their other places. */
-static int spread(chk_env *env, placed *p, const sgrp *g, size_t n, int bases)
+static int spread(chk_env *env, placed *p, const chk_grp *g, size_t n, int bases)
 {
-    size_t bb = n * g->aff, sb = n * sizeof(sp_scalar);
+    size_t bb = n * g->aff_sz, sb = n * sizeof(sp_scalar);
     if (bases) {
         memcpy(p->b_pin, p->b_host, bb);
         memcpy(p->b_reg, p->b_host, bb);
@@ -206,7 +112,7 @@ static const char *const place_name[N_PLACES] = {"pinned/pinned", "pinned/device
                                                  "pageable/pageable", "device/pinned", "device/device"};
 
 /* One call: poisoned output, equal to want, scratch within the model. */
-static void stream_case(chk_env *env, const sgrp *g, const placed *p, size_t n, size_t chunk, int split,
+static void stream_case(chk_env *env, const chk_grp *g, const placed *p, size_t n, size_t chunk, int split,
                         int where, const void *want, const char *skind)
 {
     static const int host_b[N_PLACES] = {1, 1, 1, 1, 0, 0}, host_s[N_PLACES] = {1, 0, 1, 1, 1, 0};
@@ -218,7 +124,7 @@ static void stream_case(chk_env *env, const sgrp *g, const placed *p, size_t n, 
     memset(got, 0xa5, sizeof got);
     if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "scratch_trim"))
         return;
-    sp_status st = g->stream(env->cu, got, b, s, n, chunk, split, 0);
+    sp_status st = g->msm_stream(env->cu, got, b, s, n, chunk, split, 0);
     size_t held = sp_cuda_scratch_bytes(env->cu), model = sp_cuda_msm_stream_bytes(env->cu, g->group, n, chunk, flags);
     CHECKF(st == SP_OK && g->eq(got, want), "%s stream n=%zu chunk=%zu split=%d %s %s: %s %s", g->name, n, chunk,
            split, place_name[where], skind, sp_status_str(st), sp_cuda_error(env->cu));
@@ -227,24 +133,24 @@ static void stream_case(chk_env *env, const sgrp *g, const placed *p, size_t n, 
 }
 
 /* A scalar >= r in the last chunk: refused, output untouched; a bad window. */
-static void stream_refusals(chk_env *env, const sgrp *g, placed *p, size_t n)
+static void stream_refusals(chk_env *env, const chk_grp *g, placed *p, size_t n)
 {
     unsigned char got[sizeof(sp_g2_jac)], poison[sizeof got];
     memset(poison, 0xa5, sizeof poison);
     p->s_pin[n - 1].l[3] = ~0ull;
     for (int split = 0; split < 2; split++) {
         memcpy(got, poison, sizeof got);
-        sp_status st = g->stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, split, 0);
+        sp_status st = g->msm_stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, split, 0);
         CHECKF(st == SP_ERR_NOT_CANONICAL && !memcmp(got, poison, sizeof got),
                "%s stream split=%d: scalar >= r in the last chunk gave %s", g->name, split, sp_status_str(st));
     }
     memcpy(got, poison, sizeof got);
-    CHECK(g->stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, 0, 7) == SP_ERR_INVALID_ARG &&
+    CHECK(g->msm_stream(env->cu, got, p->b_pin, p->s_pin, n, n / 3, 0, 7) == SP_ERR_INVALID_ARG &&
           !memcmp(got, poison, sizeof got));
 }
 
 /* Every chunking, split and placement for one group and size. */
-static void stream_size(chk_env *env, const sgrp *g, size_t n, int *rot)
+static void stream_size(chk_env *env, const chk_grp *g, size_t n, int *rot)
 {
     placed p;
     unsigned char want[sizeof(sp_g2_jac)];
@@ -253,7 +159,7 @@ static void stream_size(chk_env *env, const sgrp *g, size_t n, int *rot)
         unplace(env, &p);
         return;
     }
-    make_bases(env, g, p.b_host, n, NULL, NULL);
+    chk_bases(env, g, p.b_host, n, NULL, NULL);
     add_infinity(g, p.b_host, n);
     size_t many = n / 37 ? n / 37 : 1;
     const size_t chunks[5] = {n ? n : 1, (n + 1) / 2 ? (n + 1) / 2 : 1, (n + 2) / 3 ? (n + 2) / 3 : 1, many, n + 5};
@@ -263,7 +169,7 @@ static void stream_size(chk_env *env, const sgrp *g, size_t n, int *rot)
         make_scalars(env, p.s_host, n, kind);
         if (!spread(env, &p, g, n, 0))
             goto out;
-        CHECKF(g->cpu(want, p.b_host, p.s_host, n) == SP_OK, "CPU MSM");
+        CHECKF(g->cpu_msm(want, p.b_host, (const uint64_t *)p.s_host, n) == SP_OK, "CPU MSM");
         for (int c = 0; c < 5; c++)
             for (int split = 0; split < 2; split++)
                 stream_case(env, g, &p, n, chunks[c], split, (*rot)++ % N_PLACES, want,
@@ -279,19 +185,19 @@ out:
 
 /* chunk = 0 under a cap: exact, within the cap (twice: the second call
  * finds its scratch held), and SP_ERR_NOMEM under a cap too small. */
-static void cap_auto(chk_env *env, sp_cuda *cu, const sgrp *g, size_t n, int split)
+static void cap_auto(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n, int split)
 {
     unsigned flags = SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS | (split ? SP_CUDA_MSM_SPLIT : 0);
     void *b = NULL;
     sp_scalar *s = malloc(n * sizeof *s);
     unsigned char want[sizeof(sp_g2_jac)], got[sizeof want], poison[sizeof want];
     memset(poison, 0xa5, sizeof poison);
-    if (!s || !chk_ok(env, sp_cuda_host_malloc(cu, &b, n * g->aff), "host_malloc"))
+    if (!s || !chk_ok(env, sp_cuda_host_malloc(cu, &b, n * g->aff_sz), "host_malloc"))
         goto out;
-    make_bases(env, g, b, n, NULL, NULL);
+    chk_bases(env, g, b, n, NULL, NULL);
     add_infinity(g, b, n);
     make_scalars(env, s, n, split);
-    CHECKF(g->cpu(want, b, s, n) == SP_OK, "CPU MSM");
+    CHECKF(g->cpu_msm(want, b, (const uint64_t *)s, n) == SP_OK, "CPU MSM");
     size_t room = sp_cuda_msm_stream_bytes(cu, g->group, n, n / 5, flags);
     CHECKF(room < sp_cuda_msm_stream_bytes(cu, g->group, n, n, flags), "%s: the model does not grow with the chunk",
            g->name);
@@ -300,7 +206,7 @@ static void cap_auto(chk_env *env, sp_cuda *cu, const sgrp *g, size_t n, int spl
     sp_cuda_set_mem_limit(cu, SP_CUDA_STREAM_MARGIN + room);
     for (int rep = 0; rep < 2; rep++) {
         memset(got, 0xa5, sizeof got);
-        sp_status st = g->stream(cu, got, b, s, n, 0, split, 0);
+        sp_status st = g->msm_stream(cu, got, b, s, n, 0, split, 0);
         CHECKF(st == SP_OK && g->eq(got, want), "%s auto chunk n=%zu split=%d call %d under a cap: %s %s", g->name, n,
                split, rep, sp_status_str(st), sp_cuda_error(cu));
         CHECKF(sp_cuda_scratch_bytes(cu) <= room, "%s auto chunk: %zu bytes of scratch under a cap of %zu + margin",
@@ -309,7 +215,7 @@ static void cap_auto(chk_env *env, sp_cuda *cu, const sgrp *g, size_t n, int spl
     size_t least = sp_cuda_msm_stream_bytes(cu, g->group, n, SP_CUDA_STREAM_MIN_CHUNK, flags);
     sp_cuda_set_mem_limit(cu, SP_CUDA_STREAM_MARGIN + least / 2);
     memcpy(got, poison, sizeof got);
-    sp_status st = g->stream(cu, got, b, s, n, 0, split, 0);
+    sp_status st = g->msm_stream(cu, got, b, s, n, 0, split, 0);
     CHECKF(st == SP_ERR_NOMEM && !memcmp(got, poison, sizeof got) && strstr(sp_cuda_error(cu), "streamed MSM"),
            "%s auto chunk under a cap too small: %s (%s)", g->name, sp_status_str(st), sp_cuda_error(cu));
 out:
@@ -330,21 +236,6 @@ static void cap_info(chk_env *env, sp_cuda *cu)
     CHECK(sp_cuda_try_malloc(cu, &dev, cap + 1) == SP_ERR_NOMEM && dev == NULL);
     sp_cuda_set_mem_limit(cu, 0);
     CHECK(sp_cuda_mem_info(cu, &f, &t) == SP_OK && t == total && f > cap);
-    static const struct {
-        const char *s;
-        size_t v;
-    } good[] = {{"0", 0}, {"123", 123}, {"64K", 64 << 10}, {"256m", 256 << 20}, {"2G", (size_t)2 << 30},
-                {"1T", (size_t)1 << 40}};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        size_t v = 1;
-        CHECKF(sp_cuda_parse_bytes(good[i].s, &v) == SP_OK && v == good[i].v, "parse_bytes(%s)", good[i].s);
-    }
-    static const char *const bad[] = {"", "x", "-1", "12Q", "1KB", "99999999999999999999", "17179869184G", " 1"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        size_t v = 7;
-        CHECKF(sp_cuda_parse_bytes(bad[i], &v) == SP_ERR_INVALID_ARG && v == 7, "parse_bytes(\"%s\") accepted",
-               bad[i]);
-    }
 }
 
 /* Registration counts: two registrations need two unregistrations; a
@@ -376,16 +267,16 @@ void chk_stream(chk_env *env, int device)
     static const size_t sizes[] = {0, 1, 2, 3, 1000, ((size_t)1 << 16) + 3};
     int rot = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        stream_size(env, &s_g1, sizes[i], &rot);
-        stream_size(env, &s_g2, sizes[i], &rot);
+        stream_size(env, &chk_grp_g1, sizes[i], &rot);
+        stream_size(env, &chk_grp_g2, sizes[i], &rot);
     }
     register_counts(env);
     char err[512];
     sp_cuda *cu = NULL; /* a fresh context: its cap counts from now */
     if (chk_ok(env, sp_cuda_create(&cu, device, err, sizeof err), "second context")) {
         cap_info(env, cu);
-        cap_auto(env, cu, &s_g1, ((size_t)1 << 18) + 3, 1);
-        cap_auto(env, cu, &s_g2, ((size_t)1 << 17) + 1, 0);
+        cap_auto(env, cu, &chk_grp_g1, ((size_t)1 << 18) + 3, 1);
+        cap_auto(env, cu, &chk_grp_g2, ((size_t)1 << 17) + 1, 0);
         sp_cuda_free(cu);
     }
     chk_stream_backend(env, device);
@@ -400,24 +291,6 @@ typedef struct {
     sp_ntt_domain *d;
     sp_fr r, s;
 } proof_in;
-
-static void random_g1(chk_env *env, sp_g1_affine *p)
-{
-    sp_fr e;
-    sp_g1_jac j;
-    sp_fr_random(&e, &env->rng);
-    g1_gen_mul(&j, &e);
-    sp_g1_jac_to_affine(p, &j);
-}
-
-static void random_g2(chk_env *env, sp_g2_affine *p)
-{
-    sp_fr e;
-    sp_g2_jac j;
-    sp_fr_random(&e, &env->rng);
-    g2_gen_mul(&j, &e);
-    sp_g2_jac_to_affine(p, &j);
-}
 
 /* A random key on 2^log_n (points with infinity among them), a 0/1-heavy
  * witness, random a and b, c = a * b (as from a satisfying witness: the
@@ -434,17 +307,21 @@ static int proof_inputs(chk_env *env, proof_in *in, unsigned log_n)
     if (!in->w || !in->abc || sp_ntt_domain_create(&in->d, log_n, SP_NTT_ROOTS_SNARKJS, env->threads) != SP_OK)
         return 0;
     struct {
-        const sgrp *g;
+        const chk_grp *g;
         void *p;
         size_t n;
-    } arr[] = {{&s_g1, pk->a, nv}, {&s_g1, pk->b1, nv}, {&s_g1, pk->c, nv - npub - 1}, {&s_g1, pk->h, pk->n_h},
-               {&s_g2, pk->b2, nv}};
+    } arr[] = {{&chk_grp_g1, pk->a, nv}, {&chk_grp_g1, pk->b1, nv}, {&chk_grp_g1, pk->c, nv - npub - 1},
+               {&chk_grp_g1, pk->h, pk->n_h}, {&chk_grp_g2, pk->b2, nv}};
     for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
-        make_bases(env, arr[i].g, arr[i].p, arr[i].n, NULL, NULL);
+        chk_bases(env, arr[i].g, arr[i].p, arr[i].n, NULL, NULL);
         add_infinity(arr[i].g, arr[i].p, arr[i].n);
     }
-    random_g1(env, &pk->vk.alpha1), random_g1(env, &pk->vk.beta1), random_g1(env, &pk->vk.delta1);
-    random_g2(env, &pk->vk.beta2), random_g2(env, &pk->vk.gamma2), random_g2(env, &pk->vk.delta2);
+    chk_random_points(env, &chk_grp_g1, &pk->vk.alpha1, 1, 0);
+    chk_random_points(env, &chk_grp_g1, &pk->vk.beta1, 1, 0);
+    chk_random_points(env, &chk_grp_g1, &pk->vk.delta1, 1, 0);
+    chk_random_points(env, &chk_grp_g2, &pk->vk.beta2, 1, 0);
+    chk_random_points(env, &chk_grp_g2, &pk->vk.gamma2, 1, 0);
+    chk_random_points(env, &chk_grp_g2, &pk->vk.delta2, 1, 0);
     for (size_t i = 0; i < nv; i++) {
         unsigned r = (unsigned)(sp_rng_u64(&env->rng) % 10);
         if (i == 0 || r < 4)
@@ -555,125 +432,4 @@ static void chk_stream_backend(chk_env *env, int device)
     cuda_proof(env, device, &in, cap, 1, "cuda, capped: streamed in chunks", &want);
     cuda_proof(env, device, &in, (size_t)8 << 20, 1, "cuda, capped below any chunk", &want);
     proof_inputs_free(&in);
-}
-
-/* ---- timing: resident vs streamed bases ---- */
-
-typedef struct {
-    const sp_scalar *s;
-    sp_fr b0, d, sum;
-    pthread_mutex_t mu;
-} dot_arg;
-
-static void dot_part(void *arg, size_t lo, size_t hi)
-{
-    dot_arg *a = arg;
-    sp_fr acc, e, t, s;
-    sp_fr_set_zero(&acc);
-    for (size_t i = lo; i < hi; i++) {
-        if (sp_fr_from_canonical(&s, a->s[i].l) != SP_OK)
-            continue; /* never: the scalars are canonical */
-        sp_fr_set_u64(&e, i);
-        sp_fr_mul(&e, &e, &a->d);
-        sp_fr_add(&e, &e, &a->b0);
-        sp_fr_mul(&t, &e, &s);
-        sp_fr_add(&acc, &acc, &t);
-    }
-    pthread_mutex_lock(&a->mu);
-    sp_fr_add(&a->sum, &a->sum, &acc);
-    pthread_mutex_unlock(&a->mu);
-}
-
-/* want = sum s_i [b0 + i d]G = [sum s_i (b0 + i d)]G: the bases' logs are known. */
-static void progression_oracle(chk_env *env, sp_g1_jac *want, const sp_scalar *s, size_t n, const sp_fr *b0,
-                               const sp_fr *d)
-{
-    dot_arg a;
-    memset(&a, 0, sizeof a);
-    a.s = s;
-    a.b0 = *b0;
-    a.d = *d;
-    pthread_mutex_init(&a.mu, NULL);
-    chk_parallel(n, env->threads, dot_part, &a);
-    pthread_mutex_destroy(&a.mu);
-    g1_gen_mul(want, &a.sum);
-}
-
-/* Median ms of 3 calls after a warm-up checked against want; -1 on failure. */
-static double time_g1(chk_env *env, const void *b, const sp_scalar *s, size_t n, size_t chunk, int plain,
-                      const sp_g1_jac *want, const char *what)
-{
-    double t[3];
-    for (int rep = -1; rep < 3; rep++) {
-        sp_g1_jac got;
-        memset(&got, 0xa5, sizeof got);
-        double t0 = chk_now();
-        sp_status st = plain ? sp_cuda_msm_g1(env->cu, &got, b, s, n, 0)
-                             : sp_cuda_msm_g1_stream(env->cu, &got, b, s, n, chunk, 0, 0);
-        if (rep >= 0)
-            t[rep] = chk_now() - t0;
-        if (!chk_ok(env, st, what))
-            return -1;
-        if (rep < 0)
-            CHECKF(sp_g1_jac_eq(&got, want), "%s differs from the oracle", what);
-    }
-    return chk_median(t, 3) * 1e3;
-}
-
-static void bench_size(chk_env *env, unsigned k, const char *anchor)
-{
-    size_t n = (size_t)1 << k;
-    void *b_pin = NULL, *b_dev = NULL;
-    sp_scalar *s_pin = NULL;
-    sp_fr b0, d;
-    sp_g1_jac want;
-    char size[16], what[80], note[96];
-    snprintf(size, sizeof size, "2^%u", k);
-    if (!chk_ok(env, sp_cuda_host_malloc(env->cu, &b_pin, n * sizeof(sp_g1_affine)), "host_malloc") ||
-        !chk_ok(env, sp_cuda_host_malloc(env->cu, (void **)&s_pin, n * sizeof(sp_scalar)), "host_malloc") ||
-        !chk_ok(env, sp_cuda_malloc(env->cu, &b_dev, n * sizeof(sp_g1_affine)), "malloc"))
-        goto out;
-    make_bases(env, &s_g1, b_pin, n, &b0, &d);
-    for (size_t i = 0; i < n; i++)
-        chk_random_scalar(s_pin[i].l, &env->rng);
-    progression_oracle(env, &want, s_pin, n, &b0, &d);
-    double t0 = chk_now();
-    if (!chk_ok(env, sp_cuda_copy(env->cu, b_dev, b_pin, n * sizeof(sp_g1_affine)), "copy"))
-        goto out;
-    double ms = (chk_now() - t0) * 1e3;
-    snprintf(note, sizeof note, "%.1f GB/s", n * sizeof(sp_g1_affine) / (ms * 1e6));
-    chk_row("G1 bases, copy pinned host -> device", size, ms, "ms", note);
-    ms = time_g1(env, b_dev, s_pin, n, 0, 1, &want, "G1 MSM, bases resident");
-    chk_row("G1 MSM, bases resident, scalars from pinned host", size, ms, "ms", "");
-    static const unsigned parts[3] = {1, 4, 16};
-    for (int i = 0; i < 3; i++) {
-        if (i == 1 && !chk_ok(env, sp_cuda_scratch_trim(env->cu), "scratch_trim"))
-            goto out;
-        snprintf(what, sizeof what, "G1 MSM, bases streamed from pinned host, %u chunk%s", parts[i],
-                 parts[i] > 1 ? "s (copies overlapped)" : " (copy, then compute)");
-        ms = time_g1(env, b_pin, s_pin, n, n / parts[i], 0, &want, what);
-        chk_row(what, size, ms, "ms", anchor);
-        if (i == 1) {
-            size_t held = sp_cuda_scratch_bytes(env->cu);
-            size_t model = sp_cuda_msm_stream_bytes(env->cu, 1, n, n / 4, SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
-            CHECKF(held <= model, "G1 stream 2^%u in 4 chunks: %zu bytes of scratch, the model says %zu", k, held,
-                   model);
-            printf("  G1 stream 2^%u, 4 chunks: scratch %.1f MiB, model %.1f MiB\n", k, held / 1048576.0,
-                   model / 1048576.0);
-        }
-    }
-out:
-    sp_cuda_host_free(env->cu, b_pin);
-    sp_cuda_host_free(env->cu, s_pin);
-    sp_cuda_dev_free(env->cu, b_dev);
-    fflush(stdout);
-}
-
-void bench_stream(chk_env *env)
-{
-    if (env->max_g1 >= 22)
-        bench_size(env, 22, "sppark 58.1 ms (host bases)");
-    if (env->max_g1 >= 24)
-        bench_size(env, 24, "sppark 172.8 ms (host bases)");
-    chk_tally();
 }

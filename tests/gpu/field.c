@@ -1,11 +1,12 @@
 /* Field arithmetic: GPU results equal the CPU library's on random inputs
- * (edge values mixed in), and the modmul throughput. */
+ * (edge values mixed in). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
 #include "field/fp2.h"
+#include "gpu_check.h"
+#include "util/par.h"
 
 static const char *const op_name[12] = {"mul", "sqr", "add", "sub",
                                         "mul (64-bit)", "sqr (64-bit)", "add", "sub",
@@ -38,15 +39,16 @@ static const char *const op_name[12] = {"mul", "sqr", "add", "sub",
 typedef struct {
     int op;
     const void *a, *b, *got;
-    size_t bad;
+    size_t n, bad;
     int field; /* 0 fp, 1 fr, 2 fp2 */
     pthread_mutex_t *lock;
 } cmp_job;
 
-static void cmp_range(void *arg, size_t lo, size_t hi)
+static void cmp_part(sp_par *par, int tid, void *arg)
 {
     cmp_job *j = arg;
-    size_t bad = 0;
+    size_t bad = 0, lo, hi;
+    sp_par_range(&lo, &hi, j->n, tid, par->nthreads);
     for (size_t i = lo; i < hi; i++) {
         if (j->field == 0) {
             sp_fp r;
@@ -71,8 +73,8 @@ static size_t compare(chk_env *env, int field, int op, const void *a, const void
                       const void *got, size_t n)
 {
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    cmp_job j = {op, a, b, got, 0, field, &lock};
-    chk_parallel(n, env->threads, cmp_range, &j);
+    cmp_job j = {op, a, b, got, n, 0, field, &lock};
+    sp_par_run(sp_par_threads_for(env->threads, n, 1), cmp_part, &j);
     return j.bad;
 }
 
@@ -124,25 +126,5 @@ void chk_field(chk_env *env)
     check_one_field(env, 0, n);
     check_one_field(env, 1, n);
     check_one_field(env, 2, n / 4);
-    chk_tally();
-}
-
-void bench_field(chk_env *env)
-{
-    static const char *const what[6] = {"Fp modmul/s, PTX chains", "Fr modmul/s, PTX chains",
-                                        "Fp modmul/s, 64-bit", "Fr modmul/s, 64-bit",
-                                        "Fp modmul/s, even/odd", "Fr modmul/s, even/odd"};
-#if SP_CURVE_BN254 /* Fp is 8 words like Fr: the same ceiling */
-    static const char *const note[6] = {"ceiling ~66e9/s", "ceiling ~66e9/s", "", "", "ceiling ~66e9/s",
-                                        "ceiling ~66e9/s"};
-#else
-    static const char *const note[6] = {"ceiling ~31e9/s (gpu-anchors 5.2)", "ceiling ~66e9/s",
-                                        "", "", "ceiling ~31e9/s", "ceiling ~66e9/s"};
-#endif
-    for (int f = 0; f < 6; f++) {
-        double r = 0;
-        if (chk_ok(env, sp_cuda_bench_modmul(env->cu, f, &r), what[f]))
-            chk_row(what[f], "-", r / 1e9, "1e9/s", note[f]);
-    }
     chk_tally();
 }

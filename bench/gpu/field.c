@@ -1,0 +1,22 @@
+/* The modmul throughput of the GPU field code, per multiplication. */
+#include "gpu_bench.h"
+
+void bench_field(chk_env *env)
+{
+    static const char *const what[6] = {"Fp modmul/s, PTX chains", "Fr modmul/s, PTX chains",
+                                        "Fp modmul/s, 64-bit", "Fr modmul/s, 64-bit",
+                                        "Fp modmul/s, even/odd", "Fr modmul/s, even/odd"};
+#if SP_CURVE_BN254 /* Fp is 8 words like Fr: the same ceiling */
+    static const char *const note[6] = {"ceiling ~66e9/s", "ceiling ~66e9/s", "", "", "ceiling ~66e9/s",
+                                        "ceiling ~66e9/s"};
+#else
+    static const char *const note[6] = {"ceiling ~31e9/s (gpu-anchors 5.2)", "ceiling ~66e9/s",
+                                        "", "", "ceiling ~31e9/s", "ceiling ~66e9/s"};
+#endif
+    for (int f = 0; f < 6; f++) {
+        double r = 0;
+        if (chk_ok(env, sp_cuda_bench_modmul(env->cu, f, &r), what[f]))
+            bench_table_row(what[f], "-", r / 1e9, "1e9/s", note[f]);
+    }
+    chk_tally();
+}

@@ -1,0 +1,109 @@
+/*
+ * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --stream] [--g1 LOG] [--g2 LOG]
+ *           [--ntt LOG] [--device N] [--no-bench]
+ * gpu_bench --curve
+ *
+ * The GPU timing runs, then their table. Built for one curve, the build's
+ * (--curve prints it). --witness times only the plain vs split MSMs on
+ * witness-like scalars; --msm-table only the modmul rates, the NTT at 2^24
+ * and 2^26 and the MSM variants side by side (G1 2^22, 2^24, 2^26 unless
+ * --quick; G2 2^22); --ntt-ba the NTT rows and the G1 accumulations side
+ * by side with their phases; --stream only the rows of G1 MSMs with
+ * resident and streamed bases. Every timed call's result is checked (the
+ * discrete-log oracle or the CPU): exit status 0 only when all were right.
+ * gpu_check's options (--no-checks, --only) are accepted and change
+ * nothing here, so that one command line serves both programs
+ * (scripts/gpu-check.sh); --no-bench leaves out every timing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu_bench.h"
+
+#define BENCH_MAX_ROWS 160
+
+typedef struct {
+    char what[72], size[16], unit[16], note[96];
+    double value;
+} table_row;
+
+static table_row rows_[BENCH_MAX_ROWS];
+static int nrows_;
+
+void bench_table_row(const char *what, const char *size, double value, const char *unit, const char *note)
+{
+    if (nrows_ == BENCH_MAX_ROWS)
+        return;
+    table_row *r = &rows_[nrows_++];
+    snprintf(r->what, sizeof r->what, "%s", what);
+    snprintf(r->size, sizeof r->size, "%s", size);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    snprintf(r->note, sizeof r->note, "%s", note ? note : "");
+    r->value = value;
+}
+
+void bench_table_print(void)
+{
+    printf("\n| what | size | value | unit | note |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < nrows_; i++) {
+        const table_row *r = &rows_[i];
+        printf("| %s | %s | %.4g | %s | %s |\n", r->what, r->size, r->value, r->unit, r->note);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+int main(int argc, char **argv)
+{
+    chk_env env;
+    chk_opts o;
+    memset(&env, 0, sizeof env);
+    int rc = chk_options(&env, &o, argc, argv,
+                         "[--quick] [--witness | --msm-table | --ntt-ba | --stream] [--g1 LOG] [--g2 LOG] "
+                         "[--ntt LOG] [--device N]");
+    if (rc == 1)
+        printf("%s\n", SP_CURVE_NAME);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    sp_test_begin("gpu_bench", &env.rng);
+    if (chk_open(&env, "gpu_bench", o.device))
+        return 1;
+    double t0 = chk_now();
+    if (o.bench && o.stream) {
+        bench_stream(&env);
+        bench_table_print();
+    } else if (o.bench && env.sweep) {
+        bench_ntt(&env);
+        bench_msm_acc(&env);
+        bench_table_print();
+    } else if (o.bench) {
+        if (!o.witness) {
+            bench_field(&env);
+            bench_ntt(&env);
+            if (!env.table)
+                bench_setup(&env, o.device);
+            bench_msm(&env);
+            if (!env.table)
+                bench_stream(&env);
+        }
+        if (!env.table)
+            bench_msm_witness(&env);
+        printf("benchmarks done (%.1f s)\n", chk_now() - t0);
+        bench_table_print();
+    }
+    sp_cuda_free(env.cu);
+    chk_tally();
+    sp_test_checks = chk_total_checks;
+    sp_test_failures = chk_total_failures;
+    return sp_test_done();
+}

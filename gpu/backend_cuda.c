@@ -368,12 +368,6 @@ void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes)
     pthread_mutex_unlock(&c->mu);
 }
 
-/* The declaration's syntax is util/bytes.h's (kept for gpu/check). */
-sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes)
-{
-    return s ? sp_bytes_parse(bytes, s) : SP_ERR_INVALID_ARG;
-}
-
 /* SP_CUDA_MEM_LIMIT, when set: the cap of the new backend's context. */
 static sp_status limit_from_env(cuda_impl *c, char err[SP_ERR_LEN])
 {
@@ -381,7 +375,7 @@ static sp_status limit_from_env(cuda_impl *c, char err[SP_ERR_LEN])
     size_t bytes = 0;
     if (!v || !*v)
         return SP_OK;
-    if (sp_cuda_parse_bytes(v, &bytes) != SP_OK) {
+    if (sp_bytes_parse(&bytes, v) != SP_OK) {
         snprintf(err, SP_ERR_LEN, "%s: SP_CUDA_MEM_LIMIT=%.64s: expected bytes as in 123, 256M, 2GiB, 2^30",
                  c->name, v);
         return SP_ERR_INVALID_ARG;

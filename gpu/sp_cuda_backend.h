@@ -150,16 +150,13 @@ sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *err, size_t e
 /*
  * Device memory cap of a CUDA backend (sp_cuda_set_mem_limit on its
  * context); sp_backend_cuda_open sets it from the environment variable
- * SP_CUDA_MEM_LIMIT: bytes, or with a suffix K, M, G (powers of 1024),
- * e.g. SP_CUDA_MEM_LIMIT=256M. Key arrays that do not fit under it at
+ * SP_CUDA_MEM_LIMIT, a byte count in util/bytes.h's syntax (sp_bytes_parse:
+ * 123, 256M, 2GiB, 2^30). Key arrays that do not fit under it at
  * key_attach are streamed from pinned host memory, as on a device that
  * small; set it before key_attach. 0 removes the cap.
  */
 typedef struct sp_backend sp_backend;
 void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes);
-/* On output: *bytes the value of s ("123", "64K", "256M", "2G").
- * Returns SP_OK or SP_ERR_INVALID_ARG. */
-sp_status sp_cuda_parse_bytes(const char *s, size_t *bytes) SP_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

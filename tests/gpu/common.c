@@ -216,7 +216,10 @@ void chk_bases(chk_env *env, const chk_grp *g, void *aff, size_t n, sp_fr *b0, s
 
 void chk_random_points(chk_env *env, const chk_grp *g, void *out, size_t n, int with_inf)
 {
-    unsigned char jac[sizeof(sp_g2_jac)];
+    union {
+        sp_g1_jac g1;
+        sp_g2_jac g2;
+    } jac;
     for (size_t i = 0; i < n; i++) {
         void *p = (char *)out + i * g->aff_sz;
         sp_fr e;
@@ -225,11 +228,11 @@ void chk_random_points(chk_env *env, const chk_grp *g, void *out, size_t n, int 
             memset(p, 0, g->aff_sz);
             continue;
         }
-        g->mul_gen(jac, &e);
+        g->mul_gen(&jac, &e);
         if (g->group == 1)
-            sp_g1_jac_to_affine(p, (const sp_g1_jac *)jac);
+            sp_g1_jac_to_affine(p, &jac.g1);
         else
-            sp_g2_jac_to_affine(p, (const sp_g2_jac *)jac);
+            sp_g2_jac_to_affine(p, &jac.g2);
     }
 }
 

@@ -6,8 +6,9 @@
 #
 #   scripts/gpu-check.sh [BUILD_DIR] [options]
 #     BUILD_DIR   default "build"; tests/gpu/gpu_check, bench/gpu/gpu_bench
-#                 and a CUDA=1 snarkpipe are built there with make unless all
-#                 three already exist (SP_GPU_REBUILD=1 forces the build). The
+#                 and a CUDA=1 snarkpipe are built there with make unless they
+#                 already exist (gpu_bench not needed with --no-bench;
+#                 SP_GPU_REBUILD=1 forces the build). The
 #                 curve checked is the build's: a CURVE=bn254 build directory
 #                 (build-bn254, build-cuda-bn254, ...; made with CURVE=bn254
 #                 when it has "bn254" in its name) checks BN254 (its gpu_check
@@ -55,30 +56,6 @@ case "$B" in
     *bn254*) MK_CURVE=bn254 ;;
     *) MK_CURVE=bls12-381 ;;
 esac
-GC=$B/tests/gpu/gpu_check
-GB=$B/bench/gpu/gpu_bench
-# A snarkpipe linked with the CUDA backend holds the backend's strings (a
-# string, unlike a symbol name, survives strip: carried binaries are stripped).
-if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$GC" ] || [ ! -x "$GB" ] || [ ! -x "$S" ] ||
-   ! grep -qa SP_CUDA_MEM_LIMIT "$S"; then
-    rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
-    make CURVE=$MK_CURVE BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
-fi
-# the curve gpu_check was built for decides the vectors and snarkpipe's --curve
-C=$("$GC" --curve)
-case "$C" in
-    bls12-381) V=tests/vectors/chain1021_bls12381 ;;
-    bn254) V=tests/vectors/chain1021_bn128 ;;
-    *) echo "gpu-check: $GC names no known curve ('$C')" >&2; exit 2 ;;
-esac
-[ "$("$GB" --curve)" = "$C" ] || { echo "gpu-check: $GB is not for $C" >&2; exit 2; }
-echo "curve: $C ($B)"
-# (a build directory is a path without spaces: make needs that too)
-SP="$S --curve $C"
-if command -v nvidia-smi >/dev/null 2>&1; then
-    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
-        --format=csv,noheader || true
-fi
 device=0
 checks=1
 bench=1
@@ -89,7 +66,31 @@ for a in "$@"; do
     [ "$a" = --no-bench ] && bench=0
     prev=$a
 done
-
+GC=$B/tests/gpu/gpu_check
+GB=$B/bench/gpu/gpu_bench
+# A snarkpipe linked with the CUDA backend holds the backend's strings (a
+# string, unlike a symbol name, survives strip: carried binaries are stripped).
+# gpu_check names the curve, so it is needed even with --no-checks.
+if [ "${SP_GPU_REBUILD:-0}" = 1 ] || [ ! -x "$GC" ] || { [ $bench = 1 ] && [ ! -x "$GB" ]; } ||
+   [ ! -x "$S" ] || ! grep -qa SP_CUDA_MEM_LIMIT "$S"; then
+    rm -f "$S" # a CPU-only snarkpipe is relinked with the CUDA backend
+    make CURVE=$MK_CURVE BUILD="$B" CUDA=1 -j"$(nproc)" gpu "$S"
+fi
+# the curve gpu_check was built for decides the vectors and snarkpipe's --curve
+C=$("$GC" --curve)
+case "$C" in
+    bls12-381) V=tests/vectors/chain1021_bls12381 ;;
+    bn254) V=tests/vectors/chain1021_bn128 ;;
+    *) echo "gpu-check: $GC names no known curve ('$C')" >&2; exit 2 ;;
+esac
+[ $bench = 0 ] || [ "$("$GB" --curve)" = "$C" ] || { echo "gpu-check: $GB is not for $C" >&2; exit 2; }
+echo "curve: $C ($B)"
+# (a build directory is a path without spaces: make needs that too)
+SP="$S --curve $C"
+if command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+        --format=csv,noheader || true
+fi
 rc=0
 if [ $checks = 1 ]; then
     echo "== 1. gpu_check"

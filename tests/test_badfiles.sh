@@ -39,6 +39,7 @@ run() {
     case ${1%@*} in
     zkey) "$bin" "${cv[@]}" prove "$f" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
     zkeyvk) "$bin" "${cv[@]}" export-vkey "$f" "$T/out.json" ;;
+    zkeyverify) "$bin" "${cv[@]}" verify "$f" "$m/public.json" "$m/proof.json" ;;
     r1cs) "$bin" "${cv[@]}" setup --quiet "$f" "$T/out.json" ;;
     r1csinfo) "$bin" "${cv[@]}" info "$f" ;;
     wtns) "$bin" "${cv[@]}" prove "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
@@ -107,6 +108,12 @@ zkey    zkey_ic0_x_above_p.zkey               section 3 \(IC\): point 0: coordin
 zkey    zkey_ic0_outside_subgroup.zkey        section 3 \(IC\): point 0: not in the prime-order subgroup
 zkey    zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
 zkeyvk  zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
+zkeyverify zkey_alpha1_outside_subgroup.zkey  alpha1: not in the prime-order subgroup
+zkeyverify zkey_ic0_off_curve.zkey            section 3 \(IC\): point 0: not on the curve
+zkeyverify zkey_ic0_x_above_p.zkey            section 3 \(IC\): point 0: coordinate >= p
+zkeyverify zkey_version.zkey                  version 7
+zkeyverify zkey_cut2104.zkey                  section 6 claims
+zkeyverify@bls12-381 $bn/circuit_final.zkey   zkey is for bn254 \(bn128\) but this is the bls12-381 prover
 zkey    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 info    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 zkey@bls12-381 $bn/circuit_final.zkey         zkey is for bn254 \(bn128\) but this is the bls12-381 prover

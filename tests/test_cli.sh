@@ -71,6 +71,8 @@ for c in multiplier chain1021; do
     snarkjs_verify "$c: snarkjs verifies our proof" "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
     expect 0 "$c: our verify" "$bin" verify "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
     expect_out "^OK$" "$c: our verify prints OK"
+    expect 0 "$c: our verify with the .zkey as the key" "$bin" verify "$d/circuit_final.zkey" "$T/$c.public.json" "$T/$c.proof.json"
+    expect_out "^OK$" "  (prints OK)"
     expect 0 "$c: prove --insecure-fixed-rs" "$bin" prove --quiet --insecure-fixed-rs 12345,67890 \
         "$d/circuit_final.zkey" "$d/witness.wtns" "$T/$c.fixed.json" "$T/$c.fixed_pub.json"
     expect_out "WARNING.*insecure" "$c: fixed r, s prints a warning"
@@ -141,6 +143,7 @@ expect 1 "a coordinate of pi_b changed: ours says invalid" "$bin" verify "$vk" "
 snarkjs_rejects "a coordinate of pi_b changed: snarkjs rejects" "$vk" "$T/chain1021.public.json" "$T/t3.json"
 json_edit "$T/chain1021.public.json" "$T/pub1.json" 'j[1] = ((BigInt(j[1]) + 1n) % r).toString()'
 expect 1 "public input + 1: ours says invalid" "$bin" verify "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
+expect 1 "public input + 1, the .zkey as the key: ours says invalid" "$bin" verify "$d/circuit_final.zkey" "$T/pub1.json" "$T/chain1021.proof.json"
 snarkjs_rejects "public input + 1: snarkjs rejects" "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
 json_edit "$T/chain1021.public.json" "$T/pub2.json" 'j[0] = (BigInt(j[0]) + r).toString()'
 expect 1 "public input + r (not below r): ours says invalid" "$bin" verify "$vk" "$T/pub2.json" "$T/chain1021.proof.json"

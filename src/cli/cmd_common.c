@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
 #include "util/file.h"
 #include "util/progress.h"
 
@@ -391,4 +394,22 @@ double sp_cli_median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, sp_cli_cmp_double);
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+int sp_cli_read_vk(sp_g16_vk *vk, const char *cmd, const char *path)
+{
+    char err[SP_ERR_LEN] = "", bp_err[SP_ERR_LEN];
+    sp_cli_file_kind kind;
+    sp_status st = sp_cli_detect(&kind, NULL, path, err);
+    if (st == SP_OK && kind == SP_FILE_JSON)
+        st = sp_g16_vk_json_read(vk, path, 0, err);
+    else if (st == SP_OK && kind == SP_FILE_ZKEY)
+        st = sp_zkey_read_vk(vk, NULL, path, 0, err);
+    else if ((st == SP_OK && kind == SP_FILE_BP_VK) || (st == SP_ERR_FORMAT && sp_bp_curve_check(bp_err) == SP_OK))
+        st = sp_bp_vk_read(vk, path, 0, err); /* on a file of no known kind the .vk reader says what is wrong */
+    else if (st == SP_OK) {
+        snprintf(err, SP_ERR_LEN, "not a verifying key (expected verification_key.json, a .zkey or a bellperson .vk)");
+        st = SP_ERR_FORMAT;
+    }
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file(cmd, path, st, err);
 }

@@ -84,7 +84,7 @@ static const struct {
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"cache", "list|clear|dir [--key-cache-dir DIR]",
      "the key cache: proving keys checked once, kept for fast loads (--help)", sp_cli_cache},
-    {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
+    {"verify", "<verification_key.json|key.zkey|key.vk> <public.json> <proof.json|proof.bin>",
      "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
     {"setup", "[--bellperson] [--backend NAME] <circuit.r1cs> <out.zkey|out.params>",
      "development setup from fresh randomness (NOT a ceremony: for tests only);\n"

@@ -42,7 +42,7 @@ static int cmd_version(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "field") == 0)
-        return sp_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+        return sp_cli_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
     if (argc >= 2 && (!strcmp(argv[1], "msm") || !strcmp(argv[1], "ntt") || !strcmp(argv[1], "prove")))
         return sp_cli_bench_groth16(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "pipeline") == 0)

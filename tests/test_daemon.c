@@ -59,17 +59,23 @@ static void test_base64(void)
 
 static void test_config_values(void)
 {
-    size_t b;
     long ms;
     int v;
-    CHECK(sp_dmn_conf_parse_bytes(&b, "512MiB") == 0 && b == (size_t)512 << 20);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "2G") == 0 && b == (size_t)2 << 30);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "3GB") != 0); /* util/bytes.h: ambiguous, refused */
-    CHECK(sp_dmn_conf_parse_bytes(&b, "1000") == 0 && b == 1000);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "auto") == 0 && b == 0);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "1.5G") != 0 && sp_dmn_conf_parse_bytes(&b, "-1") != 0);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "10XB") != 0 && sp_dmn_conf_parse_bytes(&b, "") != 0);
-    CHECK(sp_dmn_conf_parse_bytes(&b, "99999999999T") != 0);
+    /* Size options take util/bytes.h's syntax (test_util checks it in
+     * full), plus "auto". */
+    sp_dmn_conf bc;
+    char berr[SP_ERR_LEN];
+    sp_dmn_conf_defaults(&bc);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "512MiB", berr) == SP_OK && bc.eng.budget_bytes == (size_t)512 << 20);
+    CHECK(sp_dmn_conf_set(&bc, "keys", "hot_budget", "2G", berr) == SP_OK && bc.hot_budget == (size_t)2 << 30);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "AUTO", berr) == SP_OK && bc.eng.budget_bytes == 0);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "1000", berr) == SP_OK && bc.eng.budget_bytes == 1000);
+    const char *bad_sizes[] = {"3GB", "1.5G", "-1", "10XB", "", "99999999999T", "autox"};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++)
+        CHECKF(sp_dmn_conf_set(&bc, "engine", "budget", bad_sizes[i], berr) == SP_ERR_INVALID_ARG &&
+                   bc.eng.budget_bytes == 1000,
+               "budget = \"%s\" accepted", bad_sizes[i]);
+    sp_dmn_conf_free(&bc);
     CHECK(sp_dmn_conf_parse_ms(&ms, "30s") == 0 && ms == 30000);
     CHECK(sp_dmn_conf_parse_ms(&ms, "250ms") == 0 && ms == 250);
     CHECK(sp_dmn_conf_parse_ms(&ms, "5m") == 0 && ms == 300000);

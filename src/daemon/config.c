@@ -169,15 +169,6 @@ static int parse_ll(long long *out, const char *s)
     return 0;
 }
 
-int sp_dmn_conf_parse_bytes(size_t *out, const char *s)
-{
-    if (!strcasecmp(s, "auto")) {
-        *out = 0;
-        return 0;
-    }
-    return sp_bytes_parse(out, s) == SP_OK ? 0 : -1;
-}
-
 int sp_dmn_conf_parse_ms(long *out, const char *s)
 {
     if (!strcmp(s, "0")) {
@@ -253,8 +244,8 @@ static int set_int_like(sp_dmn_conf *c, const opt *o, const char *v)
             return -1;
         break;
     }
-    case T_BYTES:
-        if (sp_dmn_conf_parse_bytes(&sz, v))
+    case T_BYTES: /* util/bytes.h's syntax, or "auto" (0: the option's computed default) */
+        if (strcasecmp(v, "auto") && sp_bytes_parse(&sz, v) != SP_OK)
             return -1;
         x = (long long)sz;
         break;

@@ -152,7 +152,6 @@ void sp_dmn_conf_help(FILE *f);
 void sp_dmn_conf_redact(char *out, size_t out_len, const char *conninfo);
 
 /* Parsers of the value syntax above, exposed for the tests. */
-int sp_dmn_conf_parse_bytes(size_t *out, const char *s);
 int sp_dmn_conf_parse_ms(long *out, const char *s);
 int sp_dmn_conf_parse_bool(int *out, const char *s);
 

@@ -396,19 +396,29 @@ double sp_cli_median(double *t, int n)
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
-int sp_cli_read_vk(sp_g16_vk *vk, const char *cmd, const char *path)
+int sp_cli_read_vk(sp_g16_vk *vk, sp_cli_file_kind *from, const char *cmd, const char *path)
 {
     char err[SP_ERR_LEN] = "", bp_err[SP_ERR_LEN];
     sp_cli_file_kind kind;
-    sp_status st = sp_cli_detect(&kind, NULL, path, err);
-    if (st == SP_OK && kind == SP_FILE_JSON)
+    sp_cli_bp_layout lay;
+    sp_status st = sp_cli_detect(&kind, &lay, path, err);
+    if (from)
+        *from = kind;
+    if (st == SP_OK && kind == SP_FILE_JSON) {
         st = sp_g16_vk_json_read(vk, path, 0, err);
-    else if (st == SP_OK && kind == SP_FILE_ZKEY)
+    } else if (st == SP_OK && kind == SP_FILE_ZKEY) {
         st = sp_zkey_read_vk(vk, NULL, path, 0, err);
-    else if ((st == SP_OK && kind == SP_FILE_BP_VK) || (st == SP_ERR_FORMAT && sp_bp_curve_check(bp_err) == SP_OK))
-        st = sp_bp_vk_read(vk, path, 0, err); /* on a file of no known kind the .vk reader says what is wrong */
-    else if (st == SP_OK) {
-        snprintf(err, SP_ERR_LEN, "not a verifying key (expected verification_key.json, a .zkey or a bellperson .vk)");
+    } else if (st == SP_OK && (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK)) {
+        uint8_t *head; /* the .vk part that starts every .params file */
+        if ((st = sp_cli_read_prefix(&head, path, (size_t)lay.vk_bytes, err)) == SP_OK) {
+            st = sp_bp_vk_parse(vk, head, (size_t)lay.vk_bytes, 0, err);
+            free(head);
+        }
+    } else if (st == SP_ERR_FORMAT && sp_bp_curve_check(bp_err) == SP_OK) {
+        st = sp_bp_vk_read(vk, path, 0, err); /* no known kind: the .vk reader says what is wrong (its size) */
+    } else if (st == SP_OK) {
+        snprintf(err, SP_ERR_LEN,
+                 "holds no verifying key (expected verification_key.json, a .zkey, a bellperson .params or .vk)");
         st = SP_ERR_FORMAT;
     }
     return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file(cmd, path, st, err);

@@ -274,7 +274,7 @@ int sp_cli_export_solidity(int argc, char **argv)
         return sp_cli_usage("export-solidity", SOL_USAGE, "%s is the key itself; name another output file", pos[1]);
     sp_g16_vk vk;
     memset(&vk, 0, sizeof vk);
-    if ((rc = sp_cli_read_vk(&vk, "export-solidity", pos[0])) != SP_EXIT_OK)
+    if ((rc = sp_cli_read_vk(&vk, NULL, "export-solidity", pos[0])) != SP_EXIT_OK)
         return rc;
 #if SP_CURVE_BN254
     char err[SP_ERR_LEN] = "";

@@ -16,12 +16,12 @@
 #include "groth16/verify.h"
 
 static const char USAGE[] =
-    "usage: snarkpipe verify [--json] [--quiet] <verification_key.json|key.zkey|key.vk>\n"
+    "usage: snarkpipe verify [--json] [--quiet] <verification_key.json|key.zkey|key.vk|key.params>\n"
     "                        <public.json> <proof.json|proof.bin>\n"
-    "Checks a Groth16 proof. The key is snarkjs JSON, a .zkey (its verifying-key part is read and\n"
-    "checked, as export-vkey does) or a bellperson .vk; the proof is snarkjs JSON or the 192-byte\n"
-    "bellperson encoding. Prints OK (exit 0) or INVALID (exit 1); unreadable or malformed files\n"
-    "exit 2.\n";
+    "Checks a Groth16 proof. The key is snarkjs JSON, a .zkey or bellperson .params (only their\n"
+    "verifying-key part is read, every point checked, as export-vkey does) or a bellperson .vk;\n"
+    "the proof is snarkjs JSON or the 192-byte bellperson encoding. Prints OK (exit 0) or INVALID\n"
+    "(exit 1); unreadable or malformed files exit 2.\n";
 
 /* Contents that decode structurally but are not valid elements: the
  * proof is then simply not a valid proof. */
@@ -112,7 +112,7 @@ int sp_cli_verify(int argc, char **argv)
     sp_g16_vk vk;
     sp_g16_proof proof;
     memset(&vk, 0, sizeof vk);
-    rc = sp_cli_read_vk(&vk, "verify", pos[0]);
+    rc = sp_cli_read_vk(&vk, NULL, "verify", pos[0]);
     if (rc == SP_EXIT_OK)
         rc = read_proof(&proof, pos[2]);
     if (rc == SP_EXIT_OK)

@@ -158,8 +158,17 @@ expect_out "HTTP 404 unknown_circuit" "unknown circuit is 404"
 # ---- c. kill -9 and restart ----
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 [ -S "$sock" ] && ok "kill -9 leaves the socket behind" || bad "kill -9 leaves the socket behind"
+# what a kill during a state write leaves (util/file.h's temporary names, and
+# the older <name>.tmp) is swept at the start; other files stay
+for f in circuits/up.json.tmp-4242-0 circuits/old.json.tmp jobs/j9.x.job.tmp-77-3 jobs/notes.txt; do
+    echo partial >"$T/state/$f"
+done
 start run2 || exit 1
 grep -q "removing the stale socket" "$T/run2.log" && ok "stale socket replaced" || bad "stale socket replaced"
+left=$(cd "$T/state" && ls circuits/*.tmp* jobs/*.tmp* 2>/dev/null)
+[ -z "$left" ] && [ -e "$T/state/jobs/notes.txt" ] && [ "$(grep -c "removing the leftover" "$T/run2.log")" = 3 ] &&
+    ok "temporary files of cut-short state writes removed, nothing else" || bad "leftover temporary files: '$left'"
+rm -f "$T/state/jobs/notes.txt"
 expect 0 "circuits after restart" cl circuits
 expect_out '"id":"up"' "uploaded circuit restored from state_dir"
 expect_out '"id":"cfg"' "config circuit registered again"

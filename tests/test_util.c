@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "test.h"
 #include "util/bytes.h"
@@ -189,8 +190,27 @@ static void test_write_atomic(void)
     /* a dangling link is an error, not a new file beside it */
     CHECK(unlink(a) == 0);
     CHECK(sp_file_write_atomic(link, "x", 1, "t", err) == SP_ERR_IO && access(a, F_OK) != 0);
+    /* in pieces, a new file with the mode asked for, a replaced one keeping its own */
+    char b[64];
+    snprintf(b, sizeof b, "%s/b.txt", dir);
+    struct iovec v[3] = {{"ab", 2}, {"", 0}, {"cde", 3}};
+    CHECK(sp_file_write_atomicv(b, v, 3, 0600, "t", err) == SP_OK && holds(b, "abcde"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0600);
+    CHECK(chmod(b, 0640) == 0);
+    CHECK(sp_file_write_atomicv(b, v + 2, 1, 0600, "t", err) == SP_OK && holds(b, "cde"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0640);
+    CHECK(sp_file_write_atomicv(b, v, 0, 0600, "t", err) == SP_OK && holds(b, ""));
+    unlink(b);
     umask(old);
     CHECKF(entries(dir) == 2, "%d entries: a temporary file was left behind", entries(dir)); /* link, sub */
+    /* the names of those temporary files, for sweeps after a crash */
+    static const char *const tmp_names[] = {"a.json.tmp-123-0", "x.tmp-1-99", "j1.ab.job.tmp-4242-7"};
+    static const char *const other_names[] = {"a.json", "a.json.tmp", "a.tmp-", "a.tmp-12", "a.tmp-12-",
+                                              "a.tmp-x-1", "a.tmp-1-2x", ".tmp-1-2", "a.tmp-1-2.job"};
+    for (size_t i = 0; i < sizeof tmp_names / sizeof tmp_names[0]; i++)
+        CHECKF(sp_file_is_atomic_tmp(tmp_names[i]), "%s not seen as a temporary file", tmp_names[i]);
+    for (size_t i = 0; i < sizeof other_names / sizeof other_names[0]; i++)
+        CHECKF(!sp_file_is_atomic_tmp(other_names[i]), "%s taken for a temporary file", other_names[i]);
     unlink(link);
     rmdir(sub);
     rmdir(dir);

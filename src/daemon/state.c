@@ -18,8 +18,9 @@
  *   state_dir/jobs/<job id>.result a finished job: one line of JSON
  *                                  {id, status, done_ms}, then its result
  *
- * Every file is written whole to <name>.tmp, fsync'ed, renamed over
- * <name>, and the directory fsync'ed: after a crash a file is there
+ * Every file is written by sp_file_write_atomicv (util/file.h): whole to
+ * a temporary file beside it, fsync'ed, renamed over <name>, and the
+ * directory fsync'ed (mode 0600: jobs hold witnesses): after a crash a file is there
  * complete or not at all, and once a write returned SP_OK it survives a
  * power loss. A job file is durable before the client hears 202; the
  * result replaces it when the job ends (a job without a result runs again
@@ -87,54 +88,15 @@ sp_status sp_dmn_state_init(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-static int write_all(int fd, const struct iovec *iov, int n)
-{
-    for (int i = 0; i < n; i++) {
-        const uint8_t *p = iov[i].iov_base;
-        size_t left = iov[i].iov_len;
-        while (left) {
-            ssize_t k = write(fd, p, left);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0)
-                return -1;
-            p += k;
-            left -= (size_t)k;
-        }
-    }
-    return 0;
-}
-
 sp_status sp_dmn_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
                            char err[SP_ERR_LEN])
 {
-    char dir[SP_DMN_CONF_PATH + 32], path[SP_DMN_CONF_PATH + 200], tmp[SP_DMN_CONF_PATH + 210];
-    sub_path(dir, sizeof dir, d, sub, NULL);
+    char path[SP_DMN_CONF_PATH + 200];
     sub_path(path, sizeof path, d, sub, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int ok = fd >= 0 && write_all(fd, iov, n) == 0 && fsync(fd) == 0;
-    int e = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = 0;
-        e = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        e = errno;
-    }
-    if (ok && fsync_dir(dir) != 0) {
-        ok = 0;
-        e = errno;
-    }
-    if (!ok) {
-        if (fd >= 0)
-            unlink(tmp);
-        snprintf(err, SP_ERR_LEN, "cannot record %s/%s in the state directory: %s", sub, name, strerror(e));
+    sp_status st = sp_file_write_atomicv(path, iov, n, 0600, "cannot record in the state directory", err);
+    if (st != SP_OK)
         SP_DMN_LOGE("%s", err);
-        return SP_ERR_IO;
-    }
-    return SP_OK;
+    return st;
 }
 
 sp_status sp_dmn_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN])
@@ -234,6 +196,14 @@ void sp_dmn_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*ke
         unlink(path);
     }
     sp_dmn_state_list_free(names, n);
+}
+
+/* keep() of the sweeps for temporary files a crash left: sp_file_write_atomicv's,
+ * and "<name>.tmp", which the daemon wrote itself before it used util/file.h. */
+static int not_leftover(sp_dmn *d, const char *name)
+{
+    size_t l = strlen(name);
+    return !sp_file_is_atomic_tmp(name) && !(l > 4 && !strcmp(name + l - 4, ".tmp"));
 }
 
 /* ---- circuits ---- */
@@ -370,7 +340,7 @@ void sp_dmn_state_restore_circuits(sp_dmn *d)
         SP_DMN_LOGI("state: %zu circuit file(s) read in %.0f ms", n, sp_dmn_wire_now_ms() - t0);
     sp_dmn_state_list_free(names, n);
     migrate_circuits_json(d);
-    sp_dmn_state_sweep(d, "circuits", ".tmp", NULL);
+    sp_dmn_state_sweep(d, "circuits", "", not_leftover); /* a write a crash cut short */
     sp_dmn_state_sweep(d, "uploads", "", upload_in_use); /* uploads a crash left unrecorded */
 }
 
@@ -607,7 +577,7 @@ void sp_dmn_state_restore_jobs(sp_dmn *d)
 {
     if (!sp_dmn_state_on(d))
         return;
-    sp_dmn_state_sweep(d, "jobs", ".tmp", NULL);
+    sp_dmn_state_sweep(d, "jobs", "", not_leftover);
     char **names;
     double now = sp_dmn_state_now_unix_ms(), t0 = sp_dmn_wire_now_ms();
     size_t n = sp_dmn_state_list(d, "jobs", ".result", &names);

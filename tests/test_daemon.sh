@@ -196,28 +196,28 @@ for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 2 ] && bre
 
 # ---- e. SIGTERM: drain, then cancel ----
 w16=(); for _ in $(seq 16); do w16+=("$T/big.wtns"); done
-expect 0 "submit a long job" cl submit --circuit big "${w16[@]}"
-bid=$(cat "$T/out")
-cl await --wait-ms 60000 "$bid" >"$T/drain.out" 2>&1 &
-aw=$!
-sleep 0.3
-kill -TERM "$pid"
-wait "$aw"; arc=$?
-wait "$pid"; drc=$?; pid=
+# sigterm_in_job WHAT OUT: submits a long job, awaits it in the background
+# (its output to OUT), SIGTERMs the daemon meanwhile; arc is await's exit
+# status, drc the daemon's.
+sigterm_in_job() {
+    local bid aw
+    expect 0 "$1" cl submit --circuit big "${w16[@]}"
+    bid=$(cat "$T/out")
+    cl await --wait-ms 60000 "$bid" >"$2" 2>&1 &
+    aw=$!
+    sleep 0.3
+    kill -TERM "$pid"
+    wait "$aw"; arc=$?
+    wait "$pid"; drc=$?; pid=
+}
+sigterm_in_job "submit a long job" "$T/drain.out"
 [ "$arc" -eq 0 ] && grep -q "completed" "$T/drain.out" && ok "drain: the job in flight completes" || { bad "drain: the job in flight completes (await exit $arc)"; cat "$T/drain.out"; }
 [ "$drc" -eq 0 ] && ok "drain: exit 0" || bad "drain: exit $drc"
 grep -q "draining 1 job" "$T/run2.log" && ok "drain logged" || bad "drain logged"
 [ -e "$sock" ] && bad "socket removed at exit" || ok "socket removed at exit"
 
 start run3 --shutdown cancel || exit 1
-expect 0 "submit a long job (cancel mode)" cl submit --circuit big "${w16[@]}"
-bid=$(cat "$T/out")
-cl await --wait-ms 60000 "$bid" >"$T/cancel.out" 2>&1 &
-aw=$!
-sleep 0.3
-kill -TERM "$pid"
-wait "$aw"; arc=$?
-wait "$pid"; drc=$?; pid=
+sigterm_in_job "submit a long job (cancel mode)" "$T/cancel.out"
 [ "$arc" -eq 2 ] && grep -q "cancelled" "$T/cancel.out" && ok "cancel mode: the job is cancelled" || { bad "cancel mode: the job is cancelled (await exit $arc)"; cat "$T/cancel.out"; }
 [ "$drc" -eq 0 ] && ok "cancel mode: exit 0" || bad "cancel mode: exit $drc"
 

@@ -66,7 +66,8 @@ static void test_config_values(void)
     sp_dmn_conf bc;
     char berr[SP_ERR_LEN];
     sp_dmn_conf_defaults(&bc);
-    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "512MiB", berr) == SP_OK && bc.eng.budget_bytes == (size_t)512 << 20);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "512MiB", berr) == SP_OK &&
+          bc.eng.budget_bytes == (size_t)512 << 20);
     CHECK(sp_dmn_conf_set(&bc, "keys", "hot_budget", "2G", berr) == SP_OK && bc.hot_budget == (size_t)2 << 30);
     CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "AUTO", berr) == SP_OK && bc.eng.budget_bytes == 0);
     CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "1000", berr) == SP_OK && bc.eng.budget_bytes == 1000);
@@ -81,7 +82,8 @@ static void test_config_values(void)
     CHECK(sp_dmn_conf_parse_ms(&ms, "5m") == 0 && ms == 300000);
     CHECK(sp_dmn_conf_parse_ms(&ms, "1h") == 0 && ms == 3600000);
     CHECK(sp_dmn_conf_parse_ms(&ms, "0") == 0 && ms == 0);
-    CHECK(sp_dmn_conf_parse_ms(&ms, "5") != 0 && sp_dmn_conf_parse_ms(&ms, "s") != 0 && sp_dmn_conf_parse_ms(&ms, "-3s") != 0);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "5") != 0 && sp_dmn_conf_parse_ms(&ms, "s") != 0 &&
+          sp_dmn_conf_parse_ms(&ms, "-3s") != 0);
     CHECK(sp_dmn_conf_parse_bool(&v, "yes") == 0 && v == 1 && sp_dmn_conf_parse_bool(&v, "Off") == 0 && v == 0);
     CHECK(sp_dmn_conf_parse_bool(&v, "2") != 0);
 }
@@ -123,7 +125,8 @@ static void test_config_files(void)
     sp_dmn_conf c2;
     CHECKF(conf_args(&c2, &action, err, "--config", pr, NULL) == SP_OK, "%s", err);
     CHECK(c2.eng.max_jobs == 5 && c2.eng.split_msm == 0 && c2.n_listen == 2 && c2.n_circuits == 2);
-    CHECK(c2.shutdown == SP_DMN_SHUTDOWN_CANCEL && c2.max_wait_ms == c.max_wait_ms && c2.eng.budget_bytes == c.eng.budget_bytes);
+    CHECK(c2.shutdown == SP_DMN_SHUTDOWN_CANCEL && c2.max_wait_ms == c.max_wait_ms &&
+          c2.eng.budget_bytes == c.eng.budget_bytes);
     sp_dmn_conf_free(&c2);
     sp_dmn_conf_free(&c);
     /* flags replace the file's listeners; defaults otherwise */
@@ -229,7 +232,8 @@ static void test_native_forms(void)
 #endif
     sp_dmn_native_init(&b);
     b.ov.nodes = 4;
-    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG && strstr(err, "without"));
+    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG &&
+          strstr(err, "without"));
     sp_json_free(doc);
     free(text);
     static const char *bad_params[] = {"{\"native\":1}", "{\"native_params\":[]}",
@@ -263,7 +267,8 @@ static void test_native_forms(void)
                                        "[{\"seed\":1,\"partition\":0,\"x\":0}]", "[{\"seed\":1,\"partition\":0},null]"};
     for (size_t i = 0; i < sizeof bad_inputs / sizeof bad_inputs[0]; i++) {
         CHECK(sp_json_parse(&doc, bad_inputs[i], strlen(bad_inputs[i]), NULL, err, sizeof err) == SP_OK);
-        CHECKF(sp_dmn_native_inputs(&in, &n, sp_json_root(doc), err) == -1 && !in && n == 0, "%s accepted", bad_inputs[i]);
+        CHECKF(sp_dmn_native_inputs(&in, &n, sp_json_root(doc), err) == -1 && !in && n == 0, "%s accepted",
+               bad_inputs[i]);
         sp_json_free(doc);
     }
 }

@@ -159,7 +159,8 @@ static void test_fifo(const circ *a)
     for (int i = 0; i < 5; i++) { /* used to take a connection slot each, for ever */
         sp_dmn_http_resp r;
         char err[SP_ERR_LEN];
-        sp_dmn_http_req q = {"POST", "/v1/circuits", "application/json", (const uint8_t *)body, strlen(body), NULL, 10000, 0};
+        sp_dmn_http_req q = {
+            "POST", "/v1/circuits", "application/json", (const uint8_t *)body, strlen(body), NULL, 10000, 0};
         int ok = sp_dmn_http_call(&r, &p.tcp, &q, err) == SP_OK;
         CHECKF(ok && r.status == 400 && strstr(r.body, "not a regular file"), "FIFO registration: %s",
                ok ? r.body : err);
@@ -798,14 +799,16 @@ static void test_wire_checks(void)
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         CHECKF(!sp_dmn_http_host_is_loopback(no[i]), "%s", no[i]);
     CHECK(!sp_dmn_http_host_is_loopback(NULL));
-    CHECK(sp_dmn_http_origin_is("http://127.0.0.1:7420", "127.0.0.1:7420") && sp_dmn_http_origin_is("HTTP://LocalHost", "localhost"));
+    CHECK(sp_dmn_http_origin_is("http://127.0.0.1:7420", "127.0.0.1:7420") &&
+          sp_dmn_http_origin_is("HTTP://LocalHost", "localhost"));
     CHECK(!sp_dmn_http_origin_is("null", "localhost") && !sp_dmn_http_origin_is("https://localhost", "localhost") &&
           !sp_dmn_http_origin_is("http://localhost:1", "localhost") && !sp_dmn_http_origin_is(NULL, "x"));
     sp_dmn_addr ad;
     char err[SP_ERR_LEN];
     CHECK(sp_dmn_addr_parse(&ad, "ev[il.example:80", err) != SP_OK && sp_dmn_addr_parse(&ad, "a b:80", err) != SP_OK);
     CHECK(sp_dmn_addr_parse(&ad, "[z%1]:0", err) != SP_OK); /* brackets hold IPv6 only (fuzz_addr found it) */
-    CHECK(sp_dmn_addr_parse(&ad, "[fe80::1%eth0]:80", err) == SP_OK && sp_dmn_addr_parse(&ad, "my-host_1.lan:80", err) == SP_OK);
+    CHECK(sp_dmn_addr_parse(&ad, "[fe80::1%eth0]:80", err) == SP_OK &&
+          sp_dmn_addr_parse(&ad, "my-host_1.lan:80", err) == SP_OK);
 }
 
 int main(int argc, char **argv)

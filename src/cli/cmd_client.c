@@ -195,7 +195,8 @@ static int write_bin(const char *path, const char *b64)
     uint8_t *b = NULL;
     size_t n = 0;
     char err[SP_ERR_LEN];
-    if (sp_dmn_b64_decode(&b, &n, b64, strlen(b64)) != SP_OK || sp_g16_write_text(path, (const char *)b, n, err) != SP_OK) {
+    if (sp_dmn_b64_decode(&b, &n, b64, strlen(b64)) != SP_OK ||
+        sp_g16_write_text(path, (const char *)b, n, err) != SP_OK) {
         fprintf(stderr, "snarkpipe client: %s: %s\n", path, b ? err : "the answer's bellperson proof is not base64");
         free(b);
         return -1;

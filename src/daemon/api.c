@@ -776,7 +776,8 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
     sp_dmn_native nat;
     reg_spec s = {id, NULL, NULL, NULL, 1, SP_DMN_SRC_UPLOAD, 0, &nat};
     dcircuit *c = NULL;
-    if (sp_dmn_conf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) || strlen(id) != (pid ? pid->len : 0)) {
+    if (sp_dmn_conf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) ||
+        strlen(id) != (pid ? pid->len : 0)) {
         snprintf(err, SP_ERR_LEN, "an upload needs an id of [A-Za-z0-9._:-], one zkey or params file (params with "
                  "an r1cs file) and preload yes or no");
         code = 400;

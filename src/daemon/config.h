@@ -117,7 +117,8 @@ void sp_dmn_conf_free(sp_dmn_conf *c);
  * Returns SP_OK or SP_ERR_INVALID_ARG (bad flag, value or file line: err
  *   says which), SP_ERR_IO (the file cannot be read).
  */
-sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv,
+                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Reads only the file (no flags) on top of what *c holds. */
 sp_status sp_dmn_conf_load_file(sp_dmn_conf *c, const char *path, char err[SP_ERR_LEN]) SP_WARN_UNUSED;

@@ -140,8 +140,10 @@ int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahea
 
 static const char *state_name(sp_dmn_qj_state s)
 {
-    return s == SP_DMN_QJ_COMPLETED ? "completed" : s == SP_DMN_QJ_FAILED ? "failed" : s == SP_DMN_QJ_CANCELLED ? "cancelled"
-                                                                                                    : "pending";
+    return s == SP_DMN_QJ_COMPLETED   ? "completed"
+           : s == SP_DMN_QJ_FAILED    ? "failed"
+           : s == SP_DMN_QJ_CANCELLED ? "cancelled"
+                                      : "pending";
 }
 
 static void head(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
@@ -268,7 +270,8 @@ void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int 
     pthread_mutex_unlock(&f->mu);
     for (;;) {
         code = look(f, key, 0, &in, err);
-        if (code != 200 || in.state != SP_DMN_QJ_QUEUED || sp_dmn_wire_now_ms() >= deadline || atomic_load(&d->stopping))
+        if (code != 200 || in.state != SP_DMN_QJ_QUEUED || sp_dmn_wire_now_ms() >= deadline ||
+            atomic_load(&d->stopping))
             break;
         int64_t id = in.id;
         sp_dmn_q_jobinfo_free(&in);

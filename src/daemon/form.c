@@ -96,8 +96,8 @@ static const uint8_t *find(const uint8_t *hay, size_t n, const char *needle, siz
     return n >= nl ? memmem(hay, n, needle, nl) : NULL;
 }
 
-sp_status sp_dmn_form_parse(sp_dmn_form_part **parts, size_t *n, const char *content_type, const uint8_t *body, size_t len,
-                            char err[SP_ERR_LEN])
+sp_status sp_dmn_form_parse(sp_dmn_form_part **parts, size_t *n, const char *content_type, const uint8_t *body,
+                            size_t len, char err[SP_ERR_LEN])
 {
     char b[80], delim[90];
     *parts = NULL;

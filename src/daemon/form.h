@@ -29,8 +29,8 @@ typedef struct {
  *   boundary, more than SP_DMN_FORM_MAX_PARTS parts; err says which),
  *   SP_ERR_NOMEM.
  */
-sp_status sp_dmn_form_parse(sp_dmn_form_part **parts, size_t *n, const char *content_type, const uint8_t *body, size_t len,
-                            char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_form_parse(sp_dmn_form_part **parts, size_t *n, const char *content_type, const uint8_t *body,
+                            size_t len, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* The first part called name, or NULL. */
 const sp_dmn_form_part *sp_dmn_form_get(const sp_dmn_form_part *parts, size_t n, const char *name);

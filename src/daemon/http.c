@@ -255,7 +255,8 @@ static int cross_site(sp_dmn *d, dreq *r, const dlistener *l)
                           "answers only localhost, 127.0.0.1 and [::1] (a DNS rebinding defence)", host ? host : "");
         return 1;
     }
-    if ((origin && !sp_dmn_http_origin_is(origin, host)) || (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
+    if ((origin && !sp_dmn_http_origin_is(origin, host)) ||
+        (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
         sp_dmn_http_error(r, 403, "cross_origin", "a request from another site (Origin %.100s) is refused: without a "
                           "token this daemon takes requests from its own page and non-browser clients only",
                           origin ? origin : "not given");

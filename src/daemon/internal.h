@@ -254,8 +254,8 @@ size_t sp_dmn_jobs_live(sp_dmn *d);
  * the public signals row k at pub + k * n_public, each proof's node when
  * nodes is not NULL), "timings_ms" (stage times, null when not known),
  * and the "error" code of a failed job's status. */
-void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
-                             const char *const *nodes);
+void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
+                             uint32_t n_public, const char *const *nodes);
 void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_DMN_STAGE_N times */
 const char *sp_dmn_jobs_error_code(sp_status st);
 /* Writes the members every job answer starts with: job_id, request_id
@@ -304,7 +304,14 @@ void sp_dmn_state_restore_jobs(sp_dmn *d);
 #define SP_DMN_TRK_DONE 4096
 #define SP_DMN_TRK_BUCKETS 16
 
-typedef enum { SP_DMN_STAGE_QUEUE = 0, SP_DMN_STAGE_SYNTH, SP_DMN_STAGE_GPU, SP_DMN_STAGE_FINISH, SP_DMN_STAGE_TOTAL, SP_DMN_STAGE_N } sp_dmn_stage;
+typedef enum {
+    SP_DMN_STAGE_QUEUE = 0,
+    SP_DMN_STAGE_SYNTH,
+    SP_DMN_STAGE_GPU,
+    SP_DMN_STAGE_FINISH,
+    SP_DMN_STAGE_TOTAL,
+    SP_DMN_STAGE_N
+} sp_dmn_stage;
 
 typedef struct {
     uint64_t seq;
@@ -372,7 +379,8 @@ void sp_dmn_http_send(dreq *r, int code, const char *ct, char *body, size_t len)
 /* Answers with a static body (not freed). */
 void sp_dmn_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len);
 /* Answers {"error": code_str, "detail": detail} with HTTP code. */
-void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Adds a header to the response about to be sent (before sp_dmn_http_send). */
 void sp_dmn_http_header(dreq *r, const char *name, const char *value);
 /* Finishes w and sends it (500 when out of memory). */

@@ -84,8 +84,8 @@ static void emit_text(sp_json_writer *w, char *text, size_t len)
     free(text);
 }
 
-void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
-                             const char *const *nodes)
+void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
+                             uint32_t n_public, const char *const *nodes)
 {
     sp_jw_key(w, "proofs");
     sp_jw_begin_array(w);

@@ -29,7 +29,8 @@ void sp_dmn_log(sp_dmn_log_level lv, const char *fmt, ...)
     struct tm tm;
     gmtime_r(&tv.tv_sec, &tm);
     size_t n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-    n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ %-5s ", (long)(tv.tv_usec / 1000), sp_dmn_log_level_name(lv));
+    n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ %-5s ", (long)(tv.tv_usec / 1000),
+                          sp_dmn_log_level_name(lv));
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);

@@ -91,8 +91,8 @@ sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_
 /* Records (once per digest) what a job of this circuit carries: its
  * wires, public inputs and kind; name is the recording node's id for it
  * (shown only). */
-sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
-                               int native, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars,
+                               uint32_t n_public, int native, char err[SP_ERR_LEN]);
 /* What a node recorded for digest: 200 (facts set), 404, 503, 500. */
 int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
                          char err[SP_ERR_LEN]);
@@ -181,8 +181,8 @@ typedef struct {
  * then the oldest job, then the partition index), for lease_ms.
  * On output: *out n claims (free with sp_dmn_q_claims_free).
  */
-sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
+                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
 void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n);
 
 typedef struct {
@@ -197,7 +197,8 @@ typedef struct {
  * over, cancelled, failed). *node_lost 1 when the instance's row had gone
  * (it is made again). */
 sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN]);
+                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             char err[SP_ERR_LEN]);
 
 typedef struct {
     const uint8_t *proof;     /* the 192-byte bellperson encoding */
@@ -210,8 +211,8 @@ typedef struct {
  * same instance, while claimed). *stored 0 when the claim was no longer
  * ours (nothing changed); *last 1 when every other partition of the job
  * has its proof (the job is ready to assemble). */
-sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *p, int *stored, int *last,
-                         char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *p,
+                         int *stored, int *last, char err[SP_ERR_LEN]);
 
 /* Gives a claim up (fenced). fail = 0: queued again for any node,
  * counted as an attempt when count_attempt (then, when it was the
@@ -252,7 +253,8 @@ typedef struct {
     size_t n_bad;
 } sp_dmn_q_verdict;
 
-typedef void (*sp_dmn_q_assemble_fn)(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts, sp_dmn_q_verdict *v);
+typedef void (*sp_dmn_q_assemble_fn)(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts,
+                                     sp_dmn_q_verdict *v);
 
 /*
  * Assembles job id in one transaction holding its row: when it is still
@@ -261,17 +263,19 @@ typedef void (*sp_dmn_q_assemble_fn)(void *ctx, const sp_dmn_q_asm_job *job, con
  * woken either way). *outcome: 0 not ready or finished already, 1
  * completed, 2 partitions queued again.
  */
-sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome,
+                            char err[SP_ERR_LEN]);
 
 /* Jobs of these digests whose partitions all have proofs but which are
  * not finished (their assembler died): at most max ids into ids. */
-sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                              char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
+                              size_t *n, char err[SP_ERR_LEN]);
 
 /* Housekeeping: fails the jobs with a partition claimed max_attempts
  * times that is not held now; deletes finished jobs older than ttl_ms and
  * instance rows not seen for 10 leases. *failed the jobs failed. */
-sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
+                           char err[SP_ERR_LEN]);
 
 /* ---- notifications ---- */
 
@@ -283,6 +287,7 @@ int sp_dmn_q_socket(const sp_dmn_queue *q);
  * *cancel), each sp_done given to on_done with the job's number (0 when
  * its payload is not "f<number>"). Returns SP_OK, or SP_ERR_IO when the
  * connection broke. */
-sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx);
+sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),
+                                  void *ctx);
 
 #endif

@@ -84,7 +84,8 @@ int sp_dmn_qpg_broken(const sp_dmn_queue *q) { return !q->c || PQstatus(q->c) !=
 
 /* One statement; returns its result when it succeeded as want (NULL
  * otherwise, with err and q->sqlstate set). binary: results in binary. */
-PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want, char err[SP_ERR_LEN])
+PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
+                         char err[SP_ERR_LEN])
 {
     q->sqlstate[0] = 0;
     if (sp_dmn_qpg_broken(q)) {

@@ -42,7 +42,8 @@ void sp_dmn_qpg_f64(qp *p, double x);
 /* 1 when the connection is not usable. */
 int sp_dmn_qpg_broken(const sp_dmn_queue *q);
 /* One statement: its result when it ended as want, else NULL (err). */
-PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want, char err[SP_ERR_LEN]);
+PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
+                         char err[SP_ERR_LEN]);
 /* A statement whose result is not read: SP_OK or SP_ERR_IO. */
 sp_status sp_dmn_qpg_exec(sp_dmn_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN]);
 /* A statement returning rows. */

@@ -13,8 +13,8 @@
 
 /* ---- circuits ---- */
 
-sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
-                               int native, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars,
+                               uint32_t n_public, int native, char err[SP_ERR_LEN])
 {
     qp p = {0};
     sp_dmn_qpg_text(&p, digest);
@@ -214,7 +214,8 @@ void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *in)
     in->part_node = NULL;
 }
 
-int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_running, sp_dmn_qj_state *state, char err[SP_ERR_LEN])
+int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_running, sp_dmn_qj_state *state,
+                    char err[SP_ERR_LEN])
 {
     *cancelled = *was_running = 0;
     qp p = {0};
@@ -251,8 +252,8 @@ int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_runnin
     "(p.lease_until IS NULL OR p.lease_until < now() OR NOT EXISTS (SELECT 1 FROM sp_nodes n"          \
     " WHERE n.instance = p.claimed_by AND n.last_seen > now() - " L "::bigint * interval '1 millisecond'))"
 
-sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
+                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
 {
     *out = NULL;
     *n = 0;
@@ -328,7 +329,8 @@ static char *int_array(const sp_dmn_q_hold *h, size_t n, int which)
 }
 
 sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN])
+                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             char err[SP_ERR_LEN])
 {
     *node_lost = 0;
     char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
@@ -379,8 +381,8 @@ sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name
     return SP_OK;
 }
 
-sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *pr, int *stored, int *last,
-                         char err[SP_ERR_LEN])
+sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *pr,
+                         int *stored, int *last, char err[SP_ERR_LEN])
 {
     *stored = *last = 0;
     qp p = {0};
@@ -471,7 +473,8 @@ sp_status sp_dmn_q_release(sp_dmn_queue *q, const char *inst, const sp_dmn_q_cla
 /* ---- assembly ---- */
 
 /* Applies a verdict inside the assembly transaction. */
-static sp_status apply_verdict(sp_dmn_queue *q, int64_t id, const sp_dmn_q_verdict *v, int *outcome, char err[SP_ERR_LEN])
+static sp_status apply_verdict(sp_dmn_queue *q, int64_t id, const sp_dmn_q_verdict *v, int *outcome,
+                               char err[SP_ERR_LEN])
 {
     qp p = {0};
     sp_dmn_qpg_i64(&p, id);
@@ -566,7 +569,8 @@ static sp_status assemble_tx(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn f
     return st;
 }
 
-sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome,
+                            char err[SP_ERR_LEN])
 {
     *outcome = 0;
     if (sp_dmn_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
@@ -581,8 +585,8 @@ sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn
     return st;
 }
 
-sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                              char err[SP_ERR_LEN])
+sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
+                              size_t *n, char err[SP_ERR_LEN])
 {
     *n = 0;
     if (!n_dig || !max)
@@ -605,7 +609,8 @@ sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_
     return SP_OK;
 }
 
-sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
+                           char err[SP_ERR_LEN])
 {
     *failed = 0;
     qp p = {0};
@@ -664,7 +669,8 @@ sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN])
 
 int sp_dmn_q_socket(const sp_dmn_queue *q) { return sp_dmn_qpg_broken(q) ? -1 : PQsocket(q->c); }
 
-sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx)
+sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),
+                                  void *ctx)
 {
     if (sp_dmn_qpg_broken(q) || !PQconsumeInput(q->c))
         return SP_ERR_IO;

@@ -154,7 +154,8 @@ static sp_status load_key(dcircuit *c, const char *cache_dir, sp_kc_kind kind, c
     if (*rep.warning)
         SP_DMN_LOGW("circuit %s: %s", c->id, rep.warning);
     if (st == SP_OK)
-        SP_DMN_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome), rep.stored ? ", entry stored" : "");
+        SP_DMN_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome),
+                    rep.stored ? ", entry stored" : "");
     return st;
 }
 
@@ -288,7 +289,8 @@ static void enforce(sp_dmn *d, size_t incoming)
         }
         v->demotions++;
         v->busy = 0;
-        SP_DMN_LOGI("circuit %s: demoted to %s (idle %.1f s)", v->id, sp_dmn_tier_name(v->tier), (now - v->last_used_ms) / 1e3);
+        SP_DMN_LOGI("circuit %s: demoted to %s (idle %.1f s)", v->id, sp_dmn_tier_name(v->tier),
+                    (now - v->last_used_ms) / 1e3);
         pthread_cond_broadcast(&d->reg.cv);
         pthread_mutex_unlock(&d->reg.mu);
     }
@@ -676,8 +678,9 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
         sp_jw_string(w, "file");
     }
     sp_jw_key(w, "size_bytes");
-    sp_jw_u64(w, c->tier == SP_DMN_TIER_HOT ? c->hot_bytes : c->tier == SP_DMN_TIER_WARM ? c->map_key_len + c->map_cs_len
-                                                                                 : c->file_bytes);
+    sp_jw_u64(w, c->tier == SP_DMN_TIER_HOT    ? c->hot_bytes
+                 : c->tier == SP_DMN_TIER_WARM ? c->map_key_len + c->map_cs_len
+                                               : c->file_bytes);
     sp_jw_key(w, "file_bytes");
     sp_jw_u64(w, c->file_bytes);
     sp_jw_key(w, "ref_count");

@@ -37,7 +37,8 @@ sp_status sp_dmn_addr_parse(sp_dmn_addr *a, const char *s, char err[SP_ERR_LEN])
     if (strncmp(s, "unix:", 5) == 0) {
         size_t n = strlen(s + 5);
         if (n == 0 || n > SP_DMN_UNIX_PATH_MAX) {
-            snprintf(err, SP_ERR_LEN, "'%.200s': a unix socket path of 1 to %d bytes is needed", s, SP_DMN_UNIX_PATH_MAX);
+            snprintf(err, SP_ERR_LEN, "'%.200s': a unix socket path of 1 to %d bytes is needed", s,
+                     SP_DMN_UNIX_PATH_MAX);
             return SP_ERR_INVALID_ARG;
         }
         a->is_unix = 1;

@@ -102,7 +102,8 @@ typedef struct {
  *   timeout: err says which), SP_ERR_FORMAT (not an HTTP response),
  *   SP_ERR_NOMEM.
  */
-sp_status sp_dmn_http_call(sp_dmn_http_resp *r, const sp_dmn_addr *a, const sp_dmn_http_req *q, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_http_call(sp_dmn_http_resp *r, const sp_dmn_addr *a, const sp_dmn_http_req *q,
+                           char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_dmn_http_resp_free(sp_dmn_http_resp *r);
 
 

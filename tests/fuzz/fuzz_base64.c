@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(strlen(enc) == sp_dmn_b64_len(size));
     uint8_t *dec = NULL;
     size_t dn = 0;
-    FUZZ_CHECK(sp_dmn_b64_decode(&dec, &dn, enc, strlen(enc)) == SP_OK && dn == size && (!size || !memcmp(dec, data, size)));
+    FUZZ_CHECK(sp_dmn_b64_decode(&dec, &dn, enc, strlen(enc)) == SP_OK && dn == size &&
+               (!size || !memcmp(dec, data, size)));
     free(dec);
     free(enc);
     free(text);

@@ -1,8 +1,9 @@
 /*
  * The micro-benchmark harness of `snarkpipe bench field`
  * (cmd_bench_field.c) and of bench/'s bench_pairing, bench_poseidon and
- * bench_sha_gadget (bench/ sits above src/ and includes it): a table of rows, each `void fn(uint64_t iters)`
- * running a dependent chain of `iters` operations, timed with
+ * bench_sha_gadget (bench/ sits above src/ and includes it): a table of
+ * rows, each `void fn(uint64_t iters)` running a dependent chain of
+ * `iters` operations, timed with
  * clock_gettime over enough iterations to last about 2 ms; the best of 41
  * repeats is kept (the machine is shared and noisy, and some 2 ms slice
  * runs undisturbed). Rows are selected by name substrings.

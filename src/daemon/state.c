@@ -19,10 +19,10 @@
  *                                  {id, status, done_ms}, then its result
  *
  * Every file is written by sp_file_write_atomicv (util/file.h): whole to
- * a temporary file beside it, fsync'ed, renamed over <name>, and the
- * directory fsync'ed (mode 0600: jobs hold witnesses): after a crash a file is there
- * complete or not at all, and once a write returned SP_OK it survives a
- * power loss. A job file is durable before the client hears 202; the
+ * a temporary file beside it (mode 0600: jobs hold witnesses), fsync'ed,
+ * renamed over <name>, and the directory fsync'ed: after a crash a file
+ * is there complete or not at all, and once a write returned SP_OK it
+ * survives a power loss. A job file is durable before the client hears 202; the
  * result replaces it when the job ends (a job without a result runs again
  * after a restart, under the same id). A failed write is an error to the
  * caller, who undoes the change it was recording.
@@ -198,8 +198,9 @@ void sp_dmn_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*ke
     sp_dmn_state_list_free(names, n);
 }
 
-/* keep() of the sweeps for temporary files a crash left: sp_file_write_atomicv's,
- * and "<name>.tmp", which the daemon wrote itself before it used util/file.h. */
+/* keep() of the sweeps of temporary files a crash left behind:
+ * sp_file_write_atomicv's, and "<name>.tmp", which the daemon wrote itself
+ * before it used util/file.h. */
 static int not_leftover(sp_dmn *d, const char *name)
 {
     size_t l = strlen(name);

@@ -1,9 +1,10 @@
 /* libFuzzer target: the daemon's address and Host/Origin decoders
- * (sp_dmn_addr_parse, sp_dmn_http_host_is_loopback, sp_dmn_http_origin_is), on the
- * input as one NUL-terminated string. An accepted address must be
- * consistent (a unix path of 1 to 107 bytes, or a non-empty host of name
- * or address characters and a decimal port up to 65535) and survive sp_dmn_addr_format and
- * a second parse unchanged; a refused one leaves the struct zeroed. A Host
+ * (sp_dmn_addr_parse, sp_dmn_http_host_is_loopback,
+ * sp_dmn_http_origin_is), on the input as one NUL-terminated string. An
+ * accepted address must be consistent (a unix path of 1 to 107 bytes, or
+ * a non-empty host of name or address characters and a decimal port up
+ * to 65535) and survive sp_dmn_addr_format and a second parse unchanged;
+ * a refused one leaves the struct zeroed. A Host
  * value judged loopback must be one of the loopback spellings (checked
  * here independently); an Origin matches the Host it was built from. */
 #include <arpa/inet.h>

@@ -249,13 +249,10 @@ static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
         return NULL;
     }
     for (size_t k = 0; k < in->n; k++) {
-        size_t n = 0;
-        sp_status st = sp_wtns_parse(&w[k], &n, in->data[k], in->len[k], err);
-        if (st == SP_OK && n != c->n_vars)
-            snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, c->id, c->n_vars);
-        if (st != SP_OK || n != c->n_vars) {
+        sp_status st = sp_dmn_jobs_witness(&w[k], in->data[k], in->len[k], c->n_vars, c->id, err);
+        if (st != SP_OK) {
             sp_dmn_http_error(r, st == SP_ERR_NOMEM ? 503 : 400, "bad_witness", "witness %zu: %s", k, err);
-            for (size_t i = 0; i <= k; i++)
+            for (size_t i = 0; i < k; i++)
                 free(w[i]);
             free(w);
             return NULL;
@@ -413,16 +410,12 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
             continue;
         }
         sp_fr *w = NULL;
-        size_t nv = 0;
         char why[SP_ERR_LEN];
-        sp_status st = sp_wtns_parse(&w, &nv, in->data[k], in->len[k], why);
-        if (st == SP_OK && nv != ri->n_vars)
-            snprintf(err, SP_ERR_LEN, "witness %zu: it holds %zu values; circuit '%s' takes %u (its nVars)", k, nv,
-                     in->circuit, ri->n_vars);
-        else if (st != SP_OK)
+        sp_status st = sp_dmn_jobs_witness(&w, in->data[k], in->len[k], ri->n_vars, in->circuit, why);
+        if (st != SP_OK) {
             snprintf(err, SP_ERR_LEN, "witness %zu: %.200s", k, why);
-        if (st != SP_OK || nv != ri->n_vars)
             code = st == SP_ERR_NOMEM ? 503 : 400;
+        }
         for (size_t i = 0; !code && i < np; i++)
             sp_fr_to_bytes_le(buf + (k * np + i) * 32, &w[1 + i]);
         free(w);

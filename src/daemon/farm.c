@@ -116,15 +116,8 @@ static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep
         *in = (sp_porep_input){s, p};
         return 0;
     }
-    size_t n = 0;
-    if (sp_wtns_parse(w, &n, q->input, q->input_len, err) != SP_OK)
+    if (sp_dmn_jobs_witness(w, q->input, q->input_len, c->n_vars, c->id, err) != SP_OK)
         return -1;
-    if (n != c->n_vars) {
-        snprintf(err, SP_ERR_LEN, "the witness holds %zu values; the circuit takes %u", n, c->n_vars);
-        free(*w);
-        *w = NULL;
-        return -1;
-    }
     int same = q->expect_pub && q->expect_pub_len == (size_t)c->n_public * 32;
     for (uint32_t i = 0; same && i < c->n_public; i++) {
         uint8_t b[32];

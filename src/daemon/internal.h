@@ -258,6 +258,15 @@ void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, cons
                              uint32_t n_public, const char *const *nodes);
 void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_DMN_STAGE_N times */
 const char *sp_dmn_jobs_error_code(sp_status st);
+/*
+ * The one reading of a job's .wtns: data[0..len) parsed and its count
+ * checked against the circuit's n_vars (the circuit named id in messages).
+ * On output: *w the values (free()) on SP_OK; NULL otherwise.
+ * Returns SP_OK; SP_ERR_FORMAT (a count that is not n_vars) or the
+ *   reader's status, with err saying why.
+ */
+sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
+                              char err[SP_ERR_LEN]);
 /* Writes the members every job answer starts with: job_id, request_id
  * (when the client gave one) and circuit. */
 void sp_dmn_jobs_json_head(sp_json_writer *w, const djob *j);

@@ -59,6 +59,23 @@ static void free_job(djob *j)
     free(j);
 }
 
+/* ---- the input ---- */
+
+sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
+                              char err[SP_ERR_LEN])
+{
+    size_t n = 0;
+    sp_status st = sp_wtns_parse(w, &n, data, len, err);
+    if (st == SP_OK && n != n_vars) {
+        snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, id, n_vars);
+        free(*w);
+        st = SP_ERR_FORMAT;
+    }
+    if (st != SP_OK)
+        *w = NULL;
+    return st;
+}
+
 /* ---- the result ---- */
 
 const char *sp_dmn_jobs_error_code(sp_status st)
@@ -453,11 +470,9 @@ void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
                                                                          : "takes witnesses, not native inputs");
     else if (!rs->inputs && (w = calloc(rs->n, sizeof *w)))
         for (k = 0; k < rs->n; k++) {
-            size_t n = 0;
-            if (sp_wtns_parse(&w[k], &n, rs->w[k], rs->wl[k], err) != SP_OK || n != c->n_vars) {
-                if (!err[0] || n != c->n_vars)
-                    snprintf(err, sizeof err, "witness %zu does not fit circuit '%s'", k, c->id);
-                free(w[k]);
+            char why[SP_ERR_LEN];
+            if (sp_dmn_jobs_witness(&w[k], rs->w[k], rs->wl[k], c->n_vars, c->id, why) != SP_OK) {
+                snprintf(err, sizeof err, "witness %zu: %.200s", k, why);
                 break;
             }
         }

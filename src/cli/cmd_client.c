@@ -551,19 +551,13 @@ static int client_globals(client *c, int argc, char **argv)
     char err[SP_ERR_LEN];
     if (sp_dmn_addr_parse(&c->addr, addr && *addr ? addr : "127.0.0.1:7420", err) != SP_OK)
         return sp_cli_usage("client", USAGE, "%s", err), -1;
-    if (tf && *tf) {
-        FILE *f = fopen(tf, "r");
-        size_t n = f ? fread(c->token, 1, sizeof c->token - 1, f) : 0;
-        if (f)
-            fclose(f);
-        c->token[n] = 0;
-        while (n && (c->token[n - 1] == '\n' || c->token[n - 1] == '\r' || c->token[n - 1] == ' '))
-            c->token[--n] = 0;
-        if (!f || !n) {
-            fprintf(stderr, "snarkpipe client: token file %s: %s\n", tf, f ? "empty" : strerror(errno));
-            return -3;
-        }
+    int shared = 0;
+    if (tf && *tf && sp_dmn_read_token(c->token, sizeof c->token, &shared, tf, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s\n", err);
+        return -3;
     }
+    if (shared)
+        fprintf(stderr, "snarkpipe client: warning: token file %s can be read by other users (chmod 600 it)\n", tf);
     return i < argc ? i : (sp_cli_usage("client", USAGE, "which command?"), -1);
 }
 

@@ -549,8 +549,6 @@ size_t sp_dmn_max_body(sp_dmn *d);
 long sp_dmn_max_wait(sp_dmn *d);
 /* Copies the token ("" = none) under cfg_mu. */
 void sp_dmn_token(sp_dmn *d, char *out, size_t out_len);
-/* Reads a token file: SP_OK, or SP_ERR_IO / SP_ERR_FORMAT with err. */
-sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN]);
 
 
 #endif

@@ -79,39 +79,18 @@ void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
     pthread_mutex_unlock(&d->cfg_mu);
 }
 
-sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
+/* The daemon's token file through the one reader (wire.h), with its
+ * warnings: a file others can read, a short token. */
+static sp_status load_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
 {
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "token file", err) != SP_OK) /* a FIFO would block SIGHUP */
-        return SP_ERR_IO;
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
-        close(fd);
-        return SP_ERR_IO;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+    int shared = 0;
+    sp_status st = sp_dmn_read_token(out, out_len, &shared, path, err);
+    if (st == SP_OK && shared)
         SP_DMN_LOGW("token file %s can be read by other users (chmod 600 it)", path);
-    size_t n = fread(out, 1, out_len - 1, f);
-    int more = fgetc(f) != EOF;
-    fclose(f);
-    out[n] = 0;
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' ' || out[n - 1] == '\t'))
-        out[--n] = 0;
-    size_t printable = 0;
-    while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
-        printable++;
-    if (more || n == 0 || printable != n) {
-        snprintf(err, SP_ERR_LEN, "token file %.150s: expected one line of 1 to %zu printable characters", path,
-                 out_len - 1);
-        out[0] = 0;
-        return SP_ERR_FORMAT;
-    }
-    if (n < 16)
-        SP_DMN_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path, n);
-    return SP_OK;
+    if (st == SP_OK && strlen(out) < 16)
+        SP_DMN_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path,
+                    strlen(out));
+    return st;
 }
 
 /* ---- listeners ---- */
@@ -372,7 +351,7 @@ static void reload(sp_dmn *d)
         sp_dmn_conf_free(&fresh);
         return;
     }
-    if (*fresh.token_file && sp_dmn_read_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
+    if (*fresh.token_file && load_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
         SP_DMN_LOGE("reload failed, keeping the running configuration: %s", err);
         sp_dmn_conf_free(&fresh);
         return;
@@ -503,7 +482,7 @@ static int configure(sp_dmn *d, int argc, char **argv)
                     "not found at build time; install it and rebuild, or run without --queue (one host)");
         return EXIT_USAGE_;
     }
-    if (*d->cfg.token_file && sp_dmn_read_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
+    if (*d->cfg.token_file && load_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
         SP_DMN_LOGE("%s", err);
         return EXIT_RUNTIME_;
     }

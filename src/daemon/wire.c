@@ -9,10 +9,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include "daemon/wire.h"
+#include "util/file.h"
 
 double sp_dmn_wire_now_ms(void)
 {
@@ -567,3 +569,39 @@ void sp_dmn_http_resp_free(sp_dmn_http_resp *r)
 }
 
 /* ---- JSON ---- */
+
+/* ---- bearer-token files ---- */
+
+sp_status sp_dmn_read_token(char *out, size_t out_len, int *shared, const char *path, char err[SP_ERR_LEN])
+{
+    int fd;
+    uint64_t size;
+    out[0] = 0;
+    *shared = 0;
+    if (sp_file_open_regular(&fd, &size, path, "token file", err) != SP_OK) /* a FIFO would block */
+        return SP_ERR_IO;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
+        close(fd);
+        return SP_ERR_IO;
+    }
+    struct stat st;
+    *shared = fstat(fileno(f), &st) == 0 && (st.st_mode & 077);
+    size_t n = fread(out, 1, out_len - 1, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    out[n] = 0;
+    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' ' || out[n - 1] == '\t'))
+        out[--n] = 0;
+    size_t printable = 0;
+    while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
+        printable++;
+    if (more || n == 0 || printable != n) {
+        snprintf(err, SP_ERR_LEN, "token file %.150s: expected one line of 1 to %zu printable characters", path,
+                 out_len - 1);
+        out[0] = 0;
+        return SP_ERR_FORMAT;
+    }
+    return SP_OK;
+}

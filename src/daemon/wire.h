@@ -110,4 +110,18 @@ void sp_dmn_http_resp_free(sp_dmn_http_resp *r);
 /* Monotonic milliseconds. */
 double sp_dmn_wire_now_ms(void);
 
+/* ---- bearer-token files (server.token_file, the client's --token-file) ---- */
+
+/*
+ * Reads a token file: a regular file (a FIFO or device is refused without
+ * blocking) holding one line of 1 to out_len - 1 printable characters,
+ * no blanks inside; a trailing newline and blanks are dropped.
+ * On output: out the token ("" on failure); *shared 1 when the file's
+ *   mode lets users other than its owner at it (group or other bits).
+ * Returns SP_OK; SP_ERR_IO (cannot open, not a regular file) or
+ *   SP_ERR_FORMAT, with err naming the file.
+ */
+sp_status sp_dmn_read_token(char *out, size_t out_len, int *shared, const char *path,
+                            char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "test.h"
 #include "util/bytes.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/sha256.h"
 
@@ -216,6 +217,28 @@ static void test_write_atomic(void)
     rmdir(dir);
 }
 
+static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
+
+/* sp_clock_after lies between now + ms taken before and after the call,
+ * on either clock, with tv_nsec normalized; ms <= 0 is now. */
+static void test_clock_after(sp_rng *rng)
+{
+    static const clockid_t clocks[] = {CLOCK_REALTIME, CLOCK_MONOTONIC};
+    long ms_list[] = {0, -5, 1, 999, 1000, 1001, 86400000L, (long)(sp_rng_u64(rng) % 100000000)};
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof ms_list / sizeof ms_list[0]; i++) {
+            long ms = ms_list[i];
+            struct timespec a, b;
+            clock_gettime(clocks[c], &a);
+            struct timespec t = sp_clock_after(clocks[c], ms);
+            clock_gettime(clocks[c], &b);
+            int64_t add = ms > 0 ? (int64_t)ms * 1000000 : 0;
+            CHECKF(t.tv_nsec >= 0 && t.tv_nsec < 1000000000 && ns_of(t) >= ns_of(a) + add &&
+                       ns_of(t) <= ns_of(b) + add,
+                   "clock %zu, %ld ms", c, ms);
+        }
+}
+
 int main(void)
 {
     _Static_assert(sizeof(size_t) == 8, "the known answers assume a 64-bit size_t");
@@ -225,5 +248,6 @@ int main(void)
     test_bytes_bad();
     test_sha256(&rng);
     test_write_atomic();
+    test_clock_after(&rng);
     return sp_test_done();
 }

@@ -13,6 +13,7 @@
 #include "daemon/farm.h"
 #include "daemon/log.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 /* ---- the pool ---- */
 
@@ -228,15 +229,7 @@ static void wait_for(sp_dmn_farm *f, int64_t id, uint64_t *gen, double deadline)
     double until = sp_dmn_wire_now_ms() + (double)f->poll_ms;
     if (until > deadline)
         until = deadline;
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    long ms = (long)(until - sp_dmn_wire_now_ms()) + 1;
-    dl.tv_sec += ms / 1000;
-    dl.tv_nsec += (ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    struct timespec dl = sp_clock_after(CLOCK_REALTIME, (long)(until - sp_dmn_wire_now_ms()) + 1);
     pthread_mutex_lock(&f->mu);
     while (!f->stopping) {
         if (f->done_gen - *gen >= SP_DMN_FARM_DONE_RING)

@@ -37,6 +37,7 @@
 #include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "r1cs/r1cs.h"
+#include "util/clock.h"
 
 #define FINISHED_KEPT_MAX 8192 /* finished entries kept at most, whatever result_ttl says */
 
@@ -530,14 +531,7 @@ void sp_dmn_jobs_put(sp_dmn *d, djob *j)
 
 int sp_dmn_jobs_wait(sp_dmn *d, djob *j, long wait_ms)
 {
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += wait_ms / 1000;
-    dl.tv_nsec += (wait_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    struct timespec dl = sp_clock_after(CLOCK_REALTIME, wait_ms);
     pthread_mutex_lock(&d->jobs.mu);
     while (!j->finished && wait_ms > 0 && !atomic_load(&d->stopping))
         if (pthread_cond_timedwait(&d->jobs.cv, &d->jobs.mu, &dl) == ETIMEDOUT)

@@ -217,6 +217,40 @@ static void test_write_atomic(void)
     rmdir(dir);
 }
 
+/* The regular-file opens: a file opens (stream and descriptor), a FIFO, a
+ * folder and a missing path are refused at once, naming the path. */
+static void test_open_regular(void)
+{
+    char dir[] = "/tmp/sp_test_util.XXXXXX", a[64], fifo[64], err[SP_ERR_LEN];
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(a, sizeof a, "%s/a.txt", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK(sp_file_write_atomic(a, "hello", 5, "t", err) == SP_OK && mkfifo(fifo, 0600) == 0);
+    char buf[8] = "";
+    FILE *f = sp_file_fopen_regular(a, "r", "t", err);
+    CHECK(f && fread(buf, 1, sizeof buf, f) == 5 && !memcmp(buf, "hello", 5));
+    if (f)
+        fclose(f);
+    int fd = -1;
+    uint64_t size = 0;
+    CHECK(sp_file_open_regular(&fd, &size, a, "t", err) == SP_OK && fd >= 0 && size == 5);
+    if (fd >= 0)
+        close(fd);
+    const char *bad[] = {fifo, dir, "/nonexistent/sp_test_util"};
+    for (size_t i = 0; i < 3; i++) {
+        CHECKF(!sp_file_fopen_regular(bad[i], "r", "t", err) && strstr(err, bad[i]), "fopen %s", bad[i]);
+        CHECKF(sp_file_open_regular(&fd, &size, bad[i], "t", err) == SP_ERR_IO && fd == -1 && strstr(err, bad[i]),
+               "open %s", bad[i]);
+    }
+    CHECK(strstr(err, "cannot open") != NULL);
+    unlink(fifo);
+    unlink(a);
+    rmdir(dir);
+}
+
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
 /* sp_clock_after lies between now + ms taken before and after the call,
@@ -248,6 +282,7 @@ int main(void)
     test_bytes_bad();
     test_sha256(&rng);
     test_write_atomic();
+    test_open_regular();
     test_clock_after(&rng);
     return sp_test_done();
 }

@@ -199,25 +199,10 @@ void sp_cli_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A stdio stream on a regular file (a FIFO would block the open for ever). */
-static FILE *open_regular(const char *path, char err[SP_ERR_LEN])
-{
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "input", err) != SP_OK)
-        return NULL;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-    }
-    return f;
-}
-
 sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN])
 {
     *out = NULL;
-    FILE *f = open_regular(path, err);
+    FILE *f = sp_file_fopen_regular(path, "rb", "input", err);
     if (!f)
         return SP_ERR_IO;
     uint8_t *buf = malloc(len ? len : 1);
@@ -292,7 +277,7 @@ static void describe_magic(char *out, size_t out_len, const uint8_t *b, size_t n
 sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char *path, char err[SP_ERR_LEN])
 {
     *kind = SP_FILE_UNKNOWN;
-    FILE *f = open_regular(path, err);
+    FILE *f = sp_file_fopen_regular(path, "rb", "input", err);
     struct stat stt;
     if (!f)
         return SP_ERR_IO;

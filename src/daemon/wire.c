@@ -568,24 +568,15 @@ void sp_dmn_http_resp_free(sp_dmn_http_resp *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ---- JSON ---- */
-
 /* ---- bearer-token files ---- */
 
 sp_status sp_dmn_read_token(char *out, size_t out_len, int *shared, const char *path, char err[SP_ERR_LEN])
 {
-    int fd;
-    uint64_t size;
     out[0] = 0;
     *shared = 0;
-    if (sp_file_open_regular(&fd, &size, path, "token file", err) != SP_OK) /* a FIFO would block */
+    FILE *f = sp_file_fopen_regular(path, "r", "token file", err); /* a FIFO would block */
+    if (!f)
         return SP_ERR_IO;
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
-        close(fd);
-        return SP_ERR_IO;
-    }
     struct stat st;
     *shared = fstat(fileno(f), &st) == 0 && (st.st_mode & 077);
     size_t n = fread(out, 1, out_len - 1, f);

@@ -42,6 +42,21 @@ sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const 
     return SP_OK;
 }
 
+FILE *sp_file_fopen_regular(const char *path, const char *mode, const char *what, char err[SP_ERR_LEN])
+{
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, what, err) != SP_OK)
+        return NULL;
+    FILE *f = fdopen(fd, mode);
+    if (!f) {
+        if (err)
+            snprintf(err, SP_ERR_LEN, "%s: %.200s: %s", what, path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* The directory part of path ("." when there is none), for its fsync. */
 static void dir_of(char *out, size_t out_len, const char *path)
 {

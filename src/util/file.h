@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "snarkpipe.h"
 
 /*
@@ -23,6 +24,14 @@
  */
 sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const char *what,
                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * As sp_file_open_regular, for reading through stdio.
+ * On input: mode "r" or "rb".
+ * Returns the stream (fclose() it), or NULL with err as above (or
+ *   "<what>: <path>: ..." when no stream could be made).
+ */
+FILE *sp_file_fopen_regular(const char *path, const char *mode, const char *what, char err[SP_ERR_LEN]);
 
 /*
  * Replaces the file at path with data[0..len) so that a reader sees the

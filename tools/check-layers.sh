@@ -22,9 +22,10 @@
 # Everywhere: quoted includes are "layer/file.h" (resolved under src/), the
 # paths above, or a bare name, which must be a file of the including
 # file's own folder (or top folder, above); no "../" paths and no .c file
-# of another place (code is shared by linking its object: bench/field.o,
-# src/cli/kat.o, tests/gpu/common.o). A file that includes itself (the
-# tests' two-pass instantiation, e.g. test_curve.c) is allowed.
+# of another place (code is shared by linking its object:
+# src/cli/cmd_bench_field.o, src/cli/kat.o, tests/gpu/common.o). A file that
+# includes itself (the tests' two-pass instantiation, e.g. test_curve.c) is
+# allowed.
 # <system> includes and "snarkpipe.h" (the public header) are always
 # allowed. A folder under src/ that is not in the table is an error, so a
 # new layer has to be placed here deliberately.

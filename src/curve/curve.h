@@ -161,6 +161,14 @@ sp_status sp_g2_random_batch_var(sp_g2_affine *out, size_t n, sp_rng *rng) SP_WA
  * r may alias p. Constant time. */
 void sp_g2_psi(sp_g2_affine *r, const sp_g2_affine *p);
 
+/* 1 when G1 is the whole curve E(Fp) (BN254: cofactor 1), so that a point
+ * on the curve is in G1 and a separate subgroup test adds nothing. */
+#if SP_CURVE_BN254
+#define SP_G1_COFACTOR_ONE 1
+#else
+#define SP_G1_COFACTOR_ONE 0
+#endif
+
 #if SP_CURVE_BN254
 /* The BN parameter x (positive): p = 36x^4 + 36x^3 + 24x^2 + 6x + 1. */
 #define SP_BN_X 0x44e992b44a6909f1ULL

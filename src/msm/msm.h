@@ -111,7 +111,11 @@ int sp_msm_auto_accum(size_t n, int group);
  *   which is in the subgroup; threads >= 1 (values < 1 mean 1).
  * On output: *bad = the lowest index of a point outside the order-r
  *   subgroup, or n when every point is in it.
- * Method: below SP_MSM_SUBGROUP_BATCH_MIN points, sp_G_in_subgroup on each
+ * Method: where the group is the whole curve (BN254's G1, cofactor 1:
+ *   SP_G1_COFACTOR_ONE), every point on the curve is in it: *bad = n at
+ *   once, no arithmetic (the curve check made when a point is decoded is
+ *   the subgroup check there). Otherwise, below SP_MSM_SUBGROUP_BATCH_MIN
+ *   points, sp_G_in_subgroup on each
  *   (exact). From there, the random-subset test of subgroup_tmpl.h first:
  *   SP_MSM_SUBGROUP_ROUNDS sums of random subsets (bits from getrandom),
  *   each checked exactly; a set with a point outside passes it with

@@ -3,4 +3,5 @@
 #define G g2
 #define FIELD fp2
 #define MSM_GROUP 2
+#define COFACTOR_ONE 0
 #include "msm/msm_tmpl.h"

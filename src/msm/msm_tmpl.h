@@ -3,7 +3,9 @@
  * msm_g2.c. The includer defines, before including:
  *   G          the group's short name (g1 or g2)
  *   FIELD      the coordinate field's short name (fp or fp2)
- *   MSM_GROUP  1 or 2 (selects the window table)
+ *   MSM_GROUP  1 or 2 (selects the window table and glv.c's constants)
+ *   ENDO       the endomorphism of the split: void ENDO(AFF *r, const AFF *p)
+ *   COFACTOR_ONE  1 when the group is the whole curve (subgroup_tmpl.h)
  * Contracts are in msm.h; the plan, pool and scalar recoding in msm.c and
  * msm_internal.h. Everything here is variable time (public data).
  */
@@ -327,6 +329,19 @@ static void ws_release(ws_t *ws, int count)
 
 /* ---- Pippenger ---- */
 
+/*
+ * The endomorphism split of the points (msm.h): for point i (bases[i], or
+ * bases[idx[i]]), mag[2i] = |k1| and mag[2i + 1] = |k2| (two limbs each),
+ * neg[i] = 1 when k1 < 0 (the base is added negated), and phi[i] =
+ * ENDO(base), negated when k2 < 0. A base at infinity or a scalar 0 gets
+ * magnitudes 0 (no digit).
+ */
+typedef struct {
+    uint64_t (*mag)[2];
+    uint8_t *neg;
+    AFF *phi;
+} endo_t;
+
 typedef struct {
     const AFF *bases;
     const sp_scalar *scalars;
@@ -335,7 +350,63 @@ typedef struct {
     const sp_msm_plan *plan;
     ws_t *ws;
     JAC *part; /* one result per task: window j, chunk k at j * chunks + k */
+    endo_t e;  /* mag NULL: no split */
 } pip_ctx;
+
+static void endo_part(sp_par *par, int tid, void *vctx)
+{
+    const pip_ctx *x = vctx;
+    const sp_msm_glv *g = sp_msm_glv_of(MSM_GROUP);
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, x->n, tid, par->nthreads);
+    for (size_t i = lo; i < hi; i++) {
+        size_t pi = x->idx ? x->idx[i] : i;
+        const AFF *p = &x->bases[pi];
+        uint64_t *m1 = x->e.mag[2 * i], *m2 = x->e.mag[2 * i + 1];
+        if (aff_is_inf_var(p) || sp_msm_kind(&x->scalars[pi]) == 1) {
+            m1[0] = m1[1] = m2[0] = m2[1] = 0;
+            x->e.neg[i] = 0;
+            continue;
+        }
+        int sg = sp_msm_glv_split(m1, m2, x->scalars[pi].l, g);
+        x->e.neg[i] = (uint8_t)(sg & 1);
+        ENDO(&x->e.phi[i], p);
+        if (sg & 2)
+            CV(affine_neg)(&x->e.phi[i], &x->e.phi[i]);
+    }
+}
+
+/* Fills x->e for the n points (scratch freed by endo_free); 0 when out of memory. */
+static int endo_make(pip_ctx *x, int threads)
+{
+    x->e.mag = malloc(2 * x->n * sizeof *x->e.mag);
+    x->e.neg = malloc(x->n);
+    x->e.phi = malloc(x->n * sizeof *x->e.phi);
+    if (!x->e.mag || !x->e.neg || !x->e.phi)
+        return 0;
+    sp_par_run(sp_par_threads_for(threads, x->n, 2048), endo_part, x);
+    return 1;
+}
+
+static void endo_free(endo_t *e)
+{
+    free(e->mag);
+    free(e->neg);
+    free(e->phi);
+}
+
+/* Adds point p times the digit d of window j (nothing for d = 0). */
+static inline void pip_add(ws_t *w, const AFF *p, int d, int neg)
+{
+    if (d == 0)
+        return;
+    uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+    neg ^= d < 0;
+    if (w->affine)
+        add_affine(w, b, p, neg);
+    else
+        add_xyzz(w, b, p, neg);
+}
 
 /* Task = (window j, point chunk k): fill the buckets, reduce, store. */
 static void pip_task(void *vctx, int tid, size_t task)
@@ -347,23 +418,31 @@ static void pip_task(void *vctx, int tid, size_t task)
     size_t lo, hi;
     sp_msm_range(&lo, &hi, x->n, task % pl->chunks, pl->chunks);
     for (size_t i = lo; i < hi; i++) {
-        size_t pi = x->idx ? x->idx[i] : i;
-        const AFF *p = &x->bases[pi];
-        uint64_t s[4];
-        int neg = sp_msm_recode(s, &x->scalars[pi]);
-        int d = sp_msm_digit(s, pl->c, j);
-        if (d == 0 || aff_is_inf_var(p))
+        const AFF *p = &x->bases[x->idx ? x->idx[i] : i];
+        uint64_t s[4] = {0, 0, 0, 0};
+        if (x->e.mag) { /* the split: the base by |k1|, its partner by |k2| */
+            const uint64_t *m1 = x->e.mag[2 * i], *m2 = x->e.mag[2 * i + 1];
+            s[0] = m1[0], s[1] = m1[1];
+            pip_add(w, p, sp_msm_digit(s, pl->c, j), x->e.neg[i]);
+            s[0] = m2[0], s[1] = m2[1];
+            pip_add(w, &x->e.phi[i], sp_msm_digit(s, pl->c, j), 0);
             continue;
-        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
-        neg ^= d < 0;
-        if (w->affine)
-            add_affine(w, b, p, neg);
-        else
-            add_xyzz(w, b, p, neg);
+        }
+        if (aff_is_inf_var(p))
+            continue;
+        int neg = sp_msm_recode(s, &x->scalars[x->idx ? x->idx[i] : i]);
+        pip_add(w, p, sp_msm_digit(s, pl->c, j), neg);
     }
     finish(w);
     reduce(&x->part[task], w, pl->c);
     ws_clear(w);
+}
+
+/* Whether the n points take the endomorphism split (msm.h). */
+static int use_endo(size_t n, const sp_msm_config *cfg)
+{
+    size_t per_point = sizeof(AFF) + 2 * sizeof(uint64_t[2]) + 1;
+    return !cfg->no_endo && n <= SP_MSM_ENDO_SCRATCH / per_point;
 }
 
 /* out = sum over the n points (through idx when not NULL); scalars < r
@@ -375,21 +454,20 @@ static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
         CV(jac_set_inf)(out);
         return SP_OK;
     }
+    int endo = use_endo(n, cfg);
     sp_msm_plan pl;
-    sp_status st = sp_msm_make_plan(&pl, n, cfg, MSM_GROUP,
-                                    sizeof(XYZZ) + sizeof(AFF) + 1 + sizeof(uint32_t));
+    sp_status st = sp_msm_make_plan(&pl, endo ? 2 * n : n, cfg, MSM_GROUP,
+                                    sizeof(XYZZ) + sizeof(AFF) + 1 + sizeof(uint32_t),
+                                    endo ? SP_MSM_GLV_BITS : 255);
     if (st != SP_OK)
         return st;
     size_t tasks = (size_t)pl.windows * pl.chunks;
-    JAC *part = malloc(tasks * sizeof *part);
-    ws_t *ws = ws_alloc(pl.threads, (size_t)1 << (pl.c - 1), pl.affine, pl.batch);
-    if (!part || !ws) {
-        free(part);
-        if (ws)
-            ws_release(ws, pl.threads);
-        return SP_ERR_NOMEM;
+    pip_ctx x = {bases, scalars, idx, n, &pl, NULL, malloc(tasks * sizeof(JAC)), {NULL, NULL, NULL}};
+    x.ws = ws_alloc(pl.threads, (size_t)1 << (pl.c - 1), pl.affine, pl.batch);
+    if (!x.part || !x.ws || (endo && !endo_make(&x, sp_msm_threads(cfg)))) {
+        st = SP_ERR_NOMEM;
+        goto out;
     }
-    pip_ctx x = {bases, scalars, idx, n, &pl, ws, part};
     sp_par_tasks(pl.threads, tasks, pip_task, &x);
     JAC acc;
     CV(jac_set_inf)(&acc);
@@ -397,12 +475,15 @@ static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
         for (unsigned i = 0; i < pl.c && !CV(jac_is_inf)(&acc); i++)
             CV(jac_dbl)(&acc, &acc);
         for (size_t k = 0; k < pl.chunks; k++)
-            CV(jac_add_var)(&acc, &acc, &part[j * pl.chunks + k]);
+            CV(jac_add_var)(&acc, &acc, &x.part[j * pl.chunks + k]);
     }
-    ws_release(ws, pl.threads);
-    free(part);
     *out = acc;
-    return SP_OK;
+out:
+    if (x.ws)
+        ws_release(x.ws, pl.threads);
+    endo_free(&x.e);
+    free(x.part);
+    return st;
 }
 
 /* ---- the sum of the points whose scalar is 1 ---- */

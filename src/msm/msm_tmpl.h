@@ -58,9 +58,10 @@ typedef struct {
     uint8_t *flag;     /* TOUCHED: not known to be empty; BUSY: queued */
     uint32_t *touched; /* the buckets with TOUCHED set, ntouched of them */
     size_t ntouched;
-    uint32_t *qb;      /* batch queue: bucket, point, prefix product */
-    AFF *qp;
-    FE *qt;
+    uint32_t *qb;      /* batch queue: bucket, point (an input base), its sign, */
+    const AFF **qp;    /* x difference, prefix product */
+    uint8_t *qn;
+    FE *qd, *qt;
     size_t nq, qcap;
     const AFF **dp;    /* deferred additions (their bucket was BUSY): */
     uint32_t *db;      /* point, bucket, sign; at most qcap / 2 */
@@ -77,6 +78,8 @@ static void ws_free(ws_t *w)
     free(w->touched);
     free(w->qb);
     free(w->qp);
+    free(w->qn);
+    free(w->qd);
     free(w->qt);
     free(w->dp);
     free(w->db);
@@ -99,11 +102,13 @@ static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
         w->ab = calloc(nb, sizeof *w->ab);
         w->qb = malloc(qcap * sizeof *w->qb);
         w->qp = malloc(qcap * sizeof *w->qp);
+        w->qn = malloc(qcap);
+        w->qd = malloc(qcap * sizeof *w->qd);
         w->qt = malloc(qcap * sizeof *w->qt);
         w->dp = malloc(dcap * sizeof *w->dp);
         w->db = malloc(dcap * sizeof *w->db);
         w->dn = malloc(dcap);
-        ok = ok && w->ab && w->qb && w->qp && w->qt && w->dp && w->db && w->dn;
+        ok = ok && w->ab && w->qb && w->qp && w->qn && w->qd && w->qt && w->dp && w->db && w->dn;
     }
     return ok;
 }
@@ -142,35 +147,42 @@ static inline void add_xyzz(ws_t *w, uint32_t b, const AFF *p, int neg)
 }
 
 /*
- * Runs the queued additions ab[qb[i]] += qp[i] in affine coordinates with
- * one inversion for all (the queue guarantees x(ab) != x(qp) and distinct
- * buckets): lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
- * y3 = lambda (x1 - x3) - y1.
+ * Runs the queued additions ab[qb[i]] += (qn[i] ? -1 : 1) qp[i] in affine
+ * coordinates with one inversion for all (the queue guarantees x(ab) !=
+ * x(qp) and distinct buckets): lambda = (y2 - y1) / (x2 - x1), x3 =
+ * lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1. A negated point (y2 =
+ * -y) takes mu = -lambda = (y + y1) / (x2 - x1) and y3 = mu (x3 - x1) - y1:
+ * no negation, no copy of the point.
  */
 static void flush(ws_t *w)
 {
     if (w->nq == 0)
         return;
-    FE acc, t, dx, lam, x3;
+    FE acc, t, lam, x3;
     FEF(set_one)(&acc);
     for (size_t i = 0; i < w->nq; i++) {
-        FEF(sub)(&dx, &w->qp[i].x, &w->ab[w->qb[i]].x);
+        FEF(sub)(&w->qd[i], &w->qp[i]->x, &w->ab[w->qb[i]].x);
         w->qt[i] = acc;
-        FEF(mul)(&acc, &acc, &dx);
+        FEF(mul)(&acc, &acc, &w->qd[i]);
     }
     FEF(inv)(&acc, &acc);
     for (size_t i = w->nq; i-- > 0;) {
         AFF *a = &w->ab[w->qb[i]];
-        const AFF *q = &w->qp[i];
-        FEF(sub)(&dx, &q->x, &a->x);
+        const AFF *q = w->qp[i];
         FEF(mul)(&t, &acc, &w->qt[i]); /* 1/dx_i */
-        FEF(mul)(&acc, &acc, &dx);
-        FEF(sub)(&lam, &q->y, &a->y);
+        FEF(mul)(&acc, &acc, &w->qd[i]);
+        if (w->qn[i])
+            FEF(add)(&lam, &q->y, &a->y);
+        else
+            FEF(sub)(&lam, &q->y, &a->y);
         FEF(mul)(&lam, &lam, &t);
         FEF(sqr)(&x3, &lam);
         FEF(sub)(&x3, &x3, &a->x);
         FEF(sub)(&x3, &x3, &q->x);
-        FEF(sub)(&t, &a->x, &x3);
+        if (w->qn[i])
+            FEF(sub)(&t, &x3, &a->x);
+        else
+            FEF(sub)(&t, &a->x, &x3);
         FEF(mul)(&t, &t, &lam);
         FEF(sub)(&a->y, &t, &a->y);
         a->x = x3;
@@ -227,10 +239,8 @@ static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
         add_xyzz(w, b, p, neg);
         return;
     }
-    AFF *q = &w->qp[w->nq];
-    *q = *p;
-    if (neg)
-        FEF(neg)(&q->y, &q->y);
+    w->qp[w->nq] = p;
+    w->qn[w->nq] = (uint8_t)neg;
     w->qb[w->nq] = b;
     w->flag[b] = TOUCHED | BUSY;
     if (++w->nq == w->qcap)

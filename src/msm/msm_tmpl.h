@@ -42,7 +42,7 @@ static inline int aff_is_inf_var(const AFF *p)
 
 /* ---- buckets ---- */
 
-enum { TOUCHED = 1, BUSY = 2 };
+enum { TOUCHED = 1, BUSY = 2, IN_XYZZ = 4 };
 
 /*
  * One worker's buckets. In XYZZ mode a bucket is xb[b]. In affine mode it
@@ -55,7 +55,7 @@ enum { TOUCHED = 1, BUSY = 2 };
 typedef struct {
     XYZZ *xb;
     AFF *ab;
-    uint8_t *flag;     /* TOUCHED: not known to be empty; BUSY: queued */
+    uint8_t *flag;     /* TOUCHED: not known to be empty; BUSY: queued; IN_XYZZ: xb[b] used */
     uint32_t *touched; /* the buckets with TOUCHED set, ntouched of them */
     size_t ntouched;
     uint32_t *qb;      /* batch queue: bucket, point (an input base), its sign, */
@@ -143,6 +143,7 @@ static inline void add_xyzz(ws_t *w, uint32_t b, const AFF *p, int neg)
         p = &t;
     }
     mark(w, b);
+    w->flag[b] |= IN_XYZZ;
     CV(xyzz_add_affine_var)(&w->xb[b], &w->xb[b], p);
 }
 
@@ -186,7 +187,7 @@ static void flush(ws_t *w)
         FEF(mul)(&t, &t, &lam);
         FEF(sub)(&a->y, &t, &a->y);
         a->x = x3;
-        w->flag[w->qb[i]] = TOUCHED;
+        w->flag[w->qb[i]] &= (uint8_t)~BUSY;
     }
     w->nq = 0;
 }
@@ -242,7 +243,7 @@ static void add_affine(ws_t *w, uint32_t b, const AFF *p, int neg)
     w->qp[w->nq] = p;
     w->qn[w->nq] = (uint8_t)neg;
     w->qb[w->nq] = b;
-    w->flag[b] = TOUCHED | BUSY;
+    w->flag[b] = f | BUSY;
     if (++w->nq == w->qcap)
         drain(w);
 }
@@ -262,7 +263,10 @@ static void finish(ws_t *w)
 /* r = the whole of bucket b (no queued additions left). */
 static void bucket_get(XYZZ *r, const ws_t *w, uint32_t b)
 {
-    *r = w->xb[b];
+    if (w->flag[b] & IN_XYZZ)
+        *r = w->xb[b];
+    else
+        CV(xyzz_set_inf)(r);
     if (w->affine)
         CV(xyzz_add_affine_var)(r, r, &w->ab[b]);
 }
@@ -278,7 +282,8 @@ static void reduce_dense(JAC *r, const ws_t *w, size_t nb)
         if (w->flag[b]) {
             if (w->affine)
                 CV(xyzz_add_affine_var)(&t, &t, &w->ab[b]);
-            CV(xyzz_add_var)(&t, &t, &w->xb[b]);
+            if (w->flag[b] & IN_XYZZ)
+                CV(xyzz_add_var)(&t, &t, &w->xb[b]);
         }
         CV(xyzz_add_var)(&s, &s, &t);
     }

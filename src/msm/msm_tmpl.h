@@ -68,6 +68,7 @@ typedef struct {
     uint8_t *dn;
     size_t nd;
     int affine;
+    int any_xyzz; /* some bucket has an XYZZ part (IN_XYZZ) */
 } ws_t;
 
 static void ws_free(ws_t *w)
@@ -124,6 +125,7 @@ static void ws_clear(ws_t *w)
         w->flag[b] = 0;
     }
     w->ntouched = 0;
+    w->any_xyzz = 0;
 }
 
 static inline void mark(ws_t *w, uint32_t b)
@@ -144,6 +146,7 @@ static inline void add_xyzz(ws_t *w, uint32_t b, const AFF *p, int neg)
     }
     mark(w, b);
     w->flag[b] |= IN_XYZZ;
+    w->any_xyzz = 1;
     CV(xyzz_add_affine_var)(&w->xb[b], &w->xb[b], p);
 }
 
@@ -308,12 +311,107 @@ static void reduce_sparse(JAC *r, const ws_t *w)
     *r = acc;
 }
 
+/*
+ * acc[i] += *p[i] for i < k (distinct accumulators) in affine coordinates
+ * with one inversion for all (flush's formulas). A pair with an infinite
+ * side is a copy or nothing; one with equal x (doubling, cancellation) is
+ * done on its own in XYZZ (rare). d, t: k elements of scratch.
+ */
+static void batch_add(AFF *acc, const AFF *const *p, size_t k, FE *d, FE *t)
+{
+    FE prod, inv, lam, x3, u;
+    FEF(set_one)(&prod);
+    for (size_t i = 0; i < k; i++) {
+        t[i] = prod;
+        if (aff_is_inf_var(p[i]) || aff_is_inf_var(&acc[i]) || fe_eq_var(&acc[i].x, &p[i]->x)) {
+            FEF(set_zero)(&d[i]); /* marks the pair: an ordinary pair's x2 - x1 is not 0 */
+            continue;
+        }
+        FEF(sub)(&d[i], &p[i]->x, &acc[i].x);
+        FEF(mul)(&prod, &prod, &d[i]);
+    }
+    FEF(inv)(&inv, &prod);
+    for (size_t i = k; i-- > 0;) {
+        AFF *a = &acc[i];
+        if (FEF(is_zero)(&d[i])) {
+            if (aff_is_inf_var(a)) {
+                *a = *p[i];
+            } else if (!aff_is_inf_var(p[i])) { /* equal x: one inversion of its own */
+                XYZZ x;
+                CV(xyzz_from_affine)(&x, a);
+                CV(xyzz_add_affine_var)(&x, &x, p[i]);
+                CV(xyzz_to_affine)(a, &x);
+            }
+            continue;
+        }
+        FEF(mul)(&u, &inv, &t[i]); /* 1/dx_i */
+        FEF(mul)(&inv, &inv, &d[i]);
+        FEF(sub)(&lam, &p[i]->y, &a->y);
+        FEF(mul)(&lam, &lam, &u);
+        FEF(sqr)(&x3, &lam);
+        FEF(sub)(&x3, &x3, &a->x);
+        FEF(sub)(&x3, &x3, &p[i]->x);
+        FEF(sub)(&u, &a->x, &x3);
+        FEF(mul)(&u, &u, &lam);
+        FEF(sub)(&a->y, &u, &a->y);
+        a->x = x3;
+    }
+}
+
+enum { CHAINS = 256 }; /* additions per batched inversion in the reduction */
+
+/*
+ * reduce_dense's sum for affine buckets (no XYZZ part): CHAINS running sums
+ * side by side, chain k over buckets kL .. kL + L - 1 (L = nb / CHAINS),
+ * from the top: t_k += B_b, s_k += t_k, each step one batch_add. Then t_k
+ * is the sum of chain k's buckets and s_k = sum_j (j + 1) B_{kL + j}, so
+ * r = sum_k s_k + L sum_k k t_k. About 2 affine additions a bucket instead
+ * of 2 XYZZ ones. Returns 0 (r untouched) when scratch memory is missing.
+ */
+static int reduce_chains(JAC *r, const ws_t *w, size_t nb)
+{
+    size_t K = CHAINS, L = nb / K;
+    AFF *t = calloc(2 * K, sizeof *t), *s = t + K;
+    const AFF **pp = malloc(K * sizeof *pp);
+    FE *d = malloc(2 * K * sizeof *d);
+    int ok = t && pp && d;
+    for (size_t j = L; ok && j-- > 0;) {
+        for (size_t k = 0; k < K; k++)
+            pp[k] = &w->ab[k * L + j];
+        batch_add(t, pp, K, d, d + K);
+        for (size_t k = 0; k < K; k++)
+            pp[k] = &t[k];
+        batch_add(s, pp, K, d, d + K);
+    }
+    if (ok) {
+        XYZZ a, u, v;
+        CV(xyzz_set_inf)(&a);
+        CV(xyzz_set_inf)(&u);
+        CV(xyzz_set_inf)(&v);
+        for (size_t k = K; k-- > 0;) {
+            CV(xyzz_add_affine_var)(&a, &a, &s[k]);
+            if (k) { /* v = sum_k k t_k by the running sum u */
+                CV(xyzz_add_affine_var)(&u, &u, &t[k]);
+                CV(xyzz_add_var)(&v, &v, &u);
+            }
+        }
+        for (size_t m = L; m > 1; m >>= 1)
+            CV(xyzz_dbl)(&v, &v);
+        CV(xyzz_add_var)(&a, &a, &v);
+        CV(xyzz_to_jac)(r, &a);
+    }
+    free(t);
+    free(pp);
+    free(d);
+    return ok;
+}
+
 static void reduce(JAC *r, const ws_t *w, unsigned c)
 {
     size_t nb = (size_t)1 << (c - 1);
     if (w->ntouched * 2 * c < nb)
         reduce_sparse(r, w);
-    else
+    else if (!w->affine || w->any_xyzz || nb < 2 * CHAINS || !reduce_chains(r, w, nb))
         reduce_dense(r, w, nb);
 }
 

@@ -119,7 +119,8 @@ static void ws_clear(ws_t *w)
 {
     for (size_t i = 0; i < w->ntouched; i++) {
         uint32_t b = w->touched[i];
-        memset(&w->xb[b], 0, sizeof w->xb[b]);
+        if (w->flag[b] & IN_XYZZ) /* xb[b] is read only then (sgb_bit_sums clears its own) */
+            memset(&w->xb[b], 0, sizeof w->xb[b]);
         if (w->affine)
             memset(&w->ab[b], 0, sizeof w->ab[b]);
         w->flag[b] = 0;

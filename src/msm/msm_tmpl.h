@@ -28,7 +28,23 @@
 /* ---- variable-time helpers (public data; elements are reduced, so
  * equal values have equal limbs) ---- */
 
-static inline int fe_eq_var(const FE *a, const FE *b) { return memcmp(a, b, sizeof *a) == 0; }
+static inline int fe_eq_var(const FE *a, const FE *b)
+{
+    const uint64_t *x = (const uint64_t *)(const void *)a, *y = (const uint64_t *)(const void *)b;
+    for (size_t i = 0; i < sizeof *a / sizeof *x; i++)
+        if (x[i] != y[i])
+            return 0;
+    return 1;
+}
+
+static inline int fe_is_zero_var(const FE *a)
+{
+    const uint64_t *x = (const uint64_t *)(const void *)a;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < sizeof *a / sizeof *x; i++)
+        acc |= x[i];
+    return acc == 0;
+}
 
 /* 1 when p is (0, 0), the point at infinity. */
 static inline int aff_is_inf_var(const AFF *p)
@@ -334,7 +350,7 @@ static void batch_add(AFF *acc, const AFF *const *p, size_t k, FE *d, FE *t)
     FEF(inv)(&inv, &prod);
     for (size_t i = k; i-- > 0;) {
         AFF *a = &acc[i];
-        if (FEF(is_zero)(&d[i])) {
+        if (fe_is_zero_var(&d[i])) {
             if (aff_is_inf_var(a)) {
                 *a = *p[i];
             } else if (!aff_is_inf_var(p[i])) { /* equal x: one inversion of its own */

@@ -578,9 +578,10 @@ static void TN(test_errors)(sp_rng *rng)
     JAC r, keep;
     CV(jac_from_affine)(&keep, &b[0]);
     for (int split = 0; split < 2; split++) {
-        sp_msm_config bad[4] = {cfg_make(SP_MSM_MAX_WINDOW + 1, 1, 0), cfg_make(-1, 1, 0),
-                                cfg_make(0, -1, 0), cfg_make(0, 1, 3)};
-        for (int i = 0; i < 4; i++) {
+        sp_msm_config bad[5] = {cfg_make(SP_MSM_MAX_WINDOW + 1, 1, 0), cfg_make(-1, 1, 0),
+                                cfg_make(0, -1, 0), cfg_make(0, 1, 3), cfg_make(0, 1, 0)};
+        bad[4].no_endo = 2;
+        for (int i = 0; i < 5; i++) {
             r = keep;
             CHECK(TN(msm)(&r, b, s, 4, split, &bad[i]) == SP_ERR_INVALID_ARG);
             CHECK(CV(jac_eq)(&r, &keep) && !CV(jac_is_inf)(&r));

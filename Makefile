@@ -93,7 +93,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the
 # benchmark bodies it runs (`snarkpipe bench field`). dispatch.c holds the
 # one main and is not part of a curve's instance (see "two curves" below).
-CLI_SRC   := $(filter-out src/cli/dispatch.c,$(wildcard src/cli/*.c)) bench/field.c
+CLI_SRC   := $(filter-out src/cli/dispatch.c,$(wildcard src/cli/*.c))
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 DISPATCH_OBJ := $(BUILD)/src/cli/dispatch.o
 CLI       := $(BUILD)/snarkpipe
@@ -151,10 +151,10 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
-# bench_field runs the table of bench/field.c, which the CLI links too.
-$(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/bench/field.o $(LIB)
+# bench_field runs the table of `snarkpipe bench field` (src/cli/cmd_bench_field.c).
+$(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/src/cli/cmd_bench_field.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(BUILD)/bench/field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/cmd_bench_field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below);
 # BN_INSTANCE is the renamed BN254 instance of a BLS12-381 build.

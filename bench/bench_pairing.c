@@ -1,13 +1,13 @@
 /*
  * Pairing benchmark: ns per operation for the tower and the pairing steps.
- * Each row is a dependent chain, timed by harness.h.
+ * Each row is a dependent chain, timed by src/cli/microbench.h.
  * Arguments: substrings that select rows by name (none: all rows).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "harness.h"
+#include "cli/microbench.h"
 #include "pairing/pairing.h"
 
 static sp_g1_affine g1_;

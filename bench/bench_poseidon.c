@@ -2,10 +2,10 @@
  * Poseidon benchmark: native hashes (fast and plain form) per arity, the
  * gadget's witness generation per hash, and the gadget's size (constraints
  * and matrix terms of one hash and of one 8-ary Merkle level).
- * Arguments: row-name filters (harness.h).
+ * Arguments: row-name filters (src/cli/microbench.h).
  */
 #include <stdlib.h>
-#include "harness.h"
+#include "cli/microbench.h"
 #include "circuit/cs.h"
 #include "circuit/merkle.h"
 #include "circuit/poseidon.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "circuit/sha256_gadget.h"
-#include "harness.h"
+#include "cli/microbench.h"
 
 static uint32_t block_[16], iv_[8];
 

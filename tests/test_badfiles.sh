@@ -38,13 +38,13 @@ run() {
     case $1 in *@*) cv=(--curve "${1#*@}") ;; esac
     case ${1%@*} in
     zkey) "$bin" "${cv[@]}" prove "$f" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
-    zkeyvk) "$bin" "${cv[@]}" export-vkey "$f" "$T/out.json" ;;
+    export) "$bin" "${cv[@]}" export-vkey "$f" "$T/out.json" ;;
     r1cs) "$bin" "${cv[@]}" setup --quiet "$f" "$T/out.json" ;;
     r1csinfo) "$bin" "${cv[@]}" info "$f" ;;
     wtns) "$bin" "${cv[@]}" prove "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
     wtnscheck) "$bin" "${cv[@]}" prove --r1cs "$m/circuit.r1cs" --check "$m/circuit_final.zkey" "$f" "$T/out.json" "$T/pub.json" ;;
     params) "$bin" "${cv[@]}" prove --params "$f" --r1cs "$m/circuit.r1cs" "$m/witness.wtns" "$T/out.json" "$T/pub.json" ;;
-    bpvk) "$bin" "${cv[@]}" verify "$f" "$m/public.json" "$m/proof.json" ;;
+    key) "$bin" "${cv[@]}" verify "$f" "$m/public.json" "$m/proof.json" ;;
     vkey) "$bin" "${cv[@]}" verify "$f" "$c/public.json" "$c/proof.json" ;;
     proof) "$bin" "${cv[@]}" verify "$c/verification_key.json" "$c/public.json" "$f" ;;
     public) "$bin" "${cv[@]}" verify "$c/verification_key.json" "$f" "$c/proof.json" ;;
@@ -89,28 +89,34 @@ zkey    zkey_cut100.zkey                      claims 10 sections.*truncated
 zkey    zkey_cut2104.zkey                     section 6 claims 384 bytes
 zkey    zkey_cut4111.zkey                     section 10 claims
 zkey    zkey_cut4207.zkey                     section 10 claims 624 bytes, only 623 left
-zkeyvk  zkey_cut2104.zkey                     section 6 claims
+export  zkey_cut2104.zkey                     section 6 claims
 zkey    zkey_magic.zkey                       wrong magic number
 zkey    zkey_version.zkey                     version 7
-zkeyvk  zkey_version.zkey                     version 7
+export  zkey_version.zkey                     version 7
 zkey    zkey_sec9_size_beyond_file.zkey       section 9 claims
 zkey    zkey_sec9_one_point_short.zkey        section 9 \(H\): expected 4 points \(384 bytes\), section holds 288 bytes
 zkey    zkey_sec10_listed_as_9.zkey           section 9 .*more than once
 # .zkey: header and contents
 zkey    zkey_nvars_lie.zkey                   expected 1000 points
-zkeyvk  zkey_nvars_lie.zkey                   expected 1000 points
+export  zkey_nvars_lie.zkey                   expected 1000 points
 zkey    zkey_domain_not_pow2.zkey             domain size 3 is not a power of two
 zkey    zkey_coef_wire_out_of_range.zkey      section 4.*wire 1000
 zkey    zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
-zkeyvk  zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
+export  zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
 zkey    zkey_ic0_x_above_p.zkey               section 3 \(IC\): point 0: coordinate >= p
 zkey    zkey_ic0_outside_subgroup.zkey        section 3 \(IC\): point 0: not in the prime-order subgroup
 zkey    zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
-zkeyvk  zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
+export  zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
+key     zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
+key     zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
+key     zkey_ic0_x_above_p.zkey               section 3 \(IC\): point 0: coordinate >= p
+key     zkey_version.zkey                     version 7
+key     zkey_cut2104.zkey                     section 6 claims
+key@bls12-381 $bn/circuit_final.zkey          zkey is for bn254 \(bn128\) but this is the bls12-381 prover
 zkey    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 info    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 zkey@bls12-381 $bn/circuit_final.zkey         zkey is for bn254 \(bn128\) but this is the bls12-381 prover
-zkeyvk@bls12-381 $bn/circuit_final.zkey       zkey is for bn254 \(bn128\) but this is the bls12-381 prover
+export@bls12-381 $bn/circuit_final.zkey       zkey is for bn254 \(bn128\) but this is the bls12-381 prover
 zkey@bn254 $m/circuit_final.zkey              zkey is for bls12-381 but this is the bn254 \(bn128\) prover
 # .r1cs
 r1cs    r1cs_cut0.r1cs                        empty
@@ -155,10 +161,12 @@ params  params_h_count_lie.params             h claims 2147483647 points
 params  params_ic0_off_curve.params           ic point 0: not on the curve
 params  params_ic0_outside_subgroup.params    ic point 0: not in the prime-order subgroup
 params  params_ic0_compressed_flag.params     ic point 0: bad flag bits
-bpvk    bpvk_cut0.vk                          too short
-bpvk    bpvk_cut530.vk                        too short for the 864-byte verifying-key header
-bpvk    bpvk_cut963.vk                        ic claims 2 points
-bpvk    bpvk_alpha_outside_subgroup.vk        alpha_g1: not in the prime-order subgroup
+key     bpvk_cut0.vk                          too short
+key     bpvk_cut530.vk                        too short for the 864-byte verifying-key header
+key     bpvk_cut963.vk                        ic claims 2 points
+key     bpvk_alpha_outside_subgroup.vk        alpha_g1: not in the prime-order subgroup
+key     params_ic0_off_curve.params           ic point 0: not on the curve
+key     params_ic0_outside_subgroup.params    ic point 0: not in the prime-order subgroup
 # snarkjs JSON
 proof   proof_cut.json                        ends inside a string
 proof   proof_no_pi_c.json                    pi_c missing
@@ -167,6 +175,8 @@ vkey    vkey_alpha_off_curve.json             vk_alpha_1.*not on the curve
 vkey    vkey_alpha_outside_subgroup.json      vk_alpha_1.*not in the prime-order subgroup
 vkey    vkey_ic_missing.json                  IC.*expected an array of 3
 vkey@bls12-381 $bn/verification_key.json      verification key is for bn254 \(bn128\) but this is the bls12-381 prover
+export  vkey_alpha_outside_subgroup.json      vk_alpha_1.*not in the prime-order subgroup
+export@bls12-381 $bn/verification_key.json    verification key is for bn254 \(bn128\) but this is the bls12-381 prover
 public  public_three_values.json              3 public signals, the verifying key expects 2
 public  public_not_a_number.json              not a decimal or 0x-hex number
 EOF

@@ -49,6 +49,7 @@ for d in "$mul" "$chain"; do
     expect 0 "$c: fixed r, s proof = snarkjs' proof_fixed_rs.json, byte for byte" cmp "$T/$c.f.json" "$d/proof_fixed_rs.json"
     expect 0 "$c: public signals = snarkjs' public.json, byte for byte" cmp "$T/$c.fpub.json" "$d/public_fixed_rs.json"
     expect 0 "$c: snarkjs' proof verifies here" "$bin" verify "$d/verification_key.json" "$d/public.json" "$d/proof.json"
+    expect 0 "$c: snarkjs' proof verifies with the .zkey as the key" "$bin" verify "$d/circuit_final.zkey" "$d/public.json" "$d/proof.json"
     expect 0 "$c: export-vkey = snarkjs' verification_key.json" "$bin" export-vkey "$d/circuit_final.zkey" "$T/$c.vk.json"
     expect 0 "  (byte for byte)" cmp "$T/$c.vk.json" "$d/verification_key.json"
     expect 0 "$c: prove --r1cs --check --verify" "$bin" prove --quiet --r1cs "$d/circuit.r1cs" --check --verify \

@@ -71,6 +71,10 @@ for c in multiplier chain1021; do
     snarkjs_verify "$c: snarkjs verifies our proof" "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
     expect 0 "$c: our verify" "$bin" verify "$d/verification_key.json" "$T/$c.public.json" "$T/$c.proof.json"
     expect_out "^OK$" "$c: our verify prints OK"
+    expect 0 "$c: our verify with the .zkey as the key" "$bin" verify "$d/circuit_final.zkey" "$T/$c.public.json" "$T/$c.proof.json"
+    expect_out "^OK$" "  (prints OK)"
+    expect 0 "$c: export-vkey from verification_key.json" "$bin" export-vkey "$d/verification_key.json" "$T/$c.vk_again.json"
+    expect 0 "  (the same bytes)" cmp "$d/verification_key.json" "$T/$c.vk_again.json"
     expect 0 "$c: prove --insecure-fixed-rs" "$bin" prove --quiet --insecure-fixed-rs 12345,67890 \
         "$d/circuit_final.zkey" "$d/witness.wtns" "$T/$c.fixed.json" "$T/$c.fixed_pub.json"
     expect_out "WARNING.*insecure" "$c: fixed r, s prints a warning"
@@ -110,6 +114,12 @@ expect 0 "bellperson prove (192-byte and JSON)" "$bin" prove --quiet --params "$
 expect 0 "192-byte proof has 192 bytes" test "$(wc -c <"$k.proof.bin")" -eq 192
 expect 0 "our verify: .vk + 192-byte proof" "$bin" verify "$k.vk" "$k.public.json" "$k.proof.bin"
 expect 0 "our verify: vkey JSON + proof JSON" "$bin" verify "$k.vk.json" "$k.public.json" "$k.proof.json"
+expect 0 "our verify: the .params as the key" "$bin" verify "$k.params" "$k.public.json" "$k.proof.bin"
+expect 2 "export-vkey from the vkey JSON to a .vk: refused" "$bin" export-vkey "$k.vk.json" "$k.vk3.vk"
+expect_out "no beta_g1 and delta_g1" "  (says what JSON lacks)"
+expect 1 "  (nothing written)" test -e "$k.vk3.vk"
+expect 0 "export-vkey from the .vk to JSON = the setup's vkey JSON" "$bin" export-vkey "$k.vk" "$k.vk3.json"
+expect 0 "  (identical files)" cmp "$k.vk.json" "$k.vk3.json"
 expect 0 "export-vkey from .params = the setup's .vk" "$bin" export-vkey "$k.params" "$k.vk2.vk"
 expect 0 "  (identical files)" cmp "$k.vk" "$k.vk2.vk"
 # A key whose first coordinate bytes happen to read as whitespace and '{'
@@ -141,6 +151,7 @@ expect 1 "a coordinate of pi_b changed: ours says invalid" "$bin" verify "$vk" "
 snarkjs_rejects "a coordinate of pi_b changed: snarkjs rejects" "$vk" "$T/chain1021.public.json" "$T/t3.json"
 json_edit "$T/chain1021.public.json" "$T/pub1.json" 'j[1] = ((BigInt(j[1]) + 1n) % r).toString()'
 expect 1 "public input + 1: ours says invalid" "$bin" verify "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
+expect 1 "public input + 1, the .zkey as the key: ours says invalid" "$bin" verify "$d/circuit_final.zkey" "$T/pub1.json" "$T/chain1021.proof.json"
 snarkjs_rejects "public input + 1: snarkjs rejects" "$vk" "$T/pub1.json" "$T/chain1021.proof.json"
 json_edit "$T/chain1021.public.json" "$T/pub2.json" 'j[0] = (BigInt(j[0]) + r).toString()'
 expect 1 "public input + r (not below r): ours says invalid" "$bin" verify "$vk" "$T/pub2.json" "$T/chain1021.proof.json"

@@ -33,17 +33,17 @@ static void test_base64(void)
         char b[16];
         uint8_t *d = NULL;
         size_t n = 0;
-        sp_b64_encode(b, (const uint8_t *)in[i], strlen(in[i]));
+        sp_dmn_b64_encode(b, (const uint8_t *)in[i], strlen(in[i]));
         CHECKF(!strcmp(b, out[i]), "b64(%s) = %s", in[i], b);
-        CHECK(sp_b64_len(strlen(in[i])) == strlen(out[i]));
-        CHECK(sp_b64_decode(&d, &n, out[i], strlen(out[i])) == SP_OK && n == strlen(in[i]) && !memcmp(d, in[i], n));
+        CHECK(sp_dmn_b64_len(strlen(in[i])) == strlen(out[i]));
+        CHECK(sp_dmn_b64_decode(&d, &n, out[i], strlen(out[i])) == SP_OK && n == strlen(in[i]) && !memcmp(d, in[i], n));
         free(d);
     }
     static const char *bad[] = {"Zg=", "Z===", "Zh==", "Zm9=", "Zm 9", "Zm9v=Zm9", "Zg==Zg==", "****"};
     for (int i = 0; i < 8; i++) {
         uint8_t *d = NULL;
         size_t n = 0;
-        CHECKF(sp_b64_decode(&d, &n, bad[i], strlen(bad[i])) == SP_ERR_BAD_ENCODING && !d, "'%s' accepted", bad[i]);
+        CHECKF(sp_dmn_b64_decode(&d, &n, bad[i], strlen(bad[i])) == SP_ERR_BAD_ENCODING && !d, "'%s' accepted", bad[i]);
     }
     for (int it = 0; it < sp_test_iters(200); it++) { /* round trips of random lengths */
         uint8_t raw[300], *d = NULL;
@@ -51,37 +51,45 @@ static void test_base64(void)
         size_t n = sp_rng_u64(&rng_) % sizeof raw, m = 0;
         for (size_t k = 0; k < n; k++)
             raw[k] = (uint8_t)sp_rng_u64(&rng_);
-        sp_b64_encode(b, raw, n);
-        CHECK(sp_b64_decode(&d, &m, b, strlen(b)) == SP_OK && m == n && !memcmp(d, raw, n));
+        sp_dmn_b64_encode(b, raw, n);
+        CHECK(sp_dmn_b64_decode(&d, &m, b, strlen(b)) == SP_OK && m == n && !memcmp(d, raw, n));
         free(d);
     }
 }
 
 static void test_config_values(void)
 {
-    size_t b;
     long ms;
     int v;
-    CHECK(sp_dconf_parse_bytes(&b, "512MiB") == 0 && b == (size_t)512 << 20);
-    CHECK(sp_dconf_parse_bytes(&b, "2G") == 0 && b == (size_t)2 << 30);
-    CHECK(sp_dconf_parse_bytes(&b, "3GB") != 0); /* util/bytes.h: ambiguous, refused */
-    CHECK(sp_dconf_parse_bytes(&b, "1000") == 0 && b == 1000);
-    CHECK(sp_dconf_parse_bytes(&b, "auto") == 0 && b == 0);
-    CHECK(sp_dconf_parse_bytes(&b, "1.5G") != 0 && sp_dconf_parse_bytes(&b, "-1") != 0);
-    CHECK(sp_dconf_parse_bytes(&b, "10XB") != 0 && sp_dconf_parse_bytes(&b, "") != 0);
-    CHECK(sp_dconf_parse_bytes(&b, "99999999999T") != 0);
-    CHECK(sp_dconf_parse_ms(&ms, "30s") == 0 && ms == 30000);
-    CHECK(sp_dconf_parse_ms(&ms, "250ms") == 0 && ms == 250);
-    CHECK(sp_dconf_parse_ms(&ms, "5m") == 0 && ms == 300000);
-    CHECK(sp_dconf_parse_ms(&ms, "1h") == 0 && ms == 3600000);
-    CHECK(sp_dconf_parse_ms(&ms, "0") == 0 && ms == 0);
-    CHECK(sp_dconf_parse_ms(&ms, "5") != 0 && sp_dconf_parse_ms(&ms, "s") != 0 && sp_dconf_parse_ms(&ms, "-3s") != 0);
-    CHECK(sp_dconf_parse_bool(&v, "yes") == 0 && v == 1 && sp_dconf_parse_bool(&v, "Off") == 0 && v == 0);
-    CHECK(sp_dconf_parse_bool(&v, "2") != 0);
+    /* Size options take util/bytes.h's syntax (test_util checks it in
+     * full), plus "auto". */
+    sp_dmn_conf bc;
+    char berr[SP_ERR_LEN];
+    sp_dmn_conf_defaults(&bc);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "512MiB", berr) == SP_OK &&
+          bc.eng.budget_bytes == (size_t)512 << 20);
+    CHECK(sp_dmn_conf_set(&bc, "keys", "hot_budget", "2G", berr) == SP_OK && bc.hot_budget == (size_t)2 << 30);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "AUTO", berr) == SP_OK && bc.eng.budget_bytes == 0);
+    CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "1000", berr) == SP_OK && bc.eng.budget_bytes == 1000);
+    const char *bad_sizes[] = {"3GB", "1.5G", "-1", "10XB", "", "99999999999T", "autox"};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++)
+        CHECKF(sp_dmn_conf_set(&bc, "engine", "budget", bad_sizes[i], berr) == SP_ERR_INVALID_ARG &&
+                   bc.eng.budget_bytes == 1000,
+               "budget = \"%s\" accepted", bad_sizes[i]);
+    sp_dmn_conf_free(&bc);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "30s") == 0 && ms == 30000);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "250ms") == 0 && ms == 250);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "5m") == 0 && ms == 300000);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "1h") == 0 && ms == 3600000);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "0") == 0 && ms == 0);
+    CHECK(sp_dmn_conf_parse_ms(&ms, "5") != 0 && sp_dmn_conf_parse_ms(&ms, "s") != 0 &&
+          sp_dmn_conf_parse_ms(&ms, "-3s") != 0);
+    CHECK(sp_dmn_conf_parse_bool(&v, "yes") == 0 && v == 1 && sp_dmn_conf_parse_bool(&v, "Off") == 0 && v == 0);
+    CHECK(sp_dmn_conf_parse_bool(&v, "2") != 0);
 }
 
-/* sp_dconf_from_args on a NULL-terminated list. */
-static sp_status conf_args(sp_dconf *c, int *action, char err[SP_ERR_LEN], ...)
+/* sp_dmn_conf_from_args on a NULL-terminated list. */
+static sp_status conf_args(sp_dmn_conf *c, int *action, char err[SP_ERR_LEN], ...)
 {
     char *argv[32] = {"daemon"};
     int argc = 1;
@@ -90,14 +98,14 @@ static sp_status conf_args(sp_dconf *c, int *action, char err[SP_ERR_LEN], ...)
     for (char *a; argc < 31 && (a = va_arg(ap, char *));)
         argv[argc++] = a;
     va_end(ap);
-    return sp_dconf_from_args(c, action, argc, argv, err);
+    return sp_dmn_conf_from_args(c, action, argc, argv, err);
 }
 
 static void test_config_files(void)
 {
     char path[400], err[SP_ERR_LEN], pr[400];
     int action;
-    sp_dconf c;
+    sp_dmn_conf c;
     snprintf(path, sizeof path, "%s/a.conf", dir_);
     write_file(path, "; comment\n[engine]\nbudget = 1GiB\nverify_proofs = no\nmax_jobs = 77\n"
                      "[server]\nlisten = unix:/tmp/x.sock\nlisten = 127.0.0.1:9\nshutdown = cancel\nmax_wait = 2m\n"
@@ -106,24 +114,25 @@ static void test_config_files(void)
     CHECKF(conf_args(&c, &action, err, "--config", path, "--max-jobs=5", "--no-split-msm", NULL) == SP_OK, "%s", err);
     CHECK(action == 0 && c.eng.budget_bytes == (size_t)1 << 30 && c.eng.verify_proofs == 0 && c.eng.max_jobs == 5);
     CHECK(c.eng.split_msm == 0 && c.n_listen == 2 && !strcmp(c.listen[1], "127.0.0.1:9"));
-    CHECK(c.shutdown == SP_SHUTDOWN_CANCEL && c.max_wait_ms == 120000 && c.hot_budget == (size_t)64 << 20);
+    CHECK(c.shutdown == SP_DMN_SHUTDOWN_CANCEL && c.max_wait_ms == 120000 && c.hot_budget == (size_t)64 << 20);
     CHECK(c.n_circuits == 2 && !strcmp(c.circuits[0].id, "alpha") && c.circuits[0].preload == 0);
     CHECK(!strcmp(c.circuits[1].r1cs, "/k/b.r1cs") && c.circuits[1].preload == 1);
     /* --print-config is a configuration file that reads back the same */
     snprintf(pr, sizeof pr, "%s/printed.conf", dir_);
     FILE *f = fopen(pr, "w");
-    sp_dconf_print(f, &c);
+    sp_dmn_conf_print(f, &c);
     fclose(f);
-    sp_dconf c2;
+    sp_dmn_conf c2;
     CHECKF(conf_args(&c2, &action, err, "--config", pr, NULL) == SP_OK, "%s", err);
     CHECK(c2.eng.max_jobs == 5 && c2.eng.split_msm == 0 && c2.n_listen == 2 && c2.n_circuits == 2);
-    CHECK(c2.shutdown == SP_SHUTDOWN_CANCEL && c2.max_wait_ms == c.max_wait_ms && c2.eng.budget_bytes == c.eng.budget_bytes);
-    sp_dconf_free(&c2);
-    sp_dconf_free(&c);
+    CHECK(c2.shutdown == SP_DMN_SHUTDOWN_CANCEL && c2.max_wait_ms == c.max_wait_ms &&
+          c2.eng.budget_bytes == c.eng.budget_bytes);
+    sp_dmn_conf_free(&c2);
+    sp_dmn_conf_free(&c);
     /* flags replace the file's listeners; defaults otherwise */
     CHECK(conf_args(&c, &action, err, "--config", path, "--listen", "unix:/tmp/y", NULL) == SP_OK);
     CHECK(c.n_listen == 1 && !strcmp(c.listen[0], "unix:/tmp/y"));
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     /* errors name the line or the option */
     static const char *bad[][2] = {
         {"[engine]\nbudget = lots\n", ":2: budget"},          {"[server]\nbudget = 1G\n", "belongs in section [engine]"},
@@ -136,35 +145,35 @@ static void test_config_files(void)
         err[0] = 0;
         CHECKF(conf_args(&c, &action, err, "--config", path, NULL) == SP_ERR_INVALID_ARG && strstr(err, bad[i][1]),
                "case %zu: %s", i, err);
-        sp_dconf_free(&c);
+        sp_dmn_conf_free(&c);
     }
     CHECK(conf_args(&c, &action, err, "--bogus", NULL) == SP_ERR_INVALID_ARG && strstr(err, "--bogus"));
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     CHECK(conf_args(&c, &action, err, "--budget", NULL) == SP_ERR_INVALID_ARG && strstr(err, "needs a value"));
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     CHECK(conf_args(&c, &action, err, "--config", "/nonexistent/x.conf", NULL) == SP_ERR_IO);
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
 }
 
 /* The [farm] options, and what is shown of a connection string. */
 static void test_config_farm(void)
 {
-    char path[400], err[SP_ERR_LEN], out[SP_DCONF_PATH * 2];
+    char path[400], err[SP_ERR_LEN], out[SP_DMN_CONF_PATH * 2];
     int action;
-    sp_dconf c;
+    sp_dmn_conf c;
     snprintf(path, sizeof path, "%s/farm.conf", dir_);
     write_file(path, "[farm]\nqueue = host=/run/pg dbname=farm\nnode_id = gpu-1\nlease = 10s\npoll = 250ms\n"
                      "max_claims = 3\nmax_attempts = 7\ndb_connections = 2\n");
     CHECKF(conf_args(&c, &action, err, "--config", path, "--node-id", "gpu.2", NULL) == SP_OK, "%s", err);
     CHECK(!strcmp(c.queue, "host=/run/pg dbname=farm") && !strcmp(c.node_id, "gpu.2") && c.lease_ms == 10000);
     CHECK(c.poll_ms == 250 && c.max_claims == 3 && c.max_attempts == 7 && c.db_connections == 2);
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     CHECK(conf_args(&c, &action, err, NULL) == SP_OK && !*c.queue && c.lease_ms == 30000 && c.max_attempts == 5);
-    sp_dconf_free(&c); /* the default: one host, no database */
+    sp_dmn_conf_free(&c); /* the default: one host, no database */
     CHECK(conf_args(&c, &action, err, "--node-id", "a b", NULL) == SP_ERR_INVALID_ARG && strstr(err, "node_id"));
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     CHECK(conf_args(&c, &action, err, "--lease", "10ms", NULL) == SP_ERR_INVALID_ARG && strstr(err, "lease"));
-    sp_dconf_free(&c);
+    sp_dmn_conf_free(&c);
     static const char *red[][2] = {
         {"postgresql://u:pw@h:5/db?sslmode=disable", "postgresql://u:***@h:5/db?sslmode=disable"},
         {"postgres://u@h/db?sslmode=disable&password=pw&x=1", "postgres://u@h/db?sslmode=disable&password=***&x=1"},
@@ -175,7 +184,7 @@ static void test_config_farm(void)
         {"postgresql://user:pw@[::1]:5/db", "postgresql://user:***@[::1]:5/db"},
     };
     for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
-        sp_dconf_redact(out, sizeof out, red[i][0]);
+        sp_dmn_conf_redact(out, sizeof out, red[i][0]);
         CHECKF(!strcmp(out, red[i][1]) && !strstr(out, "pw"), "case %zu: %s", i, out);
     }
 }
@@ -186,44 +195,45 @@ static void test_config_farm(void)
 static void test_native_forms(void)
 {
     char err[SP_ERR_LEN];
-    sp_dnative a, b;
-    sp_dnative_init(&a);
+    sp_dmn_native a, b;
+    sp_dmn_native_init(&a);
     const char *kv[][2] = {{"native", "porep-like"}, {"preset", "8MiB"}, {"nodes", "16"}, {"layers", "3"},
                            {"challenges", "1"}, {"label_parents", "20"}};
     for (size_t i = 0; i < 6; i++)
-        CHECKF(sp_dnative_set(&a, kv[i][0], kv[i][1], err) == 1, "%s: %s", kv[i][0], err);
-    CHECK(sp_dnative_set(&a, "zkey", "/k", err) == 0);            /* not a native key: left to the caller */
-    CHECK(sp_dnative_set(&a, "layers", "+3", err) == -1 && strstr(err, "layers"));
-    CHECK(sp_dnative_set(&a, "nodes", "18446744073709551616", err) == -1);
-    CHECK(sp_dnative_set(&a, "native", "porep", err) == -1 && strstr(err, "unknown native circuit"));
+        CHECKF(sp_dmn_native_set(&a, kv[i][0], kv[i][1], err) == 1, "%s: %s", kv[i][0], err);
+    CHECK(sp_dmn_native_set(&a, "zkey", "/k", err) == 0);            /* not a native key: left to the caller */
+    CHECK(sp_dmn_native_set(&a, "layers", "+3", err) == -1 && strstr(err, "layers"));
+    CHECK(sp_dmn_native_set(&a, "nodes", "18446744073709551616", err) == -1);
+    CHECK(sp_dmn_native_set(&a, "native", "porep", err) == -1 && strstr(err, "unknown native circuit"));
     sp_json_writer w;
     char *text = NULL;
     size_t len = 0;
     sp_json_doc *doc = NULL;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_dnative_json(&w, &a);
+    sp_dmn_native_json(&w, &a);
     sp_jw_end_object(&w);
     CHECK(sp_jw_finish(&text, &len, &w) == SP_OK);
     CHECK(text && strstr(text, "\"native_params\":{\"preset\":\"8MiB\",\"challenges\":1,\"layers\":3,\"nodes\":16,"));
     CHECK(text && sp_json_parse(&doc, text, len, NULL, err, sizeof err) == SP_OK);
     const sp_json_val *o = doc ? sp_json_root(doc) : NULL;
-    CHECK(o && sp_dnative_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == 0);
-    CHECK(sp_dnative_equal(&a, &b));
+    CHECK(o && sp_dmn_native_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == 0);
+    CHECK(sp_dmn_native_equal(&a, &b));
     sp_porep_params pa;
 #if SP_CURVE_BN254 /* porep-like is BLS12-381's: its forms are read, the circuit is refused */
-    CHECKF(sp_dnative_params(&b, &pa, err) == SP_ERR_UNSUPPORTED && strstr(err, "bls12-381's"), "%s", err);
+    CHECKF(sp_dmn_native_params(&b, &pa, err) == SP_ERR_UNSUPPORTED && strstr(err, "bls12-381's"), "%s", err);
 #else
     sp_porep_params pb;
     sp_porep_overrides ov = {1, 3, 16, SP_POREP_UNSET, SP_POREP_UNSET, 20};
-    CHECK(sp_dnative_params(&b, &pa, err) == SP_OK && sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK &&
+    CHECK(sp_dmn_native_params(&b, &pa, err) == SP_OK && sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK &&
           !memcmp(&pa, &pb, sizeof pa)); /* what the CLI's --preset 8MiB --nodes 16 ... means */
     b.ov.nodes = 12;
-    CHECK(!sp_dnative_equal(&a, &b) && sp_dnative_params(&b, &pa, err) == SP_ERR_INVALID_ARG);
+    CHECK(!sp_dmn_native_equal(&a, &b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG);
 #endif
-    sp_dnative_init(&b);
+    sp_dmn_native_init(&b);
     b.ov.nodes = 4;
-    CHECK(sp_dnative_given(&b) && sp_dnative_params(&b, &pa, err) == SP_ERR_INVALID_ARG && strstr(err, "without"));
+    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG &&
+          strstr(err, "without"));
     sp_json_free(doc);
     free(text);
     static const char *bad_params[] = {"{\"native\":1}", "{\"native_params\":[]}",
@@ -232,7 +242,7 @@ static void test_native_forms(void)
     for (size_t i = 0; i < sizeof bad_params / sizeof bad_params[0]; i++) {
         CHECK(sp_json_parse(&doc, bad_params[i], strlen(bad_params[i]), NULL, err, sizeof err) == SP_OK);
         o = sp_json_root(doc);
-        CHECKF(sp_dnative_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == -1,
+        CHECKF(sp_dmn_native_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == -1,
                "%s accepted", bad_params[i]);
         sp_json_free(doc);
     }
@@ -241,11 +251,11 @@ static void test_native_forms(void)
     sp_porep_input *in = NULL;
     size_t n = 0;
     CHECK(sp_json_parse(&doc, good, strlen(good), NULL, err, sizeof err) == SP_OK);
-    CHECK(sp_dnative_inputs(&in, &n, sp_json_root(doc), err) == 0 && n == 2 && in[0].seed == UINT64_MAX &&
+    CHECK(sp_dmn_native_inputs(&in, &n, sp_json_root(doc), err) == 0 && n == 2 && in[0].seed == UINT64_MAX &&
           in[0].partition == UINT32_MAX && in[1].seed == 7 && in[1].partition == 0);
     sp_json_free(doc);
     sp_jw_init(&w, 0);
-    sp_dnative_inputs_json(&w, in, n);
+    sp_dmn_native_inputs_json(&w, in, n);
     CHECK(sp_jw_finish(&text, &len, &w) == SP_OK && text &&
           !strcmp(text, "[{\"seed\":18446744073709551615,\"partition\":4294967295},{\"seed\":7,\"partition\":0}]"));
     free(text);
@@ -257,7 +267,8 @@ static void test_native_forms(void)
                                        "[{\"seed\":1,\"partition\":0,\"x\":0}]", "[{\"seed\":1,\"partition\":0},null]"};
     for (size_t i = 0; i < sizeof bad_inputs / sizeof bad_inputs[0]; i++) {
         CHECK(sp_json_parse(&doc, bad_inputs[i], strlen(bad_inputs[i]), NULL, err, sizeof err) == SP_OK);
-        CHECKF(sp_dnative_inputs(&in, &n, sp_json_root(doc), err) == -1 && !in && n == 0, "%s accepted", bad_inputs[i]);
+        CHECKF(sp_dmn_native_inputs(&in, &n, sp_json_root(doc), err) == -1 && !in && n == 0, "%s accepted",
+               bad_inputs[i]);
         sp_json_free(doc);
     }
 }
@@ -267,28 +278,28 @@ static void test_form(void)
     static const char body[] = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"circuit\"\r\n\r\nabc\r\n"
                                "--XyZ\r\nContent-Disposition: form-data; name=\"witness\"; filename=\"w.wtns\"\r\n"
                                "Content-Type: application/octet-stream\r\n\r\n\r\n--Xy\0Z--\r\n--XyZ--\r\n";
-    sp_form_part *p = NULL;
+    sp_dmn_form_part *p = NULL;
     size_t n = 0;
     char err[SP_ERR_LEN];
-    CHECKF(sp_form_parse(&p, &n, "multipart/form-data; boundary=\"XyZ\"", (const uint8_t *)body, sizeof body - 1,
-                         err) == SP_OK, "%s", err);
+    CHECKF(sp_dmn_form_parse(&p, &n, "multipart/form-data; boundary=\"XyZ\"", (const uint8_t *)body, sizeof body - 1,
+                             err) == SP_OK, "%s", err);
     CHECK(n == 2 && !strcmp(p[0].name, "circuit") && p[0].len == 3 && !memcmp(p[0].data, "abc", 3));
     CHECK(n == 2 && !strcmp(p[1].name, "witness") && !strcmp(p[1].filename, "w.wtns") && p[1].len == 10 &&
           !memcmp(p[1].data, "\r\n--Xy\0Z--", 10));
-    CHECK(sp_form_get(p, n, "witness") == &p[1] && sp_form_get(p, n, "x") == NULL);
+    CHECK(sp_dmn_form_get(p, n, "witness") == &p[1] && sp_dmn_form_get(p, n, "x") == NULL);
     free(p);
     static const char *bad[] = {"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end",
                                 "--XyZ\r\nContent-Type: text/plain\r\n\r\nx\r\n--XyZ--", "nothing here"};
     for (int i = 0; i < 3; i++)
-        CHECK(sp_form_parse(&p, &n, "multipart/form-data; boundary=XyZ", (const uint8_t *)bad[i], strlen(bad[i]),
-                            err) == SP_ERR_BAD_ENCODING && !p);
-    CHECK(sp_form_parse(&p, &n, "application/json", (const uint8_t *)body, 10, err) == SP_ERR_BAD_ENCODING);
+        CHECK(sp_dmn_form_parse(&p, &n, "multipart/form-data; boundary=XyZ", (const uint8_t *)bad[i], strlen(bad[i]),
+                                err) == SP_ERR_BAD_ENCODING && !p);
+    CHECK(sp_dmn_form_parse(&p, &n, "application/json", (const uint8_t *)body, 10, err) == SP_ERR_BAD_ENCODING);
 }
 
 /* ---- several clients at once ---- */
 
 typedef struct {
-    const sp_addr *a;
+    const sp_dmn_addr *a;
     circ *c;
     int t, ok;
 } worker;
@@ -298,7 +309,7 @@ static void *worker_fn(void *arg)
     worker *wk = arg;
     for (int k = 0; k < 3; k++) {
         size_t idx = (size_t)wk->t * 3 + (size_t)k, len = 0;
-        sp_http_resp r;
+        sp_dmn_http_resp r;
         char target[128], id[64];
         char *body = NULL;
         int st = -1;
@@ -316,7 +327,7 @@ static void *worker_fn(void *arg)
         free(body);
         if (st == 202) { /* submitted: await it */
             job_id(&r, id, sizeof id);
-            sp_http_resp_free(&r);
+            sp_dmn_http_resp_free(&r);
             snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=60000", id);
             st = call(wk->a, "GET", target, NULL, NULL, 0, &r);
         }
@@ -326,7 +337,7 @@ static void *worker_fn(void *arg)
         else
             fprintf(stderr, "worker %d job %d: HTTP %d %s\n", wk->t, k, st, r.body ? r.body : "");
         sp_json_free(doc);
-        sp_http_resp_free(&r);
+        sp_dmn_http_resp_free(&r);
     }
     return NULL;
 }
@@ -351,7 +362,7 @@ static void test_concurrent(const proc *p, circ *a)
 /* ---- malformed requests ---- */
 
 /* A chunked body over the limit, on a raw connection: the answer's status. */
-static int chunked_too_large(const sp_addr *a, size_t bytes)
+static int chunked_too_large(const sp_dmn_addr *a, size_t bytes)
 {
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct sockaddr_un su = {0};
@@ -379,7 +390,7 @@ static int chunked_too_large(const sp_addr *a, size_t bytes)
 
 static void test_malformed(const proc *p, circ *a, circ *b)
 {
-    const sp_addr *x = &p->ux;
+    const sp_dmn_addr *x = &p->ux;
     char garbage[4000], path[400];
     for (size_t i = 0; i < sizeof garbage; i++)
         garbage[i] = (char)sp_rng_u64(&rng_);
@@ -418,10 +429,10 @@ static void test_malformed(const proc *p, circ *a, circ *b)
     /* size limit (max_body 2 MiB here): announced, refused before the body travels; then chunked */
     size_t big = (size_t)3 << 20;
     char *huge = calloc(1, big);
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(x, "POST", "/v1/jobs?circuit=A", "application/octet-stream", huge, big, &r) == 413 && !r.body_sent);
     CHECK(strstr(r.body ? r.body : "", "\"body_too_large\"") != NULL);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     free(huge);
     CHECK(chunked_too_large(x, (size_t)3 << 20) == 413);
     /* routes and arguments */
@@ -445,10 +456,10 @@ static void test_malformed(const proc *p, circ *a, circ *b)
 /* ---- cancel, evict ---- */
 
 /* GET /v1/jobs/id?wait_ms=w: the "status" member into out; the HTTP status. */
-static int job_status(const sp_addr *a, const char *id, long wait_ms, char *out, size_t n, sp_json_doc **keep)
+static int job_status(const sp_dmn_addr *a, const char *id, long wait_ms, char *out, size_t n, sp_json_doc **keep)
 {
     char target[160];
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=%ld", id, wait_ms);
     int st = call(a, "GET", target, NULL, NULL, 0, &r);
     sp_json_doc *doc = parse_resp(&r);
@@ -457,15 +468,15 @@ static int job_status(const sp_addr *a, const char *id, long wait_ms, char *out,
         *keep = doc;
     else
         sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return st;
 }
 
 /* DELETE /v1/jobs/id: was_running (0/1), or -1 when not cancelled. */
-static int cancel_job(const sp_addr *a, const char *id)
+static int cancel_job(const sp_dmn_addr *a, const char *id)
 {
     char target[160];
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     snprintf(target, sizeof target, "/v1/jobs/%s", id);
     int st = call(a, "DELETE", target, NULL, NULL, 0, &r), res = -1;
     sp_json_doc *doc = st == 200 ? parse_resp(&r) : NULL;
@@ -474,20 +485,20 @@ static int cancel_job(const sp_addr *a, const char *id)
     if (c && c->type == SP_JSON_TRUE && w)
         res = w->type == SP_JSON_TRUE;
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return res;
 }
 
 static void test_cancel_queued_and_evict(const proc *p, circ *a)
 {
-    const sp_addr *x = &p->ux;
+    const sp_dmn_addr *x = &p->ux;
     char id[64], st[32], code[64];
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     expect(x, "POST", "/v1/pause", NULL, NULL, 0, 200, "");
     CHECK(call(x, "POST", "/v1/jobs?circuit=A&request_id=q1", "application/octet-stream", a->wtns[0], a->wtns_len[0],
                &r) == 202);
     job_id(&r, id, sizeof id);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     sp_json_doc *doc = NULL;
     CHECK(job_status(x, id, 100, st, sizeof st, &doc) == 200 && !strcmp(st, "pending"));
     const sp_json_val *ps = doc ? sp_json_get(sp_json_root(doc), "partition_states") : NULL;
@@ -509,15 +520,15 @@ static void test_cancel_queued_and_evict(const proc *p, circ *a)
 
 static void test_cancel_running(const proc *p, circ *big, circ *a)
 {
-    const sp_addr *x = &p->tcp;
+    const sp_dmn_addr *x = &p->tcp;
     size_t len;
     const char *fields[] = {"circuit", "C", NULL};
     char *body = multipart(&len, fields, big->wtns, big->wtns_len, big->nw), id[64], st[32];
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(x, "POST", "/v1/jobs", MP_CT, body, len, &r) == 202);
     free(body);
     job_id(&r, id, sizeof id);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     int running = 0;
     for (int i = 0; i < 1000 && !running; i++) { /* at most 20 s */
         sp_json_doc *doc = NULL;
@@ -537,14 +548,14 @@ static void test_cancel_running(const proc *p, circ *big, circ *a)
     sp_json_doc *doc = parse_resp(&r);
     CHECK(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[0], 1) == 1);
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
 }
 
 /* ---- status, metrics ---- */
 
 static void test_status_metrics(const proc *p)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p->ux, "GET", "/metrics", NULL, NULL, 0, &r) == 200);
     const char *m = r.body ? r.body : "";
     const char *pc = strstr(m, "snarkpipe_proofs_completed_total{circuit=\"A\"} ");
@@ -554,7 +565,7 @@ static void test_status_metrics(const proc *p)
     CHECK(strstr(m, "snarkpipe_queue_depth{queue=\"dispatch\"}") && strstr(m, "snarkpipe_gpu_busy_ratio{device=\"cpu"));
     CHECK(strstr(m, "snarkpipe_jobs_cancelled_total{circuit=\"C\"} 1") != NULL);
     CHECK(strstr(m, "snarkpipe_http_responses_total{code=\"413\"} 2") != NULL);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(call(&p->tcp, "GET", "/v1/status", NULL, NULL, 0, &r) == 200);
     sp_json_doc *doc = parse_resp(&r);
     const sp_json_val *o = doc ? sp_json_root(doc) : NULL;
@@ -564,10 +575,10 @@ static void test_status_metrics(const proc *p)
     CHECK(lanes && lanes->n >= 4 && o && sp_json_get(sp_json_get(o, "memory"), "budget_bytes"));
     CHECK(o && sp_json_get(o, "queues") && sp_json_get(o, "devices") && sp_json_get(o, "jobs"));
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(call(&p->ux, "GET", "/", NULL, NULL, 0, &r) == 200 && strstr(r.body, "/v1/status") &&
           strstr(r.content_type, "text/html"));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
 }
 
 /* ---- residency tiers ---- */
@@ -577,7 +588,7 @@ static void test_tiers(circ *a, circ *b)
     proc p = {0};
     const char *extra[] = {"--hot-budget", "1", "--warm-budget", "1", NULL};
     char t[16];
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     if (start(&p, "tiers", extra)) {
         CHECK(0);
         return;
@@ -592,7 +603,7 @@ static void test_tiers(circ *a, circ *b)
     sp_json_doc *doc = parse_resp(&r);
     CHECK(doc && check_result(b, sp_json_root(doc), (const sp_fr *const *)&b->w[0], 1) == 1);
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECKF(loads_of(&p.ux, "B") == 1, "B was loaded %ld times to prove", loads_of(&p.ux, "B"));
     tier_of(&p.ux, "A", t, sizeof t);
     CHECKF(strcmp(t, "hot") != 0, "A still hot over the budget");
@@ -605,7 +616,7 @@ static void test_tiers(circ *a, circ *b)
     doc = parse_resp(&r);
     CHECK(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[1], 1) == 1);
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECKF(loads_of(&p.ux, "A") == 2, "A was loaded %ld times (preload, then again to prove)", loads_of(&p.ux, "A"));
     tier_of(&p.ux, "B", t, sizeof t);
     CHECK(strcmp(t, "hot") != 0);
@@ -626,9 +637,9 @@ static void test_auth(circ *a)
         CHECK(0);
         return;
     }
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p.tcp, "GET", "/v1/status", NULL, NULL, 0, &r) == 401 && strstr(r.www_authenticate, "Bearer"));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     token_ = "s3cret-token-0123456789abcdeX";
     CHECK(call_err(&p.tcp, "GET", "/v1/status", NULL, NULL, 0, code, sizeof code) == 401 && !strcmp(code, "unauthorized"));
     CHECK(call_err(&p.ux, "POST", "/v1/prove?circuit=A", "application/octet-stream", a->wtns[0], a->wtns_len[0], code,

@@ -53,7 +53,7 @@ static inline int write_file(const char *path, const char *text)
 typedef struct {
     pid_t pid;
     char log[400], ready[400];
-    sp_addr ux, tcp;
+    sp_dmn_addr ux, tcp;
 } proc;
 
 static inline void show_log(const proc *p)
@@ -105,7 +105,7 @@ static inline int start(proc *p, const char *name, const char *const *extra)
         if (f) {
             int k = fscanf(f, "%399s %399s", a, b);
             fclose(f);
-            if (k == 2 && sp_addr_parse(&p->ux, a, err) == SP_OK && sp_addr_parse(&p->tcp, b, err) == SP_OK)
+            if (k == 2 && sp_dmn_addr_parse(&p->ux, a, err) == SP_OK && sp_dmn_addr_parse(&p->tcp, b, err) == SP_OK)
                 return 0;
         }
         int st;
@@ -149,12 +149,12 @@ static inline int stop(proc *p, int sig)
 
 static const char *token_ = NULL;
 
-static inline int call(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
-                size_t len, sp_http_resp *r)
+static inline int call(const sp_dmn_addr *a, const char *method, const char *target, const char *ct, const void *body,
+                size_t len, sp_dmn_http_resp *r)
 {
     char err[SP_ERR_LEN];
-    sp_http_req q = {method, target, ct, body, len, token_, 120000, 0};
-    if (sp_http_call(r, a, &q, err) != SP_OK) {
+    sp_dmn_http_req q = {method, target, ct, body, len, token_, 120000, 0};
+    if (sp_dmn_http_call(r, a, &q, err) != SP_OK) {
         fprintf(stderr, "%s %s: %s\n", method, target, err);
         memset(r, 0, sizeof *r);
         return -1;
@@ -164,10 +164,10 @@ static inline int call(const sp_addr *a, const char *method, const char *target,
 
 /* Status of a request whose answer is only looked at for its status and
  * its "error" member (copied to err_code). */
-static inline int call_err(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
+static inline int call_err(const sp_dmn_addr *a, const char *method, const char *target, const char *ct, const void *body,
                     size_t len, char *err_code, size_t n)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     int st = call(a, method, target, ct, body, len, &r);
     sp_json_doc *doc = NULL;
     err_code[0] = 0;
@@ -177,7 +177,7 @@ static inline int call_err(const sp_addr *a, const char *method, const char *tar
             snprintf(err_code, n, "%s", e->text);
     }
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return st;
 }
 
@@ -187,7 +187,7 @@ static inline const char *jstr(const sp_json_val *o, const char *k)
     return v && v->type == SP_JSON_STRING ? v->text : "";
 }
 
-static inline sp_json_doc *parse_resp(const sp_http_resp *r)
+static inline sp_json_doc *parse_resp(const sp_dmn_http_resp *r)
 {
     sp_json_doc *doc = NULL;
     if (!r->body || sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) != SP_OK)
@@ -196,9 +196,9 @@ static inline sp_json_doc *parse_resp(const sp_http_resp *r)
 }
 
 /* The tier of circuit id in GET /v1/circuits, into out ("" when absent). */
-static inline void tier_of(const sp_addr *a, const char *id, char *out, size_t n)
+static inline void tier_of(const sp_dmn_addr *a, const char *id, char *out, size_t n)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     out[0] = 0;
     if (call(a, "GET", "/v1/circuits", NULL, NULL, 0, &r) == 200) {
         sp_json_doc *doc = parse_resp(&r);
@@ -208,16 +208,16 @@ static inline void tier_of(const sp_addr *a, const char *id, char *out, size_t n
                 snprintf(out, n, "%s", jstr(cs->items[i], "tier"));
         sp_json_free(doc);
     }
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
 }
 
 /* The "loads" counter of circuit id in GET /v1/circuits (-1 when absent):
  * how often its key was made hot. The tier right after a job is a race with
  * the housekeeping tick (a key over the hot budget is demoted at the next
  * one), its load count is not. */
-static inline long loads_of(const sp_addr *a, const char *id)
+static inline long loads_of(const sp_dmn_addr *a, const char *id)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     long n = -1;
     if (call(a, "GET", "/v1/circuits", NULL, NULL, 0, &r) == 200) {
         sp_json_doc *doc = parse_resp(&r);
@@ -229,7 +229,7 @@ static inline long loads_of(const sp_addr *a, const char *id)
         }
         sp_json_free(doc);
     }
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return n;
 }
 
@@ -282,7 +282,7 @@ static inline void circ_free(circ *c)
     fx_free(&c->fx);
 }
 
-static inline int register_zkey(const sp_addr *a, const char *id, const char *zkey, int preload)
+static inline int register_zkey(const sp_dmn_addr *a, const char *id, const char *zkey, int preload)
 {
     char body[1200], code[64];
     snprintf(body, sizeof body, "{\"id\":\"%s\",\"zkey\":\"%s\",\"preload\":%s}", id, zkey, preload ? "true" : "false");
@@ -319,7 +319,7 @@ static inline int check_result(const circ *c, const sp_json_val *res, const sp_f
             ok = sp_fr_eq(&pub[i], &w[k][1 + i]);
         const char *b64 = jstr(ps->items[k], "bellperson");
         if (sp_bp_curve_check(err) == SP_OK) /* the bellperson encoding: BLS12-381 daemons only */
-            ok = ok && sp_b64_decode(&bp, &len, b64, strlen(b64)) == SP_OK && len == SP_BP_PROOF_BYTES &&
+            ok = ok && sp_dmn_b64_decode(&bp, &len, b64, strlen(b64)) == SP_OK && len == SP_BP_PROOF_BYTES &&
                  sp_bp_proof_decode(&pb, bp, 0, err) == SP_OK && fx_verifies(&c->fx, &pb, w[k]);
         else
             ok = ok && !sp_json_get(ps->items[k], "bellperson");
@@ -357,8 +357,8 @@ static inline char *json_jobs(size_t *len, const char *circuit, uint8_t *const *
     FILE *f = open_memstream(&buf, len);
     fprintf(f, "{\"circuit\":\"%s\",\"priority\":-2,\"witnesses\":[", circuit);
     for (size_t i = 0; i < n; i++) {
-        char *b = malloc(sp_b64_len(file_len[i]) + 1);
-        sp_b64_encode(b, files[i], file_len[i]);
+        char *b = malloc(sp_dmn_b64_len(file_len[i]) + 1);
+        sp_dmn_b64_encode(b, files[i], file_len[i]);
         fprintf(f, "%s\"%s\"", i ? "," : "", b);
         free(b);
     }
@@ -368,7 +368,7 @@ static inline char *json_jobs(size_t *len, const char *circuit, uint8_t *const *
 }
 
 /* Job id of a 202 answer, or "". */
-static inline void job_id(const sp_http_resp *r, char *out, size_t n)
+static inline void job_id(const sp_dmn_http_resp *r, char *out, size_t n)
 {
     sp_json_doc *doc = parse_resp(r);
     snprintf(out, n, "%s", doc ? jstr(sp_json_root(doc), "job_id") : "");
@@ -376,7 +376,7 @@ static inline void job_id(const sp_http_resp *r, char *out, size_t n)
 }
 
 /* len (size_t)-1: strlen(body). */
-static inline void expect(const sp_addr *a, const char *method, const char *target, const char *ct, const void *body,
+static inline void expect(const sp_dmn_addr *a, const char *method, const char *target, const char *ct, const void *body,
                    size_t len, int want, const char *want_err)
 {
     char code[64];

@@ -9,9 +9,12 @@
 #   c. kill -9, then a restart with the same configuration serves again:
 #      the stale socket is replaced, the config circuit and the uploaded one
 #      (state_dir) are back, proofs verify; their keys come from the key
-#      cache (keys.cache_dir) filled by the first run;
+#      cache (keys.cache_dir) filled by the first run; the temporary files
+#      of cut-short state writes are swept;
 #   d. SIGHUP: a smaller max_body applies (413), a new [circuit.*] section is
-#      registered, a change that needs a restart is reported and ignored;
+#      registered, a change that needs a restart is reported and ignored; a
+#      token set and removed (401 without it; the client's --token-file, a
+#      warning for a file others can read, a bad token or a FIFO refused);
 #   e. SIGTERM drains a job in flight (it completes, exit 0); with
 #      shutdown = cancel it is cancelled (exit 0);
 #   f. a BN254 daemon (curve = bn254 in its configuration, the dispatcher
@@ -158,8 +161,17 @@ expect_out "HTTP 404 unknown_circuit" "unknown circuit is 404"
 # ---- c. kill -9 and restart ----
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 [ -S "$sock" ] && ok "kill -9 leaves the socket behind" || bad "kill -9 leaves the socket behind"
+# what a kill during a state write leaves (util/file.h's temporary names, and
+# the older <name>.tmp) is swept at the start; other files stay
+for f in circuits/up.json.tmp-4242-0 circuits/old.json.tmp jobs/j9.x.job.tmp-77-3 jobs/notes.txt; do
+    echo partial >"$T/state/$f"
+done
 start run2 || exit 1
 grep -q "removing the stale socket" "$T/run2.log" && ok "stale socket replaced" || bad "stale socket replaced"
+left=$(cd "$T/state" && ls circuits/*.tmp* jobs/*.tmp* 2>/dev/null)
+[ -z "$left" ] && [ -e "$T/state/jobs/notes.txt" ] && [ "$(grep -c "removing the leftover" "$T/run2.log")" = 3 ] &&
+    ok "temporary files of cut-short state writes removed, nothing else" || bad "leftover temporary files: '$left'"
+rm -f "$T/state/jobs/notes.txt"
 expect 0 "circuits after restart" cl circuits
 expect_out '"id":"up"' "uploaded circuit restored from state_dir"
 expect_out '"id":"cfg"' "config circuit registered again"
@@ -184,31 +196,54 @@ grep -q "synth_threads changed.*needs a restart" "$T/run2.log" && ok "restart-on
 sed -i 's/^max_body = 64KiB/max_body = 8MiB/' "$T/d.conf"
 kill -HUP "$pid"
 for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 2 ] && break; sleep 0.1; done
+# a token set by SIGHUP; the client's --token-file is read by the same reader
+printf 'tok-0123456789abcdef0123456789abcdef\n' >"$T/token"
+chmod 600 "$T/token"
+sed -i "s|^ready_file = .*|&\ntoken_file = $T/token|" "$T/d.conf"
+kill -HUP "$pid"
+for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 3 ] && break; sleep 0.1; done
+expect 2 "token set: a request without it" cl status
+expect_out "HTTP 401" "  (401)"
+expect 0 "the client's --token-file" cl --token-file "$T/token" status
+if grep -q "can be read by other users" "$T/out"; then bad "  (no warning for a 0600 file)"; else ok "  (no warning for a 0600 file)"; fi
+chmod 644 "$T/token"
+expect 0 "a token file others can read" cl --token-file "$T/token" status
+expect_out "warning: token file .* can be read by other users" "  (the client warns)"
+printf 'two words\n' >"$T/badtoken"
+expect 2 "the client refuses a token with a blank inside" cl --token-file "$T/badtoken" status
+expect_out "expected one line of 1 to 4095 printable characters" "  (says what a token is)"
+mkfifo "$T/tokfifo"
+expect 2 "the client refuses a FIFO as the token file, without blocking" timeout 20 "$bin" client --addr "unix:$sock" --token-file "$T/tokfifo" status
+expect_out "not a regular file" "  (says so)"
+sed -i '/^token_file = /d' "$T/d.conf"
+kill -HUP "$pid"
+for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 4 ] && break; sleep 0.1; done
+expect 0 "token removed by SIGHUP: no token needed" cl status
 
 # ---- e. SIGTERM: drain, then cancel ----
 w16=(); for _ in $(seq 16); do w16+=("$T/big.wtns"); done
-expect 0 "submit a long job" cl submit --circuit big "${w16[@]}"
-bid=$(cat "$T/out")
-cl await --wait-ms 60000 "$bid" >"$T/drain.out" 2>&1 &
-aw=$!
-sleep 0.3
-kill -TERM "$pid"
-wait "$aw"; arc=$?
-wait "$pid"; drc=$?; pid=
+# sigterm_in_job WHAT OUT: submits a long job, awaits it in the background
+# (its output to OUT), SIGTERMs the daemon meanwhile; arc is await's exit
+# status, drc the daemon's.
+sigterm_in_job() {
+    local bid aw
+    expect 0 "$1" cl submit --circuit big "${w16[@]}"
+    bid=$(cat "$T/out")
+    cl await --wait-ms 60000 "$bid" >"$2" 2>&1 &
+    aw=$!
+    sleep 0.3
+    kill -TERM "$pid"
+    wait "$aw"; arc=$?
+    wait "$pid"; drc=$?; pid=
+}
+sigterm_in_job "submit a long job" "$T/drain.out"
 [ "$arc" -eq 0 ] && grep -q "completed" "$T/drain.out" && ok "drain: the job in flight completes" || { bad "drain: the job in flight completes (await exit $arc)"; cat "$T/drain.out"; }
 [ "$drc" -eq 0 ] && ok "drain: exit 0" || bad "drain: exit $drc"
 grep -q "draining 1 job" "$T/run2.log" && ok "drain logged" || bad "drain logged"
 [ -e "$sock" ] && bad "socket removed at exit" || ok "socket removed at exit"
 
 start run3 --shutdown cancel || exit 1
-expect 0 "submit a long job (cancel mode)" cl submit --circuit big "${w16[@]}"
-bid=$(cat "$T/out")
-cl await --wait-ms 60000 "$bid" >"$T/cancel.out" 2>&1 &
-aw=$!
-sleep 0.3
-kill -TERM "$pid"
-wait "$aw"; arc=$?
-wait "$pid"; drc=$?; pid=
+sigterm_in_job "submit a long job (cancel mode)" "$T/cancel.out"
 [ "$arc" -eq 2 ] && grep -q "cancelled" "$T/cancel.out" && ok "cancel mode: the job is cancelled" || { bad "cancel mode: the job is cancelled (await exit $arc)"; cat "$T/cancel.out"; }
 [ "$drc" -eq 0 ] && ok "cancel mode: exit 0" || bad "cancel mode: exit $drc"
 

@@ -30,7 +30,7 @@ static char keys_[400]; /* keys.key_dirs of the daemons here */
 
 /* ---- raw connections ---- */
 
-static int dial(const sp_addr *a)
+static int dial(const sp_dmn_addr *a)
 {
     int fd;
     if (a->is_unix) {
@@ -58,7 +58,7 @@ static int dial(const sp_addr *a)
 
 /* Sends req as it is and returns the status of the answer (-1: none
  * within timeout_ms); the start of the answer into resp. */
-static int raw_call(const sp_addr *a, const char *req, char *resp, size_t n, int timeout_ms)
+static int raw_call(const sp_dmn_addr *a, const char *req, char *resp, size_t n, int timeout_ms)
 {
     int fd = dial(a);
     if (fd < 0)
@@ -110,9 +110,9 @@ static int log_has(const proc *p, const char *text)
 }
 
 /* n_vars of circuit id from GET /v1/circuits (0 when absent); its key path into zkey. */
-static unsigned circuit_vars(const sp_addr *a, const char *id, char *zkey, size_t zn)
+static unsigned circuit_vars(const sp_dmn_addr *a, const char *id, char *zkey, size_t zn)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     unsigned v = 0;
     if (zkey)
         zkey[0] = 0;
@@ -128,11 +128,11 @@ static unsigned circuit_vars(const sp_addr *a, const char *id, char *zkey, size_
             }
         sp_json_free(doc);
     }
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return v;
 }
 
-static int healthy(const sp_addr *a)
+static int healthy(const sp_dmn_addr *a)
 {
     char code[64];
     return call_err(a, "GET", "/healthz", NULL, NULL, 0, code, sizeof code) == 200;
@@ -157,14 +157,15 @@ static void test_fifo(const circ *a)
     }
     snprintf(body, sizeof body, "{\"id\":\"F\",\"zkey\":\"%s\"}", fifo);
     for (int i = 0; i < 5; i++) { /* used to take a connection slot each, for ever */
-        sp_http_resp r;
+        sp_dmn_http_resp r;
         char err[SP_ERR_LEN];
-        sp_http_req q = {"POST", "/v1/circuits", "application/json", (const uint8_t *)body, strlen(body), NULL, 10000, 0};
-        int ok = sp_http_call(&r, &p.tcp, &q, err) == SP_OK;
+        sp_dmn_http_req q = {
+            "POST", "/v1/circuits", "application/json", (const uint8_t *)body, strlen(body), NULL, 10000, 0};
+        int ok = sp_dmn_http_call(&r, &p.tcp, &q, err) == SP_OK;
         CHECKF(ok && r.status == 400 && strstr(r.body, "not a regular file"), "FIFO registration: %s",
                ok ? r.body : err);
         if (ok)
-            sp_http_resp_free(&r);
+            sp_dmn_http_resp_free(&r);
     }
     CHECK(healthy(&p.tcp) && log_has(&p, "cfgfifo"));
     /* SIGHUP with the section still there: retried, refused again, the daemon answers */
@@ -195,22 +196,22 @@ static void test_oracle(void)
     const char *targets[] = {"/etc/shadow", secret, missing};
     for (int i = 0; i < 3; i++) {
         snprintf(body, sizeof body, "{\"id\":\"O\",\"zkey\":\"%s\"}", targets[i]);
-        sp_http_resp r;
+        sp_dmn_http_resp r;
         CHECK(call(&p.tcp, "POST", "/v1/circuits", "application/json", body, strlen(body), &r) == 403);
         CHECKF(r.body && strstr(r.body, "forbidden_path") && !strstr(r.body, "root"), "%s", r.body ? r.body : "");
         snprintf(i == 0 ? d1 : d2, sizeof d1, "%s", r.body ? r.body : "");
         if (i > 0) /* existing or not, readable or not: one answer */
             CHECKF(!strcmp(d1, d2), "answers differ:\n%s\n%s", d1, d2);
-        sp_http_resp_free(&r);
+        sp_dmn_http_resp_free(&r);
     }
     /* inside the key directory: a file that is not a key is refused without quoting it */
     snprintf(inside, sizeof inside, "%s/notakey.zkey", keys_);
     write_file(inside, "root:secret-bytes\n");
     snprintf(body, sizeof body, "{\"id\":\"O\",\"zkey\":\"%s\"}", inside);
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p.tcp, "POST", "/v1/circuits", "application/json", body, strlen(body), &r) == 422);
     CHECKF(r.body && strstr(r.body, "wrong magic number") && !strstr(r.body, "root"), "%s", r.body ? r.body : "");
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     /* a link inside pointing outside; a path climbing out with .. */
     snprintf(link, sizeof link, "%s/link.zkey", keys_);
     CHECK(symlink(secret, link) == 0);
@@ -237,7 +238,7 @@ static void test_oracle(void)
 /* ---- 3. two uploads under one id ---- */
 
 typedef struct {
-    const sp_addr *a;
+    const sp_dmn_addr *a;
     const circ *c;
     int status;
     pthread_barrier_t *go;
@@ -303,7 +304,7 @@ static void test_upload_race(const circ *a, const circ *b)
 /* ---- 4. slow clients ---- */
 
 typedef struct {
-    const sp_addr *a;
+    const sp_dmn_addr *a;
     int n, every_ms, for_ms;
     int closed_early; /* connections the daemon closed before the trickle ended */
 } trickle;
@@ -317,9 +318,9 @@ static void *trickle_fn(void *arg)
         if (fd[i] >= 0)
             send(fd[i], "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", 40, MSG_NOSIGNAL);
     }
-    double t0 = sp_wire_now_ms();
+    double t0 = sp_dmn_wire_now_ms();
     int k = 0;
-    while (sp_wire_now_ms() - t0 < t->for_ms) {
+    while (sp_dmn_wire_now_ms() - t0 < t->for_ms) {
         usleep((useconds_t)t->every_ms * 1000);
         char line[32];
         int l = snprintf(line, sizeof line, "X-Slow-%d: 1\r\n", k++);
@@ -354,12 +355,12 @@ static void test_slowloris(void)
     pthread_t th;
     pthread_create(&th, NULL, trickle_fn, &t);
     usleep(300000);
-    double t0 = sp_wire_now_ms(), answered = -1;
-    while (answered < 0 && sp_wire_now_ms() - t0 < 2500) { /* the trickle goes on for 3.7 s more */
+    double t0 = sp_dmn_wire_now_ms(), answered = -1;
+    while (answered < 0 && sp_dmn_wire_now_ms() - t0 < 2500) { /* the trickle goes on for 3.7 s more */
         char resp[256];
         const char *req = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
         if (raw_call(&p.tcp, req, resp, sizeof resp, 300) == 200)
-            answered = sp_wire_now_ms() - t0;
+            answered = sp_dmn_wire_now_ms() - t0;
         else
             usleep(50000);
     }
@@ -368,11 +369,11 @@ static void test_slowloris(void)
     CHECKF(t.closed_early >= 8, "only %d of 9 slow connections were cut", t.closed_early);
     printf("  slowloris: /healthz answered %.0f ms into the attack, %d slow connections cut\n", answered,
            t.closed_early);
-    sp_http_resp mr;
+    sp_dmn_http_resp mr;
     CHECK(call(&p.ux, "GET", "/metrics", NULL, NULL, 0, &mr) == 200); /* the operator sees it */
     const char *cm = mr.body ? strstr(mr.body, "\nsnarkpipe_http_connections_cut_total ") : NULL;
     CHECKF(cm && atoi(cm + strlen("\nsnarkpipe_http_connections_cut_total ")) >= 8, "metrics: %s", cm ? cm : "none");
-    sp_http_resp_free(&mr);
+    sp_dmn_http_resp_free(&mr);
     /* a body that trickles is cut too (body deadline) */
     CHECK(stop(&p, SIGTERM) == 0);
     const char *extra2[] = {"--body-timeout", "1s", "--max-connections-per-address", "3", NULL};
@@ -450,10 +451,10 @@ static void test_csrf(const circ *a)
         CHECKF(st == cases[i].want && strstr(resp, cases[i].err), "%s: HTTP %d\n%s", cases[i].what, st, resp);
     }
     /* the engine was never paused: a proof goes through at once */
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p.tcp, "POST", "/v1/prove?circuit=A&wait_ms=20000", "application/octet-stream", a->wtns[0],
                a->wtns_len[0], &r) == 200);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     /* same-origin and non-browser clients are served */
     snprintf(req, sizeof req, "GET /v1/status HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nSec-Fetch-Site: "
              "same-origin\r\nConnection: close\r\n\r\n", host, host);
@@ -509,19 +510,19 @@ static void test_never_fits(circ *a, circ *big)
     size_t len;
     const char *fields[] = {"circuit", "A", NULL};
     char *body = multipart(&len, fields, a->wtns, a->wtns_len, 3);
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p.ux, "POST", "/v1/jobs", MP_CT, body, len, &r) == 413 && r.retry_after < 0 &&
           strstr(r.body, "too_many_partitions"));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     free(body);
     /* a 20 MB body for a circuit whose witness is a few KB: refused before it travels */
     size_t huge = (size_t)20 << 20;
     char *junk = calloc(1, huge);
     CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=A", "application/octet-stream", junk, huge, &r) == 413 &&
           !r.body_sent && r.retry_after < 0);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=A", MP_CT, junk, huge, &r) == 413 && !r.body_sent);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     free(junk);
     CHECK(stop(&p, SIGTERM) == 0);
     /* a partition larger than the whole budget: 422, no Retry-After, before the body */
@@ -533,11 +534,11 @@ static void test_never_fits(circ *a, circ *big)
     CHECK(register_zkey(&p.ux, "C", big->zkey, 0) == 201);
     CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=C", "application/octet-stream", big->wtns[0], big->wtns_len[0], &r) ==
               422 && r.retry_after < 0 && !r.body_sent && strstr(r.body, "job_too_large"));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     const char *f2[] = {"circuit", "C", NULL};
     body = multipart(&len, f2, big->wtns, big->wtns_len, 1);
     CHECK(call(&p.ux, "POST", "/v1/prove", MP_CT, body, len, &r) == 422 && r.retry_after < 0);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     free(body);
     CHECK(healthy(&p.ux));
     CHECK(stop(&p, SIGTERM) == 0);
@@ -685,19 +686,19 @@ static void test_crash(circ *a)
         return;
     }
     CHECK(register_zkey(&p.ux, "A", a->zkey, 1) == 201);
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     /* one job finished before the crash, three still queued (paused) at it */
     CHECK(call(&p.ux, "POST", "/v1/prove?circuit=A&request_id=done-1", "application/octet-stream", a->wtns[0],
                a->wtns_len[0], &r) == 200);
     job_id(&r, ids[0], sizeof ids[0]);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(call_err(&p.ux, "POST", "/v1/pause", NULL, NULL, 0, code, sizeof code) == 200);
     for (int k = 1; k < 4; k++) {
         char target[100];
         snprintf(target, sizeof target, "/v1/jobs?circuit=A&request_id=q-%d", k);
         CHECK(call(&p.tcp, "POST", target, "application/octet-stream", a->wtns[k], a->wtns_len[k], &r) == 202);
         job_id(&r, ids[k], sizeof ids[k]);
-        sp_http_resp_free(&r);
+        sp_dmn_http_resp_free(&r);
     }
     kill(p.pid, SIGKILL);
     waitpid(p.pid, NULL, 0);
@@ -714,12 +715,12 @@ static void test_crash(circ *a)
         CHECKF(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[k], 1) == 1,
                "job %s after kill -9: %.300s", ids[k], r.body ? r.body : "");
         sp_json_free(doc);
-        sp_http_resp_free(&r);
+        sp_dmn_http_resp_free(&r);
     }
     /* a client that lost its 202 retries with its request id: told where its job is, no second job */
     CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=A&request_id=q-2", "application/octet-stream", a->wtns[2],
                a->wtns_len[2], &r) == 409 && strstr(r.body, ids[2]));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(stop(&p, SIGTERM) == 0);
     char jdir[600];
     snprintf(jdir, sizeof jdir, "%s/jobs", state);
@@ -734,7 +735,7 @@ static void test_crash(circ *a)
     CHECK(call_err(&p.ux, "POST", "/v1/pause", NULL, NULL, 0, code, sizeof code) == 200);
     CHECK(call(&p.ux, "POST", "/v1/jobs?circuit=A", "application/octet-stream", a->wtns[1], a->wtns_len[1], &r) == 202);
     job_id(&r, sid, sizeof sid);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(stop(&p, SIGTERM) == 0 && count_files(jdir, ".job") == 1);
     if (start_with(&p, "crash", extra)) {
         CHECK(0);
@@ -747,7 +748,7 @@ static void test_crash(circ *a)
     CHECKF(doc && check_result(a, sp_json_root(doc), (const sp_fr *const *)&a->w[1], 1) == 1,
            "job %s stopped by the shutdown: %.300s", sid, r.body ? r.body : "");
     sp_json_free(doc);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(stop(&p, SIGTERM) == 0);
 }
 
@@ -780,10 +781,10 @@ static void test_minor(const circ *a, const circ *b)
     snprintf(r1cs, sizeof r1cs, "%s/other.r1cs", keys_);
     CHECKF(sp_r1cs_write(r1cs, &b->fx.cs, err) == SP_OK, "%s", err);
     snprintf(jb, sizeof jb, "{\"id\":\"M\",\"zkey\":\"%s\",\"r1cs\":\"%s\",\"preload\":false}", a->zkey, r1cs);
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     CHECK(call(&p.ux, "POST", "/v1/circuits", "application/json", jb, strlen(jb), &r) == 422 &&
           strstr(r.body, "does not match"));
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     CHECK(healthy(&p.tcp));
     CHECK(stop(&p, SIGTERM) == 0);
 }
@@ -794,18 +795,20 @@ static void test_wire_checks(void)
     static const char *no[] = {"evil.example", "127.0.0.1.evil.example", "localhost.evil", "[::2]:1", "127.0.0.1:",
                                "127.0.0.1:99999", "0x7f.0.0.1", "", "[::1]x", "128.0.0.1", "127.0.0.1 :80"};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-        CHECKF(sp_http_host_is_loopback(yes[i]), "%s", yes[i]);
+        CHECKF(sp_dmn_http_host_is_loopback(yes[i]), "%s", yes[i]);
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        CHECKF(!sp_http_host_is_loopback(no[i]), "%s", no[i]);
-    CHECK(!sp_http_host_is_loopback(NULL));
-    CHECK(sp_http_origin_is("http://127.0.0.1:7420", "127.0.0.1:7420") && sp_http_origin_is("HTTP://LocalHost", "localhost"));
-    CHECK(!sp_http_origin_is("null", "localhost") && !sp_http_origin_is("https://localhost", "localhost") &&
-          !sp_http_origin_is("http://localhost:1", "localhost") && !sp_http_origin_is(NULL, "x"));
-    sp_addr ad;
+        CHECKF(!sp_dmn_http_host_is_loopback(no[i]), "%s", no[i]);
+    CHECK(!sp_dmn_http_host_is_loopback(NULL));
+    CHECK(sp_dmn_http_origin_is("http://127.0.0.1:7420", "127.0.0.1:7420") &&
+          sp_dmn_http_origin_is("HTTP://LocalHost", "localhost"));
+    CHECK(!sp_dmn_http_origin_is("null", "localhost") && !sp_dmn_http_origin_is("https://localhost", "localhost") &&
+          !sp_dmn_http_origin_is("http://localhost:1", "localhost") && !sp_dmn_http_origin_is(NULL, "x"));
+    sp_dmn_addr ad;
     char err[SP_ERR_LEN];
-    CHECK(sp_addr_parse(&ad, "ev[il.example:80", err) != SP_OK && sp_addr_parse(&ad, "a b:80", err) != SP_OK);
-    CHECK(sp_addr_parse(&ad, "[z%1]:0", err) != SP_OK); /* brackets hold IPv6 only (fuzz_addr found it) */
-    CHECK(sp_addr_parse(&ad, "[fe80::1%eth0]:80", err) == SP_OK && sp_addr_parse(&ad, "my-host_1.lan:80", err) == SP_OK);
+    CHECK(sp_dmn_addr_parse(&ad, "ev[il.example:80", err) != SP_OK && sp_dmn_addr_parse(&ad, "a b:80", err) != SP_OK);
+    CHECK(sp_dmn_addr_parse(&ad, "[z%1]:0", err) != SP_OK); /* brackets hold IPv6 only (fuzz_addr found it) */
+    CHECK(sp_dmn_addr_parse(&ad, "[fe80::1%eth0]:80", err) == SP_OK &&
+          sp_dmn_addr_parse(&ad, "my-host_1.lan:80", err) == SP_OK);
 }
 
 int main(int argc, char **argv)

@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "test.h"
 #include "util/bytes.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/sha256.h"
 
@@ -189,11 +191,86 @@ static void test_write_atomic(void)
     /* a dangling link is an error, not a new file beside it */
     CHECK(unlink(a) == 0);
     CHECK(sp_file_write_atomic(link, "x", 1, "t", err) == SP_ERR_IO && access(a, F_OK) != 0);
+    /* in pieces, a new file with the mode asked for, a replaced one keeping its own */
+    char b[64];
+    snprintf(b, sizeof b, "%s/b.txt", dir);
+    struct iovec v[3] = {{"ab", 2}, {"", 0}, {"cde", 3}};
+    CHECK(sp_file_write_atomicv(b, v, 3, 0600, "t", err) == SP_OK && holds(b, "abcde"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0600);
+    CHECK(chmod(b, 0640) == 0);
+    CHECK(sp_file_write_atomicv(b, v + 2, 1, 0600, "t", err) == SP_OK && holds(b, "cde"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0640);
+    CHECK(sp_file_write_atomicv(b, v, 0, 0600, "t", err) == SP_OK && holds(b, ""));
+    unlink(b);
     umask(old);
     CHECKF(entries(dir) == 2, "%d entries: a temporary file was left behind", entries(dir)); /* link, sub */
+    /* the names of those temporary files, for sweeps after a crash */
+    static const char *const tmp_names[] = {"a.json.tmp-123-0", "x.tmp-1-99", "j1.ab.job.tmp-4242-7"};
+    static const char *const other_names[] = {"a.json", "a.json.tmp", "a.tmp-", "a.tmp-12", "a.tmp-12-",
+                                              "a.tmp-x-1", "a.tmp-1-2x", ".tmp-1-2", "a.tmp-1-2.job"};
+    for (size_t i = 0; i < sizeof tmp_names / sizeof tmp_names[0]; i++)
+        CHECKF(sp_file_is_atomic_tmp(tmp_names[i]), "%s not seen as a temporary file", tmp_names[i]);
+    for (size_t i = 0; i < sizeof other_names / sizeof other_names[0]; i++)
+        CHECKF(!sp_file_is_atomic_tmp(other_names[i]), "%s taken for a temporary file", other_names[i]);
     unlink(link);
     rmdir(sub);
     rmdir(dir);
+}
+
+/* The regular-file opens: a file opens (stream and descriptor), a FIFO, a
+ * folder and a missing path are refused at once, naming the path. */
+static void test_open_regular(void)
+{
+    char dir[] = "/tmp/sp_test_util.XXXXXX", a[64], fifo[64], err[SP_ERR_LEN];
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(a, sizeof a, "%s/a.txt", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    CHECK(sp_file_write_atomic(a, "hello", 5, "t", err) == SP_OK && mkfifo(fifo, 0600) == 0);
+    char buf[8] = "";
+    FILE *f = sp_file_fopen_regular(a, "r", "t", err);
+    CHECK(f && fread(buf, 1, sizeof buf, f) == 5 && !memcmp(buf, "hello", 5));
+    if (f)
+        fclose(f);
+    int fd = -1;
+    uint64_t size = 0;
+    CHECK(sp_file_open_regular(&fd, &size, a, "t", err) == SP_OK && fd >= 0 && size == 5);
+    if (fd >= 0)
+        close(fd);
+    const char *bad[] = {fifo, dir, "/nonexistent/sp_test_util"};
+    for (size_t i = 0; i < 3; i++) {
+        CHECKF(!sp_file_fopen_regular(bad[i], "r", "t", err) && strstr(err, bad[i]), "fopen %s", bad[i]);
+        CHECKF(sp_file_open_regular(&fd, &size, bad[i], "t", err) == SP_ERR_IO && fd == -1 && strstr(err, bad[i]),
+               "open %s", bad[i]);
+    }
+    CHECK(strstr(err, "cannot open") != NULL);
+    unlink(fifo);
+    unlink(a);
+    rmdir(dir);
+}
+
+static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
+
+/* sp_clock_after lies between now + ms taken before and after the call,
+ * on either clock, with tv_nsec normalized; ms <= 0 is now. */
+static void test_clock_after(sp_rng *rng)
+{
+    static const clockid_t clocks[] = {CLOCK_REALTIME, CLOCK_MONOTONIC};
+    long ms_list[] = {0, -5, 1, 999, 1000, 1001, 86400000L, (long)(sp_rng_u64(rng) % 100000000)};
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof ms_list / sizeof ms_list[0]; i++) {
+            long ms = ms_list[i];
+            struct timespec a, b;
+            clock_gettime(clocks[c], &a);
+            struct timespec t = sp_clock_after(clocks[c], ms);
+            clock_gettime(clocks[c], &b);
+            int64_t add = ms > 0 ? (int64_t)ms * 1000000 : 0;
+            CHECKF(t.tv_nsec >= 0 && t.tv_nsec < 1000000000 && ns_of(t) >= ns_of(a) + add &&
+                       ns_of(t) <= ns_of(b) + add,
+                   "clock %zu, %ld ms", c, ms);
+        }
 }
 
 int main(void)
@@ -205,5 +282,7 @@ int main(void)
     test_bytes_bad();
     test_sha256(&rng);
     test_write_atomic();
+    test_open_regular();
+    test_clock_after(&rng);
     return sp_test_done();
 }

@@ -19,7 +19,7 @@
 # Everywhere: quoted includes are "layer/file.h" (resolved under src/) or a
 # bare name, which must be a file of the including file's own folder; no
 # "../" paths and no .c file of another place (code is shared by linking
-# its object: bench/field.o, src/cli/kat.o). A file that includes itself
+# its object: src/cli/cmd_bench_field.o, src/cli/kat.o). A file that includes itself
 # (the tests' two-pass instantiation, e.g. test_curve.c) is allowed.
 # <system> includes and "snarkpipe.h" (the public header) are always
 # allowed. A folder under src/ that is not in the table is an error, so a

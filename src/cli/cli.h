@@ -59,8 +59,8 @@ int sp_cli_files(const char *cmd, const char *usage, int argc, char **argv, char
  * given, every line of that known-answer file (tests/vectors/noble_bls12381.txt). */
 int sp_cli_selftest(int argc, char **argv);
 
-/* `bench field [FILTER...]`: defined in bench/field.c (linked into the CLI);
- * argv[1..] select rows by substring. */
-int sp_bench_field(int argc, char **argv);
+/* `bench field [FILTER...]` (cmd_bench_field.c; bench/bench_field runs it
+ * too): argv[1..] select rows by substring. Prints the table; returns 0. */
+int sp_cli_bench_field(int argc, char **argv);
 
 #endif

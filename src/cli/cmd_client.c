@@ -45,7 +45,7 @@ static const char USAGE[] =
     "Exit: 0 done, 2 error or failed job, 64 usage, 75 still pending when the wait ran out.\n";
 
 typedef struct {
-    sp_addr addr;
+    sp_dmn_addr addr;
     char token[4096];
     long timeout_ms;
     /* command options */
@@ -69,7 +69,7 @@ static const char *const NATIVE_OPTS[7] = {"--preset", "--challenges", "--layers
 
 /* ---- HTTP ---- */
 
-static int fail_http(const sp_http_resp *r)
+static int fail_http(const sp_dmn_http_resp *r)
 {
     sp_json_doc *doc = NULL;
     const sp_json_val *e = NULL, *dt = NULL;
@@ -85,12 +85,12 @@ static int fail_http(const sp_http_resp *r)
 
 /* One request; prints the connection error and returns an exit code, or 0. */
 static int call(client *c, const char *method, const char *target, const char *ct, const uint8_t *body, size_t len,
-                long wait_ms, sp_http_resp *r)
+                long wait_ms, sp_dmn_http_resp *r)
 {
     char err[SP_ERR_LEN];
-    sp_http_req q = {method, target, ct, body, len, c->token[0] ? c->token : NULL,
+    sp_dmn_http_req q = {method, target, ct, body, len, c->token[0] ? c->token : NULL,
                      c->timeout_ms + (wait_ms > 0 ? wait_ms : 0), 0};
-    if (sp_http_call(r, &c->addr, &q, err) != SP_OK) {
+    if (sp_dmn_http_call(r, &c->addr, &q, err) != SP_OK) {
         fprintf(stderr, "snarkpipe client: %s %s: %s\n", method, target, err);
         return SP_EXIT_RUNTIME;
     }
@@ -100,7 +100,7 @@ static int call(client *c, const char *method, const char *target, const char *c
 /* GET/DELETE/POST without a body: prints the body on success. */
 static int simple(client *c, const char *method, const char *target)
 {
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     int rc = call(c, method, target, NULL, NULL, 0, 0, &r);
     if (rc)
         return rc;
@@ -108,7 +108,7 @@ static int simple(client *c, const char *method, const char *target)
         rc = fail_http(&r);
     else
         printf("%s%s", r.body, r.body_len && r.body[r.body_len - 1] == '\n' ? "" : "\n");
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return rc;
 }
 
@@ -195,7 +195,8 @@ static int write_bin(const char *path, const char *b64)
     uint8_t *b = NULL;
     size_t n = 0;
     char err[SP_ERR_LEN];
-    if (sp_b64_decode(&b, &n, b64, strlen(b64)) != SP_OK || sp_g16_write_text(path, (const char *)b, n, err) != SP_OK) {
+    if (sp_dmn_b64_decode(&b, &n, b64, strlen(b64)) != SP_OK ||
+        sp_g16_write_text(path, (const char *)b, n, err) != SP_OK) {
         fprintf(stderr, "snarkpipe client: %s: %s\n", path, b ? err : "the answer's bellperson proof is not base64");
         free(b);
         return -1;
@@ -241,7 +242,7 @@ static int write_outputs(const client *c, const sp_json_val *res)
 
 /* A job answer (completed, failed, cancelled or pending): reports it and
  * returns the exit code. */
-static int report_job(const client *c, const sp_http_resp *r)
+static int report_job(const client *c, const sp_dmn_http_resp *r)
 {
     sp_json_doc *doc = NULL;
     if (sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) != SP_OK) {
@@ -276,19 +277,19 @@ static int report_job(const client *c, const sp_http_resp *r)
 /* Awaits a job with GETs of at most a minute each, until c->wait_ms has passed. */
 static int await_loop(client *c, const char *job)
 {
-    double end = sp_wire_now_ms() + (double)c->wait_ms;
+    double end = sp_dmn_wire_now_ms() + (double)c->wait_ms;
     for (;;) {
-        long left = (long)(end - sp_wire_now_ms());
+        long left = (long)(end - sp_dmn_wire_now_ms());
         long w = left < 0 ? 0 : left > 60000 ? 60000 : left;
         char target[512];
         snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=%ld", job, w);
-        sp_http_resp r;
+        sp_dmn_http_resp r;
         int rc = call(c, "GET", target, NULL, NULL, 0, w, &r);
         if (rc)
             return rc;
         rc = r.status >= 300 ? fail_http(&r) : report_job(c, &r);
-        sp_http_resp_free(&r);
-        if (rc != EXIT_PENDING || sp_wire_now_ms() >= end)
+        sp_dmn_http_resp_free(&r);
+        if (rc != EXIT_PENDING || sp_dmn_wire_now_ms() >= end)
             return rc;
     }
 }
@@ -361,7 +362,7 @@ static int build_inputs_body(client *c, char **body, size_t *len)
 }
 
 /* The string member key of a JSON answer, copied into out; 1 when there. */
-static int answer_str(const sp_http_resp *r, const char *key, char *out, size_t out_len)
+static int answer_str(const sp_dmn_http_resp *r, const char *key, char *out, size_t out_len)
 {
     sp_json_doc *doc = NULL;
     const sp_json_val *v = NULL;
@@ -382,7 +383,7 @@ static int cmd_submit(client *c, int prove)
     mpart m = {0};
     char ct[128] = "application/json", target[64], id[256], st[32];
     int rc = SP_EXIT_RUNTIME;
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
     snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
     if (c->n_inputs) {
@@ -409,7 +410,7 @@ static int cmd_submit(client *c, int prove)
     } else {
         rc = fail_http(&r);
     }
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return rc;
 }
 
@@ -501,13 +502,13 @@ static int cmd_register(client *c)
             return SP_EXIT_RUNTIME;
         snprintf(ct, sizeof ct, "application/json");
     }
-    sp_http_resp r;
+    sp_dmn_http_resp r;
     int rc = call(c, "POST", "/v1/circuits", ct, (const uint8_t *)body, len, 0, &r);
     free(body);
     if (rc)
         return rc;
     rc = r.status >= 300 ? fail_http(&r) : (printf("%s\n", r.body), SP_EXIT_OK);
-    sp_http_resp_free(&r);
+    sp_dmn_http_resp_free(&r);
     return rc;
 }
 
@@ -548,21 +549,15 @@ static int client_globals(client *c, int argc, char **argv)
             return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : ""), -1;
     }
     char err[SP_ERR_LEN];
-    if (sp_addr_parse(&c->addr, addr && *addr ? addr : "127.0.0.1:7420", err) != SP_OK)
+    if (sp_dmn_addr_parse(&c->addr, addr && *addr ? addr : "127.0.0.1:7420", err) != SP_OK)
         return sp_cli_usage("client", USAGE, "%s", err), -1;
-    if (tf && *tf) {
-        FILE *f = fopen(tf, "r");
-        size_t n = f ? fread(c->token, 1, sizeof c->token - 1, f) : 0;
-        if (f)
-            fclose(f);
-        c->token[n] = 0;
-        while (n && (c->token[n - 1] == '\n' || c->token[n - 1] == '\r' || c->token[n - 1] == ' '))
-            c->token[--n] = 0;
-        if (!f || !n) {
-            fprintf(stderr, "snarkpipe client: token file %s: %s\n", tf, f ? "empty" : strerror(errno));
-            return -3;
-        }
+    int shared = 0;
+    if (tf && *tf && sp_dmn_read_token(c->token, sizeof c->token, &shared, tf, err) != SP_OK) {
+        fprintf(stderr, "snarkpipe client: %s\n", err);
+        return -3;
     }
+    if (shared)
+        fprintf(stderr, "snarkpipe client: warning: token file %s can be read by other users (chmod 600 it)\n", tf);
     return i < argc ? i : (sp_cli_usage("client", USAGE, "which command?"), -1);
 }
 

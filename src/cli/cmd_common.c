@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "groth16/json_io.h"
+#include "groth16/params.h"
+#include "groth16/zkey.h"
 #include "util/file.h"
 #include "util/progress.h"
 
@@ -196,25 +199,10 @@ void sp_cli_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A stdio stream on a regular file (a FIFO would block the open for ever). */
-static FILE *open_regular(const char *path, char err[SP_ERR_LEN])
-{
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "input", err) != SP_OK)
-        return NULL;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-    }
-    return f;
-}
-
 sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN])
 {
     *out = NULL;
-    FILE *f = open_regular(path, err);
+    FILE *f = sp_file_fopen_regular(path, "rb", "input", err);
     if (!f)
         return SP_ERR_IO;
     uint8_t *buf = malloc(len ? len : 1);
@@ -289,7 +277,7 @@ static void describe_magic(char *out, size_t out_len, const uint8_t *b, size_t n
 sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char *path, char err[SP_ERR_LEN])
 {
     *kind = SP_FILE_UNKNOWN;
-    FILE *f = open_regular(path, err);
+    FILE *f = sp_file_fopen_regular(path, "rb", "input", err);
     struct stat stt;
     if (!f)
         return SP_ERR_IO;
@@ -391,4 +379,32 @@ double sp_cli_median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, sp_cli_cmp_double);
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+int sp_cli_read_vk(sp_g16_vk *vk, sp_cli_file_kind *from, const char *cmd, const char *path)
+{
+    char err[SP_ERR_LEN] = "", bp_err[SP_ERR_LEN];
+    sp_cli_file_kind kind;
+    sp_cli_bp_layout lay;
+    sp_status st = sp_cli_detect(&kind, &lay, path, err);
+    if (from)
+        *from = kind;
+    if (st == SP_OK && kind == SP_FILE_JSON) {
+        st = sp_g16_vk_json_read(vk, path, 0, err);
+    } else if (st == SP_OK && kind == SP_FILE_ZKEY) {
+        st = sp_zkey_read_vk(vk, NULL, path, 0, err);
+    } else if (st == SP_OK && (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK)) {
+        uint8_t *head; /* the .vk part that starts every .params file */
+        if ((st = sp_cli_read_prefix(&head, path, (size_t)lay.vk_bytes, err)) == SP_OK) {
+            st = sp_bp_vk_parse(vk, head, (size_t)lay.vk_bytes, 0, err);
+            free(head);
+        }
+    } else if (st == SP_ERR_FORMAT && sp_bp_curve_check(bp_err) == SP_OK) {
+        st = sp_bp_vk_read(vk, path, 0, err); /* no known kind: the .vk reader says what is wrong (its size) */
+    } else if (st == SP_OK) {
+        snprintf(err, SP_ERR_LEN,
+                 "holds no verifying key (expected verification_key.json, a .zkey, a bellperson .params or .vk)");
+        st = SP_ERR_FORMAT;
+    }
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file(cmd, path, st, err);
 }

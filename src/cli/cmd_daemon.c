@@ -10,7 +10,7 @@ int sp_cli_daemon(int argc, char **argv);
 int sp_cli_daemon(int argc, char **argv)
 {
 #ifdef SP_WITH_DAEMON
-    return sp_daemon_main(argc, argv);
+    return sp_dmn_main(argc, argv);
 #else
     (void)argc;
     (void)argv;

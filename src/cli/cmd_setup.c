@@ -22,9 +22,10 @@ static const char SETUP_USAGE[] =
     "  --threads N, --quiet, --json (summary on stdout)\n";
 
 static const char EXPORT_USAGE[] =
-    "usage: snarkpipe export-vkey <key.zkey|key.params|key.vk> <out>\n"
-    "Writes the verifying key of a proving key: a bellperson .vk when <out> ends in \".vk\",\n"
-    "else snarkjs' verification_key.json.\n";
+    "usage: snarkpipe export-vkey <key.zkey|key.params|key.vk|verification_key.json> <out>\n"
+    "Writes the verifying key of a proving key (or of another verifying-key file): a bellperson\n"
+    ".vk when <out> ends in \".vk\" (not from verification_key.json, which lacks two of its\n"
+    "points), else snarkjs' verification_key.json.\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -181,29 +182,6 @@ int sp_cli_setup(int argc, char **argv)
     return rc;
 }
 
-/* The verifying key of any key file: zkey sections 1..3, or the .vk part
- * that starts every .params file. */
-static int read_any_vk(sp_g16_vk *vk, const char *path)
-{
-    char err[SP_ERR_LEN] = "";
-    sp_cli_file_kind kind;
-    sp_cli_bp_layout lay;
-    sp_status st = sp_cli_detect(&kind, &lay, path, err);
-    if (st == SP_OK && kind == SP_FILE_ZKEY) {
-        st = sp_zkey_read_vk(vk, NULL, path, 0, err);
-    } else if (st == SP_OK && (kind == SP_FILE_PARAMS || kind == SP_FILE_BP_VK)) {
-        uint8_t *head;
-        if ((st = sp_cli_read_prefix(&head, path, (size_t)lay.vk_bytes, err)) == SP_OK) {
-            st = sp_bp_vk_parse(vk, head, (size_t)lay.vk_bytes, 0, err);
-            free(head);
-        }
-    } else if (st == SP_OK) {
-        snprintf(err, sizeof err, "not a proving key (expected a .zkey, a bellperson .params or .vk)");
-        st = SP_ERR_FORMAT;
-    }
-    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file("export-vkey", path, st, err);
-}
-
 int sp_cli_export_vkey(int argc, char **argv)
 {
     char *pos[2];
@@ -211,10 +189,16 @@ int sp_cli_export_vkey(int argc, char **argv)
     if (rc != SP_CLI_NEXT)
         return rc;
     sp_g16_vk vk;
+    sp_cli_file_kind from;
+    int to_bp = ends_with(pos[1], ".vk");
     memset(&vk, 0, sizeof vk);
-    rc = read_any_vk(&vk, pos[0]);
-    if (rc == SP_EXIT_OK)
-        rc = write_vk("export-vkey", pos[1], &vk, ends_with(pos[1], ".vk"));
+    rc = sp_cli_read_vk(&vk, &from, "export-vkey", pos[0]);
+    if (rc == SP_EXIT_OK && to_bp && from == SP_FILE_JSON)
+        rc = sp_cli_fail_file("export-vkey", pos[0], SP_ERR_FORMAT,
+                              "snarkjs' verification_key.json has no beta_g1 and delta_g1, which a bellperson .vk "
+                              "holds: export the .vk from the proving key");
+    else if (rc == SP_EXIT_OK)
+        rc = write_vk("export-vkey", pos[1], &vk, to_bp);
     if (rc == SP_EXIT_OK && !sp_cli_g.quiet && !sp_cli_g.json)
         printf("verifying key (%u public signals) written to %s\n", vk.n_public, pos[1]);
     sp_g16_vk_free(&vk);

@@ -24,7 +24,6 @@
 #include "cli/cmds.h"
 #include "curve/encode.h"
 #include "groth16/json_io.h"
-#include "groth16/zkey.h"
 #include "util/buf.h"
 #include "util/file.h"
 
@@ -258,23 +257,6 @@ static int refuse_curve(const char *cmd, const char *path, const char *what)
 
 /* ---- the commands ---- */
 
-/* A verifying key from snarkjs JSON or a .zkey, every point checked. */
-static int read_vk(sp_g16_vk *vk, const char *path)
-{
-    char err[SP_ERR_LEN] = "";
-    sp_cli_file_kind kind;
-    sp_status st = sp_cli_detect(&kind, NULL, path, err);
-    if (st == SP_OK && kind == SP_FILE_JSON)
-        st = sp_g16_vk_json_read(vk, path, 0, err);
-    else if (st == SP_OK && kind == SP_FILE_ZKEY)
-        st = sp_zkey_read_vk(vk, NULL, path, 0, err);
-    else if (st == SP_OK) {
-        snprintf(err, sizeof err, "not a verifying key (expected verification_key.json or a .zkey)");
-        st = SP_ERR_FORMAT;
-    }
-    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file("export-solidity", path, st, err);
-}
-
 /* 1 when a and b name the same existing file. */
 static int same_file(const char *a, const char *b)
 {
@@ -292,7 +274,7 @@ int sp_cli_export_solidity(int argc, char **argv)
         return sp_cli_usage("export-solidity", SOL_USAGE, "%s is the key itself; name another output file", pos[1]);
     sp_g16_vk vk;
     memset(&vk, 0, sizeof vk);
-    if ((rc = read_vk(&vk, pos[0])) != SP_EXIT_OK)
+    if ((rc = sp_cli_read_vk(&vk, NULL, "export-solidity", pos[0])) != SP_EXIT_OK)
         return rc;
 #if SP_CURVE_BN254
     char err[SP_ERR_LEN] = "";

@@ -16,11 +16,12 @@
 #include "groth16/verify.h"
 
 static const char USAGE[] =
-    "usage: snarkpipe verify [--json] [--quiet] <verification_key.json|key.vk> <public.json>\n"
-    "                        <proof.json|proof.bin>\n"
-    "Checks a Groth16 proof. The key is snarkjs JSON or a bellperson .vk; the proof is snarkjs\n"
-    "JSON or the 192-byte bellperson encoding. Prints OK (exit 0) or INVALID (exit 1);\n"
-    "unreadable or malformed files exit 2.\n";
+    "usage: snarkpipe verify [--json] [--quiet] <verification_key.json|key.zkey|key.vk|key.params>\n"
+    "                        <public.json> <proof.json|proof.bin>\n"
+    "Checks a Groth16 proof. The key is snarkjs JSON, a .zkey or bellperson .params (only their\n"
+    "verifying-key part is read, every point checked, as export-vkey does) or a bellperson .vk;\n"
+    "the proof is snarkjs JSON or the 192-byte bellperson encoding. Prints OK (exit 0) or INVALID\n"
+    "(exit 1); unreadable or malformed files exit 2.\n";
 
 /* Contents that decode structurally but are not valid elements: the
  * proof is then simply not a valid proof. */
@@ -45,22 +46,6 @@ static int report(int valid, const char *why)
     if (why)
         fprintf(stderr, "snarkpipe verify: %s\n", why);
     return valid ? SP_EXIT_OK : SP_EXIT_CHECK;
-}
-
-static int read_vk(sp_g16_vk *vk, const char *path)
-{
-    char err[SP_ERR_LEN] = "";
-    sp_cli_file_kind kind;
-    sp_status st = sp_cli_detect(&kind, NULL, path, err);
-    if (st == SP_OK && kind == SP_FILE_JSON)
-        st = sp_g16_vk_json_read(vk, path, 0, err);
-    else if ((st == SP_OK && kind == SP_FILE_BP_VK) || st == SP_ERR_FORMAT) /* the .vk reader says what is wrong */
-        st = sp_bp_vk_read(vk, path, 0, err);
-    else if (st == SP_OK) {
-        snprintf(err, sizeof err, "not a verifying key (expected verification_key.json or a bellperson .vk)");
-        st = SP_ERR_FORMAT;
-    }
-    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file("verify", path, st, err);
 }
 
 /* Returns SP_EXIT_OK, SP_EXIT_CHECK (after reporting INVALID) or an error. */
@@ -127,7 +112,7 @@ int sp_cli_verify(int argc, char **argv)
     sp_g16_vk vk;
     sp_g16_proof proof;
     memset(&vk, 0, sizeof vk);
-    rc = read_vk(&vk, pos[0]);
+    rc = sp_cli_read_vk(&vk, NULL, "verify", pos[0]);
     if (rc == SP_EXIT_OK)
         rc = read_proof(&proof, pos[2]);
     if (rc == SP_EXIT_OK)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "snarkpipe.h"
+#include "groth16/keys.h"
 
 /* ---- commands: argv[0] is the command name; each returns an exit code ---- */
 
@@ -163,5 +164,21 @@ sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char
 /* Reads exactly len bytes from the start of path into a new buffer
  * (*out, free()). SP_OK, SP_ERR_IO, SP_ERR_TRUNCATED, SP_ERR_NOMEM. */
 sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * Reads a verifying key for command cmd (verify, export-vkey,
+ * export-solidity) from any file that holds one: snarkjs
+ * verification_key.json, a .zkey (its header and IC sections only), a
+ * bellperson .params (its leading .vk part only) or .vk. Every form gets
+ * its reader's full checks (points on the curve and in the subgroup,
+ * coordinates canonical, the file's curve the build's).
+ * A snarkjs verifying key has no beta1 and delta1 (they are left at
+ * infinity), which a bellperson .vk holds: *from says which form it was.
+ * On output: *vk allocated (sp_g16_vk_free) on success; zeroed otherwise;
+ *   *from (when not NULL) the file's kind.
+ * Returns SP_EXIT_OK, or the exit code after the error was reported
+ *   naming cmd and path.
+ */
+int sp_cli_read_vk(sp_g16_vk *vk, sp_cli_file_kind *from, const char *cmd, const char *path);
 
 #endif

@@ -80,11 +80,7 @@ static sp_curve_id sniff_file(const char *path)
 static sp_curve_id sniff_config(const char *path)
 {
     char err[SP_ERR_LEN], line[512], section[64] = "";
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "config", err) != SP_OK)
-        return SP_CURVE_ID_NONE;
-    FILE *f = fdopen(fd, "r");
+    FILE *f = sp_file_fopen_regular(path, "r", "config", err);
     sp_curve_id c = SP_CURVE_ID_NONE;
     while (f && c == SP_CURVE_ID_NONE && fgets(line, sizeof line, f)) {
         char *s = line + strspn(line, " \t");
@@ -104,8 +100,6 @@ static sp_curve_id sniff_config(const char *path)
     }
     if (f)
         fclose(f);
-    else
-        close(fd);
     return c;
 }
 

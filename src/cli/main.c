@@ -42,7 +42,7 @@ static int cmd_version(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "field") == 0)
-        return sp_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+        return sp_cli_bench_field(argc - 1, argv + 1) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
     if (argc >= 2 && (!strcmp(argv[1], "msm") || !strcmp(argv[1], "ntt") || !strcmp(argv[1], "prove")))
         return sp_cli_bench_groth16(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "pipeline") == 0)
@@ -84,12 +84,12 @@ static const struct {
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"cache", "list|clear|dir [--key-cache-dir DIR]",
      "the key cache: proving keys checked once, kept for fast loads (--help)", sp_cli_cache},
-    {"verify", "<verification_key.json|key.vk> <public.json> <proof.json|proof.bin>",
+    {"verify", "<verification_key.json|key.zkey|key.vk|key.params> <public.json> <proof.json|proof.bin>",
      "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
     {"setup", "[--bellperson] [--backend NAME] <circuit.r1cs> <out.zkey|out.params>",
      "development setup from fresh randomness (NOT a ceremony: for tests only);\n"
      "      --backend cpu|cuda|cuda:N|auto: where the key's points are made (--help: all options)", sp_cli_setup},
-    {"export-vkey", "<key.zkey|key.params|key.vk> <vkey.json|out.vk>",
+    {"export-vkey", "<key.zkey|key.params|key.vk|vkey.json> <vkey.json|out.vk>",
      "write the verifying key of a proving key", sp_cli_export_vkey},
     {"export-solidity", "<verification_key.json|key.zkey> <Verifier.sol>",
      "write an Ethereum verifier contract for a BN254 key (snarkjs' interface)", sp_cli_export_solidity},

@@ -31,7 +31,7 @@
 
 static int is_type(const dreq *r, const char *type)
 {
-    const char *ct = sp_req_header(r, "Content-Type");
+    const char *ct = sp_dmn_req_header(r, "Content-Type");
     return ct && !strncasecmp(ct, type, strlen(type));
 }
 
@@ -57,16 +57,16 @@ static int parse_prio(int *out, const char *s)
 static sp_json_doc *json_body(dreq *r)
 {
     size_t len;
-    const uint8_t *b = sp_req_body(r, &len);
+    const uint8_t *b = sp_dmn_req_body(r, &len);
     char err[SP_ERR_LEN];
     sp_json_doc *doc = NULL;
     sp_json_limits lim = {len + 1, 32};
     if (sp_json_parse(&doc, (const char *)b, len, &lim, err, sizeof err) != SP_OK) {
-        sp_http_error(r, 400, "malformed_json", "%s", err);
+        sp_dmn_http_error(r, 400, "malformed_json", "%s", err);
         return NULL;
     }
     if (sp_json_root(doc)->type != SP_JSON_OBJECT) {
-        sp_http_error(r, 400, "malformed_json", "the body must be a JSON object");
+        sp_dmn_http_error(r, 400, "malformed_json", "the body must be a JSON object");
         sp_json_free(doc);
         return NULL;
     }
@@ -84,7 +84,7 @@ typedef struct {
     const uint8_t **data;
     size_t *len;
     uint8_t **decoded;      /* base64 bodies, freed with the input */
-    sp_form_part *parts;
+    sp_dmn_form_part *parts;
     sp_json_doc *doc;
     sp_porep_input *inputs; /* a native job: n_inputs of them (NULL: witnesses) */
     size_t n_inputs;
@@ -122,11 +122,11 @@ static int sub_field(dreq *r, sub_in *in, const char *name, const char *v, size_
         char t[16];
         snprintf(t, sizeof t, "%.*s", (int)(vlen < 15 ? vlen : 15), v);
         if (vlen > 15 || parse_prio(&in->priority, t)) {
-            sp_http_error(r, 400, "bad_request", "priority must be an integer from -1000000 to 1000000");
+            sp_dmn_http_error(r, 400, "bad_request", "priority must be an integer from -1000000 to 1000000");
             return -1;
         }
     } else if (!strcmp(name, "circuit") || !strcmp(name, "request_id")) {
-        sp_http_error(r, 400, "bad_request", "%s is too long", name);
+        sp_dmn_http_error(r, 400, "bad_request", "%s is too long", name);
         return -1;
     }
     return 0;
@@ -136,7 +136,7 @@ static int sub_from_query(dreq *r, sub_in *in)
 {
     static const char *names[] = {"circuit", "request_id", "priority"};
     for (int i = 0; i < 3; i++) {
-        const char *v = sp_req_arg(r, names[i]);
+        const char *v = sp_dmn_req_arg(r, names[i]);
         if (v && sub_field(r, in, names[i], v, strlen(v)))
             return -1;
     }
@@ -146,21 +146,21 @@ static int sub_from_query(dreq *r, sub_in *in)
 static int sub_from_form(dreq *r, sub_in *in)
 {
     size_t len, np;
-    const uint8_t *b = sp_req_body(r, &len);
+    const uint8_t *b = sp_dmn_req_body(r, &len);
     char err[SP_ERR_LEN];
-    if (sp_form_parse(&in->parts, &np, sp_req_header(r, "Content-Type"), b, len, err) != SP_OK) {
-        sp_http_error(r, 400, "bad_request", "%s", err);
+    if (sp_dmn_form_parse(&in->parts, &np, sp_dmn_req_header(r, "Content-Type"), b, len, err) != SP_OK) {
+        sp_dmn_http_error(r, 400, "bad_request", "%s", err);
         return -1;
     }
     size_t nw = 0;
     for (size_t i = 0; i < np; i++)
         nw += !strcmp(in->parts[i].name, "witness");
     if (sub_alloc(in, nw)) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
         return -1;
     }
     for (size_t i = 0; i < np; i++) {
-        const sp_form_part *p = &in->parts[i];
+        const sp_dmn_form_part *p = &in->parts[i];
         if (!strcmp(p->name, "witness")) {
             in->data[in->n] = p->data;
             in->len[in->n++] = p->len;
@@ -180,36 +180,36 @@ static int sub_from_json(dreq *r, sub_in *in)
     if ((c && sub_field(r, in, "circuit", c, strlen(c))) || (rid && sub_field(r, in, "request_id", rid, strlen(rid))))
         return -1;
     if (pr && pr->type != SP_JSON_NUMBER) {
-        sp_http_error(r, 400, "bad_request", "priority must be a number");
+        sp_dmn_http_error(r, 400, "bad_request", "priority must be a number");
         return -1;
     }
     if (pr && sub_field(r, in, "priority", pr->text, pr->n))
         return -1;
     const sp_json_val *ins = sp_json_get(o, "inputs");
     if (ins && ws) {
-        sp_http_error(r, 400, "bad_request", "give \"witnesses\" or \"inputs\" (a native circuit's), not both");
+        sp_dmn_http_error(r, 400, "bad_request", "give \"witnesses\" or \"inputs\" (a native circuit's), not both");
         return -1;
     }
     if (ins) {
         char err[SP_ERR_LEN];
-        int rc = sp_dnative_inputs(&in->inputs, &in->n_inputs, ins, err);
+        int rc = sp_dmn_native_inputs(&in->inputs, &in->n_inputs, ins, err);
         if (rc)
-            sp_http_error(r, rc == -2 ? 503 : 400, rc == -2 ? "out_of_memory" : "bad_input", "%s", err);
+            sp_dmn_http_error(r, rc == -2 ? 503 : 400, rc == -2 ? "out_of_memory" : "bad_input", "%s", err);
         return rc ? -1 : 0;
     }
     if (!ws || ws->type != SP_JSON_ARRAY) {
-        sp_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files (or, for a "
-                      "native circuit, \"inputs\" an array of {\"seed\", \"partition\"})");
+        sp_dmn_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files (or, for a "
+                          "native circuit, \"inputs\" an array of {\"seed\", \"partition\"})");
         return -1;
     }
     if (sub_alloc(in, ws->n)) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
         return -1;
     }
     for (size_t i = 0; i < ws->n; i++) {
         const sp_json_val *v = ws->items[i];
-        if (v->type != SP_JSON_STRING || sp_b64_decode(&in->decoded[i], &in->len[i], v->text, v->n) != SP_OK) {
-            sp_http_error(r, 400, "bad_witness", "witnesses[%zu] is not base64", i);
+        if (v->type != SP_JSON_STRING || sp_dmn_b64_decode(&in->decoded[i], &in->len[i], v->text, v->n) != SP_OK) {
+            sp_dmn_http_error(r, 400, "bad_witness", "witnesses[%zu] is not base64", i);
             return -1;
         }
         in->data[i] = in->decoded[i];
@@ -228,9 +228,9 @@ static int sub_parse(dreq *r, sub_in *in)
     if (is_type(r, "application/json"))
         return sub_from_json(r, in);
     size_t len;
-    const uint8_t *b = sp_req_body(r, &len);
+    const uint8_t *b = sp_dmn_req_body(r, &len);
     if (sub_alloc(in, 1)) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
         return -1;
     }
     in->data[0] = b;
@@ -245,17 +245,14 @@ static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
     sp_fr **w = calloc(in->n, sizeof *w);
     char err[SP_ERR_LEN];
     if (!w) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
         return NULL;
     }
     for (size_t k = 0; k < in->n; k++) {
-        size_t n = 0;
-        sp_status st = sp_wtns_parse(&w[k], &n, in->data[k], in->len[k], err);
-        if (st == SP_OK && n != c->n_vars)
-            snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, c->id, c->n_vars);
-        if (st != SP_OK || n != c->n_vars) {
-            sp_http_error(r, st == SP_ERR_NOMEM ? 503 : 400, "bad_witness", "witness %zu: %s", k, err);
-            for (size_t i = 0; i <= k; i++)
+        sp_status st = sp_dmn_jobs_witness(&w[k], in->data[k], in->len[k], c->n_vars, c->id, err);
+        if (st != SP_OK) {
+            sp_dmn_http_error(r, st == SP_ERR_NOMEM ? 503 : 400, "bad_witness", "witness %zu: %s", k, err);
+            for (size_t i = 0; i < k; i++)
                 free(w[i]);
             free(w);
             return NULL;
@@ -264,18 +261,18 @@ static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
     return w;
 }
 
-int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
+int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
 {
-    const char *id = sp_req_arg(r, "circuit");
+    const char *id = sp_dmn_req_arg(r, "circuit");
     uint32_t n_vars = 0, domain = 0;
     int native = 0;
-    if (!id || sp_reg_facts(d, id, &n_vars, &domain, &native) != 0)
+    if (!id || sp_dmn_reg_facts(d, id, &n_vars, &domain, &native) != 0)
         return 0; /* the circuit is named in the body, or unknown: answered once the body is in */
     /* a, b, c alone (3 x domain x 32 bytes) already over the whole budget: no partition can ever run */
     unsigned long long abc = 3ULL * domain * 32;
     if (abc > d->engine_budget) {
-        sp_http_error(r, 422, "job_too_large", "a partition of '%s' needs more than %llu bytes, over the whole engine "
-                      "budget (%zu, engine.budget)", id, abc, d->engine_budget);
+        sp_dmn_http_error(r, 422, "job_too_large", "a partition of '%s' needs more than %llu bytes, over the whole engine "
+                          "budget (%zu, engine.budget)", id, abc, d->engine_budget);
         return 1;
     }
     /* The largest body of the most witnesses the engine can ever hold: a
@@ -294,8 +291,8 @@ int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
         kind = "JSON";
     }
     if (content_length > cap) {
-        sp_http_error(r, 413, "body_too_large", "the body has %llu bytes; a %s body of a job of '%s' has at most "
-                      "%llu (%llu partitions at most, engine.max_partitions)", content_length, kind, id, cap, parts);
+        sp_dmn_http_error(r, 413, "body_too_large", "the body has %llu bytes; a %s body of a job of '%s' has at most "
+                          "%llu (%llu partitions at most, engine.max_partitions)", content_length, kind, id, cap, parts);
         return 1;
     }
     return 0;
@@ -306,11 +303,11 @@ int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
 static int wrong_kind(dreq *r, const sub_in *in, int native, const char *id)
 {
     if (native && !in->inputs)
-        sp_http_error(r, 400, "bad_request", "circuit '%s' is native (porep-like): a job carries inputs, JSON "
-                      "{\"circuit\", \"inputs\": [{\"seed\": S, \"partition\": P}, ...]}, not witnesses", id);
+        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' is native (porep-like): a job carries inputs, JSON "
+                          "{\"circuit\", \"inputs\": [{\"seed\": S, \"partition\": P}, ...]}, not witnesses", id);
     else if (!native && in->inputs)
-        sp_http_error(r, 400, "bad_request", "circuit '%s' takes witnesses (.wtns); \"inputs\" are for native "
-                      "circuits", id);
+        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' takes witnesses (.wtns); \"inputs\" are for native "
+                          "circuits", id);
     return native != (in->inputs != NULL);
 }
 
@@ -320,8 +317,8 @@ static djob *submit(sp_dmn *d, dreq *r)
 {
     char err[SP_ERR_LEN];
     if (atomic_load(&d->draining)) {
-        sp_http_header(r, "Retry-After", "5");
-        sp_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
+        sp_dmn_http_header(r, "Retry-After", "5");
+        sp_dmn_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
         return NULL;
     }
     sub_in in;
@@ -331,17 +328,17 @@ static djob *submit(sp_dmn *d, dreq *r)
         uint32_t nv, dom;
         int native = 0;
         if (!in.circuit[0])
-            sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if (sp_reg_facts(d, in.circuit, &nv, &dom, &native) == 0 && wrong_kind(r, &in, native, in.circuit))
+            sp_dmn_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
+        else if (sp_dmn_reg_facts(d, in.circuit, &nv, &dom, &native) == 0 && wrong_kind(r, &in, native, in.circuit))
             ; /* answered before the key is loaded for nothing */
         else if (in.n == 0 && !in.inputs)
-            sp_http_error(r, 400, "bad_witness", "no witness in the request");
+            sp_dmn_http_error(r, 400, "bad_witness", "no witness in the request");
         else {
-            int code = sp_reg_acquire(d, in.circuit, &c, err);
+            int code = sp_dmn_reg_acquire(d, in.circuit, &c, err);
             if (code != 200)
-                sp_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
+                sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
             else if (wrong_kind(r, &in, c->porep != NULL, c->id)) { /* registered again meanwhile */
-                sp_reg_unref(d, c);
+                sp_dmn_reg_unref(d, c);
                 c = NULL;
             }
         }
@@ -352,22 +349,22 @@ static djob *submit(sp_dmn *d, dreq *r)
         job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, n, in.inputs ? NULL : in.data,
                       in.inputs ? NULL : in.len, NULL, 0, in.inputs};
         size_t qpos = 0;
-        int code = sp_jobs_submit(d, c, &s, &j, &qpos, err);
+        int code = sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err);
         if (code != 202) {
             for (size_t k = 0; w && k < in.n; k++)
                 free(w[k]);
             if (code == 503) /* only for what passes: a job that can never fit is a 4xx (no retry loop) */
-                sp_http_header(r, "Retry-After", "1");
-            sp_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : code == 413
-                          ? "too_many_partitions" : code == 422 ? "job_too_large" : code == 500 ? "state_write_failed"
-                          : "bad_request", "%s", err);
+                sp_dmn_http_header(r, "Retry-After", "1");
+            sp_dmn_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : code == 413
+                              ? "too_many_partitions" : code == 422 ? "job_too_large" : code == 500 ? "state_write_failed"
+                              : "bad_request", "%s", err);
         } else {
             j->queue_pos = qpos;
         }
         free(w);
     }
     if (c && !j)
-        sp_reg_unref(d, c);
+        sp_dmn_reg_unref(d, c);
     if (!j)
         atomic_fetch_add(&d->rejected_submits, 1);
     sub_free(&in);
@@ -391,8 +388,8 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
     char err[SP_ERR_LEN];
     size_t n = in->inputs ? in->n_inputs : in->n, np = ri->n_public;
     if (n > d->cfg.eng.max_partitions) {
-        sp_http_error(r, 413, "too_many_partitions", "the job has %zu partitions; at most %zu (engine.max_partitions)",
-                      n, d->cfg.eng.max_partitions);
+        sp_dmn_http_error(r, 413, "too_many_partitions", "the job has %zu partitions; at most %zu (engine.max_partitions)",
+                          n, d->cfg.eng.max_partitions);
         return 0;
     }
     const uint8_t **inp = calloc(n, sizeof *inp), **pub = in->inputs ? NULL : calloc(n, sizeof *pub);
@@ -413,16 +410,12 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
             continue;
         }
         sp_fr *w = NULL;
-        size_t nv = 0;
         char why[SP_ERR_LEN];
-        sp_status st = sp_wtns_parse(&w, &nv, in->data[k], in->len[k], why);
-        if (st == SP_OK && nv != ri->n_vars)
-            snprintf(err, SP_ERR_LEN, "witness %zu: it holds %zu values; circuit '%s' takes %u (its nVars)", k, nv,
-                     in->circuit, ri->n_vars);
-        else if (st != SP_OK)
+        sp_status st = sp_dmn_jobs_witness(&w, in->data[k], in->len[k], ri->n_vars, in->circuit, why);
+        if (st != SP_OK) {
             snprintf(err, SP_ERR_LEN, "witness %zu: %.200s", k, why);
-        if (st != SP_OK || nv != ri->n_vars)
             code = st == SP_ERR_NOMEM ? 503 : 400;
+        }
         for (size_t i = 0; !code && i < np; i++)
             sp_fr_to_bytes_le(buf + (k * np + i) * 32, &w[1 + i]);
         free(w);
@@ -432,7 +425,7 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
     }
     if (!code) {
         farm_job j = {ri, in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub};
-        code = sp_farm_submit(d, &j, ok->id, &ok->ahead, err);
+        code = sp_dmn_farm_submit(d, &j, ok->id, &ok->ahead, err);
         ok->n = n;
     }
     free(inp);
@@ -442,9 +435,9 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
     if (code == 202)
         return 1;
     if (code == 503)
-        sp_http_header(r, "Retry-After", "1");
-    sp_http_error(r, code, code == 400 ? "bad_witness" : code == 404 ? "unknown_circuit" : code == 409
-                  ? "duplicate_request_id" : code == 503 ? "queue_unavailable" : "queue_error", "%s", err);
+        sp_dmn_http_header(r, "Retry-After", "1");
+    sp_dmn_http_error(r, code, code == 400 ? "bad_witness" : code == 404 ? "unknown_circuit" : code == 409
+                      ? "duplicate_request_id" : code == 503 ? "queue_unavailable" : "queue_error", "%s", err);
     return 0;
 }
 
@@ -452,8 +445,8 @@ static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
 {
     memset(in, 0, sizeof *in);
     if (atomic_load(&d->draining)) {
-        sp_http_header(r, "Retry-After", "5");
-        sp_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
+        sp_dmn_http_header(r, "Retry-After", "5");
+        sp_dmn_http_error(r, 503, "shutting_down", "the daemon is shutting down and takes no new jobs");
         return 0;
     }
     int done = 0, code;
@@ -461,16 +454,16 @@ static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
     if (sub_parse(r, in) == 0) {
         farm_circuit ri;
         if (!in->circuit[0])
-            sp_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if ((code = sp_farm_lookup(d, in->circuit, &ri, err)) != 200) {
+            sp_dmn_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
+        else if ((code = sp_dmn_farm_lookup(d, in->circuit, &ri, err)) != 200) {
             if (code == 503)
-                sp_http_header(r, "Retry-After", "1");
-            sp_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
-                          : "queue_error", "%s", err);
+                sp_dmn_http_header(r, "Retry-After", "1");
+            sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
+                              : "queue_error", "%s", err);
         } else if (wrong_kind(r, in, ri.native, in->circuit))
             ; /* answered */
         else if (in->n == 0 && !in->inputs)
-            sp_http_error(r, 400, "bad_witness", "no witness in the request");
+            sp_dmn_http_error(r, 400, "bad_witness", "no witness in the request");
         else
             done = farm_put(d, r, in, &ri, ok);
     }
@@ -483,7 +476,7 @@ static void farm_accepted(dreq *r, const sub_in *in, const farm_ok *ok)
 {
     char loc[80];
     snprintf(loc, sizeof loc, "/v1/jobs/%s", ok->id);
-    sp_http_header(r, "Location", loc);
+    sp_dmn_http_header(r, "Location", loc);
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
@@ -502,18 +495,18 @@ static void farm_accepted(dreq *r, const sub_in *in, const farm_ok *ok)
     sp_jw_key(&w, "status");
     sp_jw_string(&w, "pending");
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 202, &w);
+    sp_dmn_http_send_json(r, 202, &w);
 }
 
 static void accepted(dreq *r, const djob *j)
 {
     char loc[80];
     snprintf(loc, sizeof loc, "/v1/jobs/%s", j->id);
-    sp_http_header(r, "Location", loc);
+    sp_dmn_http_header(r, "Location", loc);
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jobs_json_head(&w, j);
+    sp_dmn_jobs_json_head(&w, j);
     sp_jw_key(&w, "partitions");
     sp_jw_u64(&w, j->n_parts);
     sp_jw_key(&w, "queue_position");
@@ -521,12 +514,12 @@ static void accepted(dreq *r, const djob *j)
     sp_jw_key(&w, "status");
     sp_jw_string(&w, "pending");
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 202, &w);
+    sp_dmn_http_send_json(r, 202, &w);
 }
 
-void sp_api_jobs_submit(sp_dmn *d, dreq *r)
+void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
 {
-    if (sp_farm_on(d)) {
+    if (sp_dmn_farm_on(d)) {
         sub_in in;
         farm_ok ok;
         if (farm_submit(d, r, &in, &ok))
@@ -537,21 +530,21 @@ void sp_api_jobs_submit(sp_dmn *d, dreq *r)
     djob *j = submit(d, r);
     if (j) {
         accepted(r, j);
-        sp_jobs_put(d, j);
+        sp_dmn_jobs_put(d, j);
     }
 }
 
 /* wait_ms argument: default def, capped at server.max_wait; -1 when bad (answered). */
 static long wait_arg(sp_dmn *d, dreq *r, long def)
 {
-    const char *v = sp_req_arg(r, "wait_ms");
+    const char *v = sp_dmn_req_arg(r, "wait_ms");
     long max = sp_dmn_max_wait(d), w = def;
     if (v) {
         char *end;
         errno = 0;
         w = strtol(v, &end, 10);
         if (errno || end == v || *end || w < 0) {
-            sp_http_error(r, 400, "bad_request", "wait_ms must be a non-negative integer");
+            sp_dmn_http_error(r, 400, "bad_request", "wait_ms must be a non-negative integer");
             return -1;
         }
     }
@@ -569,62 +562,62 @@ static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict)
         char *copy = malloc(j->result_len + 1);
         if (copy) {
             memcpy(copy, j->result, j->result_len + 1);
-            sp_http_send(r, code, "application/json", copy, j->result_len);
+            sp_dmn_http_send(r, code, "application/json", copy, j->result_len);
             return;
         }
     } else if (finished) {
-        sp_http_error(r, 500, "internal", "job %s finished but its result is lost: %s", j->id, j->err);
+        sp_dmn_http_error(r, 500, "internal", "job %s finished but its result is lost: %s", j->id, j->err);
         return;
     } else {
         size_t len = 0;
-        char *text = sp_jobs_pending_json(d, j, &len);
+        char *text = sp_dmn_jobs_pending_json(d, j, &len);
         if (text) {
             if (strict)
                 accepted(r, j);
             else
-                sp_http_send(r, 200, "application/json", text, len);
+                sp_dmn_http_send(r, 200, "application/json", text, len);
             if (strict)
                 free(text);
             return;
         }
     }
-    sp_http_error(r, 503, "out_of_memory", "out of memory");
+    sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
 }
 
-static const char *last_segment(const dreq *r) { return strrchr(sp_req_path(r), '/') + 1; }
+static const char *last_segment(const dreq *r) { return strrchr(sp_dmn_req_path(r), '/') + 1; }
 
-void sp_api_jobs_get(sp_dmn *d, dreq *r)
+void sp_dmn_api_jobs_get(sp_dmn *d, dreq *r)
 {
     long wait = wait_arg(d, r, 0);
     if (wait < 0)
         return;
-    if (sp_farm_on(d)) {
-        sp_farm_api_get(d, r, last_segment(r), wait, 0);
+    if (sp_dmn_farm_on(d)) {
+        sp_dmn_farm_api_get(d, r, last_segment(r), wait, 0);
         return;
     }
-    djob *j = sp_jobs_get(d, last_segment(r));
+    djob *j = sp_dmn_jobs_get(d, last_segment(r));
     if (!j) {
-        sp_http_error(r, 404, "unknown_job", "no job '%.100s' (finished jobs are kept for server.result_ttl)",
-                      last_segment(r));
+        sp_dmn_http_error(r, 404, "unknown_job", "no job '%.100s' (finished jobs are kept for server.result_ttl)",
+                          last_segment(r));
         return;
     }
-    int done = sp_jobs_wait(d, j, wait);
+    int done = sp_dmn_jobs_wait(d, j, wait);
     answer_job(d, r, j, done, 0);
-    sp_jobs_put(d, j);
+    sp_dmn_jobs_put(d, j);
 }
 
-void sp_api_jobs_cancel(sp_dmn *d, dreq *r)
+void sp_dmn_api_jobs_cancel(sp_dmn *d, dreq *r)
 {
-    if (sp_farm_on(d)) {
-        sp_farm_api_cancel(d, r, last_segment(r));
+    if (sp_dmn_farm_on(d)) {
+        sp_dmn_farm_api_cancel(d, r, last_segment(r));
         return;
     }
-    djob *j = sp_jobs_get(d, last_segment(r));
+    djob *j = sp_dmn_jobs_get(d, last_segment(r));
     if (!j) {
-        sp_http_error(r, 404, "unknown_job", "no job '%.100s'", last_segment(r));
+        sp_dmn_http_error(r, 404, "unknown_job", "no job '%.100s'", last_segment(r));
         return;
     }
-    int was_running = 0, live = sp_jobs_cancel(d, j, &was_running);
+    int was_running = 0, live = sp_dmn_jobs_cancel(d, j, &was_running);
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
@@ -638,62 +631,62 @@ void sp_api_jobs_cancel(sp_dmn *d, dreq *r)
     sp_jw_string(&w, live ? "cancelling" : j->status == SP_OK ? "completed"
                                          : j->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 200, &w);
-    sp_jobs_put(d, j);
+    sp_dmn_http_send_json(r, 200, &w);
+    sp_dmn_jobs_put(d, j);
 }
 
-void sp_api_prove(sp_dmn *d, dreq *r)
+void sp_dmn_api_prove(sp_dmn *d, dreq *r)
 {
     long wait = wait_arg(d, r, sp_dmn_max_wait(d));
     if (wait < 0)
         return;
-    if (sp_farm_on(d)) {
+    if (sp_dmn_farm_on(d)) {
         sub_in in;
         farm_ok ok;
         if (farm_submit(d, r, &in, &ok))
-            sp_farm_api_get(d, r, ok.id, wait, 1);
+            sp_dmn_farm_api_get(d, r, ok.id, wait, 1);
         sub_free(&in);
         return;
     }
     djob *j = submit(d, r);
     if (!j)
         return;
-    int done = sp_jobs_wait(d, j, wait);
+    int done = sp_dmn_jobs_wait(d, j, wait);
     answer_job(d, r, j, done, 1);
-    sp_jobs_put(d, j);
+    sp_dmn_jobs_put(d, j);
 }
 
-void sp_api_pause(sp_dmn *d, dreq *r)
+void sp_dmn_api_pause(sp_dmn *d, dreq *r)
 {
-    int resume = !strcmp(sp_req_path(r), "/v1/resume");
+    int resume = !strcmp(sp_dmn_req_path(r), "/v1/resume");
     sp_engine_pause(d->eng, !resume);
     atomic_store(&d->paused, !resume);
     if (resume && d->farm)
-        sp_farm_nudge(d); /* claims again now */
-    SP_LOGI("dispatch %s", resume ? "resumed" : "paused");
+        sp_dmn_farm_nudge(d); /* claims again now */
+    SP_DMN_LOGI("dispatch %s", resume ? "resumed" : "paused");
     static const char on[] = "{\"paused\":true}", off[] = "{\"paused\":false}";
-    sp_http_send_static(r, 200, "application/json", resume ? off : on, resume ? sizeof off - 1 : sizeof on - 1);
+    sp_dmn_http_send_static(r, 200, "application/json", resume ? off : on, resume ? sizeof off - 1 : sizeof on - 1);
 }
 
-void sp_api_resume(sp_dmn *d, dreq *r) { sp_api_pause(d, r); }
+void sp_dmn_api_resume(sp_dmn *d, dreq *r) { sp_dmn_api_pause(d, r); }
 
 /* ---- circuits ---- */
 
-void sp_api_circuits_list(sp_dmn *d, dreq *r)
+void sp_dmn_api_circuits_list(sp_dmn *d, dreq *r)
 {
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_reg_json(d, &w);
+    sp_dmn_reg_json(d, &w);
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 200, &w);
+    sp_dmn_http_send_json(r, 200, &w);
 }
 
 /* Writes an uploaded part to a file of its own in upload_dir (the id,
  * a random tag, the extension: two uploads never share a name, even under
  * one id); the path into out. Returns 0 or 500. */
 static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, const char *ext,
-                       const sp_form_part *p, char err[SP_ERR_LEN])
+                       const sp_dmn_form_part *p, char err[SP_ERR_LEN])
 {
     uint8_t tag[6];
     if (sp_os_random(tag, sizeof tag) != SP_OK) {
@@ -726,10 +719,10 @@ static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, con
 
 /* A registration's native parameters, checked before any file is looked
  * at: 0, or 422 with *bad_params set (err says why). */
-static int native_check(const sp_dnative *n, int *bad_params, char err[SP_ERR_LEN])
+static int native_check(const sp_dmn_native *n, int *bad_params, char err[SP_ERR_LEN])
 {
     sp_porep_params pp;
-    if (!sp_dnative_given(n) || sp_dnative_params(n, &pp, err) == SP_OK)
+    if (!sp_dmn_native_given(n) || sp_dmn_native_params(n, &pp, err) == SP_OK)
         return 0;
     *bad_params = 1;
     return 422;
@@ -737,13 +730,13 @@ static int native_check(const sp_dnative *n, int *bad_params, char err[SP_ERR_LE
 
 /* The native fields of an upload (native, preset, nodes, ...: text, as in
  * the configuration); 0 or 400. */
-static int native_fields(sp_dnative *n, const sp_form_part *parts, size_t np, char err[SP_ERR_LEN])
+static int native_fields(sp_dmn_native *n, const sp_dmn_form_part *parts, size_t np, char err[SP_ERR_LEN])
 {
-    sp_dnative_init(n);
+    sp_dmn_native_init(n);
     for (size_t i = 0; i < np; i++) {
         char v[64];
         snprintf(v, sizeof v, "%.*s", (int)(parts[i].len < 63 ? parts[i].len : 63), (const char *)parts[i].data);
-        int k = sp_dnative_set(n, parts[i].name, v, err);
+        int k = sp_dmn_native_set(n, parts[i].name, v, err);
         if (k > 0 && (parts[i].len >= sizeof v || strlen(v) != parts[i].len)) {
             snprintf(err, SP_ERR_LEN, "field %s: the value is too long or holds a NUL byte", parts[i].name);
             k = -1;
@@ -760,23 +753,24 @@ static int native_fields(sp_dnative *n, const sp_form_part *parts, size_t np, ch
 static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char err[SP_ERR_LEN])
 {
     size_t len, np;
-    const uint8_t *b = sp_req_body(r, &len);
-    sp_form_part *parts = NULL;
-    if (sp_form_parse(&parts, &np, sp_req_header(r, "Content-Type"), b, len, err) != SP_OK)
+    const uint8_t *b = sp_dmn_req_body(r, &len);
+    sp_dmn_form_part *parts = NULL;
+    if (sp_dmn_form_parse(&parts, &np, sp_dmn_req_header(r, "Content-Type"), b, len, err) != SP_OK)
         return 400;
-    const sp_form_part *pid = sp_form_get(parts, np, "id"), *pz = sp_form_get(parts, np, "zkey"),
-                       *pp = sp_form_get(parts, np, "params"), *pc = sp_form_get(parts, np, "r1cs"),
-                       *pl = sp_form_get(parts, np, "preload");
-    char id[64] = "", pre[8] = "yes", zk[SP_DCONF_PATH + 80] = "", cs[SP_DCONF_PATH + 80] = "";
+    const sp_dmn_form_part *pid = sp_dmn_form_get(parts, np, "id"), *pz = sp_dmn_form_get(parts, np, "zkey"),
+                       *pp = sp_dmn_form_get(parts, np, "params"), *pc = sp_dmn_form_get(parts, np, "r1cs"),
+                       *pl = sp_dmn_form_get(parts, np, "preload");
+    char id[64] = "", pre[8] = "yes", zk[SP_DMN_CONF_PATH + 80] = "", cs[SP_DMN_CONF_PATH + 80] = "";
     int code = 0, preload = 1;
     if (pid && pid->len < sizeof id)
         snprintf(id, sizeof id, "%.*s", (int)pid->len, (const char *)pid->data);
     if (pl && pl->len < sizeof pre)
         snprintf(pre, sizeof pre, "%.*s", (int)pl->len, (const char *)pl->data);
-    sp_dnative nat;
-    reg_spec s = {id, NULL, NULL, NULL, 1, SP_SRC_UPLOAD, 0, &nat};
+    sp_dmn_native nat;
+    reg_spec s = {id, NULL, NULL, NULL, 1, SP_DMN_SRC_UPLOAD, 0, &nat};
     dcircuit *c = NULL;
-    if (sp_dconf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) || strlen(id) != (pid ? pid->len : 0)) {
+    if (sp_dmn_conf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) ||
+        strlen(id) != (pid ? pid->len : 0)) {
         snprintf(err, SP_ERR_LEN, "an upload needs an id of [A-Za-z0-9._:-], one zkey or params file (params with "
                  "an r1cs file) and preload yes or no");
         code = 400;
@@ -784,19 +778,19 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
     if (!code && !(code = native_fields(&nat, parts, np, err)))
         code = native_check(&nat, bad_params, err);
     if (!code)
-        code = sp_reg_reserve(d, id, SP_SRC_UPLOAD, &c, err);
+        code = sp_dmn_reg_reserve(d, id, SP_DMN_SRC_UPLOAD, &c, err);
     if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
         if (pc && (code = save_upload(d, cs, sizeof cs, id, "r1cs", pc, err)) != 0)
             unlink(zk);
     }
     if (code && c)
-        sp_reg_abandon(d, c);
+        sp_dmn_reg_abandon(d, c);
     if (!code) {
         s.zkey = pz ? zk : NULL;
         s.params = pp ? zk : NULL;
         s.r1cs = pc ? cs : NULL;
         s.preload = preload;
-        code = sp_reg_add_reserved(d, c, &s, err);
+        code = sp_dmn_reg_add_reserved(d, c, &s, err);
         if (code != 201) { /* the files are this request's alone */
             unlink(zk);
             if (pc)
@@ -822,9 +816,9 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char e
         snprintf(err, SP_ERR_LEN, "preload must be true or false");
         code = 400;
     }
-    sp_dnative nat;
+    sp_dmn_native nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
-                  !pl || pl->type == SP_JSON_TRUE, SP_SRC_API, 0, &nat};
+                  !pl || pl->type == SP_JSON_TRUE, SP_DMN_SRC_API, 0, &nat};
     snprintf(id_out, 64, "%s", s.id ? s.id : "");
     size_t il = s.id ? strlen(s.id) : 0;
     if (!code && (il == 0 || il > 63 || strspn(s.id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
@@ -832,26 +826,26 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char e
         snprintf(err, SP_ERR_LEN, "id must be 1 to 63 characters of [A-Za-z0-9._:-]");
         code = 400;
     }
-    if (!code && sp_dnative_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err))
+    if (!code && sp_dmn_native_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err))
         code = 400;
     if (!code)
         code = native_check(&nat, bad_params, err);
     static char none[1];
-    char real[3][SP_DCONF_PATH];
+    char real[3][SP_DMN_CONF_PATH];
     const char **paths[3] = {&s.zkey, &s.params, &s.r1cs};
     for (int i = 0; i < 3 && !code; i++) {
-        if (*paths[i] && **paths[i] && !(code = sp_reg_check_path(d, *paths[i], real[i], sizeof real[i], err)))
+        if (*paths[i] && **paths[i] && !(code = sp_dmn_reg_check_path(d, *paths[i], real[i], sizeof real[i], err)))
             *paths[i] = real[i];
         else if (*paths[i] && !**paths[i])
             *paths[i] = none;
     }
     if (!code)
-        code = sp_reg_add(d, &s, err);
+        code = sp_dmn_reg_add(d, &s, err);
     sp_json_free(doc);
     return code;
 }
 
-void sp_api_circuits_add(sp_dmn *d, dreq *r)
+void sp_dmn_api_circuits_add(sp_dmn *d, dreq *r)
 {
     char err[SP_ERR_LEN] = "", id[64] = "";
     int code, bad_params = 0;
@@ -861,36 +855,36 @@ void sp_api_circuits_add(sp_dmn *d, dreq *r)
         if (!(code = add_by_path(d, r, id, &bad_params, err)))
             return;
     } else {
-        sp_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
-                      "multipart/form-data (upload)");
+        sp_dmn_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
+                          "multipart/form-data (upload)");
         return;
     }
     if (code != 201) {
-        sp_http_error(r, code, code == 409 ? "circuit_exists" : bad_params ? "bad_params" : code == 422 ? "bad_key"
-                      : code == 400 ? "bad_request"
-                      : code == 403 ? "forbidden_path" : code == 500 ? "state_write_failed" : code == 507
-                      ? "too_many_circuits" : "unavailable", "%s", err);
+        sp_dmn_http_error(r, code, code == 409 ? "circuit_exists" : bad_params ? "bad_params" : code == 422 ? "bad_key"
+                          : code == 400 ? "bad_request"
+                          : code == 403 ? "forbidden_path" : code == 500 ? "state_write_failed" : code == 507
+                          ? "too_many_circuits" : "unavailable", "%s", err);
         return;
     }
     sp_json_writer w;
     sp_jw_init(&w, 0);
-    if (sp_reg_describe(d, id, &w)) { /* evicted in between */
+    if (sp_dmn_reg_describe(d, id, &w)) { /* evicted in between */
         sp_jw_free(&w);
-        sp_http_error(r, 409, "circuit_gone", "circuit '%s' was evicted meanwhile", id);
+        sp_dmn_http_error(r, 409, "circuit_gone", "circuit '%s' was evicted meanwhile", id);
         return;
     }
-    sp_http_send_json(r, 201, &w);
+    sp_dmn_http_send_json(r, 201, &w);
 }
 
-void sp_api_circuits_delete(sp_dmn *d, dreq *r)
+void sp_dmn_api_circuits_delete(sp_dmn *d, dreq *r)
 {
     char err[SP_ERR_LEN];
     size_t freed = 0;
     const char *id = last_segment(r);
-    int code = sp_reg_evict(d, id, &freed, err);
+    int code = sp_dmn_reg_evict(d, id, &freed, err);
     if (code != 200) {
-        sp_http_error(r, code, code == 404 ? "unknown_circuit" : code == 500 ? "state_write_failed" : "in_use", "%s",
-                      err);
+        sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : code == 500 ? "state_write_failed" : "in_use", "%s",
+                          err);
         return;
     }
     sp_json_writer w;
@@ -903,5 +897,5 @@ void sp_api_circuits_delete(sp_dmn *d, dreq *r)
     sp_jw_key(&w, "freed_bytes");
     sp_jw_u64(&w, freed);
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 200, &w);
+    sp_dmn_http_send_json(r, 200, &w);
 }

@@ -24,12 +24,12 @@ typedef struct {
     size_t off, cap;    /* field offset; T_STR: array size */
     long long min, max; /* integer bounds */
     const char *choices; /* T_ENUM: names separated by '|', value = index */
-    const char *def;    /* default as text; NULL: sp_dconf_defaults sets it */
+    const char *def;    /* default as text; NULL: sp_dmn_conf_defaults sets it */
     const char *help;
 } opt;
 
-#define OFF(f) offsetof(sp_dconf, f)
-#define STR(f) OFF(f), sizeof(((sp_dconf *)0)->f)
+#define OFF(f) offsetof(sp_dmn_conf, f)
+#define STR(f) OFF(f), sizeof(((sp_dmn_conf *)0)->f)
 #define KIB 1024LL
 #define BIG (1LL << 62)
 
@@ -169,16 +169,7 @@ static int parse_ll(long long *out, const char *s)
     return 0;
 }
 
-int sp_dconf_parse_bytes(size_t *out, const char *s)
-{
-    if (!strcasecmp(s, "auto")) {
-        *out = 0;
-        return 0;
-    }
-    return sp_bytes_parse(out, s) == SP_OK ? 0 : -1;
-}
-
-int sp_dconf_parse_ms(long *out, const char *s)
+int sp_dmn_conf_parse_ms(long *out, const char *s)
 {
     if (!strcmp(s, "0")) {
         *out = 0;
@@ -199,7 +190,7 @@ int sp_dconf_parse_ms(long *out, const char *s)
     return 0;
 }
 
-int sp_dconf_parse_bool(int *out, const char *s)
+int sp_dmn_conf_parse_bool(int *out, const char *s)
 {
     static const char *yes[] = {"1", "yes", "true", "on"}, *no[] = {"0", "no", "false", "off"};
     for (int i = 0; i < 4; i++) {
@@ -231,9 +222,9 @@ static int choice_index(const char *choices, const char *name)
 
 /* ---- setting one option ---- */
 
-static void *field(sp_dconf *c, const opt *o) { return (char *)c + o->off; }
+static void *field(sp_dmn_conf *c, const opt *o) { return (char *)c + o->off; }
 
-static int set_int_like(sp_dconf *c, const opt *o, const char *v)
+static int set_int_like(sp_dmn_conf *c, const opt *o, const char *v)
 {
     long long x = 0;
     size_t sz = 0;
@@ -253,18 +244,18 @@ static int set_int_like(sp_dconf *c, const opt *o, const char *v)
             return -1;
         break;
     }
-    case T_BYTES:
-        if (sp_dconf_parse_bytes(&sz, v))
+    case T_BYTES: /* util/bytes.h's syntax, or "auto" (0: the option's computed default) */
+        if (strcasecmp(v, "auto") && sp_bytes_parse(&sz, v) != SP_OK)
             return -1;
         x = (long long)sz;
         break;
     case T_MS:
-        if (sp_dconf_parse_ms(&ms, v))
+        if (sp_dmn_conf_parse_ms(&ms, v))
             return -1;
         x = ms;
         break;
     case T_BOOL:
-        if (sp_dconf_parse_bool(&b, v))
+        if (sp_dmn_conf_parse_bool(&b, v))
             return -1;
         x = b;
         break;
@@ -289,7 +280,7 @@ static const char *type_hint(const opt *o)
     return o->type == T_ENUM ? o->choices : h[o->type];
 }
 
-static sp_status set_opt(sp_dconf *c, const opt *o, const char *v, char err[SP_ERR_LEN])
+static sp_status set_opt(sp_dmn_conf *c, const opt *o, const char *v, char err[SP_ERR_LEN])
 {
     int bad = 0;
     if (o->type == T_STR) {
@@ -303,8 +294,8 @@ static sp_status set_opt(sp_dconf *c, const opt *o, const char *v, char err[SP_E
             *(int *)field(c, o) = i;
     } else if (o->type == T_LIST) {
         char e2[SP_ERR_LEN];
-        sp_addr a;
-        if (sp_addr_parse(&a, v, e2) != SP_OK) {
+        sp_dmn_addr a;
+        if (sp_dmn_addr_parse(&a, v, e2) != SP_OK) {
             snprintf(err, SP_ERR_LEN, "%s: %.200s", o->key, e2);
             return SP_ERR_INVALID_ARG;
         }
@@ -312,11 +303,11 @@ static sp_status set_opt(sp_dconf *c, const opt *o, const char *v, char err[SP_E
             c->n_listen = 0;
             c->listen_src = c->setting_src;
         }
-        if (c->n_listen >= SP_DCONF_MAX_LISTEN) {
-            snprintf(err, SP_ERR_LEN, "%s: at most %d listeners", o->key, SP_DCONF_MAX_LISTEN);
+        if (c->n_listen >= SP_DMN_CONF_MAX_LISTEN) {
+            snprintf(err, SP_ERR_LEN, "%s: at most %d listeners", o->key, SP_DMN_CONF_MAX_LISTEN);
             return SP_ERR_INVALID_ARG;
         }
-        snprintf(c->listen[c->n_listen++], SP_DCONF_PATH, "%s", v);
+        snprintf(c->listen[c->n_listen++], SP_DMN_CONF_PATH, "%s", v);
     } else {
         bad = set_int_like(c, o, v);
     }
@@ -338,7 +329,7 @@ static const opt *find_opt(const char *section, const char *key)
     return NULL;
 }
 
-sp_status sp_dconf_set(sp_dconf *c, const char *section, const char *key, const char *value, char err[SP_ERR_LEN])
+sp_status sp_dmn_conf_set(sp_dmn_conf *c, const char *section, const char *key, const char *value, char err[SP_ERR_LEN])
 {
     const opt *o = find_opt(section, key);
     if (!o) {
@@ -349,7 +340,7 @@ sp_status sp_dconf_set(sp_dconf *c, const char *section, const char *key, const 
     return set_opt(c, o, value, err);
 }
 
-void sp_dconf_defaults(sp_dconf *c)
+void sp_dmn_conf_defaults(sp_dmn_conf *c)
 {
     char err[SP_ERR_LEN];
     memset(c, 0, sizeof *c);
@@ -358,18 +349,18 @@ void sp_dconf_defaults(sp_dconf *c)
     snprintf(c->curve, sizeof c->curve, "%s", sp_curve_name(SP_CURVE_ID_THIS));
     for (size_t i = 0; i < N_OPTS; i++)
         if (opts_[i].def && set_opt(c, &opts_[i], opts_[i].def, err) != SP_OK)
-            SP_LOGE("built-in default: %s", err); /* a bug in the table; the test suite checks */
-    sp_dconf_finish(c, err) == SP_OK ? (void)0 : SP_LOGE("built-in defaults: %s", err);
+            SP_DMN_LOGE("built-in default: %s", err); /* a bug in the table; the test suite checks */
+    sp_dmn_conf_finish(c, err) == SP_OK ? (void)0 : SP_DMN_LOGE("built-in defaults: %s", err);
 }
 
-void sp_dconf_free(sp_dconf *c)
+void sp_dmn_conf_free(sp_dmn_conf *c)
 {
     free(c->circuits);
     c->circuits = NULL;
     c->n_circuits = 0;
 }
 
-sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN])
+sp_status sp_dmn_conf_finish(sp_dmn_conf *c, char err[SP_ERR_LEN])
 {
     size_t nl = strlen(c->node_id);
     if (strspn(c->node_id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != nl) {
@@ -395,9 +386,9 @@ sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-void sp_dconf_redact(char *out, size_t out_len, const char *s)
+void sp_dmn_conf_redact(char *out, size_t out_len, const char *s)
 {
-    char buf[SP_DCONF_PATH * 2];
+    char buf[SP_DMN_CONF_PATH * 2];
     size_t n = 0, len = strlen(s);
     const char *scheme = strstr(s, "://"), *slash = scheme ? strchr(scheme + 3, '/') : NULL;
     const char *at = scheme ? memchr(scheme + 3, '@', (size_t)((slash ? slash : s + len) - (scheme + 3))) : NULL;
@@ -444,7 +435,7 @@ void sp_dconf_redact(char *out, size_t out_len, const char *s)
 /* ---- the file ---- */
 
 typedef struct {
-    sp_dconf *c;
+    sp_dmn_conf *c;
     unsigned char seen[N_OPTS];
     char err[SP_ERR_LEN];
     int failed;
@@ -456,20 +447,20 @@ static int valid_circuit_id(const char *id)
     return n > 0 && n <= 63 && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
 }
 
-static sp_dconf_circuit *circuit_entry(sp_dconf *c, const char *id)
+static sp_dmn_conf_circuit *circuit_entry(sp_dmn_conf *c, const char *id)
 {
     for (size_t i = 0; i < c->n_circuits; i++)
         if (!strcmp(c->circuits[i].id, id))
             return &c->circuits[i];
-    sp_dconf_circuit *nc = realloc(c->circuits, (c->n_circuits + 1) * sizeof *nc);
+    sp_dmn_conf_circuit *nc = realloc(c->circuits, (c->n_circuits + 1) * sizeof *nc);
     if (!nc)
         return NULL;
     c->circuits = nc;
-    sp_dconf_circuit *e = &nc[c->n_circuits++];
+    sp_dmn_conf_circuit *e = &nc[c->n_circuits++];
     memset(e, 0, sizeof *e);
     snprintf(e->id, sizeof e->id, "%s", id);
     e->preload = 1;
-    sp_dnative_init(&e->native);
+    sp_dmn_native_init(&e->native);
     return e;
 }
 
@@ -479,14 +470,14 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
         snprintf(err, SP_ERR_LEN, "[circuit.%.80s]: an id is 1 to 63 characters of [A-Za-z0-9._:-]", id);
         return 0;
     }
-    sp_dconf_circuit *e = circuit_entry(x->c, id);
+    sp_dmn_conf_circuit *e = circuit_entry(x->c, id);
     char *dst = NULL;
     if (!e) {
         snprintf(err, SP_ERR_LEN, "out of memory");
         return 0;
     }
     char nerr[SP_ERR_LEN];
-    int nat = sp_dnative_set(&e->native, key, v, nerr);
+    int nat = sp_dmn_native_set(&e->native, key, v, nerr);
     if (nat) {
         if (nat < 0)
             snprintf(err, SP_ERR_LEN, "[circuit.%s] %.180s", id, nerr);
@@ -499,14 +490,14 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
     else if (!strcmp(key, "r1cs"))
         dst = e->r1cs;
     else if (!strcmp(key, "preload")) {
-        if (sp_dconf_parse_bool(&e->preload, v) == 0)
+        if (sp_dmn_conf_parse_bool(&e->preload, v) == 0)
             return 1;
         snprintf(err, SP_ERR_LEN, "[circuit.%s] preload: '%.80s' is not yes or no", id, v);
         return 0;
     }
-    if (!dst || strlen(v) >= SP_DCONF_PATH) {
+    if (!dst || strlen(v) >= SP_DMN_CONF_PATH) {
         snprintf(err, SP_ERR_LEN, dst ? "[circuit.%s] %s: path too long" : "[circuit.%s]: unknown key '%s' "
-                 "(zkey, params, r1cs, preload, native, " SP_DNATIVE_KEYS ")", id, key);
+                 "(zkey, params, r1cs, preload, native, " SP_DMN_NATIVE_KEYS ")", id, key);
         return 0;
     }
     memcpy(dst, v, strlen(v) + 1);
@@ -542,21 +533,21 @@ static int on_ini_line(void *user, const char *section, const char *name, const 
     return ok;
 }
 
-static int check_circuits(const sp_dconf *c, char err[SP_ERR_LEN])
+static int check_circuits(const sp_dmn_conf *c, char err[SP_ERR_LEN])
 {
     for (size_t i = 0; i < c->n_circuits; i++) {
-        const sp_dconf_circuit *e = &c->circuits[i];
+        const sp_dmn_conf_circuit *e = &c->circuits[i];
         if (!*e->zkey == !*e->params || (*e->params && !*e->r1cs)) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: give zkey, or params with r1cs", e->id);
             return -1;
         }
         sp_porep_params pp;
         char nerr[SP_ERR_LEN];
-        if (sp_dnative_on(&e->native) && (*e->params || *e->r1cs)) {
+        if (sp_dmn_native_on(&e->native) && (*e->params || *e->r1cs)) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: a native circuit takes a zkey only (no params, no r1cs)", e->id);
             return -1;
         }
-        if (sp_dnative_given(&e->native) && sp_dnative_params(&e->native, &pp, nerr) != SP_OK) {
+        if (sp_dmn_native_given(&e->native) && sp_dmn_native_params(&e->native, &pp, nerr) != SP_OK) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: %.180s", e->id, nerr); /* so that --check-config tells */
             return -1;
         }
@@ -564,7 +555,7 @@ static int check_circuits(const sp_dconf *c, char err[SP_ERR_LEN])
     return 0;
 }
 
-sp_status sp_dconf_load_file(sp_dconf *c, const char *path, char err[SP_ERR_LEN])
+sp_status sp_dmn_conf_load_file(sp_dmn_conf *c, const char *path, char err[SP_ERR_LEN])
 {
     ini_ctx x = {.c = c};
     c->setting_src = 1;
@@ -589,7 +580,7 @@ sp_status sp_dconf_load_file(sp_dconf *c, const char *path, char err[SP_ERR_LEN]
 /* ---- flags ---- */
 
 /* Matches argv[*i] against o: 1 applied, 0 not this option, -1 error. */
-static int apply_flag(sp_dconf *c, const opt *o, int argc, char **argv, int *i, char err[SP_ERR_LEN])
+static int apply_flag(sp_dmn_conf *c, const opt *o, int argc, char **argv, int *i, char err[SP_ERR_LEN])
 {
     const char *a = argv[*i] + 2;
     char name[64];
@@ -615,7 +606,7 @@ static int apply_flag(sp_dconf *c, const opt *o, int argc, char **argv, int *i, 
     return set_opt(c, o, v, err) == SP_OK ? 1 : -1;
 }
 
-static sp_status apply_flags(sp_dconf *c, int argc, char **argv, char err[SP_ERR_LEN])
+static sp_status apply_flags(sp_dmn_conf *c, int argc, char **argv, char err[SP_ERR_LEN])
 {
     c->setting_src = 2;
     for (int i = 1; i < argc; i++) {
@@ -640,11 +631,11 @@ static sp_status apply_flags(sp_dconf *c, int argc, char **argv, char err[SP_ERR
     return SP_OK;
 }
 
-sp_status sp_dconf_from_args(sp_dconf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN])
+sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN])
 {
     const char *path = NULL;
     *action = 0;
-    sp_dconf_defaults(c);
+    sp_dmn_conf_defaults(c);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -664,17 +655,17 @@ sp_status sp_dconf_from_args(sp_dconf *c, int *action, int argc, char **argv, ch
     }
     if (*action == 1)
         return SP_OK;
-    sp_status st = path ? sp_dconf_load_file(c, path, err) : SP_OK;
+    sp_status st = path ? sp_dmn_conf_load_file(c, path, err) : SP_OK;
     if (st == SP_OK)
         st = apply_flags(c, argc, argv, err);
     if (st == SP_OK)
-        st = sp_dconf_finish(c, err);
+        st = sp_dmn_conf_finish(c, err);
     return st;
 }
 
 /* ---- printing ---- */
 
-static void format_value(char *out, size_t n, const sp_dconf *c, const opt *o, int k)
+static void format_value(char *out, size_t n, const sp_dmn_conf *c, const opt *o, int k)
 {
     const void *f = (const char *)c + o->off;
     switch (o->type) {
@@ -684,7 +675,7 @@ static void format_value(char *out, size_t n, const sp_dconf *c, const opt *o, i
     case T_BOOL: snprintf(out, n, "%s", *(const int *)f ? "yes" : "no"); break;
     case T_STR:
         if (o->flags & F_SECRET)
-            sp_dconf_redact(out, n, (const char *)f);
+            sp_dmn_conf_redact(out, n, (const char *)f);
         else
             snprintf(out, n, "%s", (const char *)f);
         break;
@@ -736,10 +727,10 @@ static const char *metavar(const opt *o)
     return m[o->type];
 }
 
-void sp_dconf_help(FILE *f)
+void sp_dmn_conf_help(FILE *f)
 {
-    sp_dconf d;
-    sp_dconf_defaults(&d);
+    sp_dmn_conf d;
+    sp_dmn_conf_defaults(&d);
     fprintf(f, "usage: snarkpipe daemon [--config FILE] [--listen ADDR]... [OPTIONS]\n\n"
                "  --config FILE      INI file (snarkpipe.conf.example describes it); flags override it\n"
                "  --print-config     print the effective configuration as an annotated INI file and exit\n"
@@ -752,7 +743,7 @@ void sp_dconf_help(FILE *f)
             continue;
         if (strcmp(sec, o->section))
             fprintf(f, "\n[%s]\n", sec = o->section);
-        char flag[96], def[SP_DCONF_PATH];
+        char flag[96], def[SP_DMN_CONF_PATH];
         snprintf(flag, sizeof flag, "--%s%s%s", o->key, *metavar(o) ? " " : "", metavar(o));
         for (char *p = flag + 2; *p && *p != ' '; p++)
             *p = *p == '_' ? '-' : *p;
@@ -765,12 +756,12 @@ void sp_dconf_help(FILE *f)
     }
     fprintf(f, "\nADDR: host:port, [v6addr]:port or unix:/path. SIZE: 512MiB, 2G, 1000000, auto.\n"
                "DURATION: 250ms, 30s, 5m, 1h. (SIGHUP): changed by `kill -HUP`; the rest need a restart.\n");
-    fprintf(f, "The farm (farm.queue, --queue): %s\n", sp_q_available() ? "built in (libpq)"
+    fprintf(f, "The farm (farm.queue, --queue): %s\n", sp_dmn_q_available() ? "built in (libpq)"
                : "not built: libpq (Debian: libpq-dev) was missing at build time; one host only");
-    sp_dconf_free(&d);
+    sp_dmn_conf_free(&d);
 }
 
-void sp_dconf_print(FILE *f, const sp_dconf *c)
+void sp_dmn_conf_print(FILE *f, const sp_dmn_conf *c)
 {
     const char *sec = "";
     fprintf(f, "; snarkpipe daemon configuration (snarkpipe daemon --print-config).\n"
@@ -782,7 +773,7 @@ void sp_dconf_print(FILE *f, const sp_dconf *c)
             continue;
         if (strcmp(sec, o->section))
             fprintf(f, "\n[%s]\n", sec = o->section);
-        char v[SP_DCONF_PATH];
+        char v[SP_DMN_CONF_PATH];
         fprintf(f, "\n; %s%s", o->help, o->flags & F_RELOAD ? " (SIGHUP)" : "");
         if (o->type == T_ENUM)
             fprintf(f, "\n; one of: %s", o->choices);
@@ -793,7 +784,7 @@ void sp_dconf_print(FILE *f, const sp_dconf *c)
         }
     }
     for (size_t i = 0; i < c->n_circuits; i++) {
-        const sp_dconf_circuit *e = &c->circuits[i];
+        const sp_dmn_conf_circuit *e = &c->circuits[i];
         fprintf(f, "\n[circuit.%s]\n", e->id);
         if (*e->zkey)
             fprintf(f, "zkey = %s\n", e->zkey);
@@ -802,7 +793,7 @@ void sp_dconf_print(FILE *f, const sp_dconf *c)
         if (*e->r1cs)
             fprintf(f, "r1cs = %s\n", e->r1cs);
         fprintf(f, "preload = %s\n", e->preload ? "yes" : "no");
-        sp_dnative_print(f, &e->native);
+        sp_dmn_native_print(f, &e->native);
     }
 }
 
@@ -819,16 +810,16 @@ static size_t value_size(const opt *o)
     }
 }
 
-int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_circuit)
+int sp_dmn_conf_reload(sp_dmn_conf *live, const sp_dmn_conf *fresh, size_t *first_new_circuit)
 {
     int changed = 0;
     for (size_t i = 0; i < N_OPTS; i++) {
         const opt *o = &opts_[i];
         if (o->flags & F_ALIAS)
             continue; /* its option's own row compares the value */
-        char a[SP_DCONF_PATH * 2], b[SP_DCONF_PATH * 2];
+        char a[SP_DMN_CONF_PATH * 2], b[SP_DMN_CONF_PATH * 2];
         a[0] = b[0] = 0;
-        for (int k = 0; k < (o->type == T_LIST ? SP_DCONF_MAX_LISTEN : 1); k++) {
+        for (int k = 0; k < (o->type == T_LIST ? SP_DMN_CONF_MAX_LISTEN : 1); k++) {
             size_t la = strlen(a), lb = strlen(b);
             format_value(a + la, sizeof a - la, live, o, k);
             format_value(b + lb, sizeof b - lb, fresh, o, k);
@@ -836,17 +827,17 @@ int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_cir
         if (!strcmp(a, b))
             continue;
         if (!(o->flags & F_RELOAD)) {
-            SP_LOGW("config: %s changed (%s -> %s) but needs a restart; keeping %s", o->key, a, b, a);
+            SP_DMN_LOGW("config: %s changed (%s -> %s) but needs a restart; keeping %s", o->key, a, b, a);
             continue;
         }
         memcpy((char *)live + o->off, (const char *)fresh + o->off, value_size(o));
-        SP_LOGI("config: %s = %s (was %s)", o->key, b, a);
+        SP_DMN_LOGI("config: %s = %s (was %s)", o->key, b, a);
         changed++;
     }
     /* The sections as the file has them now: the daemon registers those it
      * lacks (new, or failed before) and replaces the changed ones. */
     *first_new_circuit = 0;
-    sp_dconf_circuit *nc = fresh->n_circuits ? malloc(fresh->n_circuits * sizeof *nc) : NULL;
+    sp_dmn_conf_circuit *nc = fresh->n_circuits ? malloc(fresh->n_circuits * sizeof *nc) : NULL;
     if (fresh->n_circuits && !nc)
         return -1;
     if (nc)
@@ -856,7 +847,7 @@ int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_cir
         while (k < fresh->n_circuits && strcmp(live->circuits[i].id, fresh->circuits[k].id))
             k++;
         if (k == fresh->n_circuits)
-            SP_LOGW("config: [circuit.%s] is gone; the circuit stays registered until evicted", live->circuits[i].id);
+            SP_DMN_LOGW("config: [circuit.%s] is gone; the circuit stays registered until evicted", live->circuits[i].id);
     }
     free(live->circuits);
     live->circuits = nc;

@@ -30,33 +30,33 @@
 #include "daemon/native.h"
 #include "engine/engine.h"
 
-#define SP_DCONF_MAX_LISTEN 8
-#define SP_DCONF_PATH 512
+#define SP_DMN_CONF_MAX_LISTEN 8
+#define SP_DMN_CONF_PATH 512
 
-typedef enum { SP_SHUTDOWN_DRAIN = 0, SP_SHUTDOWN_CANCEL = 1 } sp_shutdown_mode;
+typedef enum { SP_DMN_SHUTDOWN_DRAIN = 0, SP_DMN_SHUTDOWN_CANCEL = 1 } sp_dmn_shutdown_mode;
 
 typedef struct {
     char id[64];
-    char zkey[SP_DCONF_PATH];
-    char params[SP_DCONF_PATH];
-    char r1cs[SP_DCONF_PATH];
+    char zkey[SP_DMN_CONF_PATH];
+    char params[SP_DMN_CONF_PATH];
+    char r1cs[SP_DMN_CONF_PATH];
     int preload; /* default 1 */
-    sp_dnative native; /* a native circuit: its jobs carry inputs, not witnesses */
-} sp_dconf_circuit;
+    sp_dmn_native native; /* a native circuit: its jobs carry inputs, not witnesses */
+} sp_dmn_conf_circuit;
 
 typedef struct {
     /* engine knobs; the strings live in the arrays below (eng.backends
-     * and eng.timeline_path point to them after sp_dconf_finish) */
+     * and eng.timeline_path point to them after sp_dmn_conf_finish) */
     sp_engine_config eng;
     char backends[256];
-    char timeline[SP_DCONF_PATH];
-    char curve[32]; /* as written; sp_dconf_finish checks it is this build's curve */
+    char timeline[SP_DMN_CONF_PATH];
+    char curve[32]; /* as written; sp_dmn_conf_finish checks it is this build's curve */
 
     /* server */
-    char listen[SP_DCONF_MAX_LISTEN][SP_DCONF_PATH];
+    char listen[SP_DMN_CONF_MAX_LISTEN][SP_DMN_CONF_PATH];
     int n_listen;
     int listen_src, setting_src; /* 0 defaults, 1 file, 2 flags: the first of a later source replaces */
-    char token_file[SP_DCONF_PATH];
+    char token_file[SP_DMN_CONF_PATH];
     int insecure;            /* allow a non-loopback TCP listener without a token */
     int unix_mode;           /* permission bits of unix sockets */
     size_t max_body;         /* request bodies above this get 413 */
@@ -67,11 +67,11 @@ typedef struct {
     long body_timeout_ms;    /* and its body this long after its headers */
     long max_wait_ms;        /* cap on wait_ms and on /v1/prove waits */
     long result_ttl_ms;      /* finished jobs are kept this long for await */
-    int shutdown;            /* sp_shutdown_mode on SIGTERM / SIGINT */
+    int shutdown;            /* sp_dmn_shutdown_mode on SIGTERM / SIGINT */
     long drain_timeout_ms;   /* drain: cancel what is left after this (0 = wait for ever) */
-    int log_level;           /* sp_log_level */
-    char state_dir[SP_DCONF_PATH]; /* registered circuits and uploads survive restarts here */
-    char ready_file[SP_DCONF_PATH]; /* written with the bound addresses once serving */
+    int log_level;           /* sp_dmn_log_level */
+    char state_dir[SP_DMN_CONF_PATH]; /* registered circuits and uploads survive restarts here */
+    char ready_file[SP_DMN_CONF_PATH]; /* written with the bound addresses once serving */
 
     /* keys */
     size_t hot_budget;       /* bytes of parsed (hot) keys; 0 = a quarter of the engine budget */
@@ -80,13 +80,13 @@ typedef struct {
     long key_idle_demote_ms; /* hot keys idle this long go warm even under budget (0 = never) */
     int skip_subgroup_check; /* keys from a trusted source only */
     int load_threads;        /* threads to decode a key (0 = all cores) */
-    char key_cache_dir[SP_DCONF_PATH]; /* the key cache (groth16/keycache.h); empty = none */
-    char key_dirs[SP_DCONF_PATH];     /* ':'-separated directories registration by path may read */
+    char key_cache_dir[SP_DMN_CONF_PATH]; /* the key cache (groth16/keycache.h); empty = none */
+    char key_dirs[SP_DMN_CONF_PATH];     /* ':'-separated directories registration by path may read */
     int any_key_path;        /* registration by path may name any file the daemon can read */
     size_t max_circuits;     /* circuits registered at once */
 
     /* farm (daemon/queue.h): an empty queue = this host alone */
-    char queue[SP_DCONF_PATH]; /* PostgreSQL connection string (never logged with its password) */
+    char queue[SP_DMN_CONF_PATH]; /* PostgreSQL connection string (never logged with its password) */
     char node_id[64];        /* this node's id in the farm ("" = the host name) */
     long lease_ms;           /* a claim not renewed this long is taken over */
     long poll_ms;            /* look at the queue at least this often */
@@ -95,41 +95,42 @@ typedef struct {
     int db_connections;      /* connections of the HTTP side */
 
     /* [circuit.ID] sections, in file order */
-    sp_dconf_circuit *circuits;
+    sp_dmn_conf_circuit *circuits;
     size_t n_circuits;
 
     /* where the file came from, and the flags, for SIGHUP */
-    char config_path[SP_DCONF_PATH];
-} sp_dconf;
+    char config_path[SP_DMN_CONF_PATH];
+} sp_dmn_conf;
 
 /* On output: *c holds the defaults (no file, no flags). */
-void sp_dconf_defaults(sp_dconf *c);
+void sp_dmn_conf_defaults(sp_dmn_conf *c);
 
 /* Frees c->circuits. */
-void sp_dconf_free(sp_dconf *c);
+void sp_dmn_conf_free(sp_dmn_conf *c);
 
 /*
  * Builds a configuration from the command line of `snarkpipe daemon`
  * (argv[0] is "daemon"): defaults, then --config FILE, then the flags.
- * On output: *c filled (free with sp_dconf_free); *action 0 = run,
+ * On output: *c filled (free with sp_dmn_conf_free); *action 0 = run,
  *   1 = --help printed, 2 = --print-config printed, 3 = --check-config
  *   passed.
  * Returns SP_OK or SP_ERR_INVALID_ARG (bad flag, value or file line: err
  *   says which), SP_ERR_IO (the file cannot be read).
  */
-sp_status sp_dconf_from_args(sp_dconf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv,
+                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Reads only the file (no flags) on top of what *c holds. */
-sp_status sp_dconf_load_file(sp_dconf *c, const char *path, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_conf_load_file(sp_dmn_conf *c, const char *path, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Applies one option by its INI key (section "" = search every section),
  * as the file reader does. */
-sp_status sp_dconf_set(sp_dconf *c, const char *section, const char *key, const char *value,
-                       char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_conf_set(sp_dmn_conf *c, const char *section, const char *key, const char *value,
+                          char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Points eng's strings at the arrays and checks what depends on several
  * options. Returns SP_OK or SP_ERR_INVALID_ARG. */
-sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_conf_finish(sp_dmn_conf *c, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
  * SIGHUP: copies the reloadable options of fresh into live and replaces
@@ -138,22 +139,21 @@ sp_status sp_dconf_finish(sp_dconf *c, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
  * each changed option that needs a restart and each section removed.
  * Returns the number of options changed, -1 when out of memory.
  */
-int sp_dconf_reload(sp_dconf *live, const sp_dconf *fresh, size_t *first_new_circuit);
+int sp_dmn_conf_reload(sp_dmn_conf *live, const sp_dmn_conf *fresh, size_t *first_new_circuit);
 
 /* Writes c as an annotated INI file (every option with its help). */
-void sp_dconf_print(FILE *f, const sp_dconf *c);
+void sp_dmn_conf_print(FILE *f, const sp_dmn_conf *c);
 
 /* Writes the flag list (for --help). */
-void sp_dconf_help(FILE *f);
+void sp_dmn_conf_help(FILE *f);
 
 /* A connection string with its password (URI user:password@, or a
  * password=... pair) replaced by "***": what --print-config, --help and
  * SIGHUP's log show of farm.queue. */
-void sp_dconf_redact(char *out, size_t out_len, const char *conninfo);
+void sp_dmn_conf_redact(char *out, size_t out_len, const char *conninfo);
 
 /* Parsers of the value syntax above, exposed for the tests. */
-int sp_dconf_parse_bytes(size_t *out, const char *s);
-int sp_dconf_parse_ms(long *out, const char *s);
-int sp_dconf_parse_bool(int *out, const char *s);
+int sp_dmn_conf_parse_ms(long *out, const char *s);
+int sp_dmn_conf_parse_bool(int *out, const char *s);
 
 #endif

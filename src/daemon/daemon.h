@@ -100,6 +100,6 @@
  * token file, the engine), 64 for a bad option, file or listener
  * policy (a non-loopback TCP address without a token).
  */
-int sp_daemon_main(int argc, char **argv);
+int sp_dmn_main(int argc, char **argv);
 
 #endif

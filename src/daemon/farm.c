@@ -28,9 +28,9 @@
 #define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
 #define JANITOR_POLLS 4        /* housekeeping every 4 polls */
 
-int sp_farm_on(const sp_dmn *d) { return d->farm != NULL; }
+int sp_dmn_farm_on(const sp_dmn *d) { return d->farm != NULL; }
 
-void sp_farm_wake(sp_farm *f)
+void sp_dmn_farm_wake(sp_dmn_farm *f)
 {
     char b = 1;
     ssize_t k = write(f->wake[1], &b, 1); /* non-blocking: a full pipe already wakes it */
@@ -43,15 +43,15 @@ void sp_farm_wake(sp_farm *f)
 static void claim_done(void *ctx, sp_engine_job *ej)
 {
     fclaim *fc = ctx;
-    sp_farm *f = fc->f;
+    sp_dmn_farm *f = fc->f;
     sp_dmn *d = f->d;
     sp_engine_result res;
-    double t[SP_STAGE_N] = {0};
+    double t[SP_DMN_STAGE_N] = {0};
     sp_engine_await(d->eng, ej, 0, &res);
     uint8_t *pub = NULL;
     size_t npub = res.n_public;
     if (res.status == SP_OK) {
-        sp_trk_job_timings(d, res.job_seq, 1000, t);
+        sp_dmn_trk_job_timings(d, res.job_seq, 1000, t);
         pub = malloc(npub ? npub * 32 : 1);
         for (size_t i = 0; pub && i < npub; i++)
             sp_fr_to_bytes_le(pub + 32 * i, &res.public_signals[i]);
@@ -62,9 +62,9 @@ static void claim_done(void *ctx, sp_engine_job *ej)
         sp_bp_proof_encode(fc->proof, &res.proofs[0]);
         fc->publics = pub;
         fc->publics_len = npub * 32;
-        fc->synth_ms = t[SP_STAGE_SYNTH];
-        fc->gpu_ms = t[SP_STAGE_GPU];
-        fc->finish_ms = t[SP_STAGE_FINISH];
+        fc->synth_ms = t[SP_DMN_STAGE_SYNTH];
+        fc->gpu_ms = t[SP_DMN_STAGE_GPU];
+        fc->finish_ms = t[SP_DMN_STAGE_FINISH];
         fc->state = FC_DONE;
     } else {
         free(pub);
@@ -79,13 +79,13 @@ static void claim_done(void *ctx, sp_engine_job *ej)
     pthread_cond_broadcast(&f->cv_idle);
     pthread_mutex_unlock(&f->mu);
     sp_engine_job_release(d->eng, ej);
-    sp_reg_release(d, c, res.status, 1);
-    sp_farm_wake(f);
+    sp_dmn_reg_release(d, c, res.status, 1);
+    sp_dmn_farm_wake(f);
 }
 
 /* Marks fc failed before it reached the engine: permanent (its input is
  * bad), by_us (this node is shutting down: not an attempt), or neither. */
-static void start_failed(sp_farm *f, fclaim *fc, int permanent, int by_us, const char *what, const char *why)
+static void start_failed(sp_dmn_farm *f, fclaim *fc, int permanent, int by_us, const char *what, const char *why)
 {
     pthread_mutex_lock(&f->mu);
     snprintf(fc->err, sizeof fc->err, "%s%s", what, why);
@@ -101,7 +101,7 @@ static void start_failed(sp_farm *f, fclaim *fc, int permanent, int by_us, const
  * Returns 0, or -1 with err (the partition's input is bad). */
 static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep_input *in, char err[SP_ERR_LEN])
 {
-    const sp_q_claim *q = &fc->c;
+    const sp_dmn_q_claim *q = &fc->c;
     if (c->porep) {
         if (q->input_len != 12) {
             snprintf(err, SP_ERR_LEN, "a native input is 12 bytes, not %zu", q->input_len);
@@ -116,15 +116,8 @@ static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep
         *in = (sp_porep_input){s, p};
         return 0;
     }
-    size_t n = 0;
-    if (sp_wtns_parse(w, &n, q->input, q->input_len, err) != SP_OK)
+    if (sp_dmn_jobs_witness(w, q->input, q->input_len, c->n_vars, c->id, err) != SP_OK)
         return -1;
-    if (n != c->n_vars) {
-        snprintf(err, SP_ERR_LEN, "the witness holds %zu values; the circuit takes %u", n, c->n_vars);
-        free(*w);
-        *w = NULL;
-        return -1;
-    }
     int same = q->expect_pub && q->expect_pub_len == (size_t)c->n_public * 32;
     for (uint32_t i = 0; same && i < c->n_public; i++) {
         uint8_t b[32];
@@ -142,19 +135,19 @@ static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep
 
 /* Loads the circuit (a reference), keeps its verifying key for assembly,
  * decodes the input, submits a one-partition engine job. */
-static void start_claim(sp_farm *f, fclaim *fc)
+static void start_claim(sp_dmn_farm *f, fclaim *fc)
 {
     sp_dmn *d = f->d;
     char err[SP_ERR_LEN] = "", id[64] = "";
     pthread_mutex_lock(&f->mu);
-    fcirc *fcc = sp_farm_by_digest_locked(f, fc->c.digest, 0);
+    fcirc *fcc = sp_dmn_farm_by_digest_locked(f, fc->c.digest, 0);
     if (fcc)
         snprintf(id, sizeof id, "%s", fcc->id);
     pthread_mutex_unlock(&f->mu);
     dcircuit *c = NULL;
     if (!*id)
         return start_failed(f, fc, 0, 0, "this node no longer has the circuit", "");
-    if (sp_reg_acquire(d, id, &c, err) != 200)
+    if (sp_dmn_reg_acquire(d, id, &c, err) != 200)
         return start_failed(f, fc, 0, 0, "its key did not load here: ", err);
     pthread_mutex_lock(&f->mu);
     if (!fcc->have_pvk && sp_g16_pvk_init(&fcc->pvk, &c->pk.vk, err) == SP_OK)
@@ -163,7 +156,7 @@ static void start_claim(sp_farm *f, fclaim *fc)
     sp_fr *w = NULL;
     sp_porep_input in;
     if (decode_input(fc, c, &w, &in, err)) {
-        sp_reg_unref(d, c);
+        sp_dmn_reg_unref(d, c);
         return start_failed(f, fc, 1, 0, "bad input: ", err);
     }
     const void *inp = &in;
@@ -187,7 +180,7 @@ static void start_claim(sp_farm *f, fclaim *fc)
     pthread_mutex_unlock(&f->mu);
     if (st != SP_OK) {
         free(w);
-        sp_reg_unref(d, c);
+        sp_dmn_reg_unref(d, c);
         start_failed(f, fc, 0, st == SP_ERR_CANCELLED, "the engine refused it: ",
                      st == SP_ERR_CANCELLED ? "shutting down" : err);
     }
@@ -195,7 +188,7 @@ static void start_claim(sp_farm *f, fclaim *fc)
 
 static void *starter_main(void *arg)
 {
-    sp_farm *f = arg;
+    sp_dmn_farm *f = arg;
     pthread_mutex_lock(&f->mu);
     for (;;) {
         fclaim *fc = NULL;
@@ -211,7 +204,7 @@ static void *starter_main(void *arg)
         if (!fc) { /* a refresh of the circuit cache */
             f->refresh = 0;
             pthread_mutex_unlock(&f->mu);
-            sp_farm_refresh(f);
+            sp_dmn_farm_refresh(f);
             pthread_mutex_lock(&f->mu);
             continue;
         }
@@ -223,7 +216,7 @@ static void *starter_main(void *arg)
         fc->c.input = NULL;
         fc->taken = 0; /* the worker may settle it now */
         pthread_mutex_unlock(&f->mu);
-        sp_farm_wake(f);
+        sp_dmn_farm_wake(f);
         pthread_mutex_lock(&f->mu);
     }
     pthread_mutex_unlock(&f->mu);
@@ -232,7 +225,7 @@ static void *starter_main(void *arg)
 
 /* ---- the worker: store, release, heartbeat, claim, assemble ---- */
 
-void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k)
+void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k)
 {
     pthread_mutex_lock(&f->mu);
     *c += k;
@@ -264,42 +257,42 @@ static void fclaim_free(fclaim *fc)
 
 /* Writes what fc ended with; returns 0 when done with it, -1 when the
  * database failed (try again later). */
-static int settle(sp_farm *f, fclaim *fc, asm_list *a)
+static int settle(sp_dmn_farm *f, fclaim *fc, asm_list *a)
 {
     char err[SP_ERR_LEN];
     int done = 0, last = 0;
     sp_status st;
     if (fc->state == FC_DONE) {
-        sp_q_proof p = {fc->proof, fc->publics, fc->publics_len, fc->synth_ms, fc->gpu_ms, fc->finish_ms};
-        st = sp_q_store(f->q, f->inst, &fc->c, &p, &done, &last, err);
+        sp_dmn_q_proof p = {fc->proof, fc->publics, fc->publics_len, fc->synth_ms, fc->gpu_ms, fc->finish_ms};
+        st = sp_dmn_q_store(f->q, f->inst, &fc->c, &p, &done, &last, err);
         if (st == SP_OK) {
-            sp_farm_count(f, done ? &f->stored : &f->fenced, 1);
+            sp_dmn_farm_count(f, done ? &f->stored : &f->fenced, 1);
             if (!done)
-                SP_LOGW("farm: the proof of f%lld partition %u came too late (its claim was taken over): dropped",
-                        (long long)fc->c.job, fc->c.idx);
+                SP_DMN_LOGW("farm: the proof of f%lld partition %u came too late (its claim was taken over): dropped",
+                            (long long)fc->c.job, fc->c.idx);
             if (last)
                 asm_add(a, fc->c.job);
         }
     } else {
         int fail = fc->permanent, counted = !fc->by_us;
-        const char *code = fail ? "bad_input" : sp_jobs_error_code(fc->status);
-        st = sp_q_release(f->q, f->inst, &fc->c, fail, counted, f->max_attempts, code, fc->err, &done, err);
+        const char *code = fail ? "bad_input" : sp_dmn_jobs_error_code(fc->status);
+        st = sp_dmn_q_release(f->q, f->inst, &fc->c, fail, counted, f->max_attempts, code, fc->err, &done, err);
         if (st == SP_OK) {
-            sp_farm_count(f, fail ? &f->failed : &f->released, done);
-            SP_LOGI("farm: f%lld partition %u %s: %s", (long long)fc->c.job, fc->c.idx,
-                    fail ? "failed for good" : fc->by_us ? "handed back" : "failed here, queued again", fc->err);
+            sp_dmn_farm_count(f, fail ? &f->failed : &f->released, done);
+            SP_DMN_LOGI("farm: f%lld partition %u %s: %s", (long long)fc->c.job, fc->c.idx,
+                        fail ? "failed for good" : fc->by_us ? "handed back" : "failed here, queued again", fc->err);
         }
     }
     if (st != SP_OK) {
-        sp_farm_count(f, &f->db_errors, 1);
-        SP_LOGW("farm: %s", err);
+        sp_dmn_farm_count(f, &f->db_errors, 1);
+        SP_DMN_LOGW("farm: %s", err);
         return -1;
     }
     return 0;
 }
 
 /* Settles every claim that ended; lost ones go without a write. */
-static void settle_all(sp_farm *f, asm_list *a)
+static void settle_all(sp_dmn_farm *f, asm_list *a)
 {
     for (;;) {
         pthread_mutex_lock(&f->mu);
@@ -332,24 +325,24 @@ static void settle_all(sp_farm *f, asm_list *a)
 /* Renews the leases of every claim not yet settled; those no longer ours
  * are marked lost (their engine jobs cancelled: a cancelled job, a claim
  * taken over after a lease ran out). */
-static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
+static sp_status heartbeat(sp_dmn_farm *f, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&f->mu);
     size_t n = 0;
-    sp_q_hold *h = malloc((f->n_claims ? f->n_claims : 1) * sizeof *h);
+    sp_dmn_q_hold *h = malloc((f->n_claims ? f->n_claims : 1) * sizeof *h);
     for (fclaim *fc = f->claims; h && fc; fc = fc->next)
         if (!fc->lost)
-            h[n++] = (sp_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
+            h[n++] = (sp_dmn_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
     const char **dig = NULL;
-    size_t nd = sp_farm_digests_locked(f, 0, &dig);
+    size_t nd = sp_dmn_farm_digests_locked(f, 0, &dig);
     pthread_mutex_unlock(&f->mu);
     int node_lost = 0;
-    sp_status st = h && dig ? sp_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, h, n,
-                                             &node_lost, err) : SP_ERR_NOMEM;
+    sp_status st = h && dig ? sp_dmn_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, h, n,
+                                                 &node_lost, err) : SP_ERR_NOMEM;
     free(dig);
     if (st == SP_OK && node_lost) {
-        sp_farm_count(f, &f->node_restarts, 1);
-        SP_LOGW("farm: this node's row was gone from the database (an outage longer than 10 leases?); made again");
+        sp_dmn_farm_count(f, &f->node_restarts, 1);
+        SP_DMN_LOGW("farm: this node's row was gone from the database (an outage longer than 10 leases?); made again");
     }
     pthread_mutex_lock(&f->mu);
     for (size_t i = 0; st == SP_OK && i < n; i++) {
@@ -360,8 +353,8 @@ static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
                 fc->lost = 1;
                 if (fc->ej)
                     sp_engine_cancel(f->d->eng, fc->ej);
-                SP_LOGI("farm: f%lld partition %u is no longer this node's (cancelled or taken over): dropped",
-                        (long long)fc->c.job, fc->c.idx);
+                SP_DMN_LOGI("farm: f%lld partition %u is no longer this node's (cancelled or taken over): dropped",
+                            (long long)fc->c.job, fc->c.idx);
             }
     }
     pthread_mutex_unlock(&f->mu);
@@ -370,22 +363,22 @@ static sp_status heartbeat(sp_farm *f, char err[SP_ERR_LEN])
 }
 
 /* Claims what the engine has room for. */
-static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
+static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&f->mu);
     /* paused (POST /v1/pause): claim nothing, so that others take the work */
     int hold = f->draining || atomic_load(&f->d->paused);
     size_t room = hold || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
     const char **dig = NULL;
-    size_t nd = room ? sp_farm_digests_locked(f, 0, &dig) : 0;
+    size_t nd = room ? sp_dmn_farm_digests_locked(f, 0, &dig) : 0;
     pthread_mutex_unlock(&f->mu);
     if (!room || !nd) {
         free(dig);
         return SP_OK;
     }
-    sp_q_claim *c = NULL;
+    sp_dmn_q_claim *c = NULL;
     size_t n = 0;
-    sp_status st = sp_q_claim_parts(f->q, f->inst, dig, nd, room, f->lease_ms, f->max_attempts, &c, &n, err);
+    sp_status st = sp_dmn_q_claim_parts(f->q, f->inst, dig, nd, room, f->lease_ms, f->max_attempts, &c, &n, err);
     free(dig);
     if (st != SP_OK || !n)
         return st;
@@ -402,69 +395,69 @@ static sp_status claim_some(sp_farm *f, char err[SP_ERR_LEN])
         f->claims = fc;
         f->n_claims++;
         f->claimed++;
-        SP_LOGD("farm: claimed f%lld partition %u (epoch %lld, attempt %d)", (long long)fc->c.job, fc->c.idx,
-                (long long)fc->c.epoch, fc->c.attempts);
+        SP_DMN_LOGD("farm: claimed f%lld partition %u (epoch %lld, attempt %d)", (long long)fc->c.job, fc->c.idx,
+                    (long long)fc->c.epoch, fc->c.attempts);
     }
     pthread_cond_signal(&f->cv_start);
     pthread_mutex_unlock(&f->mu);
-    sp_q_claims_free(c, n);
+    sp_dmn_q_claims_free(c, n);
     return SP_OK;
 }
 
 /* ---- the loop ---- */
 
 /* Connected, or reconnected now (then *fresh: the instance's row made
- * again and the notifications listened to, by sp_q_ensure). Returns 1
+ * again and the notifications listened to, by sp_dmn_q_ensure). Returns 1
  * when connected. Reconnection attempts follow the queue's backoff. */
-static int keep_connected(sp_farm *f, int *fresh)
+static int keep_connected(sp_dmn_farm *f, int *fresh)
 {
     char err[SP_ERR_LEN];
     *fresh = 0;
-    if (f->connected && sp_q_connected(f->q))
+    if (f->connected && sp_dmn_q_connected(f->q))
         return 1;
     if (f->connected) {
         pthread_mutex_lock(&f->mu);
         f->connected = 0;
         pthread_mutex_unlock(&f->mu);
-        SP_LOGW("farm: lost the queue database (%s); reconnecting", f->desc);
+        SP_DMN_LOGW("farm: lost the queue database (%s); reconnecting", f->desc);
     }
-    sp_status st = sp_q_ensure(f->q, err);
+    sp_status st = sp_dmn_q_ensure(f->q, err);
     const char **dig = NULL;
-    size_t nd = st == SP_OK ? sp_farm_digests(f, 0, &dig) : 0, released = 0;
+    size_t nd = st == SP_OK ? sp_dmn_farm_digests(f, 0, &dig) : 0, released = 0;
     int recent = 0;
     if (st == SP_OK)
-        st = dig ? sp_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, &released, &recent, err)
+        st = dig ? sp_dmn_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, &released, &recent, err)
                  : SP_ERR_NOMEM;
     free(dig);
     if (st != SP_OK)
         return 0;
     if (released)
-        SP_LOGI("farm: %zu partition(s) claimed by an earlier run of node %s queued again", released, f->name);
+        SP_DMN_LOGI("farm: %zu partition(s) claimed by an earlier run of node %s queued again", released, f->name);
     if (recent)
-        SP_LOGW("farm: an earlier instance of node %s was alive within the last lease: two daemons with one node "
-                "id? (farm.node_id must be unique)", f->name);
+        SP_DMN_LOGW("farm: an earlier instance of node %s was alive within the last lease: two daemons with one node "
+                    "id? (farm.node_id must be unique)", f->name);
     pthread_mutex_lock(&f->mu);
     f->connected = 1;
     pthread_mutex_unlock(&f->mu);
-    SP_LOGI("farm: connected to the queue (%s) as %s", f->desc, f->inst);
+    SP_DMN_LOGI("farm: connected to the queue (%s) as %s", f->desc, f->inst);
     *fresh = 1;
     return 1;
 }
 
-void sp_farm_job_ended(sp_farm *f, int64_t id)
+void sp_dmn_farm_job_ended(sp_dmn_farm *f, int64_t id)
 {
     pthread_mutex_lock(&f->mu);
-    f->done_ring[++f->done_gen % SP_FARM_DONE_RING] = id;
+    f->done_ring[++f->done_gen % SP_DMN_FARM_DONE_RING] = id;
     pthread_cond_broadcast(&f->cv_done);
     pthread_mutex_unlock(&f->mu);
 }
 
-static void on_done(void *ctx, int64_t id) { sp_farm_job_ended(ctx, id); }
+static void on_done(void *ctx, int64_t id) { sp_dmn_farm_job_ended(ctx, id); }
 
 /* Sleeps until the socket or the wake-up pipe is readable, or timeout. */
-static void wait_events(sp_farm *f, double timeout_ms, int *work, int *cancel)
+static void wait_events(sp_dmn_farm *f, double timeout_ms, int *work, int *cancel)
 {
-    struct pollfd p[2] = {{f->wake[0], POLLIN, 0}, {sp_q_socket(f->q), POLLIN, 0}};
+    struct pollfd p[2] = {{f->wake[0], POLLIN, 0}, {sp_dmn_q_socket(f->q), POLLIN, 0}};
     int np = p[1].fd >= 0 ? 2 : 1;
     int t = timeout_ms < 0 ? 0 : timeout_ms > 60000 ? 60000 : (int)timeout_ms + 1;
     if (poll(p, (nfds_t)np, t) > 0 && (p[0].revents & POLLIN)) {
@@ -474,7 +467,7 @@ static void wait_events(sp_farm *f, double timeout_ms, int *work, int *cancel)
         *work = 1; /* a claim ended: room for another */
     }
     if (np == 2)
-        sp_q_drain_notifies(f->q, work, cancel, on_done, f); /* a broken connection: keep_connected sees it next */
+        sp_dmn_q_drain_notifies(f->q, work, cancel, on_done, f); /* a broken connection: keep_connected sees it next */
 }
 
 typedef struct {
@@ -483,62 +476,62 @@ typedef struct {
 } loop_clock;
 
 /* One pass of the loop's database work, connected. */
-static void pass(sp_farm *f, loop_clock *k, int fresh)
+static void pass(sp_dmn_farm *f, loop_clock *k, int fresh)
 {
     char err[SP_ERR_LEN];
     asm_list a = {.n = 0};
-    double now = sp_wire_now_ms();
+    double now = sp_dmn_wire_now_ms();
     if (fresh) {
         k->next_hb = 0;
         k->want_claim = 1;
     }
     settle_all(f, &a);
     for (size_t i = 0; i < a.n; i++)
-        sp_farm_assemble(f, a.ids[i], err);
+        sp_dmn_farm_assemble(f, a.ids[i], err);
     if (now >= k->next_hb) {
         if (heartbeat(f, err) != SP_OK) {
-            sp_farm_count(f, &f->db_errors, 1);
-            SP_LOGW("farm: heartbeat: %s", err);
+            sp_dmn_farm_count(f, &f->db_errors, 1);
+            SP_DMN_LOGW("farm: heartbeat: %s", err);
         }
         k->next_hb = now + (double)f->lease_ms / 3;
     }
     if (now >= k->next_poll) { /* the fallback for notifications lost while a connection was down */
         const char **dig = NULL;
         int64_t ids[READY_SWEEP];
-        size_t nd = sp_farm_digests(f, 1, &dig), n = 0;
-        if (dig && sp_q_ready_jobs(f->q, dig, nd, ids, READY_SWEEP, &n, err) == SP_OK)
+        size_t nd = sp_dmn_farm_digests(f, 1, &dig), n = 0;
+        if (dig && sp_dmn_q_ready_jobs(f->q, dig, nd, ids, READY_SWEEP, &n, err) == SP_OK)
             for (size_t i = 0; i < n; i++)
-                sp_farm_assemble(f, ids[i], err);
+                sp_dmn_farm_assemble(f, ids[i], err);
         free(dig);
         pthread_mutex_lock(&f->mu);
         f->refresh = 1; /* circuits registered or evicted meanwhile */
         pthread_cond_broadcast(&f->cv_start);
         pthread_mutex_unlock(&f->mu);
-        sp_farm_job_ended(f, 0); /* awaiters look again: a notification may have been lost */
+        sp_dmn_farm_job_ended(f, 0); /* awaiters look again: a notification may have been lost */
         k->want_claim = 1;
         k->next_poll = now + (double)f->poll_ms;
     }
     if (now >= k->next_janitor) {
         size_t failed = 0;
-        if (sp_q_janitor(f->q, f->max_attempts, f->d->cfg.result_ttl_ms, f->lease_ms, &failed, err) != SP_OK)
-            SP_LOGW("farm: housekeeping: %s", err);
+        if (sp_dmn_q_janitor(f->q, f->max_attempts, f->d->cfg.result_ttl_ms, f->lease_ms, &failed, err) != SP_OK)
+            SP_DMN_LOGW("farm: housekeeping: %s", err);
         else if (failed)
-            SP_LOGW("farm: %zu job(s) failed: a partition was claimed %d times without a proof", failed,
-                    f->max_attempts);
+            SP_DMN_LOGW("farm: %zu job(s) failed: a partition was claimed %d times without a proof", failed,
+                        f->max_attempts);
         k->next_janitor = now + JANITOR_POLLS * (double)f->poll_ms;
     }
     if (k->want_claim) {
         k->want_claim = 0;
         if (claim_some(f, err) != SP_OK) {
-            sp_farm_count(f, &f->db_errors, 1);
-            SP_LOGW("farm: claim: %s", err);
+            sp_dmn_farm_count(f, &f->db_errors, 1);
+            SP_DMN_LOGW("farm: claim: %s", err);
         }
     }
 }
 
 static void *worker_main(void *arg)
 {
-    sp_farm *f = arg;
+    sp_dmn_farm *f = arg;
     loop_clock k = {0, 0, 0, 1};
     for (;;) {
         pthread_mutex_lock(&f->mu);
@@ -551,13 +544,13 @@ static void *worker_main(void *arg)
             pass(f, &k, fresh);
         double ms;
         uint64_t calls, rec;
-        sp_q_stats(f->q, &ms, &calls, &rec);
+        sp_dmn_q_stats(f->q, &ms, &calls, &rec);
         pthread_mutex_lock(&f->mu);
         f->wk_ms = ms;
         f->wk_calls = calls;
         f->wk_reconnects = rec;
         pthread_mutex_unlock(&f->mu);
-        double now = sp_wire_now_ms(), next = k.next_poll < k.next_hb ? k.next_poll : k.next_hb;
+        double now = sp_dmn_wire_now_ms(), next = k.next_poll < k.next_hb ? k.next_poll : k.next_hb;
         if (!f->connected)
             next = now + 100;
         wait_events(f, k.want_claim ? 0 : next - now, &work, &cancel);
@@ -580,15 +573,15 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&f->mu);
     }
     char err[SP_ERR_LEN];
-    if (f->connected && sp_q_node_down(f->q, f->inst, err) != SP_OK)
-        SP_LOGW("farm: leaving the farm: %s", err);
+    if (f->connected && sp_dmn_q_node_down(f->q, f->inst, err) != SP_OK)
+        SP_DMN_LOGW("farm: leaving the farm: %s", err);
     return NULL;
 }
 
 /* ---- start, drain, stop ---- */
 
 /* The node id: farm.node_id, else the host name (made of the id characters). */
-static void node_name(sp_farm *f, const char *cfg)
+static void node_name(sp_dmn_farm *f, const char *cfg)
 {
     char host[256] = "";
     if (*cfg)
@@ -601,17 +594,17 @@ static void node_name(sp_farm *f, const char *cfg)
     f->name[n] = 0;
     uint8_t r[4] = {0};
     if (sp_os_random(r, sizeof r) != SP_OK) {
-        unsigned x = (unsigned)getpid() ^ (unsigned)sp_wire_now_ms();
+        unsigned x = (unsigned)getpid() ^ (unsigned)sp_dmn_wire_now_ms();
         memcpy(r, &x, sizeof r);
     }
     snprintf(f->inst, sizeof f->inst, "%s/%02x%02x%02x%02x", f->name, r[0], r[1], r[2], r[3]);
 }
 
-static void farm_free(sp_farm *f)
+static void farm_free(sp_dmn_farm *f)
 {
     for (int i = 0; i < f->pool_n; i++)
-        sp_q_close(f->pool[i]);
-    sp_q_close(f->q);
+        sp_dmn_q_close(f->pool[i]);
+    sp_dmn_q_close(f->q);
     while (f->circs) {
         fcirc *c = f->circs;
         f->circs = c->next;
@@ -631,14 +624,14 @@ static void farm_free(sp_farm *f)
     free(f);
 }
 
-sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
+sp_status sp_dmn_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
 {
-    const sp_dconf *cfg = &d->cfg;
+    const sp_dmn_conf *cfg = &d->cfg;
     if (!d->cfg.eng.verify_proofs) {
         snprintf(err, SP_ERR_LEN, "the farm stores verified proofs only: engine.verify_proofs must stay on");
         return SP_ERR_INVALID_ARG;
     }
-    sp_farm *f = calloc(1, sizeof *f);
+    sp_dmn_farm *f = calloc(1, sizeof *f);
     if (!f) {
         snprintf(err, SP_ERR_LEN, "out of memory");
         return SP_ERR_NOMEM;
@@ -651,7 +644,7 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
     pthread_cond_init(&f->cv_pool, NULL);
     pthread_cond_init(&f->cv_idle, NULL);
     snprintf(f->conninfo, sizeof f->conninfo, "%s", cfg->queue);
-    sp_q_describe(f->desc, sizeof f->desc, cfg->queue);
+    sp_dmn_q_describe(f->desc, sizeof f->desc, cfg->queue);
     node_name(f, cfg->node_id);
     f->lease_ms = cfg->lease_ms;
     f->poll_ms = cfg->poll_ms;
@@ -669,11 +662,11 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
     if (st != SP_OK)
         snprintf(err, SP_ERR_LEN, "pipe: %s", strerror(errno));
     if (st == SP_OK)
-        st = sp_q_open(&f->q, f->conninfo, 1, err);
+        st = sp_dmn_q_open(&f->q, f->conninfo, 1, err);
     if (st == SP_OK)
-        st = sp_q_listen(f->q, err);
+        st = sp_dmn_q_listen(f->q, err);
     if (st == SP_OK) {
-        sp_farm_refresh(f);
+        sp_dmn_farm_refresh(f);
         d->farm = f;
         if (pthread_create(&f->starter, NULL, starter_main, f) == 0)
             f->starter_started = 1;
@@ -681,20 +674,20 @@ sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
             f->worker_started = 1;
         if (!f->worker_started) {
             snprintf(err, SP_ERR_LEN, "cannot start the farm's threads");
-            sp_farm_stop(d);
+            sp_dmn_farm_stop(d);
             return SP_ERR_NOMEM;
         }
-        SP_LOGI("farm: node %s (instance %s) on %s: up to %d partitions at once, lease %ld ms, poll %ld ms",
-                f->name, f->inst, f->desc, f->capacity, f->lease_ms, f->poll_ms);
+        SP_DMN_LOGI("farm: node %s (instance %s) on %s: up to %d partitions at once, lease %ld ms, poll %ld ms",
+                    f->name, f->inst, f->desc, f->capacity, f->lease_ms, f->poll_ms);
         return SP_OK;
     }
     farm_free(f);
     return st;
 }
 
-void sp_farm_drain(sp_dmn *d, int cancel)
+void sp_dmn_farm_drain(sp_dmn *d, int cancel)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     if (!f)
         return;
     pthread_mutex_lock(&f->mu);
@@ -706,20 +699,20 @@ void sp_farm_drain(sp_dmn *d, int cancel)
                 sp_engine_cancel(d->eng, fc->ej);
     }
     pthread_mutex_unlock(&f->mu);
-    sp_farm_wake(f);
+    sp_dmn_farm_wake(f);
 }
 
-void sp_farm_nudge(sp_dmn *d)
+void sp_dmn_farm_nudge(sp_dmn *d)
 {
     if (!d->farm)
         return;
-    sp_farm_wake(d->farm);
-    sp_farm_job_ended(d->farm, 0);
+    sp_dmn_farm_wake(d->farm);
+    sp_dmn_farm_job_ended(d->farm, 0);
 }
 
-size_t sp_farm_live(sp_dmn *d)
+size_t sp_dmn_farm_live(sp_dmn *d)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     if (!f)
         return 0;
     pthread_mutex_lock(&f->mu);
@@ -728,12 +721,12 @@ size_t sp_farm_live(sp_dmn *d)
     return n;
 }
 
-void sp_farm_stop(sp_dmn *d)
+void sp_dmn_farm_stop(sp_dmn *d)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     if (!f)
         return;
-    sp_farm_drain(d, 1);
+    sp_dmn_farm_drain(d, 1);
     pthread_mutex_lock(&f->mu);
     f->stopping = 1;
     pthread_cond_broadcast(&f->cv_start);
@@ -752,7 +745,7 @@ void sp_farm_stop(sp_dmn *d)
     while (f->n_engine) /* cancelled above; their callbacks settle them */
         pthread_cond_wait(&f->cv_idle, &f->mu);
     pthread_mutex_unlock(&f->mu);
-    sp_farm_wake(f);
+    sp_dmn_farm_wake(f);
     if (f->worker_started)
         pthread_join(f->worker, NULL);
     d->farm = NULL;

@@ -22,8 +22,8 @@
 #include "daemon/queue.h"
 #include "groth16/verify.h"
 
-#define SP_FARM_POOL 16       /* HTTP connections at most */
-#define SP_FARM_DONE_RING 256 /* job endings an awaiter can tell apart between two looks */
+#define SP_DMN_FARM_POOL 16       /* HTTP connections at most */
+#define SP_DMN_FARM_DONE_RING 256 /* job endings an awaiter can tell apart between two looks */
 
 typedef enum {
     FC_STARTING = 0,          /* claimed; the starter has not made it an engine job yet */
@@ -33,8 +33,8 @@ typedef enum {
 } fc_state;
 
 typedef struct fclaim {
-    struct sp_farm *f;
-    sp_q_claim c;             /* c.input freed once started */
+    struct sp_dmn_farm *f;
+    sp_dmn_q_claim c;             /* c.input freed once started */
     fc_state state;
     int taken;                /* the starter works on it */
     int lost;                 /* no longer ours (heartbeat): dropped without a write */
@@ -55,7 +55,7 @@ typedef struct fclaim {
 typedef struct fcirc {
     char id[64];
     uint64_t gen;             /* the registration digested (a new one of the id: digested again) */
-    char digest[SP_Q_DIGEST_HEX];
+    char digest[SP_DMN_Q_DIGEST_HEX];
     uint32_t n_vars, n_public;
     int native;
     int have_pvk;             /* set from the key when it was first loaded for a claim */
@@ -65,14 +65,14 @@ typedef struct fcirc {
     struct fcirc *next;
 } fcirc;
 
-typedef struct sp_farm {
+typedef struct sp_dmn_farm {
     sp_dmn *d;
-    char conninfo[SP_DCONF_PATH];
+    char conninfo[SP_DMN_CONF_PATH];
     char desc[256];           /* conninfo without its password */
     char name[64], inst[96];  /* node id; instance = node id + "/" + random hex */
     long lease_ms, poll_ms;
     int capacity, max_attempts;
-    sp_queue *q;              /* the worker's connection */
+    sp_dmn_queue *q;              /* the worker's connection */
     pthread_t worker, starter;
     int worker_started, starter_started;
     int wake[2];              /* pipe: anything written wakes the worker */
@@ -83,23 +83,23 @@ typedef struct sp_farm {
     pthread_cond_t cv_pool;   /* a pool connection came back */
     pthread_cond_t cv_idle;   /* no engine job of the farm running (stop waits) */
     uint64_t done_gen;        /* job endings heard of (NOTIFY sp_done) and poll ticks, counted */
-    int64_t done_ring[SP_FARM_DONE_RING]; /* entry g % RING: the job of ending g; 0 = a poll tick
+    int64_t done_ring[SP_DMN_FARM_DONE_RING]; /* entry g % RING: the job of ending g; 0 = a poll tick
                                              (every awaiter looks again) */
     fclaim *claims;
     size_t n_claims, n_engine;
     fcirc *circs;
     int draining, cancel_all, stopping, connected, refresh;
-    sp_queue *pool[SP_FARM_POOL];
-    int pool_busy[SP_FARM_POOL], pool_n, pool_max;
-    double pool_seen_ms[SP_FARM_POOL];  /* each connection's statement time and count already added */
-    uint64_t pool_seen_calls[SP_FARM_POOL], pool_seen_rec[SP_FARM_POOL];
+    sp_dmn_queue *pool[SP_DMN_FARM_POOL];
+    int pool_busy[SP_DMN_FARM_POOL], pool_n, pool_max;
+    double pool_seen_ms[SP_DMN_FARM_POOL];  /* each connection's statement time and count already added */
+    uint64_t pool_seen_calls[SP_DMN_FARM_POOL], pool_seen_rec[SP_DMN_FARM_POOL];
     double http_ms;           /* the HTTP side's statement time, count and reconnections */
     uint64_t http_calls, http_reconnects;
     /* counters since start */
     uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
     double wk_ms;             /* the worker connection's statement time, count and reconnections, */
     uint64_t wk_calls, wk_reconnects; /* published by the worker after each pass */
-} sp_farm;
+} sp_dmn_farm;
 
 /* farm_circ.c: the circuit cache. Returns the entry of registered circuit
  * id (digested now when it is a registration the cache has not seen;
@@ -107,29 +107,29 @@ typedef struct sp_farm {
  * with err (unknown id, I/O). The HTTP side digests on demand, the
  * starter on refresh. A key file changed in place while registered is
  * not noticed (the registry does not either): register it again. */
-const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN]);
+const fcirc *sp_dmn_farm_circuit(sp_dmn_farm *f, const char *id, char err[SP_ERR_LEN]);
 /* Brings the cache in line with the registry (new, changed, gone ids). */
-void sp_farm_refresh(sp_farm *f);
+void sp_dmn_farm_refresh(sp_dmn_farm *f);
 /* The distinct digests this node proves (with_pvk: only those whose
  * verifying key it holds): *out a malloc'ed array of pointers into the
  * entries. _locked: f->mu held. */
-size_t sp_farm_digests_locked(sp_farm *f, int with_pvk, const char ***out);
-size_t sp_farm_digests(sp_farm *f, int with_pvk, const char ***out);
+size_t sp_dmn_farm_digests_locked(sp_dmn_farm *f, int with_pvk, const char ***out);
+size_t sp_dmn_farm_digests(sp_dmn_farm *f, int with_pvk, const char ***out);
 /* A live entry of digest (with_pvk: holding its verifying key), or NULL;
  * f->mu held. */
-fcirc *sp_farm_by_digest_locked(sp_farm *f, const char *digest, int with_pvk);
+fcirc *sp_dmn_farm_by_digest_locked(sp_dmn_farm *f, const char *digest, int with_pvk);
 
 /* farm_asm.c: assembles job id (every proof verified again); logs. */
-void sp_farm_assemble(sp_farm *f, int64_t id, char err[SP_ERR_LEN]);
+void sp_dmn_farm_assemble(sp_dmn_farm *f, int64_t id, char err[SP_ERR_LEN]);
 
 /* farm.c: wakes the worker; adds k to counter *c under f->mu. */
-void sp_farm_wake(sp_farm *f);
+void sp_dmn_farm_wake(sp_dmn_farm *f);
 /* farm.c: job id ended (0: everyone look again): wakes the awaiters. */
-void sp_farm_job_ended(sp_farm *f, int64_t id);
-void sp_farm_count(sp_farm *f, uint64_t *c, uint64_t k);
+void sp_dmn_farm_job_ended(sp_dmn_farm *f, int64_t id);
+void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k);
 
 /* farm_api.c: a pool connection (connected) or NULL with err (503). */
-sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN]);
-void sp_farm_conn_put(sp_farm *f, sp_queue *q);
+sp_dmn_queue *sp_dmn_farm_conn_get(sp_dmn_farm *f, char err[SP_ERR_LEN]);
+void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q);
 
 #endif

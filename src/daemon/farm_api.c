@@ -13,21 +13,22 @@
 #include "daemon/farm.h"
 #include "daemon/log.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 /* ---- the pool ---- */
 
-sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
+sp_dmn_queue *sp_dmn_farm_conn_get(sp_dmn_farm *f, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&f->mu);
     for (;;) {
         for (int i = 0; i < f->pool_n; i++)
             if (!f->pool_busy[i]) {
                 f->pool_busy[i] = 1;
-                sp_queue *q = f->pool[i];
+                sp_dmn_queue *q = f->pool[i];
                 pthread_mutex_unlock(&f->mu);
-                if (sp_q_ensure(q, err) == SP_OK) /* reconnects after an outage, within its backoff */
+                if (sp_dmn_q_ensure(q, err) == SP_OK) /* reconnects after an outage, within its backoff */
                     return q;
-                sp_farm_conn_put(f, q);
+                sp_dmn_farm_conn_put(f, q);
                 return NULL;
             }
         if (f->stopping) {
@@ -43,8 +44,8 @@ sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
     f->pool[slot] = NULL;
     f->pool_busy[slot] = 1;
     pthread_mutex_unlock(&f->mu);
-    sp_queue *q = NULL;
-    sp_status st = sp_q_open(&q, f->conninfo, 0, err);
+    sp_dmn_queue *q = NULL;
+    sp_status st = sp_dmn_q_open(&q, f->conninfo, 0, err);
     pthread_mutex_lock(&f->mu);
     if (st == SP_OK) {
         f->pool[slot] = q;
@@ -60,11 +61,11 @@ sp_queue *sp_farm_conn_get(sp_farm *f, char err[SP_ERR_LEN])
     return q;
 }
 
-void sp_farm_conn_put(sp_farm *f, sp_queue *q)
+void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q)
 {
     double ms;
     uint64_t calls, rec;
-    sp_q_stats(q, &ms, &calls, &rec);
+    sp_dmn_q_stats(q, &ms, &calls, &rec);
     pthread_mutex_lock(&f->mu);
     for (int i = 0; i < f->pool_n; i++)
         if (f->pool[i] == q) { /* what it did since it was taken, into the HTTP side's counters */
@@ -82,12 +83,12 @@ void sp_farm_conn_put(sp_farm *f, sp_queue *q)
 
 /* ---- submit ---- */
 
-int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN])
+int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN])
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     memset(out, 0, sizeof *out);
-    if (sp_reg_exists(d, circuit)) {
-        const fcirc *c = sp_farm_circuit(f, circuit, err);
+    if (sp_dmn_reg_exists(d, circuit)) {
+        const fcirc *c = sp_dmn_farm_circuit(f, circuit, err);
         if (!c)
             return 503; /* registered, but its key cannot be read now */
         snprintf(out->digest, sizeof out->digest, "%s", c->digest);
@@ -96,19 +97,19 @@ int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[S
         out->native = c->native;
         return 200;
     }
-    if (strlen(circuit) != SP_Q_DIGEST_HEX - 1 || strspn(circuit, "0123456789abcdef") != SP_Q_DIGEST_HEX - 1) {
+    if (strlen(circuit) != SP_DMN_Q_DIGEST_HEX - 1 || strspn(circuit, "0123456789abcdef") != SP_DMN_Q_DIGEST_HEX - 1) {
         snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered on this node (name a circuit of the farm by "
                  "its digest, 64 hex digits, on a node without it)", circuit);
         return 404;
     }
     int code = 503;
     for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
-        sp_queue *q = sp_farm_conn_get(f, err);
+        sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
         if (!q)
             return 503;
-        code = sp_q_circuit_get(q, circuit, &out->n_vars, &out->n_public, &out->native, err);
-        int cut = !sp_q_connected(q);
-        sp_farm_conn_put(f, q);
+        code = sp_dmn_q_circuit_get(q, circuit, &out->n_vars, &out->n_public, &out->native, err);
+        int cut = !sp_dmn_q_connected(q);
+        sp_dmn_farm_conn_put(f, q);
         if (!cut)
             break;
     }
@@ -117,34 +118,36 @@ int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[S
     return code;
 }
 
-int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
+int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
 {
-    sp_farm *f = d->farm;
-    sp_q_job qj = {j->request_id, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
+    sp_dmn_farm *f = d->farm;
+    sp_dmn_q_job qj = {j->request_id, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
                    j->input, j->input_len, j->expect_pub, f->name};
-    sp_queue *q = sp_farm_conn_get(f, err);
+    sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
     if (!q)
         return 503;
     int64_t jid = 0;
-    int code = sp_q_submit(q, &qj, &jid, ahead, err);
-    sp_farm_conn_put(f, q);
+    int code = sp_dmn_q_submit(q, &qj, &jid, ahead, err);
+    sp_dmn_farm_conn_put(f, q);
     if (code == 202 || code == 409)
         snprintf(id, 40, "f%lld", (long long)jid);
     if (code == 202)
-        SP_LOGD("farm: job f%lld submitted (%s, %zu partitions, priority %d)", (long long)jid, j->circuit, j->n,
-                j->priority);
+        SP_DMN_LOGD("farm: job f%lld submitted (%s, %zu partitions, priority %d)", (long long)jid, j->circuit, j->n,
+                    j->priority);
     return code;
 }
 
 /* ---- await, read, cancel ---- */
 
-static const char *state_name(sp_qj_state s)
+static const char *state_name(sp_dmn_qj_state s)
 {
-    return s == SP_QJ_COMPLETED ? "completed" : s == SP_QJ_FAILED ? "failed" : s == SP_QJ_CANCELLED ? "cancelled"
-                                                                                                    : "pending";
+    return s == SP_DMN_QJ_COMPLETED   ? "completed"
+           : s == SP_DMN_QJ_FAILED    ? "failed"
+           : s == SP_DMN_QJ_CANCELLED ? "cancelled"
+                                      : "pending";
 }
 
-static void head(sp_json_writer *w, const sp_q_jobinfo *in)
+static void head(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
 {
     char id[32];
     snprintf(id, sizeof id, "f%lld", (long long)in->id);
@@ -160,9 +163,9 @@ static void head(sp_json_writer *w, const sp_q_jobinfo *in)
 
 /* A failed or cancelled job's answer (the result of a completed one is
  * stored whole by its assembler). */
-static void ended(sp_json_writer *w, const sp_q_jobinfo *in)
+static void ended(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
 {
-    double t[SP_STAGE_N] = {0, 0, 0, 0, in->total_ms};
+    double t[SP_DMN_STAGE_N] = {0, 0, 0, 0, in->total_ms};
     sp_jw_begin_object(w);
     head(w, in);
     sp_jw_key(w, "status");
@@ -173,11 +176,11 @@ static void ended(sp_json_writer *w, const sp_q_jobinfo *in)
     sp_jw_string(w, in->detail);
     sp_jw_key(w, "partitions");
     sp_jw_u64(w, in->n_parts);
-    sp_jobs_timings_json(w, t, 1);
+    sp_dmn_jobs_timings_json(w, t, 1);
     sp_jw_end_object(w);
 }
 
-static void pending(sp_json_writer *w, const sp_q_jobinfo *in)
+static void pending(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
 {
     sp_jw_begin_object(w);
     head(w, in);
@@ -202,16 +205,16 @@ static void pending(sp_json_writer *w, const sp_q_jobinfo *in)
 
 /* One look at job key (with parts, its partitions' states too): 200 with
  * *in, or an HTTP error code (err). */
-static int look(sp_farm *f, const char *key, int parts, sp_q_jobinfo *in, char err[SP_ERR_LEN])
+static int look(sp_dmn_farm *f, const char *key, int parts, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
 {
     int code = 503;
     for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
-        sp_queue *q = sp_farm_conn_get(f, err);
+        sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
         if (!q)
             return 503;
-        code = sp_q_job_get(q, key, parts, in, err);
-        int cut = !sp_q_connected(q);
-        sp_farm_conn_put(f, q);
+        code = sp_dmn_q_job_get(q, key, parts, in, err);
+        int cut = !sp_dmn_q_connected(q);
+        sp_dmn_farm_conn_put(f, q);
         if (!cut)
             break;
     }
@@ -221,27 +224,19 @@ static int look(sp_farm *f, const char *key, int parts, sp_q_jobinfo *in, char e
 /* Waits until job id may have ended: its sp_done notification (or one
  * this node's ring lost track of), a poll tick of the worker, poll_ms, or
  * the deadline. *gen: the endings already looked at. */
-static void wait_for(sp_farm *f, int64_t id, uint64_t *gen, double deadline)
+static void wait_for(sp_dmn_farm *f, int64_t id, uint64_t *gen, double deadline)
 {
-    double until = sp_wire_now_ms() + (double)f->poll_ms;
+    double until = sp_dmn_wire_now_ms() + (double)f->poll_ms;
     if (until > deadline)
         until = deadline;
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    long ms = (long)(until - sp_wire_now_ms()) + 1;
-    dl.tv_sec += ms / 1000;
-    dl.tv_nsec += (ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    struct timespec dl = sp_clock_after(CLOCK_REALTIME, (long)(until - sp_dmn_wire_now_ms()) + 1);
     pthread_mutex_lock(&f->mu);
     while (!f->stopping) {
-        if (f->done_gen - *gen >= SP_FARM_DONE_RING)
+        if (f->done_gen - *gen >= SP_DMN_FARM_DONE_RING)
             break; /* too many endings to tell: look */
         int hit = 0;
         for (uint64_t g = *gen + 1; g <= f->done_gen && !hit; g++)
-            hit = f->done_ring[g % SP_FARM_DONE_RING] == id || f->done_ring[g % SP_FARM_DONE_RING] == 0;
+            hit = f->done_ring[g % SP_DMN_FARM_DONE_RING] == id || f->done_ring[g % SP_DMN_FARM_DONE_RING] == 0;
         *gen = f->done_gen;
         if (hit || pthread_cond_timedwait(&f->cv_done, &f->mu, &dl) != 0)
             break;
@@ -252,45 +247,46 @@ static void wait_for(sp_farm *f, int64_t id, uint64_t *gen, double deadline)
 static void answer(dreq *r, int code, const char *error, const char *err)
 {
     if (code == 503)
-        sp_http_header(r, "Retry-After", "1");
-    sp_http_error(r, code, error, "%s", err);
+        sp_dmn_http_header(r, "Retry-After", "1");
+    sp_dmn_http_error(r, code, error, "%s", err);
 }
 
-void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict)
+void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     char err[SP_ERR_LEN];
-    double deadline = sp_wire_now_ms() + (double)wait_ms;
-    sp_q_jobinfo in;
+    double deadline = sp_dmn_wire_now_ms() + (double)wait_ms;
+    sp_dmn_q_jobinfo in;
     int code;
     pthread_mutex_lock(&f->mu);
     uint64_t gen = f->done_gen;
     pthread_mutex_unlock(&f->mu);
     for (;;) {
         code = look(f, key, 0, &in, err);
-        if (code != 200 || in.state != SP_QJ_QUEUED || sp_wire_now_ms() >= deadline || atomic_load(&d->stopping))
+        if (code != 200 || in.state != SP_DMN_QJ_QUEUED || sp_dmn_wire_now_ms() >= deadline ||
+            atomic_load(&d->stopping))
             break;
         int64_t id = in.id;
-        sp_q_jobinfo_free(&in);
+        sp_dmn_q_jobinfo_free(&in);
         wait_for(f, id, &gen, deadline);
     }
-    if (code == 200 && in.state == SP_QJ_QUEUED && !strict) { /* still pending: with its partitions' states */
-        sp_q_jobinfo_free(&in);
+    if (code == 200 && in.state == SP_DMN_QJ_QUEUED && !strict) { /* still pending: with its partitions' states */
+        sp_dmn_q_jobinfo_free(&in);
         code = look(f, key, 1, &in, err);
     }
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
         return;
     }
-    if (in.state == SP_QJ_COMPLETED) {
-        sp_http_send(r, 200, "application/json", in.result, in.result_len);
+    if (in.state == SP_DMN_QJ_COMPLETED) {
+        sp_dmn_http_send(r, 200, "application/json", in.result, in.result_len);
         in.result = NULL; /* taken */
-        sp_q_jobinfo_free(&in);
+        sp_dmn_q_jobinfo_free(&in);
         return;
     }
     sp_json_writer w;
     sp_jw_init(&w, 0);
-    if (in.state == SP_QJ_QUEUED) {
+    if (in.state == SP_DMN_QJ_QUEUED) {
         if (strict) { /* prove: the wait ran out */
             sp_jw_begin_object(&w);
             head(&w, &in);
@@ -305,34 +301,34 @@ void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int stri
         code = strict ? 202 : 200;
     } else {
         ended(&w, &in);
-        code = !strict ? 200 : in.state == SP_QJ_CANCELLED ? 409 : !strcmp(in.error, "unsatisfied") ? 422 : 500;
+        code = !strict ? 200 : in.state == SP_DMN_QJ_CANCELLED ? 409 : !strcmp(in.error, "unsatisfied") ? 422 : 500;
     }
-    sp_q_jobinfo_free(&in);
-    sp_http_send_json(r, code, &w);
+    sp_dmn_q_jobinfo_free(&in);
+    sp_dmn_http_send_json(r, code, &w);
 }
 
-void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
+void sp_dmn_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     char err[SP_ERR_LEN];
-    sp_q_jobinfo in;
+    sp_dmn_q_jobinfo in;
     int code = look(f, key, 0, &in, err); /* a request id names the job too */
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
         return;
     }
     int64_t id = in.id;
-    sp_q_jobinfo_free(&in);
+    sp_dmn_q_jobinfo_free(&in);
     int cancelled = 0, was_running = 0;
-    sp_qj_state st = SP_QJ_QUEUED;
+    sp_dmn_qj_state st = SP_DMN_QJ_QUEUED;
     code = 503;
     for (int again = 0; again < 2 && code == 503; again++) { /* a repeat finds it cancelled: harmless */
-        sp_queue *q = sp_farm_conn_get(f, err);
+        sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
         if (!q)
             break;
-        code = sp_q_cancel(q, id, &cancelled, &was_running, &st, err);
-        int cut = !sp_q_connected(q);
-        sp_farm_conn_put(f, q);
+        code = sp_dmn_q_cancel(q, id, &cancelled, &was_running, &st, err);
+        int cut = !sp_dmn_q_connected(q);
+        sp_dmn_farm_conn_put(f, q);
         if (!cut)
             break;
     }
@@ -341,7 +337,7 @@ void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
         return;
     }
     if (cancelled)
-        SP_LOGI("farm: job f%lld: cancel requested (%s)", (long long)id, was_running ? "running" : "queued");
+        SP_DMN_LOGI("farm: job f%lld: cancel requested (%s)", (long long)id, was_running ? "running" : "queued");
     char jid[32];
     snprintf(jid, sizeof jid, "f%lld", (long long)id);
     sp_json_writer w;
@@ -356,7 +352,7 @@ void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
     sp_jw_key(&w, "status");
     sp_jw_string(&w, state_name(st));
     sp_jw_end_object(&w);
-    sp_http_send_json(r, 200, &w);
+    sp_dmn_http_send_json(r, 200, &w);
 }
 
 /* ---- status and metrics ---- */
@@ -369,7 +365,7 @@ typedef struct {
     uint64_t wk_calls, http_calls, reconnects;
 } farm_figures;
 
-static void figures(sp_farm *f, farm_figures *x)
+static void figures(sp_dmn_farm *f, farm_figures *x)
 {
     pthread_mutex_lock(&f->mu);
     *x = (farm_figures){f->connected, f->n_claims, f->n_engine, f->claimed, f->stored, f->fenced, f->released,
@@ -378,9 +374,9 @@ static void figures(sp_farm *f, farm_figures *x)
     pthread_mutex_unlock(&f->mu);
 }
 
-void sp_farm_status_json(sp_dmn *d, sp_json_writer *w)
+void sp_dmn_farm_status_json(sp_dmn *d, sp_json_writer *w)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     if (!f)
         return;
     farm_figures x;
@@ -429,9 +425,9 @@ void sp_farm_status_json(sp_dmn *d, sp_json_writer *w)
     sp_jw_end_object(w);
 }
 
-void sp_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
+void sp_dmn_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
 {
-    sp_farm *f = d->farm;
+    sp_dmn_farm *f = d->farm;
     if (!f)
         return;
     farm_figures x;

@@ -24,18 +24,18 @@ static int publics_of(sp_fr *out, const uint8_t *b, size_t len, uint32_t n_publi
 
 /* The completed job's result: the same JSON a single daemon answers, each
  * proof with the node that made it. */
-static char *result_text(const sp_q_asm_job *job, const sp_q_part *parts, const sp_g16_proof *proofs,
+static char *result_text(const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts, const sp_g16_proof *proofs,
                          const sp_fr *pub, uint32_t n_public, size_t *len)
 {
     const char **nodes = malloc(job->n_parts * sizeof *nodes);
     char (*names)[64] = malloc(job->n_parts * sizeof *names);
-    double t[SP_STAGE_N] = {job->queue_wait_ms, 0, 0, 0, job->total_ms};
+    double t[SP_DMN_STAGE_N] = {job->queue_wait_ms, 0, 0, 0, job->total_ms};
     for (size_t k = 0; nodes && names && k < job->n_parts; k++) {
         snprintf(names[k], sizeof names[k], "%.*s", (int)strcspn(parts[k].proved_by, "/"), parts[k].proved_by);
         nodes[k] = names[k];
-        t[SP_STAGE_SYNTH] += parts[k].synth_ms;
-        t[SP_STAGE_GPU] += parts[k].gpu_ms;
-        t[SP_STAGE_FINISH] += parts[k].finish_ms;
+        t[SP_DMN_STAGE_SYNTH] += parts[k].synth_ms;
+        t[SP_DMN_STAGE_GPU] += parts[k].gpu_ms;
+        t[SP_DMN_STAGE_FINISH] += parts[k].finish_ms;
     }
     sp_json_writer w;
     sp_jw_init(&w, 0);
@@ -57,10 +57,10 @@ static char *result_text(const sp_q_asm_job *job, const sp_q_part *parts, const 
     sp_jw_key(&w, "verified");
     sp_jw_bool(&w, 1);
     if (nodes && names)
-        sp_jobs_proofs_json(&w, proofs, pub, job->n_parts, n_public, nodes);
+        sp_dmn_jobs_proofs_json(&w, proofs, pub, job->n_parts, n_public, nodes);
     else
         w.failed = 1;
-    sp_jobs_timings_json(&w, t, 1);
+    sp_dmn_jobs_timings_json(&w, t, 1);
     sp_jw_end_object(&w);
     free(nodes);
     free(names);
@@ -71,11 +71,11 @@ static char *result_text(const sp_q_asm_job *job, const sp_q_part *parts, const 
 /* Verifies every partition's proof against the public inputs recorded at
  * submission (a native job: those its prover stored) and says which are
  * bad; all good: the result. Runs inside the assembly transaction. */
-static void assemble_cb(void *ctx, const sp_q_asm_job *job, const sp_q_part *parts, sp_q_verdict *v)
+static void assemble_cb(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts, sp_dmn_q_verdict *v)
 {
-    sp_farm *f = ctx;
+    sp_dmn_farm *f = ctx;
     pthread_mutex_lock(&f->mu);
-    const fcirc *c = sp_farm_by_digest_locked(f, job->digest, 1);
+    const fcirc *c = sp_dmn_farm_by_digest_locked(f, job->digest, 1);
     pthread_mutex_unlock(&f->mu); /* entries stay until stop, and the pvk is read-only once set */
     if (!c)
         return; /* not ours to judge: a node holding the key assembles it */
@@ -92,7 +92,7 @@ static void assemble_cb(void *ctx, const sp_q_asm_job *job, const sp_q_part *par
     }
     size_t n_ok = 0;
     for (size_t k = 0; k < n; k++) {
-        const sp_q_part *p = &parts[k];
+        const sp_dmn_q_part *p = &parts[k];
         const uint8_t *want = p->expect_pub ? p->expect_pub : p->publics;
         size_t want_len = p->expect_pub ? p->expect_pub_len : p->publics_len;
         bad[k] = !p->proof || sp_bp_proof_decode(&pr[k], p->proof, 0, err) != SP_OK ||
@@ -113,27 +113,27 @@ static void assemble_cb(void *ctx, const sp_q_asm_job *job, const sp_q_part *par
                 v->bad[v->n_bad++] = (uint32_t)k;
         }
         if (v->n_bad)
-            SP_LOGW("farm: job f%lld: %zu stored proof(s) did not verify at assembly (partition %u first); queued "
-                    "again", (long long)job->id, v->n_bad, v->bad[0]);
+            SP_DMN_LOGW("farm: job f%lld: %zu stored proof(s) did not verify at assembly (partition %u first); queued "
+                        "again", (long long)job->id, v->n_bad, v->bad[0]);
     }
     free(pr);
     free(pub);
     free(bad);
 }
 
-void sp_farm_assemble(sp_farm *f, int64_t id, char err[SP_ERR_LEN])
+void sp_dmn_farm_assemble(sp_dmn_farm *f, int64_t id, char err[SP_ERR_LEN])
 {
     int outcome = 0;
-    if (sp_q_assemble(f->q, id, assemble_cb, f, &outcome, err) != SP_OK) {
-        sp_farm_count(f, &f->db_errors, 1);
-        SP_LOGW("farm: assembling f%lld: %s", (long long)id, err);
+    if (sp_dmn_q_assemble(f->q, id, assemble_cb, f, &outcome, err) != SP_OK) {
+        sp_dmn_farm_count(f, &f->db_errors, 1);
+        SP_DMN_LOGW("farm: assembling f%lld: %s", (long long)id, err);
         return;
     }
     if (outcome == 1) {
-        sp_farm_count(f, &f->assembled, 1);
-        SP_LOGD("farm: job f%lld completed", (long long)id);
+        sp_dmn_farm_count(f, &f->assembled, 1);
+        SP_DMN_LOGD("farm: job f%lld completed", (long long)id);
     } else if (outcome == 2) {
-        sp_farm_count(f, &f->rejected, 1);
+        sp_dmn_farm_count(f, &f->rejected, 1);
     }
 }
 

@@ -48,7 +48,7 @@ static sp_status hash_file(sp_sha256_ctx *h, const char *path, const char *tag, 
  * r1cs only checks witnesses, so it is left out) and, for a native
  * circuit, its kind and resolved parameters. Two hosts with the same
  * files get the same digest whatever they call the circuit. */
-static sp_status digest_of(const reg_ident *ri, char hex[SP_Q_DIGEST_HEX], char err[SP_ERR_LEN])
+static sp_status digest_of(const reg_ident *ri, char hex[SP_DMN_Q_DIGEST_HEX], char err[SP_ERR_LEN])
 {
     sp_sha256_ctx h;
     sp_sha256_init(&h);
@@ -76,7 +76,7 @@ static sp_status digest_of(const reg_ident *ri, char hex[SP_Q_DIGEST_HEX], char 
     return SP_OK;
 }
 
-static fcirc *find_circ_locked(sp_farm *f, const char *id)
+static fcirc *find_circ_locked(sp_dmn_farm *f, const char *id)
 {
     for (fcirc *c = f->circs; c; c = c->next)
         if (!c->gone && !strcmp(c->id, id))
@@ -84,10 +84,10 @@ static fcirc *find_circ_locked(sp_farm *f, const char *id)
     return NULL;
 }
 
-const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
+const fcirc *sp_dmn_farm_circuit(sp_dmn_farm *f, const char *id, char err[SP_ERR_LEN])
 {
     reg_ident ri;
-    if (sp_reg_ident(f->d, id, &ri) != 0) {
+    if (sp_dmn_reg_ident(f->d, id, &ri) != 0) {
         snprintf(err, SP_ERR_LEN, "no circuit '%.100s' is registered", id);
         return NULL;
     }
@@ -118,32 +118,32 @@ const fcirc *sp_farm_circuit(sp_farm *f, const char *id, char err[SP_ERR_LEN])
     n->next = f->circs; /* entries stay until the farm stops: pointers handed out stay valid */
     f->circs = n;
     pthread_mutex_unlock(&f->mu);
-    SP_LOGI("farm: circuit %s has digest %.16s...", id, n->digest);
+    SP_DMN_LOGI("farm: circuit %s has digest %.16s...", id, n->digest);
     return n;
 }
 
 /* Records c's facts in the database, so that any node takes jobs for its
  * digest (best effort: a refresh tries again). */
-static void record(sp_farm *f, fcirc *c)
+static void record(sp_dmn_farm *f, fcirc *c)
 {
     char err[SP_ERR_LEN];
-    sp_queue *q = sp_farm_conn_get(f, err);
-    sp_status st = q ? sp_q_circuit_put(q, c->digest, c->id, c->n_vars, c->n_public, c->native, err) : SP_ERR_IO;
+    sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
+    sp_status st = q ? sp_dmn_q_circuit_put(q, c->digest, c->id, c->n_vars, c->n_public, c->native, err) : SP_ERR_IO;
     if (q)
-        sp_farm_conn_put(f, q);
+        sp_dmn_farm_conn_put(f, q);
     pthread_mutex_lock(&f->mu);
     c->recorded = st == SP_OK;
     pthread_mutex_unlock(&f->mu);
 }
 
 /* Brings the cache in line with the registry (starter thread). */
-void sp_farm_refresh(sp_farm *f)
+void sp_dmn_farm_refresh(sp_dmn_farm *f)
 {
     char (*ids)[64] = NULL, err[SP_ERR_LEN];
-    size_t n = sp_reg_ids(f->d, &ids);
+    size_t n = sp_dmn_reg_ids(f->d, &ids);
     for (size_t i = 0; i < n; i++)
-        if (!sp_farm_circuit(f, ids[i], err))
-            SP_LOGW("farm: circuit %s: %s", ids[i], err);
+        if (!sp_dmn_farm_circuit(f, ids[i], err))
+            SP_DMN_LOGW("farm: circuit %s: %s", ids[i], err);
     fcirc *todo[16];
     size_t nt = 0;
     pthread_mutex_lock(&f->mu);
@@ -163,7 +163,7 @@ void sp_farm_refresh(sp_farm *f)
 
 /* The distinct digests this node proves (when with_pvk: only those whose
  * verifying key it holds). *out: n pointers into one malloc'ed block. */
-size_t sp_farm_digests_locked(sp_farm *f, int with_pvk, const char ***out)
+size_t sp_dmn_farm_digests_locked(sp_dmn_farm *f, int with_pvk, const char ***out)
 {
     size_t n = 0, cap = 0;
     for (fcirc *c = f->circs; c; c = c->next)
@@ -184,15 +184,15 @@ size_t sp_farm_digests_locked(sp_farm *f, int with_pvk, const char ***out)
 
 /* A copy of the digests (they live in entries that stay until stop, so
  * the pointers stay valid without the lock). */
-size_t sp_farm_digests(sp_farm *f, int with_pvk, const char ***out)
+size_t sp_dmn_farm_digests(sp_dmn_farm *f, int with_pvk, const char ***out)
 {
     pthread_mutex_lock(&f->mu);
-    size_t n = sp_farm_digests_locked(f, with_pvk, out);
+    size_t n = sp_dmn_farm_digests_locked(f, with_pvk, out);
     pthread_mutex_unlock(&f->mu);
     return n;
 }
 
-fcirc *sp_farm_by_digest_locked(sp_farm *f, const char *digest, int with_pvk)
+fcirc *sp_dmn_farm_by_digest_locked(sp_dmn_farm *f, const char *digest, int with_pvk)
 {
     for (fcirc *c = f->circs; c; c = c->next)
         if (!c->gone && !strcmp(c->digest, digest) && (!with_pvk || c->have_pvk))

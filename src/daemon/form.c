@@ -63,7 +63,7 @@ static int disp_param(char *out, size_t out_len, const char *line, size_t line_l
 }
 
 /* Parses the header block head[0..n) of one part into p. */
-static int part_headers(sp_form_part *p, const char *head, size_t n, char err[SP_ERR_LEN])
+static int part_headers(sp_dmn_form_part *p, const char *head, size_t n, char err[SP_ERR_LEN])
 {
     int have_name = 0;
     for (size_t i = 0; i < n;) {
@@ -96,8 +96,8 @@ static const uint8_t *find(const uint8_t *hay, size_t n, const char *needle, siz
     return n >= nl ? memmem(hay, n, needle, nl) : NULL;
 }
 
-sp_status sp_form_parse(sp_form_part **parts, size_t *n, const char *content_type, const uint8_t *body, size_t len,
-                        char err[SP_ERR_LEN])
+sp_status sp_dmn_form_parse(sp_dmn_form_part **parts, size_t *n, const char *content_type, const uint8_t *body,
+                            size_t len, char err[SP_ERR_LEN])
 {
     char b[80], delim[90];
     *parts = NULL;
@@ -111,7 +111,7 @@ sp_status sp_form_parse(sp_form_part **parts, size_t *n, const char *content_typ
     const uint8_t *p = len >= dl - 2 && !memcmp(body, delim + 2, dl - 2) ? body + dl - 2 : NULL;
     if (!p && (p = find(body, len, delim, dl)))
         p += dl;
-    sp_form_part *out = NULL;
+    sp_dmn_form_part *out = NULL;
     size_t cnt = 0, cap = 0;
     const uint8_t *end = body + len;
     while (p) {
@@ -127,20 +127,20 @@ sp_status sp_form_parse(sp_form_part **parts, size_t *n, const char *content_typ
             snprintf(err, SP_ERR_LEN, "multipart: body ends inside a part (no closing boundary)");
             break;
         }
-        if (cnt == SP_FORM_MAX_PARTS) {
-            snprintf(err, SP_ERR_LEN, "multipart: more than %d parts", SP_FORM_MAX_PARTS);
+        if (cnt == SP_DMN_FORM_MAX_PARTS) {
+            snprintf(err, SP_ERR_LEN, "multipart: more than %d parts", SP_DMN_FORM_MAX_PARTS);
             break;
         }
         if (cnt == cap) {
             cap = cap ? cap * 2 : 8;
-            sp_form_part *np = realloc(out, cap * sizeof *np);
+            sp_dmn_form_part *np = realloc(out, cap * sizeof *np);
             if (!np) {
                 free(out);
                 return SP_ERR_NOMEM;
             }
             out = np;
         }
-        sp_form_part *pt = &out[cnt];
+        sp_dmn_form_part *pt = &out[cnt];
         memset(pt, 0, sizeof *pt);
         char head[2048];
         size_t hl = (size_t)(he + 2 - hs - 2);
@@ -163,7 +163,7 @@ sp_status sp_form_parse(sp_form_part **parts, size_t *n, const char *content_typ
     return SP_ERR_BAD_ENCODING;
 }
 
-const sp_form_part *sp_form_get(const sp_form_part *parts, size_t n, const char *name)
+const sp_dmn_form_part *sp_dmn_form_get(const sp_dmn_form_part *parts, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
         if (!strcmp(parts[i].name, name))

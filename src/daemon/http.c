@@ -26,7 +26,7 @@
  * max_connections such clients keep everyone else out. Every connection
  * is therefore tracked (conns, conn_mu) with a deadline that activity
  * does not move: its headers must be in header_timeout after the request
- * began, its body body_timeout after the headers. sp_http_tick (the main
+ * began, its body body_timeout after the headers. sp_dmn_http_tick (the main
  * loop, every 250 ms) shuts the socket of a late one down; MHD then
  * closes it. While a request is being answered (a handler may block on
  * purpose: an await) there is no deadline. TCP listeners also cap the
@@ -57,20 +57,20 @@ struct dreq {
     char hdr[MAX_RESP_HEADERS][2][128];
 };
 
-const char *sp_req_path(const dreq *r) { return r->url; }
-const char *sp_req_method(const dreq *r) { return r->method; }
+const char *sp_dmn_req_path(const dreq *r) { return r->url; }
+const char *sp_dmn_req_method(const dreq *r) { return r->method; }
 
-const char *sp_req_arg(const dreq *r, const char *name)
+const char *sp_dmn_req_arg(const dreq *r, const char *name)
 {
     return MHD_lookup_connection_value(r->con, MHD_GET_ARGUMENT_KIND, name);
 }
 
-const char *sp_req_header(const dreq *r, const char *name)
+const char *sp_dmn_req_header(const dreq *r, const char *name)
 {
     return MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, name);
 }
 
-const uint8_t *sp_req_body(const dreq *r, size_t *len)
+const uint8_t *sp_dmn_req_body(const dreq *r, size_t *len)
 {
     *len = r->len;
     return (const uint8_t *)(r->body ? r->body : "");
@@ -104,17 +104,17 @@ static void send_resp(dreq *r, int code, const char *ct, char *body, size_t len,
     r->answered = 1;
 }
 
-void sp_http_send(dreq *r, int code, const char *ct, char *body, size_t len)
+void sp_dmn_http_send(dreq *r, int code, const char *ct, char *body, size_t len)
 {
     send_resp(r, code, ct, body, len, MHD_RESPMEM_MUST_FREE);
 }
 
-void sp_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len)
+void sp_dmn_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len)
 {
     send_resp(r, code, ct, (char *)body, len, MHD_RESPMEM_PERSISTENT);
 }
 
-void sp_http_header(dreq *r, const char *name, const char *value)
+void sp_dmn_http_header(dreq *r, const char *name, const char *value)
 {
     if (r->n_hdr == MAX_RESP_HEADERS)
         return;
@@ -123,19 +123,19 @@ void sp_http_header(dreq *r, const char *name, const char *value)
     r->n_hdr++;
 }
 
-void sp_http_send_json(dreq *r, int code, sp_json_writer *w)
+void sp_dmn_http_send_json(dreq *r, int code, sp_json_writer *w)
 {
     char *out = NULL;
     size_t len = 0;
     if (sp_jw_finish(&out, &len, w) != SP_OK) {
         static const char oom[] = "{\"error\":\"out_of_memory\",\"detail\":\"out of memory\"}";
-        sp_http_send_static(r, 500, "application/json", oom, sizeof oom - 1);
+        sp_dmn_http_send_static(r, 500, "application/json", oom, sizeof oom - 1);
         return;
     }
-    sp_http_send(r, code, "application/json", out, len);
+    sp_dmn_http_send(r, code, "application/json", out, len);
 }
 
-void sp_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
+void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
 {
     char detail[SP_ERR_LEN + 64];
     va_list ap;
@@ -153,7 +153,7 @@ void sp_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
     sp_jw_key(&w, "detail");
     sp_jw_string(&w, detail);
     sp_jw_end_object(&w);
-    sp_http_send_json(r, code, &w);
+    sp_dmn_http_send_json(r, code, &w);
 }
 
 /* ---- routing ---- */
@@ -165,20 +165,20 @@ typedef struct {
 } route;
 
 static const route routes_[] = {
-    {"GET", "/", sp_api_page, 1},
-    {"GET", "/index.html", sp_api_page, 1},
-    {"GET", "/healthz", sp_api_healthz, 1},
-    {"GET", "/metrics", sp_api_metrics, 0},
-    {"GET", "/v1/status", sp_api_status, 0},
-    {"GET", "/v1/circuits", sp_api_circuits_list, 0},
-    {"POST", "/v1/circuits", sp_api_circuits_add, 0},
-    {"DELETE", "/v1/circuits/*", sp_api_circuits_delete, 0},
-    {"POST", "/v1/jobs", sp_api_jobs_submit, 0},
-    {"GET", "/v1/jobs/*", sp_api_jobs_get, 0},
-    {"DELETE", "/v1/jobs/*", sp_api_jobs_cancel, 0},
-    {"POST", "/v1/prove", sp_api_prove, 0},
-    {"POST", "/v1/pause", sp_api_pause, 0},
-    {"POST", "/v1/resume", sp_api_resume, 0},
+    {"GET", "/", sp_dmn_api_page, 1},
+    {"GET", "/index.html", sp_dmn_api_page, 1},
+    {"GET", "/healthz", sp_dmn_api_healthz, 1},
+    {"GET", "/metrics", sp_dmn_api_metrics, 0},
+    {"GET", "/v1/status", sp_dmn_api_status, 0},
+    {"GET", "/v1/circuits", sp_dmn_api_circuits_list, 0},
+    {"POST", "/v1/circuits", sp_dmn_api_circuits_add, 0},
+    {"DELETE", "/v1/circuits/*", sp_dmn_api_circuits_delete, 0},
+    {"POST", "/v1/jobs", sp_dmn_api_jobs_submit, 0},
+    {"GET", "/v1/jobs/*", sp_dmn_api_jobs_get, 0},
+    {"DELETE", "/v1/jobs/*", sp_dmn_api_jobs_cancel, 0},
+    {"POST", "/v1/prove", sp_dmn_api_prove, 0},
+    {"POST", "/v1/pause", sp_dmn_api_pause, 0},
+    {"POST", "/v1/resume", sp_dmn_api_resume, 0},
 };
 #define N_ROUTES (sizeof routes_ / sizeof routes_[0])
 
@@ -250,15 +250,16 @@ static int cross_site(sp_dmn *d, dreq *r, const dlistener *l)
     const char *host = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Host");
     const char *origin = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Origin");
     const char *site = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Sec-Fetch-Site");
-    if (l->loopback && !sp_http_host_is_loopback(host)) {
-        sp_http_error(r, 403, "forbidden_host", "Host '%.100s' is not a loopback name; without a token this daemon "
-                      "answers only localhost, 127.0.0.1 and [::1] (a DNS rebinding defence)", host ? host : "");
+    if (l->loopback && !sp_dmn_http_host_is_loopback(host)) {
+        sp_dmn_http_error(r, 403, "forbidden_host", "Host '%.100s' is not a loopback name; without a token this daemon "
+                          "answers only localhost, 127.0.0.1 and [::1] (a DNS rebinding defence)", host ? host : "");
         return 1;
     }
-    if ((origin && !sp_http_origin_is(origin, host)) || (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
-        sp_http_error(r, 403, "cross_origin", "a request from another site (Origin %.100s) is refused: without a "
-                      "token this daemon takes requests from its own page and non-browser clients only",
-                      origin ? origin : "not given");
+    if ((origin && !sp_dmn_http_origin_is(origin, host)) ||
+        (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
+        sp_dmn_http_error(r, 403, "cross_origin", "a request from another site (Origin %.100s) is refused: without a "
+                          "token this daemon takes requests from its own page and non-browser clients only",
+                          origin ? origin : "not given");
         return 1;
     }
     return 0;
@@ -272,8 +273,8 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
     framing fr = {0, 0};
     MHD_get_connection_values(r->con, MHD_HEADER_KIND, count_framing, &fr);
     if (fr.n_cl > 1 || (fr.n_cl && fr.has_te)) {
-        sp_http_error(r, 400, "bad_request", fr.n_cl > 1 ? "two Content-Length headers" : "Content-Length together "
-                      "with Transfer-Encoding");
+        sp_dmn_http_error(r, 400, "bad_request", fr.n_cl > 1 ? "two Content-Length headers" : "Content-Length together "
+                          "with Transfer-Encoding");
         return;
     }
     sp_dmn_token(d, tok, sizeof tok);
@@ -282,25 +283,25 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
     const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
     if (rt && !rt->open && !token_ok(d, r->con)) {
         const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
-        sp_http_header(r, "WWW-Authenticate", "Bearer realm=\"snarkpipe\"");
-        sp_http_error(r, 401, "unauthorized", h ? "wrong bearer token" : "this daemon needs a bearer token "
+        sp_dmn_http_header(r, "WWW-Authenticate", "Bearer realm=\"snarkpipe\"");
+        sp_dmn_http_error(r, 401, "unauthorized", h ? "wrong bearer token" : "this daemon needs a bearer token "
                                                                          "(Authorization: Bearer ...)");
         return;
     }
     const char *ct = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Content-Type");
     if (strcmp(r->method, "GET") && (is_ct(ct, "text/plain") || is_ct(ct, "application/x-www-form-urlencoded"))) {
-        sp_http_error(r, 415, "unsupported_media_type", "%.60s bodies are not taken (a browser sends them to any "
-                      "site): use application/json, multipart/form-data or application/octet-stream", ct);
+        sp_dmn_http_error(r, 415, "unsupported_media_type", "%.60s bodies are not taken (a browser sends them to any "
+                          "site): use application/json, multipart/form-data or application/octet-stream", ct);
         return;
     }
     const char *cl = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Content-Length");
     size_t max = sp_dmn_max_body(d);
     unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
     if (cl && n > max)
-        sp_http_error(r, 413, "body_too_large", "the body has %s bytes; this daemon takes at most %zu "
-                      "(server.max_body)", cl, max);
-    else if (rt && (rt->fn == sp_api_jobs_submit || rt->fn == sp_api_prove))
-        sp_api_jobs_early(d, r, cl ? n : 0);
+        sp_dmn_http_error(r, 413, "body_too_large", "the body has %s bytes; this daemon takes at most %zu "
+                          "(server.max_body)", cl, max);
+    else if (rt && (rt->fn == sp_dmn_api_jobs_submit || rt->fn == sp_dmn_api_prove))
+        sp_dmn_api_jobs_early(d, r, cl ? n : 0);
 }
 
 static void dispatch(sp_dmn *d, dreq *r)
@@ -308,19 +309,19 @@ static void dispatch(sp_dmn *d, dreq *r)
     int known;
     char allow[64];
     if (r->too_large) {
-        sp_http_error(r, 413, "body_too_large", "the body is over %zu bytes (server.max_body)", sp_dmn_max_body(d));
+        sp_dmn_http_error(r, 413, "body_too_large", "the body is over %zu bytes (server.max_body)", sp_dmn_max_body(d));
         return;
     }
     const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
     if (rt) {
         rt->fn(d, r);
         if (!r->answered) /* a handler bug; never leave the client hanging */
-            sp_http_error(r, 500, "internal", "no answer");
+            sp_dmn_http_error(r, 500, "internal", "no answer");
     } else if (known) {
-        sp_http_header(r, "Allow", allow);
-        sp_http_error(r, 405, "method_not_allowed", "%s %s: allowed: %s", r->method, r->url, allow);
+        sp_dmn_http_header(r, "Allow", allow);
+        sp_dmn_http_error(r, 405, "method_not_allowed", "%s %s: allowed: %s", r->method, r->url, allow);
     } else {
-        sp_http_error(r, 404, "not_found", "no endpoint %.200s", r->url);
+        sp_dmn_http_error(r, 404, "not_found", "no endpoint %.200s", r->url);
     }
 }
 
@@ -357,7 +358,7 @@ static void set_deadline(sp_dmn *d, struct MHD_Connection *con, long ms)
     if (!c)
         return;
     pthread_mutex_lock(&d->conn_mu);
-    c->deadline = ms < 0 ? 0 : sp_wire_now_ms() + (double)ms;
+    c->deadline = ms < 0 ? 0 : sp_dmn_wire_now_ms() + (double)ms;
     pthread_mutex_unlock(&d->conn_mu);
 }
 
@@ -413,7 +414,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    SP_LOGD("http: %s", msg);
+    SP_DMN_LOGD("http: %s", msg);
 }
 
 /* Connection opened / closed (MHD calls CLOSED before it closes the
@@ -430,7 +431,7 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
         if (!ci || !(c = calloc(1, sizeof *c)))
             return; /* untracked: only MHD's idle timeout applies to it */
         c->fd = ci->connect_fd;
-        c->deadline = sp_wire_now_ms() + (double)header_ms;
+        c->deadline = sp_dmn_wire_now_ms() + (double)header_ms;
         pthread_mutex_lock(&d->conn_mu);
         c->next = d->conns;
         if (d->conns)
@@ -452,27 +453,27 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
     }
 }
 
-void sp_http_tick(sp_dmn *d)
+void sp_dmn_http_tick(sp_dmn *d)
 {
-    double now = sp_wire_now_ms();
+    double now = sp_dmn_wire_now_ms();
     pthread_mutex_lock(&d->conn_mu);
     for (dconn *c = d->conns; c; c = c->next)
         if (c->deadline > 0 && now > c->deadline) {
             shutdown(c->fd, SHUT_RDWR); /* its thread sees the end of the stream and closes it */
             c->deadline = 0;
             atomic_fetch_add(&d->conns_cut, 1);
-            SP_LOGD("http: closed a connection whose request was late (header or body deadline)");
+            SP_DMN_LOGD("http: closed a connection whose request was late (header or body deadline)");
         }
     pthread_mutex_unlock(&d->conn_mu);
 }
 
-sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
+sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN])
 {
     unsigned timeout_s = (unsigned)((d->cfg.connection_timeout_ms + 999) / 1000);
     for (int i = 0; i < d->n_ls; i++) {
         dlistener *l = &d->ls[i];
         l->d = d;
-        l->loopback = !l->addr.is_unix && sp_addr_is_loopback(&l->addr);
+        l->loopback = !l->addr.is_unix && sp_dmn_addr_is_loopback(&l->addr);
         /* MHD counts per address on TCP only; on a unix socket every peer is one "address" */
         unsigned per_ip = l->addr.is_unix ? 0 : (unsigned)d->cfg.max_connections_per_address;
         struct MHD_Daemon *m = MHD_start_daemon(
@@ -491,7 +492,7 @@ sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-void sp_http_quiesce(sp_dmn *d, long wait_ms)
+void sp_dmn_http_quiesce(sp_dmn *d, long wait_ms)
 {
     for (int i = 0; i < d->n_ls; i++)
         if (d->ls[i].mhd)
@@ -502,7 +503,7 @@ void sp_http_quiesce(sp_dmn *d, long wait_ms)
         usleep(10000);
 }
 
-void sp_http_stop(sp_dmn *d)
+void sp_dmn_http_stop(sp_dmn *d)
 {
     for (int i = 0; i < d->n_ls; i++) {
         if (d->ls[i].mhd)

@@ -41,24 +41,24 @@ typedef struct sp_dmn sp_dmn;
 
 /* ---- registry.c: circuits and key residency ---- */
 
-typedef enum { SP_TIER_COLD = 0, SP_TIER_WARM = 1, SP_TIER_HOT = 2 } sp_tier;
-const char *sp_tier_name(sp_tier t);
+typedef enum { SP_DMN_TIER_COLD = 0, SP_DMN_TIER_WARM = 1, SP_DMN_TIER_HOT = 2 } sp_dmn_tier;
+const char *sp_dmn_tier_name(sp_dmn_tier t);
 
-typedef enum { SP_SRC_CONFIG = 0, SP_SRC_API = 1, SP_SRC_UPLOAD = 2 } sp_circ_source;
+typedef enum { SP_DMN_SRC_CONFIG = 0, SP_DMN_SRC_API = 1, SP_DMN_SRC_UPLOAD = 2 } sp_dmn_circ_source;
 
 typedef struct dcircuit {
     char id[64];
-    char zkey[SP_DCONF_PATH], params[SP_DCONF_PATH], r1cs[SP_DCONF_PATH];
-    sp_circ_source source;
+    char zkey[SP_DMN_CONF_PATH], params[SP_DMN_CONF_PATH], r1cs[SP_DMN_CONF_PATH];
+    sp_dmn_circ_source source;
     int preload;
     /* a native circuit (its jobs carry inputs): as given, and open from
      * registration to the entry's end; porep NULL for a circuit of files */
-    sp_dnative native;
+    sp_dmn_native native;
     sp_porep *porep;
     /* facts read at registration, so requests are checked even when cold */
     uint32_t n_vars, n_public, domain_size;
     uint64_t file_bytes;       /* key file (+ r1cs) on disk */
-    sp_tier tier;
+    sp_dmn_tier tier;
     int busy;                  /* a promotion or demotion is running (outside reg.mu) */
     size_t refs;               /* jobs submitted and not finished */
     double last_used_ms;
@@ -94,9 +94,9 @@ typedef struct {
     const char *id;
     const char *zkey, *params, *r1cs; /* NULL or "" when absent */
     int preload;
-    sp_circ_source source;
+    sp_dmn_circ_source source;
     int restoring;                    /* from the state directory: its file is there already */
-    const sp_dnative *native;         /* NULL, or a native circuit (zkey only) */
+    const sp_dmn_native *native;         /* NULL, or a native circuit (zkey only) */
 } reg_spec;
 
 /* Registers a circuit: reserves the id, checks the files (headers; the
@@ -108,65 +108,65 @@ typedef struct {
  * file), 409 (id taken), 422 (bad key, r1cs of another circuit, native
  * parameters the circuit refuses, a key of another native shape), 500 (the state directory cannot record it: nothing changed),
  * 507 (keys.max_circuits reached); err says why. */
-int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
-/* The two halves of sp_reg_add, for uploads: the id is taken (visible to
+int sp_dmn_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
+/* The two halves of sp_dmn_reg_add, for uploads: the id is taken (visible to
  * duplicate checks only) before the files are written, so two uploads
  * under one id never touch each other's files. reserve returns 0 (*out
  * set), 400, 409 or 507; add_reserved finishes (or abandons) it and
- * returns as sp_reg_add; abandon drops a reservation. */
-int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out, char err[SP_ERR_LEN]);
-int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN]);
-void sp_reg_abandon(sp_dmn *d, dcircuit *c);
+ * returns as sp_dmn_reg_add; abandon drops a reservation. */
+int sp_dmn_reg_reserve(sp_dmn *d, const char *id, sp_dmn_circ_source src, dcircuit **out, char err[SP_ERR_LEN]);
+int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN]);
+void sp_dmn_reg_abandon(sp_dmn *d, dcircuit *c);
 /* Registration by path (keypath.c): path must name a regular file under
  * keys.key_dirs (symbolic links resolved) unless keys.any_key_path. On
  * output: resolved the canonical path. Returns 0, or 403 with err (which
  * says the same whether or not the file exists outside those
  * directories), 400 (inside them but missing or not a regular file). */
-int sp_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN]);
+int sp_dmn_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN]);
 /* SIGHUP: how circuit cc of the configuration stands in the registry:
  * 0 absent, 1 registered from it unchanged, 2 registered from an earlier
  * version of the section, 3 the id belongs to an API or upload circuit. */
-int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc);
+int sp_dmn_reg_config_state(sp_dmn *d, const sp_dmn_conf_circuit *cc);
 /* A registered circuit's wires and domain (read at registration) and
  * whether it is native; 0, or -1 when unknown. */
-int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native);
+int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native);
 /* What identifies a circuit's content (the farm digests it): its files
  * and, for a native circuit, its resolved parameters; its wires and
  * public inputs. */
 typedef struct {
-    char zkey[SP_DCONF_PATH], params[SP_DCONF_PATH], r1cs[SP_DCONF_PATH];
+    char zkey[SP_DMN_CONF_PATH], params[SP_DMN_CONF_PATH], r1cs[SP_DMN_CONF_PATH];
     int native;
     sp_porep_params pp;        /* native only */
     uint32_t n_vars, n_public;
     uint64_t gen;              /* the registration (dcircuit.gen): a new one may name other files */
 } reg_ident;
 /* Fills *out for circuit id; 0, or -1 when unknown. */
-int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out);
+int sp_dmn_reg_ident(sp_dmn *d, const char *id, reg_ident *out);
 /* The ids registered now: *ids a malloc'ed array (free it) of the
  * returned count (0 with *ids NULL when out of memory). */
-size_t sp_reg_ids(sp_dmn *d, char (**ids)[64]);
+size_t sp_dmn_reg_ids(sp_dmn *d, char (**ids)[64]);
 /* Finds id, takes a reference and makes it HOT (loading it when needed).
  * Returns 200 (*out set), 404, 422 (the key failed to load), 503
  * (shutting down). */
-int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN]);
-/* Drops a reference taken by sp_reg_acquire, counting the job's outcome. */
-void sp_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts);
+int sp_dmn_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN]);
+/* Drops a reference taken by sp_dmn_reg_acquire, counting the job's outcome. */
+void sp_dmn_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts);
 /* Drops a reference that never became a job (submission refused). */
-void sp_reg_unref(sp_dmn *d, dcircuit *c);
+void sp_dmn_reg_unref(sp_dmn *d, dcircuit *c);
 /* Writes the object describing circuit id; returns 0, or -1 when unknown. */
-int sp_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w);
+int sp_dmn_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w);
 /* 1 when id is registered (or being registered). */
-int sp_reg_exists(sp_dmn *d, const char *id);
+int sp_dmn_reg_exists(sp_dmn *d, const char *id);
 /* Evicts id: 200 (*freed set), 404, 409 (referenced or loading). */
-int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN]);
+int sp_dmn_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN]);
 /* Housekeeping: idle demotion and both budgets. */
-void sp_reg_tick(sp_dmn *d);
+void sp_dmn_reg_tick(sp_dmn *d);
 /* Writes {"circuits":[...], hot/warm bytes and budgets} members into an open object. */
-void sp_reg_json(sp_dmn *d, sp_json_writer *w);
+void sp_dmn_reg_json(sp_dmn *d, sp_json_writer *w);
 /* Prometheus lines of the per-circuit counters and key bytes. */
-void sp_reg_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+void sp_dmn_reg_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 /* Unregisters and frees everything (at shutdown, after the engine has no jobs). */
-void sp_reg_free_all(sp_dmn *d);
+void sp_dmn_reg_free_all(sp_dmn *d);
 
 /* ---- jobs.c: the job table ---- */
 
@@ -184,7 +184,7 @@ typedef struct djob {
     char err[SP_ERR_LEN];
     char *result;              /* JSON text once finished */
     size_t result_len;
-    double t_submit, t_done;   /* sp_wire_now_ms */
+    double t_submit, t_done;   /* sp_dmn_wire_now_ms */
     double t_submit_unix;      /* wall clock ms (kept in the state directory) */
     int client_cancelled;      /* DELETE /v1/jobs/ID (not a shutdown) */
     int watchers;              /* HTTP threads reading it: not reaped while > 0 */
@@ -226,85 +226,101 @@ typedef struct {
 
 /* Submits: records the job in the state directory (its .wtns files or its
  * inputs, with fsync) and gives it to the engine. Returns 202 (*out a referenced job:
- * drop with sp_jobs_put), 409 (request id of a job still held, finished
+ * drop with sp_dmn_jobs_put), 409 (request id of a job still held, finished
  * or not), 413 (more partitions than the engine ever holds), 422 (a
  * partition larger than the whole engine budget), 500 (the state
  * directory cannot record it), 503 (engine full for now, or shutting
  * down), 400. The circuit reference passes to the job on success. */
-int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN]);
+int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN]);
 /* At start, from the state directory: resubmits an accepted job under its
  * id, or, when why_bad says it cannot run (or the circuit is gone, or a
  * witness is bad), records it as failed. */
-void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad);
+void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad);
 /* At start: a finished job's result (JSON text), finished age_ms ago. */
-void sp_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms);
+void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms);
 /* 1 when a job has this job id (no reference taken). */
-int sp_jobs_get_quiet(sp_dmn *d, const char *id);
+int sp_dmn_jobs_get_quiet(sp_dmn *d, const char *id);
 /* Finds id (job id, else request id) and takes a watcher reference. */
-djob *sp_jobs_get(sp_dmn *d, const char *id);
-void sp_jobs_put(sp_dmn *d, djob *j);
+djob *sp_dmn_jobs_get(sp_dmn *d, const char *id);
+void sp_dmn_jobs_put(sp_dmn *d, djob *j);
 /* Waits until j finished, the time ran out or the daemon stops.
  * Returns 1 when finished. */
-int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
+int sp_dmn_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
 /* Cancels: sets *was_running; returns 0 when it was already finished. */
-int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
-void sp_jobs_cancel_all(sp_dmn *d);
-size_t sp_jobs_live(sp_dmn *d);
+int sp_dmn_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
+void sp_dmn_jobs_cancel_all(sp_dmn *d);
+size_t sp_dmn_jobs_live(sp_dmn *d);
 /* Parts of a result, shared with the farm (farm.c): "proofs" (n proofs,
  * the public signals row k at pub + k * n_public, each proof's node when
  * nodes is not NULL), "timings_ms" (stage times, null when not known),
  * and the "error" code of a failed job's status. */
-void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
-                         const char *const *nodes);
-void sp_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_STAGE_N times */
-const char *sp_jobs_error_code(sp_status st);
+void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
+                             uint32_t n_public, const char *const *nodes);
+void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_DMN_STAGE_N times */
+const char *sp_dmn_jobs_error_code(sp_status st);
+/*
+ * The one reading of a job's .wtns: data[0..len) parsed and its count
+ * checked against the circuit's n_vars (the circuit named id in messages).
+ * On output: *w the values (free()) on SP_OK; NULL otherwise.
+ * Returns SP_OK; SP_ERR_FORMAT (a count that is not n_vars) or the
+ *   reader's status, with err saying why.
+ */
+sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
+                              char err[SP_ERR_LEN]);
 /* Writes the members every job answer starts with: job_id, request_id
  * (when the client gave one) and circuit. */
-void sp_jobs_json_head(sp_json_writer *w, const djob *j);
+void sp_dmn_jobs_json_head(sp_json_writer *w, const djob *j);
 /* Writes the state of a pending job (engine snapshot) as a JSON object. */
-char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
+char *sp_dmn_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
 /* Drops finished jobs older than result_ttl (and the oldest beyond the cap). */
-void sp_jobs_tick(sp_dmn *d);
-void sp_jobs_free_all(sp_dmn *d);
+void sp_dmn_jobs_tick(sp_dmn *d);
+void sp_dmn_jobs_free_all(sp_dmn *d);
 
 /* ---- state.c: the state directory (one file per circuit and job) ---- */
 
-int sp_state_on(const sp_dmn *d);
-double sp_state_now_unix_ms(void);
+int sp_dmn_state_on(const sp_dmn *d);
+double sp_dmn_state_now_unix_ms(void);
 /* Creates state_dir and its circuits/, jobs/, uploads/; sets upload_dir. */
-sp_status sp_state_init(sp_dmn *d, char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_init(sp_dmn *d, char err[SP_ERR_LEN]);
 struct iovec;
 /* Writes sub/name atomically and durably (tmp, fsync, rename, fsync dir). */
-sp_status sp_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
-                       char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
+                           char err[SP_ERR_LEN]);
 /* Removes sub/name durably (a missing file is fine). */
-sp_status sp_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN]);
-size_t sp_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names);
-void sp_state_list_free(char **names, size_t n);
-uint8_t *sp_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN]);
-void sp_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(sp_dmn *, const char *));
+sp_status sp_dmn_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN]);
+size_t sp_dmn_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names);
+void sp_dmn_state_list_free(char **names, size_t n);
+uint8_t *sp_dmn_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN]);
+void sp_dmn_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(sp_dmn *, const char *));
 /* circuits/<id>.json of an api or upload circuit (config ones: nothing). */
-sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
-sp_status sp_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN]);
 /* jobs/<id>.job: the accepted job's header and .wtns files (w, wlen), or
  * for a native job its header holding the inputs (w NULL). */
-sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                            const sp_porep_input *inputs, char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
+                                const sp_porep_input *inputs, char err[SP_ERR_LEN]);
 /* jobs/<id>.result: j's status and result text. */
-sp_status sp_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
+sp_status sp_dmn_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
 /* Removes jobs/<id><ext> without waiting for the disk (see state.c). */
-void sp_state_job_forget(sp_dmn *d, const char *id, const char *ext);
+void sp_dmn_state_job_forget(sp_dmn *d, const char *id, const char *ext);
 /* At start, in this order: circuits (after the configuration's), then jobs. */
-void sp_state_restore_circuits(sp_dmn *d);
-void sp_state_restore_jobs(sp_dmn *d);
+void sp_dmn_state_restore_circuits(sp_dmn *d);
+void sp_dmn_state_restore_jobs(sp_dmn *d);
 
 /* ---- tracker.c: the TIMELINE reader ---- */
 
-#define SP_TRK_BARS 1024
-#define SP_TRK_DONE 4096
-#define SP_TRK_BUCKETS 16
+#define SP_DMN_TRK_BARS 1024
+#define SP_DMN_TRK_DONE 4096
+#define SP_DMN_TRK_BUCKETS 16
 
-typedef enum { SP_STAGE_QUEUE = 0, SP_STAGE_SYNTH, SP_STAGE_GPU, SP_STAGE_FINISH, SP_STAGE_TOTAL, SP_STAGE_N } sp_stage;
+typedef enum {
+    SP_DMN_STAGE_QUEUE = 0,
+    SP_DMN_STAGE_SYNTH,
+    SP_DMN_STAGE_GPU,
+    SP_DMN_STAGE_FINISH,
+    SP_DMN_STAGE_TOTAL,
+    SP_DMN_STAGE_N
+} sp_dmn_stage;
 
 typedef struct {
     uint64_t seq;
@@ -331,82 +347,83 @@ typedef struct {
     int fd, wfd;               /* read and write ends of the pipe (-1 when closed) */
     FILE *tee;                 /* the configured timeline file, or NULL */
     int n_synth, n_gpu_workers, n_finish, n_dev;
-    trk_bar bars[SP_TRK_BARS];
+    trk_bar bars[SP_DMN_TRK_BARS];
     size_t bar_next;
-    trk_job jobs[SP_TRK_DONE];  /* ring by seq % SP_TRK_DONE */
+    trk_job jobs[SP_DMN_TRK_DONE];  /* ring by seq % SP_DMN_TRK_DONE */
     /* histograms (seconds) per stage */
-    uint64_t hist[SP_STAGE_N][SP_TRK_BUCKETS + 1];
-    double hist_sum[SP_STAGE_N];
-    uint64_t hist_count[SP_STAGE_N];
+    uint64_t hist[SP_DMN_STAGE_N][SP_DMN_TRK_BUCKETS + 1];
+    double hist_sum[SP_DMN_STAGE_N];
+    uint64_t hist_count[SP_DMN_STAGE_N];
     uint64_t lines;
 } dtracker;
 
 /* Opens the pipe: *path_out the path the engine is to write to. */
-sp_status sp_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ERR_LEN]);
+sp_status sp_dmn_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ERR_LEN]);
 /* After sp_engine_create: starts the reader. */
-sp_status sp_trk_start(sp_dmn *d, char err[SP_ERR_LEN]);
+sp_status sp_dmn_trk_start(sp_dmn *d, char err[SP_ERR_LEN]);
 /* After sp_engine_destroy (the engine closed its end): joins the reader. */
-void sp_trk_stop(sp_dmn *d);
+void sp_dmn_trk_stop(sp_dmn *d);
 /* Timings of job seq; waits up to wait_ms for its JOB_DONE line.
- * Returns 1 when known. t[SP_STAGE_N] in ms. */
-int sp_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double t[SP_STAGE_N]);
+ * Returns 1 when known. t[SP_DMN_STAGE_N] in ms. */
+int sp_dmn_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double t[SP_DMN_STAGE_N]);
 /* "waterfall": {...} member of the status object. */
-void sp_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms);
-void sp_trk_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms);
+void sp_dmn_trk_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 
 /* ---- http.c ---- */
 
 typedef struct dreq dreq; /* one request being answered */
 
-/* Route handlers: each answers exactly once through sp_http_* below. */
+/* Route handlers: each answers exactly once through sp_dmn_http_* below. */
 typedef void (*route_fn)(sp_dmn *d, dreq *r);
 
-const char *sp_req_path(const dreq *r);     /* the URL path */
-const char *sp_req_method(const dreq *r);
-const char *sp_req_arg(const dreq *r, const char *name);    /* query argument or NULL */
-const char *sp_req_header(const dreq *r, const char *name); /* request header or NULL */
-const uint8_t *sp_req_body(const dreq *r, size_t *len);
+const char *sp_dmn_req_path(const dreq *r);     /* the URL path */
+const char *sp_dmn_req_method(const dreq *r);
+const char *sp_dmn_req_arg(const dreq *r, const char *name);    /* query argument or NULL */
+const char *sp_dmn_req_header(const dreq *r, const char *name); /* request header or NULL */
+const uint8_t *sp_dmn_req_body(const dreq *r, size_t *len);
 
 /* Answers with body (malloc'ed, taken) of content type ct. */
-void sp_http_send(dreq *r, int code, const char *ct, char *body, size_t len);
+void sp_dmn_http_send(dreq *r, int code, const char *ct, char *body, size_t len);
 /* Answers with a static body (not freed). */
-void sp_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len);
+void sp_dmn_http_send_static(dreq *r, int code, const char *ct, const char *body, size_t len);
 /* Answers {"error": code_str, "detail": detail} with HTTP code. */
-void sp_http_error(dreq *r, int code, const char *error, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Adds a header to the response about to be sent (before sp_http_send). */
-void sp_http_header(dreq *r, const char *name, const char *value);
+void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Adds a header to the response about to be sent (before sp_dmn_http_send). */
+void sp_dmn_http_header(dreq *r, const char *name, const char *value);
 /* Finishes w and sends it (500 when out of memory). */
-void sp_http_send_json(dreq *r, int code, sp_json_writer *w);
+void sp_dmn_http_send_json(dreq *r, int code, sp_json_writer *w);
 
-sp_status sp_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
+sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
 /* Housekeeping tick: closes connections whose headers or body are late
  * (server.header_timeout, server.body_timeout), however busy they look. */
-void sp_http_tick(sp_dmn *d);
+void sp_dmn_http_tick(sp_dmn *d);
 /* Stops accepting connections, then waits (at most wait_ms) until the
  * requests in progress have been answered. */
-void sp_http_quiesce(sp_dmn *d, long wait_ms);
-void sp_http_stop(sp_dmn *d);
+void sp_dmn_http_quiesce(sp_dmn *d, long wait_ms);
+void sp_dmn_http_stop(sp_dmn *d);
 
 /* ---- api.c, status.c: the routes ---- */
 
-void sp_api_circuits_list(sp_dmn *d, dreq *r);
-void sp_api_circuits_add(sp_dmn *d, dreq *r);
-void sp_api_circuits_delete(sp_dmn *d, dreq *r);
-void sp_api_jobs_submit(sp_dmn *d, dreq *r);
-void sp_api_jobs_get(sp_dmn *d, dreq *r);
-void sp_api_jobs_cancel(sp_dmn *d, dreq *r);
-void sp_api_prove(sp_dmn *d, dreq *r);
-void sp_api_pause(sp_dmn *d, dreq *r);
-void sp_api_resume(sp_dmn *d, dreq *r);
+void sp_dmn_api_circuits_list(sp_dmn *d, dreq *r);
+void sp_dmn_api_circuits_add(sp_dmn *d, dreq *r);
+void sp_dmn_api_circuits_delete(sp_dmn *d, dreq *r);
+void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r);
+void sp_dmn_api_jobs_get(sp_dmn *d, dreq *r);
+void sp_dmn_api_jobs_cancel(sp_dmn *d, dreq *r);
+void sp_dmn_api_prove(sp_dmn *d, dreq *r);
+void sp_dmn_api_pause(sp_dmn *d, dreq *r);
+void sp_dmn_api_resume(sp_dmn *d, dreq *r);
 /* Before the body of POST /v1/jobs or /v1/prove is read: answers 413 when
  * Content-Length is over what the named circuit's witnesses can take,
  * 422 when one partition of it can never fit the engine budget. Returns
  * 1 when it answered. */
-int sp_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
-void sp_api_page(sp_dmn *d, dreq *r);
-void sp_api_healthz(sp_dmn *d, dreq *r);
-void sp_api_status(sp_dmn *d, dreq *r);
-void sp_api_metrics(sp_dmn *d, dreq *r);
+int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
+void sp_dmn_api_page(sp_dmn *d, dreq *r);
+void sp_dmn_api_healthz(sp_dmn *d, dreq *r);
+void sp_dmn_api_status(sp_dmn *d, dreq *r);
+void sp_dmn_api_metrics(sp_dmn *d, dreq *r);
 
 /* page.c */
 extern const char sp_dmn_page_html[];
@@ -416,23 +433,23 @@ extern const char sp_dmn_page_html[];
  * daemon of the farm proves partitions of the circuits it has; without
  * it (the default) none of this runs. */
 
-struct sp_farm;
+struct sp_dmn_farm;
 /* 1 when this daemon is a farm node. */
-int sp_farm_on(const sp_dmn *d);
+int sp_dmn_farm_on(const sp_dmn *d);
 /* After the engine runs and the circuits are registered: connects (the
  * schema migrated), starts the worker. SP_OK, or an error with err (the
  * daemon does not start). */
-sp_status sp_farm_start(sp_dmn *d, char err[SP_ERR_LEN]);
+sp_status sp_dmn_farm_start(sp_dmn *d, char err[SP_ERR_LEN]);
 /* Shutdown: no more claims; with cancel, the partitions in flight are
  * cancelled and handed back to the queue. */
-void sp_farm_drain(sp_dmn *d, int cancel);
+void sp_dmn_farm_drain(sp_dmn *d, int cancel);
 /* Claims held and not yet settled in the database. */
-size_t sp_farm_live(sp_dmn *d);
+size_t sp_dmn_farm_live(sp_dmn *d);
 /* Makes the worker look for work and the awaiting requests read their
  * jobs again, at once (after a resume; at shutdown, d->stopping set). */
-void sp_farm_nudge(sp_dmn *d);
+void sp_dmn_farm_nudge(sp_dmn *d);
 /* Stops the farm: what is held goes back to the queue, the node leaves. */
-void sp_farm_stop(sp_dmn *d);
+void sp_dmn_farm_stop(sp_dmn *d);
 
 /* A circuit a farm job names: one registered here (by its id), or any
  * circuit of the farm by its content digest (64 lowercase hex digits, as
@@ -444,7 +461,7 @@ typedef struct {
     int native;
 } farm_circuit;
 /* 200 (*out set), 404 (neither), 503 (the database is away), 500; err. */
-int sp_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN]);
+int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN]);
 
 /* A job for the farm, checked by the caller (api.c). */
 typedef struct {
@@ -458,60 +475,60 @@ typedef struct {
 } farm_job;
 /* Puts j in the queue: 202 (id set), 409 (id: the job the request id
  * names), 503, 500; err says why. */
-int sp_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN]);
+int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN]);
 /* GET /v1/jobs/KEY (and /v1/prove's wait, strict: codes by outcome). */
-void sp_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict);
+void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict);
 /* DELETE /v1/jobs/KEY. */
-void sp_farm_api_cancel(sp_dmn *d, dreq *r, const char *key);
+void sp_dmn_farm_api_cancel(sp_dmn *d, dreq *r, const char *key);
 /* The "farm" member of /v1/status, and the farm's metrics. */
-void sp_farm_status_json(sp_dmn *d, sp_json_writer *w);
-void sp_farm_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
+void sp_dmn_farm_status_json(sp_dmn *d, sp_json_writer *w);
+void sp_dmn_farm_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 
 /* ---- the daemon ---- */
 
-#define SP_HTTP_CODES 8 /* counted classes: 2xx 400 401 404 409 413 other-4xx 5xx */
+#define SP_DMN_HTTP_CODES 8 /* counted classes: 2xx 400 401 404 409 413 other-4xx 5xx */
 
 /* One open connection (http.c), for the header and body deadlines. */
 typedef struct dconn {
     int fd;
-    double deadline;           /* sp_wire_now_ms; 0 = none (a request being answered) */
+    double deadline;           /* sp_dmn_wire_now_ms; 0 = none (a request being answered) */
     struct dconn *prev, *next;
 } dconn;
 
 typedef struct {
     int fd;
-    sp_addr addr;              /* as bound (port 0 resolved) */
-    char text[SP_DCONF_PATH];
+    sp_dmn_addr addr;              /* as bound (port 0 resolved) */
+    char text[SP_DMN_CONF_PATH];
     void *mhd;                 /* struct MHD_Daemon * */
     sp_dmn *d;
     int loopback;              /* TCP on a loopback address: Host must be a loopback name (no token) */
 } dlistener;
 
 struct sp_dmn {
-    sp_dconf cfg;              /* live configuration; reloadable fields under cfg_mu */
+    sp_dmn_conf cfg;              /* live configuration; reloadable fields under cfg_mu */
     pthread_mutex_t cfg_mu;
     char token[4096];          /* "" = no auth; under cfg_mu */
     int argc;
     char **argv;
     sp_engine *eng;
-    struct sp_farm *farm;      /* farm.queue set: the farm node (farm.c); else NULL */
+    struct sp_dmn_farm *farm;      /* farm.queue set: the farm node (farm.c); else NULL */
     dregistry reg;
     djobs jobs;
     dtracker trk;
-    dlistener ls[SP_DCONF_MAX_LISTEN];
+    dlistener ls[SP_DMN_CONF_MAX_LISTEN];
     int n_ls;
-    char upload_dir[SP_DCONF_PATH];
+    char upload_dir[SP_DMN_CONF_PATH];
     int upload_dir_temp;       /* a private temporary directory, removed at exit */
     atomic_int draining;       /* no new jobs */
     atomic_int stopping;       /* waits end now */
     atomic_int paused;
-    double t_start;            /* sp_wire_now_ms at start */
+    double t_start;            /* sp_dmn_wire_now_ms at start */
     size_t engine_budget;      /* the engine's resolved byte budget */
     pthread_mutex_t submit_mu; /* one submission at a time: request-id check, state file, engine */
     pthread_mutex_t conn_mu;   /* conns (a leaf) */
     dconn *conns;
     atomic_ullong conns_cut;   /* connections closed for a late header or body */
-    atomic_ullong http_codes[SP_HTTP_CODES];
+    atomic_ullong http_codes[SP_DMN_HTTP_CODES];
     atomic_ullong requests, rejected_submits;
     atomic_int active_requests; /* requests read and not yet fully answered */
 };
@@ -521,7 +538,7 @@ typedef struct {
     size_t hot_budget, warm_budget; /* hot_budget resolved (auto = engine budget / 4) */
     long min_idle_ms, idle_demote_ms;
     int skip_subgroup_check, load_threads;
-    char cache_dir[SP_DCONF_PATH]; /* keys.cache_dir; "" = no key cache */
+    char cache_dir[SP_DMN_CONF_PATH]; /* keys.cache_dir; "" = no key cache */
 } key_policy;
 void sp_dmn_key_policy(sp_dmn *d, key_policy *p);
 /* server.header_timeout and body_timeout (reloadable). */
@@ -532,8 +549,6 @@ size_t sp_dmn_max_body(sp_dmn *d);
 long sp_dmn_max_wait(sp_dmn *d);
 /* Copies the token ("" = none) under cfg_mu. */
 void sp_dmn_token(sp_dmn *d, char *out, size_t out_len);
-/* Reads a token file: SP_OK, or SP_ERR_IO / SP_ERR_FORMAT with err. */
-sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN]);
 
 
 #endif

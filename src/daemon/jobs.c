@@ -37,6 +37,7 @@
 #include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "r1cs/r1cs.h"
+#include "util/clock.h"
 
 #define FINISHED_KEPT_MAX 8192 /* finished entries kept at most, whatever result_ttl says */
 
@@ -59,9 +60,26 @@ static void free_job(djob *j)
     free(j);
 }
 
+/* ---- the input ---- */
+
+sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
+                              char err[SP_ERR_LEN])
+{
+    size_t n = 0;
+    sp_status st = sp_wtns_parse(w, &n, data, len, err);
+    if (st == SP_OK && n != n_vars) {
+        snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, id, n_vars);
+        free(*w);
+        st = SP_ERR_FORMAT;
+    }
+    if (st != SP_OK)
+        *w = NULL;
+    return st;
+}
+
 /* ---- the result ---- */
 
-const char *sp_jobs_error_code(sp_status st)
+const char *sp_dmn_jobs_error_code(sp_status st)
 {
     switch (st) {
     case SP_ERR_UNSATISFIED: return "unsatisfied";
@@ -84,8 +102,8 @@ static void emit_text(sp_json_writer *w, char *text, size_t len)
     free(text);
 }
 
-void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n, uint32_t n_public,
-                         const char *const *nodes)
+void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
+                             uint32_t n_public, const char *const *nodes)
 {
     sp_jw_key(w, "proofs");
     sp_jw_begin_array(w);
@@ -107,7 +125,7 @@ void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp
         char e[SP_ERR_LEN];
         if (sp_bp_curve_check(e) == SP_OK) { /* bellperson's encoding is BLS12-381's */
             sp_bp_proof_encode(bp, &proofs[k]);
-            sp_b64_encode(b64, bp, sizeof bp);
+            sp_dmn_b64_encode(b64, bp, sizeof bp);
             sp_jw_key(w, "bellperson");
             sp_jw_string(w, b64);
         }
@@ -120,12 +138,12 @@ void sp_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp
     sp_jw_end_array(w);
 }
 
-void sp_jobs_timings_json(sp_json_writer *w, const double *t, int known)
+void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known)
 {
-    static const char *names[SP_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
+    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
     sp_jw_key(w, "timings_ms");
     sp_jw_begin_object(w);
-    for (int s = 0; s < SP_STAGE_N; s++) {
+    for (int s = 0; s < SP_DMN_STAGE_N; s++) {
         sp_jw_key(w, names[s]);
         if (known)
             sp_jw_double(w, t[s]);
@@ -135,7 +153,7 @@ void sp_jobs_timings_json(sp_json_writer *w, const double *t, int known)
     sp_jw_end_object(w);
 }
 
-void sp_jobs_json_head(sp_json_writer *w, const djob *j)
+void sp_dmn_jobs_json_head(sp_json_writer *w, const djob *j)
 {
     sp_jw_key(w, "job_id");
     sp_jw_string(w, j->id);
@@ -147,18 +165,18 @@ void sp_jobs_json_head(sp_json_writer *w, const djob *j)
     sp_jw_string(w, j->circuit_id);
 }
 
-static char *result_json(const djob *j, const sp_engine_result *res, const double t[SP_STAGE_N], int known,
+static char *result_json(const djob *j, const sp_engine_result *res, const double t[SP_DMN_STAGE_N], int known,
                          size_t *len)
 {
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jobs_json_head(&w, j);
+    sp_dmn_jobs_json_head(&w, j);
     sp_jw_key(&w, "status");
     sp_jw_string(&w, res->status == SP_OK ? "completed" : res->status == SP_ERR_CANCELLED ? "cancelled" : "failed");
     if (res->status != SP_OK) {
         sp_jw_key(&w, "error");
-        sp_jw_string(&w, sp_jobs_error_code(res->status));
+        sp_jw_string(&w, sp_dmn_jobs_error_code(res->status));
         sp_jw_key(&w, "detail");
         sp_jw_string(&w, res->err[0] ? res->err : sp_status_str(res->status));
     }
@@ -167,9 +185,9 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
     if (res->status == SP_OK) {
         sp_jw_key(&w, "verified");
         sp_jw_bool(&w, res->verified);
-        sp_jobs_proofs_json(&w, res->proofs, res->public_signals, res->n_partitions, res->n_public, NULL);
+        sp_dmn_jobs_proofs_json(&w, res->proofs, res->public_signals, res->n_partitions, res->n_public, NULL);
     }
-    sp_jobs_timings_json(&w, t, known);
+    sp_dmn_jobs_timings_json(&w, t, known);
     sp_jw_end_object(&w);
     char *out = NULL;
     if (sp_jw_finish(&out, len, &w) != SP_OK)
@@ -184,14 +202,14 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
 static void record_end(sp_dmn *d, const djob *j, int by_shutdown)
 {
     char err[SP_ERR_LEN];
-    if (!sp_state_on(d) || !j->result)
+    if (!sp_dmn_state_on(d) || !j->result)
         return;
     if (by_shutdown) {
-        SP_LOGI("job %s: stopped by the shutdown; it runs again after the restart", j->id);
+        SP_DMN_LOGI("job %s: stopped by the shutdown; it runs again after the restart", j->id);
         return;
     }
-    if (sp_state_job_result(d, j, sp_state_now_unix_ms(), err) == SP_OK)
-        sp_state_job_forget(d, j->id, ".job");
+    if (sp_dmn_state_job_result(d, j, sp_dmn_state_now_unix_ms(), err) == SP_OK)
+        sp_dmn_state_job_forget(d, j->id, ".job");
 }
 
 /* Engine notifier thread, once per job. */
@@ -201,26 +219,26 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
     sp_dmn *d = j->d;
     sp_engine_result res;
     if (!sp_engine_await(d->eng, ej, 0, &res)) { /* cannot happen: the engine calls us once it finished */
-        SP_LOGE("job %s: notified before it finished", j->id);
+        SP_DMN_LOGE("job %s: notified before it finished", j->id);
         return;
     }
-    double t[SP_STAGE_N] = {0};
-    int known = sp_trk_job_timings(d, res.job_seq, 2000, t);
+    double t[SP_DMN_STAGE_N] = {0};
+    int known = sp_dmn_trk_job_timings(d, res.job_seq, 2000, t);
     size_t len = 0;
     char *text = result_json(j, &res, t, known, &len);
     if (!text)
-        SP_LOGE("job %s: out of memory for its result", j->id);
+        SP_DMN_LOGE("job %s: out of memory for its result", j->id);
     pthread_mutex_lock(&d->jobs.mu);
     j->ej = NULL; /* from here on, cancel leaves it alone */
     pthread_mutex_unlock(&d->jobs.mu);
     sp_engine_job_release(d->eng, ej);
     /* The circuit reference goes before the entry reads finished, so a
      * client that saw its job finish can evict the circuit at once. */
-    sp_reg_release(d, j->circ, res.status, res.n_partitions);
+    sp_dmn_reg_release(d, j->circ, res.status, res.n_partitions);
     if (res.status == SP_OK)
-        SP_LOGD("job %s: completed (%zu proofs, %.1f ms)", j->id, res.n_partitions, res.done_ms - res.submit_ms);
+        SP_DMN_LOGD("job %s: completed (%zu proofs, %.1f ms)", j->id, res.n_partitions, res.done_ms - res.submit_ms);
     else
-        SP_LOGI("job %s: %s: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed", res.err);
+        SP_DMN_LOGI("job %s: %s: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed", res.err);
     pthread_mutex_lock(&d->jobs.mu);
     int by_shutdown = res.status == SP_ERR_CANCELLED && !j->client_cancelled && atomic_load(&d->draining);
     j->status = text ? res.status : SP_ERR_NOMEM;
@@ -230,7 +248,7 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
     pthread_mutex_unlock(&d->jobs.mu);
     record_end(d, j, by_shutdown);
     pthread_mutex_lock(&d->jobs.mu);
-    j->t_done = sp_wire_now_ms();
+    j->t_done = sp_dmn_wire_now_ms();
     j->finished = 1;
     j->circ = NULL;
     d->jobs.n_live--;
@@ -297,7 +315,7 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, siz
         snprintf(j->id, sizeof j->id, "j%llu.%s", (unsigned long long)++d->jobs.next_id, d->jobs.tag);
     pthread_mutex_unlock(&d->jobs.mu);
     /* Durable before the engine has it and before the client hears 202. */
-    if (!s->id && (s->raw || s->inputs) && sp_state_job_save(d, j, s->raw, s->raw_len, s->inputs, err) != SP_OK)
+    if (!s->id && (s->raw || s->inputs) && sp_dmn_state_job_save(d, j, s->raw, s->raw_len, s->inputs, err) != SP_OK)
         return 500;
     /* The engine copies each input at submit; it takes one pointer per partition. */
     const void **in = s->inputs ? calloc(s->n, sizeof *in) : NULL;
@@ -323,14 +341,14 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, siz
     free(in);
     if (st != SP_OK) {
         if (!s->id)
-            sp_state_job_forget(d, j->id, ".job");
+            sp_dmn_state_job_forget(d, j->id, ".job");
         return st == SP_ERR_NOMEM || st == SP_ERR_CANCELLED ? 503 : 400;
     }
     *queue_pos = ahead;
     return 202;
 }
 
-int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
+int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
 {
     *out = NULL;
     if (s->request_id && strlen(s->request_id) > 127) {
@@ -349,8 +367,8 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
     j->circ = c;
     j->priority = s->priority;
     j->n_parts = s->n;
-    j->t_submit = sp_wire_now_ms();
-    j->t_submit_unix = s->id ? s->t_submit_unix : sp_state_now_unix_ms();
+    j->t_submit = sp_dmn_wire_now_ms();
+    j->t_submit_unix = s->id ? s->t_submit_unix : sp_dmn_state_now_unix_ms();
     j->watchers = 1;
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
@@ -361,7 +379,7 @@ int sp_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t
         free(j);
         return code;
     }
-    SP_LOGD("job %s: submitted (%s, %zu partitions, priority %d)", j->id, c->id, s->n, s->priority);
+    SP_DMN_LOGD("job %s: submitted (%s, %zu partitions, priority %d)", j->id, c->id, s->n, s->priority);
     *out = j;
     return 202;
 }
@@ -384,19 +402,19 @@ static void add_finished(sp_dmn *d, const char *id, const char *rid, const char 
     j->result = result;
     j->result_len = len;
     j->finished = 1;
-    j->t_done = j->t_submit = sp_wire_now_ms() - (age_ms > 0 ? age_ms : 0);
+    j->t_done = j->t_submit = sp_dmn_wire_now_ms() - (age_ms > 0 ? age_ms : 0);
     pthread_mutex_lock(&d->jobs.mu);
     append_locked(&d->jobs, j);
     pthread_mutex_unlock(&d->jobs.mu);
 }
 
-void sp_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms)
+void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms)
 {
     sp_json_doc *doc = NULL;
     char *copy = malloc(len + 1);
     if (!copy || sp_json_parse(&doc, result, len, NULL, NULL, 0) != SP_OK) {
-        SP_LOGE("state: the result of job %s is unreadable; dropped", id);
-        sp_state_job_forget(d, id, ".result");
+        SP_DMN_LOGE("state: the result of job %s is unreadable; dropped", id);
+        sp_dmn_state_job_forget(d, id, ".result");
         free(copy);
         return;
     }
@@ -423,22 +441,22 @@ static void restore_failed(sp_dmn *d, const restore_spec *rs, const char *why)
     snprintf(tmp.id, sizeof tmp.id, "%s", rs->id);
     snprintf(tmp.request_id, sizeof tmp.request_id, "%s", rs->request_id);
     snprintf(tmp.circuit_id, sizeof tmp.circuit_id, "%s", rs->circuit);
-    double t[SP_STAGE_N] = {0};
+    double t[SP_DMN_STAGE_N] = {0};
     size_t len = 0;
     char *text = result_json(&tmp, &res, t, 0, &len);
     if (!text)
         return;
-    SP_LOGE("job %s: cannot run again: %s", rs->id, why);
+    SP_DMN_LOGE("job %s: cannot run again: %s", rs->id, why);
     tmp.status = res.status;
     tmp.result = text;
     tmp.result_len = len;
     char err[SP_ERR_LEN];
-    if (sp_state_job_result(d, &tmp, sp_state_now_unix_ms(), err) == SP_OK)
-        sp_state_job_forget(d, rs->id, ".job");
+    if (sp_dmn_state_job_result(d, &tmp, sp_dmn_state_now_unix_ms(), err) == SP_OK)
+        sp_dmn_state_job_forget(d, rs->id, ".job");
     add_finished(d, rs->id, rs->request_id, rs->circuit, rs->n, res.status, text, len, 0);
 }
 
-void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
+void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
 {
     char err[SP_ERR_LEN] = "";
     dcircuit *c = NULL;
@@ -446,18 +464,16 @@ void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
     size_t k = 0;
     if (why_bad)
         snprintf(err, sizeof err, "%s", why_bad);
-    else if (sp_reg_acquire(d, rs->circuit, &c, err) != 200)
+    else if (sp_dmn_reg_acquire(d, rs->circuit, &c, err) != 200)
         c = NULL;
     else if (!c->porep != !rs->inputs) /* the id was registered again as the other kind */
         snprintf(err, sizeof err, "circuit '%s' %s now", c->id, c->porep ? "is native (its jobs carry inputs)"
                                                                          : "takes witnesses, not native inputs");
     else if (!rs->inputs && (w = calloc(rs->n, sizeof *w)))
         for (k = 0; k < rs->n; k++) {
-            size_t n = 0;
-            if (sp_wtns_parse(&w[k], &n, rs->w[k], rs->wl[k], err) != SP_OK || n != c->n_vars) {
-                if (!err[0] || n != c->n_vars)
-                    snprintf(err, sizeof err, "witness %zu does not fit circuit '%s'", k, c->id);
-                free(w[k]);
+            char why[SP_ERR_LEN];
+            if (sp_dmn_jobs_witness(&w[k], rs->w[k], rs->wl[k], c->n_vars, c->id, why) != SP_OK) {
+                snprintf(err, sizeof err, "witness %zu: %.200s", k, why);
                 break;
             }
         }
@@ -466,9 +482,9 @@ void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
                       rs->submitted_ms, rs->inputs};
         djob *j = NULL;
         size_t qpos = 0;
-        if (sp_jobs_submit(d, c, &s, &j, &qpos, err) == 202) {
-            SP_LOGI("job %s: accepted before the restart; queued again (%s, %zu partitions)", j->id, c->id, rs->n);
-            sp_jobs_put(d, j);
+        if (sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err) == 202) {
+            SP_DMN_LOGI("job %s: accepted before the restart; queued again (%s, %zu partitions)", j->id, c->id, rs->n);
+            sp_dmn_jobs_put(d, j);
             free(w);
             return;
         }
@@ -477,11 +493,11 @@ void sp_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
         free(w[i]);
     free(w);
     if (c)
-        sp_reg_unref(d, c);
+        sp_dmn_reg_unref(d, c);
     restore_failed(d, rs, err[0] ? err : "it could not be read");
 }
 
-int sp_jobs_get_quiet(sp_dmn *d, const char *id)
+int sp_dmn_jobs_get_quiet(sp_dmn *d, const char *id)
 {
     pthread_mutex_lock(&d->jobs.mu);
     djob *j = d->jobs.head;
@@ -491,7 +507,7 @@ int sp_jobs_get_quiet(sp_dmn *d, const char *id)
     return j != NULL;
 }
 
-djob *sp_jobs_get(sp_dmn *d, const char *id)
+djob *sp_dmn_jobs_get(sp_dmn *d, const char *id)
 {
     pthread_mutex_lock(&d->jobs.mu);
     djob *j = d->jobs.head;
@@ -506,23 +522,16 @@ djob *sp_jobs_get(sp_dmn *d, const char *id)
     return j;
 }
 
-void sp_jobs_put(sp_dmn *d, djob *j)
+void sp_dmn_jobs_put(sp_dmn *d, djob *j)
 {
     pthread_mutex_lock(&d->jobs.mu);
     j->watchers--;
     pthread_mutex_unlock(&d->jobs.mu);
 }
 
-int sp_jobs_wait(sp_dmn *d, djob *j, long wait_ms)
+int sp_dmn_jobs_wait(sp_dmn *d, djob *j, long wait_ms)
 {
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += wait_ms / 1000;
-    dl.tv_nsec += (wait_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    struct timespec dl = sp_clock_after(CLOCK_REALTIME, wait_ms);
     pthread_mutex_lock(&d->jobs.mu);
     while (!j->finished && wait_ms > 0 && !atomic_load(&d->stopping))
         if (pthread_cond_timedwait(&d->jobs.cv, &d->jobs.mu, &dl) == ETIMEDOUT)
@@ -547,7 +556,7 @@ static int running_in_engine(sp_dmn *d, const char *id)
     return running;
 }
 
-int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running)
+int sp_dmn_jobs_cancel(sp_dmn *d, djob *j, int *was_running)
 {
     *was_running = 0;
     pthread_mutex_lock(&d->jobs.mu);
@@ -559,11 +568,11 @@ int sp_jobs_cancel(sp_dmn *d, djob *j, int *was_running)
     }
     pthread_mutex_unlock(&d->jobs.mu);
     if (live)
-        SP_LOGI("job %s: cancel requested (%s)", j->id, *was_running ? "running" : "queued");
+        SP_DMN_LOGI("job %s: cancel requested (%s)", j->id, *was_running ? "running" : "queued");
     return live;
 }
 
-void sp_jobs_cancel_all(sp_dmn *d)
+void sp_dmn_jobs_cancel_all(sp_dmn *d)
 {
     pthread_mutex_lock(&d->jobs.mu);
     for (djob *j = d->jobs.head; j; j = j->next)
@@ -572,7 +581,7 @@ void sp_jobs_cancel_all(sp_dmn *d)
     pthread_mutex_unlock(&d->jobs.mu);
 }
 
-size_t sp_jobs_live(sp_dmn *d)
+size_t sp_dmn_jobs_live(sp_dmn *d)
 {
     pthread_mutex_lock(&d->jobs.mu);
     size_t n = d->jobs.n_live;
@@ -580,18 +589,18 @@ size_t sp_jobs_live(sp_dmn *d)
     return n;
 }
 
-char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
+char *sp_dmn_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
 {
     sp_engine_status st;
     int have = sp_engine_status_get(d->eng, &st) == SP_OK;
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
-    sp_jobs_json_head(&w, j);
+    sp_dmn_jobs_json_head(&w, j);
     sp_jw_key(&w, "status");
     sp_jw_string(&w, "pending");
     sp_jw_key(&w, "age_ms");
-    sp_jw_double(&w, sp_wire_now_ms() - j->t_submit);
+    sp_jw_double(&w, sp_dmn_wire_now_ms() - j->t_submit);
     sp_jw_key(&w, "partition_states");
     sp_jw_begin_array(&w);
     for (size_t i = 0; have && i < st.n_jobs; i++)
@@ -606,9 +615,9 @@ char *sp_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
     return sp_jw_finish(&out, len, &w) == SP_OK ? out : NULL;
 }
 
-void sp_jobs_tick(sp_dmn *d)
+void sp_dmn_jobs_tick(sp_dmn *d)
 {
-    double now = sp_wire_now_ms();
+    double now = sp_dmn_wire_now_ms();
     long ttl = d->cfg.result_ttl_ms;
     pthread_mutex_lock(&d->jobs.mu);
     size_t finished = d->jobs.n - d->jobs.n_live;
@@ -617,7 +626,7 @@ void sp_jobs_tick(sp_dmn *d)
         if (!j->finished || j->watchers)
             continue;
         if (now - j->t_done >= (double)ttl || finished > FINISHED_KEPT_MAX) {
-            sp_state_job_forget(d, j->id, ".result");
+            sp_dmn_state_job_forget(d, j->id, ".result");
             unlink_locked(&d->jobs, j);
             free_job(j);
             finished--;
@@ -626,7 +635,7 @@ void sp_jobs_tick(sp_dmn *d)
     pthread_mutex_unlock(&d->jobs.mu);
 }
 
-void sp_jobs_free_all(sp_dmn *d)
+void sp_dmn_jobs_free_all(sp_dmn *d)
 {
     pthread_mutex_lock(&d->jobs.mu);
     for (djob *j = d->jobs.head, *next; j; j = next) {

@@ -60,9 +60,9 @@ static int below_any(const char *path, const char *dirs, int resolved)
     return 0;
 }
 
-int sp_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN])
+int sp_dmn_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN])
 {
-    char dirs[SP_DCONF_PATH], real[PATH_MAX];
+    char dirs[SP_DMN_CONF_PATH], real[PATH_MAX];
     pthread_mutex_lock(&d->cfg_mu);
     snprintf(dirs, sizeof dirs, "%s", d->cfg.key_dirs);
     int any = d->cfg.any_key_path;

@@ -8,18 +8,18 @@
 #include <unistd.h>
 #include "daemon/log.h"
 
-static atomic_int level_ = SP_LOG_INFO;
+static atomic_int level_ = SP_DMN_LOG_INFO;
 
-void sp_log_set_level(sp_log_level lv) { atomic_store(&level_, (int)lv); }
-sp_log_level sp_log_get_level(void) { return (sp_log_level)atomic_load(&level_); }
+void sp_dmn_log_set_level(sp_dmn_log_level lv) { atomic_store(&level_, (int)lv); }
+sp_dmn_log_level sp_dmn_log_get_level(void) { return (sp_dmn_log_level)atomic_load(&level_); }
 
-const char *sp_log_level_name(sp_log_level lv)
+const char *sp_dmn_log_level_name(sp_dmn_log_level lv)
 {
     static const char *names[] = {"error", "warn", "info", "debug"};
     return (unsigned)lv < 4 ? names[lv] : "?";
 }
 
-void sp_log(sp_log_level lv, const char *fmt, ...)
+void sp_dmn_log(sp_dmn_log_level lv, const char *fmt, ...)
 {
     if ((int)lv > atomic_load(&level_))
         return;
@@ -29,7 +29,8 @@ void sp_log(sp_log_level lv, const char *fmt, ...)
     struct tm tm;
     gmtime_r(&tv.tv_sec, &tm);
     size_t n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-    n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ %-5s ", (long)(tv.tv_usec / 1000), sp_log_level_name(lv));
+    n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ %-5s ", (long)(tv.tv_usec / 1000),
+                          sp_dmn_log_level_name(lv));
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);

@@ -9,20 +9,20 @@
 #ifndef SP_DAEMON_LOG_H
 #define SP_DAEMON_LOG_H
 
-typedef enum { SP_LOG_ERROR = 0, SP_LOG_WARN, SP_LOG_INFO, SP_LOG_DEBUG } sp_log_level;
+typedef enum { SP_DMN_LOG_ERROR = 0, SP_DMN_LOG_WARN, SP_DMN_LOG_INFO, SP_DMN_LOG_DEBUG } sp_dmn_log_level;
 
-/* Lines above this level are dropped (default SP_LOG_INFO). */
-void sp_log_set_level(sp_log_level lv);
-sp_log_level sp_log_get_level(void);
+/* Lines above this level are dropped (default SP_DMN_LOG_INFO). */
+void sp_dmn_log_set_level(sp_dmn_log_level lv);
+sp_dmn_log_level sp_dmn_log_get_level(void);
 
 /* "error", "warn", "info", "debug". */
-const char *sp_log_level_name(sp_log_level lv);
+const char *sp_dmn_log_level_name(sp_dmn_log_level lv);
 
-void sp_log(sp_log_level lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sp_dmn_log(sp_dmn_log_level lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-#define SP_LOGE(...) sp_log(SP_LOG_ERROR, __VA_ARGS__)
-#define SP_LOGW(...) sp_log(SP_LOG_WARN, __VA_ARGS__)
-#define SP_LOGI(...) sp_log(SP_LOG_INFO, __VA_ARGS__)
-#define SP_LOGD(...) sp_log(SP_LOG_DEBUG, __VA_ARGS__)
+#define SP_DMN_LOGE(...) sp_dmn_log(SP_DMN_LOG_ERROR, __VA_ARGS__)
+#define SP_DMN_LOGW(...) sp_dmn_log(SP_DMN_LOG_WARN, __VA_ARGS__)
+#define SP_DMN_LOGI(...) sp_dmn_log(SP_DMN_LOG_INFO, __VA_ARGS__)
+#define SP_DMN_LOGD(...) sp_dmn_log(SP_DMN_LOG_DEBUG, __VA_ARGS__)
 
 #endif

@@ -10,24 +10,24 @@ static const char *const PARAM_NAMES[] = {"challenges", "layers", "nodes", "drg_
                                           "label_parents"};
 #define N_PARAMS (sizeof PARAM_NAMES / sizeof PARAM_NAMES[0])
 
-static uint64_t *param_slot(sp_dnative *n, size_t k)
+static uint64_t *param_slot(sp_dmn_native *n, size_t k)
 {
     uint64_t *slots[N_PARAMS] = {&n->ov.challenges, &n->ov.layers, &n->ov.nodes, &n->ov.drg_parents,
                                  &n->ov.exp_parents, &n->ov.label_parents};
     return slots[k];
 }
 
-static uint64_t param_value(const sp_dnative *n, size_t k) { return *param_slot((sp_dnative *)n, k); }
+static uint64_t param_value(const sp_dmn_native *n, size_t k) { return *param_slot((sp_dmn_native *)n, k); }
 
-void sp_dnative_init(sp_dnative *n)
+void sp_dmn_native_init(sp_dmn_native *n)
 {
     memset(n, 0, sizeof *n);
     sp_porep_overrides_init(&n->ov);
 }
 
-int sp_dnative_on(const sp_dnative *n) { return n->kind[0] != 0; }
+int sp_dmn_native_on(const sp_dmn_native *n) { return n->kind[0] != 0; }
 
-int sp_dnative_equal(const sp_dnative *a, const sp_dnative *b)
+int sp_dmn_native_equal(const sp_dmn_native *a, const sp_dmn_native *b)
 {
     if (strcmp(a->kind, b->kind) || strcmp(a->preset, b->preset))
         return 0;
@@ -37,7 +37,7 @@ int sp_dnative_equal(const sp_dnative *a, const sp_dnative *b)
     return 1;
 }
 
-int sp_dnative_given(const sp_dnative *n)
+int sp_dmn_native_given(const sp_dmn_native *n)
 {
     int any = n->kind[0] || n->preset[0];
     for (size_t k = 0; k < N_PARAMS; k++)
@@ -62,17 +62,17 @@ static int parse_u64(uint64_t *out, const char *s, size_t len)
     return 0;
 }
 
-static int set_kind(sp_dnative *n, const char *v, char err[SP_ERR_LEN])
+static int set_kind(sp_dmn_native *n, const char *v, char err[SP_ERR_LEN])
 {
     if (strcmp(v, "porep-like")) {
-        snprintf(err, SP_ERR_LEN, "unknown native circuit '%.40s' (known: " SP_DNATIVE_KINDS ")", v);
+        snprintf(err, SP_ERR_LEN, "unknown native circuit '%.40s' (known: " SP_DMN_NATIVE_KINDS ")", v);
         return -1;
     }
     snprintf(n->kind, sizeof n->kind, "%s", v);
     return 0;
 }
 
-static int set_preset(sp_dnative *n, const char *v, char err[SP_ERR_LEN])
+static int set_preset(sp_dmn_native *n, const char *v, char err[SP_ERR_LEN])
 {
     if (!*v || strlen(v) >= sizeof n->preset) {
         snprintf(err, SP_ERR_LEN, "preset: '%.40s' is no preset (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", v);
@@ -82,7 +82,7 @@ static int set_preset(sp_dnative *n, const char *v, char err[SP_ERR_LEN])
     return 0;
 }
 
-int sp_dnative_set(sp_dnative *n, const char *key, const char *value, char err[SP_ERR_LEN])
+int sp_dmn_native_set(sp_dmn_native *n, const char *key, const char *value, char err[SP_ERR_LEN])
 {
     if (!strcmp(key, "native"))
         return set_kind(n, value, err) ? -1 : 1;
@@ -99,11 +99,11 @@ int sp_dnative_set(sp_dnative *n, const char *key, const char *value, char err[S
     return 0;
 }
 
-int sp_dnative_from_json(sp_dnative *n, const sp_json_val *kind, const sp_json_val *params, char err[SP_ERR_LEN])
+int sp_dmn_native_from_json(sp_dmn_native *n, const sp_json_val *kind, const sp_json_val *params, char err[SP_ERR_LEN])
 {
-    sp_dnative_init(n);
+    sp_dmn_native_init(n);
     if (kind && kind->type != SP_JSON_STRING) {
-        snprintf(err, SP_ERR_LEN, "\"native\" must be a string (" SP_DNATIVE_KINDS ")");
+        snprintf(err, SP_ERR_LEN, "\"native\" must be a string (" SP_DMN_NATIVE_KINDS ")");
         return -1;
     }
     if (kind && set_kind(n, kind->text, err))
@@ -111,7 +111,7 @@ int sp_dnative_from_json(sp_dnative *n, const sp_json_val *kind, const sp_json_v
     if (!params)
         return 0;
     if (params->type != SP_JSON_OBJECT) {
-        snprintf(err, SP_ERR_LEN, "\"native_params\" must be an object {" SP_DNATIVE_KEYS "}");
+        snprintf(err, SP_ERR_LEN, "\"native_params\" must be an object {" SP_DMN_NATIVE_KEYS "}");
         return -1;
     }
     for (size_t i = 0; i < params->n; i++) {
@@ -127,7 +127,7 @@ int sp_dnative_from_json(sp_dnative *n, const sp_json_val *kind, const sp_json_v
             if (set_preset(n, v->text, err))
                 return -1;
         } else if (k == N_PARAMS) {
-            snprintf(err, SP_ERR_LEN, "native_params: unknown member '%.40s' (" SP_DNATIVE_KEYS ")", v->key);
+            snprintf(err, SP_ERR_LEN, "native_params: unknown member '%.40s' (" SP_DMN_NATIVE_KEYS ")", v->key);
             return -1;
         } else if (!sp_json_u64(param_slot(n, k), v)) {
             snprintf(err, SP_ERR_LEN, "native_params.%s must be a non-negative integer", v->key);
@@ -137,19 +137,19 @@ int sp_dnative_from_json(sp_dnative *n, const sp_json_val *kind, const sp_json_v
     return 0;
 }
 
-sp_status sp_dnative_params(const sp_dnative *n, sp_porep_params *p, char err[SP_ERR_LEN])
+sp_status sp_dmn_native_params(const sp_dmn_native *n, sp_porep_params *p, char err[SP_ERR_LEN])
 {
-    if (!sp_dnative_on(n)) {
-        snprintf(err, SP_ERR_LEN, sp_dnative_given(n) ? "native circuit parameters without native = " SP_DNATIVE_KINDS
+    if (!sp_dmn_native_on(n)) {
+        snprintf(err, SP_ERR_LEN, sp_dmn_native_given(n) ? "native circuit parameters without native = " SP_DMN_NATIVE_KINDS
                                            : "not a native circuit");
         return SP_ERR_INVALID_ARG;
     }
     return sp_porep_params_from(p, n->preset[0] ? n->preset : NULL, &n->ov, err);
 }
 
-void sp_dnative_print(FILE *f, const sp_dnative *n)
+void sp_dmn_native_print(FILE *f, const sp_dmn_native *n)
 {
-    if (!sp_dnative_on(n))
+    if (!sp_dmn_native_on(n))
         return;
     fprintf(f, "native = %s\n", n->kind);
     if (n->preset[0])
@@ -159,7 +159,7 @@ void sp_dnative_print(FILE *f, const sp_dnative *n)
             fprintf(f, "%s = %llu\n", PARAM_NAMES[k], (unsigned long long)param_value(n, k));
 }
 
-void sp_dnative_json(sp_json_writer *w, const sp_dnative *n)
+void sp_dmn_native_json(sp_json_writer *w, const sp_dmn_native *n)
 {
     sp_jw_key(w, "native");
     sp_jw_string(w, n->kind);
@@ -177,7 +177,7 @@ void sp_dnative_json(sp_json_writer *w, const sp_dnative *n)
     sp_jw_end_object(w);
 }
 
-void sp_dnative_describe(sp_json_writer *w, const sp_porep *c)
+void sp_dmn_native_describe(sp_json_writer *w, const sp_porep *c)
 {
     const sp_porep_params *p = sp_porep_params_of(c);
     uint64_t v[N_PARAMS] = {p->challenges, p->layers, p->nodes, p->drg_parents, p->exp_parents, p->label_parents};
@@ -220,7 +220,7 @@ static int one_input(sp_porep_input *in, const sp_json_val *o, size_t i, char er
     return 0;
 }
 
-int sp_dnative_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr, char err[SP_ERR_LEN])
+int sp_dmn_native_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr, char err[SP_ERR_LEN])
 {
     *out = NULL;
     *n = 0;
@@ -243,7 +243,7 @@ int sp_dnative_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr, c
     return 0;
 }
 
-void sp_dnative_inputs_json(sp_json_writer *w, const sp_porep_input *in, size_t n)
+void sp_dmn_native_inputs_json(sp_json_writer *w, const sp_porep_input *in, size_t n)
 {
     sp_jw_begin_array(w);
     for (size_t i = 0; i < n; i++) {

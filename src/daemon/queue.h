@@ -3,7 +3,7 @@
  * every daemon of a farm shares (issue 13). This header is the whole
  * interface the daemon uses; daemon/queue_pg.c implements it on
  * PostgreSQL through libpq, and is built only when libpq is installed
- * (without it sp_q_open says so). Nothing here knows HTTP or the engine.
+ * (without it sp_dmn_q_open says so). Nothing here knows HTTP or the engine.
  *
  * The model (ARCHITECTURE.md, "The farm", has the tables):
  *   - a job is a row with its circuit's content digest (SHA-256 of the
@@ -27,10 +27,10 @@
  * Every statement is parameterized (PQexecParams); a schema version is
  * kept in the database and migrated forward under an advisory lock.
  *
- * One sp_queue is one connection, used by one thread at a time. A call
- * that finds the connection broken returns SP_ERR_IO; sp_q_ensure then
+ * One sp_dmn_queue is one connection, used by one thread at a time. A call
+ * that finds the connection broken returns SP_ERR_IO; sp_dmn_q_ensure then
  * reconnects, no more often than a backoff allows (100 ms doubling to
- * 5 s). Messages never hold the password (sp_q_describe).
+ * 5 s). Messages never hold the password (sp_dmn_q_describe).
  */
 #ifndef SP_DAEMON_QUEUE_H
 #define SP_DAEMON_QUEUE_H
@@ -39,17 +39,17 @@
 #include <stdint.h>
 #include "snarkpipe.h"
 
-typedef struct sp_queue sp_queue;
+typedef struct sp_dmn_queue sp_dmn_queue;
 
-#define SP_Q_DIGEST_HEX 65  /* 64 hex digits of a SHA-256 and a NUL */
-#define SP_Q_SCHEMA 1       /* the schema version this code writes */
+#define SP_DMN_Q_DIGEST_HEX 65  /* 64 hex digits of a SHA-256 and a NUL */
+#define SP_DMN_Q_SCHEMA 1       /* the schema version this code writes */
 
 /* 1 when the queue is built in (libpq was found), else 0. */
-int sp_q_available(void);
+int sp_dmn_q_available(void);
 
 /* A connection string without its password, for logs and status: the
  * host, port, database and user it names ("?" parts when unreadable). */
-void sp_q_describe(char *out, size_t out_len, const char *conninfo);
+void sp_dmn_q_describe(char *out, size_t out_len, const char *conninfo);
 
 /*
  * Connects to conninfo (a postgresql:// URI or key=value pairs); with
@@ -59,16 +59,16 @@ void sp_q_describe(char *out, size_t out_len, const char *conninfo);
  *   SP_ERR_IO (cannot connect), SP_ERR_FORMAT (the schema is newer than
  *   this code: err says which versions), SP_ERR_NOMEM.
  */
-sp_status sp_q_open(sp_queue **q, const char *conninfo, int migrate, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
-void sp_q_close(sp_queue *q);
+sp_status sp_dmn_q_open(sp_dmn_queue **q, const char *conninfo, int migrate, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+void sp_dmn_q_close(sp_dmn_queue *q);
 /* Reconnects a broken connection when the backoff allows (and LISTENs
  * again when it listened). Returns SP_OK when connected. */
-sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_ensure(sp_dmn_queue *q, char err[SP_ERR_LEN]);
 /* 1 while connected. */
-int sp_q_connected(const sp_queue *q);
+int sp_dmn_q_connected(const sp_dmn_queue *q);
 /* Time spent in statements and their number since open (for the farm's
  * overhead figures), and the reconnections made. */
-void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects);
+void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects);
 
 /* ---- nodes ---- */
 
@@ -80,22 +80,22 @@ void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconn
  * On output: *released the partitions so released; *recent 1 when such an
  * instance was seen within lease_ms (two live daemons with one node id?).
  */
-sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                       size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
+                           size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN]);
 /* A clean exit: the instance's claims are queued again (not counted as
  * attempts) and its row goes. */
-sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN]);
 
 /* ---- circuits: what any node needs to take a job for a digest ---- */
 
 /* Records (once per digest) what a job of this circuit carries: its
  * wires, public inputs and kind; name is the recording node's id for it
  * (shown only). */
-sp_status sp_q_circuit_put(sp_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
-                           int native, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars,
+                               uint32_t n_public, int native, char err[SP_ERR_LEN]);
 /* What a node recorded for digest: 200 (facts set), 404, 503, 500. */
-int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
-                     char err[SP_ERR_LEN]);
+int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
+                         char err[SP_ERR_LEN]);
 
 /* ---- submitting and reading jobs ---- */
 
@@ -112,7 +112,7 @@ typedef struct {
     const uint8_t *const *expect_pub; /* NULL, or n rows of n_public * 32 bytes (canonical
                                          little-endian): what each proof's publics must be */
     const char *node;         /* the submitting node's name */
-} sp_q_job;
+} sp_dmn_q_job;
 
 /*
  * Inserts a job and its partitions (one transaction) and wakes the nodes.
@@ -121,15 +121,15 @@ typedef struct {
  * that job), 503 (the database is unreachable: err), 500 (another
  * database error: err).
  */
-int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN]);
+int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN]);
 
-typedef enum { SP_QJ_QUEUED = 0, SP_QJ_COMPLETED, SP_QJ_FAILED, SP_QJ_CANCELLED } sp_qj_state;
+typedef enum { SP_DMN_QJ_QUEUED = 0, SP_DMN_QJ_COMPLETED, SP_DMN_QJ_FAILED, SP_DMN_QJ_CANCELLED } sp_dmn_qj_state;
 
 typedef struct {
     int64_t id;
     char request_id[128];
     char circuit[72];         /* as the job names it: an id, or a digest (64) */
-    sp_qj_state state;
+    sp_dmn_qj_state state;
     size_t n_parts;
     char error[32], detail[SP_ERR_LEN];
     char *result;             /* completed: the result JSON text (free() it), else NULL */
@@ -140,15 +140,15 @@ typedef struct {
      * "failed", "cancelled") and the node that holds or proved it ("" none) */
     char (*part_state)[12];
     char (*part_node)[64];
-} sp_q_jobinfo;
+} sp_dmn_q_jobinfo;
 
 /*
  * Reads job `key`: "f<number>" is a job id, anything else a request id.
  * With parts, a pending job's partition states too.
- * Returns 200 (*info filled; free with sp_q_jobinfo_free), 404, 503, 500.
+ * Returns 200 (*info filled; free with sp_dmn_q_jobinfo_free), 404, 503, 500.
  */
-int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *info, char err[SP_ERR_LEN]);
-void sp_q_jobinfo_free(sp_q_jobinfo *info);
+int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobinfo *info, char err[SP_ERR_LEN]);
+void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *info);
 
 /*
  * Cancels job id unless it finished: its partitions stop being claimable,
@@ -157,8 +157,8 @@ void sp_q_jobinfo_free(sp_q_jobinfo *info);
  * when a partition was claimed or proved; *state the state it ends in),
  * 404, 503, 500.
  */
-int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj_state *state,
-                char err[SP_ERR_LEN]);
+int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_running, sp_dmn_qj_state *state,
+                    char err[SP_ERR_LEN]);
 
 /* ---- working on partitions ---- */
 
@@ -167,59 +167,60 @@ typedef struct {
     uint32_t idx;
     int64_t epoch;            /* the fencing token of this claim */
     int attempts;             /* claims of this partition so far, this one included */
-    char digest[SP_Q_DIGEST_HEX];
+    char digest[SP_DMN_Q_DIGEST_HEX];
     uint8_t *input;           /* malloc'ed; the caller frees it */
     size_t input_len;
     uint8_t *expect_pub;      /* malloc'ed or NULL */
     size_t expect_pub_len;
-} sp_q_claim;
+} sp_dmn_q_claim;
 
 /*
  * Claims up to max claimable partitions of the given digests (queued, or
  * claimed under a lease that ran out or by an instance that is gone or
  * unknown; fewer than max_attempts claims so far), best first (priority,
  * then the oldest job, then the partition index), for lease_ms.
- * On output: *out n claims (free with sp_q_claims_free).
+ * On output: *out n claims (free with sp_dmn_q_claims_free).
  */
-sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
-void sp_q_claims_free(sp_q_claim *c, size_t n);
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
+                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
+void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n);
 
 typedef struct {
     int64_t job;
     uint32_t idx;
     int64_t epoch;
-    int held;                 /* output of sp_q_heartbeat */
-} sp_q_hold;
+    int held;                 /* output of sp_dmn_q_heartbeat */
+} sp_dmn_q_hold;
 
 /* Renews the instance's row and the leases of the partitions it holds
  * (h[0..n)); h[i].held = 0 for one that is no longer its claim (taken
  * over, cancelled, failed). *node_lost 1 when the instance's row had gone
  * (it is made again). */
-sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                         size_t n_dig, long lease_ms, sp_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
+                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             char err[SP_ERR_LEN]);
 
 typedef struct {
     const uint8_t *proof;     /* the 192-byte bellperson encoding */
     const uint8_t *publics;   /* n_public * 32 bytes, canonical little-endian */
     size_t publics_len;
     double synth_ms, gpu_ms, finish_ms;
-} sp_q_proof;
+} sp_dmn_q_proof;
 
 /* Stores the proof of a claim (fenced: only under the same epoch, by the
  * same instance, while claimed). *stored 0 when the claim was no longer
  * ours (nothing changed); *last 1 when every other partition of the job
  * has its proof (the job is ready to assemble). */
-sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const sp_q_proof *p, int *stored, int *last,
-                     char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *p,
+                         int *stored, int *last, char err[SP_ERR_LEN]);
 
 /* Gives a claim up (fenced). fail = 0: queued again for any node,
  * counted as an attempt when count_attempt (then, when it was the
  * max_attempts-th claim, the job fails instead); fail = 1: the partition
  * failed for good. A failing job gets code and why. *done 0 when the
  * claim was no longer ours. */
-sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int fail, int count_attempt,
-                       int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_release(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, int fail, int count_attempt,
+                           int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN]);
 
 /* One partition of a job being assembled. */
 typedef struct {
@@ -229,7 +230,7 @@ typedef struct {
     size_t publics_len, expect_pub_len;
     const char *proved_by;
     double synth_ms, gpu_ms, finish_ms;
-} sp_q_part;
+} sp_dmn_q_part;
 
 typedef struct {
     int64_t id;
@@ -237,7 +238,7 @@ typedef struct {
     size_t n_parts;
     double queue_wait_ms;     /* submission to the first claim */
     double total_ms;          /* submission to now */
-} sp_q_asm_job;
+} sp_dmn_q_asm_job;
 
 /*
  * The verdict of an assembly callback: ok = 1 with the result text
@@ -250,9 +251,10 @@ typedef struct {
     size_t result_len;
     uint32_t *bad;
     size_t n_bad;
-} sp_q_verdict;
+} sp_dmn_q_verdict;
 
-typedef void (*sp_q_assemble_fn)(void *ctx, const sp_q_asm_job *job, const sp_q_part *parts, sp_q_verdict *v);
+typedef void (*sp_dmn_q_assemble_fn)(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts,
+                                     sp_dmn_q_verdict *v);
 
 /*
  * Assembles job id in one transaction holding its row: when it is still
@@ -261,28 +263,31 @@ typedef void (*sp_q_assemble_fn)(void *ctx, const sp_q_asm_job *job, const sp_q_
  * woken either way). *outcome: 0 not ready or finished already, 1
  * completed, 2 partitions queued again.
  */
-sp_status sp_q_assemble(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome,
+                            char err[SP_ERR_LEN]);
 
 /* Jobs of these digests whose partitions all have proofs but which are
  * not finished (their assembler died): at most max ids into ids. */
-sp_status sp_q_ready_jobs(sp_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                          char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
+                              size_t *n, char err[SP_ERR_LEN]);
 
 /* Housekeeping: fails the jobs with a partition claimed max_attempts
  * times that is not held now; deletes finished jobs older than ttl_ms and
  * instance rows not seen for 10 leases. *failed the jobs failed. */
-sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
+                           char err[SP_ERR_LEN]);
 
 /* ---- notifications ---- */
 
 /* LISTENs on sp_work, sp_done and sp_cancel (again after a reconnect). */
-sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN]);
 /* The socket to poll for notifications (-1 when disconnected). */
-int sp_q_socket(const sp_queue *q);
+int sp_dmn_q_socket(const sp_dmn_queue *q);
 /* Reads what arrived: sp_work and sp_cancel counted (added to *work,
  * *cancel), each sp_done given to on_done with the job's number (0 when
  * its payload is not "f<number>"). Returns SP_OK, or SP_ERR_IO when the
  * connection broke. */
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx);
+sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),
+                                  void *ctx);
 
 #endif

@@ -3,7 +3,7 @@
  * ARCHITECTURE.md, "The farm", the tables): connecting, statements,
  * the schema, nodes. queue_pg_jobs.c has jobs and partitions. Built with
  * libpq when pkg-config finds it (SP_WITH_PQ); without it queue_none.c
- * stands in and sp_q_open says why.
+ * stands in and sp_dmn_q_open says why.
  *
  * Statements that must change several rows together are one statement
  * (data-modifying CTEs) or one transaction (queue_pg.h has the rest).
@@ -22,11 +22,11 @@
 #define BACKOFF_MIN_MS 100.0
 #define BACKOFF_MAX_MS 5000.0
 
-int sp_q_available(void) { return 1; }
+int sp_dmn_q_available(void) { return 1; }
 
 /* ---- connection strings ---- */
 
-void sp_q_describe(char *out, size_t out_len, const char *conninfo)
+void sp_dmn_q_describe(char *out, size_t out_len, const char *conninfo)
 {
     char *e = NULL;
     PQconninfoOption *o = PQconninfoParse(conninfo, &e);
@@ -54,47 +54,48 @@ void sp_q_describe(char *out, size_t out_len, const char *conninfo)
 
 /* ---- statements ---- */
 
-void sp_qpg_text(qp *p, const char *s)
+void sp_dmn_qpg_text(qp *p, const char *s)
 {
     p->v[p->n] = s;
     p->len[p->n] = 0;
     p->fmt[p->n++] = 0;
 }
 
-void sp_qpg_bin(qp *p, const void *b, size_t n)
+void sp_dmn_qpg_bin(qp *p, const void *b, size_t n)
 {
     p->v[p->n] = b;
     p->len[p->n] = (int)n;
     p->fmt[p->n++] = 1;
 }
 
-void sp_qpg_i64(qp *p, int64_t x)
+void sp_dmn_qpg_i64(qp *p, int64_t x)
 {
     snprintf(p->num[p->n], sizeof p->num[p->n], "%lld", (long long)x);
-    sp_qpg_text(p, p->num[p->n]);
+    sp_dmn_qpg_text(p, p->num[p->n]);
 }
 
-void sp_qpg_f64(qp *p, double x)
+void sp_dmn_qpg_f64(qp *p, double x)
 {
     snprintf(p->num[p->n], sizeof p->num[p->n], "%.6f", x >= 0 && x < 1e15 ? x : 0.0);
-    sp_qpg_text(p, p->num[p->n]);
+    sp_dmn_qpg_text(p, p->num[p->n]);
 }
 
-int sp_qpg_broken(const sp_queue *q) { return !q->c || PQstatus(q->c) != CONNECTION_OK; }
+int sp_dmn_qpg_broken(const sp_dmn_queue *q) { return !q->c || PQstatus(q->c) != CONNECTION_OK; }
 
 /* One statement; returns its result when it succeeded as want (NULL
  * otherwise, with err and q->sqlstate set). binary: results in binary. */
-PGresult *sp_qpg_run(sp_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want, char err[SP_ERR_LEN])
+PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
+                         char err[SP_ERR_LEN])
 {
     q->sqlstate[0] = 0;
-    if (sp_qpg_broken(q)) {
+    if (sp_dmn_qpg_broken(q)) {
         snprintf(err, SP_ERR_LEN, "the queue database is not connected");
         return NULL;
     }
-    double t0 = sp_wire_now_ms();
+    double t0 = sp_dmn_wire_now_ms();
     PGresult *r = PQexecParams(q->c, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
                                p ? p->fmt : NULL, binary);
-    q->ms += sp_wire_now_ms() - t0;
+    q->ms += sp_dmn_wire_now_ms() - t0;
     q->calls++;
     if (r && PQresultStatus(r) == want)
         return r;
@@ -108,28 +109,28 @@ PGresult *sp_qpg_run(sp_queue *q, const char *sql, const qp *p, int binary, Exec
 }
 
 /* A statement whose result is not read. */
-sp_status sp_qpg_exec(sp_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN])
+sp_status sp_dmn_qpg_exec(sp_dmn_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN])
 {
-    PGresult *r = sp_qpg_run(q, sql, p, 0, PGRES_COMMAND_OK, err);
+    PGresult *r = sp_dmn_qpg_run(q, sql, p, 0, PGRES_COMMAND_OK, err);
     PQclear(r);
     return r ? SP_OK : SP_ERR_IO;
 }
 
 /* SELECT-like statements: PGRES_TUPLES_OK. */
-PGresult *sp_qpg_query(sp_queue *q, const char *sql, const qp *p, int binary, char err[SP_ERR_LEN])
+PGresult *sp_dmn_qpg_query(sp_dmn_queue *q, const char *sql, const qp *p, int binary, char err[SP_ERR_LEN])
 {
-    return sp_qpg_run(q, sql, p, binary, PGRES_TUPLES_OK, err);
+    return sp_dmn_qpg_run(q, sql, p, binary, PGRES_TUPLES_OK, err);
 }
 
-void sp_qpg_rollback(sp_queue *q)
+void sp_dmn_qpg_rollback(sp_dmn_queue *q)
 {
     char e[SP_ERR_LEN];
-    if (!sp_qpg_broken(q))
-        sp_qpg_exec(q, "ROLLBACK", NULL, e);
+    if (!sp_dmn_qpg_broken(q))
+        sp_dmn_qpg_exec(q, "ROLLBACK", NULL, e);
 }
 
 /* Text results. */
-long long sp_qpg_ll(const PGresult *r, int row, int col) { return atoll(PQgetvalue(r, row, col)); }
+long long sp_dmn_qpg_ll(const PGresult *r, int row, int col) { return atoll(PQgetvalue(r, row, col)); }
 
 /* Binary results (network byte order). */
 static uint64_t be_u(const PGresult *r, int row, int col, int bytes)
@@ -143,10 +144,10 @@ static uint64_t be_u(const PGresult *r, int row, int col, int bytes)
     return x;
 }
 
-int64_t sp_qpg_i64_at(const PGresult *r, int row, int col) { return (int64_t)be_u(r, row, col, 8); }
-int32_t sp_qpg_i32_at(const PGresult *r, int row, int col) { return (int32_t)be_u(r, row, col, 4); }
+int64_t sp_dmn_qpg_i64_at(const PGresult *r, int row, int col) { return (int64_t)be_u(r, row, col, 8); }
+int32_t sp_dmn_qpg_i32_at(const PGresult *r, int row, int col) { return (int32_t)be_u(r, row, col, 4); }
 
-double sp_qpg_f64_at(const PGresult *r, int row, int col)
+double sp_dmn_qpg_f64_at(const PGresult *r, int row, int col)
 {
     uint64_t u = be_u(r, row, col, 8);
     double x;
@@ -155,7 +156,7 @@ double sp_qpg_f64_at(const PGresult *r, int row, int col)
 }
 
 /* A malloc'ed copy of a bytea value (binary results); NULL when NULL. */
-uint8_t *sp_qpg_dup(const PGresult *r, int row, int col, size_t *len)
+uint8_t *sp_dmn_qpg_dup(const PGresult *r, int row, int col, size_t *len)
 {
     *len = 0;
     if (PQgetisnull(r, row, col))
@@ -176,7 +177,7 @@ static int text_array(char *buf, size_t cap, const char *const *s, size_t n)
     buf[len++] = '{';
     for (size_t i = 0; i < n; i++) {
         size_t k = strlen(s[i]);
-        if (k != SP_Q_DIGEST_HEX - 1 || strspn(s[i], "0123456789abcdef") != k || len + k + 3 > cap)
+        if (k != SP_DMN_Q_DIGEST_HEX - 1 || strspn(s[i], "0123456789abcdef") != k || len + k + 3 > cap)
             return -1;
         if (i)
             buf[len++] = ',';
@@ -227,59 +228,59 @@ static const char *const schema_v1[] = {
     "CREATE INDEX sp_parts_holder ON sp_parts (claimed_by) WHERE state = 'claimed'",
     NULL};
 
-static const char *const *const migrations[SP_Q_SCHEMA] = {schema_v1};
+static const char *const *const migrations[SP_DMN_Q_SCHEMA] = {schema_v1};
 
-static sp_status migrate_locked(sp_queue *q, char err[SP_ERR_LEN])
+static sp_status migrate_locked(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
-    if (sp_qpg_exec(q, "CREATE TABLE IF NOT EXISTS sp_meta (key text PRIMARY KEY, value text NOT NULL)", NULL, err))
+    if (sp_dmn_qpg_exec(q, "CREATE TABLE IF NOT EXISTS sp_meta (key text PRIMARY KEY, value text NOT NULL)", NULL, err))
         return SP_ERR_IO;
-    PGresult *r = sp_qpg_query(q, "SELECT value FROM sp_meta WHERE key = 'schema_version'", NULL, 0, err);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT value FROM sp_meta WHERE key = 'schema_version'", NULL, 0, err);
     if (!r)
         return SP_ERR_IO;
-    long long v = PQntuples(r) ? sp_qpg_ll(r, 0, 0) : 0;
+    long long v = PQntuples(r) ? sp_dmn_qpg_ll(r, 0, 0) : 0;
     PQclear(r);
-    if (v > SP_Q_SCHEMA || v < 0) {
+    if (v > SP_DMN_Q_SCHEMA || v < 0) {
         snprintf(err, SP_ERR_LEN, "the queue database has schema version %lld; this snarkpipe knows versions up "
-                 "to %d: upgrade snarkpipe", v, SP_Q_SCHEMA);
+                 "to %d: upgrade snarkpipe", v, SP_DMN_Q_SCHEMA);
         return SP_ERR_FORMAT;
     }
-    for (long long to = v + 1; to <= SP_Q_SCHEMA; to++) {
-        sp_status st = sp_qpg_exec(q, "BEGIN", NULL, err);
+    for (long long to = v + 1; to <= SP_DMN_Q_SCHEMA; to++) {
+        sp_status st = sp_dmn_qpg_exec(q, "BEGIN", NULL, err);
         for (const char *const *s = migrations[to - 1]; st == SP_OK && *s; s++)
-            st = sp_qpg_exec(q, *s, NULL, err);
+            st = sp_dmn_qpg_exec(q, *s, NULL, err);
         qp p = {0};
-        sp_qpg_i64(&p, to);
+        sp_dmn_qpg_i64(&p, to);
         if (st == SP_OK)
-            st = sp_qpg_exec(q, "INSERT INTO sp_meta (key, value) VALUES ('schema_version', $1)"
+            st = sp_dmn_qpg_exec(q, "INSERT INTO sp_meta (key, value) VALUES ('schema_version', $1)"
                          " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", &p, err);
         if (st == SP_OK)
-            st = sp_qpg_exec(q, "COMMIT", NULL, err);
+            st = sp_dmn_qpg_exec(q, "COMMIT", NULL, err);
         if (st != SP_OK) {
-            sp_qpg_rollback(q);
+            sp_dmn_qpg_rollback(q);
             return st;
         }
     }
     return SP_OK;
 }
 
-static sp_status migrate(sp_queue *q, char err[SP_ERR_LEN])
+static sp_status migrate(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
-    PGresult *r = sp_qpg_query(q, "SELECT pg_advisory_lock(" ADVISORY_KEY ")", NULL, 0, err);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT pg_advisory_lock(" ADVISORY_KEY ")", NULL, 0, err);
     if (!r)
         return SP_ERR_IO;
     PQclear(r);
     sp_status st = migrate_locked(q, err);
     char e2[SP_ERR_LEN];
-    PQclear(sp_qpg_query(q, "SELECT pg_advisory_unlock(" ADVISORY_KEY ")", NULL, 0, e2));
+    PQclear(sp_dmn_qpg_query(q, "SELECT pg_advisory_unlock(" ADVISORY_KEY ")", NULL, 0, e2));
     return st;
 }
 
 /* ---- connecting ---- */
 
-sp_status sp_q_open(sp_queue **out, const char *conninfo, int migrate_now, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_open(sp_dmn_queue **out, const char *conninfo, int migrate_now, char err[SP_ERR_LEN])
 {
     *out = NULL;
-    sp_queue *q = calloc(1, sizeof *q);
+    sp_dmn_queue *q = calloc(1, sizeof *q);
     if (!q) {
         snprintf(err, SP_ERR_LEN, "out of memory");
         return SP_ERR_NOMEM;
@@ -292,21 +293,21 @@ sp_status sp_q_open(sp_queue **out, const char *conninfo, int migrate_now, char 
     if (!q->c || PQstatus(q->c) != CONNECTION_OK) {
         const char *m = q->c ? PQerrorMessage(q->c) : "out of memory";
         char desc[200];
-        sp_q_describe(desc, sizeof desc, conninfo);
+        sp_dmn_q_describe(desc, sizeof desc, conninfo);
         snprintf(err, SP_ERR_LEN, "cannot connect to the queue database (%s): %.*s", desc, (int)strcspn(m, "\n"), m);
-        sp_q_close(q);
+        sp_dmn_q_close(q);
         return SP_ERR_IO;
     }
     sp_status st = migrate_now ? migrate(q, err) : SP_OK;
     if (st != SP_OK) {
-        sp_q_close(q);
+        sp_dmn_q_close(q);
         return st;
     }
     *out = q;
     return SP_OK;
 }
 
-void sp_q_close(sp_queue *q)
+void sp_dmn_q_close(sp_dmn_queue *q)
 {
     if (!q)
         return;
@@ -315,9 +316,9 @@ void sp_q_close(sp_queue *q)
     free(q);
 }
 
-int sp_q_connected(const sp_queue *q) { return q && !sp_qpg_broken(q); }
+int sp_dmn_q_connected(const sp_dmn_queue *q) { return q && !sp_dmn_qpg_broken(q); }
 
-void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects)
+void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects)
 {
     *ms = q ? q->ms : 0;
     *calls = q ? q->calls : 0;
@@ -327,57 +328,57 @@ void sp_q_stats(const sp_queue *q, double *ms, uint64_t *calls, uint64_t *reconn
 /* An idle connection whose server went away (a restart) has its socket
  * readable (the goodbye message, then EOF): read it now, so that the next
  * statement goes to a fresh connection instead of failing on the old one. */
-static void look_idle(sp_queue *q)
+static void look_idle(sp_dmn_queue *q)
 {
     struct pollfd p = {PQsocket(q->c), POLLIN, 0};
     if (p.fd >= 0 && poll(&p, 1, 0) > 0 && !q->listening)
         PQconsumeInput(q->c);
 }
 
-sp_status sp_q_ensure(sp_queue *q, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_ensure(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
-    if (!sp_qpg_broken(q))
+    if (!sp_dmn_qpg_broken(q))
         look_idle(q);
-    if (!sp_qpg_broken(q))
+    if (!sp_dmn_qpg_broken(q))
         return SP_OK;
-    double now = sp_wire_now_ms();
+    double now = sp_dmn_wire_now_ms();
     if (now < q->next_try) {
         snprintf(err, SP_ERR_LEN, "the queue database is unreachable (next try in %.0f ms)", q->next_try - now);
         return SP_ERR_IO;
     }
     PQreset(q->c);
-    if (sp_qpg_broken(q)) {
+    if (sp_dmn_qpg_broken(q)) {
         const char *m = PQerrorMessage(q->c);
         snprintf(err, SP_ERR_LEN, "the queue database is unreachable: %.*s", (int)strcspn(m, "\n"), m);
-        q->next_try = sp_wire_now_ms() + q->backoff;
+        q->next_try = sp_dmn_wire_now_ms() + q->backoff;
         q->backoff = q->backoff * 2 < BACKOFF_MAX_MS ? q->backoff * 2 : BACKOFF_MAX_MS;
         return SP_ERR_IO;
     }
     q->reconnects++;
     q->backoff = BACKOFF_MIN_MS;
     q->next_try = 0;
-    return q->listening ? sp_q_listen(q, err) : SP_OK;
+    return q->listening ? sp_dmn_q_listen(q, err) : SP_OK;
 }
 
 /* ---- nodes ---- */
 
 /* Renews (or makes) the instance's row. */
-sp_status sp_qpg_node_row(sp_queue *q, const char *inst, const char *name, int capacity, const char *digs,
-                          char err[SP_ERR_LEN])
+sp_status sp_dmn_qpg_node_row(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *digs,
+                              char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_text(&p, inst);
-    sp_qpg_text(&p, name);
-    sp_qpg_i64(&p, capacity);
-    sp_qpg_text(&p, digs);
-    return sp_qpg_exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests) VALUES ($1, $2, $3, $4::text[])"
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_text(&p, name);
+    sp_dmn_qpg_i64(&p, capacity);
+    sp_dmn_qpg_text(&p, digs);
+    return sp_dmn_qpg_exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests) VALUES ($1, $2, $3, $4::text[])"
                    " ON CONFLICT (instance) DO UPDATE SET last_seen = now(), capacity = EXCLUDED.capacity,"
                    " digests = EXCLUDED.digests", &p, err);
 }
 
-char *sp_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
+char *sp_dmn_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
 {
-    size_t cap = n * SP_Q_DIGEST_HEX + 4;
+    size_t cap = n * SP_DMN_Q_DIGEST_HEX + 4;
     char *b = malloc(cap);
     if (!b || text_array(b, cap, dig, n)) {
         free(b);
@@ -387,23 +388,23 @@ char *sp_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
     return b;
 }
 
-sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                       size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
+                           size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
 {
     *released = 0;
     *recent = 0;
-    char *digs = sp_qpg_digests(dig, n_dig, err);
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
     if (!digs)
         return SP_ERR_INVALID_ARG;
-    sp_status st = sp_qpg_node_row(q, inst, name, capacity, digs, err);
+    sp_status st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, err);
     free(digs);
     if (st != SP_OK)
         return st;
     qp p = {0};
-    sp_qpg_text(&p, inst);
-    sp_qpg_text(&p, name);
-    sp_qpg_i64(&p, lease_ms);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_text(&p, name);
+    sp_dmn_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH old AS (DELETE FROM sp_nodes WHERE name = $2 AND instance <> $1 RETURNING instance, last_seen),"
         " rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL"
         "  WHERE state = 'claimed' AND claimed_by IN (SELECT instance FROM old) RETURNING 1)"
@@ -412,17 +413,17 @@ sp_status sp_q_node_up(sp_queue *q, const char *inst, const char *name, int capa
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
     if (!r)
         return SP_ERR_IO;
-    *released = (size_t)sp_qpg_ll(r, 0, 0);
-    *recent = sp_qpg_ll(r, 0, 1) > 0;
+    *released = (size_t)sp_dmn_qpg_ll(r, 0, 0);
+    *recent = sp_dmn_qpg_ll(r, 0, 1) > 0;
     PQclear(r);
     return SP_OK;
 }
 
-sp_status sp_q_node_down(sp_queue *q, const char *inst, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_text(&p, inst);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_text(&p, inst);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL,"
         "  attempts = greatest(attempts - 1, 0) WHERE state = 'claimed' AND claimed_by = $1 RETURNING 1),"
         " gone AS (DELETE FROM sp_nodes WHERE instance = $1 RETURNING 1)"

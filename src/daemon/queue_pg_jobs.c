@@ -13,31 +13,31 @@
 
 /* ---- circuits ---- */
 
-sp_status sp_q_circuit_put(sp_queue *q, const char *digest, const char *name, uint32_t n_vars, uint32_t n_public,
-                           int native, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars,
+                               uint32_t n_public, int native, char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_text(&p, digest);
-    sp_qpg_text(&p, name);
-    sp_qpg_i64(&p, n_vars);
-    sp_qpg_i64(&p, n_public);
-    sp_qpg_text(&p, native ? "t" : "f");
-    return sp_qpg_exec(q, "INSERT INTO sp_circuits (digest, name, n_vars, n_public, native)"
+    sp_dmn_qpg_text(&p, digest);
+    sp_dmn_qpg_text(&p, name);
+    sp_dmn_qpg_i64(&p, n_vars);
+    sp_dmn_qpg_i64(&p, n_public);
+    sp_dmn_qpg_text(&p, native ? "t" : "f");
+    return sp_dmn_qpg_exec(q, "INSERT INTO sp_circuits (digest, name, n_vars, n_public, native)"
                           " VALUES ($1, $2, $3, $4, $5::boolean) ON CONFLICT (digest) DO NOTHING", &p, err);
 }
 
-int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
-                     char err[SP_ERR_LEN])
+int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, uint32_t *n_public, int *native,
+                         char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_text(&p, digest);
-    PGresult *r = sp_qpg_query(q, "SELECT n_vars, n_public, native FROM sp_circuits WHERE digest = $1", &p, 0, err);
+    sp_dmn_qpg_text(&p, digest);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT n_vars, n_public, native FROM sp_circuits WHERE digest = $1", &p, 0, err);
     if (!r)
-        return sp_qpg_broken(q) ? 503 : 500;
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     int found = PQntuples(r) == 1;
     if (found) {
-        *n_vars = (uint32_t)sp_qpg_ll(r, 0, 0);
-        *n_public = (uint32_t)sp_qpg_ll(r, 0, 1);
+        *n_vars = (uint32_t)sp_dmn_qpg_ll(r, 0, 0);
+        *n_public = (uint32_t)sp_dmn_qpg_ll(r, 0, 1);
         *native = !strcmp(PQgetvalue(r, 0, 2), "t");
     } else {
         snprintf(err, SP_ERR_LEN, "no node of the farm has recorded a circuit of digest %.64s", digest);
@@ -48,79 +48,79 @@ int sp_q_circuit_get(sp_queue *q, const char *digest, uint32_t *n_vars, uint32_t
 
 /* ---- jobs ---- */
 
-int sp_q_submit(sp_queue *q, const sp_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
+int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
 {
     *id = 0;
     *ahead = 0;
     int have_rid = job->request_id && *job->request_id;
-    if (sp_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
-        return sp_qpg_broken(q) ? 503 : 500;
+    if (sp_dmn_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     qp p = {0};
-    sp_qpg_text(&p, have_rid ? job->request_id : NULL);
-    sp_qpg_text(&p, job->digest);
-    sp_qpg_text(&p, job->circuit);
-    sp_qpg_text(&p, job->native ? "t" : "f");
-    sp_qpg_i64(&p, job->n_public);
-    sp_qpg_i64(&p, job->priority);
-    sp_qpg_i64(&p, (int64_t)job->n);
-    sp_qpg_text(&p, job->node);
-    PGresult *r = sp_qpg_query(q, "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority,"
+    sp_dmn_qpg_text(&p, have_rid ? job->request_id : NULL);
+    sp_dmn_qpg_text(&p, job->digest);
+    sp_dmn_qpg_text(&p, job->circuit);
+    sp_dmn_qpg_text(&p, job->native ? "t" : "f");
+    sp_dmn_qpg_i64(&p, job->n_public);
+    sp_dmn_qpg_i64(&p, job->priority);
+    sp_dmn_qpg_i64(&p, (int64_t)job->n);
+    sp_dmn_qpg_text(&p, job->node);
+    PGresult *r = sp_dmn_qpg_query(q, "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority,"
                            " n_parts, submitted_by) VALUES ($1, $2, $3, $4::boolean, $5, $6, $7, $8) RETURNING id",
                         &p, 0, err);
     if (!r) {
         int dup = !strcmp(q->sqlstate, "23505");
-        sp_qpg_rollback(q);
+        sp_dmn_qpg_rollback(q);
         if (!dup)
-            return sp_qpg_broken(q) ? 503 : 500;
+            return sp_dmn_qpg_broken(q) ? 503 : 500;
         qp k = {0};
-        sp_qpg_text(&k, job->request_id);
-        r = sp_qpg_query(q, "SELECT id FROM sp_jobs WHERE request_id = $1", &k, 0, err);
+        sp_dmn_qpg_text(&k, job->request_id);
+        r = sp_dmn_qpg_query(q, "SELECT id FROM sp_jobs WHERE request_id = $1", &k, 0, err);
         if (r && PQntuples(r))
-            *id = sp_qpg_ll(r, 0, 0);
+            *id = sp_dmn_qpg_ll(r, 0, 0);
         PQclear(r);
         if (!*id)
-            return sp_qpg_broken(q) ? 503 : 500;
+            return sp_dmn_qpg_broken(q) ? 503 : 500;
         snprintf(err, SP_ERR_LEN, "request_id '%.60s' names job f%lld", job->request_id, (long long)*id);
         return 409;
     }
-    int64_t jid = sp_qpg_ll(r, 0, 0);
+    int64_t jid = sp_dmn_qpg_ll(r, 0, 0);
     PQclear(r);
     sp_status st = SP_OK;
     for (size_t k = 0; k < job->n && st == SP_OK; k++) {
         qp a = {0};
-        sp_qpg_i64(&a, jid);
-        sp_qpg_i64(&a, (int64_t)k);
-        sp_qpg_text(&a, job->digest);
-        sp_qpg_i64(&a, job->priority);
-        sp_qpg_bin(&a, job->input[k], job->input_len[k]);
+        sp_dmn_qpg_i64(&a, jid);
+        sp_dmn_qpg_i64(&a, (int64_t)k);
+        sp_dmn_qpg_text(&a, job->digest);
+        sp_dmn_qpg_i64(&a, job->priority);
+        sp_dmn_qpg_bin(&a, job->input[k], job->input_len[k]);
         if (job->expect_pub)
-            sp_qpg_bin(&a, job->expect_pub[k], (size_t)job->n_public * 32);
+            sp_dmn_qpg_bin(&a, job->expect_pub[k], (size_t)job->n_public * 32);
         else
-            sp_qpg_text(&a, NULL);
-        st = sp_qpg_exec(q, "INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, input, expect_pub)"
+            sp_dmn_qpg_text(&a, NULL);
+        st = sp_dmn_qpg_exec(q, "INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, input, expect_pub)"
                      " VALUES ($1, $2, $3, $4, $5, $6)", &a, err);
     }
     qp w = {0};
-    sp_qpg_i64(&w, jid);
-    sp_qpg_i64(&w, job->priority);
-    sp_qpg_text(&w, job->digest);
-    r = st == SP_OK ? sp_qpg_query(q, "SELECT (SELECT count(*) FROM sp_jobs WHERE state = 'queued' AND priority >= $2"
+    sp_dmn_qpg_i64(&w, jid);
+    sp_dmn_qpg_i64(&w, job->priority);
+    sp_dmn_qpg_text(&w, job->digest);
+    r = st == SP_OK ? sp_dmn_qpg_query(q, "SELECT (SELECT count(*) FROM sp_jobs WHERE state = 'queued' AND priority >= $2"
                                " AND id < $1), pg_notify('sp_work', $3)", &w, 0, err) : NULL;
     if (r)
-        *ahead = (uint64_t)sp_qpg_ll(r, 0, 0);
+        *ahead = (uint64_t)sp_dmn_qpg_ll(r, 0, 0);
     PQclear(r);
-    if (!r || sp_qpg_exec(q, "COMMIT", NULL, err) != SP_OK) {
-        sp_qpg_rollback(q);
-        return sp_qpg_broken(q) ? 503 : 500;
+    if (!r || sp_dmn_qpg_exec(q, "COMMIT", NULL, err) != SP_OK) {
+        sp_dmn_qpg_rollback(q);
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     }
     *id = jid;
     return 202;
 }
 
-static sp_qj_state state_of(const char *s)
+static sp_dmn_qj_state state_of(const char *s)
 {
-    return !strcmp(s, "completed") ? SP_QJ_COMPLETED : !strcmp(s, "failed") ? SP_QJ_FAILED
-         : !strcmp(s, "cancelled") ? SP_QJ_CANCELLED : SP_QJ_QUEUED;
+    return !strcmp(s, "completed") ? SP_DMN_QJ_COMPLETED : !strcmp(s, "failed") ? SP_DMN_QJ_FAILED
+         : !strcmp(s, "cancelled") ? SP_DMN_QJ_CANCELLED : SP_DMN_QJ_QUEUED;
 }
 
 /* 1 and *id when key is "f<digits>". */
@@ -132,14 +132,14 @@ static int job_number(const char *key, int64_t *id)
     return 1;
 }
 
-static int parts_of(sp_queue *q, sp_q_jobinfo *in, char err[SP_ERR_LEN])
+static int parts_of(sp_dmn_queue *q, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_i64(&p, in->id);
-    PGresult *r = sp_qpg_query(q, "SELECT state, split_part(COALESCE(CASE WHEN state = 'done' THEN proved_by ELSE claimed_by"
+    sp_dmn_qpg_i64(&p, in->id);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT state, split_part(COALESCE(CASE WHEN state = 'done' THEN proved_by ELSE claimed_by"
                            " END, ''), '/', 1) FROM sp_parts WHERE job_id = $1 ORDER BY idx", &p, 0, err);
     if (!r)
-        return sp_qpg_broken(q) ? 503 : 500;
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     size_t n = (size_t)PQntuples(r), m = n > in->n_parts ? n : in->n_parts;
     in->part_state = calloc(m ? m : 1, sizeof *in->part_state);
     in->part_node = calloc(m ? m : 1, sizeof *in->part_node);
@@ -156,32 +156,32 @@ static int parts_of(sp_queue *q, sp_q_jobinfo *in, char err[SP_ERR_LEN])
     return 200;
 }
 
-int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *in, char err[SP_ERR_LEN])
+int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
 {
     memset(in, 0, sizeof *in);
     int64_t id = 0;
     qp p = {0};
-    sp_qpg_text(&p, key);
-    sp_qpg_i64(&p, job_number(key, &id) ? id : -1);
+    sp_dmn_qpg_text(&p, key);
+    sp_dmn_qpg_i64(&p, job_number(key, &id) ? id : -1);
     /* a job id first, then a request id (as the single daemon looks them up) */
-    PGresult *r = sp_qpg_query(q, "SELECT id, COALESCE(request_id, ''), circuit_name, state, n_parts,"
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT id, COALESCE(request_id, ''), circuit_name, state, n_parts,"
                                   " COALESCE(error, ''), COALESCE(detail, ''), result,"
                                   " (extract(epoch FROM now() - submitted_at) * 1000)::float8,"
                                   " COALESCE((extract(epoch FROM finished_at - submitted_at) * 1000)::float8, 0)"
                                   " FROM sp_jobs WHERE id = $2 OR request_id = $1 ORDER BY id = $2 DESC LIMIT 1",
                                &p, 0, err);
     if (!r)
-        return sp_qpg_broken(q) ? 503 : 500;
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     if (!PQntuples(r)) {
         PQclear(r);
         snprintf(err, SP_ERR_LEN, "no job '%.100s' (finished jobs are kept for server.result_ttl)", key);
         return 404;
     }
-    in->id = sp_qpg_ll(r, 0, 0);
+    in->id = sp_dmn_qpg_ll(r, 0, 0);
     snprintf(in->request_id, sizeof in->request_id, "%s", PQgetvalue(r, 0, 1));
     snprintf(in->circuit, sizeof in->circuit, "%s", PQgetvalue(r, 0, 2));
     in->state = state_of(PQgetvalue(r, 0, 3));
-    in->n_parts = (size_t)sp_qpg_ll(r, 0, 4);
+    in->n_parts = (size_t)sp_dmn_qpg_ll(r, 0, 4);
     snprintf(in->error, sizeof in->error, "%s", PQgetvalue(r, 0, 5));
     snprintf(in->detail, sizeof in->detail, "%s", PQgetvalue(r, 0, 6));
     in->age_ms = atof(PQgetvalue(r, 0, 8));
@@ -193,18 +193,18 @@ int sp_q_job_get(sp_queue *q, const char *key, int parts, sp_q_jobinfo *in, char
             memcpy(in->result, PQgetvalue(r, 0, 7), in->result_len + 1);
     }
     PQclear(r);
-    if (in->state == SP_QJ_COMPLETED && !in->result) {
+    if (in->state == SP_DMN_QJ_COMPLETED && !in->result) {
         snprintf(err, SP_ERR_LEN, "out of memory for the result of job f%lld", (long long)in->id);
-        sp_q_jobinfo_free(in);
+        sp_dmn_q_jobinfo_free(in);
         return 503;
     }
-    int code = parts && in->state == SP_QJ_QUEUED ? parts_of(q, in, err) : 200;
+    int code = parts && in->state == SP_DMN_QJ_QUEUED ? parts_of(q, in, err) : 200;
     if (code != 200)
-        sp_q_jobinfo_free(in);
+        sp_dmn_q_jobinfo_free(in);
     return code;
 }
 
-void sp_q_jobinfo_free(sp_q_jobinfo *in)
+void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *in)
 {
     free(in->result);
     free(in->part_state);
@@ -214,12 +214,13 @@ void sp_q_jobinfo_free(sp_q_jobinfo *in)
     in->part_node = NULL;
 }
 
-int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj_state *state, char err[SP_ERR_LEN])
+int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_running, sp_dmn_qj_state *state,
+                    char err[SP_ERR_LEN])
 {
     *cancelled = *was_running = 0;
     qp p = {0};
-    sp_qpg_i64(&p, id);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_i64(&p, id);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH j AS (UPDATE sp_jobs SET state = 'cancelled', error = 'cancelled', detail = 'cancelled by a client',"
         "  finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING id),"
         " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j)"
@@ -229,11 +230,11 @@ int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
         &p, 0, err);
     if (!r)
-        return sp_qpg_broken(q) ? 503 : 500;
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
     int found = !PQgetisnull(r, 0, 2);
-    *cancelled = sp_qpg_ll(r, 0, 0) > 0;
-    *was_running = sp_qpg_ll(r, 0, 1) > 0;
-    *state = *cancelled ? SP_QJ_CANCELLED : found ? state_of(PQgetvalue(r, 0, 2)) : SP_QJ_QUEUED;
+    *cancelled = sp_dmn_qpg_ll(r, 0, 0) > 0;
+    *was_running = sp_dmn_qpg_ll(r, 0, 1) > 0;
+    *state = *cancelled ? SP_DMN_QJ_CANCELLED : found ? state_of(PQgetvalue(r, 0, 2)) : SP_DMN_QJ_QUEUED;
     PQclear(r);
     if (!found) {
         snprintf(err, SP_ERR_LEN, "no job 'f%lld'", (long long)id);
@@ -251,23 +252,23 @@ int sp_q_cancel(sp_queue *q, int64_t id, int *cancelled, int *was_running, sp_qj
     "(p.lease_until IS NULL OR p.lease_until < now() OR NOT EXISTS (SELECT 1 FROM sp_nodes n"          \
     " WHERE n.instance = p.claimed_by AND n.last_seen > now() - " L "::bigint * interval '1 millisecond'))"
 
-sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max, long lease_ms,
-                     int max_attempts, sp_q_claim **out, size_t *n, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
+                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
 {
     *out = NULL;
     *n = 0;
     if (!max || !n_dig)
         return SP_OK;
-    char *digs = sp_qpg_digests(dig, n_dig, err);
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
     if (!digs)
         return SP_ERR_INVALID_ARG;
     qp p = {0};
-    sp_qpg_text(&p, inst);
-    sp_qpg_text(&p, digs);
-    sp_qpg_i64(&p, (int64_t)max);
-    sp_qpg_i64(&p, lease_ms);
-    sp_qpg_i64(&p, max_attempts);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_text(&p, digs);
+    sp_dmn_qpg_i64(&p, (int64_t)max);
+    sp_dmn_qpg_i64(&p, lease_ms);
+    sp_dmn_qpg_i64(&p, max_attempts);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH c AS (SELECT p.job_id, p.idx FROM sp_parts p"
         "  WHERE p.circuit_digest = ANY($2::text[]) AND p.attempts < $5"
         "  AND (p.state = 'queued' OR (p.state = 'claimed' AND " NOT_HELD("$4") "))"
@@ -280,7 +281,7 @@ sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig
     if (!r)
         return SP_ERR_IO;
     size_t rows = (size_t)PQntuples(r);
-    sp_q_claim *c = rows ? calloc(rows, sizeof *c) : NULL;
+    sp_dmn_q_claim *c = rows ? calloc(rows, sizeof *c) : NULL;
     if (rows && !c) {
         PQclear(r);
         snprintf(err, SP_ERR_LEN, "out of memory for %zu claims", rows);
@@ -288,13 +289,13 @@ sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig
     }
     for (size_t i = 0; i < rows; i++) {
         int row = (int)i;
-        c[i].job = sp_qpg_i64_at(r, row, 0);
-        c[i].idx = (uint32_t)sp_qpg_i32_at(r, row, 1);
-        c[i].epoch = sp_qpg_i64_at(r, row, 2);
-        c[i].attempts = sp_qpg_i32_at(r, row, 3);
+        c[i].job = sp_dmn_qpg_i64_at(r, row, 0);
+        c[i].idx = (uint32_t)sp_dmn_qpg_i32_at(r, row, 1);
+        c[i].epoch = sp_dmn_qpg_i64_at(r, row, 2);
+        c[i].attempts = sp_dmn_qpg_i32_at(r, row, 3);
         snprintf(c[i].digest, sizeof c[i].digest, "%.*s", PQgetlength(r, row, 4), PQgetvalue(r, row, 4));
-        c[i].input = sp_qpg_dup(r, row, 5, &c[i].input_len);
-        c[i].expect_pub = sp_qpg_dup(r, row, 6, &c[i].expect_pub_len);
+        c[i].input = sp_dmn_qpg_dup(r, row, 5, &c[i].input_len);
+        c[i].expect_pub = sp_dmn_qpg_dup(r, row, 6, &c[i].expect_pub_len);
     }
     PQclear(r);
     *out = c;
@@ -302,7 +303,7 @@ sp_status sp_q_claim_parts(sp_queue *q, const char *inst, const char *const *dig
     return SP_OK;
 }
 
-void sp_q_claims_free(sp_q_claim *c, size_t n)
+void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n)
 {
     for (size_t i = 0; c && i < n; i++) {
         free(c[i].input);
@@ -312,7 +313,7 @@ void sp_q_claims_free(sp_q_claim *c, size_t n)
 }
 
 /* "{a,b,...}" of n integers picked by get. */
-static char *int_array(const sp_q_hold *h, size_t n, int which)
+static char *int_array(const sp_dmn_q_hold *h, size_t n, int which)
 {
     size_t cap = n * 22 + 3, len = 0;
     char *b = malloc(cap);
@@ -327,23 +328,24 @@ static char *int_array(const sp_q_hold *h, size_t n, int which)
     return b;
 }
 
-sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                         size_t n_dig, long lease_ms, sp_q_hold *h, size_t n, int *node_lost, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
+                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             char err[SP_ERR_LEN])
 {
     *node_lost = 0;
-    char *digs = sp_qpg_digests(dig, n_dig, err);
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
     if (!digs)
         return SP_ERR_INVALID_ARG;
     qp p = {0};
-    sp_qpg_text(&p, inst);
-    sp_qpg_i64(&p, capacity);
-    sp_qpg_text(&p, digs);
-    PGresult *r = sp_qpg_run(q, "UPDATE sp_nodes SET last_seen = now(), capacity = $2, digests = $3::text[]"
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_i64(&p, capacity);
+    sp_dmn_qpg_text(&p, digs);
+    PGresult *r = sp_dmn_qpg_run(q, "UPDATE sp_nodes SET last_seen = now(), capacity = $2, digests = $3::text[]"
                          " WHERE instance = $1", &p, 0, PGRES_COMMAND_OK, err);
     sp_status st = r ? SP_OK : SP_ERR_IO;
     if (r && !strcmp(PQcmdTuples(r), "0")) { /* the row went (a janitor after a long outage): make it again */
         *node_lost = 1;
-        st = sp_qpg_node_row(q, inst, name, capacity, digs, err);
+        st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, err);
     }
     PQclear(r);
     free(digs);
@@ -353,12 +355,12 @@ sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int ca
         return st;
     char *a = int_array(h, n, 0), *b = int_array(h, n, 1), *c = int_array(h, n, 2);
     qp u = {0};
-    sp_qpg_text(&u, inst);
-    sp_qpg_i64(&u, lease_ms);
-    sp_qpg_text(&u, a);
-    sp_qpg_text(&u, b);
-    sp_qpg_text(&u, c);
-    r = a && b && c ? sp_qpg_query(q, "UPDATE sp_parts p SET lease_until = now() + $2::bigint * interval '1 millisecond'"
+    sp_dmn_qpg_text(&u, inst);
+    sp_dmn_qpg_i64(&u, lease_ms);
+    sp_dmn_qpg_text(&u, a);
+    sp_dmn_qpg_text(&u, b);
+    sp_dmn_qpg_text(&u, c);
+    r = a && b && c ? sp_dmn_qpg_query(q, "UPDATE sp_parts p SET lease_until = now() + $2::bigint * interval '1 millisecond'"
                                " FROM unnest($3::bigint[], $4::int[], $5::bigint[]) AS h(job_id, idx, epoch)"
                                " WHERE p.job_id = h.job_id AND p.idx = h.idx AND p.epoch = h.epoch"
                                " AND p.claimed_by = $1 AND p.state = 'claimed' RETURNING p.job_id, p.idx", &u, 0, err)
@@ -369,8 +371,8 @@ sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int ca
     if (!r)
         return SP_ERR_IO;
     for (int row = 0; row < PQntuples(r); row++) {
-        int64_t job = sp_qpg_ll(r, row, 0);
-        uint32_t idx = (uint32_t)sp_qpg_ll(r, row, 1);
+        int64_t job = sp_dmn_qpg_ll(r, row, 0);
+        uint32_t idx = (uint32_t)sp_dmn_qpg_ll(r, row, 1);
         for (size_t i = 0; i < n; i++)
             if (h[i].job == job && h[i].idx == idx)
                 h[i].held = 1;
@@ -379,21 +381,21 @@ sp_status sp_q_heartbeat(sp_queue *q, const char *inst, const char *name, int ca
     return SP_OK;
 }
 
-sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const sp_q_proof *pr, int *stored, int *last,
-                     char err[SP_ERR_LEN])
+sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *pr,
+                         int *stored, int *last, char err[SP_ERR_LEN])
 {
     *stored = *last = 0;
     qp p = {0};
-    sp_qpg_i64(&p, c->job);
-    sp_qpg_i64(&p, c->idx);
-    sp_qpg_i64(&p, c->epoch);
-    sp_qpg_text(&p, inst);
-    sp_qpg_bin(&p, pr->proof, 192);
-    sp_qpg_bin(&p, pr->publics, pr->publics_len);
-    sp_qpg_f64(&p, pr->synth_ms);
-    sp_qpg_f64(&p, pr->gpu_ms);
-    sp_qpg_f64(&p, pr->finish_ms);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_i64(&p, c->job);
+    sp_dmn_qpg_i64(&p, c->idx);
+    sp_dmn_qpg_i64(&p, c->epoch);
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_bin(&p, pr->proof, 192);
+    sp_dmn_qpg_bin(&p, pr->publics, pr->publics_len);
+    sp_dmn_qpg_f64(&p, pr->synth_ms);
+    sp_dmn_qpg_f64(&p, pr->gpu_ms);
+    sp_dmn_qpg_f64(&p, pr->finish_ms);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH s AS (UPDATE sp_parts SET state = 'done', proof = $5, publics = $6, proved_by = $4, synth_ms = $7,"
         "  gpu_ms = $8, finish_ms = $9, lease_until = NULL"
         "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
@@ -401,8 +403,8 @@ sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const s
         "  AND q.state <> 'done')", &p, 0, err);
     if (!r)
         return SP_ERR_IO;
-    *stored = sp_qpg_ll(r, 0, 0) > 0;
-    *last = *stored && sp_qpg_ll(r, 0, 1) == 0;
+    *stored = sp_dmn_qpg_ll(r, 0, 0) > 0;
+    *last = *stored && sp_dmn_qpg_ll(r, 0, 1) == 0;
     PQclear(r);
     return SP_OK;
 }
@@ -410,7 +412,7 @@ sp_status sp_q_store(sp_queue *q, const char *inst, const sp_q_claim *c, const s
 /* Fails partition (job, idx) and its job in one statement; `where` picks
  * the partition row (fenced by epoch for a claim, by attempts for the
  * janitor). Returns rows changed in *done. */
-static sp_status fail_part(sp_queue *q, const qp *p, const char *where, int *done, char err[SP_ERR_LEN])
+static sp_status fail_part(sp_dmn_queue *q, const qp *p, const char *where, int *done, char err[SP_ERR_LEN])
 {
     char sql[2048];
     snprintf(sql, sizeof sql,
@@ -422,16 +424,16 @@ static sp_status fail_part(sp_queue *q, const qp *p, const char *where, int *don
         " SELECT (SELECT count(*) FROM f), (SELECT count(*) FROM c),"
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
         where);
-    PGresult *r = sp_qpg_query(q, sql, p, 0, err);
+    PGresult *r = sp_dmn_qpg_query(q, sql, p, 0, err);
     if (!r)
         return SP_ERR_IO;
-    *done = sp_qpg_ll(r, 0, 0) > 0;
+    *done = sp_dmn_qpg_ll(r, 0, 0) > 0;
     PQclear(r);
     return SP_OK;
 }
 
-sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int fail, int count_attempt,
-                       int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_release(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, int fail, int count_attempt,
+                           int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN])
 {
     *done = 0;
     char detail[SP_ERR_LEN];
@@ -443,19 +445,19 @@ sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int f
         snprintf(detail, sizeof detail, "partition %u: %.200s", c->idx, why);
     }
     qp p = {0};
-    sp_qpg_i64(&p, c->job);
-    sp_qpg_i64(&p, c->idx);
-    sp_qpg_i64(&p, c->epoch);
-    sp_qpg_text(&p, inst);
-    sp_qpg_text(&p, why);
+    sp_dmn_qpg_i64(&p, c->job);
+    sp_dmn_qpg_i64(&p, c->idx);
+    sp_dmn_qpg_i64(&p, c->epoch);
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_text(&p, why);
     if (fail) {
-        sp_qpg_text(&p, code);
-        sp_qpg_text(&p, detail);
+        sp_dmn_qpg_text(&p, code);
+        sp_dmn_qpg_text(&p, detail);
         return fail_part(q, &p, "job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed'",
                          done, err);
     }
-    sp_qpg_i64(&p, count_attempt ? 0 : 1);
-    PGresult *r = sp_qpg_query(q,
+    sp_dmn_qpg_i64(&p, count_attempt ? 0 : 1);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH r AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL, last_error = $5,"
         "  attempts = greatest(attempts - $6, 0)"
         "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
@@ -463,7 +465,7 @@ sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int f
         &p, 0, err);
     if (!r)
         return SP_ERR_IO;
-    *done = sp_qpg_ll(r, 0, 0) > 0;
+    *done = sp_dmn_qpg_ll(r, 0, 0) > 0;
     PQclear(r);
     return SP_OK;
 }
@@ -471,13 +473,14 @@ sp_status sp_q_release(sp_queue *q, const char *inst, const sp_q_claim *c, int f
 /* ---- assembly ---- */
 
 /* Applies a verdict inside the assembly transaction. */
-static sp_status apply_verdict(sp_queue *q, int64_t id, const sp_q_verdict *v, int *outcome, char err[SP_ERR_LEN])
+static sp_status apply_verdict(sp_dmn_queue *q, int64_t id, const sp_dmn_q_verdict *v, int *outcome,
+                               char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_i64(&p, id);
+    sp_dmn_qpg_i64(&p, id);
     if (v->ok) {
-        sp_qpg_text(&p, v->result);
-        PGresult *r = sp_qpg_query(q, "WITH u AS (UPDATE sp_jobs SET state = 'completed', result = $2, finished_at = now()"
+        sp_dmn_qpg_text(&p, v->result);
+        PGresult *r = sp_dmn_qpg_query(q, "WITH u AS (UPDATE sp_jobs SET state = 'completed', result = $2, finished_at = now()"
                                " WHERE id = $1 RETURNING id) SELECT (SELECT count(*) FROM u),"
                                " (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id) FROM u) n)", &p, 0, err);
         PQclear(r);
@@ -494,8 +497,8 @@ static sp_status apply_verdict(sp_queue *q, int64_t id, const sp_q_verdict *v, i
     for (size_t i = 0; i < v->n_bad; i++)
         len += (size_t)snprintf(arr + len, cap - len, "%s%u", i ? "," : "", v->bad[i]);
     snprintf(arr + len, cap - len, "}");
-    sp_qpg_text(&p, arr);
-    PGresult *r = sp_qpg_query(q, "WITH u AS (UPDATE sp_parts SET state = 'queued', proof = NULL, publics = NULL,"
+    sp_dmn_qpg_text(&p, arr);
+    PGresult *r = sp_dmn_qpg_query(q, "WITH u AS (UPDATE sp_parts SET state = 'queued', proof = NULL, publics = NULL,"
                            " proved_by = NULL, claimed_by = NULL, lease_until = NULL,"
                            " last_error = 'its stored proof did not verify when the job was assembled'"
                            " WHERE job_id = $1 AND idx = ANY($2::int[]) AND state = 'done' RETURNING 1)"
@@ -508,12 +511,12 @@ static sp_status apply_verdict(sp_queue *q, int64_t id, const sp_q_verdict *v, i
 }
 
 /* Reads the job (locked) and its partitions, asks fn, applies. */
-static sp_status assemble_tx(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome,
+static sp_status assemble_tx(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome,
                              char err[SP_ERR_LEN])
 {
     qp p = {0};
-    sp_qpg_i64(&p, id);
-    PGresult *j = sp_qpg_query(q, "SELECT state, COALESCE(request_id, ''), circuit_name, circuit_digest, n_parts,"
+    sp_dmn_qpg_i64(&p, id);
+    PGresult *j = sp_dmn_qpg_query(q, "SELECT state, COALESCE(request_id, ''), circuit_name, circuit_digest, n_parts,"
                            " (extract(epoch FROM now() - submitted_at) * 1000)::float8"
                            " FROM sp_jobs WHERE id = $1 FOR UPDATE", &p, 0, err);
     if (!j)
@@ -522,19 +525,19 @@ static sp_status assemble_tx(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void 
         PQclear(j);
         return SP_OK;
     }
-    PGresult *r = sp_qpg_query(q, "SELECT p.idx, p.state, p.proof, p.publics, p.expect_pub, COALESCE(p.proved_by, ''),"
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT p.idx, p.state, p.proof, p.publics, p.expect_pub, COALESCE(p.proved_by, ''),"
                            " p.synth_ms, p.gpu_ms, p.finish_ms,"
                            " (extract(epoch FROM p.first_claim - j.submitted_at) * 1000)::float8"
                            " FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE p.job_id = $1 ORDER BY p.idx",
                         &p, 1, err);
-    size_t n = (size_t)sp_qpg_ll(j, 0, 4), rows = r ? (size_t)PQntuples(r) : 0;
-    sp_q_part *parts = r && rows == n ? calloc(n, sizeof *parts) : NULL;
+    size_t n = (size_t)sp_dmn_qpg_ll(j, 0, 4), rows = r ? (size_t)PQntuples(r) : 0;
+    sp_dmn_q_part *parts = r && rows == n ? calloc(n, sizeof *parts) : NULL;
     int ready = parts != NULL;
     double first = -1;
     for (size_t k = 0; ready && k < n; k++) {
         int row = (int)k;
-        sp_q_part *x = &parts[k];
-        ready = !strcmp(PQgetvalue(r, row, 1), "done") && (uint32_t)sp_qpg_i32_at(r, row, 0) == k;
+        sp_dmn_q_part *x = &parts[k];
+        ready = !strcmp(PQgetvalue(r, row, 1), "done") && (uint32_t)sp_dmn_qpg_i32_at(r, row, 0) == k;
         x->idx = (uint32_t)k;
         x->proof = PQgetlength(r, row, 2) == 192 ? (const uint8_t *)PQgetvalue(r, row, 2) : NULL;
         x->publics = (const uint8_t *)PQgetvalue(r, row, 3);
@@ -542,18 +545,18 @@ static sp_status assemble_tx(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void 
         x->expect_pub = PQgetisnull(r, row, 4) ? NULL : (const uint8_t *)PQgetvalue(r, row, 4);
         x->expect_pub_len = (size_t)PQgetlength(r, row, 4);
         x->proved_by = PQgetvalue(r, row, 5);
-        x->synth_ms = sp_qpg_f64_at(r, row, 6);
-        x->gpu_ms = sp_qpg_f64_at(r, row, 7);
-        x->finish_ms = sp_qpg_f64_at(r, row, 8);
-        double fc = sp_qpg_f64_at(r, row, 9);
+        x->synth_ms = sp_dmn_qpg_f64_at(r, row, 6);
+        x->gpu_ms = sp_dmn_qpg_f64_at(r, row, 7);
+        x->finish_ms = sp_dmn_qpg_f64_at(r, row, 8);
+        double fc = sp_dmn_qpg_f64_at(r, row, 9);
         if (!PQgetisnull(r, row, 9) && (first < 0 || fc < first))
             first = fc;
     }
     sp_status st = r ? SP_OK : SP_ERR_IO;
     if (ready) {
-        sp_q_asm_job aj = {id, PQgetvalue(j, 0, 1), PQgetvalue(j, 0, 2), PQgetvalue(j, 0, 3), n,
+        sp_dmn_q_asm_job aj = {id, PQgetvalue(j, 0, 1), PQgetvalue(j, 0, 2), PQgetvalue(j, 0, 3), n,
                            first < 0 ? 0 : first, atof(PQgetvalue(j, 0, 5))};
-        sp_q_verdict v = {0};
+        sp_dmn_q_verdict v = {0};
         fn(ctx, &aj, parts, &v);
         if (v.ok || v.n_bad)
             st = apply_verdict(q, id, &v, outcome, err);
@@ -566,52 +569,54 @@ static sp_status assemble_tx(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void 
     return st;
 }
 
-sp_status sp_q_assemble(sp_queue *q, int64_t id, sp_q_assemble_fn fn, void *ctx, int *outcome, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn, void *ctx, int *outcome,
+                            char err[SP_ERR_LEN])
 {
     *outcome = 0;
-    if (sp_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
+    if (sp_dmn_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
         return SP_ERR_IO;
     sp_status st = assemble_tx(q, id, fn, ctx, outcome, err);
-    if (st == SP_OK && sp_qpg_exec(q, "COMMIT", NULL, err) != SP_OK)
+    if (st == SP_OK && sp_dmn_qpg_exec(q, "COMMIT", NULL, err) != SP_OK)
         st = SP_ERR_IO;
     if (st != SP_OK) {
         *outcome = 0;
-        sp_qpg_rollback(q);
+        sp_dmn_qpg_rollback(q);
     }
     return st;
 }
 
-sp_status sp_q_ready_jobs(sp_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max, size_t *n,
-                          char err[SP_ERR_LEN])
+sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
+                              size_t *n, char err[SP_ERR_LEN])
 {
     *n = 0;
     if (!n_dig || !max)
         return SP_OK;
-    char *digs = sp_qpg_digests(dig, n_dig, err);
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
     if (!digs)
         return SP_ERR_INVALID_ARG;
     qp p = {0};
-    sp_qpg_text(&p, digs);
-    sp_qpg_i64(&p, (int64_t)max);
-    PGresult *r = sp_qpg_query(q, "SELECT j.id FROM sp_jobs j WHERE j.state = 'queued' AND j.circuit_digest = ANY($1::text[])"
+    sp_dmn_qpg_text(&p, digs);
+    sp_dmn_qpg_i64(&p, (int64_t)max);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT j.id FROM sp_jobs j WHERE j.state = 'queued' AND j.circuit_digest = ANY($1::text[])"
                            " AND NOT EXISTS (SELECT 1 FROM sp_parts p WHERE p.job_id = j.id AND p.state <> 'done')"
                            " ORDER BY j.id LIMIT $2", &p, 0, err);
     free(digs);
     if (!r)
         return SP_ERR_IO;
     for (int i = 0; i < PQntuples(r) && (size_t)i < max; i++)
-        ids[(*n)++] = sp_qpg_ll(r, i, 0);
+        ids[(*n)++] = sp_dmn_qpg_ll(r, i, 0);
     PQclear(r);
     return SP_OK;
 }
 
-sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
+                           char err[SP_ERR_LEN])
 {
     *failed = 0;
     qp p = {0};
-    sp_qpg_i64(&p, max_attempts);
-    sp_qpg_i64(&p, lease_ms);
-    PGresult *r = sp_qpg_query(q, "SELECT p.job_id, p.idx, p.attempts, COALESCE(p.last_error, '') FROM sp_parts p"
+    sp_dmn_qpg_i64(&p, max_attempts);
+    sp_dmn_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT p.job_id, p.idx, p.attempts, COALESCE(p.last_error, '') FROM sp_parts p"
                            " WHERE p.attempts >= $1 AND (p.state = 'queued' OR (p.state = 'claimed' AND "
                            NOT_HELD("$2") ")) LIMIT 100", &p, 0, err);
     if (!r)
@@ -624,13 +629,13 @@ sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms
                  : "", last);
         snprintf(detail, sizeof detail, "partition %.12s: %.200s", PQgetvalue(r, i, 1), why);
         qp f = {0};
-        sp_qpg_text(&f, PQgetvalue(r, i, 0));
-        sp_qpg_text(&f, PQgetvalue(r, i, 1));
-        sp_qpg_i64(&f, max_attempts);
-        sp_qpg_i64(&f, lease_ms);
-        sp_qpg_text(&f, why);
-        sp_qpg_text(&f, "prove_failed");
-        sp_qpg_text(&f, detail);
+        sp_dmn_qpg_text(&f, PQgetvalue(r, i, 0));
+        sp_dmn_qpg_text(&f, PQgetvalue(r, i, 1));
+        sp_dmn_qpg_i64(&f, max_attempts);
+        sp_dmn_qpg_i64(&f, lease_ms);
+        sp_dmn_qpg_text(&f, why);
+        sp_dmn_qpg_text(&f, "prove_failed");
+        sp_dmn_qpg_text(&f, detail);
         int done = 0;
         st = fail_part(q, &f, "p.job_id = $1 AND p.idx = $2 AND p.attempts >= $3 AND (p.state = 'queued' OR"
                               " (p.state = 'claimed' AND " NOT_HELD("$4") "))", &done, err);
@@ -640,33 +645,34 @@ sp_status sp_q_janitor(sp_queue *q, int max_attempts, long ttl_ms, long lease_ms
     if (st != SP_OK)
         return st;
     qp t = {0};
-    sp_qpg_i64(&t, ttl_ms);
-    if (sp_qpg_exec(q, "DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs WHERE state <> 'queued'"
+    sp_dmn_qpg_i64(&t, ttl_ms);
+    if (sp_dmn_qpg_exec(q, "DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs WHERE state <> 'queued'"
                 " AND finished_at < now() - $1::bigint * interval '1 millisecond' LIMIT 1000)", &t, err) != SP_OK)
         return SP_ERR_IO;
     qp l = {0};
-    sp_qpg_i64(&l, lease_ms);
-    return sp_qpg_exec(q, "DELETE FROM sp_nodes WHERE last_seen < now() - 10 * $1::bigint * interval '1 millisecond'", &l,
+    sp_dmn_qpg_i64(&l, lease_ms);
+    return sp_dmn_qpg_exec(q, "DELETE FROM sp_nodes WHERE last_seen < now() - 10 * $1::bigint * interval '1 millisecond'", &l,
                 err);
 }
 
 /* ---- notifications ---- */
 
-sp_status sp_q_listen(sp_queue *q, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
     static const char *const ch[] = {"LISTEN sp_work", "LISTEN sp_done", "LISTEN sp_cancel"};
     for (int i = 0; i < 3; i++)
-        if (sp_qpg_exec(q, ch[i], NULL, err) != SP_OK)
+        if (sp_dmn_qpg_exec(q, ch[i], NULL, err) != SP_OK)
             return SP_ERR_IO;
     q->listening = 1;
     return SP_OK;
 }
 
-int sp_q_socket(const sp_queue *q) { return sp_qpg_broken(q) ? -1 : PQsocket(q->c); }
+int sp_dmn_q_socket(const sp_dmn_queue *q) { return sp_dmn_qpg_broken(q) ? -1 : PQsocket(q->c); }
 
-sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id), void *ctx)
+sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),
+                                  void *ctx)
 {
-    if (sp_qpg_broken(q) || !PQconsumeInput(q->c))
+    if (sp_dmn_qpg_broken(q) || !PQconsumeInput(q->c))
         return SP_ERR_IO;
     PGnotify *n;
     while ((n = PQnotifies(q->c))) {
@@ -679,7 +685,7 @@ sp_status sp_q_drain_notifies(sp_queue *q, int *work, int *cancel, void (*on_don
             ++*cancel;
         PQfreemem(n);
     }
-    return sp_qpg_broken(q) ? SP_ERR_IO : SP_OK;
+    return sp_dmn_qpg_broken(q) ? SP_ERR_IO : SP_OK;
 }
 
 #endif

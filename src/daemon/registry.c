@@ -33,14 +33,14 @@
 #include "groth16/zkey.h"
 #include "util/file.h"
 
-const char *sp_tier_name(sp_tier t)
+const char *sp_dmn_tier_name(sp_dmn_tier t)
 {
-    return t == SP_TIER_HOT ? "hot" : t == SP_TIER_WARM ? "warm" : "cold";
+    return t == SP_DMN_TIER_HOT ? "hot" : t == SP_DMN_TIER_WARM ? "warm" : "cold";
 }
 
-static const char *source_name(sp_circ_source s)
+static const char *source_name(sp_dmn_circ_source s)
 {
-    return s == SP_SRC_CONFIG ? "config" : s == SP_SRC_UPLOAD ? "upload" : "api";
+    return s == SP_DMN_SRC_CONFIG ? "config" : s == SP_DMN_SRC_UPLOAD ? "upload" : "api";
 }
 
 static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
@@ -152,9 +152,10 @@ static sp_status load_key(dcircuit *c, const char *cache_dir, sp_kc_kind kind, c
     sp_status st = sp_kc_load(&c->pk, &rep, cache_dir, &rq, err);
     c->last_key_cache = (int)rep.outcome;
     if (*rep.warning)
-        SP_LOGW("circuit %s: %s", c->id, rep.warning);
+        SP_DMN_LOGW("circuit %s: %s", c->id, rep.warning);
     if (st == SP_OK)
-        SP_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome), rep.stored ? ", entry stored" : "");
+        SP_DMN_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome),
+                    rep.stored ? ", entry stored" : "");
     return st;
 }
 
@@ -194,7 +195,7 @@ static void enforce(sp_dmn *d, size_t incoming);
  * never costs the idle hot keys their residency. */
 static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
-    double t0 = sp_wire_now_ms();
+    double t0 = sp_dmn_wire_now_ms();
     sp_status st = ensure_mapped(c, err);
     if (st == SP_OK)
         st = parse_key(d, c, err);
@@ -218,8 +219,8 @@ static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     c->n_public = c->pk.vk.n_public;
     c->domain_size = c->pk.domain_size;
     c->hot_bytes = parsed_bytes(c);
-    c->last_load_ms = sp_wire_now_ms() - t0;
-    SP_LOGI("circuit %s: loaded (hot, %zu bytes) in %.0f ms", c->id, c->hot_bytes, c->last_load_ms);
+    c->last_load_ms = sp_dmn_wire_now_ms() - t0;
+    SP_DMN_LOGI("circuit %s: loaded (hot, %zu bytes) in %.0f ms", c->id, c->hot_bytes, c->last_load_ms);
     return SP_OK;
 }
 
@@ -228,14 +229,14 @@ static void demote_hot(sp_dmn *d, dcircuit *c)
 {
     char err[SP_ERR_LEN];
     if (sp_engine_unregister(d->eng, c->id, err) != SP_OK)
-        SP_LOGE("circuit %s: unregister: %s", c->id, err); /* refs said unused: a bug */
+        SP_DMN_LOGE("circuit %s: unregister: %s", c->id, err); /* refs said unused: a bug */
     unload_parsed(c);
 }
 
 /* ---- demotion policy ---- */
 
 /* The least recently used circuit of tier t that may be demoted now. */
-static dcircuit *victim_locked(sp_dmn *d, const key_policy *kp, sp_tier t, double now)
+static dcircuit *victim_locked(sp_dmn *d, const key_policy *kp, sp_dmn_tier t, double now)
 {
     dcircuit *v = NULL;
     for (dcircuit *c = d->reg.head; c; c = c->next)
@@ -253,18 +254,18 @@ static void enforce(sp_dmn *d, size_t incoming)
     sp_dmn_key_policy(d, &kp);
     for (;;) {
         pthread_mutex_lock(&d->reg.mu);
-        double now = sp_wire_now_ms();
+        double now = sp_dmn_wire_now_ms();
         dcircuit *v = NULL;
         if (d->reg.hot_bytes + incoming > kp.hot_budget)
-            v = victim_locked(d, &kp, SP_TIER_HOT, now);
+            v = victim_locked(d, &kp, SP_DMN_TIER_HOT, now);
         if (!v && kp.idle_demote_ms > 0) {
-            v = victim_locked(d, &kp, SP_TIER_HOT, now);
+            v = victim_locked(d, &kp, SP_DMN_TIER_HOT, now);
             if (v && now - v->last_used_ms < (double)kp.idle_demote_ms)
                 v = NULL;
         }
         int hot = v != NULL;
         if (!v && kp.warm_budget && d->reg.warm_bytes > kp.warm_budget)
-            v = victim_locked(d, &kp, SP_TIER_WARM, now);
+            v = victim_locked(d, &kp, SP_DMN_TIER_WARM, now);
         if (!v) {
             pthread_mutex_unlock(&d->reg.mu);
             return;
@@ -281,24 +282,25 @@ static void enforce(sp_dmn *d, size_t incoming)
             d->reg.hot_bytes -= v->hot_bytes;
             d->reg.warm_bytes += mapped;
             v->hot_bytes = 0;
-            v->tier = SP_TIER_WARM;
+            v->tier = SP_DMN_TIER_WARM;
         } else {
             d->reg.warm_bytes -= mapped;
-            v->tier = SP_TIER_COLD;
+            v->tier = SP_DMN_TIER_COLD;
         }
         v->demotions++;
         v->busy = 0;
-        SP_LOGI("circuit %s: demoted to %s (idle %.1f s)", v->id, sp_tier_name(v->tier), (now - v->last_used_ms) / 1e3);
+        SP_DMN_LOGI("circuit %s: demoted to %s (idle %.1f s)", v->id, sp_dmn_tier_name(v->tier),
+                    (now - v->last_used_ms) / 1e3);
         pthread_cond_broadcast(&d->reg.cv);
         pthread_mutex_unlock(&d->reg.mu);
     }
 }
 
-void sp_reg_tick(sp_dmn *d) { enforce(d, 0); }
+void sp_dmn_reg_tick(sp_dmn *d) { enforce(d, 0); }
 
 /* ---- references ---- */
 
-int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN])
+int sp_dmn_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&d->reg.mu);
     dcircuit *c = find_locked(d, id, 0);
@@ -313,10 +315,10 @@ int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LE
             pthread_cond_wait(&d->reg.cv, &d->reg.mu);
             continue;
         }
-        if (c->tier == SP_TIER_HOT)
+        if (c->tier == SP_DMN_TIER_HOT)
             break;
         c->busy = 1;
-        size_t was_mapped = c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len : 0;
+        size_t was_mapped = c->tier == SP_DMN_TIER_WARM ? c->map_key_len + c->map_cs_len : 0;
         pthread_mutex_unlock(&d->reg.mu);
         sp_status st = promote(d, c, err);
         if (st != SP_OK && !was_mapped)
@@ -327,25 +329,25 @@ int sp_reg_acquire(sp_dmn *d, const char *id, dcircuit **out, char err[SP_ERR_LE
         if (st != SP_OK) {
             c->refs--;
             pthread_mutex_unlock(&d->reg.mu);
-            SP_LOGE("circuit %s: load failed: %s", id, err);
+            SP_DMN_LOGE("circuit %s: load failed: %s", id, err);
             return st == SP_ERR_NOMEM ? 503 : 422;
         }
         d->reg.warm_bytes -= was_mapped;
         d->reg.hot_bytes += c->hot_bytes;
-        c->tier = SP_TIER_HOT;
+        c->tier = SP_DMN_TIER_HOT;
         c->loads++;
     }
-    c->last_used_ms = sp_wire_now_ms();
+    c->last_used_ms = sp_dmn_wire_now_ms();
     pthread_mutex_unlock(&d->reg.mu);
     *out = c;
     return 200;
 }
 
-void sp_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts)
+void sp_dmn_reg_release(sp_dmn *d, dcircuit *c, sp_status job_status, size_t n_parts)
 {
     pthread_mutex_lock(&d->reg.mu);
     c->refs--;
-    c->last_used_ms = sp_wire_now_ms();
+    c->last_used_ms = sp_dmn_wire_now_ms();
     if (job_status == SP_OK) {
         c->jobs_ok++;
         c->proofs_ok += n_parts;
@@ -433,7 +435,7 @@ static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
 static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
 {
     sp_porep_params pp;
-    sp_status st = sp_dnative_params(&c->native, &pp, err);
+    sp_status st = sp_dmn_native_params(&c->native, &pp, err);
     return st == SP_OK ? sp_porep_open(&c->porep, &pp, err) : st;
 }
 
@@ -464,19 +466,19 @@ static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "give a zkey, or params with the circuit's r1cs");
         return -1;
     }
-    if (s->native && sp_dnative_on(s->native) && (has_p || (s->r1cs && *s->r1cs))) {
+    if (s->native && sp_dmn_native_on(s->native) && (has_p || (s->r1cs && *s->r1cs))) {
         snprintf(err, SP_ERR_LEN, "a native circuit takes a zkey only: its constraints are the circuit's own code");
         return -1;
     }
     size_t lz = has_z ? strlen(s->zkey) : strlen(s->params), lr = s->r1cs ? strlen(s->r1cs) : 0;
-    if (lz >= SP_DCONF_PATH || lr >= SP_DCONF_PATH) {
-        snprintf(err, SP_ERR_LEN, "path longer than %d bytes", SP_DCONF_PATH - 1);
+    if (lz >= SP_DMN_CONF_PATH || lr >= SP_DMN_CONF_PATH) {
+        snprintf(err, SP_ERR_LEN, "path longer than %d bytes", SP_DMN_CONF_PATH - 1);
         return -1;
     }
     return 0;
 }
 
-int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out, char err[SP_ERR_LEN])
+int sp_dmn_reg_reserve(sp_dmn *d, const char *id, sp_dmn_circ_source src, dcircuit **out, char err[SP_ERR_LEN])
 {
     *out = NULL;
     if (!id || !valid_id(id)) {
@@ -495,7 +497,7 @@ int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out
     size_t cap = d->cfg.max_circuits;
     pthread_mutex_unlock(&d->cfg_mu);
     pthread_mutex_lock(&d->reg.mu);
-    int code = find_locked(d, c->id, 1) ? 409 : src != SP_SRC_CONFIG && d->reg.n >= cap ? 507 : 0;
+    int code = find_locked(d, c->id, 1) ? 409 : src != SP_DMN_SRC_CONFIG && d->reg.n >= cap ? 507 : 0;
     if (code == 0) {
         c->next = d->reg.head;
         d->reg.head = c;
@@ -515,7 +517,7 @@ int sp_reg_reserve(sp_dmn *d, const char *id, sp_circ_source src, dcircuit **out
     return 0;
 }
 
-void sp_reg_abandon(sp_dmn *d, dcircuit *c)
+void sp_dmn_reg_abandon(sp_dmn *d, dcircuit *c)
 {
     pthread_mutex_lock(&d->reg.mu);
     unlink_locked(d, c);
@@ -529,7 +531,7 @@ static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
     /* The facts first, always: cheap header checks (and the r1cs against
      * the key) before anything is loaded or any other key demoted. */
-    sp_status st = sp_dnative_on(&c->native) ? open_native(c, err) : SP_OK;
+    sp_status st = sp_dmn_native_on(&c->native) ? open_native(c, err) : SP_OK;
     if (st == SP_OK)
         st = read_facts(c, err);
     if (st == SP_OK && c->porep)
@@ -541,10 +543,10 @@ static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     return st;
 }
 
-int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN])
+int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN])
 {
     if (spec_check(s, err)) {
-        sp_reg_abandon(d, c);
+        sp_dmn_reg_abandon(d, c);
         return 400;
     }
     snprintf(c->zkey, sizeof c->zkey, "%s", s->zkey ? s->zkey : "");
@@ -554,58 +556,58 @@ int sp_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_E
     if (s->native)
         c->native = *s->native;
     else
-        sp_dnative_init(&c->native);
+        sp_dmn_native_init(&c->native);
     c->file_bytes = file_size(*c->zkey ? c->zkey : c->params) + file_size(c->r1cs);
     sp_status st = load_new(d, c, err);
     int code = st == SP_OK ? 201 : http_of(st);
     /* Recorded before anyone can use it; a record that cannot be written
      * undoes the registration (the client hears 500, a restart agrees). */
-    if (st == SP_OK && !s->restoring && sp_state_circuit_save(d, c, err) != SP_OK) {
+    if (st == SP_OK && !s->restoring && sp_dmn_state_circuit_save(d, c, err) != SP_OK) {
         if (c->preload)
             demote_hot(d, c);
         unmap(c);
         code = 500;
     }
     if (code != 201) {
-        sp_reg_abandon(d, c);
+        sp_dmn_reg_abandon(d, c);
         return code;
     }
     pthread_mutex_lock(&d->reg.mu);
     c->registering = c->busy = 0;
     c->gen = ++d->reg.next_gen;
-    c->tier = c->preload ? SP_TIER_HOT : SP_TIER_COLD;
+    c->tier = c->preload ? SP_DMN_TIER_HOT : SP_DMN_TIER_COLD;
     c->loads = c->preload != 0;
-    c->last_used_ms = sp_wire_now_ms();
+    c->last_used_ms = sp_dmn_wire_now_ms();
     d->reg.hot_bytes += c->hot_bytes;
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    SP_LOGI("circuit %s: registered (%s, %s%s%s%u wires, %u public, domain %u) from %s", c->id, sp_tier_name(c->tier),
-            c->porep ? "porep-like " : "", c->porep ? sp_porep_params_of(c->porep)->preset : "",
-            c->porep ? ", " : "", c->n_vars, c->n_public, c->domain_size, source_name(c->source));
+    SP_DMN_LOGI("circuit %s: registered (%s, %s%s%s%u wires, %u public, domain %u) from %s", c->id, sp_dmn_tier_name(c->tier),
+                c->porep ? "porep-like " : "", c->porep ? sp_porep_params_of(c->porep)->preset : "",
+                c->porep ? ", " : "", c->n_vars, c->n_public, c->domain_size, source_name(c->source));
     return 201;
 }
 
-int sp_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN])
+int sp_dmn_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN])
 {
     dcircuit *c;
     if (spec_check(s, err))
         return 400;
-    int code = sp_reg_reserve(d, s->id, s->source, &c, err);
-    return code ? code : sp_reg_add_reserved(d, c, s, err);
+    int code = sp_dmn_reg_reserve(d, s->id, s->source, &c, err);
+    return code ? code : sp_dmn_reg_add_reserved(d, c, s, err);
 }
 
-int sp_reg_config_state(sp_dmn *d, const sp_dconf_circuit *cc)
+int sp_dmn_reg_config_state(sp_dmn *d, const sp_dmn_conf_circuit *cc)
 {
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, cc->id, 1);
-    int r = !c ? 0 : c->source != SP_SRC_CONFIG ? 3
+    int r = !c ? 0 : c->source != SP_DMN_SRC_CONFIG ? 3
           : strcmp(c->zkey, cc->zkey) || strcmp(c->params, cc->params) || strcmp(c->r1cs, cc->r1cs) ||
-                    c->preload != cc->preload || !sp_dnative_equal(&c->native, &cc->native) ? 2 : 1;
+                    c->preload != cc->preload || !sp_dmn_native_equal(&c->native, &cc->native) ? 2 : 1;
     pthread_mutex_unlock(&d->reg.mu);
     return r;
 }
 
-int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
+int sp_dmn_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&d->reg.mu);
     dcircuit *c = find_locked(d, id, 0);
@@ -618,32 +620,32 @@ int sp_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_LEN])
         pthread_mutex_unlock(&d->reg.mu);
         return c ? 409 : 404;
     }
-    if (sp_state_circuit_drop(d, c, err) != SP_OK) { /* the record goes first: on failure nothing changed */
+    if (sp_dmn_state_circuit_drop(d, c, err) != SP_OK) { /* the record goes first: on failure nothing changed */
         pthread_mutex_unlock(&d->reg.mu);
         return 500;
     }
     unlink_locked(d, c); /* nobody can find it any more; nobody holds it (refs == 0, not busy) */
     size_t mapped = c->map_key_len + c->map_cs_len;
-    if (c->tier == SP_TIER_HOT)
+    if (c->tier == SP_DMN_TIER_HOT)
         d->reg.hot_bytes -= c->hot_bytes;
-    else if (c->tier == SP_TIER_WARM)
+    else if (c->tier == SP_DMN_TIER_WARM)
         d->reg.warm_bytes -= mapped;
     pthread_mutex_unlock(&d->reg.mu);
-    *freed = c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? mapped : 0;
-    if (c->tier == SP_TIER_HOT)
+    *freed = c->tier == SP_DMN_TIER_HOT ? c->hot_bytes : c->tier == SP_DMN_TIER_WARM ? mapped : 0;
+    if (c->tier == SP_DMN_TIER_HOT)
         demote_hot(d, c);
     unmap(c);
-    if (c->source == SP_SRC_UPLOAD) { /* the daemon's own copies */
+    if (c->source == SP_DMN_SRC_UPLOAD) { /* the daemon's own copies */
         unlink(*c->zkey ? c->zkey : c->params);
         if (*c->r1cs)
             unlink(c->r1cs);
     }
-    SP_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_tier_name(c->tier), *freed);
+    SP_DMN_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_dmn_tier_name(c->tier), *freed);
     circ_free(c);
     return 200;
 }
 
-void sp_reg_free_all(sp_dmn *d)
+void sp_dmn_reg_free_all(sp_dmn *d)
 {
     pthread_mutex_lock(&d->reg.mu);
     dcircuit *c = d->reg.head;
@@ -652,7 +654,7 @@ void sp_reg_free_all(sp_dmn *d)
     pthread_mutex_unlock(&d->reg.mu);
     while (c) {
         dcircuit *next = c->next;
-        if (c->tier == SP_TIER_HOT)
+        if (c->tier == SP_DMN_TIER_HOT)
             demote_hot(d, c);
         unmap(c);
         circ_free(c);
@@ -668,16 +670,17 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_key(w, "id");
     sp_jw_string(w, c->id);
     sp_jw_key(w, "tier");
-    sp_jw_string(w, c->registering ? "loading" : sp_tier_name(c->tier));
+    sp_jw_string(w, c->registering ? "loading" : sp_dmn_tier_name(c->tier));
     if (!c->registering && c->porep) { /* set outside reg.mu while registering */
-        sp_dnative_describe(w, c->porep);
+        sp_dmn_native_describe(w, c->porep);
     } else {
         sp_jw_key(w, "kind");
         sp_jw_string(w, "file");
     }
     sp_jw_key(w, "size_bytes");
-    sp_jw_u64(w, c->tier == SP_TIER_HOT ? c->hot_bytes : c->tier == SP_TIER_WARM ? c->map_key_len + c->map_cs_len
-                                                                                 : c->file_bytes);
+    sp_jw_u64(w, c->tier == SP_DMN_TIER_HOT    ? c->hot_bytes
+                 : c->tier == SP_DMN_TIER_WARM ? c->map_key_len + c->map_cs_len
+                                               : c->file_bytes);
     sp_jw_key(w, "file_bytes");
     sp_jw_u64(w, c->file_bytes);
     sp_jw_key(w, "ref_count");
@@ -713,9 +716,9 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_end_object(w);
 }
 
-void sp_reg_json(sp_dmn *d, sp_json_writer *w)
+void sp_dmn_reg_json(sp_dmn *d, sp_json_writer *w)
 {
-    double now = sp_wire_now_ms();
+    double now = sp_dmn_wire_now_ms();
     key_policy kp;
     sp_dmn_key_policy(d, &kp);
     pthread_mutex_lock(&d->reg.mu);
@@ -735,7 +738,7 @@ void sp_reg_json(sp_dmn *d, sp_json_writer *w)
     pthread_mutex_unlock(&d->reg.mu);
 }
 
-void sp_reg_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
+void sp_dmn_reg_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
 {
     static const char *names[] = {"snarkpipe_proofs_completed_total", "snarkpipe_proofs_failed_total",
                                   "snarkpipe_jobs_completed_total", "snarkpipe_jobs_failed_total",
@@ -758,28 +761,28 @@ void sp_reg_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
     for (const dcircuit *c = d->reg.head; c; c = c->next)
         n[c->tier]++;
     for (int t = 2; t >= 0; t--)
-        sp_buf_printf(b, len, cap, "snarkpipe_keys{tier=\"%s\"} %zu\n", sp_tier_name((sp_tier)t), n[t]);
+        sp_buf_printf(b, len, cap, "snarkpipe_keys{tier=\"%s\"} %zu\n", sp_dmn_tier_name((sp_dmn_tier)t), n[t]);
     pthread_mutex_unlock(&d->reg.mu);
 }
 
-void sp_reg_unref(sp_dmn *d, dcircuit *c)
+void sp_dmn_reg_unref(sp_dmn *d, dcircuit *c)
 {
     pthread_mutex_lock(&d->reg.mu);
     c->refs--;
     pthread_mutex_unlock(&d->reg.mu);
 }
 
-int sp_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w)
+int sp_dmn_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w)
 {
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, id, 0);
     if (c)
-        circuit_json(w, c, sp_wire_now_ms());
+        circuit_json(w, c, sp_dmn_wire_now_ms());
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;
 }
 
-int sp_reg_exists(sp_dmn *d, const char *id)
+int sp_dmn_reg_exists(sp_dmn *d, const char *id)
 {
     pthread_mutex_lock(&d->reg.mu);
     int e = find_locked(d, id, 1) != NULL;
@@ -787,7 +790,7 @@ int sp_reg_exists(sp_dmn *d, const char *id)
     return e;
 }
 
-int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native)
+int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native)
 {
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, id, 0);
@@ -800,7 +803,7 @@ int sp_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_s
     return c ? 0 : -1;
 }
 
-int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
+int sp_dmn_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
 {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&d->reg.mu);
@@ -820,7 +823,7 @@ int sp_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
     return c ? 0 : -1;
 }
 
-size_t sp_reg_ids(sp_dmn *d, char (**ids)[64])
+size_t sp_dmn_reg_ids(sp_dmn *d, char (**ids)[64])
 {
     pthread_mutex_lock(&d->reg.mu);
     size_t n = 0;

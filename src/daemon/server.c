@@ -79,39 +79,18 @@ void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
     pthread_mutex_unlock(&d->cfg_mu);
 }
 
-sp_status sp_dmn_read_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
+/* The daemon's token file through the one reader (wire.h), with its
+ * warnings: a file others can read, a short token. */
+static sp_status load_token(char *out, size_t out_len, const char *path, char err[SP_ERR_LEN])
 {
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "token file", err) != SP_OK) /* a FIFO would block SIGHUP */
-        return SP_ERR_IO;
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        snprintf(err, SP_ERR_LEN, "token file %.200s: %s", path, strerror(errno));
-        close(fd);
-        return SP_ERR_IO;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
-        SP_LOGW("token file %s can be read by other users (chmod 600 it)", path);
-    size_t n = fread(out, 1, out_len - 1, f);
-    int more = fgetc(f) != EOF;
-    fclose(f);
-    out[n] = 0;
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' ' || out[n - 1] == '\t'))
-        out[--n] = 0;
-    size_t printable = 0;
-    while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
-        printable++;
-    if (more || n == 0 || printable != n) {
-        snprintf(err, SP_ERR_LEN, "token file %.150s: expected one line of 1 to %zu printable characters", path,
-                 out_len - 1);
-        out[0] = 0;
-        return SP_ERR_FORMAT;
-    }
-    if (n < 16)
-        SP_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path, n);
-    return SP_OK;
+    int shared = 0;
+    sp_status st = sp_dmn_read_token(out, out_len, &shared, path, err);
+    if (st == SP_OK && shared)
+        SP_DMN_LOGW("token file %s can be read by other users (chmod 600 it)", path);
+    if (st == SP_OK && strlen(out) < 16)
+        SP_DMN_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path,
+                    strlen(out));
+    return st;
 }
 
 /* ---- listeners ---- */
@@ -138,7 +117,7 @@ static sp_status clear_unix_path(const char *path, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "unix:%.200s: another process serves there", path);
         return SP_ERR_IO;
     }
-    SP_LOGI("removing the stale socket %s", path);
+    SP_DMN_LOGI("removing the stale socket %s", path);
     unlink(path);
     return SP_OK;
 }
@@ -197,9 +176,9 @@ static int open_listeners(sp_dmn *d, char err[SP_ERR_LEN])
     for (int i = 0; i < d->cfg.n_listen; i++) {
         dlistener *l = &d->ls[i];
         l->fd = -1;
-        if (sp_addr_parse(&l->addr, d->cfg.listen[i], err) != SP_OK)
+        if (sp_dmn_addr_parse(&l->addr, d->cfg.listen[i], err) != SP_OK)
             return EXIT_USAGE_;
-        if (!l->addr.is_unix && !d->token[0] && !d->cfg.insecure && !sp_addr_is_loopback(&l->addr)) {
+        if (!l->addr.is_unix && !d->token[0] && !d->cfg.insecure && !sp_dmn_addr_is_loopback(&l->addr)) {
             snprintf(err, SP_ERR_LEN, "refusing to listen on %.100s (not a loopback address) without a token: set "
                      "server.token_file, or --insecure if that is really meant", d->cfg.listen[i]);
             return EXIT_USAGE_;
@@ -211,7 +190,7 @@ static int open_listeners(sp_dmn *d, char err[SP_ERR_LEN])
         d->n_ls = i + 1;
         if (st != SP_OK)
             return EXIT_RUNTIME_;
-        sp_addr_format(l->text, sizeof l->text, &l->addr);
+        sp_dmn_addr_format(l->text, sizeof l->text, &l->addr);
     }
     return EXIT_OK_;
 }
@@ -232,22 +211,22 @@ static void write_ready_file(sp_dmn *d)
 {
     if (!*d->cfg.ready_file)
         return;
-    char tmp[SP_DCONF_PATH + 8];
+    char tmp[SP_DMN_CONF_PATH + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", d->cfg.ready_file);
     FILE *f = fopen(tmp, "w");
     for (int i = 0; f && i < d->n_ls; i++)
         fprintf(f, "%s\n", d->ls[i].text);
     if (!f || fclose(f) != 0 || rename(tmp, d->cfg.ready_file) != 0)
-        SP_LOGE("cannot write the ready file %s: %s", d->cfg.ready_file, strerror(errno));
+        SP_DMN_LOGE("cannot write the ready file %s: %s", d->cfg.ready_file, strerror(errno));
 }
 
 /* ---- uploads ---- */
 
 static sp_status make_upload_dir(sp_dmn *d, char err[SP_ERR_LEN])
 {
-    if (sp_state_on(d))
-        return sp_state_init(d, err);
-    SP_LOGW("no server.state_dir: accepted jobs and registered circuits do not survive a restart");
+    if (sp_dmn_state_on(d))
+        return sp_dmn_state_init(d, err);
+    SP_DMN_LOGW("no server.state_dir: accepted jobs and registered circuits do not survive a restart");
     const char *tmp = getenv("TMPDIR");
     snprintf(d->upload_dir, sizeof d->upload_dir, "%.400s/snarkpipe-uploads.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(d->upload_dir)) {
@@ -265,7 +244,7 @@ static void remove_upload_dir(sp_dmn *d)
     DIR *dir = opendir(d->upload_dir);
     struct dirent *e;
     while (dir && (e = readdir(dir))) {
-        char p[SP_DCONF_PATH + 300];
+        char p[SP_DMN_CONF_PATH + 300];
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
             snprintf(p, sizeof p, "%s/%s", d->upload_dir, e->d_name);
             unlink(p);
@@ -281,14 +260,14 @@ static void remove_upload_dir(sp_dmn *d)
 static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
 {
     char path[64];
-    sp_status st = sp_trk_open(d, path, sizeof path, err);
+    sp_status st = sp_dmn_trk_open(d, path, sizeof path, err);
     if (st != SP_OK)
         return st;
     sp_engine_config ec = d->cfg.eng;
     ec.timeline_path = path;
     if ((st = sp_engine_create(&d->eng, &ec, err)) != SP_OK)
         return st;
-    if ((st = sp_trk_start(d, err)) != SP_OK)
+    if ((st = sp_dmn_trk_start(d, err)) != SP_OK)
         return st;
     sp_engine_status es;
     if (sp_engine_status_get(d->eng, &es) != SP_OK) {
@@ -299,8 +278,8 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
     pthread_mutex_lock(&d->trk.mu);
     d->trk.n_dev = (int)es.n_devices;
     pthread_mutex_unlock(&d->trk.mu);
-    SP_LOGI("engine: backends %s, %d synthesis workers, %zu device(s), budget %zu bytes", d->cfg.backends,
-            es.synth_workers, es.n_devices, es.budget_total);
+    SP_DMN_LOGI("engine: backends %s, %d synthesis workers, %zu device(s), budget %zu bytes", d->cfg.backends,
+                es.synth_workers, es.n_devices, es.budget_total);
     sp_engine_status_free(&es);
     return SP_OK;
 }
@@ -314,27 +293,27 @@ static void sync_config_circuits(sp_dmn *d)
 {
     char err[SP_ERR_LEN];
     for (size_t i = 0; i < d->cfg.n_circuits; i++) {
-        const sp_dconf_circuit *c = &d->cfg.circuits[i];
-        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_SRC_CONFIG, 0, &c->native};
-        int state = sp_reg_config_state(d, c);
+        const sp_dmn_conf_circuit *c = &d->cfg.circuits[i];
+        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_DMN_SRC_CONFIG, 0, &c->native};
+        int state = sp_dmn_reg_config_state(d, c);
         size_t freed;
         if (state == 1)
             continue;
         if (state == 3) {
-            SP_LOGE("circuit %s (from the configuration): the id belongs to a circuit registered through the API; "
-                    "section ignored", c->id);
+            SP_DMN_LOGE("circuit %s (from the configuration): the id belongs to a circuit registered through the API; "
+                        "section ignored", c->id);
             continue;
         }
         if (state == 2) {
-            if (sp_reg_evict(d, c->id, &freed, err) != 200) {
-                SP_LOGE("circuit %s (from the configuration): its section changed but %s; the new section applies "
-                        "at a later SIGHUP", c->id, err);
+            if (sp_dmn_reg_evict(d, c->id, &freed, err) != 200) {
+                SP_DMN_LOGE("circuit %s (from the configuration): its section changed but %s; the new section applies "
+                            "at a later SIGHUP", c->id, err);
                 continue;
             }
-            SP_LOGI("circuit %s (from the configuration): its section changed; registering it again", c->id);
+            SP_DMN_LOGI("circuit %s (from the configuration): its section changed; registering it again", c->id);
         }
-        if (sp_reg_add(d, &s, err) != 201)
-            SP_LOGE("circuit %s (from the configuration): %s (a SIGHUP tries again)", c->id, err);
+        if (sp_dmn_reg_add(d, &s, err) != 201)
+            SP_DMN_LOGE("circuit %s (from the configuration): %s (a SIGHUP tries again)", c->id, err);
     }
 }
 
@@ -350,7 +329,7 @@ static void init_state(sp_dmn *d)
     pthread_mutex_init(&d->trk.mu, NULL);
     pthread_cond_init(&d->trk.cv, NULL);
     d->trk.fd = d->trk.wfd = -1;
-    d->t_start = sp_wire_now_ms();
+    d->t_start = sp_dmn_wire_now_ms();
     uint8_t r[3] = {0};
     if (sp_os_random(r, sizeof r) != SP_OK) { /* the tag only keeps ids of two runs apart */
         uint32_t t = (uint32_t)time(NULL) ^ (uint32_t)getpid();
@@ -363,48 +342,48 @@ static void init_state(sp_dmn *d)
 
 static void reload(sp_dmn *d)
 {
-    sp_dconf fresh;
+    sp_dmn_conf fresh;
     char err[SP_ERR_LEN], tok[sizeof d->token] = "";
     int action;
-    SP_LOGI("SIGHUP: reloading %s", *d->cfg.config_path ? d->cfg.config_path : "(no file; flags only)");
-    if (sp_dconf_from_args(&fresh, &action, d->argc, d->argv, err) != SP_OK) {
-        SP_LOGE("reload failed, keeping the running configuration: %s", err);
-        sp_dconf_free(&fresh);
+    SP_DMN_LOGI("SIGHUP: reloading %s", *d->cfg.config_path ? d->cfg.config_path : "(no file; flags only)");
+    if (sp_dmn_conf_from_args(&fresh, &action, d->argc, d->argv, err) != SP_OK) {
+        SP_DMN_LOGE("reload failed, keeping the running configuration: %s", err);
+        sp_dmn_conf_free(&fresh);
         return;
     }
-    if (*fresh.token_file && sp_dmn_read_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
-        SP_LOGE("reload failed, keeping the running configuration: %s", err);
-        sp_dconf_free(&fresh);
+    if (*fresh.token_file && load_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
+        SP_DMN_LOGE("reload failed, keeping the running configuration: %s", err);
+        sp_dmn_conf_free(&fresh);
         return;
     }
     int exposed = 0;
     for (int i = 0; i < d->n_ls; i++)
-        exposed |= !d->ls[i].addr.is_unix && !sp_addr_is_loopback(&d->ls[i].addr) && !d->cfg.insecure;
+        exposed |= !d->ls[i].addr.is_unix && !sp_dmn_addr_is_loopback(&d->ls[i].addr) && !d->cfg.insecure;
     if (exposed && !tok[0]) {
-        SP_LOGE("reload refused: a non-loopback listener needs a token, and the new configuration has none");
-        sp_dconf_free(&fresh);
+        SP_DMN_LOGE("reload refused: a non-loopback listener needs a token, and the new configuration has none");
+        sp_dmn_conf_free(&fresh);
         return;
     }
     size_t first_new = 0;
     pthread_mutex_lock(&d->cfg_mu);
-    int changed = sp_dconf_reload(&d->cfg, &fresh, &first_new); /* circuits: fresh's sections, cfg_mu held */
+    int changed = sp_dmn_conf_reload(&d->cfg, &fresh, &first_new); /* circuits: fresh's sections, cfg_mu held */
     snprintf(d->token, sizeof d->token, "%s", tok);
     pthread_mutex_unlock(&d->cfg_mu);
-    sp_dconf_free(&fresh);
-    sp_log_set_level((sp_log_level)d->cfg.log_level);
+    sp_dmn_conf_free(&fresh);
+    sp_dmn_log_set_level((sp_dmn_log_level)d->cfg.log_level);
     sync_config_circuits(d);
-    SP_LOGI("reload done: %d change(s); token %s", changed, tok[0] ? "set" : "off");
+    SP_DMN_LOGI("reload done: %d change(s); token %s", changed, tok[0] ? "set" : "off");
 }
 
 static void begin_shutdown(sp_dmn *d, int cancel)
 {
     if (!atomic_exchange(&d->draining, 1)) {
-        SP_LOGI("shutting down: %s %zu job(s) in flight", cancel ? "cancelling" : "draining", sp_jobs_live(d));
+        SP_DMN_LOGI("shutting down: %s %zu job(s) in flight", cancel ? "cancelling" : "draining", sp_dmn_jobs_live(d));
         sp_engine_pause(d->eng, 0); /* queued work must be able to finish (or be dropped) */
     }
     if (cancel)
-        sp_jobs_cancel_all(d);
-    sp_farm_drain(d, cancel);
+        sp_dmn_jobs_cancel_all(d);
+    sp_dmn_farm_drain(d, cancel);
 }
 
 static void run_loop(sp_dmn *d)
@@ -424,31 +403,31 @@ static void run_loop(sp_dmn *d)
             reload(d);
         } else if (sig == SIGTERM || sig == SIGINT) {
             signals++;
-            cancelled = signals > 1 || d->cfg.shutdown == SP_SHUTDOWN_CANCEL;
+            cancelled = signals > 1 || d->cfg.shutdown == SP_DMN_SHUTDOWN_CANCEL;
             if (signals > 1)
-                SP_LOGI("second signal: cancelling what is left");
+                SP_DMN_LOGI("second signal: cancelling what is left");
             begin_shutdown(d, cancelled);
             if (signals == 1 && d->cfg.drain_timeout_ms > 0)
-                deadline = sp_wire_now_ms() + (double)d->cfg.drain_timeout_ms;
+                deadline = sp_dmn_wire_now_ms() + (double)d->cfg.drain_timeout_ms;
         }
         if (atomic_load(&d->draining)) {
-            if (!cancelled && deadline > 0 && sp_wire_now_ms() > deadline) {
-                SP_LOGW("drain timeout: cancelling %zu job(s) and %zu farm partition(s)", sp_jobs_live(d),
-                        sp_farm_live(d));
+            if (!cancelled && deadline > 0 && sp_dmn_wire_now_ms() > deadline) {
+                SP_DMN_LOGW("drain timeout: cancelling %zu job(s) and %zu farm partition(s)", sp_dmn_jobs_live(d),
+                            sp_dmn_farm_live(d));
                 begin_shutdown(d, cancelled = 1);
             }
-            if (sp_jobs_live(d) == 0 && sp_farm_live(d) == 0)
+            if (sp_dmn_jobs_live(d) == 0 && sp_dmn_farm_live(d) == 0)
                 return;
         }
-        sp_http_tick(d);
-        sp_reg_tick(d);
-        sp_jobs_tick(d);
+        sp_dmn_http_tick(d);
+        sp_dmn_reg_tick(d);
+        sp_dmn_jobs_tick(d);
         /* Idle after some work: give freed heap pages back to the system
          * (at most every 10 s), so the resident size falls between bursts. */
         unsigned long long req = atomic_load(&d->requests);
-        if (req != seen_requests && sp_jobs_live(d) == 0 && sp_wire_now_ms() - last_trim > 10000) {
+        if (req != seen_requests && sp_dmn_jobs_live(d) == 0 && sp_dmn_wire_now_ms() - last_trim > 10000) {
             malloc_trim(0);
-            last_trim = sp_wire_now_ms();
+            last_trim = sp_dmn_wire_now_ms();
             seen_requests = req;
         }
     }
@@ -461,19 +440,19 @@ static void shutdown_all(sp_dmn *d)
     atomic_store(&d->stopping, 1); /* awaits return now */
     pthread_cond_broadcast(&d->jobs.cv);
     pthread_mutex_unlock(&d->jobs.mu);
-    sp_farm_nudge(d);
-    sp_http_quiesce(d, 5000);
-    sp_http_stop(d);
-    sp_farm_stop(d); /* what it still holds goes back to the queue; the node leaves */
-    for (int i = 0; d->eng && sp_jobs_live(d) && i < 600; i++) { /* a submit that raced the drain */
-        sp_jobs_cancel_all(d);
+    sp_dmn_farm_nudge(d);
+    sp_dmn_http_quiesce(d, 5000);
+    sp_dmn_http_stop(d);
+    sp_dmn_farm_stop(d); /* what it still holds goes back to the queue; the node leaves */
+    for (int i = 0; d->eng && sp_dmn_jobs_live(d) && i < 600; i++) { /* a submit that raced the drain */
+        sp_dmn_jobs_cancel_all(d);
         usleep(50 * 1000);
     }
-    sp_reg_free_all(d);
+    sp_dmn_reg_free_all(d);
     sp_engine_destroy(d->eng);
     d->eng = NULL;
-    sp_trk_stop(d);
-    sp_jobs_free_all(d);
+    sp_dmn_trk_stop(d);
+    sp_dmn_jobs_free_all(d);
     close_listeners(d);
     remove_upload_dir(d);
     if (*d->cfg.ready_file)
@@ -485,32 +464,32 @@ static int configure(sp_dmn *d, int argc, char **argv)
 {
     char err[SP_ERR_LEN];
     int action;
-    if (sp_dconf_from_args(&d->cfg, &action, argc, argv, err) != SP_OK) {
+    if (sp_dmn_conf_from_args(&d->cfg, &action, argc, argv, err) != SP_OK) {
         fprintf(stderr, "snarkpipe daemon: %s\n", err);
         return EXIT_USAGE_;
     }
     if (action == 1)
-        sp_dconf_help(stdout);
+        sp_dmn_conf_help(stdout);
     else if (action == 2)
-        sp_dconf_print(stdout, &d->cfg);
+        sp_dmn_conf_print(stdout, &d->cfg);
     else if (action == 3)
         printf("configuration ok\n");
     if (action)
         return EXIT_OK_;
-    sp_log_set_level((sp_log_level)d->cfg.log_level);
-    if (*d->cfg.queue && !sp_q_available()) {
-        SP_LOGE("farm.queue is set, but this snarkpipe was built without the farm: libpq (Debian: libpq-dev) was "
-                "not found at build time; install it and rebuild, or run without --queue (one host)");
+    sp_dmn_log_set_level((sp_dmn_log_level)d->cfg.log_level);
+    if (*d->cfg.queue && !sp_dmn_q_available()) {
+        SP_DMN_LOGE("farm.queue is set, but this snarkpipe was built without the farm: libpq (Debian: libpq-dev) was "
+                    "not found at build time; install it and rebuild, or run without --queue (one host)");
         return EXIT_USAGE_;
     }
-    if (*d->cfg.token_file && sp_dmn_read_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
-        SP_LOGE("%s", err);
+    if (*d->cfg.token_file && load_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
+        SP_DMN_LOGE("%s", err);
         return EXIT_RUNTIME_;
     }
     return -1;
 }
 
-int sp_daemon_main(int argc, char **argv)
+int sp_dmn_main(int argc, char **argv)
 {
     sp_dmn *d = calloc(1, sizeof *d);
     char err[SP_ERR_LEN] = "";
@@ -542,27 +521,27 @@ int sp_daemon_main(int argc, char **argv)
             rc = EXIT_RUNTIME_;
         if (rc == EXIT_OK_) {
             sync_config_circuits(d);
-            sp_state_restore_circuits(d);
-            sp_state_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
-            if (*d->cfg.queue && sp_farm_start(d, err) != SP_OK)
+            sp_dmn_state_restore_circuits(d);
+            sp_dmn_state_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
+            if (*d->cfg.queue && sp_dmn_farm_start(d, err) != SP_OK)
                 rc = EXIT_RUNTIME_;
-            if (rc == EXIT_OK_ && sp_http_start(d, err) != SP_OK)
+            if (rc == EXIT_OK_ && sp_dmn_http_start(d, err) != SP_OK)
                 rc = EXIT_RUNTIME_;
         }
         if (rc == EXIT_OK_) {
             for (int i = 0; i < d->n_ls; i++)
-                SP_LOGI("listening on %s%s", d->ls[i].text, d->token[0] ? " (bearer token required)" : "");
+                SP_DMN_LOGI("listening on %s%s", d->ls[i].text, d->token[0] ? " (bearer token required)" : "");
             write_ready_file(d);
             run_loop(d);
-            SP_LOGI("stopping");
+            SP_DMN_LOGI("stopping");
         } else {
-            SP_LOGE("cannot start: %s", err);
+            SP_DMN_LOGE("cannot start: %s", err);
         }
         shutdown_all(d);
         if (rc == EXIT_OK_)
-            SP_LOGI("stopped");
+            SP_DMN_LOGI("stopped");
     }
-    sp_dconf_free(&d->cfg);
+    sp_dmn_conf_free(&d->cfg);
     free(d);
     return rc;
 }

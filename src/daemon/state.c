@@ -18,10 +18,11 @@
  *   state_dir/jobs/<job id>.result a finished job: one line of JSON
  *                                  {id, status, done_ms}, then its result
  *
- * Every file is written whole to <name>.tmp, fsync'ed, renamed over
- * <name>, and the directory fsync'ed: after a crash a file is there
- * complete or not at all, and once a write returned SP_OK it survives a
- * power loss. A job file is durable before the client hears 202; the
+ * Every file is written by sp_file_write_atomicv (util/file.h): whole to
+ * a temporary file beside it (mode 0600: jobs hold witnesses), fsync'ed,
+ * renamed over <name>, and the directory fsync'ed: after a crash a file
+ * is there complete or not at all, and once a write returned SP_OK it
+ * survives a power loss. A job file is durable before the client hears 202; the
  * result replaces it when the job ends (a job without a result runs again
  * after a restart, under the same id). A failed write is an error to the
  * caller, who undoes the change it was recording.
@@ -40,9 +41,9 @@
 #include "daemon/log.h"
 #include "util/file.h"
 
-int sp_state_on(const sp_dmn *d) { return d->cfg.state_dir[0] != 0; }
+int sp_dmn_state_on(const sp_dmn *d) { return d->cfg.state_dir[0] != 0; }
 
-double sp_state_now_unix_ms(void)
+double sp_dmn_state_now_unix_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -64,10 +65,10 @@ static int fsync_dir(const char *dir)
     return rc;
 }
 
-sp_status sp_state_init(sp_dmn *d, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_init(sp_dmn *d, char err[SP_ERR_LEN])
 {
     static const char *subs[] = {"circuits", "jobs", "uploads"};
-    char p[SP_DCONF_PATH + 32];
+    char p[SP_DMN_CONF_PATH + 32];
     if (mkdir(d->cfg.state_dir, 0700) != 0 && errno != EEXIST) {
         snprintf(err, SP_ERR_LEN, "state_dir %.200s: %s", d->cfg.state_dir, strerror(errno));
         return SP_ERR_IO;
@@ -87,59 +88,20 @@ sp_status sp_state_init(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-static int write_all(int fd, const struct iovec *iov, int n)
+sp_status sp_dmn_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
+                           char err[SP_ERR_LEN])
 {
-    for (int i = 0; i < n; i++) {
-        const uint8_t *p = iov[i].iov_base;
-        size_t left = iov[i].iov_len;
-        while (left) {
-            ssize_t k = write(fd, p, left);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0)
-                return -1;
-            p += k;
-            left -= (size_t)k;
-        }
-    }
-    return 0;
-}
-
-sp_status sp_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
-                       char err[SP_ERR_LEN])
-{
-    char dir[SP_DCONF_PATH + 32], path[SP_DCONF_PATH + 200], tmp[SP_DCONF_PATH + 210];
-    sub_path(dir, sizeof dir, d, sub, NULL);
+    char path[SP_DMN_CONF_PATH + 200];
     sub_path(path, sizeof path, d, sub, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int ok = fd >= 0 && write_all(fd, iov, n) == 0 && fsync(fd) == 0;
-    int e = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = 0;
-        e = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        e = errno;
-    }
-    if (ok && fsync_dir(dir) != 0) {
-        ok = 0;
-        e = errno;
-    }
-    if (!ok) {
-        if (fd >= 0)
-            unlink(tmp);
-        snprintf(err, SP_ERR_LEN, "cannot record %s/%s in the state directory: %s", sub, name, strerror(e));
-        SP_LOGE("%s", err);
-        return SP_ERR_IO;
-    }
-    return SP_OK;
+    sp_status st = sp_file_write_atomicv(path, iov, n, 0600, "cannot record in the state directory", err);
+    if (st != SP_OK)
+        SP_DMN_LOGE("%s", err);
+    return st;
 }
 
-sp_status sp_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN])
 {
-    char dir[SP_DCONF_PATH + 32], path[SP_DCONF_PATH + 200];
+    char dir[SP_DMN_CONF_PATH + 32], path[SP_DMN_CONF_PATH + 200];
     if (name)
         sub_path(dir, sizeof dir, d, sub, NULL);
     else /* a file directly in state_dir */
@@ -147,7 +109,7 @@ sp_status sp_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP
     sub_path(path, sizeof path, d, sub, name);
     if ((unlink(path) != 0 && errno != ENOENT) || fsync_dir(dir) != 0) {
         snprintf(err, SP_ERR_LEN, "cannot remove %s/%s from the state directory: %s", sub, name, strerror(errno));
-        SP_LOGE("%s", err);
+        SP_DMN_LOGE("%s", err);
         return SP_ERR_IO;
     }
     return SP_OK;
@@ -155,9 +117,9 @@ sp_status sp_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-size_t sp_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names)
+size_t sp_dmn_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names)
 {
-    char dir[SP_DCONF_PATH + 32];
+    char dir[SP_DMN_CONF_PATH + 32];
     sub_path(dir, sizeof dir, d, sub, NULL);
     *names = NULL;
     DIR *dh = opendir(dir);
@@ -183,16 +145,16 @@ size_t sp_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***nam
     return n;
 }
 
-void sp_state_list_free(char **names, size_t n)
+void sp_dmn_state_list_free(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
 }
 
-uint8_t *sp_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN])
+uint8_t *sp_dmn_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN])
 {
-    char path[SP_DCONF_PATH + 200];
+    char path[SP_DMN_CONF_PATH + 200];
     sub_path(path, sizeof path, d, sub, name);
     int fd;
     uint64_t size;
@@ -221,31 +183,40 @@ uint8_t *sp_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len
 }
 
 /* Removes every file of sub ending in suffix that keep() does not want. */
-void sp_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(sp_dmn *, const char *))
+void sp_dmn_state_sweep(sp_dmn *d, const char *sub, const char *suffix, int (*keep)(sp_dmn *, const char *))
 {
     char **names;
-    size_t n = sp_state_list(d, sub, suffix, &names);
-    char path[SP_DCONF_PATH + 200];
+    size_t n = sp_dmn_state_list(d, sub, suffix, &names);
+    char path[SP_DMN_CONF_PATH + 200];
     for (size_t i = 0; i < n; i++) {
         if (keep && keep(d, names[i]))
             continue;
         sub_path(path, sizeof path, d, sub, names[i]);
-        SP_LOGI("state: removing the leftover %s/%s", sub, names[i]);
+        SP_DMN_LOGI("state: removing the leftover %s/%s", sub, names[i]);
         unlink(path);
     }
-    sp_state_list_free(names, n);
+    sp_dmn_state_list_free(names, n);
+}
+
+/* keep() of the sweeps of temporary files a crash left behind:
+ * sp_file_write_atomicv's, and "<name>.tmp", which the daemon wrote itself
+ * before it used util/file.h. */
+static int not_leftover(sp_dmn *d, const char *name)
+{
+    size_t l = strlen(name);
+    return !sp_file_is_atomic_tmp(name) && !(l > 4 && !strcmp(name + l - 4, ".tmp"));
 }
 
 /* ---- circuits ---- */
 
-static const char *source_name(sp_circ_source s)
+static const char *source_name(sp_dmn_circ_source s)
 {
-    return s == SP_SRC_CONFIG ? "config" : s == SP_SRC_UPLOAD ? "upload" : "api";
+    return s == SP_DMN_SRC_CONFIG ? "config" : s == SP_DMN_SRC_UPLOAD ? "upload" : "api";
 }
 
-sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN])
 {
-    if (!sp_state_on(d) || c->source == SP_SRC_CONFIG)
+    if (!sp_dmn_state_on(d) || c->source == SP_DMN_SRC_CONFIG)
         return SP_OK;
     sp_json_writer w;
     sp_jw_init(&w, 0);
@@ -262,8 +233,8 @@ sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LE
     sp_jw_bool(&w, c->preload);
     sp_jw_key(&w, "source");
     sp_jw_string(&w, source_name(c->source));
-    if (sp_dnative_on(&c->native))
-        sp_dnative_json(&w, &c->native);
+    if (sp_dmn_native_on(&c->native))
+        sp_dmn_native_json(&w, &c->native);
     sp_jw_end_object(&w);
     char *text = NULL, name[80];
     size_t len = 0;
@@ -273,18 +244,18 @@ sp_status sp_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LE
     }
     snprintf(name, sizeof name, "%s.json", c->id);
     struct iovec v = {text, len};
-    sp_status st = sp_state_put(d, "circuits", name, &v, 1, err);
+    sp_status st = sp_dmn_state_put(d, "circuits", name, &v, 1, err);
     free(text);
     return st;
 }
 
-sp_status sp_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ERR_LEN])
 {
-    if (!sp_state_on(d) || c->source == SP_SRC_CONFIG)
+    if (!sp_dmn_state_on(d) || c->source == SP_DMN_SRC_CONFIG)
         return SP_OK;
     char name[80];
     snprintf(name, sizeof name, "%s.json", c->id);
-    return sp_state_del(d, "circuits", name, err);
+    return sp_dmn_state_del(d, "circuits", name, err);
 }
 
 static const char *jstr(const sp_json_val *o, const char *k)
@@ -300,15 +271,15 @@ static void restore_circuit(sp_dmn *d, const sp_json_val *o, const char *from, i
     char err[SP_ERR_LEN];
     const sp_json_val *pl = sp_json_get(o, "preload");
     const char *src = jstr(o, "source");
-    sp_dnative nat;
+    sp_dmn_native nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"), !pl || pl->type == SP_JSON_TRUE,
-                  src && !strcmp(src, "upload") ? SP_SRC_UPLOAD : SP_SRC_API, !persist, &nat};
+                  src && !strcmp(src, "upload") ? SP_DMN_SRC_UPLOAD : SP_DMN_SRC_API, !persist, &nat};
     int code = o->type != SP_JSON_OBJECT ? 400
-             : sp_dnative_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) ? 422
-             : sp_reg_add(d, &s, err);
+             : sp_dmn_native_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) ? 422
+             : sp_dmn_reg_add(d, &s, err);
     if (code != 201)
-        SP_LOGE("%s: circuit %s not restored: %s", from, s.id ? s.id : "(no id)",
-                o->type == SP_JSON_OBJECT ? err : "not an object");
+        SP_DMN_LOGE("%s: circuit %s not restored: %s", from, s.id ? s.id : "(no id)",
+                    o->type == SP_JSON_OBJECT ? err : "not an object");
 }
 
 /* The single circuits.json of earlier versions: its circuits get files of their own. */
@@ -316,7 +287,7 @@ static void migrate_circuits_json(sp_dmn *d)
 {
     char err[SP_ERR_LEN];
     size_t len;
-    uint8_t *text = sp_state_read(d, "circuits.json", NULL, &len, err);
+    uint8_t *text = sp_dmn_state_read(d, "circuits.json", NULL, &len, err);
     if (!text)
         return;
     sp_json_doc *doc = NULL;
@@ -325,10 +296,10 @@ static void migrate_circuits_json(sp_dmn *d)
         (arr = sp_json_get(sp_json_root(doc), "circuits")) && arr->type == SP_JSON_ARRAY) {
         for (size_t i = 0; i < arr->n; i++)
             restore_circuit(d, arr->items[i], "circuits.json", 1);
-        if (sp_state_del(d, "circuits.json", NULL, err) == SP_OK)
-            SP_LOGI("state: circuits.json moved to one file per circuit");
+        if (sp_dmn_state_del(d, "circuits.json", NULL, err) == SP_OK)
+            SP_DMN_LOGI("state: circuits.json moved to one file per circuit");
     } else {
-        SP_LOGE("state: circuits.json unreadable (%s); left in place", err);
+        SP_DMN_LOGE("state: circuits.json unreadable (%s); left in place", err);
     }
     sp_json_free(doc);
     free(text);
@@ -337,41 +308,41 @@ static void migrate_circuits_json(sp_dmn *d)
 /* An upload file is kept while a circuit file names it. */
 static int upload_in_use(sp_dmn *d, const char *name)
 {
-    char path[SP_DCONF_PATH + 300];
+    char path[SP_DMN_CONF_PATH + 300];
     snprintf(path, sizeof path, "%s/%s", d->upload_dir, name);
     pthread_mutex_lock(&d->reg.mu);
     int used = 0;
     for (const dcircuit *c = d->reg.head; c && !used; c = c->next)
-        used = c->source == SP_SRC_UPLOAD && (!strcmp(c->zkey, path) || !strcmp(c->params, path) ||
-                                              !strcmp(c->r1cs, path));
+        used = c->source == SP_DMN_SRC_UPLOAD && (!strcmp(c->zkey, path) || !strcmp(c->params, path) ||
+                                                  !strcmp(c->r1cs, path));
     pthread_mutex_unlock(&d->reg.mu);
     return used;
 }
 
-void sp_state_restore_circuits(sp_dmn *d)
+void sp_dmn_state_restore_circuits(sp_dmn *d)
 {
-    if (!sp_state_on(d))
+    if (!sp_dmn_state_on(d))
         return;
     char **names, err[SP_ERR_LEN];
-    size_t n = sp_state_list(d, "circuits", ".json", &names);
-    double t0 = sp_wire_now_ms();
+    size_t n = sp_dmn_state_list(d, "circuits", ".json", &names);
+    double t0 = sp_dmn_wire_now_ms();
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        uint8_t *text = sp_state_read(d, "circuits", names[i], &len, err);
+        uint8_t *text = sp_dmn_state_read(d, "circuits", names[i], &len, err);
         sp_json_doc *doc = NULL;
         if (text && sp_json_parse(&doc, (const char *)text, len, NULL, err, sizeof err) == SP_OK)
             restore_circuit(d, sp_json_root(doc), names[i], 0);
         else
-            SP_LOGE("state: circuits/%s unreadable: %s", names[i], err);
+            SP_DMN_LOGE("state: circuits/%s unreadable: %s", names[i], err);
         sp_json_free(doc);
         free(text);
     }
     if (n)
-        SP_LOGI("state: %zu circuit file(s) read in %.0f ms", n, sp_wire_now_ms() - t0);
-    sp_state_list_free(names, n);
+        SP_DMN_LOGI("state: %zu circuit file(s) read in %.0f ms", n, sp_dmn_wire_now_ms() - t0);
+    sp_dmn_state_list_free(names, n);
     migrate_circuits_json(d);
-    sp_state_sweep(d, "circuits", ".tmp", NULL);
-    sp_state_sweep(d, "uploads", "", upload_in_use); /* uploads a crash left unrecorded */
+    sp_dmn_state_sweep(d, "circuits", "", not_leftover); /* a write a crash cut short */
+    sp_dmn_state_sweep(d, "uploads", "", upload_in_use); /* uploads a crash left unrecorded */
 }
 
 /* ---- jobs ---- */
@@ -382,10 +353,10 @@ static int valid_job_id(const char *id, size_t n)
     return n > 0 && n < 40 && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789.") >= n;
 }
 
-sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                            const sp_porep_input *inputs, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
+                                const sp_porep_input *inputs, char err[SP_ERR_LEN])
 {
-    if (!sp_state_on(d))
+    if (!sp_dmn_state_on(d))
         return SP_OK;
     sp_json_writer jw;
     sp_jw_init(&jw, 0);
@@ -404,7 +375,7 @@ sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, c
     sp_jw_double(&jw, j->t_submit_unix);
     if (inputs) {
         sp_jw_key(&jw, "inputs");
-        sp_dnative_inputs_json(&jw, inputs, j->n_parts);
+        sp_dmn_native_inputs_json(&jw, inputs, j->n_parts);
     } else {
         sp_jw_key(&jw, "lengths");
         sp_jw_begin_array(&jw);
@@ -426,34 +397,34 @@ sp_status sp_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, c
     for (size_t k = 0; w && k < j->n_parts; k++)
         v[k + 2] = (struct iovec){(void *)w[k], wlen[k]};
     snprintf(name, sizeof name, "%s.job", j->id);
-    sp_status st = sp_state_put(d, "jobs", name, v, w ? (int)j->n_parts + 2 : 2, err);
+    sp_status st = sp_dmn_state_put(d, "jobs", name, v, w ? (int)j->n_parts + 2 : 2, err);
     free(head);
     free(v);
     return st;
 }
 
-sp_status sp_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN])
+sp_status sp_dmn_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN])
 {
-    if (!sp_state_on(d))
+    if (!sp_dmn_state_on(d))
         return SP_OK;
     char head[200], name[64];
     int hl = snprintf(head, sizeof head, "{\"id\":\"%s\",\"status\":%d,\"done_ms\":%.0f}\n", j->id, (int)j->status,
                       done_unix_ms);
     struct iovec v[2] = {{head, (size_t)hl}, {j->result, j->result_len}};
     snprintf(name, sizeof name, "%s.result", j->id);
-    return sp_state_put(d, "jobs", name, v, 2, err);
+    return sp_dmn_state_put(d, "jobs", name, v, 2, err);
 }
 
-void sp_state_job_forget(sp_dmn *d, const char *id, const char *ext)
+void sp_dmn_state_job_forget(sp_dmn *d, const char *id, const char *ext)
 {
-    if (!sp_state_on(d))
+    if (!sp_dmn_state_on(d))
         return;
-    char path[SP_DCONF_PATH + 100];
+    char path[SP_DMN_CONF_PATH + 100];
     snprintf(path, sizeof path, "%s/jobs/%s%s", d->cfg.state_dir, id, ext);
     /* no fsync: a result that comes back after a crash expires again, and a
      * job file next to its result is dropped at the restart */
     if (unlink(path) != 0 && errno != ENOENT)
-        SP_LOGE("cannot remove %s: %s", path, strerror(errno));
+        SP_DMN_LOGE("cannot remove %s: %s", path, strerror(errno));
 }
 
 /* The first line of a job or result file, parsed; *body the bytes after it. */
@@ -488,18 +459,18 @@ static void restore_result(sp_dmn *d, const char *name, double now_unix)
     char err[SP_ERR_LEN], id[64];
     size_t len, nl = strlen(name) - strlen(".result");
     snprintf(id, sizeof id, "%.*s", (int)nl, name);
-    uint8_t *text = valid_job_id(id, nl) ? sp_state_read(d, "jobs", name, &len, err) : NULL;
+    uint8_t *text = valid_job_id(id, nl) ? sp_dmn_state_read(d, "jobs", name, &len, err) : NULL;
     const uint8_t *body = NULL;
     sp_json_doc *doc = text ? read_head(text, len, &body, err) : NULL;
     const sp_json_val *h = doc ? sp_json_root(doc) : NULL;
     double done = h ? jnum(h, "done_ms") : 0;
     if (h && now_unix - done < (double)d->cfg.result_ttl_ms) {
         size_t blen = len - (size_t)(body - text);
-        sp_jobs_adopt_result(d, id, (sp_status)(int)jnum(h, "status"), (const char *)body, blen, now_unix - done);
+        sp_dmn_jobs_adopt_result(d, id, (sp_status)(int)jnum(h, "status"), (const char *)body, blen, now_unix - done);
     } else {
         if (!h)
-            SP_LOGE("state: jobs/%s unreadable (%s); removed", name, text ? err : "cannot read it");
-        sp_state_job_forget(d, id, ".result");
+            SP_DMN_LOGE("state: jobs/%s unreadable (%s); removed", name, text ? err : "cannot read it");
+        sp_dmn_state_job_forget(d, id, ".result");
     }
     sp_json_free(doc);
     free(text);
@@ -533,14 +504,14 @@ static void restore_job(sp_dmn *d, const char *name)
     size_t len = 0, nl = strlen(name) - strlen(".job");
     snprintf(id, sizeof id, "%.*s", (int)nl, name);
     if (!valid_job_id(id, nl)) {
-        SP_LOGE("state: jobs/%s is not a job file of this daemon; left alone", name);
+        SP_DMN_LOGE("state: jobs/%s is not a job file of this daemon; left alone", name);
         return;
     }
-    if (sp_jobs_get_quiet(d, id)) { /* its result is there: it finished before the crash */
-        sp_state_job_forget(d, id, ".job");
+    if (sp_dmn_jobs_get_quiet(d, id)) { /* its result is there: it finished before the crash */
+        sp_dmn_state_job_forget(d, id, ".job");
         return;
     }
-    uint8_t *text = sp_state_read(d, "jobs", name, &len, err);
+    uint8_t *text = sp_dmn_state_read(d, "jobs", name, &len, err);
     const uint8_t *body = NULL;
     sp_json_doc *doc = text ? read_head(text, len, &body, err) : NULL;
     const sp_json_val *h = doc ? sp_json_root(doc) : NULL, *ins = h ? sp_json_get(h, "inputs") : NULL;
@@ -550,7 +521,7 @@ static void restore_job(sp_dmn *d, const char *name)
     sp_porep_input *inputs = NULL;
     char why[SP_ERR_LEN] = "";
     if (h && ins) { /* a native circuit's job: everything is in the header */
-        if (sp_dnative_inputs(&inputs, &n, ins, why) == 0 && body_len)
+        if (sp_dmn_native_inputs(&inputs, &n, ins, why) == 0 && body_len)
             snprintf(why, sizeof why, "bytes after the header");
         if (why[0])
             snprintf(err, SP_ERR_LEN, "the job file is malformed: %.200s", why);
@@ -561,7 +532,7 @@ static void restore_job(sp_dmn *d, const char *name)
         snprintf(err, SP_ERR_LEN, "the job file names no circuit");
     restore_spec rs = {id, circ ? circ : "", rid ? rid : "", h ? (int)jnum(h, "priority") : 0,
                        h ? jnum(h, "submitted_ms") : 0, w, wl, n, inputs};
-    sp_jobs_restore(d, &rs, err[0] || !h ? (err[0] ? err : "unreadable") : NULL);
+    sp_dmn_jobs_restore(d, &rs, err[0] || !h ? (err[0] ? err : "unreadable") : NULL);
     free(inputs);
     free(w);
     free(wl);
@@ -587,7 +558,7 @@ static int cmp_time(const void *a, const void *b)
 static void sort_by_mtime(sp_dmn *d, char **names, size_t n)
 {
     named_time *v = calloc(n ? n : 1, sizeof *v);
-    char path[SP_DCONF_PATH + 200];
+    char path[SP_DMN_CONF_PATH + 200];
     for (size_t i = 0; v && i < n; i++) {
         struct stat st;
         sub_path(path, sizeof path, d, "jobs", names[i]);
@@ -603,22 +574,22 @@ static void sort_by_mtime(sp_dmn *d, char **names, size_t n)
     free(v);
 }
 
-void sp_state_restore_jobs(sp_dmn *d)
+void sp_dmn_state_restore_jobs(sp_dmn *d)
 {
-    if (!sp_state_on(d))
+    if (!sp_dmn_state_on(d))
         return;
-    sp_state_sweep(d, "jobs", ".tmp", NULL);
+    sp_dmn_state_sweep(d, "jobs", "", not_leftover);
     char **names;
-    double now = sp_state_now_unix_ms(), t0 = sp_wire_now_ms();
-    size_t n = sp_state_list(d, "jobs", ".result", &names);
+    double now = sp_dmn_state_now_unix_ms(), t0 = sp_dmn_wire_now_ms();
+    size_t n = sp_dmn_state_list(d, "jobs", ".result", &names);
     for (size_t i = 0; i < n; i++)
         restore_result(d, names[i], now);
-    sp_state_list_free(names, n);
-    size_t m = sp_state_list(d, "jobs", ".job", &names);
+    sp_dmn_state_list_free(names, n);
+    size_t m = sp_dmn_state_list(d, "jobs", ".job", &names);
     sort_by_mtime(d, names, m); /* the queue order of before: written as they were accepted */
     for (size_t i = 0; i < m; i++)
         restore_job(d, names[i]);
-    sp_state_list_free(names, m);
+    sp_dmn_state_list_free(names, m);
     if (n || m)
-        SP_LOGI("state: %zu finished and %zu accepted job(s) restored in %.0f ms", n, m, sp_wire_now_ms() - t0);
+        SP_DMN_LOGI("state: %zu finished and %zu accepted job(s) restored in %.0f ms", n, m, sp_dmn_wire_now_ms() - t0);
 }

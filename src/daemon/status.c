@@ -26,18 +26,18 @@ static void rss(size_t *now, size_t *peak)
 
 /* ---- / and /healthz ---- */
 
-void sp_api_page(sp_dmn *d, dreq *r)
+void sp_dmn_api_page(sp_dmn *d, dreq *r)
 {
-    sp_http_send_static(r, 200, "text/html; charset=utf-8", sp_dmn_page_html, strlen(sp_dmn_page_html));
+    sp_dmn_http_send_static(r, 200, "text/html; charset=utf-8", sp_dmn_page_html, strlen(sp_dmn_page_html));
 }
 
-void sp_api_healthz(sp_dmn *d, dreq *r)
+void sp_dmn_api_healthz(sp_dmn *d, dreq *r)
 {
     static const char ok[] = "{\"status\":\"ok\"}", drain[] = "{\"status\":\"draining\"}";
     if (atomic_load(&d->draining))
-        sp_http_send_static(r, 503, "application/json", drain, sizeof drain - 1);
+        sp_dmn_http_send_static(r, 503, "application/json", drain, sizeof drain - 1);
     else
-        sp_http_send_static(r, 200, "application/json", ok, sizeof ok - 1);
+        sp_dmn_http_send_static(r, 200, "application/json", ok, sizeof ok - 1);
 }
 
 /* ---- /v1/status ---- */
@@ -173,11 +173,11 @@ static void jobs_json(sp_json_writer *w, const sp_engine_status *st)
     sp_jw_end_array(w);
 }
 
-void sp_api_status(sp_dmn *d, dreq *r)
+void sp_dmn_api_status(sp_dmn *d, dreq *r)
 {
     sp_engine_status st;
     if (sp_engine_status_get(d->eng, &st) != SP_OK) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory for the status");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory for the status");
         return;
     }
     sp_json_writer w;
@@ -191,21 +191,21 @@ void sp_api_status(sp_dmn *d, dreq *r)
     sp_jw_string(&w, atomic_load(&d->draining) ? "draining" : atomic_load(&d->paused) ? "paused" : "serving");
     kv_u64(&w, "pid", (uint64_t)getpid());
     sp_jw_key(&w, "uptime_s");
-    sp_jw_double(&w, (sp_wire_now_ms() - d->t_start) / 1e3);
+    sp_jw_double(&w, (sp_dmn_wire_now_ms() - d->t_start) / 1e3);
     devices_json(&w, &st);
     memory_json(d, &w, &st);
     sp_jw_key(&w, "keys");
     sp_jw_begin_object(&w);
-    sp_reg_json(d, &w);
+    sp_dmn_reg_json(d, &w);
     sp_jw_end_object(&w);
     queues_json(&w, &st);
     totals_json(d, &w, &st);
     jobs_json(&w, &st);
-    sp_farm_status_json(d, &w);
-    sp_trk_json(d, &w, st.uptime_ms);
+    sp_dmn_farm_status_json(d, &w);
+    sp_dmn_trk_json(d, &w, st.uptime_ms);
     sp_jw_end_object(&w);
     sp_engine_status_free(&st);
-    sp_http_send_json(r, 200, &w);
+    sp_dmn_http_send_json(r, 200, &w);
 }
 
 /* ---- /metrics ---- */
@@ -215,26 +215,26 @@ void sp_api_status(sp_dmn *d, dreq *r)
 #define COUNTER(name, help, ...) \
     sp_buf_printf(&b, &len, &cap, "# HELP " name " " help "\n# TYPE " name " counter\n" name " " __VA_ARGS__)
 
-void sp_api_metrics(sp_dmn *d, dreq *r)
+void sp_dmn_api_metrics(sp_dmn *d, dreq *r)
 {
-    static const char *codes[SP_HTTP_CODES] = {"2xx", "400", "401", "404", "409", "413", "4xx", "5xx"};
+    static const char *codes[SP_DMN_HTTP_CODES] = {"2xx", "400", "401", "404", "409", "413", "4xx", "5xx"};
     sp_engine_status st;
     if (sp_engine_status_get(d->eng, &st) != SP_OK) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory for the metrics");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory for the metrics");
         return;
     }
     char *b = NULL;
     size_t len = 0, cap = 0, now, peak;
     rss(&now, &peak);
     GAUGE("snarkpipe_up", "1 while the daemon serves.", "%d\n", atomic_load(&d->draining) ? 0 : 1);
-    GAUGE("snarkpipe_uptime_seconds", "Seconds since start.", "%.3f\n", (sp_wire_now_ms() - d->t_start) / 1e3);
-    sp_reg_metrics(d, &b, &len, &cap);
+    GAUGE("snarkpipe_uptime_seconds", "Seconds since start.", "%.3f\n", (sp_dmn_wire_now_ms() - d->t_start) / 1e3);
+    sp_dmn_reg_metrics(d, &b, &len, &cap);
     COUNTER("snarkpipe_jobs_submitted_total", "Jobs accepted by the engine.", "%llu\n",
             (unsigned long long)st.jobs_submitted);
     COUNTER("snarkpipe_submits_rejected_total", "Submissions refused (bad request, unknown circuit, busy).", "%llu\n",
             (unsigned long long)atomic_load(&d->rejected_submits));
     COUNTER("snarkpipe_partitions_proved_total", "Partitions proved.", "%llu\n", (unsigned long long)st.partitions_proved);
-    GAUGE("snarkpipe_jobs_in_flight", "Jobs submitted and not finished.", "%zu\n", sp_jobs_live(d));
+    GAUGE("snarkpipe_jobs_in_flight", "Jobs submitted and not finished.", "%zu\n", sp_dmn_jobs_live(d));
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_queue_depth Partitions waiting, by queue.\n"
                   "# TYPE snarkpipe_queue_depth gauge\nsnarkpipe_queue_depth{queue=\"dispatch\"} %zu\n"
                   "snarkpipe_queue_depth{queue=\"gpu\"} %zu\nsnarkpipe_queue_depth{queue=\"finish\"} %zu\n",
@@ -257,19 +257,19 @@ void sp_api_metrics(sp_dmn *d, dreq *r)
     GAUGE("snarkpipe_memory_high_water_bytes", "Most bytes of the budget ever in use.", "%zu\n", st.budget_high_water);
     GAUGE("snarkpipe_process_resident_bytes", "Resident set size of the daemon.", "%zu\n", now);
     GAUGE("snarkpipe_process_resident_peak_bytes", "Peak resident set size of the daemon.", "%zu\n", peak);
-    sp_trk_metrics(d, &b, &len, &cap);
-    sp_farm_metrics(d, &b, &len, &cap);
+    sp_dmn_trk_metrics(d, &b, &len, &cap);
+    sp_dmn_farm_metrics(d, &b, &len, &cap);
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_http_responses_total HTTP responses by status.\n"
                   "# TYPE snarkpipe_http_responses_total counter\n");
-    for (int k = 0; k < SP_HTTP_CODES; k++)
+    for (int k = 0; k < SP_DMN_HTTP_CODES; k++)
         sp_buf_printf(&b, &len, &cap, "snarkpipe_http_responses_total{code=\"%s\"} %llu\n", codes[k],
                       (unsigned long long)atomic_load(&d->http_codes[k]));
     COUNTER("snarkpipe_http_connections_cut_total", "Connections closed because their headers or body were late "
             "(server.header_timeout, body_timeout).", "%llu\n", (unsigned long long)atomic_load(&d->conns_cut));
     sp_engine_status_free(&st);
     if (!b) {
-        sp_http_error(r, 503, "out_of_memory", "out of memory for the metrics");
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory for the metrics");
         return;
     }
-    sp_http_send(r, 200, "text/plain; version=0.0.4; charset=utf-8", b, len);
+    sp_dmn_http_send(r, 200, "text/plain; version=0.0.4; charset=utf-8", b, len);
 }

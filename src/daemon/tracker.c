@@ -18,7 +18,7 @@
 #include "util/buf.h"
 #include "daemon/log.h"
 
-static const double bucket_le_[SP_TRK_BUCKETS] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+static const double bucket_le_[SP_DMN_TRK_BUCKETS] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
                                                   2.5,   5,    10,    30,   60,  120,  300, 600};
 
 /* Value of key in a "k=v,k=v" detail, copied into out; 1 when present. */
@@ -47,11 +47,11 @@ static double detail_f(const char *d, const char *key)
     return detail(d, key, v, sizeof v) ? atof(v) : 0;
 }
 
-static void hist_add(dtracker *t, sp_stage s, double ms)
+static void hist_add(dtracker *t, sp_dmn_stage s, double ms)
 {
     double sec = ms / 1e3;
     int b = 0;
-    while (b < SP_TRK_BUCKETS && sec > bucket_le_[b])
+    while (b < SP_DMN_TRK_BUCKETS && sec > bucket_le_[b])
         b++;
     t->hist[s][b]++;
     t->hist_sum[s] += sec;
@@ -71,8 +71,8 @@ static int lane_of(const dtracker *t, int kind, long a, long b)
 
 static void bar_open(dtracker *t, uint64_t seq, uint32_t part, int kind, int lane, double t0)
 {
-    trk_bar *b = &t->bars[t->bar_next++ % SP_TRK_BARS];
-    const trk_job *tj = &t->jobs[seq % SP_TRK_DONE];
+    trk_bar *b = &t->bars[t->bar_next++ % SP_DMN_TRK_BARS];
+    const trk_job *tj = &t->jobs[seq % SP_DMN_TRK_DONE];
     *b = (trk_bar){seq, part, kind, lane, t0, -1, ""};
     snprintf(b->job, sizeof b->job, "%s", tj->seq == seq ? tj->job : "?");
 }
@@ -80,7 +80,7 @@ static void bar_open(dtracker *t, uint64_t seq, uint32_t part, int kind, int lan
 /* Closes the open bar (seq, part, kind); kind -1 closes every kind. */
 static void bar_close(dtracker *t, uint64_t seq, long part, int kind, double t1)
 {
-    for (size_t i = 0; i < SP_TRK_BARS; i++) {
+    for (size_t i = 0; i < SP_DMN_TRK_BARS; i++) {
         trk_bar *b = &t->bars[i];
         if (b->t1 < 0 && b->seq == seq && (part < 0 || b->part == (uint32_t)part) && (kind < 0 || b->kind == kind))
             b->t1 = t1;
@@ -97,7 +97,7 @@ static void on_engine_start(dtracker *t, const char *det)
 
 static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, const char *det)
 {
-    trk_job *tj = &t->jobs[seq % SP_TRK_DONE];
+    trk_job *tj = &t->jobs[seq % SP_DMN_TRK_DONE];
     long part = detail_l(det, "partition", -1);
     if (!strcmp(ev, "JOB_SUBMIT")) {
         memset(tj, 0, sizeof *tj);
@@ -114,7 +114,7 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
     } else if (!strcmp(ev, "SYNTH_END")) {
         bar_close(t, seq, part, 0, ts);
         double ms = detail_f(det, "synth_ms");
-        hist_add(t, SP_STAGE_SYNTH, ms);
+        hist_add(t, SP_DMN_STAGE_SYNTH, ms);
         tj->synth_ms += known ? ms : 0;
     } else if (!strcmp(ev, "GPU_PICKUP")) {
         bar_open(t, seq, (uint32_t)part, 1, lane_of(t, 1, detail_l(det, "gpu", 0), detail_l(det, "worker", 0)), ts);
@@ -124,14 +124,14 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
     } else if (!strcmp(ev, "GPU_END")) {
         bar_close(t, seq, part, 2, ts);
         double ms = detail_f(det, "gpu_ms");
-        hist_add(t, SP_STAGE_GPU, ms);
+        hist_add(t, SP_DMN_STAGE_GPU, ms);
         tj->gpu_ms += known ? ms : 0;
     } else if (!strcmp(ev, "FINISH_START")) {
         bar_open(t, seq, (uint32_t)part, 3, lane_of(t, 3, detail_l(det, "fin", 0), 0), ts);
     } else if (!strcmp(ev, "FINISH_END")) {
         bar_close(t, seq, part, 3, ts);
         double ms = detail_f(det, "finish_ms");
-        hist_add(t, SP_STAGE_FINISH, ms);
+        hist_add(t, SP_DMN_STAGE_FINISH, ms);
         tj->finish_ms += known ? ms : 0;
     } else if (!strcmp(ev, "PART_FAIL")) {
         bar_close(t, seq, part, -1, ts);
@@ -140,8 +140,8 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
         if (known) {
             tj->t_done = ts;
             tj->done = 1;
-            hist_add(t, SP_STAGE_QUEUE, (tj->t_first_synth ? tj->t_first_synth : ts) - tj->t_submit);
-            hist_add(t, SP_STAGE_TOTAL, ts - tj->t_submit);
+            hist_add(t, SP_DMN_STAGE_QUEUE, (tj->t_first_synth ? tj->t_first_synth : ts) - tj->t_submit);
+            hist_add(t, SP_DMN_STAGE_TOTAL, ts - tj->t_submit);
         }
         pthread_cond_broadcast(&t->cv);
     }
@@ -204,7 +204,7 @@ static void *reader(void *arg)
     return NULL;
 }
 
-sp_status sp_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ERR_LEN])
+sp_status sp_dmn_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ERR_LEN])
 {
     dtracker *t = &d->trk;
     int fds[2];
@@ -227,7 +227,7 @@ sp_status sp_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[SP_ER
     return SP_OK;
 }
 
-sp_status sp_trk_start(sp_dmn *d, char err[SP_ERR_LEN])
+sp_status sp_dmn_trk_start(sp_dmn *d, char err[SP_ERR_LEN])
 {
     dtracker *t = &d->trk;
     close(t->wfd); /* the engine holds its own descriptor of the pipe now */
@@ -241,7 +241,7 @@ sp_status sp_trk_start(sp_dmn *d, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-void sp_trk_stop(sp_dmn *d)
+void sp_dmn_trk_stop(sp_dmn *d)
 {
     dtracker *t = &d->trk;
     if (t->wfd >= 0)
@@ -258,14 +258,14 @@ void sp_trk_stop(sp_dmn *d)
     t->tee = NULL;
 }
 
-int sp_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double out[SP_STAGE_N])
+int sp_dmn_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double out[SP_DMN_STAGE_N])
 {
     dtracker *t = &d->trk;
-    const trk_job *tj = &t->jobs[seq % SP_TRK_DONE];
-    double deadline = sp_wire_now_ms() + (double)wait_ms;
+    const trk_job *tj = &t->jobs[seq % SP_DMN_TRK_DONE];
+    double deadline = sp_dmn_wire_now_ms() + (double)wait_ms;
     pthread_mutex_lock(&t->mu);
     while (!(tj->seq == seq && tj->done) && t->running) {
-        double left = deadline - sp_wire_now_ms();
+        double left = deadline - sp_dmn_wire_now_ms();
         if (left <= 0)
             break;
         struct timespec ts;
@@ -277,11 +277,11 @@ int sp_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double out[SP_STAG
     }
     int known = tj->seq == seq && tj->done;
     if (known) {
-        out[SP_STAGE_QUEUE] = (tj->t_first_synth ? tj->t_first_synth : tj->t_done) - tj->t_submit;
-        out[SP_STAGE_SYNTH] = tj->synth_ms;
-        out[SP_STAGE_GPU] = tj->gpu_ms;
-        out[SP_STAGE_FINISH] = tj->finish_ms;
-        out[SP_STAGE_TOTAL] = tj->t_done - tj->t_submit;
+        out[SP_DMN_STAGE_QUEUE] = (tj->t_first_synth ? tj->t_first_synth : tj->t_done) - tj->t_submit;
+        out[SP_DMN_STAGE_SYNTH] = tj->synth_ms;
+        out[SP_DMN_STAGE_GPU] = tj->gpu_ms;
+        out[SP_DMN_STAGE_FINISH] = tj->finish_ms;
+        out[SP_DMN_STAGE_TOTAL] = tj->t_done - tj->t_submit;
     }
     pthread_mutex_unlock(&t->mu);
     return known;
@@ -308,7 +308,7 @@ static void lanes_json(const dtracker *t, sp_json_writer *w)
     sp_jw_end_array(w);
 }
 
-void sp_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
+void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
 {
     static const char *kinds[] = {"synth", "wait", "gpu", "finish"};
     dtracker *t = &d->trk;
@@ -320,8 +320,8 @@ void sp_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
     lanes_json(t, w);
     sp_jw_key(w, "bars"); /* [lane, kind, t0, t1 or null (running), job, partition] */
     sp_jw_begin_array(w);
-    for (size_t i = 0; i < SP_TRK_BARS; i++) {
-        const trk_bar *b = &t->bars[(t->bar_next + i) % SP_TRK_BARS];
+    for (size_t i = 0; i < SP_DMN_TRK_BARS; i++) {
+        const trk_bar *b = &t->bars[(t->bar_next + i) % SP_DMN_TRK_BARS];
         if (!b->seq || (b->t1 >= 0 && b->t1 < now_ms - 60000))
             continue;
         sp_jw_begin_array(w);
@@ -341,17 +341,17 @@ void sp_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
     pthread_mutex_unlock(&t->mu);
 }
 
-void sp_trk_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
+void sp_dmn_trk_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
 {
-    static const char *names[SP_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
+    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
     dtracker *t = &d->trk;
     pthread_mutex_lock(&t->mu);
     sp_buf_printf(b, len, cap, "# HELP snarkpipe_stage_duration_seconds Time per stage: queue_wait and total per job, "
                                "synthesis, gpu (device lock held) and finish per partition.\n"
                                "# TYPE snarkpipe_stage_duration_seconds histogram\n");
-    for (int s = 0; s < SP_STAGE_N; s++) {
+    for (int s = 0; s < SP_DMN_STAGE_N; s++) {
         uint64_t cum = 0;
-        for (int k = 0; k < SP_TRK_BUCKETS; k++) {
+        for (int k = 0; k < SP_DMN_TRK_BUCKETS; k++) {
             cum += t->hist[s][k];
             sp_buf_printf(b, len, cap, "snarkpipe_stage_duration_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n",
                           names[s], bucket_le_[k], (unsigned long long)cum);

@@ -9,12 +9,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include "daemon/wire.h"
+#include "util/file.h"
 
-double sp_wire_now_ms(void)
+double sp_dmn_wire_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -31,13 +33,14 @@ static int valid_port(const char *p)
     return atol(p) <= 65535;
 }
 
-sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN])
+sp_status sp_dmn_addr_parse(sp_dmn_addr *a, const char *s, char err[SP_ERR_LEN])
 {
     memset(a, 0, sizeof *a);
     if (strncmp(s, "unix:", 5) == 0) {
         size_t n = strlen(s + 5);
-        if (n == 0 || n > SP_UNIX_PATH_MAX) {
-            snprintf(err, SP_ERR_LEN, "'%.200s': a unix socket path of 1 to %d bytes is needed", s, SP_UNIX_PATH_MAX);
+        if (n == 0 || n > SP_DMN_UNIX_PATH_MAX) {
+            snprintf(err, SP_ERR_LEN, "'%.200s': a unix socket path of 1 to %d bytes is needed", s,
+                     SP_DMN_UNIX_PATH_MAX);
             return SP_ERR_INVALID_ARG;
         }
         a->is_unix = 1;
@@ -71,7 +74,7 @@ sp_status sp_addr_parse(sp_addr *a, const char *s, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-void sp_addr_format(char *out, size_t out_len, const sp_addr *a)
+void sp_dmn_addr_format(char *out, size_t out_len, const sp_dmn_addr *a)
 {
     if (a->is_unix)
         snprintf(out, out_len, "unix:%s", a->path);
@@ -96,7 +99,7 @@ static int sockaddr_loopback(const struct sockaddr *sa)
     return 0;
 }
 
-int sp_addr_is_loopback(const sp_addr *a)
+int sp_dmn_addr_is_loopback(const sp_dmn_addr *a)
 {
     if (a->is_unix)
         return 1;
@@ -128,7 +131,7 @@ static int port_ok(const char *s, size_t n)
     return v <= 65535;
 }
 
-int sp_http_host_is_loopback(const char *host)
+int sp_dmn_http_host_is_loopback(const char *host)
 {
     if (!host)
         return 0;
@@ -163,7 +166,7 @@ int sp_http_host_is_loopback(const char *host)
     return inet_pton(AF_INET, h, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
 }
 
-int sp_http_origin_is(const char *origin, const char *host)
+int sp_dmn_http_origin_is(const char *origin, const char *host)
 {
     if (!origin || !host || strncasecmp(origin, "http://", 7) != 0)
         return 0;
@@ -174,9 +177,9 @@ int sp_http_origin_is(const char *origin, const char *host)
 
 static const char b64_alpha[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-size_t sp_b64_len(size_t n) { return (n + 2) / 3 * 4; }
+size_t sp_dmn_b64_len(size_t n) { return (n + 2) / 3 * 4; }
 
-void sp_b64_encode(char *out, const uint8_t *in, size_t n)
+void sp_dmn_b64_encode(char *out, const uint8_t *in, size_t n)
 {
     size_t o = 0, i = 0;
     for (; i + 3 <= n; i += 3) {
@@ -207,7 +210,7 @@ static int b64_val(char c)
     return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-sp_status sp_b64_decode(uint8_t **out, size_t *n, const char *in, size_t len)
+sp_status sp_dmn_b64_decode(uint8_t **out, size_t *n, const char *in, size_t len)
 {
     *out = NULL;
     *n = 0;
@@ -258,11 +261,11 @@ typedef struct {
 
 static long remaining(const conn *c)
 {
-    double r = c->deadline - sp_wire_now_ms();
+    double r = c->deadline - sp_dmn_wire_now_ms();
     return r > 0 ? (long)r + 1 : 0;
 }
 
-static sp_status conn_open(conn *c, const sp_addr *a)
+static sp_status conn_open(conn *c, const sp_dmn_addr *a)
 {
     if (a->is_unix) {
         struct sockaddr_un su = {0};
@@ -294,7 +297,7 @@ static sp_status conn_open(conn *c, const sp_addr *a)
             return SP_OK;
     }
     char as[300];
-    sp_addr_format(as, sizeof as, a);
+    sp_dmn_addr_format(as, sizeof as, a);
     snprintf(c->err, SP_ERR_LEN, "cannot connect to %.150s: %.80s", as, strerror(errno));
     return SP_ERR_IO;
 }
@@ -398,7 +401,7 @@ static int header(const char *head, size_t n, const char *name, char *out, size_
 /* Reads one response head; drops interim 1xx heads unless stop_at_100.
  * Returns the head length (status in r->status) or 0 (err set). With
  * wait_ms >= 0, returns 0 with r->status = 0 and no error on timeout. */
-static size_t read_head(conn *c, sp_http_resp *r, int stop_at_100, long wait_ms)
+static size_t read_head(conn *c, sp_dmn_http_resp *r, int stop_at_100, long wait_ms)
 {
     for (;;) {
         size_t h;
@@ -428,7 +431,7 @@ static size_t read_head(conn *c, sp_http_resp *r, int stop_at_100, long wait_ms)
     }
 }
 
-static sp_status read_body(conn *c, sp_http_resp *r, size_t h)
+static sp_status read_body(conn *c, sp_dmn_http_resp *r, size_t h)
 {
     char v[64];
     if (header(c->buf, h, "Transfer-Encoding", v, sizeof v) && strcasecmp(v, "identity") != 0) {
@@ -469,14 +472,14 @@ static sp_status read_body(conn *c, sp_http_resp *r, size_t h)
     return SP_OK;
 }
 
-static sp_status send_head(conn *c, const sp_addr *a, const sp_http_req *q, int expect)
+static sp_status send_head(conn *c, const sp_dmn_addr *a, const sp_dmn_http_req *q, int expect)
 {
     char head[2048];
     char host[300];
     if (a->is_unix)
         snprintf(host, sizeof host, "localhost");
     else /* "host:port", IPv6 in brackets (RFC 7230 5.4) */
-        sp_addr_format(host, sizeof host, a);
+        sp_dmn_addr_format(host, sizeof host, a);
     int n = snprintf(head, sizeof head, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nUser-Agent: snarkpipe/%s\r\n",
                      q->method, q->target, host, SP_VERSION_STRING);
     if (q->token)
@@ -498,7 +501,7 @@ static sp_status send_head(conn *c, const sp_addr *a, const sp_http_req *q, int 
 /* With "Expect: 100-continue": waits up to 1 s for the server's verdict,
  * then sends the body unless a final answer came. Returns the head length
  * of a final answer already read, 0 otherwise (or on error, st set). */
-static size_t send_body(conn *c, sp_http_resp *r, const sp_http_req *q, int expect, sp_status *st)
+static size_t send_body(conn *c, sp_dmn_http_resp *r, const sp_dmn_http_req *q, int expect, sp_status *st)
 {
     *st = SP_OK;
     if (expect) {
@@ -520,12 +523,12 @@ static size_t send_body(conn *c, sp_http_resp *r, const sp_http_req *q, int expe
     return 0;
 }
 
-sp_status sp_http_call(sp_http_resp *r, const sp_addr *a, const sp_http_req *q, char err[SP_ERR_LEN])
+sp_status sp_dmn_http_call(sp_dmn_http_resp *r, const sp_dmn_addr *a, const sp_dmn_http_req *q, char err[SP_ERR_LEN])
 {
     memset(r, 0, sizeof *r);
     r->retry_after = -1;
     conn c = {.fd = -1, .err = err};
-    c.deadline = sp_wire_now_ms() + (double)(q->timeout_ms > 0 ? q->timeout_ms : 60000);
+    c.deadline = sp_dmn_wire_now_ms() + (double)(q->timeout_ms > 0 ? q->timeout_ms : 60000);
     sp_status st = conn_open(&c, a);
     int expect = q->body_len > (q->expect_above ? q->expect_above : 1024);
     size_t h = 0;
@@ -559,10 +562,37 @@ sp_status sp_http_call(sp_http_resp *r, const sp_addr *a, const sp_http_req *q, 
     return st;
 }
 
-void sp_http_resp_free(sp_http_resp *r)
+void sp_dmn_http_resp_free(sp_dmn_http_resp *r)
 {
     free(r->body);
     memset(r, 0, sizeof *r);
 }
 
-/* ---- JSON ---- */
+/* ---- bearer-token files ---- */
+
+sp_status sp_dmn_read_token(char *out, size_t out_len, int *shared, const char *path, char err[SP_ERR_LEN])
+{
+    out[0] = 0;
+    *shared = 0;
+    FILE *f = sp_file_fopen_regular(path, "r", "token file", err); /* a FIFO would block */
+    if (!f)
+        return SP_ERR_IO;
+    struct stat st;
+    *shared = fstat(fileno(f), &st) == 0 && (st.st_mode & 077);
+    size_t n = fread(out, 1, out_len - 1, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    out[n] = 0;
+    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' ' || out[n - 1] == '\t'))
+        out[--n] = 0;
+    size_t printable = 0;
+    while (printable < n && out[printable] > 0x20 && out[printable] < 0x7f)
+        printable++;
+    if (more || n == 0 || printable != n) {
+        snprintf(err, SP_ERR_LEN, "token file %.150s: expected one line of 1 to %zu printable characters", path,
+                 out_len - 1);
+        out[0] = 0;
+        return SP_ERR_FORMAT;
+    }
+    return SP_OK;
+}

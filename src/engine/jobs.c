@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "engine/internal.h"
+#include "util/clock.h"
 
 static job *find_request_locked(sp_engine *e, const char *rid)
 {
@@ -188,16 +189,7 @@ static void fill_result(const job *j, sp_engine_result *r)
 int sp_engine_await(sp_engine *e, sp_engine_job *job_, long timeout_ms, sp_engine_result *res)
 {
     job *j = job_;
-    struct timespec dl;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    if (timeout_ms > 0) {
-        dl.tv_sec += timeout_ms / 1000;
-        dl.tv_nsec += (timeout_ms % 1000) * 1000000L;
-        if (dl.tv_nsec >= 1000000000L) {
-            dl.tv_sec++;
-            dl.tv_nsec -= 1000000000L;
-        }
-    }
+    struct timespec dl = sp_clock_after(CLOCK_MONOTONIC, timeout_ms); /* e->cv_done runs on CLOCK_MONOTONIC */
     pthread_mutex_lock(&e->mu);
     while (!j->finished && timeout_ms != 0) {
         if (timeout_ms < 0)

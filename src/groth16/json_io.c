@@ -451,16 +451,9 @@ sp_status sp_g16_read_text(char **text, size_t *len, const char *path, size_t ma
 {
     *text = NULL;
     *len = 0;
-    int fd;
-    uint64_t size;
-    if (sp_file_open_regular(&fd, &size, path, "json", err) != SP_OK)
+    FILE *f = sp_file_fopen_regular(path, "rb", "json", err);
+    if (!f)
         return SP_ERR_IO;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        sp_bin_errf(err, "%s: %s", path, strerror(errno));
-        close(fd);
-        return SP_ERR_IO;
-    }
     size_t cap = 4096, n = 0;
     char *b = malloc(cap + 1);
     sp_status st = b ? SP_OK : SP_ERR_NOMEM;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const char *what, char err[SP_ERR_LEN])
@@ -41,6 +42,21 @@ sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const 
     return SP_OK;
 }
 
+FILE *sp_file_fopen_regular(const char *path, const char *mode, const char *what, char err[SP_ERR_LEN])
+{
+    int fd;
+    uint64_t size;
+    if (sp_file_open_regular(&fd, &size, path, what, err) != SP_OK)
+        return NULL;
+    FILE *f = fdopen(fd, mode);
+    if (!f) {
+        if (err)
+            snprintf(err, SP_ERR_LEN, "%s: %.200s: %s", what, path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* The directory part of path ("." when there is none), for its fsync. */
 static void dir_of(char *out, size_t out_len, const char *path)
 {
@@ -53,18 +69,34 @@ static void dir_of(char *out, size_t out_len, const char *path)
         snprintf(out, out_len, "%.*s", (int)(slash - path), path);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
+static int write_all(int fd, const struct iovec *iov, int n)
 {
-    while (len > 0) {
-        ssize_t k = write(fd, p, len);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        len -= (size_t)k;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p = iov[i].iov_base;
+        size_t len = iov[i].iov_len;
+        while (len > 0) {
+            ssize_t k = write(fd, p, len);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                return -1;
+            p += k;
+            len -= (size_t)k;
+        }
     }
     return 0;
+}
+
+int sp_file_is_atomic_tmp(const char *name)
+{
+    const char *t = NULL; /* the last ".tmp-" */
+    for (const char *p = strstr(name, ".tmp-"); p; p = strstr(p + 1, ".tmp-"))
+        t = p;
+    if (!t || t == name)
+        return 0;
+    size_t a = strspn(t + 5, "0123456789");
+    const char *u = t + 5 + a;
+    return a > 0 && *u == '-' && u[1] && strspn(u + 1, "0123456789") == strlen(u + 1);
 }
 
 /* Creates a fresh temporary file next to target: its descriptor, and its
@@ -85,6 +117,13 @@ static int open_tmp_beside(char *tmp, size_t tmp_len, const char *target, mode_t
 
 sp_status sp_file_write_atomic(const char *path, const void *data, size_t len, const char *what, char err[SP_ERR_LEN])
 {
+    struct iovec v = {(void *)data, len};
+    return sp_file_write_atomicv(path, &v, 1, 0666, what, err);
+}
+
+sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n, unsigned new_mode, const char *what,
+                                char err[SP_ERR_LEN])
+{
     char target[PATH_MAX], tmp[PATH_MAX + 48], dir[PATH_MAX];
     struct stat st;
     int exists = lstat(path, &st) == 0;
@@ -103,11 +142,11 @@ sp_status sp_file_write_atomic(const char *path, const void *data, size_t len, c
             snprintf(err, SP_ERR_LEN, "%s: %.200s exists and is not a regular file", what, path);
         return SP_ERR_IO;
     }
-    int fd = open_tmp_beside(tmp, sizeof tmp, target, exists ? (st.st_mode & 0777) : 0666);
+    int fd = open_tmp_beside(tmp, sizeof tmp, target, exists ? (st.st_mode & 0777) : (mode_t)(new_mode & 0777));
     if (fd < 0)
         goto fail_errno;
     /* open() applied the umask; a replaced file keeps its own bits. */
-    int ok = (!exists || fchmod(fd, st.st_mode & 0777) == 0) && write_all(fd, data, len) == 0 && fsync(fd) == 0;
+    int ok = (!exists || fchmod(fd, st.st_mode & 0777) == 0) && write_all(fd, iov, n) == 0 && fsync(fd) == 0;
     int e = errno;
     if (close(fd) != 0 && ok) {
         ok = 0;

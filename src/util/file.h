@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "snarkpipe.h"
 
 /*
@@ -23,6 +24,14 @@
  */
 sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const char *what,
                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * As sp_file_open_regular, for reading through stdio.
+ * On input: mode "r" or "rb".
+ * Returns the stream (fclose() it), or NULL with err as above (or
+ *   "<what>: <path>: ..." when no stream could be made).
+ */
+FILE *sp_file_fopen_regular(const char *path, const char *mode, const char *what, char err[SP_ERR_LEN]);
 
 /*
  * Replaces the file at path with data[0..len) so that a reader sees the
@@ -42,5 +51,21 @@ sp_status sp_file_open_regular(int *fd, uint64_t *size, const char *path, const 
  */
 sp_status sp_file_write_atomic(const char *path, const void *data, size_t len, const char *what,
                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
+ * As sp_file_write_atomic, with the contents given as the n pieces
+ * iov[0..n) written one after another, and new_mode the permission bits
+ * of a file that did not exist yet (less the umask; 0666 for
+ * sp_file_write_atomic, 0600 for private files); a replaced file keeps
+ * its own.
+ */
+struct iovec;
+sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n, unsigned new_mode, const char *what,
+                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* 1 when name (a file name without its folder) has the form of the
+ * temporary files above ("<name>.tmp-<pid>-<n>"), which only a process
+ * killed while writing leaves behind: what a sweep of leftovers removes. */
+int sp_file_is_atomic_tmp(const char *name);
 
 #endif

@@ -1,9 +1,10 @@
 /* libFuzzer target: the daemon's address and Host/Origin decoders
- * (sp_addr_parse, sp_http_host_is_loopback, sp_http_origin_is), on the
- * input as one NUL-terminated string. An accepted address must be
- * consistent (a unix path of 1 to 107 bytes, or a non-empty host of name
- * or address characters and a decimal port up to 65535) and survive sp_addr_format and
- * a second parse unchanged; a refused one leaves the struct zeroed. A Host
+ * (sp_dmn_addr_parse, sp_dmn_http_host_is_loopback,
+ * sp_dmn_http_origin_is), on the input as one NUL-terminated string. An
+ * accepted address must be consistent (a unix path of 1 to 107 bytes, or
+ * a non-empty host of name or address characters and a decimal port up
+ * to 65535) and survive sp_dmn_addr_format and a second parse unchanged;
+ * a refused one leaves the struct zeroed. A Host
  * value judged loopback must be one of the loopback spellings (checked
  * here independently); an Origin matches the Host it was built from. */
 #include <arpa/inet.h>
@@ -50,11 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size < sizeof s - 1 ? size : sizeof s - 1;
     memcpy(s, data, n);
     s[n] = 0;
-    sp_addr a, b;
-    static const sp_addr zero;
-    if (sp_addr_parse(&a, s, err) == SP_OK) {
+    sp_dmn_addr a, b;
+    static const sp_dmn_addr zero;
+    if (sp_dmn_addr_parse(&a, s, err) == SP_OK) {
         if (a.is_unix) {
-            FUZZ_CHECK(a.path[0] && strlen(a.path) <= SP_UNIX_PATH_MAX && !a.host[0] && !a.port[0]);
+            FUZZ_CHECK(a.path[0] && strlen(a.path) <= SP_DMN_UNIX_PATH_MAX && !a.host[0] && !a.port[0]);
         } else {
             size_t pl = strlen(a.port);
             size_t hl = strlen(a.host);
@@ -63,16 +64,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(strspn(a.port, "0123456789") == pl && atol(a.port) <= 65535);
         }
         char text[700];
-        sp_addr_format(text, sizeof text, &a);
-        FUZZ_CHECK(sp_addr_parse(&b, text, err) == SP_OK && !memcmp(&a, &b, sizeof a));
+        sp_dmn_addr_format(text, sizeof text, &a);
+        FUZZ_CHECK(sp_dmn_addr_parse(&b, text, err) == SP_OK && !memcmp(&a, &b, sizeof a));
     } else {
         FUZZ_CHECK(!memcmp(&a, &zero, sizeof a) && err[0] && memchr(err, 0, sizeof err));
     }
-    int lb = sp_http_host_is_loopback(s);
+    int lb = sp_dmn_http_host_is_loopback(s);
     FUZZ_CHECK(lb == loopback_host(s));
     char origin[620];
     snprintf(origin, sizeof origin, "http://%s", s);
-    FUZZ_CHECK(sp_http_origin_is(origin, s) == (s[0] != 0));
-    FUZZ_CHECK(!sp_http_origin_is(s, s) || !strncasecmp(s, "http://", 7));
+    FUZZ_CHECK(sp_dmn_http_origin_is(origin, s) == (s[0] != 0));
+    FUZZ_CHECK(!sp_dmn_http_origin_is(s, s) || !strncasecmp(s, "http://", 7));
     return 0;
 }

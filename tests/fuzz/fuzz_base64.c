@@ -1,4 +1,4 @@
-/* libFuzzer target: the daemon's strict base64 decoder (sp_b64_decode,
+/* libFuzzer target: the daemon's strict base64 decoder (sp_dmn_b64_decode,
  * witnesses in JSON job bodies). Accepted text must decode to
  * 3 * len / 4 bytes less the padding and encode back to exactly the
  * input (strict decoding has one spelling per byte string); refused text
@@ -15,13 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     uint8_t *out = (uint8_t *)1;
     size_t n = 7;
-    sp_status st = sp_b64_decode(&out, &n, text, size);
+    sp_status st = sp_dmn_b64_decode(&out, &n, text, size);
     if (st == SP_OK) {
         size_t pad = size >= 1 && text[size - 1] == '=' ? 1 + (size >= 2 && text[size - 2] == '=') : 0;
         FUZZ_CHECK(size % 4 == 0 && n == size / 4 * 3 - pad);
-        char *back = malloc(sp_b64_len(n) + 1);
+        char *back = malloc(sp_dmn_b64_len(n) + 1);
         FUZZ_CHECK(back != NULL);
-        sp_b64_encode(back, out, n);
+        sp_dmn_b64_encode(back, out, n);
         FUZZ_CHECK(strlen(back) == size && !memcmp(back, text, size));
         free(back);
         free(out);
@@ -29,13 +29,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(st == SP_ERR_BAD_ENCODING && out == NULL && n == 0);
     }
     /* arbitrary bytes survive encode + decode */
-    char *enc = malloc(sp_b64_len(size) + 1);
+    char *enc = malloc(sp_dmn_b64_len(size) + 1);
     FUZZ_CHECK(enc != NULL);
-    sp_b64_encode(enc, data, size);
-    FUZZ_CHECK(strlen(enc) == sp_b64_len(size));
+    sp_dmn_b64_encode(enc, data, size);
+    FUZZ_CHECK(strlen(enc) == sp_dmn_b64_len(size));
     uint8_t *dec = NULL;
     size_t dn = 0;
-    FUZZ_CHECK(sp_b64_decode(&dec, &dn, enc, strlen(enc)) == SP_OK && dn == size && (!size || !memcmp(dec, data, size)));
+    FUZZ_CHECK(sp_dmn_b64_decode(&dec, &dn, enc, strlen(enc)) == SP_OK && dn == size &&
+               (!size || !memcmp(dec, data, size)));
     free(dec);
     free(enc);
     free(text);

@@ -1,11 +1,11 @@
 /* libFuzzer target: the daemon's multipart/form-data reader
- * (sp_form_parse). The first input byte picks the boundary's length
+ * (sp_dmn_form_parse). The first input byte picks the boundary's length
  * (1 to 70), the next bytes the boundary (mapped onto RFC 2046's
  * characters), the rest is the body. An
- * accepted body must give at most SP_FORM_MAX_PARTS parts, in body order,
+ * accepted body must give at most SP_DMN_FORM_MAX_PARTS parts, in body order,
  * each lying inside the body without overlapping the next, with a
  * non-empty NUL-terminated name, and each part's data followed by the
- * delimiter; sp_form_get must return the first part of a name. A refusal
+ * delimiter; sp_dmn_form_get must return the first part of a name. A refusal
  * must leave no array behind and say why. */
 #include "fuzz.h"
 #include "daemon/form.h"
@@ -30,31 +30,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!copy)
         return 0;
     memcpy(copy, body, len);
-    sp_form_part *parts = (sp_form_part *)1;
+    sp_dmn_form_part *parts = (sp_dmn_form_part *)1;
     size_t n = 7;
     char err[SP_ERR_LEN] = "";
-    sp_status st = sp_form_parse(&parts, &n, ct, copy, len, err);
+    sp_status st = sp_dmn_form_parse(&parts, &n, ct, copy, len, err);
     if (st != SP_OK) {
         FUZZ_CHECK(parts == NULL && n == 0 && err[0] && memchr(err, 0, sizeof err));
         FUZZ_CHECK(st == SP_ERR_BAD_ENCODING || st == SP_ERR_NOMEM);
         free(copy);
         return 0;
     }
-    FUZZ_CHECK(n <= SP_FORM_MAX_PARTS && (n == 0 || parts != NULL));
+    FUZZ_CHECK(n <= SP_DMN_FORM_MAX_PARTS && (n == 0 || parts != NULL));
     int dl = snprintf(delim, sizeof delim, "\r\n--%s", bnd);
     const uint8_t *prev_end = copy;
     for (size_t i = 0; i < n; i++) {
-        const sp_form_part *p = &parts[i];
+        const sp_dmn_form_part *p = &parts[i];
         FUZZ_CHECK(memchr(p->name, 0, sizeof p->name) && p->name[0]);
         FUZZ_CHECK(memchr(p->filename, 0, sizeof p->filename));
         FUZZ_CHECK(p->data >= prev_end && p->data <= copy + len && p->len <= (size_t)(copy + len - p->data));
         FUZZ_CHECK((size_t)(copy + len - p->data) - p->len >= (size_t)dl &&
                    !memcmp(p->data + p->len, delim, (size_t)dl));
-        FUZZ_CHECK(sp_form_get(parts, n, p->name) <= p);
+        FUZZ_CHECK(sp_dmn_form_get(parts, n, p->name) <= p);
         prev_end = p->data + p->len;
     }
     /* a name of 64 characters cannot be a part's (names hold at most 63) */
-    FUZZ_CHECK(sp_form_get(parts, n, "0123456789012345678901234567890123456789012345678901234567890123") == NULL);
+    FUZZ_CHECK(sp_dmn_form_get(parts, n, "0123456789012345678901234567890123456789012345678901234567890123") == NULL);
     free(parts);
     free(copy);
     return 0;

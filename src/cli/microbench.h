@@ -1,13 +1,15 @@
 /*
- * The micro-benchmark harness shared by bench/field.c and
- * bench/bench_pairing.c: a table of rows, each `void fn(uint64_t iters)`
- * running a dependent chain of `iters` operations, timed with
+ * The micro-benchmark harness of `snarkpipe bench field`
+ * (cmd_bench_field.c) and of bench/'s bench_pairing, bench_poseidon and
+ * bench_sha_gadget (bench/ sits above src/ and includes it): a table of
+ * rows, each `void fn(uint64_t iters)` running a dependent chain of
+ * `iters` operations, timed with
  * clock_gettime over enough iterations to last about 2 ms; the best of 41
  * repeats is kept (the machine is shared and noisy, and some 2 ms slice
  * runs undisturbed). Rows are selected by name substrings.
  */
-#ifndef SP_BENCH_HARNESS_H
-#define SP_BENCH_HARNESS_H
+#ifndef SP_CLI_MICROBENCH_H
+#define SP_CLI_MICROBENCH_H
 
 #include <stdint.h>
 #include <stdio.h>

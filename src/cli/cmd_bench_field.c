@@ -1,10 +1,10 @@
 /*
- * Field micro-benchmarks: `int sp_bench_field(int argc, char **argv)`,
- * plus the curve steps whose speed the field code decides.
+ * `snarkpipe bench field` (cli.h), which bench/bench_field runs too: field
+ * micro-benchmarks, plus the curve steps whose speed the field code decides.
  *
  * Each row is a dependent chain (every result feeds the next operation),
  * so the numbers are latencies the compiler cannot hoist or overlap;
- * harness.h times them (best of 41 runs of about 2 ms each).
+ * microbench.h times them (best of 41 runs of about 2 ms each).
  * Arguments: substrings that select rows by name (none: all rows).
  * Rows: field operations, curve steps, one pairing. To add a row, write
  * a `static void bench_xxx(uint64_t iters)` and list it in rows_[].
@@ -16,8 +16,8 @@
 #include "curve/curve.h"
 #include "pairing/pairing.h"
 #include "field/field.h"
-#include "field.h"
-#include "harness.h"
+#include "cli/cli.h"
+#include "cli/microbench.h"
 
 /* Deterministic, non-trivial operands: reduced values from a fixed seed. */
 static void fp_operands(sp_fp *a, sp_fp *b)
@@ -181,7 +181,7 @@ static const bench_row rows_[] = {
     {"pairing", bench_pairing},
 };
 
-int sp_bench_field(int argc, char **argv)
+int sp_cli_bench_field(int argc, char **argv)
 {
     printf("%-28s %14s   (%s, field path: %s)\n", "operation", "ns/op", SP_CURVE_NAME,
            sp_field_asm_active() ? "x86-64 adx" : "portable C");

@@ -598,6 +598,11 @@ static void TN(test_errors)(sp_rng *rng)
         CHECK(CV(jac_eq)(&r, &keep));
         s[2] = save;
     }
+    /* the split's scratch as the engine budgets it: grows with n, bounded, 0 past the limit */
+    size_t e1 = CAT_(CAT_(sp_msm_, G), _endo_bytes)(1), e1k = CAT_(CAT_(sp_msm_, G), _endo_bytes)(1000);
+    size_t big = CAT_(CAT_(sp_msm_, G), _endo_bytes)(SP_MSM_ENDO_SCRATCH);
+    CHECK(e1 >= sizeof(AFF) && e1k == 1000 * e1 && big == 0);
+    CHECK(CAT_(CAT_(sp_msm_, G), _endo_bytes)(SP_MSM_ENDO_SCRATCH / e1) <= SP_MSM_ENDO_SCRATCH);
 }
 
 /* Scratch that cannot be allocated gives SP_ERR_NOMEM, not a crash: the

@@ -88,6 +88,16 @@ sp_status sp_msm_g2_var(sp_g2_jac *out, const sp_g2_affine *bases, const sp_scal
                         size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
 
 /*
+ * The scratch the endomorphism split takes in one MSM of n points with
+ * no_endo = 0 (the partner points, the halves and the signs).
+ * Returns bytes; 0 when n is too large for the split (SP_MSM_ENDO_SCRATCH),
+ * so at most SP_MSM_ENDO_SCRATCH. Callers that budget memory (the engine)
+ * add it to the buckets above.
+ */
+size_t sp_msm_g1_endo_bytes(size_t n);
+size_t sp_msm_g2_endo_bytes(size_t n);
+
+/*
  * The split MSM: same contract and result as sp_msm_G_var, computed as
  * (sum of the bases whose scalar is 1, by plain additions) + (Pippenger
  * over the bases whose scalar is neither 0 nor 1, addressed through an

@@ -568,11 +568,19 @@ static void pip_task(void *vctx, int tid, size_t task)
     ws_clear(w);
 }
 
+/* Scratch bytes of the split per point: endo_make's three arrays. */
+#define ENDO_PER_POINT (sizeof(AFF) + 2 * sizeof(uint64_t[2]) + 1)
+
 /* Whether the n points take the endomorphism split (msm.h). */
 static int use_endo(size_t n, const sp_msm_config *cfg)
 {
-    size_t per_point = sizeof(AFF) + 2 * sizeof(uint64_t[2]) + 1;
-    return !cfg->no_endo && n <= SP_MSM_ENDO_SCRATCH / per_point;
+    return !cfg->no_endo && n <= SP_MSM_ENDO_SCRATCH / ENDO_PER_POINT;
+}
+
+size_t API(endo_bytes)(size_t n)
+{
+    sp_msm_config def = sp_msm_config_default();
+    return use_endo(n, &def) ? n * ENDO_PER_POINT : 0;
 }
 
 /* out = sum over the n points (through idx when not NULL); scalars < r

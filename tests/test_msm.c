@@ -94,12 +94,16 @@ static void rand_scalar_witness(sp_scalar *s, sp_rng *rng, unsigned pct)
     }
 }
 
+/* The endomorphism split goes on and off in pairs of calls (0, 0, 1, 1,
+ * ...), independently of the other choices; NULL configs keep it on. */
 static sp_msm_config cfg_make(int window, int threads, int accum)
 {
+    static unsigned calls;
     sp_msm_config c = sp_msm_config_default();
     c.window_bits = window;
     c.threads = threads;
     c.accum = accum;
+    c.no_endo = (int)((calls++ >> 1) & 1);
     return c;
 }
 
@@ -200,6 +204,17 @@ static void test_helpers(sp_rng *rng)
 }
 
 #define MSM_TEST_GROUP
+/* The groups' numbers for glv.c and their endomorphisms (msm_g1.c, msm_g2.c). */
+#define MSM_GROUP_g1 1
+#define MSM_GROUP_g2 2
+#define ENDO_OF_g1 sp_g1_endo
+static void ENDO_OF_g2(sp_g2_affine *r, const sp_g2_affine *p)
+{
+    sp_g2_psi(r, p);
+#if !SP_CURVE_BN254
+    sp_g2_psi(r, r); /* psi^2 on BLS12-381 */
+#endif
+}
 /*
  * Sizes per group (G2 is about 3x slower and its naive reference more so).
  * SMALL_STRIDE: windows 10..16, whose bucket reduction dominates at tiny
@@ -563,9 +578,10 @@ static void TN(test_errors)(sp_rng *rng)
     JAC r, keep;
     CV(jac_from_affine)(&keep, &b[0]);
     for (int split = 0; split < 2; split++) {
-        sp_msm_config bad[4] = {cfg_make(SP_MSM_MAX_WINDOW + 1, 1, 0), cfg_make(-1, 1, 0),
-                                cfg_make(0, -1, 0), cfg_make(0, 1, 3)};
-        for (int i = 0; i < 4; i++) {
+        sp_msm_config bad[5] = {cfg_make(SP_MSM_MAX_WINDOW + 1, 1, 0), cfg_make(-1, 1, 0),
+                                cfg_make(0, -1, 0), cfg_make(0, 1, 3), cfg_make(0, 1, 0)};
+        bad[4].no_endo = 2;
+        for (int i = 0; i < 5; i++) {
             r = keep;
             CHECK(TN(msm)(&r, b, s, 4, split, &bad[i]) == SP_ERR_INVALID_ARG);
             CHECK(CV(jac_eq)(&r, &keep) && !CV(jac_is_inf)(&r));
@@ -582,11 +598,17 @@ static void TN(test_errors)(sp_rng *rng)
         CHECK(CV(jac_eq)(&r, &keep));
         s[2] = save;
     }
+    /* the split's scratch as the engine budgets it: grows with n, bounded, 0 past the limit */
+    size_t e1 = CAT_(CAT_(sp_msm_, G), _endo_bytes)(1), e1k = CAT_(CAT_(sp_msm_, G), _endo_bytes)(1000);
+    size_t big = CAT_(CAT_(sp_msm_, G), _endo_bytes)(SP_MSM_ENDO_SCRATCH);
+    CHECK(e1 >= sizeof(AFF) && e1k == 1000 * e1 && big == 0);
+    CHECK(CAT_(CAT_(sp_msm_, G), _endo_bytes)(SP_MSM_ENDO_SCRATCH / e1) <= SP_MSM_ENDO_SCRATCH);
 }
 
 /* Scratch that cannot be allocated gives SP_ERR_NOMEM, not a crash: the
- * address space is capped at 768 MiB while 8 threads ask for 2^19 buckets
- * each (over 1 GiB). Not under ASan, whose shadow memory needs far more. */
+ * address space is capped at 512 MiB while 7 or 8 threads (7 windows with
+ * the endomorphism split, 13 without) ask for 2^19 buckets each (over 700
+ * MiB). Not under ASan, whose shadow memory needs far more. */
 static void TN(test_nomem)(sp_rng *rng)
 {
 #if SCALE == 1
@@ -599,7 +621,7 @@ static void TN(test_nomem)(sp_rng *rng)
     if (getrlimit(RLIMIT_AS, &old) != 0)
         return;
     lim = old;
-    lim.rlim_cur = (rlim_t)768 << 20;
+    lim.rlim_cur = (rlim_t)512 << 20;
     if (old.rlim_max != RLIM_INFINITY && old.rlim_max < lim.rlim_cur)
         return;
     JAC r, keep;
@@ -769,8 +791,58 @@ static void TN(test_subgroup_rate)(sp_rng *rng, const AFF *small)
 
 #undef FEF
 
+/* The split of glv.c: endo(P) = [lambda]P on random points, and for edge
+ * and random k, k = +-m1 +- m2 lambda mod r with m1, m2 < 2^128 (GMP). */
+static void TN(test_glv)(sp_rng *rng)
+{
+    const sp_msm_glv *g = sp_msm_glv_of(CAT_(MSM_GROUP_, G));
+    const uint64_t *lam = sp_msm_glv_lambda(g);
+    AFF p[4], e;
+    TN(rand_points)(p, 4, rng);
+    for (int i = 0; i < 4; i++) {
+        JAC want, got;
+        CV(jac_from_affine)(&want, &p[i]);
+        CV(mul_var)(&want, &want, lam, 4);
+        CAT_(ENDO_OF_, G)(&e, &p[i]);
+        CV(jac_from_affine)(&got, &e);
+        CHECKF(CV(jac_eq)(&got, &want), "%s: endo(P) != [lambda]P", GNAME);
+    }
+    mpz_t k, l, a, b, t;
+    mpz_inits(k, l, a, b, t, NULL);
+    mpz_import(l, 4, -1, 8, 0, 0, lam);
+    for (int it = 0; it < 3000; it++) {
+        sp_scalar s;
+        switch (it) {
+        case 0: mpz_set_ui(k, 0); break;
+        case 1: mpz_set_ui(k, 1); break;
+        case 2: mpz_sub_ui(k, RMOD, 1); break;
+        case 3: mpz_set(k, l); break;
+        case 4: mpz_sub(k, RMOD, l); break;
+        case 5: mpz_fdiv_q_2exp(k, RMOD, 1); break;
+        default:
+            rand_scalar_mixed(&s, rng);
+            scalar_to_mpz(k, &s);
+        }
+        scalar_from_mpz(&s, k);
+        uint64_t m1[2], m2[2];
+        int sg = sp_msm_glv_split(m1, m2, s.l, g);
+        mpz_import(a, 2, -1, 8, 0, 0, m1);
+        mpz_import(b, 2, -1, 8, 0, 0, m2);
+        if (sg & 1)
+            mpz_neg(a, a);
+        if (sg & 2)
+            mpz_neg(b, b);
+        mpz_mul(t, b, l);
+        mpz_add(t, t, a);
+        mpz_sub(t, t, k);
+        CHECKF(mpz_divisible_p(t, RMOD), "%s: split of k (case %d) is not k", GNAME, it);
+    }
+    mpz_clears(k, l, a, b, t, NULL);
+}
+
 static void TN(run)(sp_rng *rng)
 {
+    TN(test_glv)(rng);
     TN(test_small)(rng);
     TN(test_random)(rng, RANDOM_N, 3);
     TN(test_edges_scalars)(rng);

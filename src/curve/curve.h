@@ -155,11 +155,26 @@ SP_DECLARE_CURVE(g2, sp_fp2)
 sp_status sp_g1_random_batch_var(sp_g1_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
 sp_status sp_g2_random_batch_var(sp_g2_affine *out, size_t n, sp_rng *rng) SP_WARN_UNUSED;
 
+/* r = phi(p) = (beta x, y), the GLV endomorphism of E(Fp) with beta a
+ * cube root of unity in Fp (g1.c; tools/gen_glv.py prints it): on G1 it
+ * acts as multiplication by a cube root of unity lambda mod r (msm/glv.c
+ * has lambda; BLS12-381: lambda = -z^2, the beta of the subgroup test).
+ * inf maps to inf; r may alias p. Constant time. */
+void sp_g1_endo(sp_g1_affine *r, const sp_g1_affine *p);
+
 /* r = psi(p), the endomorphism untwist o p-power Frobenius o twist of
  * E'(Fp2): psi(x, y) = (conj(x) cx, conj(y) cy) with the curve's constants
  * (g2.c). On G2 it acts as multiplication by p mod r. inf maps to inf;
  * r may alias p. Constant time. */
 void sp_g2_psi(sp_g2_affine *r, const sp_g2_affine *p);
+
+/* 1 when G1 is the whole curve E(Fp) (BN254: cofactor 1), so that a point
+ * on the curve is in G1 and a separate subgroup test adds nothing. */
+#if SP_CURVE_BN254
+#define SP_G1_COFACTOR_ONE 1
+#else
+#define SP_G1_COFACTOR_ONE 0
+#endif
 
 #if SP_CURVE_BN254
 /* The BN parameter x (positive): p = 36x^4 + 36x^3 + 24x^2 + 6x + 1. */

@@ -12,6 +12,10 @@
 #define GEN_Y {{0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL, 0x1c14ef83340fbe5eULL}}
 #include "curve/curve_tmpl.h"
 
+/* A primitive cube root of unity in Fp (Montgomery form, tools/gen_glv.py bn254). */
+static const sp_fp endo_beta = {{0x3350c88e13e80b9cULL, 0x7dce557cdb5e56b9ULL, 0x6001b4b8b615564aULL,
+                                 0x2682e617020217e0ULL}};
+
 int sp_g1_in_subgroup(const sp_g1_affine *p)
 {
     /* #E(Fp) = p + 1 - t = r: the cofactor is 1, so every point of the
@@ -29,6 +33,11 @@ int sp_g1_in_subgroup(const sp_g1_affine *p)
 #define GEN_Y {{0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL, \
                 0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL}}
 #include "curve/curve_tmpl.h"
+
+/* beta, a primitive cube root of unity in Fp (Montgomery form; tools/gen_glv.py
+ * bls12-381 prints it): sigma(x, y) = (beta x, y) acts on G1 as [-z^2]. */
+static const sp_fp endo_beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
+                                 0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
 
 int sp_g1_in_subgroup(const sp_g1_affine *p)
 {
@@ -48,11 +57,9 @@ int sp_g1_in_subgroup(const sp_g1_affine *p)
      * coefficients below ~2^(d+1). (The tests with one 64-bit multiplication
      * are for G2, where Z[psi] has rank 4.) Batches: msm.h.
      */
-    static const sp_fp beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
-                                0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
     sp_g1_affine s;
     sp_g1_jac t, sj;
-    sp_fp_mul(&s.x, &p->x, &beta);
+    sp_fp_mul(&s.x, &p->x, &endo_beta);
     sp_fp_neg(&s.y, &p->y);
     sp_g1_mul_by_z_affine_(&t, p);
     sp_g1_mul_by_z_(&t, &t);
@@ -60,3 +67,9 @@ int sp_g1_in_subgroup(const sp_g1_affine *p)
     return sp_g1_jac_eq(&t, &sj); /* [z^2]P = -sigma(P) */
 }
 #endif
+
+void sp_g1_endo(sp_g1_affine *r, const sp_g1_affine *p)
+{
+    sp_fp_mul(&r->x, &p->x, &endo_beta); /* infinity (0, 0) stays (0, 0) */
+    r->y = p->y;
+}

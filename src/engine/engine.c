@@ -370,9 +370,10 @@ static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_
 }
 
 /* Bytes one partition reserves (engine.h): a, b, c, plus the prover's
- * witness and H scalars, the split MSM's index list and the bucket
+ * witness and H scalars, the split MSM's index list, the bucket
  * scratch of the G1 MSMs (backend threads) and of the G2 MSM
- * (finish_threads), both counted as XYZZ plus affine buckets. */
+ * (finish_threads), both counted as XYZZ plus affine buckets, and the
+ * endomorphism split's scratch. */
 static void partition_bytes(const sp_engine *e, circuit *c)
 {
     const sp_g16_pk *pk = c->pk;
@@ -384,6 +385,8 @@ static void partition_bytes(const sp_engine *e, circuit *c)
     c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
                     (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
                     (size_t)e->cfg.finish_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
+    /* the MSMs' endomorphism split: one G1 MSM at a time, the G2 beside it */
+    c->rest_bytes += sp_msm_g1_endo_bytes(nv > pk->n_h ? nv : pk->n_h) + sp_msm_g2_endo_bytes(nv);
     if (c->nat) /* the witness, made by synthesis */
         c->rest_bytes += nv * sizeof(sp_fr);
 }

@@ -24,7 +24,7 @@ const uint64_t SP_MSM_HALF_R[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
 
 sp_msm_config sp_msm_config_default(void)
 {
-    sp_msm_config c = {0, 0, SP_MSM_ACCUM_AUTO};
+    sp_msm_config c = {0, 0, SP_MSM_ACCUM_AUTO, 0};
     return c;
 }
 
@@ -96,20 +96,21 @@ int sp_msm_threads(const sp_msm_config *cfg)
 int sp_msm_config_ok(const sp_msm_config *cfg)
 {
     return cfg->window_bits >= 0 && cfg->window_bits <= SP_MSM_MAX_WINDOW && cfg->threads >= 0 &&
-           cfg->accum >= SP_MSM_ACCUM_AUTO && cfg->accum <= SP_MSM_ACCUM_AFFINE;
+           cfg->accum >= SP_MSM_ACCUM_AUTO && cfg->accum <= SP_MSM_ACCUM_AFFINE &&
+           (cfg->no_endo == 0 || cfg->no_endo == 1);
 }
 
 /* The most bucket memory an automatic window may take over all threads. */
 #define SCRATCH_BUDGET ((size_t)1 << 30)
 
 sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g,
-                           size_t bucket_bytes)
+                           size_t bucket_bytes, unsigned bits)
 {
     if (!sp_msm_config_ok(cfg))
         return SP_ERR_INVALID_ARG;
     int t = sp_msm_threads(cfg);
     unsigned c = cfg->window_bits ? (unsigned)cfg->window_bits : (unsigned)sp_msm_auto_window(n, g);
-    unsigned w = (255 + c - 1) / c;
+    unsigned w = (bits + c - 1) / c;
     /* Too few windows for the threads: cut the points into chunks as well
      * (each chunk pays its own bucket reduction, so keep chunks large). */
     size_t k = 1, per = n;
@@ -120,14 +121,14 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
         per = (n + k - 1) / k;
         if (!cfg->window_bits) {
             c = (unsigned)sp_msm_auto_window(per, g);
-            w = (255 + c - 1) / c;
+            w = (bits + c - 1) / c;
         }
     }
     /* Many threads at a large automatic window: shrink it to the budget. */
     while (!cfg->window_bits && c > 8 &&
            (size_t)t * ((size_t)1 << (c - 1)) * bucket_bytes > SCRATCH_BUDGET) {
         c--;
-        w = (255 + c - 1) / c;
+        w = (bits + c - 1) / c;
     }
     p->c = c;
     p->windows = w;

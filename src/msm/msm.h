@@ -11,6 +11,14 @@
  * bucket reduction by the running sum, windows combined by doubling. The
  * window and method come from a table measured on the development machine
  * (msm.c; bench/NOTES.md "MSM (CPU)").
+ * Endomorphism split (GLV for G1, GLS for G2; msm/glv.c): each scalar k
+ * becomes k1 + k2 lambda with halves below 2^128 and each base P gets a
+ * partner endo(P) = [lambda]P (G1: (beta x, y); G2: psi on BN254, psi^2
+ * on BLS12-381), so the Pippenger runs over 2n points with half as many
+ * windows: the same bucket additions, half the bucket reductions. Used
+ * unless cfg->no_endo, when its scratch (the partner points and the
+ * halves, ~100-230 bytes a point) stays within SP_MSM_ENDO_SCRATCH; a
+ * window_bits given then applies to the split scalars.
  * Work is cut into (window, point chunk) tasks handed out to threads.
  * Every function here is variable time: public data only (proving-key
  * bases with witness scalars are fine, the result is blinded by r and s).
@@ -38,6 +46,9 @@ enum {
     SP_MSM_ACCUM_AFFINE = 2   /* affine buckets, one inversion per batch */
 };
 
+/* The most scratch memory the endomorphism split of one MSM may take. */
+#define SP_MSM_ENDO_SCRATCH ((size_t)128 << 20)
+
 /* The largest window_bits accepted. */
 #define SP_MSM_MAX_WINDOW 20
 /* The most threads one call uses. */
@@ -47,9 +58,10 @@ typedef struct {
     int window_bits; /* 0 = chosen from n; else 1 .. SP_MSM_MAX_WINDOW */
     int threads;     /* 0 = all online cores; else 1 .. (capped at SP_MSM_MAX_THREADS) */
     int accum;       /* SP_MSM_ACCUM_* */
+    int no_endo;     /* 0: the endomorphism split where it fits (below); 1: never (measurement) */
 } sp_msm_config;
 
-/* Returns {0, 0, SP_MSM_ACCUM_AUTO}: everything chosen automatically. */
+/* Returns {0, 0, SP_MSM_ACCUM_AUTO, 0}: everything chosen automatically. */
 sp_msm_config sp_msm_config_default(void);
 
 /*
@@ -61,7 +73,7 @@ sp_msm_config sp_msm_config_default(void);
  * On output: *out is the sum (Jacobian), untouched on error.
  * Returns SP_OK; SP_ERR_NOT_CANONICAL when a scalar is >= r;
  *   SP_ERR_INVALID_ARG for a config out of range (window_bits, threads,
- *   accum) or NULL arrays with n > 0; SP_ERR_NOMEM when scratch memory
+ *   accum, no_endo) or NULL arrays with n > 0; SP_ERR_NOMEM when scratch memory
  *   cannot be allocated. Threads that cannot be started are not an error:
  *   the work runs on those that did start.
  * Scratch memory: per thread, 2^(c-1) buckets of about 290 bytes (G1)
@@ -74,6 +86,16 @@ sp_status sp_msm_g1_var(sp_g1_jac *out, const sp_g1_affine *bases, const sp_scal
                         size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
 sp_status sp_msm_g2_var(sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *scalars,
                         size_t n, const sp_msm_config *cfg) SP_WARN_UNUSED;
+
+/*
+ * The scratch the endomorphism split takes in one MSM of n points with
+ * no_endo = 0 (the partner points, the halves and the signs).
+ * Returns bytes; 0 when n is too large for the split (SP_MSM_ENDO_SCRATCH),
+ * so at most SP_MSM_ENDO_SCRATCH. Callers that budget memory (the engine)
+ * add it to the buckets above.
+ */
+size_t sp_msm_g1_endo_bytes(size_t n);
+size_t sp_msm_g2_endo_bytes(size_t n);
 
 /*
  * The split MSM: same contract and result as sp_msm_G_var, computed as
@@ -111,7 +133,11 @@ int sp_msm_auto_accum(size_t n, int group);
  *   which is in the subgroup; threads >= 1 (values < 1 mean 1).
  * On output: *bad = the lowest index of a point outside the order-r
  *   subgroup, or n when every point is in it.
- * Method: below SP_MSM_SUBGROUP_BATCH_MIN points, sp_G_in_subgroup on each
+ * Method: where the group is the whole curve (BN254's G1, cofactor 1:
+ *   SP_G1_COFACTOR_ONE), every point on the curve is in it: *bad = n at
+ *   once, no arithmetic (the curve check made when a point is decoded is
+ *   the subgroup check there). Otherwise, below SP_MSM_SUBGROUP_BATCH_MIN
+ *   points, sp_G_in_subgroup on each
  *   (exact). From there, the random-subset test of subgroup_tmpl.h first:
  *   SP_MSM_SUBGROUP_ROUNDS sums of random subsets (bits from getrandom),
  *   each checked exactly; a set with a point outside passes it with

@@ -14,7 +14,7 @@
 /* How one Pippenger call is cut up. */
 typedef struct {
     unsigned c;        /* window bits */
-    unsigned windows;  /* ceil(255 / c): recoded scalars are < 2^254 */
+    unsigned windows;  /* ceil(bits / c): 255 for scalars < r (recoded: < 2^254) */
     size_t chunks;     /* point chunks per window; tasks = windows * chunks */
     int threads;       /* workers (<= tasks) */
     int affine;        /* 1: affine buckets with batched inversion */
@@ -25,13 +25,30 @@ typedef struct {
 int sp_msm_config_ok(const sp_msm_config *cfg);
 
 /*
- * Fills *p for n > 0 points of group g (1 or 2) from cfg (not NULL);
- * bucket_bytes is the memory one bucket takes (keeps an automatic window
- * within a fixed scratch budget when there are many threads).
+ * Fills *p for n > 0 points of group g (1 or 2) whose recoded scalars are
+ * below 2^(bits - 1) (255 for scalars < r after sp_msm_recode,
+ * SP_MSM_GLV_BITS for the halves of the endomorphism split) from cfg (not
+ * NULL); bucket_bytes is the memory one bucket takes (keeps an automatic
+ * window within a fixed scratch budget when there are many threads).
  * Returns SP_ERR_INVALID_ARG for a config out of range, else SP_OK.
  */
 sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, int g,
-                           size_t bucket_bytes);
+                           size_t bucket_bytes, unsigned bits);
+
+/*
+ * The endomorphism split (glv.c): for group g (1 or 2), k = k1 + k2 lambda
+ * mod r, lambda the eigenvalue of the group's endomorphism (G1:
+ * sp_g1_endo; G2: psi on BN254, psi^2 on BLS12-381).
+ * sp_msm_glv_split: on input k < r (4 limbs); on output m1 = |k1| and
+ *   m2 = |k2| (2 limbs each, < 2^128); returns (k1 < 0) | (k2 < 0) << 1.
+ * SP_MSM_GLV_BITS: the window plan's bits for those halves (< 2^128, so
+ *   Booth digits need c * windows >= 129).
+ */
+#define SP_MSM_GLV_BITS 129
+typedef struct sp_msm_glv sp_msm_glv;
+const sp_msm_glv *sp_msm_glv_of(int g);
+const uint64_t *sp_msm_glv_lambda(const sp_msm_glv *g); /* lambda, 4 limbs */
+int sp_msm_glv_split(uint64_t m1[2], uint64_t m2[2], const uint64_t k[4], const sp_msm_glv *g);
 
 /* Thread count from cfg->threads (0 = online cores), in 1..SP_MSM_MAX_THREADS. */
 int sp_msm_threads(const sp_msm_config *cfg);

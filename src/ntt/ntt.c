@@ -157,6 +157,14 @@ static inline void bfly(sp_fr *x, sp_fr *y, const sp_fr *w)
     sp_fr_add(x, x, &t);
 }
 
+/* The butterfly with w = 1 (tw[m] = omega^0 begins every stage's twiddles). */
+static inline void bfly1(sp_fr *x, sp_fr *y)
+{
+    sp_fr t = *y;
+    sp_fr_sub(y, x, &t);
+    sp_fr_add(x, x, &t);
+}
+
 static void pre_scale(const ntt_job *job, size_t lo, size_t hi)
 {
     if (lo >= hi)
@@ -190,7 +198,8 @@ static void small_stages(const sp_ntt_domain *d, sp_fr *p)
         const sp_fr *w = d->tw + m;
         for (size_t g = 0; g < b; g += 2 * m) {
             sp_fr *x = p + g;
-            for (size_t j = 0; j < m; j++)
+            bfly1(&x[0], &x[m]);
+            for (size_t j = 1; j < m; j++)
                 bfly(&x[j], &x[j + m], &w[j]);
         }
     }
@@ -205,7 +214,12 @@ static void large_stage(const sp_ntt_domain *d, sp_fr *a, unsigned s, size_t lo,
         size_t g = k >> s, j = k & (m - 1);
         size_t end = j + (hi - k) < m ? j + (hi - k) : m;
         sp_fr *x = a + (g << (s + 1));
-        for (size_t jj = j; jj < end; jj++)
+        size_t jj = j;
+        if (jj == 0 && jj < end) {
+            bfly1(&x[0], &x[m]);
+            jj++;
+        }
+        for (; jj < end; jj++)
             bfly(&x[jj], &x[jj + m], &w[jj]);
         k += end - j;
     }

@@ -377,12 +377,15 @@ static void reload(sp_dmn *d)
 
 static void begin_shutdown(sp_dmn *d, int cancel)
 {
-    if (!atomic_exchange(&d->draining, 1)) {
+    int first = !atomic_exchange(&d->draining, 1);
+    if (first)
         SP_DMN_LOGI("shutting down: %s %zu job(s) in flight", cancel ? "cancelling" : "draining", sp_dmn_jobs_live(d));
-        sp_engine_pause(d->eng, 0); /* queued work must be able to finish (or be dropped) */
-    }
+    /* Cancel before dispatch resumes: a job held by a pause must not start
+     * (and, small, finish) in between. */
     if (cancel)
         sp_dmn_jobs_cancel_all(d);
+    if (first)
+        sp_engine_pause(d->eng, 0); /* queued work must be able to finish (or be dropped) */
     sp_dmn_farm_drain(d, cancel);
 }
 

@@ -1,5 +1,4 @@
 /* Backend selection and the CPU backend (see backend.h). */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,35 +32,22 @@ static sp_status msm_status(sp_status st, const char *what, char err[SP_ERR_LEN]
     return st;
 }
 
-/* The MSMs on t threads (0: every core). */
-static sp_status msm_g1_on(int t, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n, int split,
-                           char err[SP_ERR_LEN])
-{
-    sp_msm_config cfg = sp_msm_config_default();
-    cfg.threads = t;
-    sp_status st = split ? sp_msm_g1_split_var(out, bases, s, n, &cfg) : sp_msm_g1_var(out, bases, s, n, &cfg);
-    return msm_status(st, "G1", err);
-}
-
-static sp_status msm_g2_on(int t, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n, int split,
-                           char err[SP_ERR_LEN])
-{
-    sp_msm_config cfg = sp_msm_config_default();
-    cfg.threads = t;
-    sp_status st = split ? sp_msm_g2_split_var(out, bases, s, n, &cfg) : sp_msm_g2_var(out, bases, s, n, &cfg);
-    return msm_status(st, "G2", err);
-}
-
 sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
                         int split, char err[SP_ERR_LEN])
 {
-    return msm_g1_on(be->threads, out, bases, s, n, split, err);
+    sp_msm_config cfg = sp_msm_config_default();
+    cfg.threads = be->threads;
+    sp_status st = split ? sp_msm_g1_split_var(out, bases, s, n, &cfg) : sp_msm_g1_var(out, bases, s, n, &cfg);
+    return msm_status(st, "G1", err);
 }
 
 sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
                         int split, char err[SP_ERR_LEN])
 {
-    return msm_g2_on(be->threads, out, bases, s, n, split, err);
+    sp_msm_config cfg = sp_msm_config_default();
+    cfg.threads = be->threads;
+    sp_status st = split ? sp_msm_g2_split_var(out, bases, s, n, &cfg) : sp_msm_g2_var(out, bases, s, n, &cfg);
+    return msm_status(st, "G2", err);
 }
 
 static double now_ms(void)
@@ -80,70 +66,36 @@ static void stage(sp_backend *be, const char *name, double t0, uint64_t units)
     sp_progress_add(units);
 }
 
-/* The B2 MSM on its own thread, beside A, B1 and C. */
-typedef struct {
-    const sp_backend_proof *in;
-    const sp_scalar *ws;
-    sp_g2_jac *out;
-    int threads;
-    sp_status st;
-    char err[SP_ERR_LEN];
-} b2_job;
-
-static void *b2_run(void *arg)
-{
-    b2_job *j = arg;
-    const sp_g16_pk *pk = j->in->pk;
-    j->st = msm_g2_on(j->threads, j->out, pk->b2, j->ws, pk->n_vars, j->in->split, j->err);
-    return NULL;
-}
-
-/* The MSMs over the witness scalars ws. With two threads or more and B2
- * asked for, B2 (G2) runs beside A, B1 and C (G1), the threads shared
- * between them: small MSMs gain more from running side by side than from
- * more threads each (2 threads at 2^14 constraints: 98 -> ~94 ms). The
- * stages are reported in the prover's order all the same. */
+/* The MSMs over the witness scalars ws, in the prover's order. */
 static sp_status cpu_witness_msms(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in,
                                   const sp_scalar *ws, char err[SP_ERR_LEN])
 {
     const sp_g16_pk *pk = in->pk;
     size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
-    int nt = cpu_threads(be);
-    b2_job j = {in, ws, &out->b2, nt / 2, SP_OK, ""};
-    pthread_t th;
-    double t_b2 = now_ms();
-    int beside = in->g2 && nt >= 2 && pthread_create(&th, NULL, b2_run, &j) == 0;
-    int t1 = beside ? nt - nt / 2 : nt;
     double t0 = now_ms();
-    sp_progress_part(beside ? "MSM A (and B2)" : "MSM A");
-    sp_status st = msm_g1_on(t1, &out->a, pk->a, ws, nv, in->split, err);
-    if (st == SP_OK) {
-        stage(be, "msm_a", t0, nv);
+    sp_progress_part("MSM A");
+    sp_status st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, in->split, err);
+    if (st != SP_OK)
+        return st;
+    stage(be, "msm_a", t0, nv);
+    t0 = now_ms();
+    sp_progress_part("MSM B1");
+    if ((st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, in->split, err)) != SP_OK)
+        return st;
+    stage(be, "msm_b1", t0, nv);
+    t0 = now_ms();
+    sp_progress_part("MSM C");
+    if ((st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, in->split, err)) != SP_OK)
+        return st;
+    stage(be, "msm_c", t0, nv - skip);
+    if (in->g2) {
         t0 = now_ms();
-        sp_progress_part(beside ? "MSM B1 (and B2)" : "MSM B1");
-        st = msm_g1_on(t1, &out->b1, pk->b1, ws, nv, in->split, err);
-    }
-    if (st == SP_OK) {
-        stage(be, "msm_b1", t0, nv);
-        t0 = now_ms();
-        sp_progress_part(beside ? "MSM C (and B2)" : "MSM C");
-        st = msm_g1_on(t1, &out->c, pk->c, ws + skip, nv - skip, in->split, err);
-    }
-    if (st == SP_OK)
-        stage(be, "msm_c", t0, nv - skip);
-    if (beside) {
         sp_progress_part("MSM B2 (G2)");
-        pthread_join(th, NULL);
-        if (st == SP_OK && (st = j.st) != SP_OK)
-            memcpy(err, j.err, SP_ERR_LEN);
-    } else if (st == SP_OK && in->g2) {
-        t_b2 = now_ms();
-        sp_progress_part("MSM B2 (G2)");
-        st = msm_g2_on(nt, &out->b2, pk->b2, ws, nv, in->split, err);
+        if ((st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, in->split, err)) != SP_OK)
+            return st;
+        stage(be, "msm_b2", t0, SP_G16_PROGRESS_G2 * (uint64_t)nv);
     }
-    if (st == SP_OK && in->g2)
-        stage(be, "msm_b2", t_b2, SP_G16_PROGRESS_G2 * (uint64_t)nv);
-    return st;
+    return SP_OK;
 }
 
 /* The reference implementation of be->prove: the witness and the H

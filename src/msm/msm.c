@@ -138,7 +138,7 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
      * take c - 1 when the busiest thread's work is clearly less, a window's
      * work counted as its points plus its 2^c reduction steps. Never a
      * larger c: the engine budgets buckets by the table's window. Measured:
-     * G1 over 2^13 points on 2 threads 3-5% faster (bench/NOTES.md). */
+     * G1 over 2^13-2^14 points on 2 threads 2-10% faster (bench/NOTES.md). */
     if (!cfg->window_bits && t > 1 && k == 1 && c > 2 &&
         busiest_work(per, bits, c - 1, t) < 0.97 * busiest_work(per, bits, c, t)) {
         c--;

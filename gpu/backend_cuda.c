@@ -233,6 +233,7 @@ static void detach_locked(cuda_impl *c, const sp_g16_pk *pk)
     for (size_t i = 0; i < c->n_res; i++) {
         resident *r = &c->res[i];
         if (r->pk == pk && --r->refs == 0) {
+            sp_cuda_msm_table_drop(c->cu, r->dev);
             sp_cuda_dev_free(c->cu, r->dev);
             c->resident_bytes -= r->bytes;
         } else {
@@ -266,6 +267,48 @@ static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, size_t *resident_
             *streamed_b += c->str[i].bytes;
 }
 
+/* ---- precomputed MSM tables (sp_cuda_backend.h) ---- */
+
+/* The default table budget: a fraction of the device memory (under the
+ * cap); bench/NOTES.md ("Precomputed window tables") has the measurements
+ * it follows. */
+#define SP_CB_TABLES_DEFAULT_DIV 2
+
+/* A table for resident array a (device copy dev, n G1 points) when it
+ * fits the budget left and leaves the reserve and its MSM's least scratch
+ * free; its size and build time go into log. Failures only mean no table:
+ * the MSMs run without one. */
+static void attach_table(cuda_impl *c, const key_array *a, const void *dev, size_t n, size_t reserve, char *log,
+                         size_t log_len)
+{
+    size_t bytes = sp_cuda_msm_table_bytes(1, n, 0), held = sp_cuda_msm_tables_bytes(c->cu);
+    size_t need = bytes + reserve + sp_cuda_msm_table_scratch(1, n, 0), free_b = 0, total = 0;
+    if (n < c->table_min || held + bytes > c->table_budget ||
+        sp_cuda_mem_info(c->cu, &free_b, &total) != SP_OK || need > free_b)
+        return;
+    double ms = 0;
+    if (sp_cuda_msm_table_add(c->cu, 1, dev, n, 0, &ms) != SP_OK)
+        return;
+    size_t l = strlen(log);
+    snprintf(log + l, log_len - l, "%s%s (c=%u, %.1f MiB, %.0f ms)", l ? ", " : "", a->what,
+             sp_cuda_msm_table_window(n, 1), bytes / 1048576.0, ms);
+}
+
+/* Tables for pk's resident G1 arrays in the order of arr (H, A, B1, C). */
+static void attach_tables(cuda_impl *c, const sp_g16_pk *pk, const key_array *arr, size_t narr, size_t reserve)
+{
+    char log[256] = "";
+    for (size_t i = 0; i < narr && c->table_budget; i++) {
+        const resident *r = resident_find(c, arr[i].p);
+        size_t n = arr[i].bytes / sizeof(sp_g1_affine);
+        if (r && r->pk == pk && r->refs == 1 && strcmp(arr[i].what, "b2") != 0)
+            attach_table(c, &arr[i], r->dev, n, reserve, log, sizeof log);
+    }
+    if (log[0])
+        fprintf(stderr, "snarkpipe %s: key of 2^%u: MSM tables for %s; %.1f MiB of tables on the device\n", c->name,
+                pk->log2_domain, log, sp_cuda_msm_tables_bytes(c->cu) / 1048576.0);
+}
+
 static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
     cuda_impl *c = be->impl;
@@ -288,6 +331,7 @@ static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[S
     if (st != SP_OK) {
         detach_locked(c, pk);
     } else {
+        attach_tables(c, pk, arr, sizeof arr / sizeof arr[0], reserve);
         sp_cb_warm_locked(be, pk);
     }
     if (st == SP_OK && names[0]) { /* the reason, once per key */
@@ -360,6 +404,24 @@ static void cuda_destroy(sp_backend *be)
     free(be);
 }
 
+void sp_backend_cuda_set_tables(sp_backend *be, size_t budget, size_t min_points)
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    c->table_budget = budget;
+    c->table_min = min_points;
+    pthread_mutex_unlock(&c->mu);
+}
+
+size_t sp_backend_cuda_table_bytes(sp_backend *be)
+{
+    cuda_impl *c = be->impl;
+    pthread_mutex_lock(&c->mu);
+    size_t b = sp_cuda_msm_tables_bytes(c->cu);
+    pthread_mutex_unlock(&c->mu);
+    return b;
+}
+
 void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes)
 {
     cuda_impl *c = be->impl;
@@ -383,6 +445,31 @@ static sp_status limit_from_env(cuda_impl *c, char err[SP_ERR_LEN])
     sp_cuda_set_mem_limit(c->cu, bytes);
     fprintf(stderr, "snarkpipe %s: device memory capped at %.1f MiB (SP_CUDA_MEM_LIMIT)\n", c->name,
             bytes / 1048576.0);
+    return SP_OK;
+}
+
+/* The table budget: SP_CUDA_MSM_TABLES when set, else the device memory
+ * (the cap when set) over SP_CB_TABLES_DEFAULT_DIV. */
+static sp_status table_budget_from_env(cuda_impl *c, char err[SP_ERR_LEN])
+{
+    const char *v = getenv("SP_CUDA_MSM_TABLES");
+    size_t free_b = 0, total = 0;
+    c->table_min = SP_CUDA_MSM_BA2_MIN;
+    if (v && *v) {
+        if (sp_bytes_parse(&c->table_budget, v) == SP_OK)
+            return SP_OK;
+        snprintf(err, SP_ERR_LEN, "%s: SP_CUDA_MSM_TABLES=%.64s: expected bytes as in 0, 256M, 20GiB, 2^34",
+                 c->name, v);
+        return SP_ERR_INVALID_ARG;
+    }
+    sp_status st = sp_cuda_mem_info(c->cu, &free_b, &total);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: device memory query: %s", c->name, sp_cuda_error(c->cu));
+        return st;
+    }
+    size_t cap = sp_cuda_mem_limit(c->cu);
+    c->table_budget = (cap && cap < total ? cap : total) / SP_CB_TABLES_DEFAULT_DIV;
+    c->table_min = SP_CUDA_MSM_BA2_MIN;
     return SP_OK;
 }
 
@@ -426,6 +513,12 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     c->device = device;
     snprintf(c->name, sizeof c->name, "cuda:%d", device);
     if ((st = limit_from_env(c, err)) != SP_OK) {
+        sp_cuda_free(c->cu);
+        free(b);
+        free(c);
+        return st;
+    }
+    if ((st = table_budget_from_env(c, err)) != SP_OK) {
         sp_cuda_free(c->cu);
         free(b);
         free(c);

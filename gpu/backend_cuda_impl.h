@@ -69,6 +69,10 @@ typedef struct {
      * device (SP_CUDA_WIT_OVERLAP, default 1), or 0: converted on the host
      * and copied after the H MSM, as before issue 15. */
     int c_from_ab, wit_overlap;
+    /* Bytes all precomputed MSM tables of this backend may take, and the
+     * fewest points of a key array that gets one (sp_backend_cuda_set_tables,
+     * SP_CUDA_MSM_TABLES). */
+    size_t table_budget, table_min;
 } sp_cb_impl;
 
 /* Milliseconds of a monotonic clock. */

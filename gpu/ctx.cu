@@ -24,14 +24,19 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
     return SP_OK;
 }
 
-/* Defaults of the NTT and MSM-accumulation knobs (sp_cuda.h), then the
- * overrides SP_CUDA_NTT=0..4 and SP_CUDA_MSM_ACC=0..3, so that whole runs
- * (prove, the engine) can be measured with either. */
+/* Defaults of the NTT, MSM-accumulation and table knobs (sp_cuda.h), then
+ * the overrides SP_CUDA_NTT=0..4, SP_CUDA_MSM_ACC=0..3 and
+ * SP_CUDA_MSM_TABLE=0|1, so that whole runs (prove, the engine) can be
+ * measured with either. */
 static void ctx_knobs_from_env(sp_cuda *ctx)
 {
     ctx->ntt_impl = SP_CUDA_NTT_DEFAULT;
     ctx->msm_acc = SP_CUDA_MSM_ACC_DEFAULT;
-    const char *v = getenv("SP_CUDA_NTT");
+    ctx->msm_table = SP_CUDA_MSM_TABLE_DEFAULT;
+    const char *v = getenv("SP_CUDA_MSM_TABLE");
+    if (v && (v[0] == '0' || v[0] == '1') && !v[1])
+        ctx->msm_table = v[0] - '0';
+    v = getenv("SP_CUDA_NTT");
     if (v && v[0] >= '0' && v[0] <= '4' && !v[1])
         ctx->ntt_impl = v[0] - '0';
     v = getenv("SP_CUDA_MSM_ACC");
@@ -92,6 +97,7 @@ extern "C" void sp_cuda_free(sp_cuda *ctx)
     for (int i = 0; ctx->ev_ready && i < SP_CU_EVENTS; i++)
         cudaEventDestroy(ctx->ev[i]);
     sp_cu_stream_release(ctx);
+    sp_cu_table_release(ctx);
     cudaStreamDestroy(ctx->stream);
     free(ctx);
 }

@@ -77,6 +77,11 @@ struct sp_cuda {
     int ntt_impl; /* 0 ntt.cu, 1 ntt_fused.cu (sp_cuda_set_ntt_impl) */
     int msm_acc;  /* G1 bucket accumulation: 0 XYZZ, 1 batch-affine (sp_cuda_set_msm_acc) */
     unsigned ba_max_group; /* batch-affine: most windows per group, 0 = memory decides */
+    /* precomputed window tables of resident bases (msm_table.cu,
+     * msm_table.cuh): the knob (sp_cuda_set_msm_table) and the tables kept */
+    int msm_table;
+    struct sp_cu_table *tabs;
+    int n_tabs, cap_tabs;
 };
 
 /* Records "what (file:line): message" in ctx->err. */
@@ -131,6 +136,10 @@ int sp_cu_is_device_ptr(const void *p);
 /* Destroys the streamed MSM's copy stream and events (msm_stream.cu);
  * called by sp_cuda_free. */
 void sp_cu_stream_release(sp_cuda *ctx);
+
+/* Frees every precomputed table of the context and its registry
+ * (msm_table.cu); called by sp_cuda_free. */
+void sp_cu_table_release(sp_cuda *ctx);
 
 static inline unsigned sp_cu_blocks(size_t n, unsigned threads)
 {

@@ -1,8 +1,9 @@
 /*
  * Inversion in Fp and Fp2 by Fermat's little theorem, for the places that
  * invert once for a whole batch (Montgomery's trick) and so need no faster
- * method: the fixed-base multiplication's runs (fixed_base.cu) and the
- * rounds of the batch-affine MSM accumulations (msm_ba.cu, msm_ba2.cu).
+ * method: the runs of XYZZ points made affine (curve_batch.cuh: the
+ * fixed-base multiplication, the MSM tables) and the rounds of the
+ * batch-affine MSM accumulations (msm_ba.cu, msm_ba2.cu).
  */
 #ifndef SP_GPU_FIELD_INV_CUH
 #define SP_GPU_FIELD_INV_CUH

@@ -12,12 +12,9 @@
  *                 running sum (< 2^(8j) B) and the entry (d 2^(8j) B) are
  *                 never equal or opposite for a scalar below r; the
  *                 addition handles those cases anyway.
- *   2. fb_affine: one thread per run of FB_RUN points, Montgomery's trick:
- *                 the prefix products of ZZZ (kept in the output's x until
- *                 it is written), one Fermat inversion per run, then
- *                 backwards 1/ZZZ and 1/ZZ = (1/ZZZ)^2 ZZ^2 (ZZ^3 = ZZZ^2),
- *                 x = X/ZZ, y = Y/ZZZ. Infinity (ZZ = 0) stays out of the
- *                 products and is written as (0, 0).
+ *   2. xyzz_to_affine_runs (curve_batch.cuh): one thread per run of
+ *                 FB_RUN points, one Fermat inversion per run
+ *                 (Montgomery's trick); infinity is written as (0, 0).
  * Host memory: the scalars go to the device through pinned staging
  * buffers and the points come back through others, two of each, so that
  * while the device computes chunk i the host copies chunk i - 1 out on
@@ -31,7 +28,7 @@
 #include <string.h>
 #include "cu_util.cuh"
 #include "curve.cuh"
-#include "field_inv.cuh"
+#include "curve_batch.cuh"
 #include "sp_cuda_backend.h"
 
 extern "C" {
@@ -91,41 +88,6 @@ fb_mul(xyzz_t<F> *acc_out, const affine_t<F> *table, const fb_fr *k, size_t m)
         }
     }
     acc_out[i] = acc;
-}
-
-template <class F>
-__global__ void __launch_bounds__(FB_THREADS)
-fb_affine(affine_t<F> *out, const xyzz_t<F> *p, size_t m)
-{
-    size_t lo = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FB_RUN;
-    if (lo >= m)
-        return;
-    size_t hi = m - lo < FB_RUN ? m : lo + FB_RUN;
-    F acc, inv;
-    f_set_one(acc);
-    for (size_t j = lo; j < hi; j++) {
-        if (f_is_zero(p[j].zz))
-            continue;
-        out[j].x = acc; /* the product of the ZZZ before j */
-        f_mul(acc, acc, p[j].zzz);
-    }
-    f_inv_fermat(inv, acc);
-    for (size_t j = hi; j-- > lo;) {
-        xyzz_t<F> q = p[j];
-        if (f_is_zero(q.zz)) {
-            f_set_zero(out[j].x);
-            f_set_zero(out[j].y);
-            continue;
-        }
-        F iz3, iz2, t;
-        f_mul(iz3, inv, out[j].x); /* 1 / ZZZ_j */
-        f_mul(inv, inv, q.zzz);
-        f_sqr(iz2, iz3);
-        f_sqr(t, q.zz);
-        f_mul(iz2, iz2, t);        /* ZZ^2 / ZZZ^2 = 1 / ZZ */
-        f_mul(out[j].x, q.x, iz2);
-        f_mul(out[j].y, q.y, iz3);
-    }
 }
 
 /* ---- host ---- */
@@ -253,9 +215,9 @@ static sp_status fb_enqueue(sp_cuda *ctx, fb_job<F, HA> *j, size_t i)
     affine_t<F> *o = j->out_dev ? (affine_t<F> *)(j->out + lo) : j->dout;
     fb_mul<F><<<sp_cu_blocks(m, FB_THREADS), FB_THREADS, 0, ctx->stream>>>(j->xyzz, j->table, k, m);
     SP_CU_LAUNCHED(ctx, "fb_mul");
-    fb_affine<F><<<sp_cu_blocks((m + FB_RUN - 1) / FB_RUN, FB_THREADS), FB_THREADS, 0, ctx->stream>>>(
-        o, j->xyzz, m);
-    SP_CU_LAUNCHED(ctx, "fb_affine");
+    xyzz_to_affine_runs<F, FB_RUN><<<sp_cu_blocks((m + FB_RUN - 1) / FB_RUN, SP_CB_THREADS), SP_CB_THREADS, 0,
+                                      ctx->stream>>>(o, j->xyzz, m);
+    SP_CU_LAUNCHED(ctx, "xyzz_to_affine_runs");
     if (!j->out_dev)
         SP_CU(ctx, cudaMemcpyAsync(j->ost[i & 1], j->dout, m * sizeof(HA), cudaMemcpyDeviceToHost,
                                    ctx->stream));

@@ -7,7 +7,10 @@
  *                  scalar into W signed digits |d| <= 2^(width-1) (carry
  *                  into the next window; none leaves the top one, since
  *                  s < 2^255); record w: key = (w << c) | |d|,
- *                  value = i | sign << 31. Equal widths matter: with a
+ *                  value = i | sign << 31 (over a precomputed table,
+ *                  msm_table.cuh: key = |d|, value = (w n + i) | sign <<
+ *                  31, one set of buckets for all windows, whose sums
+ *                  need no doublings in phase 6). Equal widths matter: with a
  *                  narrow top window all points crowd into its few
  *                  buckets, and one thread adds them all (first
  *                  measurement: 1.4 s instead of ~10 ms at n = 2^18).
@@ -49,6 +52,7 @@
 #include <string.h>
 #include "msm_kern.cuh"
 #include "msm_eo.cuh"
+#include "msm_table.cuh"
 
 typedef affine_t<fp_t> g1_aff_d;
 typedef affine_t<fp2_t> g2_aff_d;
@@ -75,8 +79,9 @@ static __device__ __forceinline__ bool scalar_canonical(const uint64_t s[4])
     return false;
 }
 
+/* shared: the records of a table MSM (sp_cu_msm_sort). */
 __global__ void msm_digits(uint32_t *keys, uint32_t *vals, const uint64_t *scalars, uint32_t n,
-                           unsigned c, unsigned nwin, msm_windows win, int *bad)
+                           unsigned c, unsigned nwin, msm_windows win, int shared, int *bad)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -102,8 +107,9 @@ __global__ void msm_digits(uint32_t *keys, uint32_t *vals, const uint64_t *scala
             neg = 1;
             carry = 1;
         }
-        keys[(size_t)w * n + i] = (w << c) | d;
-        vals[(size_t)w * n + i] = i | (neg << 31);
+        const uint32_t r = w * n + i; /* < 2^31 when shared (sp_cuda_msm_table_add) */
+        keys[(size_t)w * n + i] = shared ? d : (w << c) | d;
+        vals[(size_t)w * n + i] = (shared ? r : i) | (neg << 31);
     }
 }
 
@@ -138,6 +144,7 @@ unsigned sp_cu_msm_layout(unsigned c, msm_windows *win, unsigned *nwin)
  * record's mixed addition), 10 for the batch-affine one (a record costs
  * ~6 products instead of 10, a bucket also its lists; fitted to the H200
  * window sweeps at 2^24 and 2^26, bench/NOTES.md). G2 costs scale alike. */
+#define SP_MSM_BA_PER_BUCKET 10.0
 static double msm_cost(size_t n, unsigned c, double per_bucket)
 {
     msm_windows win;
@@ -149,9 +156,19 @@ static double msm_cost(size_t n, unsigned c, double per_bucket)
     return cost;
 }
 
+/* With a table every window's records share one set of 2^(c-1) buckets
+ * (the widest window's), so the buckets are paid once, not W times. */
+double sp_cu_table_cost(size_t n, unsigned c)
+{
+    msm_windows win;
+    unsigned nwin;
+    unsigned wide = sp_cu_msm_layout(c, &win, &nwin);
+    return (double)n * nwin + SP_MSM_BA_PER_BUCKET * (double)((size_t)1 << (wide - 1));
+}
+
 unsigned sp_cu_msm_window_acc(size_t n, int batch_affine)
 {
-    const double w = batch_affine ? 10.0 : 3.0;
+    const double w = batch_affine ? SP_MSM_BA_PER_BUCKET : 3.0;
     unsigned best = 8;
     for (unsigned c = 9; c <= 22; c++)
         if (msm_cost(n, c, w) < msm_cost(n, best, w))
@@ -201,10 +218,10 @@ void sp_cu_msm_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin,
 }
 
 sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
-                         unsigned nwin, const msm_windows *lay, uint32_t **keys_out,
+                         unsigned nwin, const msm_windows *lay, int shared, uint32_t **keys_out,
                          uint32_t **vals_out, uint32_t **start, uint32_t **end, int *bad)
 {
-    size_t m = (size_t)nwin * n, slots = (size_t)nwin << c;
+    size_t m = (size_t)nwin * n, slots = (size_t)(shared ? 1 : nwin) << c;
     void *k1, *k2, *v1, *v2, *rng, *small, *tmp = NULL;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_KEYS, m * 4, &k1));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_KEYS2, m * 4, &k2));
@@ -215,12 +232,13 @@ sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsi
     int *dbad = (int *)small;
     SP_CU(ctx, cudaMemsetAsync(dbad, 0, sizeof(int), ctx->stream));
     msm_digits<<<sp_cu_blocks(n, 256), 256, 0, ctx->stream>>>((uint32_t *)k1, (uint32_t *)v1,
-                                                               scalars, n, c, nwin, *lay, dbad);
+                                                               scalars, n, c, nwin, *lay,
+                                                               shared, dbad);
     SP_CU_LAUNCHED(ctx, "msm_digits");
     SP_CU(ctx, cudaMemcpyAsync(bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, ctx->stream));
 
     unsigned key_bits = c;
-    while ((1u << (key_bits - c)) < nwin)
+    while (!shared && (1u << (key_bits - c)) < nwin)
         key_bits++;
     size_t tmp_bytes = 0;
     SP_CU(ctx, cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
@@ -283,9 +301,26 @@ static int msm_acc_for(const sp_cuda *ctx, size_t n)
     return ctx->msm_acc;
 }
 
+/* The kept table the call runs over (sp_cuda.h: the even/odd
+ * multiplication, window 0 or one of the table's layout), else NULL. */
+static const sp_cu_table *msm_table_for(const sp_cuda *ctx, int group, const void *bases,
+                                        size_t n, unsigned window)
+{
+    if (ctx->mul_impl != SP_MUL_EO || n == 0 || ctx->n_tabs == 0)
+        return NULL;
+    const sp_cu_table *t = sp_cu_table_find(ctx, group, bases, n);
+    msm_windows lay;
+    unsigned nwin;
+    if (!t || (window && (window < 8 || window > 24 || sp_cu_msm_layout(window, &lay, &nwin) != t->c)))
+        return NULL;
+    return t;
+}
+
 extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
+    if (const sp_cu_table *t = msm_table_for(ctx, 1, bases, n, window))
+        return sp_cu_msm_g1_table(ctx, out, t, scalars);
     if (ctx->mul_impl != SP_MUL_EO)
         return sp_cu_msm_g1_pw(ctx, out, bases, scalars, n, window);
     const int acc = msm_acc_for(ctx, n);
@@ -297,6 +332,8 @@ extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_af
 extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                     const sp_scalar *scalars, size_t n, unsigned window)
 {
+    if (const sp_cu_table *t = msm_table_for(ctx, 2, bases, n, window))
+        return sp_cu_msm_g2_table(ctx, out, t, scalars);
     if (ctx->mul_impl != SP_MUL_EO)
         return sp_cu_msm_g2_pw(ctx, out, bases, scalars, n, window);
     return msm_acc_for(ctx, n) == 2 ? sp_cu_msm_g2_ba2(ctx, out, bases, scalars, n, window)

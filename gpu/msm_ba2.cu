@@ -52,6 +52,7 @@
 #include "msm_ba.cuh"
 #include "msm_kern.cuh"
 #include "msm_eo.cuh"
+#include "msm_table.cuh"
 #include "sp_cuda_backend.h"
 
 #define B2_THREADS 256 /* threads per block of the round kernels */
@@ -321,18 +322,20 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
 
 /* ---- list bookkeeping ---- */
 
-/* Round 0's lists: the records of each bucket of the group; *maxlen = the
- * longest. */
+/* Round 0's lists: the records of each bucket of the group that lie in
+ * the group's records [r0, r1) (a table MSM's group may cut a bucket);
+ * *maxlen = the longest. */
 __global__ void b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start, const uint32_t *end,
-                        uint32_t nb, unsigned c, uint32_t boff, uint32_t r0, unsigned *maxlen)
+                        uint32_t nb, unsigned c, uint32_t boff, uint32_t r0, uint32_t r1,
+                        unsigned *maxlen)
 {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t l = 0;
     if (b < nb) {
         const uint32_t g = boff + b, lk = c - 1;
         const uint32_t key = ((g >> lk) << c) | ((g & ((1u << lk) - 1)) + 1);
-        const uint32_t s = start[key], e = end[key];
-        l = e - s;
+        const uint32_t s = max(start[key], r0), e = min(end[key], r1);
+        l = e > s ? e - s : 0;
         len[b] = l;
         beg[b] = l ? s - r0 : 0;
     }
@@ -366,7 +369,7 @@ struct b2_max {
 /* Each bucket's single point, or infinity (0, 0), as its affine sum. */
 template <class F>
 __global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *len,
-                         const uint32_t *beg, uint32_t nb, uint32_t boff)
+                         const uint32_t *beg, uint32_t nb)
 {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb)
@@ -379,7 +382,7 @@ __global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *le
         f_set_zero(p.x);
         f_set_zero(p.y);
     }
-    buckets[boff + b] = p;
+    buckets[b] = p;
 }
 
 /* ---- host ---- */
@@ -534,27 +537,36 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     return SP_OK;
 }
 
-/* Windows [w0, w1): their buckets' sums into bk (affine, in the order of
- * msm_kern.cuh's buckets). vals: all sorted records (n per window). */
+/* One group of the sorted records: records [r0, r1) of the buckets
+ * boff .. boff + nb - 1 (msm_kern.cuh's order); their sums (affine) go to
+ * out[b - boff]. A group of windows (the plain MSM) holds whole buckets;
+ * a table MSM's group of records may hold part of one at either end. */
+struct b2_part {
+    size_t r0, r1;
+    uint32_t boff, nb;
+};
+
+/* The sums of group g's buckets into out. vals: all sorted records;
+ * bases: the points the records name. */
 template <class F>
-static sp_status b2_group(sp_cuda *ctx, affine_t<F> *bk, const affine_t<F> *bases,
+static sp_status b2_group(sp_cuda *ctx, affine_t<F> *out, const affine_t<F> *bases,
                           const uint32_t *vals, const uint32_t *start, const uint32_t *end,
-                          size_t n, unsigned c, unsigned w0, unsigned w1, b2_prof *pf)
+                          unsigned c, const b2_part &g, b2_prof *pf)
 {
     pf->groups++;
-    const size_t r0 = (size_t)w0 * n, m = (size_t)(w1 - w0) * n;
-    const uint32_t nb = (w1 - w0) << (c - 1), boff = w0 << (c - 1);
+    const size_t m = g.r1 - g.r0;
+    const uint32_t nb = g.nb;
     b2_bufs<F> B;
     SP_TRY(b2_alloc<F>(ctx, &B, m, nb, NULL));
     SP_CU(ctx, cudaMemsetAsync(B.word, 0, sizeof(unsigned), ctx->stream));
-    b2_init<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B.len, B.beg, start, end, nb, c, boff,
-                                                            (uint32_t)r0, B.word);
+    b2_init<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B.len, B.beg, start, end, nb, c, g.boff,
+                                                            (uint32_t)g.r0, (uint32_t)g.r1, B.word);
     SP_CU_LAUNCHED(ctx, "b2_init");
     unsigned longest = 0;
     SP_CU(ctx, cudaMemcpyAsync(&longest, B.word, sizeof longest, cudaMemcpyDeviceToHost,
                                ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    b2_src<F> in = {NULL, bases, vals + r0};
+    b2_src<F> in = {NULL, bases, vals + g.r0};
     for (int out = 0; longest > 1; out ^= 1) {
         SP_TRY(b2_round<F>(ctx, &B, in, out, nb, &longest, pf));
         uint32_t *t = B.len; /* the new lists become the current ones */
@@ -562,7 +574,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *bk, const affine_t<F> *base
         t = B.beg, B.beg = B.nbeg, B.nbeg = t;
         in.pts = B.pts[out];
     }
-    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(bk, in, B.len, B.beg, nb, boff);
+    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(out, in, B.len, B.beg, nb);
     SP_CU_LAUNCHED(ctx, "b2_final");
     return SP_OK;
 }
@@ -617,9 +629,12 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     b2_prof pf;
     memset(&pf, 0, sizeof pf);
     pf.on = ctx->profile;
-    for (unsigned w0 = 0; w0 < nwin; w0 += g)
-        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk, (const affine_t<F> *)s.db, s.vals, s.start,
-                           s.end, n, c, w0, w0 + g < nwin ? w0 + g : nwin, &pf));
+    for (unsigned w0 = 0; w0 < nwin; w0 += g) {
+        const unsigned w1 = w0 + g < nwin ? w0 + g : nwin;
+        const b2_part part = {(size_t)w0 * n, (size_t)w1 * n, w0 << (c - 1), (w1 - w0) << (c - 1)};
+        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk + part.boff, (const affine_t<F> *)s.db, s.vals,
+                           s.start, s.end, c, part, &pf));
+    }
     SP_TRY(sp_cu_msm_mark(ctx, 2));
     SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s),
                                               (const affine_t<F> *)s.bk, c, nwin, s.log_l)));
@@ -630,6 +645,103 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
              "apply %.1f ms",
              pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
     return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
+}
+
+/* ---- over a precomputed table (msm_table.cuh) ---- */
+
+/* Records per group of a table MSM of m = W n records: as many as fit in
+ * half of the free device memory plus the BA scratch held (as
+ * b2_group_windows), in equal groups; at most ba_max_group rows' worth
+ * (n records a row) when that test knob is set; 0 when not even n fit. */
+template <class F>
+static size_t b2_table_per_group(sp_cuda *ctx, size_t n, size_t m, unsigned c)
+{
+    size_t free_b = 0, total = 0, held = 0, one = 0;
+    if (sp_cuda_mem_info(ctx, &free_b, &total) != SP_OK)
+        return 0;
+    for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
+        held += ctx->xscr_cap[i];
+    const size_t avail = (free_b + held) / 2, nb = (size_t)1 << (c - 1);
+    const size_t cap = ctx->ba_max_group && ctx->ba_max_group * n < m ? ctx->ba_max_group * n : m;
+    b2_bufs<F> B;
+    for (size_t g = (m + cap - 1) / cap;; g++) {
+        const size_t per = (m + g - 1) / g;
+        if (b2_alloc<F>(ctx, &B, per, (uint32_t)nb, &one) != SP_OK)
+            return 0;
+        if (one <= avail)
+            return per;
+        if (per <= n)
+            return 0;
+    }
+}
+
+/* The records of every window in one set of buckets (sp_cu_msm_sort,
+ * shared), their sums in groups of records, each group's into a layer of
+ * its own, the layers added in the one reduction; the window sums'
+ * machinery (msm_finish) sees one window covering all 256 bits, so no
+ * doublings. When not even one row's records fit, the plain call over the
+ * table's bases. */
+template <class F, class HX, class HJ>
+static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
+                              const sp_scalar *scalars, int group)
+{
+    const size_t n = t->n, m = (size_t)t->nwin * n;
+    const unsigned c = t->c;
+    const uint32_t nb = 1u << (c - 1);
+    msm_sorted s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.nwin = 1;
+    s.lay.off[1] = 256;
+    s.log_l = sp_cu_msm_log_seg(c, 1);
+    const void *ds;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s.small));
+    SP_TRY(sp_cu_msm_mark(ctx, 0));
+    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, c, t->nwin, &t->lay, 1, &s.keys,
+                          &s.vals, &s.start, &s.end, &s.bad));
+    SP_TRY(sp_cu_msm_mark(ctx, 1));
+    const size_t per = b2_table_per_group<F>(ctx, n, m, c);
+    if (per == 0) {
+        SP_CU(ctx, cudaStreamSynchronize(ctx->stream)); /* s.bad is being read back */
+        if (group == 1)
+            return sp_cu_msm_g1_ba2(ctx, (sp_g1_jac *)out, (const sp_g1_affine *)t->bases, scalars,
+                                    n, 0);
+        return sp_cu_msm_g2_ba2(ctx, (sp_g2_jac *)out, (const sp_g2_affine *)t->bases, scalars, n,
+                                0);
+    }
+    const unsigned ng = (unsigned)((m + per - 1) / per);
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, (size_t)ng * nb * sizeof(affine_t<F>), &s.bk));
+    b2_prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = ctx->profile;
+    for (unsigned g = 0; g < ng; g++) {
+        const b2_part part = {g * per, (g + 1) * per < m ? (g + 1) * per : m, 0, nb};
+        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk + (size_t)g * nb, (const affine_t<F> *)t->q,
+                           s.vals, s.start, s.end, c, part, &pf));
+    }
+    SP_TRY(sp_cu_msm_mark(ctx, 2));
+    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), (const affine_t<F> *)s.bk,
+                                              c, 1, s.log_l, ng)));
+    SP_TRY(sp_cu_msm_mark(ctx, 4));
+    char more[200];
+    snprintf(more, sizeof more,
+             "; table of %u windows in one set of buckets: %u groups of records, %u rounds: "
+             "lists %.1f dens %.1f top %.1f apply %.1f ms",
+             t->nwin, pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+    return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
+}
+
+sp_status sp_cu_msm_g1_table(sp_cuda *ctx, sp_g1_jac *out, const sp_cu_table *t,
+                             const sp_scalar *scalars)
+{
+    return b2_table_run<b2_fp, sp_g1_xyzz>(ctx, out, t, scalars, 1);
+}
+
+sp_status sp_cu_msm_g2_table(sp_cuda *ctx, sp_g2_jac *out, const sp_cu_table *t,
+                             const sp_scalar *scalars)
+{
+    return b2_table_run<b2_fp2, sp_g2_xyzz>(ctx, out, t, scalars, 2);
 }
 
 sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,

@@ -38,9 +38,13 @@ unsigned sp_cu_msm_window_acc(size_t n, int batch_affine);
 /* log2 of the reduction's segment length. */
 unsigned sp_cu_msm_log_seg(unsigned c, unsigned nwin);
 /* Phases 1-3: sorted records and bucket ranges. On output *bad is the
- * non-canonical flag read back from the device. */
+ * non-canonical flag read back from the device. shared = 0: record (w, i)
+ * has key (w << c) | |d| and value i | sign << 31 (a set of buckets per
+ * window); shared = 1 (a precomputed table, msm_table.cuh): key |d| and
+ * value (w n + i) | sign << 31, the point of row w of the table, so that
+ * every window's records share one set of buckets (n nwin < 2^31). */
 sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
-                         unsigned nwin, const msm_windows *lay, uint32_t **keys_out,
+                         unsigned nwin, const msm_windows *lay, int shared, uint32_t **keys_out,
                          uint32_t **vals_out, uint32_t **start, uint32_t **end, int *bad);
 /* With profiling on, records phase mark i (0..4) on the stream. */
 sp_status sp_cu_msm_mark(sp_cuda *ctx, int i);
@@ -287,12 +291,14 @@ static __device__ __forceinline__ void bucket_add(xyzz_t<F> &run, const affine_t
  * Thread (w, j) owns buckets j*L+1 .. (j+1)*L of window w and writes
  *   sum_{k in segment} k B_k = sum (k - jL) B_k + jL * sum B_k,
  * the first term by the running sum from the top bucket down. B: the
- * buckets' type (bucket_add).
+ * buckets' type (bucket_add). B_k is the sum of nlayer layers, lstride
+ * buckets apart (the partial sums of a table MSM's groups of records,
+ * msm_ba2.cu; 1 otherwise).
  */
 template <class F, class B>
 __global__ void __launch_bounds__(SP_MSM_THREADS)
 msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin,
-                    unsigned log_l)
+                    unsigned log_l, unsigned nlayer, size_t lstride)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lk = c - 1, ls = lk - log_l; /* log2 of segments per window */
@@ -304,7 +310,8 @@ msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin
     xyzz_set_inf(run);
     xyzz_set_inf(acc);
     for (int k = (1 << log_l) - 1; k >= 0; k--) {
-        bucket_add(run, b[k]);
+        for (unsigned g = 0; g < nlayer; g++)
+            bucket_add(run, b[k + g * lstride]);
         xyzz_add(acc, run);
     }
     if (j) {
@@ -384,16 +391,17 @@ static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_
 }
 
 /* Phase 5: win[w] = sum_k k * B_(w,k) for every window (B: the buckets'
- * type, XYZZ or affine). */
+ * type, XYZZ or affine; B_(w,k) the sum of nlayer layers of nwin 2^(c-1)
+ * buckets each, msm_reduce_segments). */
 template <class F, class B = xyzz_t<F> >
 static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
-                                  unsigned nwin, unsigned log_l)
+                                  unsigned nwin, unsigned log_l, unsigned nlayer = 1)
 {
     size_t nseg = (size_t)nwin << (c - 1 - log_l);
     void *sg;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
     msm_reduce_segments<F, B><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)sg, bk, c, nwin, log_l);
+        (xyzz_t<F> *)sg, bk, c, nwin, log_l, nlayer, (size_t)nwin << (c - 1));
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
     /* two levels: nwin*G groups of the segment sums, then nwin groups of G
@@ -454,7 +462,7 @@ static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
     s->bad = 0;
     SP_TRY(sp_cu_msm_mark(ctx, 0));
-    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay,
+    SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay, 0,
                           &s->keys, &s->vals, &s->start, &s->end, &s->bad));
     return sp_cu_msm_mark(ctx, 1);
 }

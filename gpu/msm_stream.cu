@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cu_util.cuh"
+#include "msm_table.cuh"
 #include "sp_cuda_backend.h"
 
 /* Largest chunk: the plain MSMs take fewer than 2^31 points. */
@@ -196,6 +197,37 @@ static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_
     return SP_OK;
 }
 
+/*
+ * 1 when bases have a kept table (msm_table.cuh) the MSM would use and
+ * its scratch fits what a call could have (as stream_pick_chunk, whose
+ * rule of releasing the scratch first it follows): then the MSM runs
+ * whole, since chunks would lose the table and its rounds take groups of
+ * records as memory allows. With split the plain MSM may run instead
+ * (gathered "other" scalars), so its scratch must fit too.
+ */
+static int stream_whole_table(sp_cuda *ctx, int group, const void *bases, size_t n,
+                              unsigned window, unsigned flags)
+{
+    const sp_cu_table *t = sp_cu_table_find(ctx, group, bases, n);
+    msm_windows lay;
+    unsigned nwin;
+    if (!t || ctx->mul_impl != SP_MUL_EO || (window && sp_cu_msm_layout(window, &lay, &nwin) != t->c))
+        return 0;
+    size_t avail = 0, now = 0, need = sp_cuda_msm_table_scratch(group, n, t->c);
+    if (flags & SP_CUDA_MSM_HOST_SCALARS)
+        need += n * sizeof(sp_scalar);
+    if (flags & SP_CUDA_MSM_SPLIT) {
+        size_t plain = sp_cuda_msm_stream_bytes(ctx, group, n, n, flags);
+        need = need > plain ? need : plain;
+    }
+    if (stream_avail(ctx, &avail, &now) != SP_OK || need + SP_CUDA_STREAM_MARGIN > avail)
+        return 0;
+    if (sp_cuda_scratch_bytes(ctx) && now < SP_CUDA_STREAM_MARGIN + need &&
+        sp_cuda_scratch_trim(ctx) != SP_OK)
+        return 0;
+    return 1;
+}
+
 /* ---- the copy stream ---- */
 
 static sp_status stream_init(sp_cuda *ctx)
@@ -305,6 +337,8 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
     p.n = n;
     unsigned flags = (split ? SP_CUDA_MSM_SPLIT : 0) | (p.host_bases ? SP_CUDA_MSM_HOST_BASES : 0) |
                      (p.host_scalars ? SP_CUDA_MSM_HOST_SCALARS : 0);
+    if (chunk == 0 && stream_whole_table(ctx, G::group, bases, n, window, flags))
+        chunk = n;
     if (chunk == 0)
         SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, flags));
     if (chunk >= n) /* one chunk: the plain call, which copies host data itself */

@@ -103,6 +103,63 @@ int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc);
  * Returns the previous setting. */
 unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows);
 
+/*
+ * Precomputed window tables of fixed bases (gpu/msm_table.cu), for bases
+ * that stay in device memory across many MSMs (a resident proving key):
+ * the table holds Q[w][i] = [2^off_w] P_i, every base times every
+ * window's weight (off_w: the first scalar bit of window w), affine, W
+ * rows of n points (row 0 a copy of the bases). With it, the digit of
+ * window w of scalar i is a record of point Q[w][i], and all W windows'
+ * records go into ONE set of 2^(c-1) buckets: one bucket reduction
+ * instead of W and no doublings between windows, so the reduction no
+ * longer grows with W and a wider window c (fewer windows, fewer records,
+ * fewer additions) pays. The records are summed by the batch-affine
+ * items (msm_ba2.cu); the memory is W n x 96 bytes in G1 (192 in G2).
+ *
+ * sp_cuda_msm_table_add:
+ * On input: bases device memory of this context holding n >= 1 affine
+ *   points of group 1 or 2 (not a copy: an MSM finds the table by this
+ *   address and n); window 0 = sp_cuda_msm_table_window(n, group), or
+ *   8..24 (windows of at most that many bits, as for the MSMs).
+ * On output: the table is made on the device and kept by the context
+ *   until sp_cuda_msm_table_drop or sp_cuda_free (one for the same bases
+ *   and n is replaced); *build_ms (when not NULL) = the time the build
+ *   took. The bases must not change while the table is kept.
+ * Returns SP_OK; SP_ERR_INVALID_ARG (bases not device memory, n = 0, a
+ *   bad window or group, n W >= 2^31); SP_ERR_NOMEM when the table does
+ *   not fit in the free device memory under the cap (the context's
+ *   scratch is released first to make room), nothing kept; SP_ERR_GPU.
+ *
+ * Use: sp_cuda_msm_g1/_g2, and the split and streamed calls, which reach
+ * them, run over exactly (bases, n) of a kept table with it when the knob
+ * below is on, the multiplication is the even/odd one (the default) and
+ * window is 0 or the table's: the same result, on the table's window.
+ * Otherwise they run as without it.
+ */
+sp_status sp_cuda_msm_table_add(sp_cuda *ctx, int group, const void *bases, size_t n,
+                                unsigned window, double *build_ms) SP_WARN_UNUSED;
+/* Frees the tables kept for bases (any n); none is fine. */
+void sp_cuda_msm_table_drop(sp_cuda *ctx, const void *bases);
+/* Device bytes of the tables the context keeps. */
+size_t sp_cuda_msm_tables_bytes(const sp_cuda *ctx);
+/* The widest window of a table for n points of group 1 or 2 (window 0):
+ * the cost model of the batch-affine items with one set of buckets. */
+unsigned sp_cuda_msm_table_window(size_t n, int group);
+/* Device bytes of a table for n points (window as for the add call). */
+size_t sp_cuda_msm_table_bytes(int group, size_t n, unsigned window);
+/* Device scratch (bytes, an upper estimate) an MSM over a table of n
+ * points needs at least: the sort of its n W records, the bucket ranges
+ * and sums, and the batch-affine rounds over n records at a time (it
+ * takes more when free, up to half of what is free). */
+size_t sp_cuda_msm_table_scratch(int group, size_t n, unsigned window);
+/* Tuning knob: 1 = MSMs over bases with a kept table use it, 0 = they do
+ * not (the plain path, for measurement side by side). Default
+ * SP_CUDA_MSM_TABLE_DEFAULT; SP_CUDA_MSM_TABLE=0|1 in the environment
+ * overrides it when a context is created. Returns the previous setting;
+ * other values are ignored. */
+#define SP_CUDA_MSM_TABLE_DEFAULT 1
+int sp_cuda_set_msm_table(sp_cuda *ctx, int on);
+
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_dev_free(sp_cuda *ctx, void *dev);

@@ -158,6 +158,27 @@ sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *err, size_t e
 typedef struct sp_backend sp_backend;
 void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes);
 
+/*
+ * Precomputed window tables at key_attach (sp_cuda_msm_table_add): for
+ * the key's resident G1 arrays of at least min_points points (default
+ * SP_CUDA_MSM_BA2_MIN), H first, then A, B1 and C (their MSMs reach the
+ * table when the witness scalars are dense; 0/1-heavy ones are gathered
+ * first and run without it), a table is made when it fits in what is left
+ * of the backend's table budget and the device keeps free, beside it, the
+ * proving reserve and the table MSM's least scratch
+ * (sp_cuda_msm_table_scratch); else that array's MSMs run without one.
+ * The budget is in bytes for all the backend's tables: SP_CUDA_MSM_TABLES
+ * in the environment at open (util/bytes.h's syntax; 0 = no tables), by
+ * default the device memory (the cap when set) over
+ * SP_CB_TABLES_DEFAULT_DIV of backend_cuda.c (bench/NOTES.md has the
+ * measurements it follows). Tables go with their key at key_detach; the
+ * attach log names the tables made and their build times.
+ * sp_backend_cuda_set_tables sets both for the next key_attach (tests);
+ * sp_backend_cuda_table_bytes returns the device bytes of the tables kept.
+ */
+void sp_backend_cuda_set_tables(sp_backend *be, size_t budget, size_t min_points);
+size_t sp_backend_cuda_table_bytes(sp_backend *be);
+
 #ifdef __cplusplus
 }
 #endif

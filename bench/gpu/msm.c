@@ -15,18 +15,7 @@
 #include <string.h>
 #include "gpu_bench.h"
 
-/* Device-resident inputs: nmax bases (a progression of period `period`,
- * tiled), nmax random scalars (also kept on the host for the oracle). */
-typedef struct {
-    const chk_grp *g;
-    void *aff;   /* the period's bases, on the host */
-    sp_fr b0, d; /* their logs: b0 + i d */
-    size_t nmax, period;
-    uint64_t *sc;
-    void *db, *ds;
-} bench_in;
-
-static void bench_in_free(chk_env *env, bench_in *in)
+void bench_in_free(chk_env *env, bench_in *in)
 {
     sp_cuda_dev_free(env->cu, in->db);
     sp_cuda_dev_free(env->cu, in->ds);
@@ -34,9 +23,7 @@ static void bench_in_free(chk_env *env, bench_in *in)
     memset(in, 0, sizeof *in);
 }
 
-/* Returns 1 when the inputs are on the device. */
-static int bench_in_make(chk_env *env, bench_in *in, const chk_grp *g, unsigned max_log,
-                         unsigned period_log)
+int bench_in_make(chk_env *env, bench_in *in, const chk_grp *g, unsigned max_log, unsigned period_log)
 {
     memset(in, 0, sizeof *in);
     in->g = g;
@@ -67,11 +54,7 @@ static int bench_in_make(chk_env *env, bench_in *in, const chk_grp *g, unsigned 
     return 1;
 }
 
-/* Median ms of reps calls of the configuration now selected at n points
- * (window 0), after a warm-up call checked against want, then one
- * profiled call whose phases are printed; -1 on failure. */
-static double time_cfg(chk_env *env, const bench_in *in, size_t n, const void *want, int reps,
-                       const char *what)
+double bench_time_msm(chk_env *env, const bench_in *in, size_t n, const void *want, int reps, const char *what)
 {
     const chk_grp *g = in->g;
     unsigned char got[sizeof(sp_g2_jac)];
@@ -138,7 +121,7 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
         snprintf(what, sizeof what, "%s MSM, bases+scalars on device (c=%u)", g->name,
                  sp_cuda_msm_window(n, g == &chk_grp_g1 ? 1 : 2));
         snprintf(size, sizeof size, "2^%u", k);
-        double ms = time_cfg(env, in, n, want, k <= 20 ? 7 : 3, what);
+        double ms = bench_time_msm(env, in, n, want, k <= 20 ? 7 : 3, what);
         if (ms < 0)
             return;
         bench_table_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
@@ -169,7 +152,7 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
             char what[96], size[16];
             snprintf(what, sizeof what, "%s MSM, %s", g->name, chk_msm_cfgs[c].name);
             snprintf(size, sizeof size, "2^%u", logs[k]);
-            ms[k][c] = time_cfg(env, in, n, want, 3, what);
+            ms[k][c] = bench_time_msm(env, in, n, want, 3, what);
             if (ms[k][c] >= 0)
                 bench_table_row(what, size, ms[k][c], "ms", "");
         }
@@ -393,7 +376,7 @@ void bench_msm_acc(chk_env *env)
                 char what[96], size[16];
                 snprintf(what, sizeof what, "g1 MSM, %s", cfgs[c]->name);
                 snprintf(size, sizeof size, "2^%u", k);
-                double ms = time_cfg(env, &in, n, want, 3, what);
+                double ms = bench_time_msm(env, &in, n, want, 3, what);
                 if (ms >= 0)
                     bench_table_row(what, size, ms, "ms", "");
             }

@@ -36,6 +36,7 @@ typedef struct {
     int checks, bench; /* --no-checks, --no-bench: 0 */
     int witness;       /* --witness */
     int stream;        /* --stream */
+    int precomp;       /* --precomp */
     const char *only;  /* --only ntt|msm|split, or NULL */
 } chk_opts;
 /* Fills *o and env's sizes and flags from argv. Returns 0; 1 for a lone

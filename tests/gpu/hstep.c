@@ -221,6 +221,40 @@ static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const s
         }
 }
 
+/* The key attached again with MSM tables for every G1 array
+ * (sp_backend_cuda_set_tables: no size limit), the proof's MSMs against
+ * the CPU's with v's witness and with a dense one (every witness MSM
+ * reaches its table, split or not), then attached as before. */
+static void check_backend_tables(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk,
+                                 const sp_ntt_domain *d, const proof_vals *v)
+{
+    char err[SP_ERR_LEN] = "";
+    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
+    size_t want = sp_cuda_msm_table_bytes(1, pk->n_h, 0) + 2 * sp_cuda_msm_table_bytes(1, nv, 0) +
+                  sp_cuda_msm_table_bytes(1, nc, 0);
+    proof_vals dense = *v;
+    dense.w = malloc(nv * sizeof *dense.w);
+    if (!dense.w) {
+        CHECKF(0, "host memory for a dense witness");
+        return;
+    }
+    sp_fr_set_u64(&dense.w[0], 1);
+    random_frs(env, dense.w + 1, nv - 1);
+    be->key_detach(be, pk);
+    sp_backend_cuda_set_tables(be, SIZE_MAX, 1);
+    CHECKF(be->key_attach(be, pk, err) == SP_OK, "key_attach with tables: %s", err);
+    CHECKF(sp_backend_cuda_table_bytes(be) == want, "%zu bytes of MSM tables, want %zu",
+           sp_backend_cuda_table_bytes(be), want);
+    compare_prove(env, be, cpu, pk, d, v, 1, "resident, MSM tables");
+    compare_prove(env, be, cpu, pk, d, &dense, 0, "resident, MSM tables, dense witness");
+    be->key_detach(be, pk);
+    CHECKF(sp_backend_cuda_table_bytes(be) == 0, "MSM tables kept after key_detach");
+    sp_backend_cuda_set_tables(be, 0, SP_CUDA_MSM_BA2_MIN);
+    CHECKF(be->key_attach(be, pk, err) == SP_OK, "key_attach: %s", err);
+    CHECKF(sp_backend_cuda_table_bytes(be) == 0, "MSM tables with a budget of 0");
+    free(dense.w);
+}
+
 /* A random key of nv wires on 2^log_n: the proof's MSMs equal the CPU's
  * with the key resident and not, in every variant of the proof path, with
  * the witness in pageable and in pinned memory, and with a c that is not
@@ -267,6 +301,7 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
             compare_prove(env, be, cpu, &pk, d, &rc, 0, "c copied, c != a * b");
     }
     sp_backend_cuda_set_variants(be, 1, 1);
+    check_backend_tables(env, be, cpu, &pk, d, &v);
     sp_ntt_domain *d2 = NULL; /* a domain of another size: refused, with the backend's name */
     sp_backend_msms m;
     err[0] = 0;

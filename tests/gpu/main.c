@@ -1,5 +1,5 @@
 /*
- * gpu_check [--quick] [--stream | --only ntt|msm|split] [--device N] [--no-checks]
+ * gpu_check [--quick] [--stream | --only ntt|msm|split|backend] [--device N] [--no-checks]
  * gpu_check --curve
  *
  * Every GPU-vs-CPU equality check (tests/gpu/), in one program built for
@@ -7,10 +7,11 @@
  * compiled with the same constants); --curve prints that curve's name
  * (SP_CURVE_NAME) and exits, with no device. --stream runs only the
  * streamed-MSM and streamed-key checks (stream.c), --only only the NTT,
- * MSM or split-MSM ones (each in a process of its own keeps a fault in
- * one, which leaves the CUDA context unusable, from failing the others).
- * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba, --g1,
- * --g2, --ntt) are accepted and change nothing here, so that one command
+ * MSM, split-MSM or backend ones (each in a process of its own keeps a
+ * fault in one, which leaves the CUDA context unusable, from failing the
+ * others).
+ * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba,
+ * --precomp, --g1, --g2, --ntt) are accepted and change nothing here, so that one command
  * line serves both programs (scripts/gpu-check.sh). Exit status 0 only
  * when every check passed.
  */
@@ -18,11 +19,13 @@
 #include <string.h>
 #include "gpu_check.h"
 
-/* One group of equality checks alone (--only): "ntt", "msm" or "split";
- * 0 for another name. */
-static int run_only(chk_env *env, const char *name, double t0)
+/* One group of equality checks alone (--only): "ntt", "msm", "split" or
+ * "backend"; 0 for another name. */
+static int run_only(chk_env *env, const char *name, int device, double t0)
 {
-    if (!strcmp(name, "ntt"))
+    if (!strcmp(name, "backend"))
+        chk_backend(env, device);
+    else if (!strcmp(name, "ntt"))
         chk_ntt(env);
     else if (!strcmp(name, "msm"))
         chk_msm(env);
@@ -60,13 +63,14 @@ int main(int argc, char **argv)
     chk_env env;
     chk_opts o;
     memset(&env, 0, sizeof env);
-    int rc = chk_options(&env, &o, argc, argv, "[--quick] [--stream | --only ntt|msm|split] [--device N]");
+    int rc = chk_options(&env, &o, argc, argv, "[--quick] [--stream | --only ntt|msm|split|backend] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
     if (rc)
         return rc == 1 ? 0 : rc;
-    if (o.only && strcmp(o.only, "ntt") && strcmp(o.only, "msm") && strcmp(o.only, "split")) {
-        fprintf(stderr, "gpu_check: --only takes ntt, msm or split\n");
+    if (o.only && strcmp(o.only, "ntt") && strcmp(o.only, "msm") && strcmp(o.only, "split") &&
+        strcmp(o.only, "backend")) {
+        fprintf(stderr, "gpu_check: --only takes ntt, msm, split or backend\n");
         return 2;
     }
     sp_test_begin("gpu_check", &env.rng);
@@ -77,7 +81,7 @@ int main(int argc, char **argv)
         chk_stream(&env, o.device);
         printf("streamed MSM and key checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     } else if (o.checks && o.only) {
-        run_only(&env, o.only, t0);
+        run_only(&env, o.only, o.device, t0);
     } else if (o.checks) {
         run_checks(&env, o.device, t0);
     }

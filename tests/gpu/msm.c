@@ -211,6 +211,191 @@ static void check_ba_groups(chk_env *env)
            sp_test_failures == before ? "yes" : "NO");
 }
 
+/* ---- precomputed tables (sp_cuda_msm_table_add) ---- */
+
+/* One MSM call of the table checks. */
+typedef enum { T_PLAIN, T_SPLIT, T_STREAM, T_STREAM_SPLIT, T_CALLS } table_call;
+static const char *const table_call_name[T_CALLS] = {"plain", "split", "streamed", "streamed split"};
+
+static sp_status table_msm(chk_env *env, const chk_grp *g, table_call k, void *got, const void *db,
+                           const void *s, size_t n, unsigned window)
+{
+    switch (k) {
+    case T_SPLIT:
+        return g->msm_split(env->cu, got, db, s, n, window);
+    case T_STREAM:
+    case T_STREAM_SPLIT:
+        return g->msm_stream(env->cu, got, db, (const sp_scalar *)s, n, 0, k == T_STREAM_SPLIT, window);
+    default:
+        return g->msm(env->cu, got, db, s, n, window);
+    }
+}
+
+/* Calls k over device bases db with scalars s (host or device) equal to
+ * want; with expect_table, the profile must show the table's run. */
+static void table_one(chk_env *env, const chk_grp *g, table_call k, const void *want, const void *db,
+                      const void *s, size_t n, unsigned window, int expect_table, const char *what)
+{
+    unsigned char got[sizeof(sp_g2_jac)];
+    memset(got, 0xa5, sizeof got);
+    sp_cuda_set_profile(env->cu, 1);
+    sp_status st = table_msm(env, g, k, got, db, s, n, window);
+    int used = strstr(sp_cuda_profile(env->cu), "table of") != NULL;
+    sp_cuda_set_profile(env->cu, 0);
+    char w[200];
+    snprintf(w, sizeof w, "%s table %s msm n=%zu window=%u (%s)", g->name, table_call_name[k], n, window,
+             what);
+    if (chk_ok(env, st, w))
+        CHECKF(g->eq(got, want), "%s: GPU result differs from the reference", w);
+    if (expect_table >= 0)
+        CHECKF(used == expect_table, "%s: the table was %s", w, used ? "used" : "not used");
+}
+
+/* The MSM of aff and sc (n points, host) over a table made with `window`
+ * for a device copy of aff, against want: the plain, split and streamed
+ * calls (over the table with window 0 and its own, with device and host
+ * scalars, in groups of records of 1 and 3 rows and as memory allows);
+ * without it for another window and with the knob off; then dropped. */
+static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const void *aff, const uint64_t *sc,
+                      size_t n, unsigned window, int all_calls, const char *what)
+{
+    void *db = NULL, *ds = NULL;
+    double ms = 0;
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, db, aff, n * g->aff_sz), "copy") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy") ||
+        !chk_ok(env, sp_cuda_msm_table_add(env->cu, g->group, db, n, window, &ms), "table add"))
+        goto out;
+    unsigned tc = window ? window : sp_cuda_msm_table_window(n, g->group);
+    CHECKF(sp_cuda_msm_tables_bytes(env->cu) == sp_cuda_msm_table_bytes(g->group, n, window),
+           "%s table of %zu points: %zu bytes kept", g->name, n, sp_cuda_msm_tables_bytes(env->cu));
+    static const unsigned groups[3] = {0, 1, 3};
+    for (int gi = 0; gi < 3; gi++) {
+        unsigned old = sp_cuda_set_msm_ba_group(env->cu, groups[gi]);
+        for (int k = 0; k < T_CALLS; k++) {
+            if (!all_calls && k != T_PLAIN)
+                continue;
+            /* a split call over 0/1 scalars gathers the rest: no table then */
+            table_one(env, g, (table_call)k, want, db, ds, n, 0, k == T_SPLIT || k == T_STREAM_SPLIT ? -1 : 1,
+                      what);
+        }
+        table_one(env, g, T_PLAIN, want, db, ds, n, tc, 1, what);
+        if (all_calls)
+            table_one(env, g, T_PLAIN, want, db, sc, n, 0, 1, what); /* host scalars */
+        sp_cuda_set_msm_ba_group(env->cu, old);
+    }
+    table_one(env, g, T_PLAIN, want, db, ds, n, tc == 8 ? 9 : 8, 0, what); /* another layout */
+    int old = sp_cuda_set_msm_table(env->cu, 0);
+    table_one(env, g, T_PLAIN, want, db, ds, n, 0, 0, what);
+    sp_cuda_set_msm_table(env->cu, old);
+out:
+    sp_cuda_msm_table_drop(env->cu, db);
+    CHECKF(sp_cuda_msm_tables_bytes(env->cu) == 0, "%s: tables kept after the drop", g->name);
+    sp_cuda_dev_free(env->cu, db);
+    sp_cuda_dev_free(env->cu, ds);
+}
+
+/* Explicit logs and scalars of the given kinds, every window in wins. */
+static void table_case(chk_env *env, const chk_grp *g, size_t n, logs_kind lk, scal_kind sk, const unsigned *wins,
+                       int nwins, int all_calls)
+{
+    sp_fr *e = malloc(n * sizeof *e);
+    uint64_t *sc = malloc(n * 32);
+    unsigned char *aff = malloc(n * g->aff_sz);
+    unsigned char want[sizeof(sp_g2_jac)];
+    make_logs(env, e, n, lk);
+    make_scalars(env, sc, n, sk, lk);
+    for (size_t i = 0; i < n; i++)
+        g->from_log(aff + i * g->aff_sz, &e[i]);
+    chk_oracle(env, g, want, sc, n, e, NULL, NULL, 0);
+    char what[64];
+    snprintf(what, sizeof what, "logs %d scalars %d", (int)lk, (int)sk);
+    for (int w = 0; w < nwins; w++)
+        table_cmp(env, g, want, aff, sc, n, wins[w], all_calls, what);
+    free(e), free(sc), free(aff);
+}
+
+/* What the table calls refuse, the scalars they reject, and the scratch
+ * model (sp_cuda_msm_table_scratch) against the scratch a call holds. */
+static void table_refusals(chk_env *env, const chk_grp *g)
+{
+    static const uint64_t r[4] = SP_FR_MODULUS_INIT;
+    const size_t n = (size_t)1 << 14;
+    void *aff = malloc(n * g->aff_sz), *db = NULL, *ds = NULL;
+    uint64_t *sc = malloc(n * 32);
+    unsigned char got[sizeof(sp_g2_jac)], poison[sizeof got];
+    chk_bases(env, g, aff, n, NULL, NULL);
+    chk_random_scalars(env, sc, n);
+    CHECK(sp_cuda_msm_table_add(env->cu, g->group, aff, n, 0, NULL) == SP_ERR_INVALID_ARG); /* host bases */
+    if (!chk_ok(env, sp_cuda_malloc(env->cu, &db, n * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &ds, n * 32), "malloc") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, db, aff, n * g->aff_sz), "copy"))
+        goto out;
+    CHECK(sp_cuda_msm_table_add(env->cu, g->group, db, 0, 0, NULL) == SP_ERR_INVALID_ARG);
+    CHECK(sp_cuda_msm_table_add(env->cu, g->group, db, n, 7, NULL) == SP_ERR_INVALID_ARG);
+    CHECK(sp_cuda_msm_table_add(env->cu, g->group, db, n, 25, NULL) == SP_ERR_INVALID_ARG);
+    CHECK(sp_cuda_msm_table_add(env->cu, 3, db, n, 0, NULL) == SP_ERR_INVALID_ARG);
+    CHECK(sp_cuda_msm_tables_bytes(env->cu) == 0);
+    if (!chk_ok(env, sp_cuda_msm_table_add(env->cu, g->group, db, n, 0, NULL), "table add"))
+        goto out;
+    memcpy(sc + 4 * (n / 2), r, 32); /* one scalar = r: not canonical */
+    memset(got, 0xa5, sizeof got);
+    memcpy(poison, got, sizeof got);
+    CHECK(g->msm(env->cu, got, db, sc, n, 0) == SP_ERR_NOT_CANONICAL);
+    CHECK(memcmp(got, poison, sizeof got) == 0);
+    sc[4 * (n / 2) + 3] = 0; /* canonical again */
+    unsigned old = sp_cuda_set_msm_ba_group(env->cu, 1);
+    if (chk_ok(env, sp_cuda_scratch_trim(env->cu), "trim") &&
+        chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy") &&
+        chk_ok(env, g->msm(env->cu, got, db, ds, n, 0), "table msm"))
+        CHECKF(sp_cuda_scratch_bytes(env->cu) <= sp_cuda_msm_table_scratch(g->group, n, 0),
+               "%s table msm of 2^14 held %zu bytes of scratch, the model says %zu", g->name,
+               sp_cuda_scratch_bytes(env->cu), sp_cuda_msm_table_scratch(g->group, n, 0));
+    sp_cuda_set_msm_ba_group(env->cu, old);
+out:
+    sp_cuda_msm_table_drop(env->cu, db);
+    sp_cuda_dev_free(env->cu, db);
+    sp_cuda_dev_free(env->cu, ds);
+    free(aff), free(sc);
+}
+
+/* Tables with every window layout from 8 to 24 bits (and the model's),
+ * the special cases, sizes 1, 2, 3, 1000 and 2^10 .. 2^max_log. */
+static void check_tables(chk_env *env, const chk_grp *g, unsigned max_log)
+{
+    static const unsigned every[15] = {0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 24};
+    static const unsigned some[3] = {0, 8, 22};
+    unsigned long before = sp_test_failures;
+    table_case(env, g, 1000, LOGS_RANDOM, SC_MIXED, every, 15, 1);
+    table_case(env, g, 1000, LOGS_SAME, SC_MIXED, some, 3, 1);
+    table_case(env, g, 1000, LOGS_SOME_INF, SC_MIXED, some, 3, 0);
+    table_case(env, g, 1000, LOGS_PLUS_MINUS, SC_RANDOM, some, 3, 0);
+    table_case(env, g, 1000, LOGS_PLUS_MINUS, SC_SMALL, some, 3, 0);
+    table_case(env, g, 1000, LOGS_RANDOM, SC_ZERO, some, 2, 0);
+    table_case(env, g, 1000, LOGS_RANDOM, SC_ONE, some, 3, 1);
+    for (size_t n = 1; n <= 3; n++)
+        table_case(env, g, n, LOGS_RANDOM, SC_RANDOM, some, 3, 1);
+    table_refusals(env, g);
+    for (unsigned k = 10; k <= max_log; k += 2) {
+        size_t n = (size_t)1 << k;
+        void *aff = malloc(n * g->aff_sz);
+        uint64_t *sc = malloc(n * 32);
+        unsigned char want[sizeof(sp_g2_jac)];
+        sp_fr b0, d;
+        chk_bases(env, g, aff, n, &b0, &d);
+        chk_random_scalars(env, sc, n);
+        chk_oracle(env, g, want, sc, n, NULL, &b0, &d, n);
+        table_cmp(env, g, want, aff, sc, n, 0, k == max_log, "random");
+        table_cmp(env, g, want, aff, sc, n, k == max_log ? 16 : 20, 0, "random");
+        free(aff), free(sc);
+    }
+    printf("  %s msm over precomputed tables (windows 8..24, n = 1..3, 1000 with the special cases, "
+           "2^10..2^%u; plain, split, streamed; groups of records) equal to the references: %s\n",
+           g->name, max_log, sp_test_failures == before ? "yes" : "NO");
+    fflush(stdout);
+}
+
 void chk_msm(chk_env *env)
 {
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -220,6 +405,8 @@ void chk_msm(chk_env *env)
     check_group(env, &chk_grp_g1, env->quick ? 14 : 20);
     check_ba_groups(env);
     check_group(env, &chk_grp_g2, env->quick ? 12 : 16);
+    check_tables(env, &chk_grp_g1, env->quick ? 14 : 18);
+    check_tables(env, &chk_grp_g2, env->quick ? 12 : 14);
     chk_tally();
 }
 

@@ -1,0 +1,71 @@
+/*
+ * Plain vs precomputed-table MSMs (sp_cuda_msm_table_add), side by side:
+ * G1 at 2^22, 2^24, 2^26 (as far as --g1 allows), G2 at --g2; bases and
+ * scalars resident, random scalars below r. Per size: the plain call in
+ * the default configuration (its window and phases printed), then a table
+ * for each window in the list (the table model's pick marked): its size,
+ * its build time, the MSM over it (median of 3, phases printed), each
+ * timed result checked against the oracle. The context's scratch is
+ * released around each table, so every table starts from the same free
+ * memory (a proof's key attach would make it before any MSM).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "gpu_bench.h"
+
+/* Rows for one size: the plain call, then a table per window of cs. */
+static void precomp_size(chk_env *env, const bench_in *in, unsigned k, const unsigned *cs, int ncs)
+{
+    const chk_grp *g = in->g;
+    size_t n = (size_t)1 << k;
+    unsigned char want[sizeof(sp_g2_jac)];
+    char what[128], size[16], note[96];
+    chk_oracle(env, g, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
+    snprintf(size, sizeof size, "2^%u", k);
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    snprintf(what, sizeof what, "%s MSM, plain (c=%u)", g->name, sp_cuda_msm_window(n, g->group));
+    double ms = bench_time_msm(env, in, n, want, 3, what);
+    if (ms >= 0)
+        bench_table_row(what, size, ms, "ms", "bases+scalars on device");
+    const unsigned pick = sp_cuda_msm_table_window(n, g->group);
+    for (int i = 0; i < ncs; i++) {
+        double build = 0;
+        if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "trim") ||
+            !chk_ok(env, sp_cuda_msm_table_add(env->cu, g->group, in->db, n, cs[i], &build), "table add"))
+            continue;
+        size_t bytes = sp_cuda_msm_tables_bytes(env->cu);
+        snprintf(what, sizeof what, "%s MSM, precomputed table (c=%u, W=%u)%s", g->name, cs[i],
+                 (256 + cs[i] - 1) / cs[i], cs[i] == pick ? ", the model's" : "");
+        printf("  %s: table %.2f GiB built in %.0f ms\n", what, bytes / 1073741824.0, build);
+        fflush(stdout);
+        ms = bench_time_msm(env, in, n, want, 3, what);
+        snprintf(note, sizeof note, "table %.2f GiB, built in %.0f ms", bytes / 1073741824.0, build);
+        if (ms >= 0)
+            bench_table_row(what, size, ms, "ms", note);
+        sp_cuda_msm_table_drop(env->cu, in->db);
+        if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "trim"))
+            return;
+    }
+}
+
+void bench_msm_precomp(chk_env *env)
+{
+    /* windows of distinct layouts around the model's picks (20, 22, 24) */
+    static const unsigned c22[3] = {18, 20, 22}, c24[3] = {20, 22, 24}, c26[2] = {22, 24};
+    static const unsigned *const cs[3] = {c22, c24, c26};
+    static const int ncs[3] = {3, 3, 2};
+    unsigned max = env->max_g1 > 26 ? 26 : env->max_g1;
+    bench_in in;
+    memset(&in, 0, sizeof in);
+    if (max >= 22 && bench_in_make(env, &in, &chk_grp_g1, max, 20))
+        for (unsigned k = 22; k <= max; k += 2)
+            precomp_size(env, &in, k, cs[(k - 22) / 2], ncs[(k - 22) / 2]);
+    bench_in_free(env, &in);
+    if (env->max_g2 >= 16 && bench_in_make(env, &in, &chk_grp_g2, env->max_g2, 18)) {
+        unsigned c = sp_cuda_msm_table_window((size_t)1 << env->max_g2, 2);
+        precomp_size(env, &in, env->max_g2, &c, 1);
+    }
+    bench_in_free(env, &in);
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    chk_tally();
+}

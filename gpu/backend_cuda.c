@@ -272,7 +272,7 @@ static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, size_t *resident_
 /* The default table budget: a fraction of the device memory (under the
  * cap); bench/NOTES.md ("Precomputed window tables") has the measurements
  * it follows. */
-#define SP_CB_TABLES_DEFAULT_DIV 2
+#define SP_CB_TABLES_DEFAULT_DIV 4
 
 /* A table for resident array a (device copy dev, n G1 points) when it
  * fits the budget left and leaves the reserve and its MSM's least scratch

@@ -45,6 +45,11 @@
  * ~75 bytes per record of the group in G1, ~150 in G2. Windows are taken in
  * groups as large as half of the free device memory allows; when not even
  * one window fits, the call runs the XYZZ accumulation instead.
+ *
+ * Over a precomputed table (msm_table.cuh, b2_table_run) the same rounds
+ * sum the records of all windows in one set of buckets, reading the
+ * table's points; the groups are then ranges of records (a range may cut
+ * a bucket at either end: those parts are finished on the host).
  */
 #include <cub/device/device_scan.cuh>
 #include <string.h>
@@ -385,6 +390,35 @@ __global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *le
     buckets[b] = p;
 }
 
+/* A table MSM's group of records [r0, r1) (msm_table.cuh): each bucket
+ * with records in it gets its single point, written to buckets[b] when
+ * all the bucket's records are in the group, else (a bucket that the
+ * group's bounds cut: only its first and last can be) to side[0] (the
+ * bucket has records before r0) or side[1] (only after r1), its bucket in
+ * sb[0] / sb[1]; the host adds those (b2_table_run). Empty buckets are
+ * left alone: the array starts at infinity. Buckets are keys b + 1 (one
+ * set for all windows). */
+template <class F>
+__global__ void b2_final_cut(affine_t<F> *buckets, affine_t<F> *side, uint32_t *sb, b2_src<F> src,
+                             const uint32_t *len, const uint32_t *beg, const uint32_t *start,
+                             const uint32_t *end, uint32_t nb, uint32_t r0, uint32_t r1)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nb || !len[b])
+        return;
+    affine_t<F> p;
+    uint32_t neg;
+    b2_load(p, b2_addr(src, beg[b], &neg), neg);
+    const uint32_t s = start[b + 1], e = end[b + 1];
+    if (s >= r0 && e <= r1) {
+        buckets[b] = p;
+        return;
+    }
+    const int k = s < r0 ? 0 : 1;
+    side[k] = p;
+    sb[k] = b;
+}
+
 /* ---- host ---- */
 
 /* The device buffers of one group of windows (m records, nb buckets). */
@@ -547,11 +581,14 @@ struct b2_part {
 };
 
 /* The sums of group g's buckets into out. vals: all sorted records;
- * bases: the points the records name. */
+ * bases: the points the records name. side NULL: every bucket of the
+ * group is whole (b2_final: empty ones become infinity); else a table
+ * MSM's group, whose cut buckets go to side and sb (b2_final_cut). */
 template <class F>
 static sp_status b2_group(sp_cuda *ctx, affine_t<F> *out, const affine_t<F> *bases,
                           const uint32_t *vals, const uint32_t *start, const uint32_t *end,
-                          unsigned c, const b2_part &g, b2_prof *pf)
+                          unsigned c, const b2_part &g, b2_prof *pf, affine_t<F> *side = NULL,
+                          uint32_t *sb = NULL)
 {
     pf->groups++;
     const size_t m = g.r1 - g.r0;
@@ -573,6 +610,12 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *out, const affine_t<F> *bas
         B.len = B.nlen, B.nlen = t;
         t = B.beg, B.beg = B.nbeg, B.nbeg = t;
         in.pts = B.pts[out];
+    }
+    if (side) {
+        b2_final_cut<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(
+            out, side, sb, in, B.len, B.beg, start, end, nb, (uint32_t)g.r0, (uint32_t)g.r1);
+        SP_CU_LAUNCHED(ctx, "b2_final_cut");
+        return SP_OK;
     }
     b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(out, in, B.len, B.beg, nb);
     SP_CU_LAUNCHED(ctx, "b2_final");
@@ -675,13 +718,36 @@ static size_t b2_table_per_group(sp_cuda *ctx, size_t n, size_t m, unsigned c)
     }
 }
 
+/* r += [k] p on the host: a cut bucket's part (k its digit). */
+static void b2_side_add(sp_g1_jac *r, const sp_g1_affine *p, uint64_t k)
+{
+    sp_g1_jac t;
+    sp_g1_jac_from_affine(&t, p);
+    sp_g1_mul_var(&t, &t, &k, 1);
+    sp_g1_jac_add_var(r, r, &t);
+}
+
+static void b2_side_add(sp_g2_jac *r, const sp_g2_affine *p, uint64_t k)
+{
+    sp_g2_jac t;
+    sp_g2_jac_from_affine(&t, p);
+    sp_g2_mul_var(&t, &t, &k, 1);
+    sp_g2_jac_add_var(r, r, &t);
+}
+
+/* Most groups of records a table run takes (b2_table_per_group gives at
+ * least n records, a row's worth, to a group): the side slots. */
+#define B2_TABLE_MAX_GROUPS SP_MSM_MAX_WIN
+
 /* The records of every window in one set of buckets (sp_cu_msm_sort,
- * shared), their sums in groups of records, each group's into a layer of
- * its own, the layers added in the one reduction; the window sums'
- * machinery (msm_finish) sees one window covering all 256 bits, so no
- * doublings. When not even one row's records fit, the plain call over the
- * table's bases. */
-template <class F, class HX, class HJ>
+ * shared), their sums in groups of records into one bucket array, except
+ * the buckets that a group's bounds cut (at most two per group), whose
+ * parts go to side slots that the host adds at the end ([digit] part, a
+ * few small multiplications); one reduction; the window sums' machinery
+ * (msm_finish) sees one window covering all 256 bits, so no doublings.
+ * When not even one row's records fit, the plain call over the table's
+ * bases. */
+template <class F, class HX, class HJ, class HA>
 static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
                               const sp_scalar *scalars, int group)
 {
@@ -711,37 +777,52 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
                                 0);
     }
     const unsigned ng = (unsigned)((m + per - 1) / per);
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, (size_t)ng * nb * sizeof(affine_t<F>), &s.bk));
+    static_assert(sizeof(HA) == sizeof(affine_t<F>), "affine layout");
+    const size_t bbytes = (size_t)nb * sizeof(HA), sbytes = 2 * ng * sizeof(HA);
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, bbytes + sbytes + 2 * ng * 4, &s.bk));
+    affine_t<F> *bk = (affine_t<F> *)s.bk, *side = bk + nb;
+    uint32_t *sb = (uint32_t *)(side + 2 * ng);
+    SP_CU(ctx, cudaMemsetAsync(bk, 0, bbytes, ctx->stream)); /* infinity is (0, 0) */
+    SP_CU(ctx, cudaMemsetAsync(sb, 0xff, 2 * ng * 4, ctx->stream));
     b2_prof pf;
     memset(&pf, 0, sizeof pf);
     pf.on = ctx->profile;
     for (unsigned g = 0; g < ng; g++) {
         const b2_part part = {g * per, (g + 1) * per < m ? (g + 1) * per : m, 0, nb};
-        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk + (size_t)g * nb, (const affine_t<F> *)t->q,
-                           s.vals, s.start, s.end, c, part, &pf));
+        SP_TRY(b2_group<F>(ctx, bk, (const affine_t<F> *)t->q, s.vals, s.start, s.end, c, part, &pf,
+                           side + 2 * g, sb + 2 * g));
     }
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), (const affine_t<F> *)s.bk,
-                                              c, 1, s.log_l, ng)));
+    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), bk, c, 1, s.log_l)));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
+    HA hside[2 * B2_TABLE_MAX_GROUPS];
+    uint32_t hsb[2 * B2_TABLE_MAX_GROUPS];
+    if (ng > B2_TABLE_MAX_GROUPS) /* cannot happen: per >= n and m = W n */
+        return SP_ERR_INVALID_ARG;
+    SP_CU(ctx, cudaMemcpyAsync(hside, side, sbytes, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaMemcpyAsync(hsb, sb, 2 * ng * 4, cudaMemcpyDeviceToHost, ctx->stream));
     char more[200];
     snprintf(more, sizeof more,
              "; table of %u windows in one set of buckets: %u groups of records, %u rounds: "
              "lists %.1f dens %.1f top %.1f apply %.1f ms",
              t->nwin, pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
-    return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
+    SP_TRY(msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL)); /* synchronizes */
+    for (unsigned j = 0; j < 2 * ng; j++)
+        if (hsb[j] != 0xffffffffu)
+            b2_side_add(out, &hside[j], (uint64_t)hsb[j] + 1);
+    return SP_OK;
 }
 
 sp_status sp_cu_msm_g1_table(sp_cuda *ctx, sp_g1_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars)
 {
-    return b2_table_run<b2_fp, sp_g1_xyzz>(ctx, out, t, scalars, 1);
+    return b2_table_run<b2_fp, sp_g1_xyzz, sp_g1_jac, sp_g1_affine>(ctx, out, t, scalars, 1);
 }
 
 sp_status sp_cu_msm_g2_table(sp_cuda *ctx, sp_g2_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars)
 {
-    return b2_table_run<b2_fp2, sp_g2_xyzz>(ctx, out, t, scalars, 2);
+    return b2_table_run<b2_fp2, sp_g2_xyzz, sp_g2_jac, sp_g2_affine>(ctx, out, t, scalars, 2);
 }
 
 sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,

@@ -291,14 +291,12 @@ static __device__ __forceinline__ void bucket_add(xyzz_t<F> &run, const affine_t
  * Thread (w, j) owns buckets j*L+1 .. (j+1)*L of window w and writes
  *   sum_{k in segment} k B_k = sum (k - jL) B_k + jL * sum B_k,
  * the first term by the running sum from the top bucket down. B: the
- * buckets' type (bucket_add). B_k is the sum of nlayer layers, lstride
- * buckets apart (the partial sums of a table MSM's groups of records,
- * msm_ba2.cu; 1 otherwise).
+ * buckets' type (bucket_add).
  */
 template <class F, class B>
 __global__ void __launch_bounds__(SP_MSM_THREADS)
 msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin,
-                    unsigned log_l, unsigned nlayer, size_t lstride)
+                    unsigned log_l)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lk = c - 1, ls = lk - log_l; /* log2 of segments per window */
@@ -310,8 +308,7 @@ msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin
     xyzz_set_inf(run);
     xyzz_set_inf(acc);
     for (int k = (1 << log_l) - 1; k >= 0; k--) {
-        for (unsigned g = 0; g < nlayer; g++)
-            bucket_add(run, b[k + g * lstride]);
+        bucket_add(run, b[k]);
         xyzz_add(acc, run);
     }
     if (j) {
@@ -391,23 +388,26 @@ static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_
 }
 
 /* Phase 5: win[w] = sum_k k * B_(w,k) for every window (B: the buckets'
- * type, XYZZ or affine; B_(w,k) the sum of nlayer layers of nwin 2^(c-1)
- * buckets each, msm_reduce_segments). */
+ * type, XYZZ or affine). */
 template <class F, class B = xyzz_t<F> >
 static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
-                                  unsigned nwin, unsigned log_l, unsigned nlayer = 1)
+                                  unsigned nwin, unsigned log_l)
 {
     size_t nseg = (size_t)nwin << (c - 1 - log_l);
     void *sg;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin) * sizeof(xyzz_t<F>), &sg));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin + 256) * sizeof(xyzz_t<F>), &sg));
     msm_reduce_segments<F, B><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)sg, bk, c, nwin, log_l, nlayer, (size_t)nwin << (c - 1));
+        (xyzz_t<F> *)sg, bk, c, nwin, log_l);
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
     /* two levels: nwin*G groups of the segment sums, then nwin groups of G
-     * (a deep serial sum per block would be latency-bound) */
+     * (a deep serial sum per block would be latency-bound); G = 16, or up
+     * to 256 / nwin for few windows (a table MSM has one: 16 blocks took
+     * 1.35 ms on the H200, bench/NOTES.md), each group 128 sums or more */
     uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
-    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* the 16 * nwin reserved above */
+    while (grp > 1 && 2 * grp * nwin <= 256 && per_win / (2 * grp) >= 128)
+        grp *= 2;
+    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* at most 16 nwin or 256, reserved above */
     msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
         grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");

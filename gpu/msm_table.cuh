@@ -33,7 +33,8 @@ double sp_cu_table_cost(size_t n, unsigned c);
  * out = sum_i [scalars_i] bases_i over table t (msm_ba2.cu): the scalars'
  * records in one set of buckets, summed by the batch-affine items in
  * groups of records as large as half of the free device memory allows
- * (at least n records, one row's worth, at a time), one reduction.
+ * (at least n records, one row's worth, at a time; the few buckets a
+ * group's bounds cut are finished on the host), one reduction.
  * On input: scalars (host or device) t->n canonical scalars. Returns as
  * sp_cuda_msm_g1/_g2 (SP_ERR_NOT_CANONICAL for a scalar >= r).
  */

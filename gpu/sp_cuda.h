@@ -98,9 +98,10 @@ int sp_cuda_set_msm_variant(sp_cuda *ctx, int variant);
 #define SP_CUDA_MSM_BA2_MIN ((size_t)1 << 22)
 int sp_cuda_set_msm_acc(sp_cuda *ctx, int acc);
 /* Test knob of the batch-affine accumulation: at most `windows` windows
- * per group of rounds (0, the default: as many as half of the free device
- * memory holds), so that the grouping is exercised on a large device.
- * Returns the previous setting. */
+ * per group of rounds (over a precomputed table below: at most that many
+ * rows' worth of records, n each, per group; 0, the default: as many as
+ * half of the free device memory holds), so that the grouping is
+ * exercised on a large device. Returns the previous setting. */
 unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows);
 
 /*

@@ -9,6 +9,7 @@
 #      the proof's MSMs against the CPU backend's);
 #   2. gpu_bench --precomp --g1 26 --g2 22: plain vs table G1 2^22/2^24/2^26
 #      (windows around the model's), G2 2^22, phases printed.
+# (run as build-precomp/run1.sh from the repository root, the folder carried)
 cd "$(dirname "$0")/.." || exit 1
 T0=$(date +%s)
 el() { echo $(($(date +%s) - T0)); }

@@ -171,6 +171,8 @@ extern "C" sp_status sp_cuda_ntt_domain_create(sp_cuda *ctx, sp_cuda_ntt_domain 
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
     sp_status st = ntt_tables(ctx, d, &w);
+    if (st == SP_OK)
+        st = sp_cu_ntt_fs_tables(ctx, d);
     if (st != SP_OK) {
         sp_cuda_ntt_domain_free(ctx, d);
         return st;
@@ -186,6 +188,8 @@ extern "C" void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d)
         return;
     cudaFree(d->tw);
     cudaFree(d->tw_inv);
+    cudaFree(d->fs_tab);
+    cudaFree(d->fs_tab_inv);
     free(d);
 }
 
@@ -224,7 +228,8 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
     if (d->log_n == 0)
         return SP_OK;
     if (ctx->ntt_impl >= 1) { /* without room for its scratch vector: in place, below */
-        sp_status st = sp_cu_ntt_fused(ctx, d, a_dev, inverse);
+        sp_status st = ctx->ntt_impl >= 5 && d->fs_tab ? sp_cu_ntt_fs(ctx, d, a_dev, inverse)
+                                                       : sp_cu_ntt_fused(ctx, d, a_dev, inverse);
         if (st != SP_ERR_NOMEM)
             return st;
     }
@@ -238,7 +243,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
 extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->ntt_impl;
-    if (impl >= 0 && impl <= 4)
+    if (impl >= 0 && impl <= 7)
         ctx->ntt_impl = impl;
     return old;
 }

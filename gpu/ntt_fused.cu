@@ -36,7 +36,6 @@
 #include <string.h>
 #include "ntt_dom.cuh"
 
-#define SP_NTTF_MAX_STAGES 9 /* stages per pass */
 #define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
 #define SP_NTTF_THREADS 512
 
@@ -192,8 +191,7 @@ nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsign
     }
 }
 
-/* Stages per pass: as even as possible, at most SP_NTTF_MAX_STAGES. */
-static unsigned nttf_passes(unsigned log_n, unsigned *k)
+unsigned sp_cu_ntt_passes(unsigned log_n, unsigned *k)
 {
     unsigned np = (log_n + SP_NTTF_MAX_STAGES - 1) / SP_NTTF_MAX_STAGES;
     for (unsigned i = 0; i < np; i++)
@@ -201,9 +199,8 @@ static unsigned nttf_passes(unsigned log_n, unsigned *k)
     return np;
 }
 
-/* The scratch vector; SP_ERR_NOMEM (the CUDA error cleared) when the
- * device has no room for it: the caller then runs the in-place ntt.cu. */
-static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
+/* The caller runs the in-place ntt.cu when this says SP_ERR_NOMEM. */
+sp_status sp_cu_ntt_scratch(sp_cuda *ctx, size_t bytes, void **p)
 {
     if (ctx->xscr_cap[SP_XSCR_NTT] < bytes) {
         SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
@@ -225,10 +222,11 @@ static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
 
 /* The stages of each round (G) and the columns of each block (2^tc) of
  * NTT implementation impl (sp_cuda_set_ntt_impl): 1 radix-2, 2 radix-8,
- * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns. */
+ * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns; 5..7 (ntt_fs.cu)
+ * below 2^SP_NTTS_MIN_LOG as 3. */
 static void nttf_shape(int impl, unsigned *G, unsigned *tc)
 {
-    *G = impl == 2 || impl == 4 ? 3 : impl == 3 ? 2 : 1;
+    *G = impl == 2 || impl == 4 ? 3 : impl == 3 || impl >= 5 ? 2 : 1;
     *tc = impl == 4 ? 3 : SP_NTTF_LOG_COLS;
 }
 
@@ -244,11 +242,11 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned log_n = d->log_n;
     const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
     unsigned ks[32];
-    const unsigned np = nttf_passes(log_n, ks);
+    const unsigned np = sp_cu_ntt_passes(log_n, ks);
     F *tmp = a;
     if (np > 1) {
         void *p;
-        SP_TRY(nttf_scratch(ctx, d->n * sizeof(F), &p));
+        SP_TRY(sp_cu_ntt_scratch(ctx, d->n * sizeof(F), &p));
         tmp = (F *)p;
     }
     F c, one;

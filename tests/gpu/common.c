@@ -51,6 +51,8 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             env->table = 1;
         else if (!strcmp(argv[i], "--ntt-ba"))
             env->sweep = 1;
+        else if (!strcmp(argv[i], "--ntt-table"))
+            env->ntt_table = 1;
         else if (!strcmp(argv[i], "--no-checks"))
             o->checks = 0;
         else if (!strcmp(argv[i], "--stream"))

@@ -25,6 +25,8 @@ typedef struct {
     int table;     /* --msm-table: only the modmul, NTT and MSM-variant rows */
     int sweep;     /* --ntt-ba: only the NTT rows 2^16.. of both passes (even/odd) and the
                     * G1 accumulations side by side with their phase times */
+    int ntt_table; /* --ntt-table: only the modmul rates and the NTT rows of every
+                    * implementation, 2^22 to --ntt */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 
@@ -36,7 +38,7 @@ typedef struct {
     int checks, bench; /* --no-checks, --no-bench: 0 */
     int witness;       /* --witness */
     int stream;        /* --stream */
-    const char *only;  /* --only ntt|msm|split, or NULL */
+    const char *only;  /* --only field|ntt|msm|split|hstep, or NULL */
 } chk_opts;
 /* Fills *o and env's sizes and flags from argv. Returns 0; 1 for a lone
  * --curve (the caller prints the curve); 2 after printing usage (the

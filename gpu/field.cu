@@ -156,10 +156,11 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
     io[2 * i] = r; /* keeps the chains alive */
 }
 
+/* bpsm blocks of 256 threads per SM: 8 fills every warp slot (64). */
 template <class F, int FORM = 0>
-static sp_status bench_run(sp_cuda *ctx, double *per_s)
+static sp_status bench_run(sp_cuda *ctx, double *per_s, unsigned bpsm = 8)
 {
-    const unsigned threads = 256, blocks = (unsigned)ctx->sm_count * 8;
+    const unsigned threads = 256, blocks = (unsigned)ctx->sm_count * bpsm;
     size_t n = (size_t)threads * blocks;
     void *buf;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_A, 2 * n * sizeof(F), &buf));
@@ -196,6 +197,8 @@ extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s
     case 5: return bench_run<fr_tm<SP_MUL_EO>>(ctx, per_s);
     case 6: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s);
     case 7: return bench_run<fr_tm<SP_MUL_EO>, 2>(ctx, per_s);
+    case 8: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 2);
+    case 9: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 4);
     default: return SP_ERR_INVALID_ARG;
     }
 }

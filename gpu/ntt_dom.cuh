@@ -49,7 +49,7 @@ sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  */
 sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse);
 
-/* The column-twiddle transform (ntt_fs.cu), sp_cuda_ntt_impl 5..7: as
+/* The column-twiddle transform (ntt_fs.cu), sp_cuda_ntt_impl 5..8: as
  * sp_cu_ntt_fused, for domains with fs_tab (log_n >= SP_NTTS_MIN_LOG). */
 sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse);
 

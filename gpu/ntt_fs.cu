@@ -1,5 +1,5 @@
 /*
- * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..7)):
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8)):
  * the passes of ntt_fused.cu (same split of the stages, the bit reversal
  * folded into the first pass, out of place through the scratch vector),
  * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
@@ -35,7 +35,9 @@
  * mont_mul_eox (field_eo2.cuh: BLS12-381's r lets two words of every
  * reduction row be additions). impl 5 and 6 run 256 threads and two blocks
  * per SM (up to 128 registers), impl 7 256 threads and three blocks (up to
- * 85).
+ * 85). impl 8 takes each butterfly of a round through shared memory (two
+ * elements live, 56 registers) and runs 512 threads and two blocks per SM
+ * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16.
  *
  * Shared layout: the block's 2^k rows of 4 columns, row j's columns
  * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that
@@ -45,8 +47,6 @@
 #include <string.h>
 #include "field_eo2.cuh"
 #include "ntt_dom.cuh"
-
-#define SP_NTTS_THREADS 256
 
 /* Column position of (row j, column l) in the shared rows. */
 static __device__ __forceinline__ uint32_t ntts_at(uint32_t j, uint32_t l)
@@ -105,6 +105,43 @@ static __device__ __forceinline__ void ntts_bfly2(F &x0, F &x1, const F &wx, F &
     ntts_mul2<DUAL>(tx, x1, wx, ty, y1, wy);
     ntts_bfly(x0, x1, tx);
     ntts_bfly(y0, y1, ty);
+}
+
+/* Shared-memory load the compiler may not replace by a value it kept in
+ * registers (the lean rounds re-read what the same thread stored, to keep
+ * two elements live instead of four); "memory" keeps it after the stores
+ * before it. */
+template <class F>
+static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
+{
+    static_assert(sizeof(F) == 32, "8-word elements");
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
+                 : "r"(a)
+                 : "memory");
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4 + 16];"
+                 : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
+                 : "r"(a)
+                 : "memory");
+}
+
+/* One butterfly of the lean rounds: rows at a0, a1 of s, twiddle *w (NULL:
+ * w^0), through registers and back. */
+template <class F>
+static __device__ __forceinline__ void ntts_pair(F *s, uint32_t a0, uint32_t a1, const F *w)
+{
+    F x0, x1;
+    ntts_lds(x0, &s[a0]);
+    ntts_lds(x1, &s[a1]);
+    F t = x1;
+    if (w) {
+        const F ww = *w;
+        fx_mul(t, x1, ww);
+    }
+    ntts_bfly(x0, x1, t);
+    s[a0] = x0;
+    s[a1] = x1;
 }
 
 /*
@@ -221,14 +258,89 @@ static __device__ __forceinline__ void ntts_rounds(F *s, const F *sw, unsigned k
     }
 }
 
+/* ntts_scale with two elements at a time, one product at a time (the
+ * lean form: fewer registers). */
+template <class F>
+static __device__ __forceinline__ void ntts_scale_lean(F *s, const F *tab, unsigned k, size_t col0,
+                                                       unsigned sh, unsigned bits)
+{
+    const uint32_t total = 1u << (k + SP_NTTS_LOG_COLS), nthr = blockDim.x;
+    const uint32_t cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    const size_t half = (size_t)1 << (bits - 1);
+    for (uint32_t e0 = threadIdx.x; e0 < total; e0 += 2 * nthr) {
+        F f[2];
+        bool neg[2];
+        uint32_t at[2];
+#pragma unroll
+        for (int m = 0; m < 2; m++) {
+            const uint32_t e = e0 + m * nthr, j = e >> SP_NTTS_LOG_COLS;
+            const size_t ex = ((col0 + (e & cmask)) * ntts_rev(j, k)) << sh;
+            neg[m] = (ex >> (bits - 1)) & 1;
+            f[m] = tab[ex & (half - 1)];
+            at[m] = ntts_at(j, e & cmask);
+        }
+#pragma unroll
+        for (int m = 0; m < 2; m++) {
+            F x = s[at[m]];
+            fx_mul(x, x, f[m]);
+            ntts_neg_if(x, neg[m]);
+            s[at[m]] = x;
+        }
+    }
+}
+
+/* ntts_rounds with the same units and twiddles, each butterfly through
+ * shared memory (ntts_pair): two elements live instead of four, for 64
+ * registers and twice the warps, at twice the shared-memory traffic of a
+ * round. */
+template <class F>
+static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsigned k)
+{
+    const uint32_t units = 1u << k, nthr = blockDim.x, cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    for (unsigned q0 = 0; q0 < k; q0 += 2) {
+        const uint32_t lowm = (1u << q0) - 1;
+        if (k - q0 >= 2) {
+            const unsigned hb = k - SP_NTTS_LOG_COLS - q0;
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pi = u >> SP_NTTS_LOG_COLS;
+                const uint32_t jm = pi >> hb, hi = pi & ((1u << hb) - 1);
+                const uint32_t base = (hi << (q0 + 2)) | jm;
+                const uint32_t a0 = ntts_at(base, l), a1 = ntts_at(base + (1u << q0), l),
+                               a2 = ntts_at(base + (2u << q0), l), a3 = ntts_at(base + (3u << q0), l);
+                if (jm == 0) {
+                    ntts_pair(s, a0, a1, (const F *)0);
+                    ntts_pair(s, a2, a3, (const F *)0);
+                    ntts_pair(s, a0, a2, (const F *)0);
+                    ntts_pair(s, a1, a3, &sw[1u << (k - 2)]);
+                } else {
+                    ntts_pair(s, a0, a1, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair(s, a2, a3, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair(s, a0, a2, &sw[jm << (k - 2 - q0)]);
+                    ntts_pair(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
+                }
+            }
+        } else {
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pa = u >> SP_NTTS_LOG_COLS,
+                               pb = pa + (1u << (k - SP_NTTS_LOG_COLS));
+                const uint32_t ba = ((pa >> q0) << (q0 + 1)) | (pa & lowm),
+                               bb = ((pb >> q0) << (q0 + 1)) | (pb & lowm);
+                ntts_pair(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
+                ntts_pair(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
 /*
  * One pass: stages [s0, s0 + k) of the block's 2^k x 4 elements, read from
  * src, written to dst (not src in the first pass); the first pass gathers
  * its rows from bit-reversed positions as ntt_fused.cu's does. Later passes
  * scale by the column factors from stab (see ntts_scale: sh, bits).
  */
-template <class F, int DUAL, int MINB>
-__global__ void __launch_bounds__(SP_NTTS_THREADS, MINB)
+template <class F, int DUAL, int THR, int MINB, int LEAN>
+__global__ void __launch_bounds__(THR, MINB)
 ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsigned s0, unsigned k,
           unsigned sh, unsigned bits)
 {
@@ -257,10 +369,17 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
     for (uint32_t i = tid; i < (1u << (k - 1)); i += nthr)
         sw[i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
     asm volatile("cp.async.wait_all;" ::: "memory");
-    if (!first) /* the elements this thread copied: no barrier needed before */
-        ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+    if (!first) { /* the elements this thread copied: no barrier needed before */
+        if constexpr (LEAN)
+            ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+        else
+            ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+    }
     __syncthreads();
-    ntts_rounds<F, DUAL>(s, sw, k);
+    if constexpr (LEAN)
+        ntts_rounds_lean<F>(s, sw, k);
+    else
+        ntts_rounds<F, DUAL>(s, sw, k);
     for (uint32_t e = tid; e < total; e += nthr) {
         uint32_t j, l;
         size_t g;
@@ -309,7 +428,7 @@ sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d)
     return SP_OK;
 }
 
-template <class F, int DUAL, int MINB>
+template <class F, int DUAL, int THR, int MINB, int LEAN>
 static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
 {
     const unsigned log_n = d->log_n;
@@ -317,10 +436,10 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned np = sp_cu_ntt_passes(log_n, ks);
     const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
                              ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
-    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, MINB>,
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_max));
     /* all of the SM's unified memory as shared (three blocks of impl 7) */
-    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, MINB>,
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
                                     cudaFuncAttributePreferredSharedMemoryCarveout,
                                     (int)cudaSharedmemCarveoutMaxShared));
     const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
@@ -337,11 +456,11 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
         const F *stab = i == 1 ? tab1 : tw;
         const unsigned bits = i == 1 ? s0 + k : log_n, sh = i == 1 ? 0 : log_n - s0 - k;
         const unsigned units = 1u << k;
-        const unsigned thr = units < SP_NTTS_THREADS ? units : SP_NTTS_THREADS;
+        const unsigned thr = units < THR ? units : THR;
         const unsigned blocks = (unsigned)(d->n >> (k + SP_NTTS_LOG_COLS));
         const size_t smem = (((size_t)1 << (k + SP_NTTS_LOG_COLS)) + ((size_t)1 << (k - 1))) *
                             sizeof(F);
-        ntts_pass<F, DUAL, MINB><<<blocks, thr, smem, ctx->stream>>>(dst, src, (const F *)tw, stab,
+        ntts_pass<F, DUAL, THR, MINB, LEAN><<<blocks, thr, smem, ctx->stream>>>(dst, src, (const F *)tw, stab,
                                                                      log_n, s0, k, sh, bits);
         SP_CU_LAUNCHED(ctx, "ntts_pass");
         s0 += k;
@@ -354,10 +473,12 @@ template <class F>
 static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
 {
     if (ctx->ntt_impl == 6)
-        return ntts_run<F, 0, 2>(ctx, d, a, inverse);
+        return ntts_run<F, 0, 256, 2, 0>(ctx, d, a, inverse);
     if (ctx->ntt_impl == 7)
-        return ntts_run<F, 1, 3>(ctx, d, a, inverse);
-    return ntts_run<F, 1, 2>(ctx, d, a, inverse);
+        return ntts_run<F, 1, 256, 3, 0>(ctx, d, a, inverse);
+    if (ctx->ntt_impl == 8)
+        return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
+    return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 
 sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)

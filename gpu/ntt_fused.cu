@@ -21,7 +21,8 @@
  * across stages. The multiplications are the same in all; what changes is
  * the barriers, shared-memory traffic and independent work per thread
  * (the transform runs at ~70% of the Fr multiplication rate with G = 1:
- * bench/NOTES.md).
+ * bench/NOTES.md). The products are field_eo2.cuh's (r's low words as
+ * additions) for the even/odd type.
  *
  * Layout of a pass over stages [s0, s0 + k): a block owns 2^t "columns"
  * and 2^k rows; element (row j, column l) is the logical element
@@ -34,6 +35,7 @@
  * one element (32 bytes) so that column-wise accesses spread over banks.
  */
 #include <string.h>
+#include "field_eo2.cuh"
 #include "ntt_dom.cuh"
 
 #define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
@@ -77,7 +79,7 @@ static __device__ __forceinline__ void nttf_butterfly(F &a0, F &a1, const F &w, 
 {
     F t = a1;
     if (!trivial)
-        f_mul(t, a1, w);
+        fx_mul(t, a1, w);
     f_sub(a1, a0, t);
     f_add(a0, a0, t);
 }
@@ -186,7 +188,7 @@ nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsign
             j = e >> t, l = e & (cols - 1);
         F v = s[j * stride + l];
         if (scale)
-            f_mul(v, v, c);
+            fx_mul(v, v, c);
         dst[mp.dst(j, l)] = v;
     }
 }

@@ -244,10 +244,12 @@ void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  * table, the inverse's 1/n inside the second pass's factors; from 2^12,
  * as 3 below), 5 = two butterflies' products interleaved, 256 threads and
  * two blocks per SM, 6 = the same with the products one after the other,
- * 7 = as 5 with three blocks per SM. All give the same result. Default
+ * 7 = as 5 with three blocks per SM, 8 = each butterfly through shared
+ * memory (two elements in registers: 56 registers, 512 threads and two
+ * blocks per SM, twice 5's warps). All give the same result. Default
  * SP_CUDA_NTT_DEFAULT (3: on the H200 2^26 in 22.5 ms against 23.8 for 1
  * and 30.7 for 0, 2^24 4.80 against 5.68 and 6.48; bench/NOTES.md);
- * SP_CUDA_NTT=0..7 in the environment overrides it when a context is
+ * SP_CUDA_NTT=0..8 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_CUDA_NTT_DEFAULT 3
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
@@ -275,7 +277,8 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
  * chains of Montgomery multiplications in registers. field: 0 Fp, 1 Fr,
  * 2 Fp and 3 Fr with the 64-bit multiplication, 4 Fp and 5 Fr with the
  * even/odd one (sp_cuda_set_mul_impl), 6 Fr with the NTT kernels' even/odd
- * product (gpu/field_eo2.cuh) and 7 with its two-at-once form.
+ * product (gpu/field_eo2.cuh) and 7 with its two-at-once form; 8 and 9 as
+ * 6 with 16 and 32 warps per SM instead of 64 (the others).
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;

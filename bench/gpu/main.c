@@ -1,6 +1,6 @@
 /*
  * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream] [--g1 LOG]
- *           [--g2 LOG] [--ntt LOG] [--device N] [--no-bench]
+ *           [--g2 LOG] [--ntt LOG] [--ntt-impl N] [--device N] [--no-bench]
  * gpu_bench --curve
  *
  * The GPU timing runs, then their table. Built for one curve, the build's
@@ -9,7 +9,8 @@
  * and 2^26 and the MSM variants side by side (G1 2^22, 2^24, 2^26 unless
  * --quick; G2 2^22); --ntt-ba the NTT rows and the G1 accumulations side
  * by side with their phases; --ntt-table only the modmul rates and every
- * NTT implementation at 2^22, 2^24, .. --ntt (forward and inverse apart);
+ * NTT implementation at 2^22, 2^24, .. --ntt (forward and inverse apart;
+ * --ntt-impl N: only implementation N's rows, for a profiler);
  * --stream only the rows of G1 MSMs with
  * resident and streamed bases. Every timed call's result is checked (the
  * discrete-log oracle or the CPU): exit status 0 only when all were right.
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
                          "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream] [--g1 LOG] "
-                         "[--g2 LOG] "
+                         "[--g2 LOG] [--ntt-impl N] "
                          "[--ntt LOG] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
         bench_stream(&env);
         bench_table_print();
     } else if (o.bench && env.ntt_table) {
-        bench_field(&env);
+        if (env.ntt_impl < 0)
+            bench_field(&env);
         bench_ntt(&env);
         bench_table_print();
     } else if (o.bench && env.sweep) {

@@ -61,8 +61,8 @@ static int ntt_rows(chk_env *env, const char *what, unsigned k, sp_fr *dev, cons
 
 void bench_ntt(chk_env *env)
 {
-    static const char *const what[3] = {"Fr NTT, ntt.cu, PTX mul", "Fr NTT, ntt.cu, 64-bit mul",
-                                        "Fr NTT, ntt.cu (even/odd mul)"};
+    static const char *const what[3] = {"Fr NTT 0, ntt.cu, PTX mul", "Fr NTT 0, ntt.cu, 64-bit mul",
+                                        "Fr NTT 0, ntt.cu (even/odd mul)"};
     /* --quick: 2^24 unless --ntt; --ntt-table: 2^22.. */
     unsigned max = env->quick && !env->table && !env->ntt_table ? 18 : env->max_ntt;
     size_t n_max = (size_t)1 << max, fill = n_max < ((size_t)1 << 20) ? n_max : (size_t)1 << 20;
@@ -77,13 +77,15 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
-    static const char *const fused[8] = {
-        "", "Fr NTT, fused passes (even/odd mul)", "Fr NTT, fused, rounds of 3 stages",
-        "Fr NTT, fused, rounds of 2 stages", "Fr NTT, fused, rounds of 3, 8 columns",
-        "Fr NTT, column twiddles, products in pairs", "Fr NTT, column twiddles, products one by one",
-        "Fr NTT, column twiddles, pairs, 3 blocks/SM"};
+    static const char *const fused[9] = {
+        "", "Fr NTT 1, fused passes (even/odd mul)", "Fr NTT 2, fused, rounds of 3 stages",
+        "Fr NTT 3, fused, rounds of 2 stages", "Fr NTT 4, fused, rounds of 3, 8 columns",
+        "Fr NTT 5, column twiddles, products in pairs", "Fr NTT 6, column twiddles, one by one",
+        "Fr NTT 7, column twiddles, pairs, 3 blocks/SM", "Fr NTT 8, column twiddles, lean, 32 warps/SM"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    for (int f = 1; f < 8; f++) { /* every size for the default, the radix-2 and ntt_fs.cu passes */
+    for (int f = 1; f < 9; f++) { /* every size for the default, the radix-2 and ntt_fs.cu passes */
+        if (env->ntt_impl >= 0 && f != env->ntt_impl)
+            continue;
         sp_cuda_set_ntt_impl(env->cu, f);
         const int all = f == 1 || f == SP_CUDA_NTT_DEFAULT || f >= 5;
         const unsigned from = env->ntt_table ? 22 : all ? 16 : 24;
@@ -93,7 +95,7 @@ void bench_ntt(chk_env *env)
     }
     sp_cuda_set_ntt_impl(env->cu, 0);
     static const int order[3] = {2, 1, 0}; /* even/odd, 64-bit, PTX */
-    for (int o = 0; o < (env->sweep || env->ntt_table ? 1 : 3); o++) {
+    for (int o = 0; o < (env->sweep || env->ntt_table ? 1 : 3) && env->ntt_impl <= 0; o++) {
         int impl = order[o];
         sp_cuda_set_mul_impl(env->cu, impl);
         unsigned from = env->table || env->ntt_table ? 24 : impl == 0 ? 20 : 16;

@@ -27,6 +27,8 @@ typedef struct {
                     * G1 accumulations side by side with their phase times */
     int ntt_table; /* --ntt-table: only the modmul rates and the NTT rows of every
                     * implementation, 2^22 to --ntt */
+    int ntt_impl;  /* --ntt-impl N: of the NTT rows only implementation N (no modmul
+                    * rows with --ntt-table); -1 for all */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 

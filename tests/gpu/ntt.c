@@ -57,7 +57,7 @@ out:
 void chk_ntt(chk_env *env)
 {
     /* the fused passes change shape at 2^10 (two passes) and 2^19 (three),
-     * ntt_fs.cu (5..7) starts at 2^12: up to 2^20 for them even with --quick */
+     * ntt_fs.cu (5..8) starts at 2^12: up to 2^20 for them even with --quick */
     unsigned max = env->quick ? 14 : 20, fmax = 20;
     sp_fr *dev = NULL;
     if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << fmax) * sizeof(sp_fr)),
@@ -67,8 +67,8 @@ void chk_ntt(chk_env *env)
     }
     unsigned long before = sp_test_failures;
     int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
-    /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's three */
-    for (int ntt = 0; ntt < 8; ntt++) {
+    /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's four */
+    for (int ntt = 0; ntt < 9; ntt++) {
         sp_cuda_set_ntt_impl(env->cu, ntt);
         for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
             sp_cuda_set_mul_impl(env->cu, impl);

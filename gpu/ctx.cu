@@ -25,14 +25,14 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 }
 
 /* Defaults of the NTT and MSM-accumulation knobs (sp_cuda.h), then the
- * overrides SP_CUDA_NTT=0..8 and SP_CUDA_MSM_ACC=0..3, so that whole runs
+ * overrides SP_CUDA_NTT=0..9 and SP_CUDA_MSM_ACC=0..3, so that whole runs
  * (prove, the engine) can be measured with either. */
 static void ctx_knobs_from_env(sp_cuda *ctx)
 {
     ctx->ntt_impl = SP_CUDA_NTT_DEFAULT;
     ctx->msm_acc = SP_CUDA_MSM_ACC_DEFAULT;
     const char *v = getenv("SP_CUDA_NTT");
-    if (v && v[0] >= '0' && v[0] <= '8' && !v[1])
+    if (v && v[0] >= '0' && v[0] <= '9' && !v[1])
         ctx->ntt_impl = v[0] - '0';
     v = getenv("SP_CUDA_MSM_ACC");
     if (v && v[0] >= '0' && v[0] <= '3' && !v[1])

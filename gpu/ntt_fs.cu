@@ -470,22 +470,24 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
 }
 
 template <class F>
-static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse,
+                               int impl)
 {
-    if (ctx->ntt_impl == 6)
+    if (impl == 6)
         return ntts_run<F, 0, 256, 2, 0>(ctx, d, a, inverse);
-    if (ctx->ntt_impl == 7)
+    if (impl == 7)
         return ntts_run<F, 1, 256, 3, 0>(ctx, d, a, inverse);
-    if (ctx->ntt_impl == 8)
+    if (impl == 8)
         return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
     return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 
-sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)
+sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
+                       int impl)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
+        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse, impl);
     if (ctx->mul_impl == SP_MUL_WIDE)
-        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
-    return ntts_run_impl(ctx, d, (fr_t *)a_dev, inverse);
+        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse, impl);
+    return ntts_run_impl(ctx, d, (fr_t *)a_dev, inverse, impl);
 }

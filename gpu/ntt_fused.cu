@@ -276,10 +276,11 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
 }
 
 template <class F>
-static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse,
+                               int impl)
 {
     unsigned G, tc;
-    nttf_shape(ctx->ntt_impl, &G, &tc);
+    nttf_shape(impl, &G, &tc);
     if (G == 3)
         return nttf_run<F, 3>(ctx, d, a, inverse, tc);
     if (G == 2)
@@ -287,11 +288,12 @@ static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
     return nttf_run<F, 1>(ctx, d, a, inverse, tc);
 }
 
-sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)
+sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
+                          int impl)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse, impl);
     if (ctx->mul_impl == SP_MUL_WIDE)
-        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
-    return nttf_run_impl(ctx, d, (fr_t *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse, impl);
+    return nttf_run_impl(ctx, d, (fr_t *)a_dev, inverse, impl);
 }

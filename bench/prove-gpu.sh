@@ -4,7 +4,8 @@
 # public input rows the domain is exactly 2^K), `setup --backend cuda`
 # (timed, its phases in JSON), then `bench prove --backend cuda:0` (key
 # read once without subgroup checks, since we just made it, and resident in
-# VRAM; one untimed warm-up; median of SP_REPS; the last proof verified).
+# VRAM; one untimed warm-up; median of SP_REPS, with the median of each
+# stage the backend reports (--stages); the last proof verified).
 #
 #   bench/prove-gpu.sh BUILD [K...]        (default K: 24)
 #   environment: SP_BOOL="0 0.7" the witness kinds (share of 0/1 values)
@@ -30,7 +31,7 @@ for K in "${@:-24}"; do
         echo "gen-circuit: $(since "$t") s"
         $S --json setup --backend cuda:0 "$W/c.r1cs" "$W/c.zkey" || { rc=1; continue; }
         rm -f "$W/c.r1cs"
-        $S bench prove "$W/c.zkey" "$W/c.wtns" --backend cuda:0 --skip-subgroup-check --reps "$REPS" || rc=1
+        $S bench prove "$W/c.zkey" "$W/c.wtns" --backend cuda:0 --skip-subgroup-check --reps "$REPS" --stages || rc=1
         if [ "$K" -le "${SP_CPU_K:-20}" ]; then
             $S bench prove "$W/c.zkey" "$W/c.wtns" --backend cpu --skip-subgroup-check --reps "$REPS" || rc=1
         fi

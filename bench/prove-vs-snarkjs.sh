@@ -55,9 +55,14 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 timed() {
     local name=$1
     shift
-    /usr/bin/time -f "%e %U %S" -o "$T/time" "$@" >/dev/null 2>"$T/err" ||
+    local t0 t1
+    # the wall clock to the millisecond (time's %e has hundredths only);
+    # user + system from time
+    t0=$(date +%s.%N)
+    /usr/bin/time -f "%U %S" -o "$T/time" "$@" >/dev/null 2>"$T/err" ||
         { echo "failed: $*" >&2; cat "$T/err" >&2; exit 1; }
-    awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$T/time" >>"$T/$name"
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" '{printf "%.4f %.3f\n", b - a, $1 + $2}' "$T/time" >>"$T/$name"
 }
 # cold NAME / warm NAME / cpu NAME: the first wall time, the median of the others, the median CPU time
 cold() { head -1 "$T/$1" | cut -d' ' -f1; }

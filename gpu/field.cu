@@ -2,6 +2,7 @@
 #include <algorithm>
 #include "cu_util.cuh"
 #include "field.cuh"
+#include "field_eo2.cuh"
 
 static_assert(sizeof(fp_t) == sizeof(sp_fp), "Fp layout");
 static_assert(sizeof(fr_t) == sizeof(sp_fr), "Fr layout");
@@ -47,12 +48,63 @@ static sp_status batch_run(sp_cuda *ctx, int op, F *out, const F *a, const F *b,
     return SP_OK;
 }
 
+/* Fr products of the NTT kernels (field_eo2.cuh): op 12 mont_mul_eox,
+ * op 13 mont_mul_eox2 with element i paired with i + h, h = ceil(n / 2)
+ * (the unpaired middle one, for odd n, alone). */
+__global__ void fr_batch_x(int op, fr_tm<SP_MUL_EO> *out, const fr_tm<SP_MUL_EO> *a,
+                           const fr_tm<SP_MUL_EO> *b, size_t n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, h = (n + 1) / 2;
+    if (op == 12 && i < n) {
+        fr_tm<SP_MUL_EO> x = a[i], y = b[i], r;
+        fx_mul(r, x, y);
+        out[i] = r;
+    } else if (op == 13 && i + h < n) {
+        fr_tm<SP_MUL_EO> x0 = a[i], y0 = b[i], x1 = a[i + h], y1 = b[i + h], r0, r1;
+        fx_mul2(r0, x0, y0, r1, x1, y1);
+        out[i] = r0;
+        out[i + h] = r1;
+    } else if (op == 13 && i < h) {
+        fr_tm<SP_MUL_EO> x = a[i], y = b[i], r;
+        fx_mul(r, x, y);
+        out[i] = r;
+    }
+}
+
+static sp_status fr_batch_x_run(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a, const sp_fr *b,
+                                size_t n)
+{
+    typedef fr_tm<SP_MUL_EO> F;
+    if (n == 0)
+        return SP_OK;
+    size_t bytes = n * sizeof(F);
+    const void *da, *db;
+    void *dout;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_A, a, bytes, &da));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_B, b, bytes, &db));
+    int out_dev = sp_cu_is_device_ptr(out);
+    if (out_dev)
+        dout = out;
+    else
+        SP_TRY(sp_cu_scratch(ctx, SP_SCR_C, bytes, &dout));
+    fr_batch_x<<<sp_cu_blocks(n, 128), 128, 0, ctx->stream>>>(op, (F *)dout, (const F *)da,
+                                                               (const F *)db, n);
+    SP_CU_LAUNCHED(ctx, "fr_batch_x");
+    if (!out_dev)
+        SP_CU(ctx, cudaMemcpyAsync(out, dout, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
 /* ops 0..3 with the PTX multiplication, 4..7 with the 64-bit one, 8..11
- * with the even/odd one */
+ * with the even/odd one; Fr also 12 and 13 (fr_batch_x) */
 #define SP_BATCH_ENTRY(name, H, T)                                                       \
     extern "C" sp_status name(sp_cuda *ctx, int op, H *out, const H *a, const H *b,      \
                               size_t n)                                                  \
     {                                                                                    \
+        if (sizeof(H) == sizeof(sp_fr) && (op == 12 || op == 13))                        \
+            return fr_batch_x_run(ctx, op, (sp_fr *)out, (const sp_fr *)a,               \
+                                  (const sp_fr *)b, n);                                  \
         if (op < 0 || op > 11)                                                           \
             return SP_ERR_INVALID_ARG;                                                   \
         if (op < 4)                                                                      \
@@ -74,7 +126,8 @@ SP_BATCH_ENTRY(sp_cuda_fp2_batch, sp_fp2, fp2_tm)
 #define SP_BENCH_CHAINS 2
 #define SP_BENCH_ITERS 4096
 
-template <class F>
+/* form 0: f_mul; 1: fx_mul; 2: the two chains through fx_mul2 (Fr). */
+template <class F, int FORM>
 __global__ void __launch_bounds__(256) modmul_chain(F *io)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -84,9 +137,17 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
         x[k] = io[2 * i];
     x[1].w[0] ^= 1;
     for (int it = 0; it < SP_BENCH_ITERS; it++) {
+        if constexpr (FORM == 2) {
+            fx_mul2(x[0], x[0], y, x[1], x[1], y);
+        } else {
 #pragma unroll
-        for (int k = 0; k < SP_BENCH_CHAINS; k++)
-            f_mul(x[k], x[k], y);
+            for (int k = 0; k < SP_BENCH_CHAINS; k++) {
+                if constexpr (FORM == 1)
+                    fx_mul(x[k], x[k], y);
+                else
+                    f_mul(x[k], x[k], y);
+            }
+        }
     }
     F r = x[0];
 #pragma unroll
@@ -95,10 +156,11 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
     io[2 * i] = r; /* keeps the chains alive */
 }
 
-template <class F>
-static sp_status bench_run(sp_cuda *ctx, double *per_s)
+/* bpsm blocks of 256 threads per SM: 8 fills every warp slot (64). */
+template <class F, int FORM = 0>
+static sp_status bench_run(sp_cuda *ctx, double *per_s, unsigned bpsm = 8)
 {
-    const unsigned threads = 256, blocks = (unsigned)ctx->sm_count * 8;
+    const unsigned threads = 256, blocks = (unsigned)ctx->sm_count * bpsm;
     size_t n = (size_t)threads * blocks;
     void *buf;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_A, 2 * n * sizeof(F), &buf));
@@ -111,7 +173,7 @@ static sp_status bench_run(sp_cuda *ctx, double *per_s)
     float ms[6];
     for (int rep = 0; rep < 6; rep++) { /* rep 0 warms up */
         SP_CU(ctx, cudaEventRecord(e0, ctx->stream));
-        modmul_chain<F><<<blocks, threads, 0, ctx->stream>>>((F *)buf);
+        modmul_chain<F, FORM><<<blocks, threads, 0, ctx->stream>>>((F *)buf);
         SP_CU_LAUNCHED(ctx, "modmul_chain");
         SP_CU(ctx, cudaEventRecord(e1, ctx->stream));
         SP_CU(ctx, cudaEventSynchronize(e1));
@@ -133,6 +195,10 @@ extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s
     case 3: return bench_run<fr_tm<SP_MUL_WIDE>>(ctx, per_s);
     case 4: return bench_run<fp_tm<SP_MUL_EO>>(ctx, per_s);
     case 5: return bench_run<fr_tm<SP_MUL_EO>>(ctx, per_s);
+    case 6: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s);
+    case 7: return bench_run<fr_tm<SP_MUL_EO>, 2>(ctx, per_s);
+    case 8: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 2);
+    case 9: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 4);
     default: return SP_ERR_INVALID_ARG;
     }
 }

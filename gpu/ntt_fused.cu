@@ -21,7 +21,8 @@
  * across stages. The multiplications are the same in all; what changes is
  * the barriers, shared-memory traffic and independent work per thread
  * (the transform runs at ~70% of the Fr multiplication rate with G = 1:
- * bench/NOTES.md).
+ * bench/NOTES.md). The products are field_eo2.cuh's (r's low words as
+ * additions) for the even/odd type.
  *
  * Layout of a pass over stages [s0, s0 + k): a block owns 2^t "columns"
  * and 2^k rows; element (row j, column l) is the logical element
@@ -34,9 +35,9 @@
  * one element (32 bytes) so that column-wise accesses spread over banks.
  */
 #include <string.h>
+#include "field_eo2.cuh"
 #include "ntt_dom.cuh"
 
-#define SP_NTTF_MAX_STAGES 9 /* stages per pass */
 #define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
 #define SP_NTTF_THREADS 512
 
@@ -78,7 +79,7 @@ static __device__ __forceinline__ void nttf_butterfly(F &a0, F &a1, const F &w, 
 {
     F t = a1;
     if (!trivial)
-        f_mul(t, a1, w);
+        fx_mul(t, a1, w);
     f_sub(a1, a0, t);
     f_add(a0, a0, t);
 }
@@ -187,13 +188,12 @@ nttf_pass(F *dst, const F *src, const F *tw, unsigned log_n, unsigned s0, unsign
             j = e >> t, l = e & (cols - 1);
         F v = s[j * stride + l];
         if (scale)
-            f_mul(v, v, c);
+            fx_mul(v, v, c);
         dst[mp.dst(j, l)] = v;
     }
 }
 
-/* Stages per pass: as even as possible, at most SP_NTTF_MAX_STAGES. */
-static unsigned nttf_passes(unsigned log_n, unsigned *k)
+unsigned sp_cu_ntt_passes(unsigned log_n, unsigned *k)
 {
     unsigned np = (log_n + SP_NTTF_MAX_STAGES - 1) / SP_NTTF_MAX_STAGES;
     for (unsigned i = 0; i < np; i++)
@@ -201,9 +201,8 @@ static unsigned nttf_passes(unsigned log_n, unsigned *k)
     return np;
 }
 
-/* The scratch vector; SP_ERR_NOMEM (the CUDA error cleared) when the
- * device has no room for it: the caller then runs the in-place ntt.cu. */
-static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
+/* The caller runs the in-place ntt.cu when this says SP_ERR_NOMEM. */
+sp_status sp_cu_ntt_scratch(sp_cuda *ctx, size_t bytes, void **p)
 {
     if (ctx->xscr_cap[SP_XSCR_NTT] < bytes) {
         SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
@@ -225,10 +224,11 @@ static sp_status nttf_scratch(sp_cuda *ctx, size_t bytes, void **p)
 
 /* The stages of each round (G) and the columns of each block (2^tc) of
  * NTT implementation impl (sp_cuda_set_ntt_impl): 1 radix-2, 2 radix-8,
- * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns. */
+ * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns; 5..8 (ntt_fs.cu)
+ * below 2^SP_NTTS_MIN_LOG as 3. */
 static void nttf_shape(int impl, unsigned *G, unsigned *tc)
 {
-    *G = impl == 2 || impl == 4 ? 3 : impl == 3 ? 2 : 1;
+    *G = impl == 2 || impl == 4 ? 3 : impl == 3 || impl >= 5 ? 2 : 1;
     *tc = impl == 4 ? 3 : SP_NTTF_LOG_COLS;
 }
 
@@ -244,11 +244,11 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned log_n = d->log_n;
     const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
     unsigned ks[32];
-    const unsigned np = nttf_passes(log_n, ks);
+    const unsigned np = sp_cu_ntt_passes(log_n, ks);
     F *tmp = a;
     if (np > 1) {
         void *p;
-        SP_TRY(nttf_scratch(ctx, d->n * sizeof(F), &p));
+        SP_TRY(sp_cu_ntt_scratch(ctx, d->n * sizeof(F), &p));
         tmp = (F *)p;
     }
     F c, one;
@@ -276,10 +276,11 @@ static sp_status nttf_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
 }
 
 template <class F>
-static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse,
+                               int impl)
 {
     unsigned G, tc;
-    nttf_shape(ctx->ntt_impl, &G, &tc);
+    nttf_shape(impl, &G, &tc);
     if (G == 3)
         return nttf_run<F, 3>(ctx, d, a, inverse, tc);
     if (G == 2)
@@ -287,11 +288,12 @@ static sp_status nttf_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
     return nttf_run<F, 1>(ctx, d, a, inverse, tc);
 }
 
-sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse)
+sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
+                          int impl)
 {
     if (ctx->mul_impl == SP_MUL_EO)
-        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse, impl);
     if (ctx->mul_impl == SP_MUL_WIDE)
-        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse);
-    return nttf_run_impl(ctx, d, (fr_t *)a_dev, inverse);
+        return nttf_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse, impl);
+    return nttf_run_impl(ctx, d, (fr_t *)a_dev, inverse, impl);
 }

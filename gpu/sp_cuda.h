@@ -296,13 +296,22 @@ void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  * scratch vector of n elements the context keeps; in place as 0 when the
  * device has no room for it), inside a pass 1 = a barrier per stage, 2 =
  * rounds of 3 stages in registers (radix 8), 3 = rounds of 2 (radix 4),
- * 4 = as 2 with blocks of 8 columns instead of 4. All give the same
- * result. Default SP_CUDA_NTT_DEFAULT (3: on the H200 2^26 in 22.5 ms
- * against 23.8 for 1 and 30.7 for 0, 2^24 4.80 against 5.68 and 6.48;
- * bench/NOTES.md); SP_CUDA_NTT=0..4 in the environment overrides it when a
- * context is created. Returns the previous setting; other values are
- * ignored. */
-#define SP_CUDA_NTT_DEFAULT 3
+ * 4 = as 2 with blocks of 8 columns instead of 4; 5..7 = gpu/ntt_fs.cu
+ * (the passes of 3 with each pass's column twiddles applied once per
+ * element as it is loaded, the stages' twiddles from a shared-memory
+ * table, the inverse's 1/n inside the second pass's factors; from 2^12,
+ * as 3 below), 5 = two butterflies' products interleaved, 256 threads and
+ * two blocks per SM, 6 = the same with the products one after the other,
+ * 7 = as 5 with three blocks per SM, 8 = each butterfly through shared
+ * memory (two elements in registers: 56 registers, 512 threads and two
+ * blocks per SM, twice 5's warps); 9 = 8 from 2^22, 3 below. All give the
+ * same result. Default SP_CUDA_NTT_DEFAULT (9: on the H200, forward and
+ * inverse, 2^26 in 19.3 ms against 21.5 / 22.6 for 3 and 29.0 / 30.6 for
+ * 0, 2^24 4.47 against 4.60 / 4.86, 2^22 1.09 against 1.08 / 1.14;
+ * below 2^22 8 was not timed; bench/NOTES.md); SP_CUDA_NTT=0..9 in the
+ * environment overrides it when a context is created. Returns the
+ * previous setting; other values are ignored. */
+#define SP_CUDA_NTT_DEFAULT 9
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */
 sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
@@ -312,7 +321,9 @@ sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
  * Element-wise field operations on n elements, for the equality tests and
  * the arithmetic benchmark. op: 0 mul, 1 sqr, 2 add, 3 sub; 4..7 the same
  * with the 64-bit multiplication, 8..11 with the even/odd one
- * (sp_cuda_set_mul_impl).
+ * (sp_cuda_set_mul_impl); for Fr also 12 mul and 13 mul of two elements
+ * at once (i with i + ceil(n/2)) with the NTT kernels' even/odd products
+ * (gpu/field_eo2.cuh).
  * out, a, b: host or device. b is ignored for sqr.
  */
 sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b,
@@ -325,7 +336,9 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
  * Modular-multiplication throughput: every thread runs long dependent
  * chains of Montgomery multiplications in registers. field: 0 Fp, 1 Fr,
  * 2 Fp and 3 Fr with the 64-bit multiplication, 4 Fp and 5 Fr with the
- * even/odd one (sp_cuda_set_mul_impl).
+ * even/odd one (sp_cuda_set_mul_impl), 6 Fr with the NTT kernels' even/odd
+ * product (gpu/field_eo2.cuh) and 7 with its two-at-once form; 8 and 9 as
+ * 6 with 16 and 32 warps per SM instead of 64 (the others).
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;

@@ -18,7 +18,7 @@
 #                 --quick  --no-checks (no gpu_check)  --no-bench (no gpu_bench)
 #                 --witness  --g1 LOG  --g2 LOG  --ntt LOG  --device N
 #                 --stream (only the streamed-MSM and streamed-key checks and
-#                 rows)  --only ntt|msm|split (of the checks only that group)
+#                 rows)  --only field|ntt|msm|split|hstep (of the checks only that group)
 #                 (--witness: of the timing tables only the plain vs split
 #                 MSMs on witness-like scalars)
 #   environment

@@ -216,6 +216,13 @@ expect 0 "bench ntt --json" "$bin" bench ntt --log-size 8 --threads 1 --json
 cp "$T/out" "$T/bench.out" && check_bench_json "bench ntt" "$T/bench.out" ntt
 expect 0 "bench prove --json" "$bin" bench prove "$m/circuit_final.zkey" "$m/witness.wtns" --reps 1 --json
 cp "$T/out" "$T/bench.out" && check_bench_json "bench prove" "$T/bench.out" prove
+expect 0 "bench prove --stages --json" "$bin" bench prove "$m/circuit_final.zkey" "$m/witness.wtns" --reps 2 --stages --json
+for s in h msm_h msm_a msm_b1 msm_c msm_b2 outside_stages; do
+    expect_out "\"op\":\"prove_stage\",\"stage\":\"$s\"" "  (stage $s)"
+done
+cp "$T/out" "$T/bench.out" && check_bench_json "bench prove --stages" "$T/bench.out" prove_stage
+expect 0 "bench prove --stages table" "$bin" bench prove "$m/circuit_final.zkey" "$m/witness.wtns" --reps 1 --stages
+expect_out "^  stage msm_h +[0-9.]+ ms" "  (a stage row)"
 expect 0 "bench msm table" "$bin" bench msm --group g1 --log-size 6 --reps 1
 expect_out "^msm +g1 plain" "  (a table row)"
 

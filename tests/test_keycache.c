@@ -44,7 +44,7 @@
 #include "synth/prover.h"
 #include "test.h"
 #include "test_g16.h"
-#include "util/sha256.h"
+#include "util/crc32c.h"
 
 static char T[] = "/tmp/sp_test_keycache_XXXXXX";
 static char DIRC[300], KEY[300], KEY2[300];
@@ -309,7 +309,7 @@ static void expect_damaged(const char *what, const char *entry)
 /* Rewrites the entry with its digest made right again. */
 static void reseal(const char *entry, uint8_t *b, size_t len)
 {
-    sp_sha256(b + len - 32, b, len - 32);
+    tg_put32(b + len - KC_TRAILER, sp_crc32c(0, b, len - KC_TRAILER));
     spit(entry, b, len);
 }
 
@@ -325,7 +325,7 @@ static void test_damaged(sp_rng *rng)
     uint8_t *orig = slurp(entry, &len), *b = malloc(len);
     if (!orig)
         return;
-    size_t at = KC_HEAD + (size_t)(sp_rng_u64(rng) % (len - KC_HEAD - 32));
+    size_t at = KC_HEAD + (size_t)(sp_rng_u64(rng) % (len - KC_HEAD - KC_TRAILER));
     memcpy(b, orig, len);
     b[at] ^= (uint8_t)(1 + sp_rng_u64(rng) % 255);
     spit(entry, b, len);
@@ -334,6 +334,10 @@ static void test_damaged(sp_rng *rng)
     b[160] ^= 1; /* n_vars */
     spit(entry, b, len);
     expect_damaged("header byte", entry);
+    memcpy(b, orig, len);
+    b[len - 1 - sp_rng_u64(rng) % KC_TRAILER] ^= (uint8_t)(1 + sp_rng_u64(rng) % 255);
+    spit(entry, b, len);
+    expect_damaged("checksum byte", entry);
     spit(entry, orig, len - 100);
     expect_damaged("truncated", entry);
     unlink(entry);

@@ -114,7 +114,7 @@ ent=$(grep -o '"entry":"[^"]*"' "$T/out" | cut -d'"' -f4)
 flip_byte "$ent" 50000
 expect 0 "c: a damaged entry" prove c1 "$T/k.zkey"
 expect_out '"state":"damaged","stored":true' "c: ignored, the key checked again and the entry rebuilt"
-check "c: one warning line" test "$(grep -c 'snarkpipe prove: key cache: entry .* ignored (its digest does not match its content); key checked again' "$T/out")" = 1
+check "c: one warning line" test "$(grep -c 'snarkpipe prove: key cache: entry .* ignored (its checksum does not match its content); key checked again' "$T/out")" = 1
 check "c: identical proof" cmp -s "$T/c1.proof.json" "$T/a1.proof.json"
 expect 0 "c: then a hit" prove c2 "$T/k.zkey"
 expect_out '"state":"hit"' "c: hit"

@@ -5,6 +5,9 @@
  * SHA-256 (src/util/sha256.h): FIPS 180-4 answers on both paths, and the
  * SHA-extension path against the portable one on random messages of
  * random lengths fed in random pieces;
+ * CRC-32C (src/util/crc32c.h): known answers on both paths, and both
+ * against a bit-at-a-time reference on random messages at every
+ * alignment, whole and in two pieces;
  * the atomic file replacement (src/util/file.h): new and existing files,
  * modes, links, what it refuses, and nothing left behind.
  */
@@ -20,6 +23,7 @@
 #include "util/bytes.h"
 #include "util/clock.h"
 #include "util/file.h"
+#include "util/crc32c.h"
 #include "util/sha256.h"
 
 static void test_bytes_good(void)
@@ -132,6 +136,63 @@ static void test_sha256(sp_rng *rng)
     }
     sp_sha256_use_hw(hw);
     free(m);
+}
+
+/* The obvious CRC-32C: one bit at a time, the reference for both paths. */
+static uint32_t crc_bitwise(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    }
+    return ~c;
+}
+
+/* Known answers: "123456789" (the CRC catalogue's check value) and the
+ * three 32-byte patterns of RFC 3720's appendix B.4. */
+static void crc_known(const char *path)
+{
+    uint8_t z[32], f[32], up[32];
+    memset(z, 0, 32);
+    memset(f, 0xff, 32);
+    for (int i = 0; i < 32; i++)
+        up[i] = (uint8_t)i;
+    CHECKF(sp_crc32c(0, "123456789", 9) == 0xE3069283u, "%s: check value", path);
+    CHECKF(sp_crc32c(0, z, 32) == 0x8A9136AAu, "%s: 32 zero bytes", path);
+    CHECKF(sp_crc32c(0, f, 32) == 0x62A8AB43u, "%s: 32 bytes 0xff", path);
+    CHECKF(sp_crc32c(0, up, 32) == 0x46DD794Eu, "%s: bytes 0..31", path);
+    CHECKF(sp_crc32c(0, NULL, 0) == 0 && sp_crc32c(0x1234u, NULL, 0) == 0x1234u, "%s: nothing", path);
+}
+
+static void test_crc32c(sp_rng *rng)
+{
+    int hw = sp_crc32c_hw_active();
+    printf("test_util: CRC-32C SSE4.2 path %s\n", hw ? "on" : "off (no SSE4.2, or SP_NO_ASM set): portable only");
+    sp_crc32c_use_hw(0);
+    CHECK(!sp_crc32c_hw_active());
+    crc_known("portable");
+    sp_crc32c_use_hw(1);
+    if (hw)
+        crc_known("SSE4.2");
+    enum { MAX = 5000 };
+    uint8_t *buf = malloc(MAX + 8);
+    for (int it = 0; it < sp_test_iters(300); it++) {
+        size_t len = (size_t)(sp_rng_u64(rng) % MAX), off = (size_t)(sp_rng_u64(rng) % 8);
+        size_t cut = len ? (size_t)(sp_rng_u64(rng) % (len + 1)) : 0;
+        uint8_t *m = buf + off; /* every alignment */
+        sp_rng_bytes(rng, m, len);
+        uint32_t want = crc_bitwise(m, len);
+        for (int path = 0; path < 2; path++) {
+            sp_crc32c_use_hw(path);
+            CHECKF(sp_crc32c(0, m, len) == want, "%zu bytes at offset %zu, path %d", len, off, path);
+            CHECKF(sp_crc32c(sp_crc32c(0, m, cut), m + cut, len - cut) == want, "%zu bytes cut at %zu, path %d",
+                   len, cut, path);
+        }
+    }
+    sp_crc32c_use_hw(hw);
+    free(buf);
 }
 
 /* 1 when path holds exactly text. */
@@ -281,6 +342,7 @@ int main(void)
     test_bytes_good();
     test_bytes_bad();
     test_sha256(&rng);
+    test_crc32c(&rng);
     test_write_atomic();
     test_open_regular();
     test_clock_after(&rng);

@@ -3,17 +3,22 @@
 
 void bench_field(chk_env *env)
 {
-    static const char *const what[6] = {"Fp modmul/s, PTX chains", "Fr modmul/s, PTX chains",
-                                        "Fp modmul/s, 64-bit", "Fr modmul/s, 64-bit",
-                                        "Fp modmul/s, even/odd", "Fr modmul/s, even/odd"};
+    static const char *const what[10] = {"Fp modmul/s, PTX chains", "Fr modmul/s, PTX chains",
+                                         "Fp modmul/s, 64-bit", "Fr modmul/s, 64-bit",
+                                         "Fp modmul/s, even/odd", "Fr modmul/s, even/odd",
+                                         "Fr modmul/s, NTT even/odd", "Fr modmul/s, NTT even/odd x2",
+                                         "Fr modmul/s, NTT even/odd, 16 warps/SM",
+                                         "Fr modmul/s, NTT even/odd, 32 warps/SM"};
 #if SP_CURVE_BN254 /* Fp is 8 words like Fr: the same ceiling */
-    static const char *const note[6] = {"ceiling ~66e9/s", "ceiling ~66e9/s", "", "", "ceiling ~66e9/s",
-                                        "ceiling ~66e9/s"};
+    static const char *const note[10] = {"ceiling ~66e9/s", "ceiling ~66e9/s", "", "", "ceiling ~66e9/s",
+                                         "ceiling ~66e9/s", "", "two chains through one call", "", ""};
 #else
-    static const char *const note[6] = {"ceiling ~31e9/s (gpu-anchors 5.2)", "ceiling ~66e9/s",
-                                        "", "", "ceiling ~31e9/s", "ceiling ~66e9/s"};
+    static const char *const note[10] = {"ceiling ~31e9/s (gpu-anchors 5.2)", "ceiling ~66e9/s",
+                                         "", "", "ceiling ~31e9/s", "ceiling ~66e9/s",
+                                         "r's words 1, 2^32-1 as additions", "two chains through one call",
+                                         "", ""};
 #endif
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < 10; f++) { /* 64 warps per SM but 8 and 9 */
         double r = 0;
         if (chk_ok(env, sp_cuda_bench_modmul(env->cu, f, &r), what[f]))
             bench_table_row(what[f], "-", r / 1e9, "1e9/s", note[f]);

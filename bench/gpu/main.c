@@ -1,6 +1,6 @@
 /*
- * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --stream | --precomp] [--g1 LOG]
- *           [--g2 LOG] [--ntt LOG] [--device N] [--no-bench]
+ * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp]
+ *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--ntt-impl N] [--device N] [--no-bench]
  * gpu_bench --curve
  *
  * The GPU timing runs, then their table. Built for one curve, the build's
@@ -9,10 +9,12 @@
  * and 2^26 and the MSM variants side by side (G1 2^22, 2^24, 2^26 unless
  * --quick; G2 2^22) and the plain vs precomputed-table MSMs; --ntt-ba the
  * NTT rows and the G1 accumulations side by side with their phases;
- * --stream only the rows of G1 MSMs with resident and streamed bases;
- * --precomp only the plain vs precomputed-table rows (G1 2^22 to --g1,
- * G2 at --g2: window, table size, build time, phases). Every timed call's
- * result is checked (the
+ * --ntt-table only the modmul rates and every NTT implementation at 2^22,
+ * 2^24, .. --ntt (forward and inverse apart; --ntt-impl N: only
+ * implementation N's rows, for a profiler); --stream only the rows of G1
+ * MSMs with resident and streamed bases; --precomp only the plain vs
+ * precomputed-table rows (G1 2^22 to --g1, G2 at --g2: window, table
+ * size, build time, phases). Every timed call's result is checked (the
  * discrete-log oracle or the CPU): exit status 0 only when all were right.
  * gpu_check's options (--no-checks, --only) are accepted and change
  * nothing here, so that one command line serves both programs
@@ -72,8 +74,8 @@ int main(int argc, char **argv)
     chk_opts o;
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
-                         "[--quick] [--witness | --msm-table | --ntt-ba | --stream | --precomp] [--g1 LOG] "
-                         "[--g2 LOG] [--ntt LOG] [--device N]");
+                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp] "
+                         "[--g1 LOG] [--g2 LOG] [--ntt-impl N] [--ntt LOG] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
     if (rc)
@@ -87,6 +89,11 @@ int main(int argc, char **argv)
         bench_table_print();
     } else if (o.bench && o.precomp) {
         bench_msm_precomp(&env);
+        bench_table_print();
+    } else if (o.bench && env.ntt_table) {
+        if (env.ntt_impl < 0)
+            bench_field(&env);
+        bench_ntt(&env);
         bench_table_print();
     } else if (o.bench && env.sweep) {
         bench_ntt(&env);

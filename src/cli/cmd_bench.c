@@ -23,12 +23,15 @@ static const char USAGE[] =
     "                           [--bool-fraction F] [--split] [--json]\n"
     "       snarkpipe bench ntt --log-size K[,K...] [--threads T[,T...]] [--reps R] [--json]\n"
     "       snarkpipe bench prove <circuit.zkey> <witness.wtns> [--r1cs FILE] [--threads T[,T...]]\n"
-    "                             [--reps R] [--no-split] [--backend NAME] [--skip-subgroup-check] [--json]\n"
+    "                             [--reps R] [--no-split] [--backend NAME] [--skip-subgroup-check] [--stages]\n"
+    "                             [--json]\n"
     "Times multi-scalar multiplications (random bases; scalars uniform, or a share F of them\n"
     "0 or 1; --split uses the split MSM), forward NTTs and the evaluations-to-coset step of the\n"
     "prover, or whole proofs. Prints the median of R repetitions (default 3) per row.\n"
     "bench prove: the key is read once and made resident on the backend (--backend cpu, cuda,\n"
-    "cuda:N, auto; default cpu); one untimed warm-up proof on a GPU; the last proof is verified.\n";
+    "cuda:N, auto; default cpu); one untimed warm-up proof on a GPU; the last proof is verified.\n"
+    "--stages also prints the median of each stage the backend reports over the timed proofs,\n"
+    "and what the proofs spent outside those stages (synthesis, buffers, the finish).\n";
 
 #define MAX_LIST 16
 
@@ -37,7 +40,7 @@ typedef struct {
     int group;
     int logs[MAX_LIST], n_logs;
     int threads[MAX_LIST], n_threads;
-    int reps, split, no_split;
+    int reps, split, no_split, stages;
     double bool_fraction;
     const char *zkey, *wtns, *r1cs, *backend;
     unsigned key_flags; /* bench prove: SP_G16_SKIP_SUBGROUP_CHECK */
@@ -92,6 +95,8 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
         a->split = 1;
     } else if (!strcmp(argv[*i], "--no-split")) {
         a->no_split = 1;
+    } else if (!strcmp(argv[*i], "--stages")) {
+        a->stages = 1;
     } else if (!strcmp(argv[*i], "--skip-subgroup-check")) {
         a->key_flags = SP_G16_SKIP_SUBGROUP_CHECK;
     } else {
@@ -254,6 +259,61 @@ typedef struct {
     size_t w_len;
 } prove_inputs;
 
+/* The stages a backend reported over the timed proofs (--stages). */
+#define MAX_STAGES 24
+typedef struct {
+    char name[MAX_STAGES][24];
+    double *ms[MAX_STAGES]; /* reps entries each */
+    int n[MAX_STAGES], count, cap, overflow;
+} stage_log;
+
+static void stage_hook(void *ctx, const char *stage, double ms)
+{
+    stage_log *L = ctx;
+    int k = 0;
+    while (k < L->count && strcmp(L->name[k], stage))
+        k++;
+    if (k == L->count) {
+        if (k == MAX_STAGES || !(L->ms[k] = malloc(sizeof(double) * (size_t)L->cap))) {
+            L->overflow = 1;
+            return;
+        }
+        snprintf(L->name[k], sizeof L->name[k], "%s", stage);
+        L->count++;
+    }
+    if (L->n[k] < L->cap)
+        L->ms[k][L->n[k]++] = ms;
+}
+
+/* One line per stage: its median over the proofs that reported it; then
+ * the proofs' median less the stages that run one after the other (wit_up
+ * runs beside the H step and is left out of the sum). */
+static void stage_rows(stage_log *L, double proof_median_s, int log_size, int threads)
+{
+    double sum = 0;
+    for (int k = 0; k < L->count; k++) {
+        double med = sp_cli_median(L->ms[k], L->n[k]);
+        if (strcmp(L->name[k], "wit_up"))
+            sum += med;
+        if (sp_cli_g.json)
+            printf("{\"op\":\"prove_stage\",\"stage\":\"%s\",\"log_size\":%d,\"threads\":%d,\"reps\":%d,"
+                   "\"seconds\":%.6f}\n",
+                   L->name[k], log_size, threads, L->n[k], med * 1e-3);
+        else
+            printf("  stage %-22s %10.2f ms  (median of %d)\n", L->name[k], med, L->n[k]);
+    }
+    double rest = proof_median_s * 1e3 - sum;
+    if (sp_cli_g.json)
+        printf("{\"op\":\"prove_stage\",\"stage\":\"outside_stages\",\"log_size\":%d,\"threads\":%d,"
+               "\"seconds\":%.6f}\n",
+               log_size, threads, rest > 0 ? rest * 1e-3 : 0.0);
+    else
+        printf("  stage %-22s %10.2f ms  (synthesis, buffers, finish: the proof's median less the stages)\n",
+               "outside the stages", rest);
+    if (L->overflow)
+        printf("  (more than %d stage names or out of memory: some stages not shown)\n", MAX_STAGES);
+}
+
 /* The timed proofs on an open backend with the key attached: per thread
  * count, one untimed warm-up on a GPU (domains, scratch), then a->reps
  * proofs; the last proof of each row is verified. */
@@ -278,11 +338,18 @@ static int prove_rows(const bench_args *a, prove_inputs *in, sp_backend *be)
         sp_r1cs *cs = in->have_cs ? &in->cs : NULL;
         if (strcmp(be->name, "cpu"))
             st = sp_synth_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
+        stage_log L = {.cap = a->reps};
+        if (a->stages) {
+            be->stage_hook = stage_hook;
+            be->stage_ctx = &L;
+        }
         for (int r = 0; r < a->reps && st == SP_OK; r++) {
             double t0 = sp_cli_now();
             st = sp_synth_prove(&proof, in->pub, &in->pk, cs, in->w, in->w_len, 0, &o, err);
             t[r] = sp_cli_now() - t0;
         }
+        be->stage_hook = NULL;
+        be->stage_ctx = NULL;
         if (st == SP_OK && (st = sp_g16_verify(&valid, &pvk, &proof, in->pub, in->pk.vk.n_public, err)) == SP_OK &&
             !valid) {
             snprintf(err, SP_ERR_LEN, "the proof made on %s does not verify", be->name);
@@ -293,6 +360,10 @@ static int prove_rows(const bench_args *a, prove_inputs *in, sp_backend *be)
         else
             row("prove", a->no_split ? "\"split\":false," : "\"split\":true,", what, (int)in->pk.log2_domain,
                 a->threads[ti], t, a->reps);
+        if (st == SP_OK && a->stages)
+            stage_rows(&L, sp_cli_median(t, a->reps), (int)in->pk.log2_domain, a->threads[ti]);
+        for (int k = 0; k < L.count; k++)
+            free(L.ms[k]);
     }
     sp_g16_pvk_free(&pvk);
     return rc;

@@ -16,8 +16,10 @@
  *   - the checks the key passed: an entry made under
  *     SP_G16_SKIP_SUBGROUP_CHECK never serves a load that asks for the
  *     subgroup checks (a fully checked entry serves both);
- *   - the entry's own SHA-256 over all its bytes, checked as it is read,
- *     and its structure (sizes, matrix rows and wire indices in range).
+ *   - the entry's own CRC-32C over all its bytes (util/crc32c.h: the entry
+ *     lives in a trusted directory, so its checksum is there for accidents,
+ *     and it costs a fifth of a SHA-256 on every load), checked as it is
+ *     read, and its structure (sizes, matrix rows and wire indices in range).
  * Whatever does not match is ignored: the key is read and checked from
  * its file exactly as without a cache, and the entry written again.
  *
@@ -25,7 +27,7 @@
  * it must belong to the user and be writable by nobody else, and entries
  * must be regular files of the user that nobody else can write, or they
  * are not used. Whoever can write there can already run code as the user
- * (~/.bashrc), so the digests catch accidents (a torn write, a full disk,
+ * (~/.bashrc), so the checksums catch accidents (a torn write, a full disk,
  * bit rot, a bug), not an attacker; the structural check still keeps a
  * forged entry from making the prover read outside its arrays.
  *
@@ -36,7 +38,7 @@
  * allows) and renamed into place, mode 0600 in a 0700 directory: a reader
  * sees a whole entry or none, and two processes writing the same entry
  * both succeed (the last rename wins; both wrote the same key). No fsync:
- * an entry lost or torn by a crash fails its digest and is rebuilt.
+ * an entry lost or torn by a crash fails its checksum and is rebuilt.
  * A write that fails (full disk, read-only or foreign directory) leaves
  * nothing behind and does not fail the load: the report says why.
  */
@@ -59,7 +61,7 @@ typedef enum {
     SP_KC_MISS,     /* no entry for this key file */
     SP_KC_STALE,    /* the entry holds another content: the key file changed */
     SP_KC_WEAKER,   /* the entry's key passed fewer checks than this load asks */
-    SP_KC_DAMAGED,  /* the entry fails its digest, its size or its structure */
+    SP_KC_DAMAGED,  /* the entry fails its checksum, its size or its structure */
     SP_KC_UNUSABLE  /* the directory cannot be used (see the warning) */
 } sp_kc_outcome;
 

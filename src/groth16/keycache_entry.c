@@ -15,6 +15,7 @@
 #include "r1cs/binfile.h"
 #include "util/progress.h"
 #include "util/rng.h"
+#include "util/crc32c.h"
 #include "util/sha256.h"
 
 static const char MAGIC[8] = {'S', 'P', 'K', 'C', 'A', 'C', 'H', 'E'};
@@ -391,29 +392,26 @@ static sp_status alloc_like(sp_g16_pk *pk, const kc_head *h)
 sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t raw[KC_HEAD], char why[SP_ERR_LEN])
 {
     seg s[MAX_SEGS];
-    uint8_t dig[32], want[32];
-    sp_sha256_ctx c;
+    uint8_t want[KC_TRAILER];
     if (alloc_like(pk, h) != SP_OK) {
         snprintf(why, SP_ERR_LEN, "out of memory for the key");
         return SP_ERR_NOMEM;
     }
     size_t ns = segments(s, pk);
     int bad = lseek(fd, KC_HEAD, SEEK_SET) != KC_HEAD;
-    sp_sha256_init(&c);
-    sp_sha256_update(&c, raw, KC_HEAD);
+    uint32_t crc = sp_crc32c(0, raw, KC_HEAD);
     for (size_t i = 0; i < ns && !bad; i++)
         for (uint64_t at = 0; at < s[i].n && !bad; at += KC_CHUNK) {
             size_t k = s[i].n - at < KC_CHUNK ? (size_t)(s[i].n - at) : KC_CHUNK;
             uint8_t *p = (uint8_t *)s[i].p + at;
             bad = read_full(fd, p, k) != 0;
-            sp_sha256_update(&c, p, k);
+            crc = sp_crc32c(crc, p, k);
             sp_progress_add(k);
         }
-    sp_sha256_final(dig, &c);
     if (bad || read_full(fd, want, sizeof want) != 0)
         snprintf(why, SP_ERR_LEN, "cannot be read whole");
-    else if (memcmp(dig, want, 32))
-        snprintf(why, SP_ERR_LEN, "its digest does not match its content");
+    else if (sp_bin_le32(want) != crc)
+        snprintf(why, SP_ERR_LEN, "its checksum does not match its content");
     else if (pk->has_qap && (!csr_ok(&pk->qap_a, pk->n_vars) || !csr_ok(&pk->qap_b, pk->n_vars)))
         snprintf(why, SP_ERR_LEN, "its QAP matrices are malformed");
     else
@@ -483,8 +481,7 @@ sp_status kc_entry_write(kc_pending *p, int dirfd, const char *name, const kc_he
                          char why[SP_ERR_LEN])
 {
     seg s[MAX_SEGS];
-    uint8_t raw[KC_HEAD], dig[32];
-    sp_sha256_ctx c;
+    uint8_t raw[KC_HEAD], trailer[KC_TRAILER];
     memset(p, 0, sizeof *p);
     p->fd = -1;
     if (!room_for(dirfd, KC_HEAD + h->payload + KC_TRAILER, why))
@@ -495,20 +492,19 @@ sp_status kc_entry_write(kc_pending *p, int dirfd, const char *name, const kc_he
     }
     size_t ns = segments(s, (sp_g16_pk *)pk); /* only read from */
     head_pack(raw, h);
-    sp_sha256_init(&c);
-    sp_sha256_update(&c, raw, KC_HEAD);
+    uint32_t crc = sp_crc32c(0, raw, KC_HEAD);
     int bad = write_full(p->fd, raw, KC_HEAD);
     for (size_t i = 0; i < ns && !bad; i++)
         for (uint64_t at = 0; at < s[i].n && !bad; at += KC_CHUNK) {
             size_t k = s[i].n - at < KC_CHUNK ? (size_t)(s[i].n - at) : KC_CHUNK;
             const uint8_t *b = (const uint8_t *)s[i].p + at;
-            sp_sha256_update(&c, b, k);
+            crc = sp_crc32c(crc, b, k);
             bad = write_full(p->fd, b, k);
             sp_progress_add(k);
         }
-    sp_sha256_final(dig, &c);
+    sp_bin_put_u32(trailer, crc);
     if (!bad)
-        bad = write_full(p->fd, dig, sizeof dig);
+        bad = write_full(p->fd, trailer, sizeof trailer);
     if (bad) {
         snprintf(why, SP_ERR_LEN, "cannot write the entry: %s", strerror(errno));
         kc_entry_drop(p, dirfd);

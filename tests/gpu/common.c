@@ -38,6 +38,7 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
     env->max_g1 = 26;
     env->max_g2 = 22;
     env->max_ntt = 26;
+    env->ntt_impl = -1;
     if (argc == 2 && !strcmp(argv[1], "--curve"))
         return 1;
     for (int i = 1; i < argc; i++) {
@@ -51,6 +52,8 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             env->table = 1;
         else if (!strcmp(argv[i], "--ntt-ba"))
             env->sweep = 1;
+        else if (!strcmp(argv[i], "--ntt-table"))
+            env->ntt_table = 1;
         else if (!strcmp(argv[i], "--no-checks"))
             o->checks = 0;
         else if (!strcmp(argv[i], "--stream"))
@@ -65,6 +68,8 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             env->max_g2 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--ntt"))
             env->max_ntt = (unsigned)atoi(argv[++i]), sizes_set |= 2;
+        else if (i + 1 < argc && !strcmp(argv[i], "--ntt-impl"))
+            env->ntt_impl = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--device"))
             o->device = atoi(argv[++i]);
         else {

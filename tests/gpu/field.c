@@ -8,9 +8,10 @@
 #include "gpu_check.h"
 #include "util/par.h"
 
-static const char *const op_name[12] = {"mul", "sqr", "add", "sub",
+static const char *const op_name[14] = {"mul", "sqr", "add", "sub",
                                         "mul (64-bit)", "sqr (64-bit)", "add", "sub",
-                                        "mul (even/odd)", "sqr (even/odd)", "add", "sub"};
+                                        "mul (even/odd)", "sqr (even/odd)", "add", "sub",
+                                        "mul (NTT even/odd)", "mul (NTT even/odd, two at once)"};
 
 /* Fills a with random elements; the first entries are 0, 1, -1, 2. */
 #define FILL_EDGE(F, a, n, rng)                                                       \
@@ -100,8 +101,9 @@ static void check_one_field(chk_env *env, int field, size_t n)
             sp_fp2_random((sp_fp2 *)b + i, &env->rng);
         }
     }
-    for (int op = 0; op < 10; op++) { /* 4, 5: the 64-bit multiplication; 8, 9: even/odd */
-        if (op == 6 || op == 7)
+    /* 4, 5: the 64-bit multiplication; 8, 9: even/odd; Fr 12, 13: the NTT's */
+    for (int op = 0; op < (field == 1 ? 14 : 10); op++) {
+        if (op == 6 || op == 7 || op == 10 || op == 11)
             continue; /* add and sub are the same code for every multiplication */
         memset(got, 0xa5, n * es); /* poison: unwritten results show */
         sp_status st = field == 0   ? sp_cuda_fp_batch(env->cu, op, got, a, b, n)
@@ -111,7 +113,7 @@ static void check_one_field(chk_env *env, int field, size_t n)
         snprintf(what, sizeof what, "%s %s batch", fname[field], op_name[op]);
         if (!chk_ok(env, st, what))
             continue;
-        size_t bad = compare(env, field, op & 3, a, b, got, n);
+        size_t bad = compare(env, field, op >= 12 ? 0 : op & 3, a, b, got, n);
         CHECKF(bad == 0, "%s %s: %zu of %zu differ from the CPU", fname[field], op_name[op], bad,
                n);
         printf("  %-3s %s: %zu random pairs equal to the CPU: %s\n", fname[field], op_name[op], n,

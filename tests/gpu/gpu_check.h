@@ -25,6 +25,10 @@ typedef struct {
     int table;     /* --msm-table: only the modmul, NTT and MSM-variant rows */
     int sweep;     /* --ntt-ba: only the NTT rows 2^16.. of both passes (even/odd) and the
                     * G1 accumulations side by side with their phase times */
+    int ntt_table; /* --ntt-table: only the modmul rates and the NTT rows of every
+                    * implementation, 2^22 to --ntt */
+    int ntt_impl;  /* --ntt-impl N: of the NTT rows only implementation N (no modmul
+                    * rows with --ntt-table); -1 for all */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 
@@ -37,7 +41,7 @@ typedef struct {
     int witness;       /* --witness */
     int stream;        /* --stream */
     int precomp;       /* --precomp */
-    const char *only;  /* --only ntt|msm|split, or NULL */
+    const char *only;  /* --only field|ntt|msm|split|hstep|backend, or NULL */
 } chk_opts;
 /* Fills *o and env's sizes and flags from argv. Returns 0; 1 for a lone
  * --curve (the caller prints the curve); 2 after printing usage (the

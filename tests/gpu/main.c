@@ -1,17 +1,17 @@
 /*
- * gpu_check [--quick] [--stream | --only ntt|msm|split|backend] [--device N] [--no-checks]
+ * gpu_check [--quick] [--stream | --only field|ntt|msm|split|hstep|backend] [--device N] [--no-checks]
  * gpu_check --curve
  *
  * Every GPU-vs-CPU equality check (tests/gpu/), in one program built for
  * one curve, the build's (gpu/ and the CPU backend it is compared with are
  * compiled with the same constants); --curve prints that curve's name
  * (SP_CURVE_NAME) and exits, with no device. --stream runs only the
- * streamed-MSM and streamed-key checks (stream.c), --only only the NTT,
- * MSM, split-MSM or backend ones (each in a process of its own keeps a
- * fault in one, which leaves the CUDA context unusable, from failing the
- * others).
- * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba,
- * --precomp, --g1, --g2, --ntt) are accepted and change nothing here, so that one command
+ * streamed-MSM and streamed-key checks (stream.c), --only only the field,
+ * NTT, MSM, split-MSM, H-step or backend ones (each in a process of its
+ * own keeps a fault in one, which leaves the CUDA context unusable, from
+ * failing the others).
+ * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba, --ntt-table,
+ * --precomp, --g1, --g2, --ntt, --ntt-impl) are accepted and change nothing here, so that one command
  * line serves both programs (scripts/gpu-check.sh). Exit status 0 only
  * when every check passed.
  */
@@ -19,14 +19,18 @@
 #include <string.h>
 #include "gpu_check.h"
 
-/* One group of equality checks alone (--only): "ntt", "msm", "split" or
- * "backend"; 0 for another name. */
+/* One group of equality checks alone (--only): "field", "ntt", "msm",
+ * "split", "hstep" or "backend"; 0 for another name. */
 static int run_only(chk_env *env, const char *name, int device, double t0)
 {
     if (!strcmp(name, "backend"))
         chk_backend(env, device);
+    else if (!strcmp(name, "field"))
+        chk_field(env);
     else if (!strcmp(name, "ntt"))
         chk_ntt(env);
+    else if (!strcmp(name, "hstep"))
+        chk_hstep(env);
     else if (!strcmp(name, "msm"))
         chk_msm(env);
     else if (!strcmp(name, "split"))
@@ -63,14 +67,18 @@ int main(int argc, char **argv)
     chk_env env;
     chk_opts o;
     memset(&env, 0, sizeof env);
-    int rc = chk_options(&env, &o, argc, argv, "[--quick] [--stream | --only ntt|msm|split|backend] [--device N]");
+    int rc = chk_options(&env, &o, argc, argv,
+                         "[--quick] [--stream | --only field|ntt|msm|split|hstep|backend] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
     if (rc)
         return rc == 1 ? 0 : rc;
-    if (o.only && strcmp(o.only, "ntt") && strcmp(o.only, "msm") && strcmp(o.only, "split") &&
-        strcmp(o.only, "backend")) {
-        fprintf(stderr, "gpu_check: --only takes ntt, msm, split or backend\n");
+    static const char *const groups[6] = {"field", "ntt", "msm", "split", "hstep", "backend"};
+    int known = 0;
+    for (int i = 0; o.only && i < 6; i++)
+        known |= !strcmp(o.only, groups[i]);
+    if (o.only && !known) {
+        fprintf(stderr, "gpu_check: --only takes field, ntt, msm, split, hstep or backend\n");
         return 2;
     }
     sp_test_begin("gpu_check", &env.rng);

@@ -56,8 +56,8 @@ out:
 
 void chk_ntt(chk_env *env)
 {
-    /* the fused passes change shape at 2^10 (two passes) and 2^19 (three):
-     * up to 2^20 for them even with --quick */
+    /* the fused passes change shape at 2^10 (two passes) and 2^19 (three),
+     * ntt_fs.cu (5..8) starts at 2^12: up to 2^20 for them even with --quick */
     unsigned max = env->quick ? 14 : 20, fmax = 20;
     sp_fr *dev = NULL;
     if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << fmax) * sizeof(sp_fr)),
@@ -67,7 +67,9 @@ void chk_ntt(chk_env *env)
     }
     unsigned long before = sp_test_failures;
     int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
-    for (int ntt = 0; ntt < 5; ntt++) { /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3 */
+    /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's four;
+     * 9 (by size) */
+    for (int ntt = 0; ntt < 10; ntt++) {
         sp_cuda_set_ntt_impl(env->cu, ntt);
         for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
             sp_cuda_set_mul_impl(env->cu, impl);
@@ -92,7 +94,8 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
            "every third size; plain and fused passes with all three multiplications, the "
-           "fused rounds of 2 and 3 stages with the even/odd one; fused up to 2^%u): %s\n", max, fmax,
+           "fused rounds of 2 and 3 stages and the column-twiddle passes with the even/odd "
+           "one; fused up to 2^%u): %s\n", max, fmax,
            sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();

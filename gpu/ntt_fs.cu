@@ -1,0 +1,493 @@
+/*
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8)):
+ * the passes of ntt_fused.cu (same split of the stages, the bit reversal
+ * folded into the first pass, out of place through the scratch vector),
+ * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
+ * in shared memory instead of one global load per butterfly.
+ *
+ * Why: in ntt_fused.cu every butterfly of stage s loads its twiddle
+ * w_(2^(s+1))^(x mod 2^s) from the domain's table (n/2 elements, 1 GiB at
+ * 2^26), and the product waits for that load: the passes ran latency-bound
+ * (bench/NOTES.md, ncu). Here, in a pass over stages [s0, s0 + k) where
+ * element x = c + j 2^s0 + high 2^(s0+k) (c < 2^s0 its column), the
+ * twiddle of stage s0 + q is w_(2^(s0+q+1))^c * w_(2^(q+1))^(j mod 2^q):
+ * the first factor is taken out of the butterflies by multiplying element
+ * j of column c by zeta_c^rev_k(j), zeta_c = w_(2^(s0+k))^c, once as the
+ * pass loads it (four-step FFT); what remains is, per column, a plain
+ * 2^k-point transform whose twiddles w_(2^k)^i all blocks share. The
+ * multiplications balance: the 2^k - 1 non-trivial scale factors of a
+ * column replace the butterflies that become trivial (w^0) in its
+ * sub-transform. The first pass (s0 = 0) has no column factor.
+ *
+ * The scale factor of element (c, j) is w^e with e = c rev_k(j) 2^(log_n -
+ * s0 - k) mod n, read as +-tw[e mod n/2] (w^(n/2) = -1). The second pass
+ * reads it from a compact table of the domain (w^(i 2^(log_n - s0 - k)),
+ * at most 2^17 entries, 4 MiB) whose inverse entries include 1/n: the
+ * inverse's scaling costs no product of its own. Later passes (2^19 and
+ * up) read the domain's table.
+ *
+ * Inside a pass: the block's elements go to shared memory with
+ * asynchronous copies (all in flight at once), each thread scales the
+ * elements it copied, then rounds of two stages (radix 4) run in
+ * registers, one barrier per round. In a round of two stages a thread has
+ * two butterflies per stage: impl 5 and 7 compute their two products with
+ * mont_mul_eox2 (rows alternating), impl 6 one after the other. All use
+ * mont_mul_eox (field_eo2.cuh: BLS12-381's r lets two words of every
+ * reduction row be additions). impl 5 and 6 run 256 threads and two blocks
+ * per SM (up to 128 registers), impl 7 256 threads and three blocks (up to
+ * 85). impl 8 takes each butterfly of a round through shared memory (two
+ * elements live, 56 registers) and runs 512 threads and two blocks per SM
+ * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16.
+ *
+ * Shared layout: the block's 2^k rows of 4 columns, row j's columns
+ * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that
+ * one warp reads in a round (2^q0 apart) fall on different banks without
+ * padding; then the 2^(k-1) twiddles.
+ */
+#include <string.h>
+#include "field_eo2.cuh"
+#include "ntt_dom.cuh"
+
+/* Column position of (row j, column l) in the shared rows. */
+static __device__ __forceinline__ uint32_t ntts_at(uint32_t j, uint32_t l)
+{
+    const uint32_t f = j ^ (j >> 2) ^ (j >> 4) ^ (j >> 6) ^ (j >> 8);
+    return (j << SP_NTTS_LOG_COLS) | (l ^ (f & 3));
+}
+
+static __device__ __forceinline__ uint32_t ntts_rev(uint32_t x, unsigned bits)
+{
+    return bits ? __brev(x) >> (32 - bits) : 0;
+}
+
+static __device__ __forceinline__ void ntts_copy_async(void *smem, const void *gmem)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+
+template <class F>
+static __device__ __forceinline__ void ntts_neg_if(F &x, bool neg)
+{
+    F y;
+    f_neg(y, x);
+    if (neg)
+        x = y;
+}
+
+/* Two products, interleaved (DUAL) or one after the other. */
+template <int DUAL, class F>
+static __device__ __forceinline__ void ntts_mul2(F &r0, const F &a0, const F &b0, F &r1,
+                                                 const F &a1, const F &b1)
+{
+    if (DUAL) {
+        fx_mul2(r0, a0, b0, r1, a1, b1);
+    } else {
+        fx_mul(r0, a0, b0);
+        fx_mul(r1, a1, b1);
+    }
+}
+
+/* (x0, x1) = (x0 + t, x0 - t) for a product t already made. */
+template <class F>
+static __device__ __forceinline__ void ntts_bfly(F &x0, F &x1, const F &t)
+{
+    f_sub(x1, x0, t);
+    f_add(x0, x0, t);
+}
+
+/* Butterflies (x0, x1) with twiddle wx and (y0, y1) with wy. */
+template <int DUAL, class F>
+static __device__ __forceinline__ void ntts_bfly2(F &x0, F &x1, const F &wx, F &y0, F &y1,
+                                                  const F &wy)
+{
+    F tx, ty;
+    ntts_mul2<DUAL>(tx, x1, wx, ty, y1, wy);
+    ntts_bfly(x0, x1, tx);
+    ntts_bfly(y0, y1, ty);
+}
+
+/* Shared-memory load the compiler may not replace by a value it kept in
+ * registers (the lean rounds re-read what the same thread stored, to keep
+ * two elements live instead of four); "memory" keeps it after the stores
+ * before it. */
+template <class F>
+static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
+{
+    static_assert(sizeof(F) == 32, "8-word elements");
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
+                 : "r"(a)
+                 : "memory");
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4 + 16];"
+                 : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
+                 : "r"(a)
+                 : "memory");
+}
+
+/* One butterfly of the lean rounds: rows at a0, a1 of s, twiddle *w (NULL:
+ * w^0), through registers and back. */
+template <class F>
+static __device__ __forceinline__ void ntts_pair(F *s, uint32_t a0, uint32_t a1, const F *w)
+{
+    F x0, x1;
+    ntts_lds(x0, &s[a0]);
+    ntts_lds(x1, &s[a1]);
+    F t = x1;
+    if (w) {
+        const F ww = *w;
+        fx_mul(t, x1, ww);
+    }
+    ntts_bfly(x0, x1, t);
+    s[a0] = x0;
+    s[a1] = x1;
+}
+
+/*
+ * The column factors: element e of the block (row j = e >> 2, column
+ * c = col0 + (e & 3)) times zeta_c^rev_k(j) = +-tab[i], from
+ * E = (c rev_k(j)) << sh mod 2^bits: i = E mod 2^(bits-1), negated when
+ * E's top bit is set. Each thread scales the elements it copied (e = tid +
+ * m nthr), four at a time: their four factors are loaded together.
+ */
+template <class F, int DUAL>
+static __device__ __forceinline__ void ntts_scale(F *s, const F *tab, unsigned k, size_t col0,
+                                                  unsigned sh, unsigned bits)
+{
+    const uint32_t total = 1u << (k + SP_NTTS_LOG_COLS), nthr = blockDim.x;
+    const size_t half = (size_t)1 << (bits - 1);
+    for (uint32_t e0 = threadIdx.x; e0 < total; e0 += 4 * nthr) {
+        F f[4], x[4];
+        bool neg[4];
+        uint32_t at[4];
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            const uint32_t e = e0 + m * nthr, j = e >> SP_NTTS_LOG_COLS;
+            const size_t c = col0 + (e & ((1u << SP_NTTS_LOG_COLS) - 1));
+            const size_t ex = (c * ntts_rev(j, k)) << sh;
+            neg[m] = (ex >> (bits - 1)) & 1;
+            f[m] = tab[ex & (half - 1)];
+            at[m] = ntts_at(j, e & ((1u << SP_NTTS_LOG_COLS) - 1));
+        }
+#pragma unroll
+        for (int m = 0; m < 4; m++)
+            x[m] = s[at[m]];
+        ntts_mul2<DUAL>(x[0], x[0], f[0], x[1], x[1], f[1]);
+        ntts_mul2<DUAL>(x[2], x[2], f[2], x[3], x[3], f[3]);
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            ntts_neg_if(x[m], neg[m]);
+            s[at[m]] = x[m];
+        }
+    }
+}
+
+/*
+ * The 2^k-point transforms of the block's 4 columns, in rounds of two
+ * stages (a last round of one when k is odd). Stage q pairs rows j0 and
+ * j0 + 2^q (j0 with bit q clear) with twiddle w_(2^(q+1))^(j0 mod 2^q) =
+ * sw[(j0 mod 2^q) << (k - 1 - q)]. A round's unit of work is 4 elements:
+ * rows base + m 2^q0 (m < 4) of one column for two stages, or two columns'
+ * pairs for one; either way two butterflies per stage.
+ *
+ * In a round of two stages, unit (l, p) has base = hi 2^(q0+2) + jm with
+ * p = hi 2^q0 + jm; its twiddles are w^0 for 3 of its 4 butterflies when
+ * jm = 0 (always in round 0). Units are numbered with jm slowest, so that
+ * from round 2 on a warp's 32 units share jm while 2^(k-q0) >= 32: the
+ * test for jm = 0 is the same for the whole warp, which then skips those
+ * 3 products (the twiddles are one broadcast read, too).
+ */
+template <class F, int DUAL>
+static __device__ __forceinline__ void ntts_rounds(F *s, const F *sw, unsigned k)
+{
+    const uint32_t units = 1u << k, nthr = blockDim.x, cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    for (unsigned q0 = 0; q0 < k; q0 += 2) {
+        const uint32_t lowm = (1u << q0) - 1;
+        if (k - q0 >= 2) {
+            const unsigned hb = k - SP_NTTS_LOG_COLS - q0; /* bits of hi */
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pi = u >> SP_NTTS_LOG_COLS;
+                const uint32_t jm = pi >> hb, hi = pi & ((1u << hb) - 1);
+                const uint32_t base = (hi << (q0 + 2)) | jm;
+                uint32_t at[4];
+                F v[4];
+#pragma unroll
+                for (int m = 0; m < 4; m++) {
+                    at[m] = ntts_at(base + ((uint32_t)m << q0), l);
+                    v[m] = s[at[m]];
+                }
+                if (jm == 0) { /* w^0 but for rows (1, 3) of the second stage */
+                    F t = v[1], u3 = v[3];
+                    ntts_bfly(v[0], v[1], t);
+                    ntts_bfly(v[2], v[3], u3);
+                    fx_mul(t, v[3], sw[1u << (k - 2)]);
+                    u3 = v[2];
+                    ntts_bfly(v[0], v[2], u3);
+                    ntts_bfly(v[1], v[3], t);
+                } else {
+                    const F wa = sw[jm << (k - 1 - q0)];
+                    ntts_bfly2<DUAL>(v[0], v[1], wa, v[2], v[3], wa);
+                    const F wb = sw[jm << (k - 2 - q0)], wc = sw[(jm | (1u << q0)) << (k - 2 - q0)];
+                    ntts_bfly2<DUAL>(v[0], v[2], wb, v[1], v[3], wc);
+                }
+#pragma unroll
+                for (int m = 0; m < 4; m++)
+                    s[at[m]] = v[m];
+            }
+        } else { /* the last stage, q0 = k - 1 >= 1: pairs of group u and u + 2^k */
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pa = u >> SP_NTTS_LOG_COLS,
+                               pb = pa + (1u << (k - SP_NTTS_LOG_COLS));
+                const uint32_t ba = ((pa >> q0) << (q0 + 1)) | (pa & lowm),
+                               bb = ((pb >> q0) << (q0 + 1)) | (pb & lowm);
+                const uint32_t at[4] = {ntts_at(ba, l), ntts_at(ba + (1u << q0), l), ntts_at(bb, l),
+                                        ntts_at(bb + (1u << q0), l)};
+                F v[4];
+#pragma unroll
+                for (int m = 0; m < 4; m++)
+                    v[m] = s[at[m]];
+                const F wa = sw[pa & lowm], wb = sw[pb & lowm];
+                ntts_bfly2<DUAL>(v[0], v[1], wa, v[2], v[3], wb);
+#pragma unroll
+                for (int m = 0; m < 4; m++)
+                    s[at[m]] = v[m];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+/* ntts_scale with two elements at a time, one product at a time (the
+ * lean form: fewer registers). */
+template <class F>
+static __device__ __forceinline__ void ntts_scale_lean(F *s, const F *tab, unsigned k, size_t col0,
+                                                       unsigned sh, unsigned bits)
+{
+    const uint32_t total = 1u << (k + SP_NTTS_LOG_COLS), nthr = blockDim.x;
+    const uint32_t cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    const size_t half = (size_t)1 << (bits - 1);
+    for (uint32_t e0 = threadIdx.x; e0 < total; e0 += 2 * nthr) {
+        F f[2];
+        bool neg[2];
+        uint32_t at[2];
+#pragma unroll
+        for (int m = 0; m < 2; m++) {
+            const uint32_t e = e0 + m * nthr, j = e >> SP_NTTS_LOG_COLS;
+            const size_t ex = ((col0 + (e & cmask)) * ntts_rev(j, k)) << sh;
+            neg[m] = (ex >> (bits - 1)) & 1;
+            f[m] = tab[ex & (half - 1)];
+            at[m] = ntts_at(j, e & cmask);
+        }
+#pragma unroll
+        for (int m = 0; m < 2; m++) {
+            F x = s[at[m]];
+            fx_mul(x, x, f[m]);
+            ntts_neg_if(x, neg[m]);
+            s[at[m]] = x;
+        }
+    }
+}
+
+/* ntts_rounds with the same units and twiddles, each butterfly through
+ * shared memory (ntts_pair): two elements live instead of four, for 64
+ * registers and twice the warps, at twice the shared-memory traffic of a
+ * round. */
+template <class F>
+static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsigned k)
+{
+    const uint32_t units = 1u << k, nthr = blockDim.x, cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    for (unsigned q0 = 0; q0 < k; q0 += 2) {
+        const uint32_t lowm = (1u << q0) - 1;
+        if (k - q0 >= 2) {
+            const unsigned hb = k - SP_NTTS_LOG_COLS - q0;
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pi = u >> SP_NTTS_LOG_COLS;
+                const uint32_t jm = pi >> hb, hi = pi & ((1u << hb) - 1);
+                const uint32_t base = (hi << (q0 + 2)) | jm;
+                const uint32_t a0 = ntts_at(base, l), a1 = ntts_at(base + (1u << q0), l),
+                               a2 = ntts_at(base + (2u << q0), l), a3 = ntts_at(base + (3u << q0), l);
+                if (jm == 0) {
+                    ntts_pair(s, a0, a1, (const F *)0);
+                    ntts_pair(s, a2, a3, (const F *)0);
+                    ntts_pair(s, a0, a2, (const F *)0);
+                    ntts_pair(s, a1, a3, &sw[1u << (k - 2)]);
+                } else {
+                    ntts_pair(s, a0, a1, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair(s, a2, a3, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair(s, a0, a2, &sw[jm << (k - 2 - q0)]);
+                    ntts_pair(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
+                }
+            }
+        } else {
+            for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+                const uint32_t l = u & cmask, pa = u >> SP_NTTS_LOG_COLS,
+                               pb = pa + (1u << (k - SP_NTTS_LOG_COLS));
+                const uint32_t ba = ((pa >> q0) << (q0 + 1)) | (pa & lowm),
+                               bb = ((pb >> q0) << (q0 + 1)) | (pb & lowm);
+                ntts_pair(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
+                ntts_pair(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+/*
+ * One pass: stages [s0, s0 + k) of the block's 2^k x 4 elements, read from
+ * src, written to dst (not src in the first pass); the first pass gathers
+ * its rows from bit-reversed positions as ntt_fused.cu's does. Later passes
+ * scale by the column factors from stab (see ntts_scale: sh, bits).
+ */
+template <class F, int DUAL, int THR, int MINB, int LEAN>
+__global__ void __launch_bounds__(THR, MINB)
+ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsigned s0, unsigned k,
+          unsigned sh, unsigned bits)
+{
+    extern __shared__ __align__(16) unsigned char ntts_smem[];
+    F *s = (F *)ntts_smem;
+    F *sw = s + ((size_t)1 << (k + SP_NTTS_LOG_COLS));
+    const uint32_t total = 1u << (k + SP_NTTS_LOG_COLS), cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    const unsigned tid = threadIdx.x, nthr = blockDim.x, lh = log_n - k;
+    const int first = s0 == 0;
+    size_t g0 = 0, col0 = 0, high = 0;
+    if (first) {
+        g0 = (size_t)blockIdx.x << SP_NTTS_LOG_COLS;
+    } else {
+        const unsigned lhigh = log_n - s0 - k;
+        high = blockIdx.x & (((size_t)1 << lhigh) - 1);
+        col0 = ((size_t)blockIdx.x >> lhigh) << SP_NTTS_LOG_COLS;
+    }
+    for (uint32_t e = tid; e < total; e += nthr) { /* columns fastest: runs of 4 in src */
+        const uint32_t j = e >> SP_NTTS_LOG_COLS, l = e & cmask;
+        const size_t g = first ? ((size_t)ntts_rev(j, k) << lh) | (g0 + l)
+                               : (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
+        F *d = &s[ntts_at(j, l)];
+        ntts_copy_async(d, &src[g]);
+        ntts_copy_async((unsigned char *)d + 16, (const unsigned char *)&src[g] + 16);
+    }
+    for (uint32_t i = tid; i < (1u << (k - 1)); i += nthr)
+        sw[i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    if (!first) { /* the elements this thread copied: no barrier needed before */
+        if constexpr (LEAN)
+            ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+        else
+            ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+    }
+    __syncthreads();
+    if constexpr (LEAN)
+        ntts_rounds_lean<F>(s, sw, k);
+    else
+        ntts_rounds<F, DUAL>(s, sw, k);
+    for (uint32_t e = tid; e < total; e += nthr) {
+        uint32_t j, l;
+        size_t g;
+        if (first) { /* rows fastest: a column is a run of 2^k in dst */
+            j = e & ((1u << k) - 1), l = e >> k;
+            g = j | ((size_t)ntts_rev((uint32_t)(g0 + l), lh) << k);
+        } else {
+            j = e >> SP_NTTS_LOG_COLS, l = e & cmask;
+            g = (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
+        }
+        dst[g] = s[ntts_at(j, l)];
+    }
+}
+
+/* The second pass's factors: tab[i] = w^(i 2^sh) for i < count, times c
+ * when scale (1/n for the inverse). */
+template <class F>
+__global__ void ntts_table(F *tab, const F *tw, size_t count, unsigned sh, int scale, F c)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    F x = tw[i << sh];
+    if (scale)
+        f_mul(x, x, c);
+    tab[i] = x;
+}
+
+sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d)
+{
+    unsigned ks[32];
+    if (d->log_n < SP_NTTS_MIN_LOG || sp_cu_ntt_passes(d->log_n, ks) < 2)
+        return SP_OK;
+    const unsigned bits = ks[0] + ks[1], sh = d->log_n - bits;
+    const size_t count = (size_t)1 << (bits - 1);
+    SP_CU(ctx, cudaMalloc(&d->fs_tab, count * sizeof(fr_t)));
+    SP_CU(ctx, cudaMalloc(&d->fs_tab_inv, count * sizeof(fr_t)));
+    fr_t ninv;
+    memcpy(&ninv, &d->n_inv, sizeof ninv);
+    const unsigned blocks = sp_cu_blocks(count, 256);
+    ntts_table<fr_t><<<blocks, 256, 0, ctx->stream>>>(d->fs_tab, d->tw, count, sh, 0, ninv);
+    SP_CU_LAUNCHED(ctx, "ntts_table");
+    ntts_table<fr_t><<<blocks, 256, 0, ctx->stream>>>(d->fs_tab_inv, d->tw_inv, count, sh, 1, ninv);
+    SP_CU_LAUNCHED(ctx, "ntts_table");
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+template <class F, int DUAL, int THR, int MINB, int LEAN>
+static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
+{
+    const unsigned log_n = d->log_n;
+    unsigned ks[32];
+    const unsigned np = sp_cu_ntt_passes(log_n, ks);
+    const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
+                             ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_max));
+    /* all of the SM's unified memory as shared (three blocks of impl 7) */
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
+                                    cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    (int)cudaSharedmemCarveoutMaxShared));
+    const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
+    const F *tab1 = (const F *)(inverse ? d->fs_tab_inv : d->fs_tab);
+    void *p;
+    SP_TRY(sp_cu_ntt_scratch(ctx, d->n * sizeof(F), &p));
+    F *tmp = (F *)p;
+    unsigned s0 = 0;
+    for (unsigned i = 0; i < np; i++) {
+        const unsigned k = ks[i];
+        const F *src = i == 0 ? a : tmp;
+        F *dst = i + 1 == np ? a : tmp;
+        /* factors: the compact table in pass 1, the domain's in later ones */
+        const F *stab = i == 1 ? tab1 : tw;
+        const unsigned bits = i == 1 ? s0 + k : log_n, sh = i == 1 ? 0 : log_n - s0 - k;
+        const unsigned units = 1u << k;
+        const unsigned thr = units < THR ? units : THR;
+        const unsigned blocks = (unsigned)(d->n >> (k + SP_NTTS_LOG_COLS));
+        const size_t smem = (((size_t)1 << (k + SP_NTTS_LOG_COLS)) + ((size_t)1 << (k - 1))) *
+                            sizeof(F);
+        ntts_pass<F, DUAL, THR, MINB, LEAN><<<blocks, thr, smem, ctx->stream>>>(dst, src, (const F *)tw, stab,
+                                                                     log_n, s0, k, sh, bits);
+        SP_CU_LAUNCHED(ctx, "ntts_pass");
+        s0 += k;
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    return SP_OK;
+}
+
+template <class F>
+static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse,
+                               int impl)
+{
+    if (impl == 6)
+        return ntts_run<F, 0, 256, 2, 0>(ctx, d, a, inverse);
+    if (impl == 7)
+        return ntts_run<F, 1, 256, 3, 0>(ctx, d, a, inverse);
+    if (impl == 8)
+        return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
+    return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
+}
+
+sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
+                       int impl)
+{
+    if (ctx->mul_impl == SP_MUL_EO)
+        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse, impl);
+    if (ctx->mul_impl == SP_MUL_WIDE)
+        return ntts_run_impl(ctx, d, (fr_tm<SP_MUL_WIDE> *)a_dev, inverse, impl);
+    return ntts_run_impl(ctx, d, (fr_t *)a_dev, inverse, impl);
+}

@@ -573,19 +573,19 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
 
 /* One group of the sorted records: records [r0, r1) of the buckets
  * boff .. boff + nb - 1 (msm_kern.cuh's order); their sums (affine) go to
- * out[b - boff]. A group of windows (the plain MSM) holds whole buckets;
+ * sums[b - boff]. A group of windows (the plain MSM) holds whole buckets;
  * a table MSM's group of records may hold part of one at either end. */
 struct b2_part {
     size_t r0, r1;
     uint32_t boff, nb;
 };
 
-/* The sums of group g's buckets into out. vals: all sorted records;
+/* The sums of group g's buckets into sums. vals: all sorted records;
  * bases: the points the records name. side NULL: every bucket of the
  * group is whole (b2_final: empty ones become infinity); else a table
  * MSM's group, whose cut buckets go to side and sb (b2_final_cut). */
 template <class F>
-static sp_status b2_group(sp_cuda *ctx, affine_t<F> *out, const affine_t<F> *bases,
+static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *bases,
                           const uint32_t *vals, const uint32_t *start, const uint32_t *end,
                           unsigned c, const b2_part &g, b2_prof *pf, affine_t<F> *side = NULL,
                           uint32_t *sb = NULL)
@@ -613,11 +613,11 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *out, const affine_t<F> *bas
     }
     if (side) {
         b2_final_cut<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(
-            out, side, sb, in, B.len, B.beg, start, end, nb, (uint32_t)g.r0, (uint32_t)g.r1);
+            sums, side, sb, in, B.len, B.beg, start, end, nb, (uint32_t)g.r0, (uint32_t)g.r1);
         SP_CU_LAUNCHED(ctx, "b2_final_cut");
         return SP_OK;
     }
-    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(out, in, B.len, B.beg, nb);
+    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(sums, in, B.len, B.beg, nb);
     SP_CU_LAUNCHED(ctx, "b2_final");
     return SP_OK;
 }
@@ -777,6 +777,8 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
                                 0);
     }
     const unsigned ng = (unsigned)((m + per - 1) / per);
+    if (ng > B2_TABLE_MAX_GROUPS) /* cannot happen: per >= n and m = W n */
+        return SP_ERR_INVALID_ARG;
     static_assert(sizeof(HA) == sizeof(affine_t<F>), "affine layout");
     const size_t bbytes = (size_t)nb * sizeof(HA), sbytes = 2 * ng * sizeof(HA);
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_BUCKETS, bbytes + sbytes + 2 * ng * 4, &s.bk));
@@ -797,8 +799,6 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     SP_TRY(sp_cu_msm_mark(ctx, 4));
     HA hside[2 * B2_TABLE_MAX_GROUPS];
     uint32_t hsb[2 * B2_TABLE_MAX_GROUPS];
-    if (ng > B2_TABLE_MAX_GROUPS) /* cannot happen: per >= n and m = W n */
-        return SP_ERR_INVALID_ARG;
     SP_CU(ctx, cudaMemcpyAsync(hside, side, sbytes, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaMemcpyAsync(hsb, sb, 2 * ng * 4, cudaMemcpyDeviceToHost, ctx->stream));
     char more[200];

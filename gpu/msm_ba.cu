@@ -112,43 +112,6 @@ static __device__ __forceinline__ int ba_role(const ba_in &in, size_t e, uint32_
     return *o + 1 < in.len[*b] ? BA_PAIR : BA_ALONE;
 }
 
-/*
- * For v (one value per thread of the block, T = blockDim.x threads):
- * *others = the product of the other threads' values, *total = all of
- * them. sp and ss: T elements of shared memory each.
- */
-static __device__ void ba_block_others(const ba_f &v, ba_f *sp, ba_f *ss, ba_f *others,
-                                       ba_f *total)
-{
-    const unsigned tid = threadIdx.x, T = blockDim.x;
-    sp[tid] = v;
-    ss[T - 1 - tid] = v; /* the suffixes as prefixes of the reversed order */
-    __syncthreads();
-    ba_f a = sp[tid], z = ss[tid];
-    for (unsigned d = 1; d < T; d <<= 1) { /* inclusive scans (products commute) */
-        ba_f x, y;
-        if (tid >= d)
-            x = sp[tid - d], y = ss[tid - d];
-        __syncthreads();
-        if (tid >= d) {
-            f_mul(a, a, x);
-            f_mul(z, z, y);
-            sp[tid] = a;
-            ss[tid] = z;
-        }
-        __syncthreads();
-    }
-    ba_f pre, suf;
-    f_set_one(pre);
-    f_set_one(suf);
-    if (tid > 0)
-        pre = sp[tid - 1];
-    if (tid + 1 < T)
-        suf = ss[T - 2 - tid];
-    f_mul(*others, pre, suf);
-    *total = sp[T - 1];
-}
-
 /* Thread t's elements: [lo, hi). */
 static __device__ __forceinline__ size_t ba_range(size_t m, size_t *hi)
 {
@@ -190,35 +153,6 @@ ba_dens(ba_in in, ba_f *pre, uint8_t *cnt, ba_f *ex, ba_f *bt)
         ex[t] = others;
     if (threadIdx.x == 0)
         bt[blockIdx.x] = total;
-}
-
-/* One block of BA_TOP_THREADS: ibt[i] = 1 / bt[i] for the nb block
- * products, with one inversion. A thread takes a run of consecutive
- * products; dynamic shared memory: 2 T field elements + 1. */
-__global__ void __launch_bounds__(BA_TOP_THREADS) ba_top(const ba_f *bt, ba_f *ibt, uint32_t nb)
-{
-    extern __shared__ __align__(16) unsigned char ba_smem[];
-    ba_f *sp = (ba_f *)ba_smem, *ss = sp + blockDim.x, *inv = ss + blockDim.x;
-    const uint32_t per = (nb + blockDim.x - 1) / blockDim.x;
-    const uint32_t lo = min(threadIdx.x * per, nb), hi = min(lo + per, nb);
-    ba_f run;
-    f_set_one(run);
-    for (uint32_t i = hi; i-- > lo;) { /* ibt[i] = product of bt[i+1 .. hi) for now */
-        ibt[i] = run;
-        f_mul(run, run, bt[i]);
-    }
-    ba_f others, total;
-    ba_block_others(run, sp, ss, &others, &total);
-    if (threadIdx.x == 0)
-        f_inv_fermat(*inv, total);
-    __syncthreads();
-    ba_f r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
-    f_mul(r, *inv, others);
-    for (uint32_t i = lo; i < hi; i++) {
-        ba_f suf = ibt[i];
-        f_mul(ibt[i], r, suf);
-        f_mul(r, r, bt[i]);
-    }
 }
 
 /* The sums: thread t walks its pairs backwards; 1/den_j = (1 / product of
@@ -399,9 +333,9 @@ static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, ui
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
     const size_t top_smem = (2 * BA_TOP_THREADS + 1) * sizeof(ba_f);
-    SP_CU(ctx, cudaFuncSetAttribute(ba_top, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SP_CU(ctx, cudaFuncSetAttribute(ba_top<ba_f, BA_TOP_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
-    ba_top<<<1, BA_TOP_THREADS, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
+    ba_top<ba_f, BA_TOP_THREADS><<<1, BA_TOP_THREADS, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
     SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));

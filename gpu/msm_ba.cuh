@@ -1,13 +1,15 @@
 /*
  * What the two batch-affine bucket accumulations (msm_ba.cu, acc = 1, and
- * msm_ba2.cu, acc = 2) share: how the affine sum of a pair is made, and the
- * halving of the buckets' list lengths between rounds.
+ * msm_ba2.cu, acc = 2) share: how the affine sum of a pair is made, the
+ * halving of the buckets' list lengths between rounds, and the block-wide
+ * products and the one inversion of a round (ba_top).
  */
 #ifndef SP_GPU_MSM_BA_CUH
 #define SP_GPU_MSM_BA_CUH
 
 #include <stdint.h>
 #include "curve.cuh"
+#include "field_inv.cuh"
 
 /* How p + q is made: copied, infinity, or lambda = num / den. */
 enum { BA_COPY_P, BA_COPY_Q, BA_INF, BA_ADD };
@@ -45,6 +47,81 @@ static __global__ void ba_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb
     l = __reduce_max_sync(0xffffffffu, l); /* one atomic per warp */
     if ((threadIdx.x & 31) == 0 && l > 1)
         atomicMax(maxlen, l);
+}
+
+/* Inclusive product scan over the block, thread at position p (a
+ * permutation of the threads) holding v: afterwards sh[p] = the product of
+ * the values at positions 0..p. One scan at a time keeps two field
+ * elements live (the dens kernel runs at 64 registers). */
+template <class F>
+static __device__ void ba_scan(F *sh, const F &v, unsigned p)
+{
+    sh[p] = v;
+    __syncthreads();
+    F a = v;
+    for (unsigned d = 1; d < blockDim.x; d <<= 1) {
+        F x;
+        if (p >= d)
+            x = sh[p - d];
+        __syncthreads();
+        if (p >= d) {
+            f_mul(a, a, x);
+            sh[p] = a;
+        }
+        __syncthreads();
+    }
+}
+
+/*
+ * For v (one value per thread of the block, T = blockDim.x threads):
+ * *others = the product of the other threads' values, *total = all of
+ * them. sp and ss: T elements of shared memory each.
+ */
+template <class F>
+static __device__ void ba_block_others(const F &v, F *sp, F *ss, F *others, F *total)
+{
+    const unsigned tid = threadIdx.x, T = blockDim.x;
+    ba_scan(sp, v, tid);         /* prefixes */
+    ba_scan(ss, v, T - 1 - tid); /* suffixes, as prefixes of the reversed order */
+    F pre, suf;
+    f_set_one(pre);
+    f_set_one(suf);
+    if (tid > 0)
+        pre = sp[tid - 1];
+    if (tid + 1 < T)
+        suf = ss[T - 2 - tid];
+    f_mul(*others, pre, suf);
+    *total = sp[T - 1];
+}
+
+/* One block of THREADS threads: ibt[i] = 1 / bt[i] for the nb block
+ * products, with one inversion. A thread takes a run of consecutive
+ * products; dynamic shared memory: 2 T field elements + 1. */
+template <class F, unsigned THREADS>
+static __global__ void __launch_bounds__(THREADS) ba_top(const F *bt, F *ibt, uint32_t nb)
+{
+    extern __shared__ __align__(16) unsigned char ba_smem[];
+    F *sp = (F *)ba_smem, *ss = sp + blockDim.x, *inv = ss + blockDim.x;
+    const uint32_t per = (nb + blockDim.x - 1) / blockDim.x;
+    const uint32_t lo = min(threadIdx.x * per, nb), hi = min(lo + per, nb);
+    F run;
+    f_set_one(run);
+    for (uint32_t i = hi; i-- > lo;) { /* ibt[i] = product of bt[i+1 .. hi) for now */
+        ibt[i] = run;
+        f_mul(run, run, bt[i]);
+    }
+    F others, total;
+    ba_block_others(run, sp, ss, &others, &total);
+    if (threadIdx.x == 0)
+        f_inv_fermat(*inv, total);
+    __syncthreads();
+    F r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
+    f_mul(r, *inv, others);
+    for (uint32_t i = lo; i < hi; i++) {
+        F suf = ibt[i];
+        f_mul(ibt[i], r, suf);
+        f_mul(r, r, bt[i]);
+    }
 }
 
 #endif

@@ -27,7 +27,7 @@
  *               16 bytes: the same sectors), so b2_apply reads one slot
  *               instead of chasing the bucket again; then the block's
  *               product of the threads' products (a scan in shared memory);
- *     b2_top    one block: one inversion for the whole round;
+ *     ba_top    (msm_ba.cuh) one block: one inversion for the whole round;
  *     b2_apply  each thread: 1 / (its product), then its items backwards
  *               (Montgomery's trick) into affine sums, written over the
  *               slots.
@@ -141,51 +141,6 @@ static __device__ __forceinline__ uint4 *b2_hdr(affine_t<F> *slot)
     return (uint4 *)((char *)slot + sizeof(F));
 }
 
-/* Inclusive product scan over the block, thread at position p (a
- * permutation of the threads) holding v: afterwards sh[p] = the product of
- * the values at positions 0..p. One scan at a time keeps two field
- * elements live (the dens kernel runs at 64 registers). */
-template <class F>
-static __device__ void b2_scan(F *sh, const F &v, unsigned p)
-{
-    sh[p] = v;
-    __syncthreads();
-    F a = v;
-    for (unsigned d = 1; d < blockDim.x; d <<= 1) {
-        F x;
-        if (p >= d)
-            x = sh[p - d];
-        __syncthreads();
-        if (p >= d) {
-            f_mul(a, a, x);
-            sh[p] = a;
-        }
-        __syncthreads();
-    }
-}
-
-/*
- * For v (one value per thread of the block, T = blockDim.x threads):
- * *others = the product of the other threads' values, *total = all of
- * them. sp and ss: T elements of shared memory each.
- */
-template <class F>
-static __device__ void b2_block_others(const F &v, F *sp, F *ss, F *others, F *total)
-{
-    const unsigned tid = threadIdx.x, T = blockDim.x;
-    b2_scan(sp, v, tid);         /* prefixes */
-    b2_scan(ss, v, T - 1 - tid); /* suffixes, as prefixes of the reversed order */
-    F pre, suf;
-    f_set_one(pre);
-    f_set_one(suf);
-    if (tid > 0)
-        pre = sp[tid - 1];
-    if (tid + 1 < T)
-        suf = ss[T - 2 - tid];
-    f_mul(*others, pre, suf);
-    *total = sp[T - 1];
-}
-
 /* ---- the round kernels ---- */
 
 /* The lists of a round: bucket b holds elements beg[b] .. beg[b] + len[b]
@@ -222,40 +177,10 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
         *b2_hdr(&out[i]) = make_uint4(e0, cls, 0, 0);
     }
     F others, total;
-    b2_block_others(acc, sp, ss, &others, &total);
+    ba_block_others(acc, sp, ss, &others, &total);
     ex[t] = others;
     if (threadIdx.x == 0)
         bt[blockIdx.x] = total;
-}
-
-/* One block of b2_top_threads: ibt[i] = 1 / bt[i] for the nb block
- * products, with one inversion. A thread takes a run of consecutive
- * products; dynamic shared memory: 2 T field elements + 1. */
-template <class F>
-__global__ void __launch_bounds__(b2_top_threads<F>::N) b2_top(const F *bt, F *ibt, uint32_t nb)
-{
-    extern __shared__ __align__(16) unsigned char b2_smem[];
-    F *sp = (F *)b2_smem, *ss = sp + blockDim.x, *inv = ss + blockDim.x;
-    const uint32_t per = (nb + blockDim.x - 1) / blockDim.x;
-    const uint32_t lo = min(threadIdx.x * per, nb), hi = min(lo + per, nb);
-    F run;
-    f_set_one(run);
-    for (uint32_t i = hi; i-- > lo;) { /* ibt[i] = product of bt[i+1 .. hi) for now */
-        ibt[i] = run;
-        f_mul(run, run, bt[i]);
-    }
-    F others, total;
-    b2_block_others(run, sp, ss, &others, &total);
-    if (threadIdx.x == 0)
-        f_inv_fermat(*inv, total);
-    __syncthreads();
-    F r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
-    f_mul(r, *inv, others);
-    for (uint32_t i = lo; i < hi; i++) {
-        F suf = ibt[i];
-        f_mul(ibt[i], r, suf);
-        f_mul(r, r, bt[i]);
-    }
 }
 
 static __device__ __forceinline__ void b2_prefetch(const void *p)
@@ -548,10 +473,10 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
         SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
     const unsigned top = b2_top_threads<F>::N;
     const size_t top_smem = (2 * top + 1) * sizeof(F);
-    SP_CU(ctx, cudaFuncSetAttribute(b2_top<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SP_CU(ctx, cudaFuncSetAttribute(ba_top<F, b2_top_threads<F>::N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
-    b2_top<F><<<1, top, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
-    SP_CU_LAUNCHED(ctx, "b2_top");
+    ba_top<F, b2_top_threads<F>::N><<<1, top, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
+    SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
     b2_apply<F><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->word + 1, S, B->pts[out], B->ex,

@@ -1,5 +1,4 @@
 /* Run-time choice between the assembly and the portable field paths. */
-#include <stdlib.h>
 #include "field/field.h"
 #include "field/fp_asm.h"
 
@@ -16,26 +15,8 @@ static int cpu_has_adx_bmi2(void)
 static int cpu_has_adx_bmi2(void) { return 0; }
 #endif
 
-/* Threads racing on the first decision all store the same value. */
-_Atomic int sp_field_asm_state = -1;
+sp_cpu_switch sp_field_asm = SP_CPU_SWITCH(cpu_has_adx_bmi2);
 
-static int decide(void)
-{
-    const char *e = getenv("SP_NO_ASM");
-    int on = cpu_has_adx_bmi2() && !(e && *e && *e != '0');
-    atomic_store_explicit(&sp_field_asm_state, on, memory_order_relaxed);
-    return on;
-}
+int sp_field_asm_active(void) { return sp_cpu_switch_active(&sp_field_asm); }
 
-int sp_field_asm_active(void)
-{
-    int s = atomic_load_explicit(&sp_field_asm_state, memory_order_relaxed);
-    return s >= 0 ? s : decide();
-}
-
-int sp_field_use_asm(int on)
-{
-    int prev = sp_field_asm_active();
-    atomic_store_explicit(&sp_field_asm_state, on && cpu_has_adx_bmi2(), memory_order_relaxed);
-    return prev;
-}
+int sp_field_use_asm(int on) { return sp_cpu_switch_use(&sp_field_asm, on); }

@@ -15,9 +15,9 @@
 #ifndef SP_FIELD_FP_ASM_H
 #define SP_FIELD_FP_ASM_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include "field/field.h"
+#include "util/cpu_switch.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SP_PORTABLE_ONLY)
 #define SP_HAVE_FP_ASM 1
@@ -38,14 +38,15 @@ void sp_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void sp_fr_neg_x86(uint64_t r[4], const uint64_t a[4]);
 #endif
 
-/* The run-time switch behind sp_field_asm_active() (cpu.c): 1 assembly,
- * 0 portable, -1 not decided yet. Read on every field operation, so the
- * common case is one relaxed load and a predictable branch. */
-extern _Atomic int sp_field_asm_state;
+/* The run-time switch behind sp_field_asm_active() (cpu.c; its state: 1
+ * assembly, 0 portable, -1 not decided yet). Read on every field
+ * operation, so the common case is one relaxed load and a predictable
+ * branch. */
+extern sp_cpu_switch sp_field_asm;
 
 static inline int sp_field_asm_on(void)
 {
-    int s = atomic_load_explicit(&sp_field_asm_state, memory_order_relaxed);
+    int s = atomic_load_explicit(&sp_field_asm.state, memory_order_relaxed);
     return s < 0 ? sp_field_asm_active() : s;
 }
 

@@ -1,8 +1,7 @@
 /* CRC-32C (see crc32c.h). */
 #include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
+#include "util/cpu_switch.h"
 #include "util/crc32c.h"
 
 #define POLY 0x82F63B78u /* the Castagnoli polynomial, bit-reversed */
@@ -72,26 +71,11 @@ static int cpu_has_sse42(void) { return 0; }
 static uint32_t crc_hw(uint32_t c, const uint8_t *p, size_t n) { return crc_portable(c, p, n); }
 #endif
 
-/* -1 until decided; threads racing on the first decision store the same value. */
-static _Atomic int hw_state = -1;
+static sp_cpu_switch hw = SP_CPU_SWITCH(cpu_has_sse42);
 
-int sp_crc32c_hw_active(void)
-{
-    int s = atomic_load_explicit(&hw_state, memory_order_relaxed);
-    if (s >= 0)
-        return s;
-    const char *e = getenv("SP_NO_ASM");
-    s = cpu_has_sse42() && !(e && *e && *e != '0');
-    atomic_store_explicit(&hw_state, s, memory_order_relaxed);
-    return s;
-}
+int sp_crc32c_hw_active(void) { return sp_cpu_switch_active(&hw); }
 
-int sp_crc32c_use_hw(int on)
-{
-    int prev = sp_crc32c_hw_active();
-    atomic_store_explicit(&hw_state, on && cpu_has_sse42(), memory_order_relaxed);
-    return prev;
-}
+int sp_crc32c_use_hw(int on) { return sp_cpu_switch_use(&hw, on); }
 
 uint32_t sp_crc32c(uint32_t crc, const void *data, size_t len)
 {

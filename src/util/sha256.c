@@ -1,6 +1,5 @@
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
+#include "util/cpu_switch.h"
 #include "util/sha256.h"
 
 const uint32_t SP_SHA256_IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -116,29 +115,11 @@ static int cpu_has_shani(void) { return 0; }
 static void compress_shani(uint32_t h[8], const uint8_t *p, size_t n_blocks) { compress_portable(h, p, n_blocks); }
 #endif
 
-/* -1 until decided; threads racing on the first decision store the same value. */
-static _Atomic int hw_state = -1;
+static sp_cpu_switch hw = SP_CPU_SWITCH(cpu_has_shani);
 
-static int hw_decide(void)
-{
-    const char *e = getenv("SP_NO_ASM");
-    int on = cpu_has_shani() && !(e && *e && *e != '0');
-    atomic_store_explicit(&hw_state, on, memory_order_relaxed);
-    return on;
-}
+int sp_sha256_hw_active(void) { return sp_cpu_switch_active(&hw); }
 
-int sp_sha256_hw_active(void)
-{
-    int s = atomic_load_explicit(&hw_state, memory_order_relaxed);
-    return s >= 0 ? s : hw_decide();
-}
-
-int sp_sha256_use_hw(int on)
-{
-    int prev = sp_sha256_hw_active();
-    atomic_store_explicit(&hw_state, on && cpu_has_shani(), memory_order_relaxed);
-    return prev;
-}
+int sp_sha256_use_hw(int on) { return sp_cpu_switch_use(&hw, on); }
 
 static void compress_blocks(uint32_t h[8], const uint8_t *p, size_t n_blocks)
 {

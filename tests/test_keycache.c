@@ -306,7 +306,7 @@ static void expect_damaged(const char *what, const char *entry)
     sp_g16_pk_free(&ref);
 }
 
-/* Rewrites the entry with its digest made right again. */
+/* Rewrites the entry with its checksum made right again. */
 static void reseal(const char *entry, uint8_t *b, size_t len)
 {
     tg_put32(b + len - KC_TRAILER, sp_crc32c(0, b, len - KC_TRAILER));

@@ -190,6 +190,18 @@ static sp_status witness_ready(run *r, char err[SP_ERR_LEN])
 
 /* ---- MSMs ---- */
 
+/* An MSM stage's time; with profiling on (SP_CUDA_PROFILE=1) also its
+ * phases on stderr, then cleared for the next MSM. */
+static void msm_stage(run *r, const char *name, double t0)
+{
+    sp_cb_stage(r->be, name, t0);
+    const char *p = sp_cuda_profile(r->c->cu);
+    if (p[0]) {
+        fprintf(stderr, "snarkpipe %s: %s: %s\n", r->c->name, name, p);
+        sp_cuda_set_profile(r->c->cu, 1);
+    }
+}
+
 /* *out = the G1 MSM of bases[0..n) (the resident copy when attached) and
  * the witness scalars from index off; on the CPU when its scratch does not
  * fit even in chunks. */
@@ -208,7 +220,7 @@ static sp_status msm_g1(run *r, sp_g1_jac *out, const sp_g1_affine *bases, size_
         sp_cb_fail(c, st, "G1 MSM", err);
     }
     if (st == SP_OK)
-        sp_cb_stage(r->be, name, t0);
+        msm_stage(r, name, t0);
     return st;
 }
 
@@ -227,7 +239,7 @@ static sp_status msm_g2(run *r, sp_g2_jac *out, const sp_g2_affine *bases, size_
         sp_cb_fail(c, st, "G2 MSM", err);
     }
     if (st == SP_OK)
-        sp_cb_stage(r->be, name, t0);
+        msm_stage(r, name, t0);
     return st;
 }
 
@@ -275,7 +287,7 @@ static sp_status h_msm(run *r, sp_g1_jac *out, const sp_scalar *s, char err[SP_E
         sp_cb_fail(c, st, "H MSM", err);
     }
     if (st == SP_OK)
-        sp_cb_stage(r->be, "msm_h", t0);
+        msm_stage(r, "msm_h", t0);
     return st;
 }
 

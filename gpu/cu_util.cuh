@@ -82,6 +82,7 @@ struct sp_cuda {
     int msm_table;
     struct sp_cu_table *tabs;
     int n_tabs, cap_tabs;
+    int fp2_mul; /* G2 batch-affine Fp2 products: 0 Karatsuba, 1 sums (sp_cuda_set_fp2_mul) */
 };
 
 /* Records "what (file:line): message" in ctx->err. */

@@ -24,30 +24,6 @@ __global__ void field_batch(int op, F *out, const F *a, const F *b, size_t n)
     out[i] = r;
 }
 
-template <class F>
-static sp_status batch_run(sp_cuda *ctx, int op, F *out, const F *a, const F *b, size_t n)
-{
-    if (n == 0)
-        return SP_OK;
-    size_t bytes = n * sizeof(F);
-    const void *da, *db;
-    void *dout;
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_A, a, bytes, &da));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_B, op == 1 ? a : b, bytes, &db));
-    int out_dev = sp_cu_is_device_ptr(out);
-    if (out_dev)
-        dout = out;
-    else
-        SP_TRY(sp_cu_scratch(ctx, SP_SCR_C, bytes, &dout));
-    field_batch<F><<<sp_cu_blocks(n, 128), 128, 0, ctx->stream>>>(op, (F *)dout, (const F *)da,
-                                                                  (const F *)db, n);
-    SP_CU_LAUNCHED(ctx, "field_batch");
-    if (!out_dev)
-        SP_CU(ctx, cudaMemcpyAsync(out, dout, bytes, cudaMemcpyDeviceToHost, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    return SP_OK;
-}
-
 /* Fr products of the NTT kernels (field_eo2.cuh): op 12 mont_mul_eox,
  * op 13 mont_mul_eox2 with element i paired with i + h, h = ceil(n / 2)
  * (the unpaired middle one, for odd n, alone). */
@@ -71,50 +47,66 @@ __global__ void fr_batch_x(int op, fr_tm<SP_MUL_EO> *out, const fr_tm<SP_MUL_EO>
     }
 }
 
-static sp_status fr_batch_x_run(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a, const sp_fr *b,
-                                size_t n)
+/* kern(op, out, a, b, n) over host or device arrays of n elements (b is
+ * not read for op 1, sqr). */
+template <class F, class H>
+static sp_status batch_run(sp_cuda *ctx, void (*kern)(int, F *, const F *, const F *, size_t), int op,
+                           H *out, const H *a, const H *b, size_t n)
 {
-    typedef fr_tm<SP_MUL_EO> F;
+    static_assert(sizeof(F) == sizeof(H), "layout");
     if (n == 0)
         return SP_OK;
     size_t bytes = n * sizeof(F);
     const void *da, *db;
     void *dout;
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_A, a, bytes, &da));
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_B, b, bytes, &db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_B, op == 1 ? a : b, bytes, &db));
     int out_dev = sp_cu_is_device_ptr(out);
     if (out_dev)
         dout = out;
     else
         SP_TRY(sp_cu_scratch(ctx, SP_SCR_C, bytes, &dout));
-    fr_batch_x<<<sp_cu_blocks(n, 128), 128, 0, ctx->stream>>>(op, (F *)dout, (const F *)da,
-                                                               (const F *)db, n);
-    SP_CU_LAUNCHED(ctx, "fr_batch_x");
+    kern<<<sp_cu_blocks(n, 128), 128, 0, ctx->stream>>>(op, (F *)dout, (const F *)da, (const F *)db, n);
+    SP_CU_LAUNCHED(ctx, "field batch");
     if (!out_dev)
         SP_CU(ctx, cudaMemcpyAsync(out, dout, bytes, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     return SP_OK;
 }
 
+/* The ops past 11 of each field (sp_cuda.h): Fr 12, 13 (the NTT's
+ * products), Fp2 14 (mul by sums of products). */
+static sp_status batch_more(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b, size_t n)
+{
+    (void)ctx, (void)op, (void)out, (void)a, (void)b, (void)n;
+    return SP_ERR_INVALID_ARG;
+}
+static sp_status batch_more(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a, const sp_fr *b, size_t n)
+{
+    if (op != 12 && op != 13)
+        return SP_ERR_INVALID_ARG;
+    return batch_run(ctx, fr_batch_x, op, out, a, b, n);
+}
+static sp_status batch_more(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, const sp_fp2 *b,
+                            size_t n)
+{
+    if (op != 14)
+        return SP_ERR_INVALID_ARG;
+    return batch_run(ctx, field_batch<fp2_tm<SP_MUL_EO_SUM> >, 0, out, a, b, n);
+}
+
 /* ops 0..3 with the PTX multiplication, 4..7 with the 64-bit one, 8..11
- * with the even/odd one; Fr also 12 and 13 (fr_batch_x) */
-#define SP_BATCH_ENTRY(name, H, T)                                                       \
-    extern "C" sp_status name(sp_cuda *ctx, int op, H *out, const H *a, const H *b,      \
-                              size_t n)                                                  \
-    {                                                                                    \
-        if (sizeof(H) == sizeof(sp_fr) && (op == 12 || op == 13))                        \
-            return fr_batch_x_run(ctx, op, (sp_fr *)out, (const sp_fr *)a,               \
-                                  (const sp_fr *)b, n);                                  \
-        if (op < 0 || op > 11)                                                           \
-            return SP_ERR_INVALID_ARG;                                                   \
-        if (op < 4)                                                                      \
-            return batch_run(ctx, op, (T<SP_MUL_PTX> *)out, (const T<SP_MUL_PTX> *)a,    \
-                             (const T<SP_MUL_PTX> *)b, n);                               \
-        if (op >= 8)                                                                     \
-            return batch_run(ctx, op - 8, (T<SP_MUL_EO> *)out, (const T<SP_MUL_EO> *)a,  \
-                             (const T<SP_MUL_EO> *)b, n);                                \
-        return batch_run(ctx, op - 4, (T<SP_MUL_WIDE> *)out, (const T<SP_MUL_WIDE> *)a,  \
-                         (const T<SP_MUL_WIDE> *)b, n);                                  \
+ * with the even/odd one; then batch_more's */
+#define SP_BATCH_ENTRY(name, H, T)                                                            \
+    extern "C" sp_status name(sp_cuda *ctx, int op, H *out, const H *a, const H *b, size_t n) \
+    {                                                                                         \
+        if (op < 0 || op > 11)                                                                \
+            return batch_more(ctx, op, out, a, b, n);                                         \
+        if (op < 4)                                                                           \
+            return batch_run(ctx, field_batch<T<SP_MUL_PTX> >, op, out, a, b, n);             \
+        if (op >= 8)                                                                          \
+            return batch_run(ctx, field_batch<T<SP_MUL_EO> >, op - 8, out, a, b, n);          \
+        return batch_run(ctx, field_batch<T<SP_MUL_WIDE> >, op - 4, out, a, b, n);            \
     }
 SP_BATCH_ENTRY(sp_cuda_fp_batch, sp_fp, fp_tm)
 SP_BATCH_ENTRY(sp_cuda_fr_batch, sp_fr, fr_tm)
@@ -135,7 +127,7 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
 #pragma unroll
     for (int k = 0; k < SP_BENCH_CHAINS; k++)
         x[k] = io[2 * i];
-    x[1].w[0] ^= 1;
+    ((uint32_t *)&x[1])[0] ^= 1;
     for (int it = 0; it < SP_BENCH_ITERS; it++) {
         if constexpr (FORM == 2) {
             fx_mul2(x[0], x[0], y, x[1], x[1], y);
@@ -152,7 +144,7 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
     F r = x[0];
 #pragma unroll
     for (int j = 0; j < (int)(sizeof(F) / 4); j++)
-        r.w[j] ^= x[1].w[j];
+        ((uint32_t *)&r)[j] ^= ((const uint32_t *)&x[1])[j];
     io[2 * i] = r; /* keeps the chains alive */
 }
 
@@ -199,6 +191,8 @@ extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s
     case 7: return bench_run<fr_tm<SP_MUL_EO>, 2>(ctx, per_s);
     case 8: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 2);
     case 9: return bench_run<fr_tm<SP_MUL_EO>, 1>(ctx, per_s, 4);
+    case 10: return bench_run<fp2_tm<SP_MUL_EO> >(ctx, per_s);
+    case 11: return bench_run<fp2_tm<SP_MUL_EO_SUM> >(ctx, per_s);
     default: return SP_ERR_INVALID_ARG;
     }
 }

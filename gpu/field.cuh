@@ -214,14 +214,16 @@ static __device__ __forceinline__ void mont_mul_wide(uint32_t *r, const uint32_t
 #include "field_eo.cuh"
 
 /* Multiplication algorithm, a template parameter of the field types so all
- * can be compiled and measured side by side (SP_MUL_EO: field_eo.cuh). */
-enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1, SP_MUL_EO = 2 };
+ * can be compiled and measured side by side (SP_MUL_EO: field_eo.cuh;
+ * SP_MUL_EO_SUM: the same Fp product, and Fp2 products as two sums of two
+ * products, one reduction each, f_mul below). */
+enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1, SP_MUL_EO = 2, SP_MUL_EO_SUM = 3 };
 
 template <class D, int M>
 static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t *a,
                                                     const uint32_t *b)
 {
-    if (M == SP_MUL_EO)
+    if (M == SP_MUL_EO || M == SP_MUL_EO_SUM)
         mont_mul_eo<D>(r, a, b);
     else if (M == SP_MUL_WIDE)
         mont_mul_wide<D>(r, a, b);
@@ -325,10 +327,28 @@ SP_FIELD_OPS(fp_tm, fp_desc, 2 * SP_FP_LIMBS)
 SP_FIELD_OPS(fr_tm, fr_desc, 2 * SP_FR_LIMBS)
 #undef SP_FIELD_OPS
 
-/* Fp2 = Fp[u]/(u^2 + 1); Karatsuba: 3 multiplications, squaring 2. */
+/* mont_mul_eo_sum's bound (a b + c d < 2p^2 in an N-word CIOS) */
+static_assert(sp_spare_bit_check::fp[SP_FP_LIMBS - 1] >> 62 == 0, "Fp2 sums need two spare bits");
+
+/*
+ * Fp2 = Fp[u]/(u^2 + 1). Multiplication: with SP_MUL_EO_SUM, c0 = a0 b0 +
+ * a1 (-b1) and c1 = a0 b1 + a1 b0, each one CIOS pass over both products
+ * with one reduction (mont_mul_eo_sum): the word products of Karatsuba's
+ * three Montgomery products (6 N^2), without its 5 additions and
+ * subtractions and one of its three final subtractions; otherwise
+ * Karatsuba. Squaring: 2 multiplications.
+ */
 template <int M>
 static __device__ __forceinline__ void f_mul(fp2_tm<M> &r, const fp2_tm<M> &a, const fp2_tm<M> &b)
 {
+    if (M == SP_MUL_EO_SUM) {
+        fp_tm<M> nb1, c0; /* c0 apart: r may alias a or b */
+        f_neg(nb1, b.c1);
+        mont_mul_eo_sum<fp_desc>(c0.w, a.c0.w, b.c0.w, a.c1.w, nb1.w);
+        mont_mul_eo_sum<fp_desc>(r.c1.w, a.c0.w, b.c1.w, a.c1.w, b.c0.w);
+        r.c0 = c0;
+        return;
+    }
     fp_tm<M> t0, t1, s, u;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);

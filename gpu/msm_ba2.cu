@@ -64,20 +64,23 @@
 /* b2_top's block: as many threads as keep the inversion out of local
  * memory (ptxas -v: 1024 threads leave 64 registers, and G1 spills) */
 template <class F> struct b2_top_threads { enum { N = 512 }; };
-template <> struct b2_top_threads<fp2_tm<SP_MUL_EO> > { enum { N = 256 }; };
+template <int M> struct b2_top_threads<fp2_tm<M> > { enum { N = 256 }; };
 /* Blocks per SM for b2_apply: G1 at 2 (128 registers; 130 unbounded gave
  * 1 block), G2 at 1 (it needs 255). b2_dens waits on memory (ncu on the
  * H200: 25% occupancy, 58% of its cycles waiting for loads), but at 4
  * blocks (64 registers, ~400 bytes of spills) it ran 1.5x slower than at
  * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
-template <> struct b2_apply_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
+template <int M> struct b2_apply_blocks<fp2_tm<M> > { enum { N = 1 }; };
 template <class F> struct b2_dens_blocks { enum { N = 2 }; };
-template <> struct b2_dens_blocks<fp2_tm<SP_MUL_EO> > { enum { N = 1 }; };
+template <int M> struct b2_dens_blocks<fp2_tm<M> > { enum { N = 1 }; };
 #define B2_MAX_ITEMS 32     /* items per thread at most (S) */
 
 typedef fp_tm<SP_MUL_EO> b2_fp;
+/* G2's two Fp2 multiplications (sp_cuda_set_fp2_mul: 0 Karatsuba, 1 sums
+ * of products; field.cuh) */
 typedef fp2_tm<SP_MUL_EO> b2_fp2;
+typedef fp2_tm<SP_MUL_EO_SUM> b2_fp2s;
 
 /* ---- elements and pairs ---- */
 
@@ -547,6 +550,29 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     return SP_OK;
 }
 
+/* The sums of the sorted records s in ngroups groups (part_of(i): group
+ * i's records and buckets) into the bucket array s.bk, the points they
+ * name in pts; side NULL: groups of whole windows (the plain MSM), else a
+ * table MSM's groups of records, whose cut buckets go to side[2i..] and
+ * sb[2i..]. Then the buckets' reduction over s.nwin windows. */
+template <class F, class P>
+static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t<F> *pts,
+                               unsigned ngroups, P part_of, affine_t<F> *side, uint32_t *sb,
+                               b2_prof *pf)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->on = ctx->profile;
+    affine_t<F> *bk = (affine_t<F> *)s.bk;
+    for (unsigned i = 0; i < ngroups; i++) {
+        const b2_part part = part_of(i);
+        SP_TRY(b2_group<F>(ctx, side ? bk : bk + part.boff, pts, s.vals, s.start, s.end, s.c, part, pf,
+                           side ? side + 2 * i : NULL, side ? sb + 2 * i : NULL));
+    }
+    SP_TRY(sp_cu_msm_mark(ctx, 2));
+    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), bk, s.c, s.nwin, s.log_l)));
+    return sp_cu_msm_mark(ctx, 4);
+}
+
 /* Windows per group: as many as fit in half of the free device memory
  * (plus the BA scratch already held: it is kept for the next call, like
  * all scratch, so it must leave room for what else the process
@@ -595,18 +621,12 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
                                window);
     }
     b2_prof pf;
-    memset(&pf, 0, sizeof pf);
-    pf.on = ctx->profile;
-    for (unsigned w0 = 0; w0 < nwin; w0 += g) {
-        const unsigned w1 = w0 + g < nwin ? w0 + g : nwin;
-        const b2_part part = {(size_t)w0 * n, (size_t)w1 * n, w0 << (c - 1), (w1 - w0) << (c - 1)};
-        SP_TRY(b2_group<F>(ctx, (affine_t<F> *)s.bk + part.boff, (const affine_t<F> *)s.db, s.vals,
-                           s.start, s.end, c, part, &pf));
-    }
-    SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s),
-                                              (const affine_t<F> *)s.bk, c, nwin, s.log_l)));
-    SP_TRY(sp_cu_msm_mark(ctx, 4));
+    auto part_of = [&](unsigned i) { /* windows [i g, i g + g) */
+        const unsigned w0 = i * g, w1 = w0 + g < nwin ? w0 + g : nwin;
+        return b2_part{(size_t)w0 * n, (size_t)w1 * n, w0 << (c - 1), (w1 - w0) << (c - 1)};
+    };
+    SP_TRY(b2_sum_reduce<F>(ctx, s, (const affine_t<F> *)s.db, (nwin + g - 1) / g, part_of, NULL, NULL,
+                            &pf));
     char more[160];
     snprintf(more, sizeof more,
              "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
@@ -712,16 +732,10 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     SP_CU(ctx, cudaMemsetAsync(bk, 0, bbytes, ctx->stream)); /* infinity is (0, 0) */
     SP_CU(ctx, cudaMemsetAsync(sb, 0xff, 2 * ng * 4, ctx->stream));
     b2_prof pf;
-    memset(&pf, 0, sizeof pf);
-    pf.on = ctx->profile;
-    for (unsigned g = 0; g < ng; g++) {
-        const b2_part part = {g * per, (g + 1) * per < m ? (g + 1) * per : m, 0, nb};
-        SP_TRY(b2_group<F>(ctx, bk, (const affine_t<F> *)t->q, s.vals, s.start, s.end, c, part, &pf,
-                           side + 2 * g, sb + 2 * g));
-    }
-    SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), bk, c, 1, s.log_l)));
-    SP_TRY(sp_cu_msm_mark(ctx, 4));
+    auto part_of = [&](unsigned g) { /* records [g per, g per + per) */
+        return b2_part{g * per, (g + 1) * per < m ? (g + 1) * per : m, 0, nb};
+    };
+    SP_TRY(b2_sum_reduce<F>(ctx, s, (const affine_t<F> *)t->q, ng, part_of, side, sb, &pf));
     HA hside[2 * B2_TABLE_MAX_GROUPS];
     uint32_t hsb[2 * B2_TABLE_MAX_GROUPS];
     SP_CU(ctx, cudaMemcpyAsync(hside, side, sbytes, cudaMemcpyDeviceToHost, ctx->stream));
@@ -747,6 +761,8 @@ sp_status sp_cu_msm_g1_table(sp_cuda *ctx, sp_g1_jac *out, const sp_cu_table *t,
 sp_status sp_cu_msm_g2_table(sp_cuda *ctx, sp_g2_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars)
 {
+    if (ctx->fp2_mul == 1)
+        return b2_table_run<b2_fp2s, sp_g2_xyzz, sp_g2_jac, sp_g2_affine>(ctx, out, t, scalars, 2);
     return b2_table_run<b2_fp2, sp_g2_xyzz, sp_g2_jac, sp_g2_affine>(ctx, out, t, scalars, 2);
 }
 
@@ -759,5 +775,15 @@ sp_status sp_cu_msm_g1_ba2(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bas
 sp_status sp_cu_msm_g2_ba2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                            const sp_scalar *scalars, size_t n, unsigned window)
 {
+    if (ctx->fp2_mul == 1)
+        return b2_run<b2_fp2s, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
     return b2_run<b2_fp2, sp_g2_xyzz>(ctx, out, bases, scalars, n, window, 2);
+}
+
+extern "C" int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form)
+{
+    int old = ctx->fp2_mul;
+    if (form == 0 || form == 1)
+        ctx->fp2_mul = form;
+    return old;
 }

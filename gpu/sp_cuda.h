@@ -54,7 +54,9 @@ const char *sp_cuda_error(const sp_cuda *ctx);
 const char *sp_cuda_device_info(const sp_cuda *ctx);
 
 /* With on = 1, MSM calls time their phases (a little slower); the text of
- * the last call's times is returned by sp_cuda_profile ("" when off). */
+ * the last call's times is returned by sp_cuda_profile ("" when off).
+ * SP_CUDA_PROFILE=1 in the environment turns it on when a context is
+ * created (the CUDA backend then prints each proof MSM's phases). */
 void sp_cuda_set_profile(sp_cuda *ctx, int on);
 const char *sp_cuda_profile(const sp_cuda *ctx);
 
@@ -166,6 +168,16 @@ size_t sp_cuda_msm_table_scratch(int group, size_t n, unsigned window);
  * other values are ignored. */
 #define SP_CUDA_MSM_TABLE_DEFAULT 1
 int sp_cuda_set_msm_table(sp_cuda *ctx, int on);
+/* Tuning knob: the Fp2 multiplication of the batch-affine G2 MSM
+ * (msm_ba2.cu: sp_cuda_set_msm_acc's 2, and every G2 MSM over a table),
+ * 0 = Karatsuba, three Montgomery products, 1 = c0 and c1 each as one sum
+ * of two products with one reduction (gpu/field.cuh: the same word
+ * products, without Karatsuba's additions and one of its final
+ * subtractions). Both exact. Default SP_CUDA_FP2_MUL_DEFAULT;
+ * SP_CUDA_FP2_MUL=0|1 in the environment overrides it when a context is
+ * created. Returns the previous setting; other values are ignored. */
+#define SP_CUDA_FP2_MUL_DEFAULT 1
+int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
@@ -329,7 +341,8 @@ sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
  * with the 64-bit multiplication, 8..11 with the even/odd one
  * (sp_cuda_set_mul_impl); for Fr also 12 mul and 13 mul of two elements
  * at once (i with i + ceil(n/2)) with the NTT kernels' even/odd products
- * (gpu/field_eo2.cuh).
+ * (gpu/field_eo2.cuh); for Fp2 also 14 mul as two sums of products
+ * (sp_cuda_set_fp2_mul's 1).
  * out, a, b: host or device. b is ignored for sqr.
  */
 sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b,
@@ -344,7 +357,9 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
  * 2 Fp and 3 Fr with the 64-bit multiplication, 4 Fp and 5 Fr with the
  * even/odd one (sp_cuda_set_mul_impl), 6 Fr with the NTT kernels' even/odd
  * product (gpu/field_eo2.cuh) and 7 with its two-at-once form; 8 and 9 as
- * 6 with 16 and 32 warps per SM instead of 64 (the others).
+ * 6 with 16 and 32 warps per SM instead of 64 (the others); 10 and 11 Fp2
+ * multiplications, even/odd, Karatsuba and sums of products
+ * (sp_cuda_set_fp2_mul).
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;

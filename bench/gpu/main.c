@@ -12,9 +12,10 @@
  * --ntt-table only the modmul rates and every NTT implementation at 2^22,
  * 2^24, .. --ntt (forward and inverse apart; --ntt-impl N: only
  * implementation N's rows, for a profiler); --stream only the rows of G1
- * MSMs with resident and streamed bases; --precomp only the plain vs
- * precomputed-table rows (G1 2^22 to --g1, G2 at --g2: window, table
- * size, build time, phases). Every timed call's result is checked (the
+ * MSMs with resident and streamed bases; --precomp only the modmul rates
+ * and the plain vs precomputed-table rows (G1 2^22 to --g1, G2 2^22 to
+ * --g2 with both Fp2 multiplications: window, table size, build time,
+ * phases; G2 over G1 at each size). Every timed call's result is checked (the
  * discrete-log oracle or the CPU): exit status 0 only when all were right.
  * gpu_check's options (--no-checks, --only) are accepted and change
  * nothing here, so that one command line serves both programs
@@ -88,6 +89,7 @@ int main(int argc, char **argv)
         bench_stream(&env);
         bench_table_print();
     } else if (o.bench && o.precomp) {
+        bench_field(&env); /* the modmul rates the MSMs are made of */
         bench_msm_precomp(&env);
         bench_table_print();
     } else if (o.bench && env.ntt_table) {

@@ -148,6 +148,8 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
              * (the multiplications and the XYZZ variants are known) */
             if (k > 0 && (chk_msm_cfgs[c].impl != 2 || chk_msm_cfgs[c].variant != 2))
                 continue;
+            if (g->group == 1 && chk_msm_cfgs[c].fp2 != chk_msm_cfgs[0].fp2)
+                continue; /* G2's Fp2 multiplication alone: the same G1 code */
             chk_msm_use(env, &chk_msm_cfgs[c]);
             char what[96], size[16];
             snprintf(what, sizeof what, "%s MSM, %s", g->name, chk_msm_cfgs[c].name);

@@ -354,15 +354,16 @@ void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, "even/odd, v2, accumulation by size (default)"},
-    {1, 0, 0, "64-bit"},
-    {0, 0, 0, "PTX"},
-    {2, 0, 0, "even/odd, v0"},
-    {2, 1, 0, "even/odd, v1"},
-    {2, 2, 0, "even/odd, v2, XYZZ"},
-    {2, 2, 1, "even/odd, batch-affine rounds (G1)"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v2, accumulation by size (default)"},
+    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "64-bit"},
+    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "PTX"},
+    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v0"},
+    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v1"},
+    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v2, XYZZ"},
+    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine rounds (G1)"},
+    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine items, other Fp2 mul (G2)"},
     /* last: the accumulation whose windows the sweep times */
-    {2, 2, 2, "even/odd, batch-affine items"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine items"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
@@ -370,6 +371,7 @@ void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
     sp_cuda_set_mul_impl(env->cu, cfg->impl);
     sp_cuda_set_msm_variant(env->cu, cfg->variant);
     sp_cuda_set_msm_acc(env->cu, cfg->acc);
+    sp_cuda_set_fp2_mul(env->cu, cfg->fp2);
 }
 
 /* ---- fixed-base multiplication ---- */

@@ -8,10 +8,11 @@
 #include "gpu_check.h"
 #include "util/par.h"
 
-static const char *const op_name[14] = {"mul", "sqr", "add", "sub",
+static const char *const op_name[15] = {"mul", "sqr", "add", "sub",
                                         "mul (64-bit)", "sqr (64-bit)", "add", "sub",
                                         "mul (even/odd)", "sqr (even/odd)", "add", "sub",
-                                        "mul (NTT even/odd)", "mul (NTT even/odd, two at once)"};
+                                        "mul (NTT even/odd)", "mul (NTT even/odd, two at once)",
+                                        "mul (even/odd, sums of products)"};
 
 /* Fills a with random elements; the first entries are 0, 1, -1, 2. */
 #define FILL_EDGE(F, a, n, rng)                                                       \
@@ -79,6 +80,25 @@ static size_t compare(chk_env *env, int field, int op, const void *a, const void
     return j.bad;
 }
 
+/* Random Fp2 elements; the first 25 (n >= 25) have their halves from 0,
+ * 1, -1, 2 and -2, in the 25 combinations (swap: the halves exchanged,
+ * so a_i b_i pairs different edges): the largest inputs meet the sums'
+ * bound, the cancellations in c0 = a0 b0 - a1 b1 meet zero. */
+static void fill_fp2(chk_env *env, sp_fp2 *a, size_t n, int swap)
+{
+    sp_fp e[5];
+    sp_fp_set_zero(&e[0]);
+    sp_fp_set_one(&e[1]);
+    sp_fp_neg(&e[2], &e[1]);
+    sp_fp_add(&e[3], &e[1], &e[1]);
+    sp_fp_neg(&e[4], &e[3]);
+    for (size_t i = 0; i < n; i++) {
+        sp_fp2_random(&a[i], &env->rng);
+        if (n >= 25 && i < 25)
+            a[i].c0 = e[swap ? i % 5 : i / 5], a[i].c1 = e[swap ? i / 5 : i % 5];
+    }
+}
+
 static void check_one_field(chk_env *env, int field, size_t n)
 {
     static const char *const fname[3] = {"Fp", "Fr", "Fp2"};
@@ -96,14 +116,13 @@ static void check_one_field(chk_env *env, int field, size_t n)
         FILL_EDGE(fr, (sp_fr *)a, n, &env->rng);
         FILL_EDGE(fr, (sp_fr *)b, n, &env->rng);
     } else {
-        for (size_t i = 0; i < n; i++) {
-            sp_fp2_random((sp_fp2 *)a + i, &env->rng);
-            sp_fp2_random((sp_fp2 *)b + i, &env->rng);
-        }
+        fill_fp2(env, (sp_fp2 *)a, n, 0);
+        fill_fp2(env, (sp_fp2 *)b, n, 1);
     }
-    /* 4, 5: the 64-bit multiplication; 8, 9: even/odd; Fr 12, 13: the NTT's */
-    for (int op = 0; op < (field == 1 ? 14 : 10); op++) {
-        if (op == 6 || op == 7 || op == 10 || op == 11)
+    /* 4, 5: the 64-bit multiplication; 8, 9: even/odd; Fr 12, 13: the
+     * NTT's; Fp2 14: sums of products */
+    for (int op = 0; op < (field == 1 ? 14 : field == 2 ? 15 : 10); op++) {
+        if (op == 6 || op == 7 || op == 10 || op == 11 || (field == 2 && (op == 12 || op == 13)))
             continue; /* add and sub are the same code for every multiplication */
         memset(got, 0xa5, n * es); /* poison: unwritten results show */
         sp_status st = field == 0   ? sp_cuda_fp_batch(env->cu, op, got, a, b, n)

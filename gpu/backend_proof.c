@@ -3,9 +3,12 @@
  * warm-up at key attach, which runs the same device work on stand-in
  * values (backend_cuda_impl.h).
  *
- * One proof, in order (the context's stream unless said):
+ * One proof with a, b, c ready (the engine's), in order (the context's
+ * stream unless said):
  *   1. a and b copied to the device (copy_ab; copy_abc with c too when
- *      SP_CUDA_C_FROM_AB=0): from the engine's pinned pool at ~50 GB/s;
+ *      SP_CUDA_C_FROM_AB=0) through the staged upload: from the engine's
+ *      pinned pool directly at ~50 GB/s, from pageable memory through its
+ *      ring;
  *   2. the witness upload starts on the staged upload's own thread and
  *      stream (sp_cuda_upload: pageable host memory through a pinned ring),
  *      overlapping 3 (wit_up is its own duration);
@@ -15,6 +18,10 @@
  *      place on the device (wit_ready);
  *   5. the witness MSMs A, B1, C (a suffix) and B2 over that one copy
  *      (msm_a, msm_b1, msm_c, msm_b2), split 0/1 as asked.
+ * With a, b, c deferred (in->fill: a lone proof's synthesis), the witness
+ * goes first: 2, 4 and 5 run while fill makes a, b, c and the domain on a
+ * host thread of its own (fill), then 1 and 3 once it is done (fill_wait:
+ * what they waited for it).
  * c = a * b is what a satisfying witness gives; for one that does not,
  * the proof fails verification either way (groth16/backend.h).
  * Fallbacks, each said once on stderr, results unchanged: no device room
@@ -124,17 +131,56 @@ static sp_status upload_ready(sp_cb_impl *c, size_t bytes)
     return st;
 }
 
+/* The largest piece the staged upload carries for a proof with pk: the
+ * witness, or a, b, c in one piece. */
+static size_t up_bytes(const sp_g16_pk *pk)
+{
+    size_t nv = pk->n_vars, abc = 3 * (size_t)pk->domain_size;
+    return (nv > abc ? nv : abc) * sizeof(sp_fr);
+}
+
+/* Step 1: host arrays k of a, b, c (2 or 3) to dst[0..k n), through the
+ * staged upload (arrays adjacent in memory in one piece), or with plain
+ * copies when its pinned ring cannot be had. */
+static sp_status copy_inputs(run *r, sp_fr *dst, size_t n, int k, char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = r->c;
+    const sp_fr *src[3] = {r->in->a, r->in->b, r->in->c};
+    size_t bytes = n * sizeof(sp_fr);
+    sp_status st = upload_ready(c, up_bytes(r->pk));
+    if (st == SP_ERR_NOMEM) {
+        st = SP_OK;
+        for (int i = 0; i < k && st == SP_OK; i++)
+            st = sp_cuda_copy(c->cu, dst + i * n, src[i], bytes);
+        return st == SP_OK ? SP_OK : sp_cb_fail(c, st, "copy of a, b, c to the device", err);
+    }
+    if (st != SP_OK)
+        return sp_cb_fail(c, st, "staged upload", err);
+    for (int i = 0, len; i < k && st == SP_OK; i += len) {
+        for (len = 1; i + len < k && src[i + len] == src[i] + (size_t)len * n;)
+            len++;
+        double ms;
+        char why[SP_ERR_LEN - 32];
+        st = sp_cuda_upload_start(c->up, dst + i * n, src[i], (size_t)len * bytes, sp_cb_host_threads(r->be));
+        if (st == SP_OK && (st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why)) != SP_OK)
+            snprintf(err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", c->name, why);
+        else if (st != SP_OK)
+            sp_cb_fail(c, st, "staged upload of a, b, c", err);
+    }
+    return st;
+}
+
 /* Step 2: the witness upload starts, when the variant and device memory
  * allow (else witness_ready makes host scalars). */
 static sp_status witness_begin(run *r, char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
     size_t nv = r->pk->n_vars;
-    if (!c->wit_overlap)
+    if (!c->wit_overlap || r->ws) /* r->ws: the witness went first (fill) */
         return SP_OK;
     sp_status st = grow(c, &c->wit, &c->wit_cap, nv);
     if (st == SP_OK)
-        st = upload_ready(c, nv * sizeof(sp_fr));
+        st = upload_ready(c, up_bytes(r->pk));
     if (st == SP_ERR_NOMEM)
         return SP_OK;
     if (st == SP_OK && (st = sp_cuda_upload_start(c->up, c->wit, r->in->w, nv * sizeof(sp_fr),
@@ -307,11 +353,21 @@ static sp_status h_on_cpu(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "%s: out of memory for %zu H scalars", c->name, pk->n_h);
         st = SP_ERR_NOMEM;
     }
+    /* a fill's proof carries the domain's constants only: the CPU's H
+     * step needs its twiddles too */
+    sp_ntt_domain *full = NULL;
+    if (st == SP_OK && !r->d->tw && r->d->n > 1 &&
+        sp_ntt_domain_create(&full, r->d->log_n, r->d->roots, sp_cb_host_threads(r->be)) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: out of memory for a host domain of 2^%u", c->name, r->d->log_n);
+        st = SP_ERR_NOMEM;
+    }
     double t0 = sp_cb_now_ms();
-    if (st == SP_OK && (st = sp_cpu_h_scalars(r->be, hs, r->in->a, r->in->b, r->in->c, pk, r->d, err)) == SP_OK) {
+    if (st == SP_OK && (st = sp_cpu_h_scalars(r->be, hs, r->in->a, r->in->b, r->in->c, pk, full ? full : r->d,
+                                              err)) == SP_OK) {
         sp_cb_stage(r->be, "h", t0);
         st = h_msm(r, out, hs, err);
     }
+    sp_ntt_domain_free(full);
     free(hs);
     return st;
 }
@@ -321,7 +377,7 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
     const sp_g16_pk *pk = r->pk;
-    size_t n = pk->domain_size, bytes = n * sizeof(sp_fr);
+    size_t n = pk->domain_size;
     sp_cuda_ntt_domain *gd;
     sp_status st = get_domain(c, &gd, pk->log2_domain, (int)sp_g16_roots_for(pk));
     if (st != SP_OK)
@@ -337,10 +393,8 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
-        if ((st = sp_cuda_copy(c->cu, da, r->in->a, bytes)) != SP_OK ||
-            (st = sp_cuda_copy(c->cu, db, r->in->b, bytes)) != SP_OK ||
-            (!from_ab && (st = sp_cuda_copy(c->cu, dc, r->in->c, bytes)) != SP_OK))
-            return sp_cb_fail(c, st, "copy of a, b, c to the device", err);
+        if ((st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
+            return st;
         sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
@@ -361,40 +415,6 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     return h_msm(r, out, (const sp_scalar *)da, err);
 }
 
-sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
-{
-    sp_cb_impl *c = be->impl;
-    const sp_g16_pk *pk = in->pk;
-    if (pk->n_h > in->d->n || in->d->n != pk->domain_size || in->d->log_n > SP_NTT_MAX_LOG) {
-        snprintf(err, SP_ERR_LEN, "%s: %zu H scalars and a domain of %zu for a key of 2^%u", c->name, pk->n_h,
-                 in->d->n, pk->log2_domain);
-        return SP_ERR_INVALID_ARG;
-    }
-    run r = {be, c, pk, in, in->d, in->split, NULL, NULL, 0};
-    pthread_mutex_lock(&c->mu);
-    sp_status st = sp_cuda_bind(c->cu);
-    if (st != SP_OK)
-        sp_cb_fail(c, st, "select device", err);
-    if (st == SP_OK)
-        st = h_part(&r, &out->h, err);
-    if (st == SP_OK)
-        st = witness_ready(&r, err);
-    if (st == SP_OK)
-        st = witness_msms(&r, out, in->g2, 1, err);
-    if (r.uploading) /* an error came first: the upload still reads w and writes c->wit */
-        witness_wait(&r, NULL);
-    pthread_mutex_unlock(&c->mu);
-    free(r.ws_host);
-    return st;
-}
-
-size_t sp_cb_proof_bytes(const sp_g16_pk *pk)
-{
-    return 5 * (size_t)pk->domain_size * sizeof(sp_fr) + (size_t)pk->n_vars * sizeof(sp_fr);
-}
-
-/* ---- warm-up ---- */
-
 /* The constants of the CPU domain that sp_cuda_h_step reads (no twiddles:
  * building those costs 32 bytes and a multiplication per point). */
 static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
@@ -409,6 +429,102 @@ static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
         return SP_ERR_INVALID_ARG;
     return SP_OK;
 }
+
+/* in->fill on a host thread of its own, beside the witness's work. */
+typedef struct {
+    const sp_backend *be;
+    const sp_backend_proof *in;
+    sp_status st;
+    double ms;
+    char err[SP_ERR_LEN];
+} fill_job;
+
+static void *fill_main(void *arg)
+{
+    fill_job *j = arg;
+    double t0 = sp_cb_now_ms();
+    j->st = sp_backend_fill(j->be, j->in, NULL, j->err);
+    j->ms = sp_cb_now_ms() - t0;
+    return NULL;
+}
+
+/* The proof with a, b, c deferred: the witness and its MSMs while fill
+ * runs, then the H part. fill is always waited for before returning (it
+ * writes the caller's a, b, c). */
+static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN])
+{
+    /* The device needs only the domain's constants, so the fill is asked
+     * for none; the witness's upload ends before the fill starts (its
+     * host copies would share the cores with the synthesis: 24 -> 54-90
+     * ms at 2^24 on the H200, while the witness MSMs waited for it). */
+    sp_ntt_domain consts;
+    sp_status st = domain_consts(&consts, r->pk);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", r->c->name, r->pk->log2_domain);
+        return st;
+    }
+    r->d = &consts;
+    if ((st = witness_begin(r, err)) == SP_OK)
+        st = witness_ready(r, err);
+    if (st != SP_OK)
+        return st;
+    fill_job j = {r->be, r->in, SP_OK, 0, ""};
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, fill_main, &j) == 0;
+    if (!threaded) /* no thread to be had: one after the other */
+        fill_main(&j);
+    st = witness_msms(r, out, r->in->g2, 1, err);
+    double t0 = sp_cb_now_ms();
+    if (threaded)
+        pthread_join(th, NULL);
+    if (st != SP_OK)
+        return st;
+    if (r->be->stage_hook) {
+        r->be->stage_hook(r->be->stage_ctx, "fill", j.ms);
+        sp_cb_stage(r->be, "fill_wait", t0);
+    }
+    if (j.st != SP_OK) {
+        memcpy(err, j.err, SP_ERR_LEN);
+        return j.st;
+    }
+    st = h_part(r, &out->h, err);
+    r->d = NULL; /* consts goes out of scope */
+    return st;
+}
+
+sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = be->impl;
+    const sp_g16_pk *pk = in->pk;
+    const sp_ntt_domain *d = NULL;
+    sp_status st = SP_OK;
+    if (!in->fill && (st = sp_backend_fill(be, in, &d, err)) != SP_OK)
+        return st;
+    if (d && d->log_n > SP_NTT_MAX_LOG) {
+        snprintf(err, SP_ERR_LEN, "%s: a domain of 2^%u", c->name, d->log_n);
+        return SP_ERR_INVALID_ARG;
+    }
+    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0};
+    pthread_mutex_lock(&c->mu);
+    if ((st = sp_cuda_bind(c->cu)) != SP_OK)
+        sp_cb_fail(c, st, "select device", err);
+    else if (in->fill)
+        st = prove_filled(&r, out, err);
+    else if ((st = h_part(&r, &out->h, err)) == SP_OK && (st = witness_ready(&r, err)) == SP_OK)
+        st = witness_msms(&r, out, in->g2, 1, err);
+    if (r.uploading) /* an error came first: the upload still reads w and writes c->wit */
+        witness_wait(&r, NULL);
+    pthread_mutex_unlock(&c->mu);
+    free(r.ws_host);
+    return st;
+}
+
+size_t sp_cb_proof_bytes(const sp_g16_pk *pk)
+{
+    return 5 * (size_t)pk->domain_size * sizeof(sp_fr) + (size_t)pk->n_vars * sizeof(sp_fr);
+}
+
+/* ---- warm-up ---- */
 
 /* The staged upload's thread, stream and ring once, on a page of zeros. */
 static sp_status warm_upload(sp_cb_impl *c, size_t bytes, char err[SP_ERR_LEN])
@@ -440,8 +556,8 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
         snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", c->name, pk->log2_domain);
     if (st == SP_OK && (st = grow(c, &c->wit, &c->wit_cap, pk->n_vars)) != SP_OK)
         sp_cb_fail(c, st, "device buffer for the witness", err);
-    if (st == SP_OK && c->wit_overlap)
-        st = warm_upload(c, pk->n_vars * sizeof(sp_fr), err);
+    if (st == SP_OK)
+        st = warm_upload(c, up_bytes(pk), err);
     if (st == SP_OK)
         st = h_part(&r, &h, err);
     if (st == SP_OK && (st = sp_cuda_fr_fill_sample(c->cu, c->wit, pk->n_vars, 0x3177, 16)) != SP_OK)

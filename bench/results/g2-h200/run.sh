@@ -36,7 +36,7 @@ done
 timeout 150 build-cuda/bench/gpu/gpu_bench --no-checks --precomp --g1 24 --g2 24 >"$OUT/precomp.txt" 2>&1
 echo "precomp rc=$? at $(el) s"
 grep -E 'Fp2|^\|' "$OUT/precomp.txt" | head -n 60
-if [ "$(el)" -lt 420 ]; then
+if [ "$(el)" -lt 290 ]; then
     W=$(mktemp -d /tmp/g2p.XXXXXX)
     S=build-cuda/snarkpipe
     $S --quiet gen-circuit --constraints $(((1 << 24) - 2)) --bool-fraction 0 $W/c.r1cs $W/c.wtns &&
@@ -48,7 +48,7 @@ if [ "$(el)" -lt 420 ]; then
             --skip-subgroup-check --reps 3 --stages >>"$OUT/prove.txt" 2>&1
         echo "prove fp2=$f rc=$? at $(el) s"
     done
-    if [ "$(el)" -lt 500 ]; then
+    if [ "$(el)" -lt 380 ]; then
         echo "== SP_CUDA_PROFILE=1" >>"$OUT/prove.txt"
         SP_CUDA_PROFILE=1 timeout 45 $S bench prove $W/c.zkey $W/c.wtns --backend cuda:0 \
             --skip-subgroup-check --reps 1 --stages >>"$OUT/prove.txt" 2>&1

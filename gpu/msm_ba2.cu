@@ -81,6 +81,11 @@ typedef fp_tm<SP_MUL_EO> b2_fp;
  * of products; field.cuh) */
 typedef fp2_tm<SP_MUL_EO> b2_fp2;
 typedef fp2_tm<SP_MUL_EO_SUM> b2_fp2s;
+/* The bucket reduction's field: the sums' form only in the rounds (the
+ * XYZZ reduction kernels, at 255 registers with stack frames, ran 13-25%
+ * slower with it on the H200: bench/NOTES.md), Karatsuba there. */
+template <class F> struct b2_reduce_field { typedef F type; };
+template <> struct b2_reduce_field<b2_fp2s> { typedef b2_fp2 type; };
 
 /* ---- elements and pairs ---- */
 
@@ -569,7 +574,9 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t
                            side ? side + 2 * i : NULL, side ? sb + 2 * i : NULL));
     }
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY((msm_reduce_phase<F, affine_t<F> >(ctx, msm_window_sums<F>(s), bk, s.c, s.nwin, s.log_l)));
+    typedef typename b2_reduce_field<F>::type RF; /* same layout as F */
+    SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c,
+                                                s.nwin, s.log_l)));
     return sp_cu_msm_mark(ctx, 4);
 }
 

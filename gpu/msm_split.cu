@@ -11,8 +11,9 @@
  *      into XYZZ), then two tree levels add the thread sums (a block per
  *      128 sums, then one block), so the depth is ~n1/T + 14 additions.
  *   3. rest: the bases and scalars of the "other" indices are gathered
- *      into compact device arrays and go through the Pippenger of msm.cu
- *      (with every scalar "other", the inputs are used as they are).
+ *      into compact device arrays and go through the Pippenger of msm.cu.
+ *      With fewer than n/8 scalars 0 or 1, steps 2 and 3 are skipped:
+ *      the Pippenger runs over all n inputs as they are.
  *   4. host: Pippenger result + sum of the ones (one addition).
  * Scalars >= r count as "other", so the Pippenger reports them.
  */
@@ -27,6 +28,11 @@
 
 #define SP_SPLIT_THREADS 128
 #define SP_SPLIT_MIN_PER 4 /* at least this many ones per thread before more threads are used */
+/* Fewer than n / SP_SPLIT_GATHER_DEN scalars 0 or 1: no split. A zero
+ * costs the plain MSM its sort slots only and a one a single record,
+ * while the gather copies every other base and scalar (3.2 GB for G2 at
+ * 2^24); a random witness (w_0 = 1) is the case. */
+#define SP_SPLIT_GATHER_DEN 8
 
 /* ---- classification (scalars: 4 little-endian 64-bit limbs) ---- */
 
@@ -208,8 +214,6 @@ static sp_status split_rest(sp_cuda *ctx, HJ *pip, const HA *db, const void *ds,
         memset(pip, 0, sizeof *pip); /* Z = 0: infinity */
         return SP_OK;
     }
-    if (n_o == n) /* nothing to skip: the partition kept the index order */
-        return split_pippenger(ctx, pip, db, (const sp_scalar *)ds, n, window);
     void *gb, *gs;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_BASES, (size_t)n_o * sizeof(HA), &gb));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SCALARS, (size_t)n_o * sizeof(sp_scalar), &gs));
@@ -236,6 +240,16 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
     uint32_t *others, *ones, cnt[2];
     SP_TRY(split_partition(ctx, &others, &ones, cnt, ds, (uint32_t)n));
+    if (n - cnt[0] < n / SP_SPLIT_GATHER_DEN) { /* few 0/1: the plain MSM over all, no copies */
+        SP_TRY(split_pippenger(ctx, out, (const HA *)db, (const sp_scalar *)ds, n, window));
+        if (ctx->profile) {
+            char pp[sizeof ctx->prof];
+            snprintf(pp, sizeof pp, "%s", ctx->prof);
+            snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu, no gather; %s",
+                     n, cnt[0], cnt[1], n - cnt[0] - cnt[1], pp);
+        }
+        return SP_OK;
+    }
     xyzz_t<F> *dsum = NULL;
     if (cnt[1])
         SP_TRY(split_ones_phase<F>(ctx, &dsum, (const affine_t<F> *)db, ones, cnt[1]));

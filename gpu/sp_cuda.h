@@ -173,7 +173,8 @@ int sp_cuda_set_msm_table(sp_cuda *ctx, int on);
  * 0 = Karatsuba, three Montgomery products, 1 = c0 and c1 each as one sum
  * of two products with one reduction (gpu/field.cuh: the same word
  * products, without Karatsuba's additions and one of its final
- * subtractions). Both exact. Default SP_CUDA_FP2_MUL_DEFAULT;
+ * subtractions) in the accumulation's rounds, Karatsuba in the bucket
+ * reduction (where the sums measured slower). Both exact. Default SP_CUDA_FP2_MUL_DEFAULT;
  * SP_CUDA_FP2_MUL=0|1 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_CUDA_FP2_MUL_DEFAULT 1

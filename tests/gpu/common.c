@@ -299,8 +299,8 @@ void chk_oracle(chk_env *env, const chk_grp *g, void *jac, const uint64_t *sc, s
 }
 
 const char *const chk_wit_name[W_KINDS] = {"0% 0/1", "50% 0/1", "90% 0/1", "100% 0/1",
-                                           "70% 0/1", "all equal", "all 1", "all 0"};
-static const unsigned wit_permille[W_KINDS] = {0, 500, 900, 1000, 700, 0, 0, 0};
+                                           "70% 0/1", "3% 0/1", "all equal", "all 1", "all 0"};
+static const unsigned wit_permille[W_KINDS] = {0, 500, 900, 1000, 700, 30, 0, 0, 0};
 
 typedef struct {
     uint64_t *sc;

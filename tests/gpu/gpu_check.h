@@ -113,7 +113,7 @@ void chk_oracle(chk_env *env, const chk_grp *g, void *jac, const uint64_t *sc, s
 /* n uniformly random canonical scalars (threads; seeded from env->rng). */
 void chk_random_scalars(chk_env *env, uint64_t *sc, size_t n);
 
-typedef enum { W_RANDOM, W_HALF, W_NINETY, W_ALL01, W_WITNESS, W_EQUAL, W_ONES, W_ZEROS,
+typedef enum { W_RANDOM, W_HALF, W_NINETY, W_ALL01, W_WITNESS, W_FEW, W_EQUAL, W_ONES, W_ZEROS,
                W_KINDS } chk_wit_kind;
 extern const char *const chk_wit_name[W_KINDS];
 /* Witness-like scalars of the given distribution. */

@@ -551,7 +551,7 @@ static void split_group(chk_env *env, const chk_grp *g, unsigned max_log, unsign
     split_refusals(env, g);
     for (unsigned k = 10; k <= max_log; k += 2)
         split_pow2(env, g, k, cpu_max);
-    printf("  %s split and plain msm, n = 0..3, 1000, 2^10..2^%u, 0/50/70/90/100%% 0/1, all "
+    printf("  %s split and plain msm, n = 0..3, 1000, 2^10..2^%u, 0/3/50/70/90/100%% 0/1, all "
            "equal/1/0, equal to the references: %s\n",
            g->name, max_log, sp_test_failures == before ? "yes" : "NO");
     fflush(stdout);

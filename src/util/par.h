@@ -1,6 +1,8 @@
 /*
- * A minimal fork-join helper for the data-parallel loops of the NTT and
- * synthesis layers (pthreads; no pool, threads live for one call).
+ * A minimal fork-join helper for the data-parallel loops of the layers
+ * above (pthreads). The helper threads are a process-wide pool: started
+ * when first needed, then kept waiting for the next call (par.c). Calls may
+ * run at once from several threads and may nest (a worker may call again).
  */
 #ifndef SP_UTIL_PAR_H
 #define SP_UTIL_PAR_H

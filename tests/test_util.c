@@ -7,7 +7,7 @@
  * random lengths fed in random pieces;
  * CRC-32C (src/util/crc32c.h): known answers on both paths, and both
  * against a bit-at-a-time reference on random messages at every
- * alignment, whole and in two pieces;
+ * alignment, whole, in two pieces, and joined from two pieces' checksums;
  * the atomic file replacement (src/util/file.h): new and existing files,
  * modes, links, what it refuses, and nothing left behind;
  * the fork-join pool (src/util/par.h): sp_par_run with barriers and
@@ -196,7 +196,18 @@ static void test_crc32c(sp_rng *rng)
             CHECKF(sp_crc32c(0, m, len) == want, "%zu bytes at offset %zu, path %d", len, off, path);
             CHECKF(sp_crc32c(sp_crc32c(0, m, cut), m + cut, len - cut) == want, "%zu bytes cut at %zu, path %d",
                    len, cut, path);
+            CHECKF(sp_crc32c_combine(sp_crc32c(0, m, cut), sp_crc32c(0, m + cut, len - cut), len - cut) == want,
+                   "%zu bytes joined at %zu, path %d", len, cut, path);
         }
+    }
+    /* joining over a long zero run, against the run checksummed */
+    size_t zlen = (size_t)1 << 22;
+    uint8_t *z = calloc(zlen, 1);
+    if (z) {
+        uint32_t head = crc_bitwise(buf, 100);
+        CHECK(sp_crc32c_combine(head, sp_crc32c(0, z, zlen), zlen) == sp_crc32c(sp_crc32c(0, buf, 100), z, zlen));
+        CHECK(sp_crc32c_combine(head, sp_crc32c(0, NULL, 0), 0) == head);
+        free(z);
     }
     sp_crc32c_use_hw(hw);
     free(buf);

@@ -13,7 +13,9 @@
  * the fork-join pool (src/util/par.h): sp_par_run with barriers and
  * sp_par_tasks on random sizes and thread counts against a serial
  * reference, many calls in a row (the pool reused), calls nested in a
- * worker, calls from several threads at once, and a call in a forked child.
+ * worker, calls from several threads at once, and a call in a forked child;
+ * huge-page buffers (src/util/hugemem.h): zeroed, aligned, wholly writable,
+ * at random sizes on both sides of SP_HUGE_MIN.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -29,6 +31,7 @@
 #include "util/bytes.h"
 #include "util/clock.h"
 #include "util/file.h"
+#include "util/hugemem.h"
 #include "util/crc32c.h"
 #include "util/par.h"
 #include "util/sha256.h"
@@ -538,6 +541,29 @@ static void test_par_fork(sp_rng *rng)
     CHECK(run_two_phase(rng, 3, 777) == 0); /* and the parent's pool still works */
 }
 
+static void test_hugemem(sp_rng *rng)
+{
+    size_t sizes[40] = {0, 1, 63, SP_HUGE_MIN - 1, SP_HUGE_MIN, SP_HUGE_MIN + 1, (size_t)2 << 20, ((size_t)2 << 20) + 1};
+    for (int i = 8; i < 40; i++)
+        sizes[i] = (size_t)(sp_rng_u64(rng) % ((size_t)9 << 20)) >> (sp_rng_u64(rng) % 12);
+    for (int i = 0; i < 40; i++) {
+        size_t n = sizes[i];
+        uint8_t *p = sp_huge_alloc(n);
+        CHECKF(p != NULL, "%zu bytes", n);
+        if (!p)
+            continue;
+        int zero = 1;
+        for (size_t k = 0; k < n; k++)
+            zero &= p[k] == 0;
+        CHECKF(zero, "%zu bytes: not zeroed", n);
+        CHECKF((uintptr_t)p % 64 == 0 && (n < SP_HUGE_MIN || (uintptr_t)p % ((size_t)2 << 20) == 0),
+               "%zu bytes at %p", n, (void *)p);
+        memset(p, 0xA5, n); /* every byte is ours */
+        sp_huge_free(p);
+    }
+    sp_huge_free(NULL);
+}
+
 int main(void)
 {
     _Static_assert(sizeof(size_t) == 8, "the known answers assume a 64-bit size_t");
@@ -553,5 +579,6 @@ int main(void)
     test_par_random(&rng);
     test_par_nested_concurrent(&rng);
     test_par_fork(&rng);
+    test_hugemem(&rng);
     return sp_test_done();
 }

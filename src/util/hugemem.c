@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -11,8 +12,8 @@
 /* Before every buffer: how to free it. A mapped buffer's header has a 4 KiB
  * page of its own just below the 2 MiB boundary where the data starts. */
 typedef struct {
-    void *base;   /* the mapping, or calloc's block */
-    size_t len;   /* the mapping's length; 0 for a calloc'ed block */
+    void *base;   /* the mapping, or aligned_alloc's block */
+    size_t len;   /* the mapping's length; 0 for an aligned_alloc'ed block */
     uint64_t pad[6];
 } head;
 _Static_assert(sizeof(head) == 64, "the data after a header stays 64-byte aligned");
@@ -22,9 +23,11 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 void *sp_huge_alloc(size_t bytes)
 {
     if (bytes < SP_HUGE_MIN) {
-        head *h = calloc(1, sizeof *h + bytes);
+        size_t n = round_up(sizeof(head) + bytes, 64);
+        head *h = aligned_alloc(64, n);
         if (!h)
             return NULL;
+        memset(h, 0, n);
         h->base = h;
         h->len = 0;
         return h + 1;

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-/* Below this many bytes a buffer is an ordinary calloc (a huge page for
+/* Below this many bytes a buffer comes from malloc's heap (a huge page for
  * less would clear more than it saves). */
 #define SP_HUGE_MIN ((size_t)1 << 20)
 

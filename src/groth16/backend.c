@@ -6,7 +6,6 @@
 #include <unistd.h>
 #include "groth16/backend.h"
 #include "ntt/hstep.h"
-#include "util/hugemem.h"
 #include "util/progress.h"
 
 static int cpu_threads(const sp_backend *be)
@@ -105,7 +104,7 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
 {
     const sp_g16_pk *pk = in->pk;
     size_t nv = pk->n_vars;
-    sp_scalar *ws = sp_huge_alloc(nv * sizeof *ws), *hs = sp_huge_alloc(pk->n_h * sizeof *hs);
+    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
     sp_status st = SP_ERR_NOMEM;
     if (!ws || !hs) {
         snprintf(err, SP_ERR_LEN, "cpu: out of memory for %zu MSM scalars", nv + pk->n_h);
@@ -126,8 +125,8 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
     stage(be, "msm_h", t0, pk->n_h);
     st = cpu_witness_msms(be, out, in, ws, err);
 out:
-    sp_huge_free(ws);
-    sp_huge_free(hs);
+    free(ws);
+    free(hs);
     return st;
 }
 

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "curve/curve.h"
-#include "util/hugemem.h"
 #include "msm/msm_internal.h"
 
 #define CAT2_(a, b) a##b
@@ -510,9 +509,9 @@ static void endo_part(sp_par *par, int tid, void *vctx)
 /* Fills x->e for the n points (scratch freed by endo_free); 0 when out of memory. */
 static int endo_make(pip_ctx *x, int threads)
 {
-    x->e.mag = sp_huge_alloc(2 * x->n * sizeof *x->e.mag);
+    x->e.mag = malloc(2 * x->n * sizeof *x->e.mag);
     x->e.neg = malloc(x->n);
-    x->e.phi = sp_huge_alloc(x->n * sizeof *x->e.phi);
+    x->e.phi = malloc(x->n * sizeof *x->e.phi);
     if (!x->e.mag || !x->e.neg || !x->e.phi)
         return 0;
     sp_par_run(sp_par_threads_for(threads, x->n, 2048), endo_part, x);
@@ -521,9 +520,9 @@ static int endo_make(pip_ctx *x, int threads)
 
 static void endo_free(endo_t *e)
 {
-    sp_huge_free(e->mag);
+    free(e->mag);
     free(e->neg);
-    sp_huge_free(e->phi);
+    free(e->phi);
 }
 
 /* Adds point p times the digit d of window j (nothing for d = 0). */

@@ -1,10 +1,8 @@
-
 /* The whole-proof driver (see prover.h); synthesis itself is in synth.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "util/hugemem.h"
 #include "util/par.h"
 #include "util/progress.h"
 #include "synth/prover.h"
@@ -32,8 +30,7 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     /* The witness's length and the key's QAP are checked once, by the
      * synthesis (before anything is allocated for the proof itself). */
     size_t n = pk->domain_size;
-    sp_fr *a = sp_huge_alloc(sizeof(sp_fr) * n), *b = sp_huge_alloc(sizeof(sp_fr) * n),
-          *c = sp_huge_alloc(sizeof(sp_fr) * n);
+    sp_fr *a = malloc(sizeof(sp_fr) * n), *b = malloc(sizeof(sp_fr) * n), *c = malloc(sizeof(sp_fr) * n);
     sp_ntt_domain *d = NULL;
     sp_status st = SP_ERR_NOMEM;
     if (!a || !b || !c || sp_ntt_domain_create(&d, pk->log2_domain, sp_g16_roots_for(pk), nt) != SP_OK) {
@@ -51,7 +48,7 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     if (st == SP_OK && public_signals)
         memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);
 out:
-    sp_huge_free(a), sp_huge_free(b), sp_huge_free(c);
+    free(a), free(b), free(c);
     sp_ntt_domain_free(d);
     return st;
 }

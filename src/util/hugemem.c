@@ -34,7 +34,9 @@ void *sp_huge_alloc(size_t bytes)
     }
     if (bytes > SIZE_MAX - 2 * HUGE_PAGE - SMALL_PAGE)
         return NULL;
-    size_t data = round_up(bytes, HUGE_PAGE), want = data + HUGE_PAGE + SMALL_PAGE;
+    /* The data starts 2 MiB aligned; its last partial 2 MiB (if any) stays
+     * in small pages, so a huge page never clears much beyond the buffer. */
+    size_t data = round_up(bytes, SMALL_PAGE), want = data + HUGE_PAGE + SMALL_PAGE;
     uint8_t *raw = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         return NULL;

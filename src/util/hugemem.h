@@ -11,13 +11,15 @@
 
 #include <stddef.h>
 
-/* Below this many bytes a buffer comes from malloc's heap (a huge page for
- * less would clear more than it saves). */
-#define SP_HUGE_MIN ((size_t)1 << 20)
+/* Below this many bytes a buffer comes from malloc's heap: there glibc
+ * reuses freed blocks without new faults, and a huge page for a buffer of
+ * 1-2 MiB clears more than it saves (measured: bench/NOTES.md). */
+#define SP_HUGE_MIN ((size_t)4 << 20)
 
 /*
  * A zeroed buffer of `bytes` (0 is allowed), 64-byte aligned; from
- * SP_HUGE_MIN up its own mapping, 2 MiB aligned and advised for huge pages.
+ * SP_HUGE_MIN up its own mapping, 2 MiB aligned and advised for huge pages
+ * (each whole 2 MiB of it; the rest in small pages).
  * Returns NULL when out of memory. Free it with sp_huge_free only.
  */
 void *sp_huge_alloc(size_t bytes);

@@ -456,8 +456,56 @@ static int run_tasks(int threads, size_t ntasks)
     return bad;
 }
 
+/* Many barriers in a row: phase k+1 reads what other threads wrote in
+ * phase k (row k+1, entry i = row k, entry i+1 mod n, times 3, plus k). */
+typedef struct {
+    uint64_t *rows; /* phases + 1 rows of n */
+    size_t n;
+    int phases;
+} phases_ctx;
+
+static void phases_fn(sp_par *par, int tid, void *vctx)
+{
+    phases_ctx *c = vctx;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, c->n, tid, par->nthreads);
+    for (int k = 0; k < c->phases; k++) {
+        const uint64_t *r = c->rows + (size_t)k * c->n;
+        uint64_t *o = c->rows + (size_t)(k + 1) * c->n;
+        for (size_t i = lo; i < hi; i++)
+            o[i] = r[(i + 1) % c->n] * 3 + (uint64_t)k;
+        sp_par_sync(par);
+    }
+}
+
+static int run_phases(sp_rng *rng, int nt, size_t n, int phases)
+{
+    phases_ctx c = {.rows = malloc((size_t)(phases + 1) * n * sizeof(uint64_t)), .n = n, .phases = phases};
+    uint64_t *ref = malloc(2 * n * sizeof *ref);
+    int bad = !c.rows || !ref;
+    if (!bad) {
+        for (size_t i = 0; i < n; i++)
+            c.rows[i] = ref[i] = sp_rng_u64(rng);
+        sp_par_run(nt, phases_fn, &c);
+        for (int k = 0; k < phases; k++) { /* serially, two rows */
+            uint64_t *r = ref + (size_t)(k & 1) * n, *o = ref + (size_t)((k + 1) & 1) * n;
+            for (size_t i = 0; i < n; i++)
+                o[i] = r[(i + 1) % n] * 3 + (uint64_t)k;
+        }
+        bad = memcmp(ref + (size_t)(phases & 1) * n, c.rows + (size_t)phases * n, n * sizeof *ref) != 0;
+    }
+    free(c.rows);
+    free(ref);
+    return bad;
+}
+
 static void test_par_random(sp_rng *rng)
 {
+    for (int round = 0; round < 40; round++) {
+        int nt = 1 + (int)(sp_rng_u64(rng) % 6), phases = 1 + (int)(sp_rng_u64(rng) % 60);
+        size_t n = 1 + (size_t)(sp_rng_u64(rng) % 500);
+        CHECKF(run_phases(rng, nt, n, phases) == 0, "%d barriers: %d threads, %zu entries", phases, nt, n);
+    }
     for (int round = 0; round < 300; round++) {
         int nt = 1 + (int)(sp_rng_u64(rng) % 8);
         size_t n = 1 + (size_t)(sp_rng_u64(rng) % (round % 10 == 0 ? 100000 : 3000));

@@ -11,7 +11,10 @@
  * pool grows to the most workers ever busy at once, and never shrinks.
  *
  * Each worker sleeps on its own condition variable; a call's caller waits
- * for its helpers on the call's own. Workers block every signal (they are
+ * for its helpers on the call's own. Waking a sleeping thread costs tens of
+ * microseconds on a VM's idle CPU, and a proof's calls and barriers come
+ * back to back, so every wait first spins for up to SPIN_NS (pause
+ * instructions) and sleeps only after. Workers block every signal (they are
  * started with a full mask), so they never take a signal meant for the
  * process's own threads (the daemon's main loop waits for SIGTERM). After a
  * fork the child has none of the workers: an atfork handler empties the
@@ -22,6 +25,42 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* How long a wait spins before it sleeps. */
+#define SPIN_NS 50000
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Spins until (*v != x) == differ (returns 1) or SPIN_NS pass (returns 0). */
+static int spin_on(atomic_uint *v, unsigned x, int differ)
+{
+    int64_t end = 0;
+    for (unsigned i = 0;; i++) {
+        if ((atomic_load_explicit(v, memory_order_acquire) != x) == differ)
+            return 1;
+        cpu_relax();
+        if ((i & 63) == 63) { /* the clock every 64 pauses (~2-5 us) */
+            int64_t t = mono_ns();
+            if (!end)
+                end = t + SPIN_NS;
+            else if (t >= end)
+                return 0;
+        }
+    }
+}
 
 /* One call: what its helpers run, and how many have not finished. */
 typedef struct par_call par_call;
@@ -29,16 +68,16 @@ struct par_call {
     void (*body)(par_call *c, int tid);
     pthread_mutex_t lock;
     pthread_cond_t done; /* signalled when pending reaches 0 */
-    int pending;
+    atomic_uint pending; /* helpers not finished; drops under lock */
 };
 
 typedef struct worker worker;
 struct worker {
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    par_call *call; /* the call to help, NULL while idle */
-    int tid;
-    worker *next; /* in the idle list */
+    _Atomic(par_call *) call; /* the call to help, NULL while idle; set under lock */
+    int tid;                  /* set under lock before call */
+    worker *next;             /* in the idle list */
 };
 
 static pthread_mutex_t pool_lock_ = PTHREAD_MUTEX_INITIALIZER;
@@ -54,16 +93,33 @@ static void after_fork_child(void)
 }
 static void register_atfork(void) { pthread_atfork(before_fork, after_fork_parent, after_fork_child); }
 
+/* Spins until w is handed a call or SPIN_NS pass. */
+static void spin_for_call(worker *w)
+{
+    int64_t end = 0;
+    for (unsigned i = 0; !atomic_load_explicit(&w->call, memory_order_acquire); i++) {
+        cpu_relax();
+        if ((i & 63) == 63) {
+            int64_t t = mono_ns();
+            if (!end)
+                end = t + SPIN_NS;
+            else if (t >= end)
+                return;
+        }
+    }
+}
+
 static void *worker_main(void *p)
 {
     worker *w = p;
-    pthread_mutex_lock(&w->lock);
     for (;;) {
-        while (!w->call)
+        spin_for_call(w);
+        pthread_mutex_lock(&w->lock);
+        while (!atomic_load_explicit(&w->call, memory_order_acquire))
             pthread_cond_wait(&w->wake, &w->lock);
-        par_call *c = w->call;
+        par_call *c = atomic_load_explicit(&w->call, memory_order_acquire);
         int tid = w->tid;
-        w->call = NULL;
+        atomic_store_explicit(&w->call, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&w->lock);
         c->body(c, tid);
         /* Back on the list before the caller can return, so that its next
@@ -73,10 +129,9 @@ static void *worker_main(void *p)
         idle_ = w;
         pthread_mutex_unlock(&pool_lock_);
         pthread_mutex_lock(&c->lock);
-        if (--c->pending == 0)
+        if (atomic_fetch_sub_explicit(&c->pending, 1, memory_order_acq_rel) == 1)
             pthread_cond_signal(&c->done);
         pthread_mutex_unlock(&c->lock); /* c is the caller's from here on */
-        pthread_mutex_lock(&w->lock);
     }
     return NULL;
 }
@@ -88,7 +143,7 @@ static worker *worker_start(void)
     worker *w = malloc(sizeof *w);
     if (!w)
         return NULL;
-    w->call = NULL;
+    atomic_init(&w->call, NULL);
     w->next = NULL;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
@@ -130,17 +185,20 @@ static void run_call(par_call *c, worker **ws, int n)
 {
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->done, NULL);
-    c->pending = n;
+    atomic_init(&c->pending, (unsigned)n);
     for (int i = 0; i < n; i++) {
         pthread_mutex_lock(&ws[i]->lock);
-        ws[i]->call = c;
         ws[i]->tid = i + 1;
+        atomic_store_explicit(&ws[i]->call, c, memory_order_release);
         pthread_cond_signal(&ws[i]->wake);
         pthread_mutex_unlock(&ws[i]->lock);
     }
     c->body(c, 0);
+    if (n)
+        spin_on(&c->pending, 0, 0); /* until none is left */
+    /* the lock, even when all are done: the last helper has then left it */
     pthread_mutex_lock(&c->lock);
-    while (c->pending)
+    while (atomic_load_explicit(&c->pending, memory_order_acquire))
         pthread_cond_wait(&c->done, &c->lock);
     pthread_mutex_unlock(&c->lock);
     pthread_cond_destroy(&c->done);
@@ -172,15 +230,42 @@ void sp_par_run(int nthreads, sp_par_fn fn, void *ctx)
     worker *ws[SP_PAR_MAX_THREADS];
     int helpers = acquire(ws, nthreads - 1);
     j.par.nthreads = helpers + 1; /* known before anyone runs: the barrier fits */
-    pthread_barrier_init(&j.par.barrier, NULL, (unsigned)j.par.nthreads);
+    sp_par_barrier *b = &j.par.barrier;
+    atomic_init(&b->arrived, 0);
+    atomic_init(&b->gen, 0);
+    b->n = (unsigned)j.par.nthreads;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->cv, NULL);
     run_call(&j.call, ws, helpers);
-    pthread_barrier_destroy(&j.par.barrier);
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->lock);
 }
 
+/* The last to arrive resets the count, then opens the next generation;
+ * the others wait for the generation to change (those that pass can only
+ * arrive again after the reset). The acq_rel count and the release/acquire
+ * generation order everyone's writes before the barrier before everyone's
+ * reads after it. */
 void sp_par_sync(sp_par *par)
 {
-    if (par->nthreads > 1)
-        pthread_barrier_wait(&par->barrier);
+    sp_par_barrier *b = &par->barrier;
+    if (par->nthreads <= 1)
+        return;
+    unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 == b->n) {
+        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+        pthread_mutex_lock(&b->lock);
+        atomic_store_explicit(&b->gen, g + 1, memory_order_release);
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->lock);
+        return;
+    }
+    if (spin_on(&b->gen, g, 1))
+        return;
+    pthread_mutex_lock(&b->lock);
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
+        pthread_cond_wait(&b->cv, &b->lock);
+    pthread_mutex_unlock(&b->lock);
 }
 
 void sp_par_range(size_t *lo, size_t *hi, size_t n, int tid, int nt)

@@ -3,9 +3,12 @@
  * warm-up at key attach, which runs the same device work on stand-in
  * values (backend_cuda_impl.h).
  *
- * One proof, in order (the context's stream unless said):
+ * One proof with a, b, c ready (the engine's), in order (the context's
+ * stream unless said):
  *   1. a and b copied to the device (copy_ab; copy_abc with c too when
- *      SP_CUDA_C_FROM_AB=0): from the engine's pinned pool at ~50 GB/s;
+ *      SP_CUDA_C_FROM_AB=0) through the staged upload: from the engine's
+ *      pinned pool directly at ~50 GB/s, from pageable memory through its
+ *      ring;
  *   2. the witness upload starts on the staged upload's own thread and
  *      stream (sp_cuda_upload: pageable host memory through a pinned ring),
  *      overlapping 3 (wit_up is its own duration);
@@ -15,6 +18,10 @@
  *      place on the device (wit_ready);
  *   5. the witness MSMs A, B1, C (a suffix) and B2 over that one copy
  *      (msm_a, msm_b1, msm_c, msm_b2), split 0/1 as asked.
+ * With a, b, c deferred (in->fill: a lone proof's synthesis), the witness
+ * goes first: 2, 4 and 5 run while fill makes a, b, c and the domain on a
+ * host thread of its own (fill), then 1 and 3 once it is done (fill_wait:
+ * what they waited for it).
  * c = a * b is what a satisfying witness gives; for one that does not,
  * the proof fails verification either way (groth16/backend.h).
  * Fallbacks, each said once on stderr, results unchanged: no device room
@@ -45,6 +52,7 @@ typedef struct {
     sp_scalar *ws_host; /* the witness as MSM scalars on the host, made when a path needs them */
     const sp_scalar *ws; /* what the witness MSMs read: c->wit (device) or ws_host */
     int uploading;       /* a witness upload is in flight */
+    int ab_done;         /* a and b (c too) already on the device: the fill's thread sent them */
 } run;
 
 /* *buf (device, *cap elements) grown to n elements, contents lost. */
@@ -124,17 +132,70 @@ static sp_status upload_ready(sp_cb_impl *c, size_t bytes)
     return st;
 }
 
+/* The largest piece the staged upload carries for a proof with pk: the
+ * witness, or a, b, c in one piece. */
+static size_t up_bytes(const sp_g16_pk *pk)
+{
+    size_t nv = pk->n_vars, abc = 3 * (size_t)pk->domain_size;
+    return (nv > abc ? nv : abc) * sizeof(sp_fr);
+}
+
+/* Host arrays k of a, b, c (2 or 3, n values each) to dst[0..k n) through
+ * the staged upload u (ready), arrays adjacent in memory in one piece,
+ * each piece waited for. Touches no context state, so the fill's thread
+ * may run it. Returns SP_OK, or an error with the reason in why. */
+static sp_status upload_inputs(sp_cuda_upload *u, const sp_backend_proof *in, sp_fr *dst, size_t n, int k,
+                               int threads, double *ms, char *why, size_t why_len)
+{
+    const sp_fr *src[3] = {in->a, in->b, in->c};
+    sp_status st = SP_OK;
+    *ms = 0;
+    for (int i = 0, len; i < k && st == SP_OK; i += len) {
+        for (len = 1; i + len < k && src[i + len] == src[i] + (size_t)len * n;)
+            len++;
+        double piece = 0;
+        if ((st = sp_cuda_upload_start(u, dst + i * n, src[i], (size_t)len * n * sizeof(sp_fr), threads)) != SP_OK)
+            snprintf(why, why_len, "a second upload at once");
+        else
+            st = sp_cuda_upload_wait(u, &piece, why, why_len);
+        *ms += piece;
+    }
+    return st;
+}
+
+/* Step 1: host arrays k of a, b, c (2 or 3) to dst[0..k n), through the
+ * staged upload, or with plain copies when its pinned ring cannot be had. */
+static sp_status copy_inputs(run *r, sp_fr *dst, size_t n, int k, char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = r->c;
+    const sp_fr *src[3] = {r->in->a, r->in->b, r->in->c};
+    sp_status st = upload_ready(c, up_bytes(r->pk));
+    if (st == SP_ERR_NOMEM) {
+        st = SP_OK;
+        for (int i = 0; i < k && st == SP_OK; i++)
+            st = sp_cuda_copy(c->cu, dst + i * n, src[i], n * sizeof(sp_fr));
+        return st == SP_OK ? SP_OK : sp_cb_fail(c, st, "copy of a, b, c to the device", err);
+    }
+    if (st != SP_OK)
+        return sp_cb_fail(c, st, "staged upload", err);
+    double ms;
+    char why[SP_ERR_LEN - 48];
+    if ((st = upload_inputs(c->up, r->in, dst, n, k, sp_cb_host_threads(r->be), &ms, why, sizeof why)) != SP_OK)
+        snprintf(err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", c->name, why);
+    return st;
+}
+
 /* Step 2: the witness upload starts, when the variant and device memory
  * allow (else witness_ready makes host scalars). */
 static sp_status witness_begin(run *r, char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
     size_t nv = r->pk->n_vars;
-    if (!c->wit_overlap)
+    if (!c->wit_overlap || r->ws) /* r->ws: the witness went first (fill) */
         return SP_OK;
     sp_status st = grow(c, &c->wit, &c->wit_cap, nv);
     if (st == SP_OK)
-        st = upload_ready(c, nv * sizeof(sp_fr));
+        st = upload_ready(c, up_bytes(r->pk));
     if (st == SP_ERR_NOMEM)
         return SP_OK;
     if (st == SP_OK && (st = sp_cuda_upload_start(c->up, c->wit, r->in->w, nv * sizeof(sp_fr),
@@ -295,11 +356,21 @@ static sp_status h_on_cpu(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "%s: out of memory for %zu H scalars", c->name, pk->n_h);
         st = SP_ERR_NOMEM;
     }
+    /* a fill's proof carries the domain's constants only: the CPU's H
+     * step needs its twiddles too */
+    sp_ntt_domain *full = NULL;
+    if (st == SP_OK && !r->d->tw && r->d->n > 1 &&
+        sp_ntt_domain_create(&full, r->d->log_n, r->d->roots, sp_cb_host_threads(r->be)) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: out of memory for a host domain of 2^%u", c->name, r->d->log_n);
+        st = SP_ERR_NOMEM;
+    }
     double t0 = sp_cb_now_ms();
-    if (st == SP_OK && (st = sp_cpu_h_scalars(r->be, hs, r->in->a, r->in->b, r->in->c, pk, r->d, err)) == SP_OK) {
+    if (st == SP_OK && (st = sp_cpu_h_scalars(r->be, hs, r->in->a, r->in->b, r->in->c, pk, full ? full : r->d,
+                                              err)) == SP_OK) {
         sp_cb_stage(r->be, "h", t0);
         st = h_msm(r, out, hs, err);
     }
+    sp_ntt_domain_free(full);
     free(hs);
     return st;
 }
@@ -309,7 +380,7 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
     const sp_g16_pk *pk = r->pk;
-    size_t n = pk->domain_size, bytes = n * sizeof(sp_fr);
+    size_t n = pk->domain_size;
     sp_cuda_ntt_domain *gd;
     sp_status st = get_domain(c, &gd, pk->log2_domain, (int)sp_g16_roots_for(pk));
     if (st != SP_OK)
@@ -325,11 +396,10 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
-        if ((st = sp_cuda_copy(c->cu, da, r->in->a, bytes)) != SP_OK ||
-            (st = sp_cuda_copy(c->cu, db, r->in->b, bytes)) != SP_OK ||
-            (!from_ab && (st = sp_cuda_copy(c->cu, dc, r->in->c, bytes)) != SP_OK))
-            return sp_cb_fail(c, st, "copy of a, b, c to the device", err);
-        sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
+        if (!r->ab_done && (st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
+            return st;
+        if (!r->ab_done)
+            sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
     }
@@ -349,40 +419,6 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     return h_msm(r, out, (const sp_scalar *)da, err);
 }
 
-sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
-{
-    sp_cb_impl *c = be->impl;
-    const sp_g16_pk *pk = in->pk;
-    if (pk->n_h > in->d->n || in->d->n != pk->domain_size || in->d->log_n > SP_NTT_MAX_LOG) {
-        snprintf(err, SP_ERR_LEN, "%s: %zu H scalars and a domain of %zu for a key of 2^%u", c->name, pk->n_h,
-                 in->d->n, pk->log2_domain);
-        return SP_ERR_INVALID_ARG;
-    }
-    run r = {be, c, pk, in, in->d, in->split, NULL, NULL, 0};
-    pthread_mutex_lock(&c->mu);
-    sp_status st = sp_cuda_bind(c->cu);
-    if (st != SP_OK)
-        sp_cb_fail(c, st, "select device", err);
-    if (st == SP_OK)
-        st = h_part(&r, &out->h, err);
-    if (st == SP_OK)
-        st = witness_ready(&r, err);
-    if (st == SP_OK)
-        st = witness_msms(&r, out, in->g2, 1, err);
-    if (r.uploading) /* an error came first: the upload still reads w and writes c->wit */
-        witness_wait(&r, NULL);
-    pthread_mutex_unlock(&c->mu);
-    free(r.ws_host);
-    return st;
-}
-
-size_t sp_cb_proof_bytes(const sp_g16_pk *pk)
-{
-    return 5 * (size_t)pk->domain_size * sizeof(sp_fr) + (size_t)pk->n_vars * sizeof(sp_fr);
-}
-
-/* ---- warm-up ---- */
-
 /* The constants of the CPU domain that sp_cuda_h_step reads (no twiddles:
  * building those costs 32 bytes and a multiplication per point). */
 static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
@@ -397,6 +433,123 @@ static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
         return SP_ERR_INVALID_ARG;
     return SP_OK;
 }
+
+/* in->fill on a host thread of its own, beside the witness's work; then,
+ * when dst is set, a and b (c too: k = 3) sent to dst through the staged
+ * upload from that thread, still beside the witness MSMs. */
+typedef struct {
+    const sp_backend *be;
+    const sp_backend_proof *in;
+    sp_cuda_upload *up;
+    sp_fr *dst;
+    size_t n;
+    int k, threads;
+    sp_status st;
+    double ms, up_ms;
+    char err[SP_ERR_LEN];
+} fill_job;
+
+static void *fill_main(void *arg)
+{
+    fill_job *j = arg;
+    double t0 = sp_cb_now_ms();
+    j->st = sp_backend_fill(j->be, j->in, NULL, j->err);
+    j->ms = sp_cb_now_ms() - t0;
+    char why[SP_ERR_LEN - 48];
+    if (j->st == SP_OK && j->dst &&
+        (j->st = upload_inputs(j->up, j->in, j->dst, j->n, j->k, j->threads, &j->up_ms, why, sizeof why)) != SP_OK)
+        snprintf(j->err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", j->be->name, why);
+    return NULL;
+}
+
+/* The proof with a, b, c deferred: the witness's upload, then its MSMs
+ * while the fill runs and sends a and b, then the H part. fill is always
+ * waited for before returning (it writes the caller's a, b, c). */
+static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN])
+{
+    /* The device needs only the domain's constants, so the fill is asked
+     * for none; the witness's upload ends before the fill starts (its
+     * host copies would share the cores with the synthesis: 24 -> 54-90
+     * ms at 2^24 on the H200, while the witness MSMs waited for it). */
+    sp_cb_impl *c = r->c;
+    size_t n = r->pk->domain_size;
+    sp_ntt_domain consts;
+    sp_status st = domain_consts(&consts, r->pk);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", c->name, r->pk->log2_domain);
+        return st;
+    }
+    r->d = &consts;
+    if ((st = witness_begin(r, err)) == SP_OK)
+        st = witness_ready(r, err);
+    if (st != SP_OK)
+        return st;
+    fill_job j = {r->be, r->in, NULL, NULL, n, c->c_from_ab ? 2 : 3, sp_cb_host_threads(r->be), SP_OK, 0, 0, ""};
+    /* room and a ring for a, b, c: the fill's thread sends them (else the
+     * H part copies them, or runs on the CPU) */
+    if (grow(c, &c->abc, &c->abc_cap, 3 * n) == SP_OK && upload_ready(c, up_bytes(r->pk)) == SP_OK) {
+        j.up = c->up;
+        j.dst = c->abc;
+    }
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, fill_main, &j) == 0;
+    if (!threaded) /* no thread to be had: one after the other */
+        fill_main(&j);
+    st = witness_msms(r, out, r->in->g2, 1, err);
+    double t0 = sp_cb_now_ms();
+    if (threaded)
+        pthread_join(th, NULL);
+    if (st != SP_OK)
+        return st;
+    if (r->be->stage_hook) {
+        r->be->stage_hook(r->be->stage_ctx, "fill", j.ms);
+        if (j.dst && j.st == SP_OK)
+            r->be->stage_hook(r->be->stage_ctx, "ab_up", j.up_ms);
+        sp_cb_stage(r->be, "fill_wait", t0);
+    }
+    if (j.st != SP_OK) {
+        memcpy(err, j.err, SP_ERR_LEN);
+        return j.st;
+    }
+    r->ab_done = j.dst != NULL;
+    st = h_part(r, &out->h, err);
+    r->d = NULL; /* consts goes out of scope */
+    return st;
+}
+
+sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = be->impl;
+    const sp_g16_pk *pk = in->pk;
+    const sp_ntt_domain *d = NULL;
+    sp_status st = SP_OK;
+    if (!in->fill && (st = sp_backend_fill(be, in, &d, err)) != SP_OK)
+        return st;
+    if (d && d->log_n > SP_NTT_MAX_LOG) {
+        snprintf(err, SP_ERR_LEN, "%s: a domain of 2^%u", c->name, d->log_n);
+        return SP_ERR_INVALID_ARG;
+    }
+    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0, 0};
+    pthread_mutex_lock(&c->mu);
+    if ((st = sp_cuda_bind(c->cu)) != SP_OK)
+        sp_cb_fail(c, st, "select device", err);
+    else if (in->fill)
+        st = prove_filled(&r, out, err);
+    else if ((st = h_part(&r, &out->h, err)) == SP_OK && (st = witness_ready(&r, err)) == SP_OK)
+        st = witness_msms(&r, out, in->g2, 1, err);
+    if (r.uploading) /* an error came first: the upload still reads w and writes c->wit */
+        witness_wait(&r, NULL);
+    pthread_mutex_unlock(&c->mu);
+    free(r.ws_host);
+    return st;
+}
+
+size_t sp_cb_proof_bytes(const sp_g16_pk *pk)
+{
+    return 5 * (size_t)pk->domain_size * sizeof(sp_fr) + (size_t)pk->n_vars * sizeof(sp_fr);
+}
+
+/* ---- warm-up ---- */
 
 /* The staged upload's thread, stream and ring once, on a page of zeros. */
 static sp_status warm_upload(sp_cb_impl *c, size_t bytes, char err[SP_ERR_LEN])
@@ -420,7 +573,7 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
     sp_ntt_domain d;
     sp_g1_jac h;
     sp_backend_msms m;
-    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0};
+    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0, 0};
     void (*hook)(void *, const char *, double) = be->stage_hook; /* stand-in stages are nobody's */
     be->stage_hook = NULL;
     sp_status st = domain_consts(&d, pk);
@@ -428,8 +581,8 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
         snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", c->name, pk->log2_domain);
     if (st == SP_OK && (st = grow(c, &c->wit, &c->wit_cap, pk->n_vars)) != SP_OK)
         sp_cb_fail(c, st, "device buffer for the witness", err);
-    if (st == SP_OK && c->wit_overlap)
-        st = warm_upload(c, pk->n_vars * sizeof(sp_fr), err);
+    if (st == SP_OK)
+        st = warm_upload(c, up_bytes(pk), err);
     if (st == SP_OK)
         st = h_part(&r, &h, err);
     if (st == SP_OK && (st = sp_cuda_fr_fill_sample(c->cu, c->wit, pk->n_vars, 0x3177, 16)) != SP_OK)

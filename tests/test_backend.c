@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/backend.h"
+#include "groth16/prove.h"
 #include "groth16/fixed_base.h"
 #include "test.h"
+#include "test_fill.h"
 
 typedef struct {
     sp_g16_pk pk;
@@ -172,16 +174,40 @@ static int reference_h(sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c,
     return ok;
 }
 
-static int stages_are(const sp_test_stage_log *l, int g2)
+static int stages_are(const sp_test_stage_log *l, int g2, int filled)
 {
-    static const char *const want[] = {"scalars", "h", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
-    int n = g2 ? 7 : 6;
+    static const char *const want[] = {"fill", "scalars", "h", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
+    int n = (g2 ? 7 : 6) + filled;
     if (l->n != n)
         return 0;
     for (int i = 0; i < n; i++)
-        if (strcmp(l->names[i], want[i]))
+        if (strcmp(l->names[i], want[i + 1 - filled]))
             return 0;
     return 1;
+}
+
+/* be->prove with a fill that fails, and with one that hands over a domain
+ * of the wrong size: each error comes back, and fill ran once. */
+static void check_fill_errors(sp_backend *be, const sp_g16_pk *pk, const sp_fr *w, sp_fr *abc, size_t n)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_backend_msms m;
+    sp_ntt_domain *small = NULL;
+    if (sp_ntt_domain_create(&small, pk->log2_domain - 1, sp_g16_roots_for(pk), 1) != SP_OK) {
+        CHECKF(0, "domain of 2^%u", pk->log2_domain - 1);
+        return;
+    }
+    sp_test_fill f = {abc, abc + 3 * n, n, small, 1, 0, 0};
+    sp_backend_proof in = {pk, NULL, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, 1, 1, sp_test_fill_copy, &f};
+    sp_status st = be->prove(be, &m, &in, err);
+    CHECKF(st == SP_TEST_FILL_ERR && strstr(err, SP_TEST_FILL_MSG) && f.calls == 1,
+           "a failing fill: status %d, %d calls, \"%s\"", (int)st, f.calls, err);
+    f.fail = 0;
+    f.calls = 0;
+    st = be->prove(be, &m, &in, err);
+    CHECKF(st == SP_ERR_INVALID_ARG && strstr(err, "does not match the key") && f.calls == 1,
+           "a fill's domain of the wrong size: status %d, %d calls, \"%s\"", (int)st, f.calls, err);
+    sp_ntt_domain_free(small);
 }
 
 /* One random case: key, witness and a, b, c, then every combination of
@@ -234,27 +260,41 @@ static void check_case(sp_backend *be, unsigned log_n, sp_g16_h_kind kind, sp_rn
     dot(&x, w + npub + 1, k.kc, nc), g1_times(&want_c, &x);
     dot(&x, h, k.kh, k.pk.n_h), g1_times(&want_h, &x);
     dot(&x, w, k.kb2, nv), g2_times(&want_b2, &x);
-    for (int split = 0; split < 2; split++)
-        for (int g2 = 0; g2 < 2; g2++) {
-            memcpy(abc + 3 * n, abc, 3 * n * sizeof *abc); /* a, b, c are scratch: a fresh copy each time */
-            sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2};
-            sp_backend_msms m;
-            sp_test_stage_log log = {.n = 0};
-            memset(&m, 0xa5, sizeof m);
-            be->stage_hook = sp_test_log_stage;
-            be->stage_ctx = &log;
-            sp_status st = be->prove(be, &m, &in, err);
-            be->stage_hook = NULL;
-            CHECKF(st == SP_OK, "prove 2^%u: %s", log_n, err);
-            CHECKF(sp_g1_jac_eq(&m.a, &want_a) && sp_g1_jac_eq(&m.b1, &want_b1) && sp_g1_jac_eq(&m.c, &want_c),
-                   "2^%u kind %d nv %u npub %u split %d: a witness MSM differs from the reference", log_n,
-                   (int)kind, nv, npub, split);
-            CHECKF(sp_g1_jac_eq(&m.h, &want_h), "2^%u kind %d: the H MSM differs from the reference", log_n,
-                   (int)kind);
-            CHECKF(!g2 || sp_g2_jac_eq(&m.b2, &want_b2), "2^%u kind %d split %d: the B2 MSM differs", log_n,
-                   (int)kind, split);
-            CHECKF(stages_are(&log, g2), "2^%u: %d stages reported, not the documented ones", log_n, log.n);
+    /* split, g2, and a, b, c ready at the call or made by a fill */
+    for (int v = 0; v < 8; v++) {
+        int split = v & 1, g2 = (v >> 1) & 1, filled = v >> 2;
+        sp_test_fill f = {abc, abc + 3 * n, n, d, 0, 0, 0};
+        sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2, NULL, NULL};
+        if (filled) { /* a, b, c are scratch: a fresh copy each time */
+            memset(abc + 3 * n, 0xa5, 3 * n * sizeof *abc);
+            in.d = NULL;
+            in.fill = sp_test_fill_copy;
+            in.fill_ctx = &f;
+        } else {
+            memcpy(abc + 3 * n, abc, 3 * n * sizeof *abc);
         }
+        sp_backend_msms m;
+        sp_test_stage_log log = {.n = 0};
+        memset(&m, 0xa5, sizeof m);
+        be->stage_hook = sp_test_log_stage;
+        be->stage_ctx = &log;
+        sp_status st = be->prove(be, &m, &in, err);
+        be->stage_hook = NULL;
+        CHECKF(st == SP_OK, "prove 2^%u: %s", log_n, err);
+        CHECKF(sp_g1_jac_eq(&m.a, &want_a) && sp_g1_jac_eq(&m.b1, &want_b1) && sp_g1_jac_eq(&m.c, &want_c),
+               "2^%u kind %d nv %u npub %u split %d: a witness MSM differs from the reference", log_n,
+               (int)kind, nv, npub, split);
+        CHECKF(sp_g1_jac_eq(&m.h, &want_h), "2^%u kind %d: the H MSM differs from the reference", log_n,
+               (int)kind);
+        CHECKF(!g2 || sp_g2_jac_eq(&m.b2, &want_b2), "2^%u kind %d split %d: the B2 MSM differs", log_n,
+               (int)kind, split);
+        CHECKF(stages_are(&log, g2, filled), "2^%u: %d stages reported, not the documented ones", log_n,
+               log.n);
+        CHECKF(f.calls == filled && f.domains == filled, "2^%u: fill called %d times, %d for a domain", log_n,
+               f.calls, f.domains);
+    }
+    if (log_n > 1)
+        check_fill_errors(be, &k.pk, w, abc, n);
 out:
     dl_key_free(&k);
     sp_ntt_domain_free(d);

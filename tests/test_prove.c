@@ -70,13 +70,17 @@ static sp_status other_prove(sp_backend *be, sp_backend_msms *out, const sp_back
 {
     const sp_g16_pk *pk = in->pk;
     size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
-    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
-    sp_status st = ws && hs ? SP_OK : SP_ERR_NOMEM;
+    const sp_ntt_domain *d;
+    sp_status st = sp_backend_fill(be, in, &d, err);
     other_calls++;
+    if (st != SP_OK)
+        return st;
+    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
+    st = ws && hs ? SP_OK : SP_ERR_NOMEM;
     for (size_t i = 0; st == SP_OK && i < nv; i++)
         sp_fr_to_canonical(ws[i].l, &in->w[i]);
     if (st == SP_OK)
-        st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, in->d, err);
+        st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, d, err);
     if (st == SP_OK)
         st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 1, err);
     if (st == SP_OK)

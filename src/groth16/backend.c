@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "groth16/backend.h"
+#include "groth16/prove.h"
 #include "ntt/hstep.h"
 #include "util/progress.h"
 
@@ -98,24 +99,55 @@ static sp_status cpu_witness_msms(sp_backend *be, sp_backend_msms *out, const sp
     return SP_OK;
 }
 
-/* The reference implementation of be->prove: the witness and the H
- * scalars converted on the host, the H step and every MSM on the CPU. */
+sp_status sp_backend_fill(const sp_backend *be, const sp_backend_proof *in, const sp_ntt_domain **d,
+                          char err[SP_ERR_LEN])
+{
+    const sp_g16_pk *pk = in->pk;
+    const sp_ntt_domain *got = in->d;
+    if (in->fill) {
+        got = NULL;
+        sp_status st = in->fill(in->fill_ctx, d ? &got : NULL, err);
+        if (st != SP_OK)
+            return st;
+    }
+    if (!d)
+        return SP_OK;
+    *d = got;
+    if (!got || got->n != pk->domain_size || got->roots != sp_g16_roots_for(pk) || pk->n_h > got->n) {
+        snprintf(err, SP_ERR_LEN, "%s: domain of size %zu (roots %d) does not match the key (size %u, roots %d)",
+                 be->name, got ? got->n : 0, got ? (int)got->roots : -1, pk->domain_size,
+                 (int)sp_g16_roots_for(pk));
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+/* The reference implementation of be->prove: a, b, c made first (with
+ * in->fill), the witness and the H scalars converted on the host, the H
+ * step and every MSM on the CPU. */
 static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
 {
     const sp_g16_pk *pk = in->pk;
     size_t nv = pk->n_vars;
+    const sp_ntt_domain *d;
+    double t0 = now_ms();
+    sp_status st = sp_backend_fill(be, in, &d, err);
+    if (st != SP_OK)
+        return st;
+    if (in->fill)
+        stage(be, "fill", t0, 0);
     sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
-    sp_status st = SP_ERR_NOMEM;
+    st = SP_ERR_NOMEM;
     if (!ws || !hs) {
         snprintf(err, SP_ERR_LEN, "cpu: out of memory for %zu MSM scalars", nv + pk->n_h);
         goto out;
     }
-    double t0 = now_ms();
+    t0 = now_ms();
     sp_msm_scalars_from_fr_par(ws, in->w, nv, be->threads);
     stage(be, "scalars", t0, 0);
     t0 = now_ms();
     sp_progress_part("H step");
-    if ((st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, in->d, err)) != SP_OK)
+    if ((st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, d, err)) != SP_OK)
         goto out;
     stage(be, "h", t0, pk->domain_size / 2);
     t0 = now_ms();

@@ -43,7 +43,33 @@ typedef struct {
     sp_fr *a, *b, *c;
     int split; /* the witness MSMs skip scalars 0 and add those equal to 1 (same result) */
     int g2;    /* 1: the B2 MSM too; 0: the caller does it (on the CPU, later) */
+    /* Deferred a, b, c (optional). When fill is set, a, b, c hold nothing
+     * yet and d is NULL: the backend calls fill once, through
+     * sp_backend_fill, on a thread of its choosing, before it reads a, b,
+     * c or a domain, and may run the witness MSMs meanwhile (the CUDA
+     * backend does, so a lone proof's synthesis costs no device time).
+     * fill writes a, b, c and, when d is not NULL, sets *d to a domain (as
+     * d above) that stays valid until prove returns (d NULL: the backend
+     * needs no host domain, and fill makes none); it returns SP_OK or an
+     * error with err filled, which prove then returns. */
+    sp_status (*fill)(void *fill_ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN]);
+    void *fill_ctx;
 } sp_backend_proof;
+
+/*
+ * What a backend's prove calls before it reads in->a, b, c or the domain:
+ * in->fill when set, then the domain checked against the key.
+ * On output: *d the domain (in->d, or fill's); d NULL: none wanted (fill
+ *   asked for none, nothing checked).
+ * Returns SP_OK, fill's error (err filled by fill), or SP_ERR_INVALID_ARG
+ *   (a domain of the wrong size or roots for in->pk; err names be).
+ */
+sp_status sp_backend_fill(const sp_backend *be, const sp_backend_proof *in, const sp_ntt_domain **d,
+                          char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/* The stages a backend reports that overlap others (their durations are
+ * not part of the proof's sequence of stages), space-separated. */
+#define SP_BACKEND_SIDE_STAGES "wit_up fill ab_up"
 
 /* Progress units of a G2 point in an MSM (a G1 point counts 1): about
  * their relative cost. */
@@ -74,11 +100,16 @@ struct sp_backend {
      *   is kept: the caller may free or reuse w, a, b, c at once.
      * Returns SP_OK, SP_ERR_NOMEM, SP_ERR_GPU, SP_ERR_INVALID_ARG; err says
      *   why, with the backend's name.
-     * Stages: cpu: scalars (witness to MSM scalars), h, msm_h, msm_a,
-     *   msm_b1, msm_c, msm_b2. cuda: copy_ab or copy_abc, h_ntt, msm_h,
-     *   wit_up (the witness's upload, overlapped with h_ntt and msm_h),
-     *   wit_ready (what the MSMs waited for it), msm_a, msm_b1, msm_c,
-     *   msm_b2 (gpu/backend_cuda.c).
+     * Stages: cpu: fill (with in->fill), scalars (witness to MSM scalars),
+     *   h, msm_h, msm_a, msm_b1, msm_c, msm_b2. cuda: copy_ab or copy_abc,
+     *   h_ntt, msm_h, wit_up (the witness's upload, overlapped with h_ntt
+     *   and msm_h, or with the fill), wit_ready (what the MSMs waited for
+     *   it), msm_a, msm_b1, msm_c, msm_b2, and with in->fill: fill (its
+     *   duration, beside the witness MSMs), ab_up (then a and b sent from
+     *   the fill's thread, in place of copy_ab) and fill_wait (what the H
+     *   step waited for both after the witness MSMs) (gpu/backend_proof.c).
+     *   Stages that run beside others (wit_up, fill, ab_up) are named in
+     *   SP_BACKEND_SIDE_STAGES.
      */
     sp_status (*prove)(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN]);
     /* (prove, continued) Progress (util/progress.h): a backend may name

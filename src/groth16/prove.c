@@ -17,7 +17,7 @@ uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk) { return device_units(
 
 sp_g16_prove_opts sp_g16_prove_opts_default(void)
 {
-    sp_g16_prove_opts o = {0, 1, NULL, 1, NULL, NULL};
+    sp_g16_prove_opts o = {0, 1, NULL, 1, NULL, NULL, NULL, NULL};
     return o;
 }
 
@@ -76,15 +76,12 @@ static void assemble(sp_g16_proof *proof, const sp_g16_pk *pk, const sp_g16_part
     memset(&rs, 0, sizeof rs);
 }
 
-static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_domain *d, char err[SP_ERR_LEN])
+/* The witness's length here; the domain by the backend (sp_backend_fill),
+ * after a fill has made it. */
+static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, char err[SP_ERR_LEN])
 {
     if (w_len != pk->n_vars) {
         snprintf(err, SP_ERR_LEN, "witness has %zu values, the key expects %u", w_len, pk->n_vars);
-        return SP_ERR_INVALID_ARG;
-    }
-    if (d->n != pk->domain_size || d->roots != sp_g16_roots_for(pk)) {
-        snprintf(err, SP_ERR_LEN, "domain of size %zu (roots %d) does not match the key (size %u, roots %d)", d->n,
-                 (int)d->roots, pk->domain_size, (int)sp_g16_roots_for(pk));
         return SP_ERR_INVALID_ARG;
     }
     return SP_OK;
@@ -94,7 +91,8 @@ static sp_status check_sizes(const sp_g16_pk *pk, size_t w_len, const sp_ntt_dom
 static sp_status device_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *c,
                            const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
 {
-    const sp_backend_proof in = {pk, d, w, a, b, c, o->split_msm, o->g2_on_backend};
+    const sp_backend_proof in = {pk, o->fill ? NULL : d, w, a, b, c, o->split_msm, o->g2_on_backend, o->fill,
+                                 o->fill_ctx};
     sp_backend_msms m;
     uint64_t before = sp_progress_done(), units = device_units(pk, in.g2);
     sp_progress_part("device call");
@@ -119,7 +117,7 @@ sp_status sp_g16_prove_device(sp_g16_partial *part, const sp_g16_pk *pk, const s
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     memset(part, 0, sizeof *part);
-    sp_status st = check_sizes(pk, w_len, d, err);
+    sp_status st = check_sizes(pk, w_len, err);
     if (st != SP_OK)
         return st;
     sp_backend *be = o.backend, *own = NULL;

@@ -31,10 +31,16 @@ typedef struct {
      * values instead of fresh ones from the OS CSPRNG. A proof made with
      * known r and s reveals the witness. */
     const sp_fr *insecure_fixed_r, *insecure_fixed_s;
+    /* Deferred a, b, c (sp_backend_proof's fill): when set, the a, b, c
+     * and d given to the start functions are made by fill during the
+     * backend call (d is then NULL at the call), so a backend can overlap
+     * their making with the witness MSMs. NULL: ready at the call. */
+    sp_status (*fill)(void *fill_ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN]);
+    void *fill_ctx;
 } sp_g16_prove_opts;
 
 /* Returns threads 0, split_msm 1, no backend (CPU), g2_on_backend 1,
- * fresh r and s. */
+ * fresh r and s, no fill. */
 sp_g16_prove_opts sp_g16_prove_opts_default(void);
 
 /* The roots family the H step must use for a key: snarkjs keys were made
@@ -96,7 +102,8 @@ uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk);
  *   hold the n = pk->domain_size QAP evaluations (synth.h) and are used
  *   as scratch (overwritten; a backend may use c = a * b instead of
  *   reading c: see sp_backend_proof); d is a domain of size n with the
- *   roots family sp_g16_roots_for(pk).
+ *   roots family sp_g16_roots_for(pk). With opts->fill, a, b, c and d
+ *   are made by fill during the call instead (fill's errors are returned).
  * On output: *proof (affine points); untouched on error.
  * Returns SP_OK, SP_ERR_INVALID_ARG (sizes or domain do not match the key,
  *   err says which), SP_ERR_NOMEM, SP_ERR_IO (no randomness from the OS),

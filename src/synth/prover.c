@@ -1,4 +1,5 @@
 /* The whole-proof driver (see prover.h); synthesis itself is in synth.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,33 +23,57 @@ static sp_status synthesize(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, c
     return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, NULL, &bad, err);
 }
 
+/* What sp_synth_prove's fill makes, during the backend call: the domain
+ * (when the backend wants one), then a, b, c. */
+typedef struct {
+    const sp_g16_pk *pk;
+    const sp_r1cs *cs;
+    const sp_fr *w;
+    size_t w_len;
+    int check, nt;
+    sp_fr *a, *b, *c;
+    sp_ntt_domain *d; /* made here, freed by sp_synth_prove */
+} fill_job;
+
+static sp_status fill(void *ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN])
+{
+    fill_job *j = ctx;
+    const sp_g16_pk *pk = j->pk;
+    if (d && sp_ntt_domain_create(&j->d, pk->log2_domain, sp_g16_roots_for(pk), j->nt) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "out of memory for a domain of %u rows", pk->domain_size);
+        return SP_ERR_NOMEM;
+    }
+    if (d)
+        *d = j->d;
+    sp_progress_part("synthesis");
+    sp_status st = synthesize(j->a, j->b, j->c, pk, j->cs, j->w, j->w_len, j->check, j->nt, err);
+    sp_progress_add(pk->domain_size / 8);
+    return st;
+}
+
 sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
                          const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
 {
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    /* The witness's length and the key's QAP are checked once, by the
-     * synthesis (before anything is allocated for the proof itself). */
     size_t n = pk->domain_size;
-    sp_fr *a = malloc(sizeof(sp_fr) * n), *b = malloc(sizeof(sp_fr) * n), *c = malloc(sizeof(sp_fr) * n);
-    sp_ntt_domain *d = NULL;
-    sp_status st = SP_ERR_NOMEM;
-    if (!a || !b || !c || sp_ntt_domain_create(&d, pk->log2_domain, sp_g16_roots_for(pk), nt) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "out of memory for a domain of %zu rows", n);
-        goto out;
+    /* a, b, c in one block (a backend copies a and b in one piece); made
+     * by fill while the backend works on the witness */
+    sp_fr *abc = n <= SIZE_MAX / (3 * sizeof(sp_fr)) ? malloc(3 * sizeof(sp_fr) * n) : NULL;
+    if (!abc) {
+        snprintf(err, SP_ERR_LEN, "out of memory for a, b, c of %zu rows", n);
+        return SP_ERR_NOMEM;
     }
+    fill_job job = {pk, cs, w, w_len, check, nt, abc, abc + n, abc + 2 * n, NULL};
+    o.fill = fill;
+    o.fill_ctx = &job;
     /* progress: the synthesis counts an eighth of a unit a row */
     sp_progress_begin("prove", n / 8 + sp_g16_prove_progress_units(pk));
-    sp_progress_part("synthesis");
-    st = synthesize(a, b, c, pk, cs, w, w_len, check, nt, err);
-    sp_progress_add(n / 8);
-    if (st == SP_OK)
-        st = sp_g16_prove(proof, pk, w, w_len, a, b, c, d, &o, err);
+    sp_status st = sp_g16_prove(proof, pk, w, w_len, job.a, job.b, job.c, NULL, &o, err);
     sp_progress_end();
     if (st == SP_OK && public_signals)
         memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);
-out:
-    free(a), free(b), free(c);
-    sp_ntt_domain_free(d);
+    free(abc);
+    sp_ntt_domain_free(job.d);
     return st;
 }

@@ -20,6 +20,7 @@
 #include "gpu_check.h"
 #include "groth16/backend.h"
 #include "ntt/hstep.h"
+#include "test_fill.h"
 
 static void random_frs(chk_env *env, sp_fr *v, size_t n)
 {
@@ -175,50 +176,103 @@ static int proof_vals_make(chk_env *env, proof_vals *v, const sp_g16_pk *pk, int
     return 1;
 }
 
-/* be->prove on a copy of v's a, b, c. */
+/* be->prove on a copy of v's a, b, c, ready at the call or (filled) made
+ * by a fill during it. */
 static sp_status prove_copy(sp_backend *be, sp_backend_msms *m, const sp_g16_pk *pk, const sp_ntt_domain *d,
-                            const proof_vals *v, int split, int g2, char err[SP_ERR_LEN])
+                            const proof_vals *v, int split, int g2, int filled, char err[SP_ERR_LEN])
 {
     sp_fr *abc = malloc(3 * v->n * sizeof *abc);
     if (!abc)
         return SP_ERR_NOMEM;
-    memcpy(abc, v->abc, 3 * v->n * sizeof *abc);
-    sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, split, g2};
+    sp_test_fill f = {v->abc, abc, v->n, d, 0, 0, 0};
+    sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, split, g2, NULL, NULL};
+    if (filled) {
+        memset(abc, 0xa5, 3 * v->n * sizeof *abc);
+        in.d = NULL;
+        in.fill = sp_test_fill_copy;
+        in.fill_ctx = &f;
+    } else {
+        memcpy(abc, v->abc, 3 * v->n * sizeof *abc);
+    }
     memset(m, 0xa5, sizeof *m);
     sp_status st = be->prove(be, m, &in, err);
+    if (filled && f.calls != 1) {
+        snprintf(err, SP_ERR_LEN, "fill called %d times", f.calls);
+        st = SP_ERR_GPU;
+    }
     free(abc);
     return st;
 }
 
-/* be->prove against the CPU backend's, split on and off, B2 on and off;
- * with `stages`, the names the default variants report, in order. */
+/* The documented stages of the default variants, in order: a, b, c ready
+ * (the engine's proof), or made by a fill beside the witness MSMs. */
+static int stages_are(const sp_test_stage_log *log, int g2, int filled)
+{
+    static const char *const ready[] = {"copy_ab", "h_ntt", "msm_h", "wit_up", "wit_ready",
+                                        "msm_a",   "msm_b1", "msm_c", "msm_b2"};
+    static const char *const deferred[] = {"wit_up", "wit_ready", "msm_a",     "msm_b1", "msm_c", "msm_b2",
+                                           "fill",   "ab_up",     "fill_wait", "h_ntt",  "msm_h"};
+    if (log->n != (filled ? 10 : 8) + g2)
+        return 0;
+    for (int i = 0, j = 0; i < log->n; i++, j++) {
+        if (filled && !g2 && j == 5)
+            j++; /* no msm_b2 */
+        if (strcmp(log->names[i], filled ? deferred[j] : ready[j]))
+            return 0;
+    }
+    return 1;
+}
+
+/* be->prove against the CPU backend's, split on and off, B2 on and off,
+ * a, b, c ready and made by a fill; with `stages`, the names the default
+ * variants report, in order. */
 static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk, const sp_ntt_domain *d,
                           const proof_vals *v, int stages, const char *label)
 {
-    static const char *const want_stages[] = {"copy_ab", "h_ntt",  "msm_h", "wit_up", "wit_ready",
-                                              "msm_a",   "msm_b1", "msm_c", "msm_b2"};
     char err[SP_ERR_LEN] = "";
-    for (int split = 0; split < 2; split++)
-        for (int g2 = 0; g2 < 2; g2++) {
-            sp_backend_msms want, got;
-            sp_test_stage_log log = {.n = 0};
-            CHECKF(prove_copy(cpu, &want, pk, d, v, split, g2, err) == SP_OK, "CPU prove: %s", err);
-            be->stage_hook = sp_test_log_stage;
-            be->stage_ctx = &log;
-            sp_status st = prove_copy(be, &got, pk, d, v, split, g2, err);
-            be->stage_hook = NULL;
-            CHECKF(st == SP_OK, "%s split %d g2 %d: %s %s", label, split, g2, sp_status_str(st), err);
-            CHECKF(sp_g1_jac_eq(&want.a, &got.a) && sp_g1_jac_eq(&want.b1, &got.b1) &&
-                       sp_g1_jac_eq(&want.c, &got.c),
-                   "%s split %d: a witness G1 MSM differs from the CPU's", label, split);
-            CHECKF(sp_g1_jac_eq(&want.h, &got.h), "%s: the H MSM differs from the CPU's", label);
-            CHECKF(!g2 || sp_g2_jac_eq(&want.b2, &got.b2), "%s split %d: B2 differs from the CPU's", label, split);
-            int names_ok = log.n == 8 + g2;
-            for (int i = 0; names_ok && i < log.n; i++)
-                names_ok = !strcmp(log.names[i], want_stages[i]);
-            CHECKF(!stages || names_ok, "%s g2 %d: %d stages reported (first %s), not the documented ones", label,
-                   g2, log.n, log.n ? log.names[0] : "-");
-        }
+    for (int k = 0; k < 8; k++) {
+        int split = k & 1, g2 = (k >> 1) & 1, filled = k >> 2;
+        sp_backend_msms want, got;
+        sp_test_stage_log log = {.n = 0};
+        CHECKF(prove_copy(cpu, &want, pk, d, v, split, g2, 0, err) == SP_OK, "CPU prove: %s", err);
+        be->stage_hook = sp_test_log_stage;
+        be->stage_ctx = &log;
+        sp_status st = prove_copy(be, &got, pk, d, v, split, g2, filled, err);
+        be->stage_hook = NULL;
+        CHECKF(st == SP_OK, "%s split %d g2 %d filled %d: %s %s", label, split, g2, filled, sp_status_str(st), err);
+        CHECKF(sp_g1_jac_eq(&want.a, &got.a) && sp_g1_jac_eq(&want.b1, &got.b1) && sp_g1_jac_eq(&want.c, &got.c),
+               "%s split %d filled %d: a witness G1 MSM differs from the CPU's", label, split, filled);
+        CHECKF(sp_g1_jac_eq(&want.h, &got.h), "%s filled %d: the H MSM differs from the CPU's", label, filled);
+        CHECKF(!g2 || sp_g2_jac_eq(&want.b2, &got.b2), "%s split %d filled %d: B2 differs from the CPU's", label,
+               split, filled);
+        CHECKF(!stages || stages_are(&log, g2, filled),
+               "%s g2 %d filled %d: %d stages reported (first %s), not the documented ones", label, g2, filled,
+               log.n, log.n ? log.names[0] : "-");
+    }
+}
+
+/* A fill that fails: its error comes back, once called, and the backend
+ * works for the next proof. */
+static void check_fill_fails(chk_env *env, sp_backend *be, const sp_g16_pk *pk, const proof_vals *v)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_fr *abc = malloc(3 * v->n * sizeof *abc);
+    if (!abc) {
+        CHECKF(0, "host memory for a, b, c");
+        return;
+    }
+    sp_test_fill f = {v->abc, abc, v->n, NULL, 1, 0, 0};
+    sp_backend_proof in = {pk, NULL, v->w, abc, abc + v->n, abc + 2 * v->n, 1, 1, sp_test_fill_copy, &f};
+    sp_backend_msms m;
+    sp_status st = be->prove(be, &m, &in, err);
+    CHECKF(st == SP_TEST_FILL_ERR && strstr(err, SP_TEST_FILL_MSG) && f.calls == 1,
+           "a failing fill on the GPU: status %d, %d calls, \"%s\"", (int)st, f.calls, err);
+    f.fail = 0; /* the device H step needs no host domain: the fill is asked for none */
+    f.calls = 0;
+    st = be->prove(be, &m, &in, err);
+    CHECKF(st == SP_OK && f.calls == 1 && f.domains == 0, "a fill on the GPU: status %d, %d calls, %d domains: %s",
+           (int)st, f.calls, f.domains, err);
+    free(abc);
 }
 
 /* The key attached again with MSM tables for every G1 array
@@ -307,7 +361,9 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     err[0] = 0;
     CHECK(sp_ntt_domain_create(&d2, log_n - 1, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,
                                1) == SP_OK &&
-          prove_copy(be, &m, &pk, d2, &v, 1, 1, err) == SP_ERR_INVALID_ARG && strstr(err, "cuda:"));
+          prove_copy(be, &m, &pk, d2, &v, 1, 1, 0, err) == SP_ERR_INVALID_ARG && strstr(err, "cuda:"));
+    check_fill_fails(env, be, &pk, &v);
+    compare_prove(env, be, cpu, &pk, d, &v, 1, "resident, after failed fills");
     sp_ntt_domain_free(d2);
     be->key_detach(be, &pk);
     be->memory(be, &res, &fr);

@@ -28,6 +28,7 @@
 #include "gpu_check.h"
 #include "groth16/backend.h"
 #include "groth16/prove.h"
+#include "test_fill.h"
 
 /* ---- inputs ---- */
 
@@ -345,15 +346,24 @@ static void proof_inputs_free(proof_in *in)
     free(in->w), free(in->abc);
 }
 
-/* A proof on be (NULL: the CPU), the G2 MSM on the backend too. */
-static sp_status prove_on(chk_env *env, sp_backend *be, const proof_in *in, sp_g16_proof *proof, char err[SP_ERR_LEN])
+/* A proof on be (NULL: the CPU), the G2 MSM on the backend too; a, b, c
+ * ready, or (filled) made by a fill during the backend call. */
+static sp_status prove_on(chk_env *env, sp_backend *be, const proof_in *in, int filled, sp_g16_proof *proof,
+                          char err[SP_ERR_LEN])
 {
     size_t n = in->pk.domain_size;
     sp_fr *abc = malloc(3 * n * sizeof *abc);
     if (!abc)
         return SP_ERR_NOMEM;
-    memcpy(abc, in->abc, 3 * n * sizeof *abc);
+    sp_test_fill f = {in->abc, abc, n, in->d, 0, 0, 0};
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
+    if (filled) {
+        memset(abc, 0xa5, 3 * n * sizeof *abc);
+        o.fill = sp_test_fill_copy;
+        o.fill_ctx = &f;
+    } else {
+        memcpy(abc, in->abc, 3 * n * sizeof *abc);
+    }
     o.threads = env->threads;
     o.backend = be;
     o.g2_on_backend = 1;
@@ -390,11 +400,14 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
     CHECKF(res_all == res && str_all == str && dev_res == res && (cap ? dev_free <= cap : dev_free > 0),
            "%s: totals %zu/%zu, memory() %zu resident, %zu free (cap %zu)", label, res_all, str_all, dev_res, dev_free,
            cap);
-    sp_g16_proof got;
-    memset(&got, 0xa5, sizeof got);
-    sp_status st = prove_on(env, be, in, &got, err);
-    CHECKF(st == SP_OK && !memcmp(&got, want, sizeof got), "%s: proof %s the CPU's: %s %s", label,
-           st == SP_OK ? "differs from" : "failed, not", sp_status_str(st), err);
+    for (int filled = 0; filled < 2; filled++) {
+        sp_g16_proof got;
+        memset(&got, 0xa5, sizeof got);
+        sp_status st = prove_on(env, be, in, filled, &got, err);
+        CHECKF(st == SP_OK && !memcmp(&got, want, sizeof got), "%s%s: proof %s the CPU's: %s %s", label,
+               filled ? ", a, b, c by a fill" : "", st == SP_OK ? "differs from" : "failed, not", sp_status_str(st),
+               err);
+    }
     be->key_detach(be, pk);
     be->key_memory(be, NULL, &res_all, &str_all);
     CHECKF(res_all == 0 && str_all == 0, "%s: after key_detach %zu resident, %zu streamed", label, res_all, str_all);
@@ -415,7 +428,7 @@ static void chk_stream_backend(chk_env *env, int device)
         proof_inputs_free(&in);
         return;
     }
-    if (!chk_ok(env, prove_on(env, NULL, &in, &want, err), "CPU proof")) {
+    if (!chk_ok(env, prove_on(env, NULL, &in, 0, &want, err), "CPU proof")) {
         proof_inputs_free(&in);
         return;
     }

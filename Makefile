@@ -251,7 +251,7 @@ all: gpu
 # the program starts, so sp_backend_open knows "cuda:N".
 CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_cuda.o $(CUDA_LIB)
 CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
-$(CLI): $(CLI_CUDA_OBJ)
+$(CLI) $(DAEMON_BIN): $(CLI_CUDA_OBJ)
 endif
 
 # gpu/*.c include their own folder's headers (found next to them)

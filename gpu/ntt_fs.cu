@@ -1,5 +1,5 @@
 /*
- * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8)):
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10)):
  * the passes of ntt_fused.cu (same split of the stages, the bit reversal
  * folded into the first pass, out of place through the scratch vector),
  * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
@@ -37,7 +37,8 @@
  * per SM (up to 128 registers), impl 7 256 threads and three blocks (up to
  * 85). impl 8 takes each butterfly of a round through shared memory (two
  * elements live, 56 registers) and runs 512 threads and two blocks per SM
- * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16.
+ * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16. impl 10
+ * is 8 with two barriers per pass (ntts_rounds_warp).
  *
  * Shared layout: the block's 2^k rows of 4 columns, row j's columns
  * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that
@@ -334,6 +335,106 @@ static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsig
 }
 
 /*
+ * impl 10: the lean butterflies (ntts_pair) with two block-wide barriers
+ * per pass instead of one per round. Thread tid owns one unit of the first
+ * round (rows 4 (tid >> 2) + m, m < 4, of column tid & 3): it copies those
+ * four elements itself, scales them and does stages 0 and 1 on them with
+ * no barrier (3 of the 4 butterflies are w^0, the fourth takes w_4). Then
+ * stages 2..k-1 mix rows 4 apart only: rows lo + 4 m of column l (lo < 4)
+ * form one of 16 groups of 2^(k-2) elements, whose 2^(k-3) butterflies
+ * per stage go to 2^(k-4) neighbouring lanes of one warp (two each), so
+ * those stages need a __syncwarp each, not a barrier. The stages'
+ * twiddles differ from lane to lane; their table is swizzled as the rows
+ * are (ntts_tw_at) so that lanes reading entries 2^s apart spread over the
+ * banks. A lane's two butterflies are b = 2i, 2i + 1 of its group's
+ * stage: in the lo = 0 groups, where the w^0 butterflies are, stage 3 then
+ * costs each lane one product.
+ */
+
+/* Position of w_(2^k)^i in impl 10's shared twiddle table. */
+static __device__ __forceinline__ uint32_t ntts_tw_at(uint32_t i)
+{
+    return ntts_at(i >> 2, i & 3);
+}
+
+/* Column factor of the element (row j, column c) as ntts_scale reads it:
+ * *f = +-tab[...], *neg its sign. */
+template <class F>
+static __device__ __forceinline__ void ntts_factor(F &f, bool &neg, const F *tab, unsigned k,
+                                                   uint32_t j, size_t c, unsigned sh, unsigned bits)
+{
+    const size_t ex = (c * ntts_rev(j, k)) << sh;
+    neg = (ex >> (bits - 1)) & 1;
+    f = tab[ex & (((size_t)1 << (bits - 1)) - 1)];
+}
+
+/* Rows j0 + m, j0 + m + 1 (positions a0, a1) of column c times their
+ * factors, then their stage-0 butterfly (w^0). Each factor is read just
+ * before its product: one factor live, not two (64 registers). */
+template <class F>
+static __device__ __forceinline__ void ntts_pair_scaled(F *s, uint32_t a0, uint32_t a1,
+                                                        const F *tab, unsigned k, uint32_t j,
+                                                        size_t c, unsigned sh, unsigned bits)
+{
+    F x0, x1, f;
+    bool neg;
+    ntts_factor(f, neg, tab, k, j, c, sh, bits);
+    ntts_lds(x0, &s[a0]);
+    fx_mul(x0, x0, f);
+    ntts_neg_if(x0, neg);
+    ntts_factor(f, neg, tab, k, j + 1, c, sh, bits);
+    ntts_lds(x1, &s[a1]);
+    fx_mul(x1, x1, f);
+    ntts_neg_if(x1, neg);
+    const F t = x1;
+    ntts_bfly(x0, x1, t);
+    s[a0] = x0;
+    s[a1] = x1;
+}
+
+/* The thread's own unit: (scale when stab, then) stages 0 and 1. w4 is
+ * w_4 in global memory (the shared table is not complete before a
+ * barrier). */
+template <class F>
+static __device__ __forceinline__ void ntts_own_unit(F *s, const F *stab, const F *w4, unsigned k,
+                                                     size_t col0, unsigned sh, unsigned bits)
+{
+    const uint32_t l = threadIdx.x & 3, j0 = (threadIdx.x >> 2) << 2;
+    const uint32_t a0 = ntts_at(j0, l), a1 = ntts_at(j0 + 1, l), a2 = ntts_at(j0 + 2, l),
+                   a3 = ntts_at(j0 + 3, l);
+    if (stab) {
+        ntts_pair_scaled(s, a0, a1, stab, k, j0, col0 + l, sh, bits);
+        ntts_pair_scaled(s, a2, a3, stab, k, j0 + 2, col0 + l, sh, bits);
+    } else {
+        ntts_pair(s, a0, a1, (const F *)0);
+        ntts_pair(s, a2, a3, (const F *)0);
+    }
+    ntts_pair(s, a0, a2, (const F *)0);
+    ntts_pair(s, a1, a3, w4);
+}
+
+/* Stages 2..k-1 in warp-local groups (see above); 2^k threads, 4 <= k. */
+template <class F>
+static __device__ __forceinline__ void ntts_rounds_warp(F *s, const F *sw, unsigned k)
+{
+    const unsigned lg = k - 4; /* log2 of the lanes per group */
+    const uint32_t grp = threadIdx.x >> lg, i = threadIdx.x & ((1u << lg) - 1);
+    const uint32_t l = grp & 3, lo = grp >> 2;
+    for (unsigned q = 2; q < k; q++) {
+        const unsigned t = q - 2;
+        const uint32_t tm = (1u << t) - 1;
+#pragma unroll
+        for (uint32_t h = 0; h < 2; h++) {
+            const uint32_t b = 2 * i + h, m0 = ((b >> t) << (t + 1)) | (b & tm);
+            const uint32_t j0 = lo | (m0 << 2), e = (lo | ((b & tm) << 2)) << (k - 1 - q);
+            ntts_pair(s, ntts_at(j0, l), ntts_at(j0 + (1u << q), l),
+                      e ? &sw[ntts_tw_at(e)] : (const F *)0);
+        }
+        __syncwarp();
+    }
+}
+
+/*
  * One pass: stages [s0, s0 + k) of the block's 2^k x 4 elements, read from
  * src, written to dst (not src in the first pass); the first pass gathers
  * its rows from bit-reversed positions as ntt_fused.cu's does. Later passes
@@ -358,8 +459,10 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         high = blockIdx.x & (((size_t)1 << lhigh) - 1);
         col0 = ((size_t)blockIdx.x >> lhigh) << SP_NTTS_LOG_COLS;
     }
-    for (uint32_t e = tid; e < total; e += nthr) { /* columns fastest: runs of 4 in src */
-        const uint32_t j = e >> SP_NTTS_LOG_COLS, l = e & cmask;
+    for (uint32_t e = tid, m = 0; e < total; e += nthr, m++) { /* columns fastest: runs of 4 */
+        /* impl 10: the thread's own unit (rows 4 (tid >> 2) + m, column tid & 3) */
+        const uint32_t j = LEAN == 2 ? ((tid >> 2) << 2) | m : e >> SP_NTTS_LOG_COLS,
+                       l = LEAN == 2 ? tid & cmask : e & cmask;
         const size_t g = first ? ((size_t)ntts_rev(j, k) << lh) | (g0 + l)
                                : (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
         F *d = &s[ntts_at(j, l)];
@@ -367,19 +470,27 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         ntts_copy_async((unsigned char *)d + 16, (const unsigned char *)&src[g] + 16);
     }
     for (uint32_t i = tid; i < (1u << (k - 1)); i += nthr)
-        sw[i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
+        sw[LEAN == 2 ? ntts_tw_at(i) : i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
     asm volatile("cp.async.wait_all;" ::: "memory");
-    if (!first) { /* the elements this thread copied: no barrier needed before */
+    if constexpr (LEAN == 2) { /* two barriers (see ntts_rounds_warp) */
+        ntts_own_unit<F>(s, first ? (const F *)0 : stab, &tw[(size_t)1 << (k - 2 + lh)], k, col0,
+                         sh, bits);
+        __syncthreads();
+        ntts_rounds_warp<F>(s, sw, k);
+        __syncthreads();
+    } else {
+        if (!first) { /* the elements this thread copied: no barrier needed before */
+            if constexpr (LEAN)
+                ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+            else
+                ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+        }
+        __syncthreads();
         if constexpr (LEAN)
-            ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+            ntts_rounds_lean<F>(s, sw, k);
         else
-            ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+            ntts_rounds<F, DUAL>(s, sw, k);
     }
-    __syncthreads();
-    if constexpr (LEAN)
-        ntts_rounds_lean<F>(s, sw, k);
-    else
-        ntts_rounds<F, DUAL>(s, sw, k);
     for (uint32_t e = tid; e < total; e += nthr) {
         uint32_t j, l;
         size_t g;
@@ -434,6 +545,9 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned log_n = d->log_n;
     unsigned ks[32];
     const unsigned np = sp_cu_ntt_passes(log_n, ks);
+    for (unsigned i = 0; i < np && LEAN == 2; i++) /* impl 10: 2^k threads, 16 <= 2^k <= THR */
+        if (ks[i] < 4 || (1u << ks[i]) > THR)
+            return SP_ERR_INVALID_ARG;
     const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
                              ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
     SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
@@ -479,6 +593,8 @@ static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
         return ntts_run<F, 1, 256, 3, 0>(ctx, d, a, inverse);
     if (impl == 8)
         return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
+    if (impl == 10)
+        return ntts_run<F, 0, 512, 2, 2>(ctx, d, a, inverse);
     return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 

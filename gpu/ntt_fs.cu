@@ -128,18 +128,22 @@ static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
 }
 
 /* One butterfly of the lean rounds: rows at a0, a1 of s, twiddle *w (NULL:
- * w^0), through registers and back. */
-template <class F>
+ * w^0), through registers and back. LATE reads x0 after the product (8
+ * registers fewer live across it: the 3-blocks-per-SM forms). */
+template <class F, int LATE = 0>
 static __device__ __forceinline__ void ntts_pair(F *s, uint32_t a0, uint32_t a1, const F *w)
 {
     F x0, x1;
-    ntts_lds(x0, &s[a0]);
+    if (!LATE)
+        ntts_lds(x0, &s[a0]);
     ntts_lds(x1, &s[a1]);
     F t = x1;
     if (w) {
         const F ww = *w;
         fx_mul(t, x1, ww);
     }
+    if (LATE)
+        ntts_lds(x0, &s[a0]);
     ntts_bfly(x0, x1, t);
     s[a0] = x0;
     s[a1] = x1;
@@ -294,7 +298,7 @@ static __device__ __forceinline__ void ntts_scale_lean(F *s, const F *tab, unsig
  * shared memory (ntts_pair): two elements live instead of four, for 64
  * registers and twice the warps, at twice the shared-memory traffic of a
  * round. */
-template <class F>
+template <class F, int LATE>
 static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsigned k)
 {
     const uint32_t units = 1u << k, nthr = blockDim.x, cmask = (1u << SP_NTTS_LOG_COLS) - 1;
@@ -309,15 +313,15 @@ static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsig
                 const uint32_t a0 = ntts_at(base, l), a1 = ntts_at(base + (1u << q0), l),
                                a2 = ntts_at(base + (2u << q0), l), a3 = ntts_at(base + (3u << q0), l);
                 if (jm == 0) {
-                    ntts_pair(s, a0, a1, (const F *)0);
-                    ntts_pair(s, a2, a3, (const F *)0);
-                    ntts_pair(s, a0, a2, (const F *)0);
-                    ntts_pair(s, a1, a3, &sw[1u << (k - 2)]);
+                    ntts_pair<F, LATE>(s, a0, a1, (const F *)0);
+                    ntts_pair<F, LATE>(s, a2, a3, (const F *)0);
+                    ntts_pair<F, LATE>(s, a0, a2, (const F *)0);
+                    ntts_pair<F, LATE>(s, a1, a3, &sw[1u << (k - 2)]);
                 } else {
-                    ntts_pair(s, a0, a1, &sw[jm << (k - 1 - q0)]);
-                    ntts_pair(s, a2, a3, &sw[jm << (k - 1 - q0)]);
-                    ntts_pair(s, a0, a2, &sw[jm << (k - 2 - q0)]);
-                    ntts_pair(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
+                    ntts_pair<F, LATE>(s, a0, a1, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair<F, LATE>(s, a2, a3, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair<F, LATE>(s, a0, a2, &sw[jm << (k - 2 - q0)]);
+                    ntts_pair<F, LATE>(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
                 }
             }
         } else {
@@ -326,8 +330,8 @@ static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsig
                                pb = pa + (1u << (k - SP_NTTS_LOG_COLS));
                 const uint32_t ba = ((pa >> q0) << (q0 + 1)) | (pa & lowm),
                                bb = ((pb >> q0) << (q0 + 1)) | (pb & lowm);
-                ntts_pair(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
-                ntts_pair(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
+                ntts_pair<F, LATE>(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
+                ntts_pair<F, LATE>(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
             }
         }
         __syncthreads();
@@ -434,6 +438,92 @@ static __device__ __forceinline__ void ntts_rounds_warp(F *s, const F *sw, unsig
     }
 }
 
+/* Element loads and stores at 32-bit shared-memory byte addresses (impl
+ * 13: no 64-bit pointer arithmetic per butterfly). */
+template <class F>
+static __device__ __forceinline__ void ntts_lds_at(F &x, uint32_t a)
+{
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
+                 : "r"(a)
+                 : "memory");
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4 + 16];"
+                 : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
+                 : "r"(a)
+                 : "memory");
+}
+
+template <class F>
+static __device__ __forceinline__ void ntts_sts_at(uint32_t a, const F &x)
+{
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(x.w[0]), "r"(x.w[1]),
+                 "r"(x.w[2]), "r"(x.w[3])
+                 : "memory");
+    asm volatile("st.shared.v4.u32 [%0 + 16], {%1, %2, %3, %4};" ::"r"(a), "r"(x.w[4]),
+                 "r"(x.w[5]), "r"(x.w[6]), "r"(x.w[7])
+                 : "memory");
+}
+
+/* ntts_pair at byte addresses p0, p1; the twiddle at pw unless triv. */
+template <class F, int LATE>
+static __device__ __forceinline__ void ntts_pair_at(uint32_t p0, uint32_t p1, uint32_t pw,
+                                                    bool triv)
+{
+    F x0, x1;
+    if (!LATE)
+        ntts_lds_at(x0, p0);
+    ntts_lds_at(x1, p1);
+    F t = x1;
+    if (!triv) {
+        F ww;
+        ntts_lds_at(ww, pw);
+        fx_mul(t, x1, ww);
+    }
+    if (LATE)
+        ntts_lds_at(x0, p0);
+    ntts_bfly(x0, x1, t);
+    ntts_sts_at(p0, x0);
+    ntts_sts_at(p1, x1);
+}
+
+/*
+ * ntts_rounds_warp with the positions derived instead of recomputed: per
+ * stage a lane computes the position of its first butterfly's upper row
+ * (b = 2i) and of its twiddle once; the other three rows and the second
+ * twiddle differ from them by one set bit of the row (or twiddle index),
+ * which moves the position by a power of 2 and flips one bit of the
+ * column swizzle: setting bit p (>= 2) of row j turns ntts_at(j, l) into
+ * (ntts_at(j, l) + 2^(p+2)) ^ 2^(p & 1), and of a twiddle index i turns
+ * ntts_tw_at(i) into (ntts_tw_at(i) + 2^p) ^ 2^(p & 1). The partner row
+ * is j + 2^q (bit q clear in j); the second butterfly's rows are the
+ * first's + 8 at t = q - 2 = 0 and + 4 above (b = 2i even), its twiddle
+ * the same at t = 0 and with bit k + 1 - q set above.
+ */
+template <class F, int LATE>
+static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsigned k)
+{
+    const unsigned lg = k - 4;
+    const uint32_t grp = threadIdx.x >> lg, i = threadIdx.x & ((1u << lg) - 1);
+    const uint32_t l = grp & 3, lo = grp >> 2;
+    const uint32_t sb = (uint32_t)__cvta_generic_to_shared(s),
+                   wb = (uint32_t)__cvta_generic_to_shared(sw);
+    const uint32_t b = 2 * i;
+    for (unsigned q = 2; q < k; q++) {
+        const unsigned t = q - 2;
+        const uint32_t tm = (1u << t) - 1;
+        const uint32_t m0 = ((b >> t) << (t + 1)) | (b & tm), j = lo | (m0 << 2);
+        const uint32_t pa = ntts_at(j, l), pb = (pa + (1u << (q + 2))) ^ (1u << (q & 1));
+        const uint32_t e = (lo | ((b & tm) << 2)) << (k - 1 - q), pe = ntts_tw_at(e);
+        const unsigned p = k + 1 - q; /* t >= 1: the second twiddle's extra bit */
+        const uint32_t pe2 = t ? (pe + (1u << p)) ^ (1u << (p & 1)) : pe;
+        const uint32_t d = t ? 16 : 32, x = t ? 1 : 2; /* second butterfly's rows */
+        ntts_pair_at<F, LATE>(sb + 32 * pa, sb + 32 * pb, wb + 32 * pe, e == 0);
+        ntts_pair_at<F, LATE>(sb + 32 * ((pa + d) ^ x), sb + 32 * ((pb + d) ^ x), wb + 32 * pe2,
+                        t == 0 && e == 0);
+        __syncwarp();
+    }
+}
+
 /*
  * One pass: stages [s0, s0 + k) of the block's 2^k x 4 elements, read from
  * src, written to dst (not src in the first pass); the first pass gathers
@@ -461,8 +551,8 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
     }
     for (uint32_t e = tid, m = 0; e < total; e += nthr, m++) { /* columns fastest: runs of 4 */
         /* impl 10: the thread's own unit (rows 4 (tid >> 2) + m, column tid & 3) */
-        const uint32_t j = LEAN == 2 ? ((tid >> 2) << 2) | m : e >> SP_NTTS_LOG_COLS,
-                       l = LEAN == 2 ? tid & cmask : e & cmask;
+        const uint32_t j = LEAN >= 2 ? ((tid >> 2) << 2) | m : e >> SP_NTTS_LOG_COLS,
+                       l = LEAN >= 2 ? tid & cmask : e & cmask;
         const size_t g = first ? ((size_t)ntts_rev(j, k) << lh) | (g0 + l)
                                : (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
         F *d = &s[ntts_at(j, l)];
@@ -470,13 +560,16 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         ntts_copy_async((unsigned char *)d + 16, (const unsigned char *)&src[g] + 16);
     }
     for (uint32_t i = tid; i < (1u << (k - 1)); i += nthr)
-        sw[LEAN == 2 ? ntts_tw_at(i) : i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
+        sw[LEAN >= 2 ? ntts_tw_at(i) : i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
     asm volatile("cp.async.wait_all;" ::: "memory");
-    if constexpr (LEAN == 2) { /* two barriers (see ntts_rounds_warp) */
+    if constexpr (LEAN >= 2) { /* two barriers (see ntts_rounds_warp) */
         ntts_own_unit<F>(s, first ? (const F *)0 : stab, &tw[(size_t)1 << (k - 2 + lh)], k, col0,
                          sh, bits);
         __syncthreads();
-        ntts_rounds_warp<F>(s, sw, k);
+        if constexpr (LEAN == 3)
+            ntts_rounds_warp2<F, MINB == 3>(s, sw, k);
+        else
+            ntts_rounds_warp<F>(s, sw, k);
         __syncthreads();
     } else {
         if (!first) { /* the elements this thread copied: no barrier needed before */
@@ -487,7 +580,7 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         }
         __syncthreads();
         if constexpr (LEAN)
-            ntts_rounds_lean<F>(s, sw, k);
+            ntts_rounds_lean<F, MINB == 3>(s, sw, k);
         else
             ntts_rounds<F, DUAL>(s, sw, k);
     }
@@ -545,7 +638,7 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned log_n = d->log_n;
     unsigned ks[32];
     const unsigned np = sp_cu_ntt_passes(log_n, ks);
-    for (unsigned i = 0; i < np && LEAN == 2; i++) /* impl 10: 2^k threads, 16 <= 2^k <= THR */
+    for (unsigned i = 0; i < np && LEAN >= 2; i++) /* impl 10, 13: 2^k threads, 16 <= 2^k <= THR */
         if (ks[i] < 4 || (1u << ks[i]) > THR)
             return SP_ERR_INVALID_ARG;
     const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
@@ -595,6 +688,12 @@ static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
         return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
     if (impl == 10)
         return ntts_run<F, 0, 512, 2, 2>(ctx, d, a, inverse);
+    if (impl == 12)
+        return ntts_run<F, 0, 512, 3, 1>(ctx, d, a, inverse);
+    if (impl == 13)
+        return ntts_run<F, 0, 512, 2, 3>(ctx, d, a, inverse);
+    if (impl == 14)
+        return ntts_run<F, 0, 512, 3, 3>(ctx, d, a, inverse);
     return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 

@@ -77,16 +77,18 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
-    static const char *const fused[11] = {
+    static const char *const fused[15] = {
         "", "Fr NTT 1, fused passes (even/odd mul)", "Fr NTT 2, fused, rounds of 3 stages",
         "Fr NTT 3, fused, rounds of 2 stages", "Fr NTT 4, fused, rounds of 3, 8 columns",
         "Fr NTT 5, column twiddles, products in pairs", "Fr NTT 6, column twiddles, one by one",
         "Fr NTT 7, column twiddles, pairs, 3 blocks/SM", "Fr NTT 8, column twiddles, lean, 32 warps/SM",
-        "", "Fr NTT 10, as 8, two barriers per pass"};
+        "", "Fr NTT 10, as 8, two barriers per pass", "",
+        "Fr NTT 12, as 8, 3 blocks/SM (40 registers)", "Fr NTT 13, as 10, positions derived",
+        "Fr NTT 14, as 13, 3 blocks/SM (40 registers)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
     /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 10 */
-    for (int f = 1; f < 11; f++) {
-        if (f == 9 || (env->ntt_impl >= 0 && f != env->ntt_impl))
+    for (int f = 1; f < 15; f++) {
+        if (f == 9 || f == 11 || (env->ntt_impl >= 0 && f != env->ntt_impl))
             continue;
         sp_cuda_set_ntt_impl(env->cu, f);
         const int all = f == 1 || f == 3 || f >= 5;

@@ -1,5 +1,5 @@
 /*
- * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10)):
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10, 12..14)):
  * the passes of ntt_fused.cu (same split of the stages, the bit reversal
  * folded into the first pass, out of place through the scratch vector),
  * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
@@ -37,8 +37,13 @@
  * per SM (up to 128 registers), impl 7 256 threads and three blocks (up to
  * 85). impl 8 takes each butterfly of a round through shared memory (two
  * elements live, 56 registers) and runs 512 threads and two blocks per SM
- * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16. impl 10
- * is 8 with two barriers per pass (ntts_rounds_warp).
+ * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16. impl 12
+ * is 8 with three blocks per SM (40 registers, spills). impl 10 is 8 with
+ * two barriers per pass (ntts_rounds_warp); impl 13 is 10 with the
+ * positions of stages 2..k-1 derived from one per stage and 32-bit shared
+ * addresses (ntts_rounds_warp2: 10's per-butterfly index arithmetic cost
+ * more than the barriers it saved, bench/NOTES.md); impl 14 is 13 with
+ * three blocks per SM.
  *
  * Shared layout: the block's 2^k rows of 4 columns, row j's columns
  * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that

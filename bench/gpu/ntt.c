@@ -39,8 +39,8 @@ static int time_ntt(chk_env *env, unsigned k, sp_fr *dev, const sp_fr *host, dou
 static const char *sppark_note(unsigned k)
 {
     return k == 16 ? "sppark 0.04 ms" : k == 18 ? "sppark 0.08 ms" : k == 20 ? "sppark 0.28 ms"
-           : k == 22 ? "sppark 1.14 ms" : k == 24 ? "sppark 4.98 ms (NTT run 2)"
-           : k == 26 ? "sppark 24.78 ms (NTT run 2); target 18" : "";
+           : k == 22 ? "sppark 1.14 ms" : k == 24 ? "sppark 5.00 ms (ntt2 call 2)"
+           : k == 26 ? "sppark 24.83 ms (ntt2 call 2); target 18" : "";
 }
 
 /* Rows "what, forward" and "what, inverse" for 2^k; 0, or -1 on failure. */
@@ -86,7 +86,7 @@ void bench_ntt(chk_env *env)
         "Fr NTT 12, as 8, 3 blocks/SM (40 registers)", "Fr NTT 13, as 10, positions derived",
         "Fr NTT 14, as 13, 3 blocks/SM (40 registers)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 10 */
+    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 13 */
     for (int f = 1; f < 15; f++) {
         if (f == 9 || f == 11 || (env->ntt_impl >= 0 && f != env->ntt_impl))
             continue;
@@ -94,7 +94,7 @@ void bench_ntt(chk_env *env)
         const int all = f == 1 || f == 3 || f >= 5;
         const unsigned from = env->ntt_table ? 22 : all ? 16 : 24;
         for (unsigned k = from; k <= max; k += 2) /* even/odd */
-            if (ntt_rows(env, fused[f], k, dev, host, f == 10))
+            if (ntt_rows(env, fused[f], k, dev, host, f == 13))
                 break;
     }
     sp_cuda_set_ntt_impl(env->cu, 0);

@@ -25,7 +25,7 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 }
 
 /* Defaults of the NTT, MSM-accumulation and table knobs (sp_cuda.h), then
- * the overrides SP_CUDA_NTT=0..9, SP_CUDA_MSM_ACC=0..3 and
+ * the overrides SP_CUDA_NTT=0..14, SP_CUDA_MSM_ACC=0..3 and
  * SP_CUDA_MSM_TABLE=0|1, so that whole runs (prove, the engine) can be
  * measured with either. */
 static void ctx_knobs_from_env(sp_cuda *ctx)
@@ -39,6 +39,8 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
     v = getenv("SP_CUDA_NTT");
     if (v && v[0] >= '0' && v[0] <= '9' && !v[1])
         ctx->ntt_impl = v[0] - '0';
+    else if (v && v[0] == '1' && v[1] >= '0' && v[1] <= '4' && !v[2])
+        ctx->ntt_impl = 10 + v[1] - '0';
     v = getenv("SP_CUDA_MSM_ACC");
     if (v && v[0] >= '0' && v[0] <= '3' && !v[1])
         ctx->msm_acc = v[0] - '0';

@@ -99,17 +99,29 @@ DISPATCH_OBJ := $(BUILD)/src/cli/dispatch.o
 CLI       := $(BUILD)/snarkpipe
 
 # The proving daemon (src/daemon; not part of the library): needs
-# libmicrohttpd and libinih, found with pkg-config. Without them the CLI is
-# built with src/daemon/wire.c only (the HTTP client of `snarkpipe client`)
-# and `snarkpipe daemon` says it is missing; tests/test_daemon is skipped.
+# libmicrohttpd and libinih, found with pkg-config. It is its own
+# executable, $(BUILD)/snarkpipe-daemon (the whole CLI with the daemon and
+# its libraries linked in), which `snarkpipe daemon` runs (exec, next to
+# itself), so that every other command starts without loading the daemon's
+# ~28 shared libraries (bench/NOTES.md, "The 2^14 prove past 10x").
+# src/daemon/wire.c (the HTTP client of `snarkpipe client`) is in both.
+# Without the libraries there is no snarkpipe-daemon, `snarkpipe daemon`
+# says what is missing and tests/test_daemon is skipped.
 DAEMON_PKGS := libmicrohttpd inih
 DAEMON_OK   := $(shell pkg-config --exists $(DAEMON_PKGS) 2>/dev/null && echo 1)
+WIRE_OBJ    := $(BUILD)/src/daemon/wire.o
+CLI_OBJ     += $(WIRE_OBJ)
 ifeq ($(DAEMON_OK),1)
-DAEMON_SRC  := $(wildcard src/daemon/*.c)
+DAEMON_SRC  := $(filter-out src/daemon/wire.c,$(wildcard src/daemon/*.c))
 DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
-$(DAEMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/cmd_daemon.o: CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
+DAEMON_BIN  := $(BUILD)/snarkpipe-daemon
+# the one main twice: snarkpipe's runs snarkpipe-daemon for `daemon`
+DISPATCH_DAEMON_OBJ := $(BUILD)/src/cli/dispatch_daemon.o
+BN_DAEMON_INSTANCE  := $(if $(BN_BUILD),$(BN_BUILD)/instance-daemon.o)
+$(DISPATCH_OBJ): CFLAGS += -DSP_DAEMON_EXEC=1
+$(DAEMON_SRC:%.c=$(BUILD)/%.o): CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
 else
-DAEMON_SRC  := src/daemon/wire.c
+DAEMON_SRC  :=
 TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
 endif
 # The farm's queue (src/daemon/queue_pg.c, `daemon --queue postgresql://...`)
@@ -122,11 +134,10 @@ $(BUILD)/src/daemon/queue_pg.o $(BUILD)/src/daemon/queue_pg_jobs.o $(BUILD)/src/
 DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ     += $(DAEMON_OBJ)
-$(CLI): LDLIBS += $(DAEMON_LIBS)
+$(DAEMON_BIN): LDLIBS += $(DAEMON_LIBS)
 
 .PHONY: all lib tests test test-run test-arith bench demo clean clean-all check-layers bn254-tests
-all: lib tests $(BENCH_BIN) $(CLI) $(if $(BN_BUILD),bn254-tests)
+all: lib tests $(BENCH_BIN) $(CLI) $(DAEMON_BIN) $(if $(BN_BUILD),bn254-tests)
 lib: $(LIB)
 
 $(BUILD)/%.o: %.c
@@ -143,9 +154,9 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
 # The daemon's tests link the daemon's objects (they come before the library).
-$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(LIB)
+$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(WIRE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
+	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) $(WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -160,6 +171,14 @@ $(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/src/cli/cmd_bench_field
 # BN_INSTANCE is the renamed BN254 instance of a BLS12-381 build.
 $(CLI): $(DISPATCH_OBJ) $(CLI_OBJ) $(LIB) $(BN_INSTANCE)
 	$(CC) $(CFLAGS) $(DISPATCH_OBJ) $(CLI_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
+
+# snarkpipe-daemon: the same CLI plus the daemon (BN_DAEMON_INSTANCE: the
+# BN254 instance with its daemon). Only `snarkpipe daemon` runs it.
+$(DISPATCH_DAEMON_OBJ): src/cli/dispatch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+$(DAEMON_BIN): $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(LIB) $(BN_DAEMON_INSTANCE)
+	$(CC) $(CFLAGS) $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(BN_DAEMON_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # test_noble links the CLI's known-answer checker (src/cli/kat.h).
 $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
@@ -185,7 +204,7 @@ test-arith: $(TESTS_ARITH:%=$(BUILD)/tests/%)
 # The BN254 instance's test programs (the same sources but TESTS_ONLY_BLS12_381)
 # and the one-curve BN254 snarkpipe that those driving a daemon run.
 bn254-tests: FORCE
-	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe
+	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe $(if $(DAEMON_BIN),$(BN_BUILD)/snarkpipe-daemon)
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).
 check-layers:
@@ -232,7 +251,7 @@ all: gpu
 # the program starts, so sp_backend_open knows "cuda:N".
 CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_cuda.o $(CUDA_LIB)
 CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
-$(CLI): $(CLI_CUDA_OBJ)
+$(CLI) $(DAEMON_BIN): $(CLI_CUDA_OBJ)
 endif
 
 # gpu/*.c include their own folder's headers (found next to them)
@@ -277,13 +296,17 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # CPU and says so for --backend cuda).
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
-$(DISPATCH_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
+$(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
 $(BN_INSTANCE): FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) instance
+# the same sub-make writes both
+$(BN_DAEMON_INSTANCE): $(BN_INSTANCE) ;
 endif
 INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
-instance: $(BUILD)/instance.o
+instance: $(BUILD)/instance.o $(if $(DAEMON_BIN),$(BUILD)/instance-daemon.o)
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
+$(BUILD)/instance-daemon.o: $(INSTANCE_OBJ) $(DAEMON_OBJ)
+$(BUILD)/instance.o $(BUILD)/instance-daemon.o:
 	$(LD) -r -o $@.tmp $^
 	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
 	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \
@@ -344,9 +367,10 @@ DOCDIR     ?= $(PREFIX)/share/doc/snarkpipe
 UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 
 .PHONY: install uninstall
-install: $(CLI)
+install: $(CLI) $(DAEMON_BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/snarkpipe
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/snarkpipe
+	$(if $(DAEMON_BIN),install -m 0755 $(DAEMON_BIN) $(DESTDIR)$(BINDIR)/snarkpipe-daemon)
 	install -m 0644 snarkpipe.conf.example README.md $(DESTDIR)$(DOCDIR)/
 	test -e $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf || \
 		install -m 0644 dist/snarkpipe.conf $(DESTDIR)$(SYSCONFDIR)/snarkpipe/snarkpipe.conf
@@ -355,7 +379,7 @@ install: $(CLI)
 	chmod 0644 $(DESTDIR)$(UNITDIR)/snarkpipe.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(UNITDIR)/snarkpipe.service
+	rm -f $(DESTDIR)$(BINDIR)/snarkpipe $(DESTDIR)$(BINDIR)/snarkpipe-daemon $(DESTDIR)$(UNITDIR)/snarkpipe.service
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 # clean removes this build's directories only: $(BUILD) (build/, build-san/
@@ -367,4 +391,4 @@ clean:
 clean-all: clean
 	rm -rf build-san build-fuzz build-bn254 build-bn254-san build-fuzz-bn254
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)

@@ -52,6 +52,7 @@ typedef struct {
     sp_scalar *ws_host; /* the witness as MSM scalars on the host, made when a path needs them */
     const sp_scalar *ws; /* what the witness MSMs read: c->wit (device) or ws_host */
     int uploading;       /* a witness upload is in flight */
+    int ab_done;         /* a and b (c too) already on the device: the fill's thread sent them */
 } run;
 
 /* *buf (device, *cap elements) grown to n elements, contents lost. */
@@ -139,34 +140,48 @@ static size_t up_bytes(const sp_g16_pk *pk)
     return (nv > abc ? nv : abc) * sizeof(sp_fr);
 }
 
+/* Host arrays k of a, b, c (2 or 3, n values each) to dst[0..k n) through
+ * the staged upload u (ready), arrays adjacent in memory in one piece,
+ * each piece waited for. Touches no context state, so the fill's thread
+ * may run it. Returns SP_OK, or an error with the reason in why. */
+static sp_status upload_inputs(sp_cuda_upload *u, const sp_backend_proof *in, sp_fr *dst, size_t n, int k,
+                               int threads, double *ms, char *why, size_t why_len)
+{
+    const sp_fr *src[3] = {in->a, in->b, in->c};
+    sp_status st = SP_OK;
+    *ms = 0;
+    for (int i = 0, len; i < k && st == SP_OK; i += len) {
+        for (len = 1; i + len < k && src[i + len] == src[i] + (size_t)len * n;)
+            len++;
+        double piece = 0;
+        if ((st = sp_cuda_upload_start(u, dst + i * n, src[i], (size_t)len * n * sizeof(sp_fr), threads)) != SP_OK)
+            snprintf(why, why_len, "a second upload at once");
+        else
+            st = sp_cuda_upload_wait(u, &piece, why, why_len);
+        *ms += piece;
+    }
+    return st;
+}
+
 /* Step 1: host arrays k of a, b, c (2 or 3) to dst[0..k n), through the
- * staged upload (arrays adjacent in memory in one piece), or with plain
- * copies when its pinned ring cannot be had. */
+ * staged upload, or with plain copies when its pinned ring cannot be had. */
 static sp_status copy_inputs(run *r, sp_fr *dst, size_t n, int k, char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
     const sp_fr *src[3] = {r->in->a, r->in->b, r->in->c};
-    size_t bytes = n * sizeof(sp_fr);
     sp_status st = upload_ready(c, up_bytes(r->pk));
     if (st == SP_ERR_NOMEM) {
         st = SP_OK;
         for (int i = 0; i < k && st == SP_OK; i++)
-            st = sp_cuda_copy(c->cu, dst + i * n, src[i], bytes);
+            st = sp_cuda_copy(c->cu, dst + i * n, src[i], n * sizeof(sp_fr));
         return st == SP_OK ? SP_OK : sp_cb_fail(c, st, "copy of a, b, c to the device", err);
     }
     if (st != SP_OK)
         return sp_cb_fail(c, st, "staged upload", err);
-    for (int i = 0, len; i < k && st == SP_OK; i += len) {
-        for (len = 1; i + len < k && src[i + len] == src[i] + (size_t)len * n;)
-            len++;
-        double ms;
-        char why[SP_ERR_LEN - 32];
-        st = sp_cuda_upload_start(c->up, dst + i * n, src[i], (size_t)len * bytes, sp_cb_host_threads(r->be));
-        if (st == SP_OK && (st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why)) != SP_OK)
-            snprintf(err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", c->name, why);
-        else if (st != SP_OK)
-            sp_cb_fail(c, st, "staged upload of a, b, c", err);
-    }
+    double ms;
+    char why[SP_ERR_LEN - 48];
+    if ((st = upload_inputs(c->up, r->in, dst, n, k, sp_cb_host_threads(r->be), &ms, why, sizeof why)) != SP_OK)
+        snprintf(err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", c->name, why);
     return st;
 }
 
@@ -393,9 +408,10 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
-        if ((st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
+        if (!r->ab_done && (st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
             return st;
-        sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
+        if (!r->ab_done)
+            sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
     }
@@ -430,12 +446,18 @@ static sp_status domain_consts(sp_ntt_domain *d, const sp_g16_pk *pk)
     return SP_OK;
 }
 
-/* in->fill on a host thread of its own, beside the witness's work. */
+/* in->fill on a host thread of its own, beside the witness's work; then,
+ * when dst is set, a and b (c too: k = 3) sent to dst through the staged
+ * upload from that thread, still beside the witness MSMs. */
 typedef struct {
     const sp_backend *be;
     const sp_backend_proof *in;
+    sp_cuda_upload *up;
+    sp_fr *dst;
+    size_t n;
+    int k, threads;
     sp_status st;
-    double ms;
+    double ms, up_ms;
     char err[SP_ERR_LEN];
 } fill_job;
 
@@ -445,22 +467,28 @@ static void *fill_main(void *arg)
     double t0 = sp_cb_now_ms();
     j->st = sp_backend_fill(j->be, j->in, NULL, j->err);
     j->ms = sp_cb_now_ms() - t0;
+    char why[SP_ERR_LEN - 48];
+    if (j->st == SP_OK && j->dst &&
+        (j->st = upload_inputs(j->up, j->in, j->dst, j->n, j->k, j->threads, &j->up_ms, why, sizeof why)) != SP_OK)
+        snprintf(j->err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", j->be->name, why);
     return NULL;
 }
 
-/* The proof with a, b, c deferred: the witness and its MSMs while fill
- * runs, then the H part. fill is always waited for before returning (it
- * writes the caller's a, b, c). */
+/* The proof with a, b, c deferred: the witness's upload, then its MSMs
+ * while the fill runs and sends a and b, then the H part. fill is always
+ * waited for before returning (it writes the caller's a, b, c). */
 static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN])
 {
     /* The device needs only the domain's constants, so the fill is asked
      * for none; the witness's upload ends before the fill starts (its
      * host copies would share the cores with the synthesis: 24 -> 54-90
      * ms at 2^24 on the H200, while the witness MSMs waited for it). */
+    sp_cb_impl *c = r->c;
+    size_t n = r->pk->domain_size;
     sp_ntt_domain consts;
     sp_status st = domain_consts(&consts, r->pk);
     if (st != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", r->c->name, r->pk->log2_domain);
+        snprintf(err, SP_ERR_LEN, "%s: no domain of 2^%u", c->name, r->pk->log2_domain);
         return st;
     }
     r->d = &consts;
@@ -468,7 +496,13 @@ static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN]
         st = witness_ready(r, err);
     if (st != SP_OK)
         return st;
-    fill_job j = {r->be, r->in, SP_OK, 0, ""};
+    fill_job j = {r->be, r->in, NULL, NULL, n, c->c_from_ab ? 2 : 3, sp_cb_host_threads(r->be), SP_OK, 0, 0, ""};
+    /* room and a ring for a, b, c: the fill's thread sends them (else the
+     * H part copies them, or runs on the CPU) */
+    if (grow(c, &c->abc, &c->abc_cap, 3 * n) == SP_OK && upload_ready(c, up_bytes(r->pk)) == SP_OK) {
+        j.up = c->up;
+        j.dst = c->abc;
+    }
     pthread_t th;
     int threaded = pthread_create(&th, NULL, fill_main, &j) == 0;
     if (!threaded) /* no thread to be had: one after the other */
@@ -481,12 +515,15 @@ static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN]
         return st;
     if (r->be->stage_hook) {
         r->be->stage_hook(r->be->stage_ctx, "fill", j.ms);
+        if (j.dst && j.st == SP_OK)
+            r->be->stage_hook(r->be->stage_ctx, "ab_up", j.up_ms);
         sp_cb_stage(r->be, "fill_wait", t0);
     }
     if (j.st != SP_OK) {
         memcpy(err, j.err, SP_ERR_LEN);
         return j.st;
     }
+    r->ab_done = j.dst != NULL;
     st = h_part(r, &out->h, err);
     r->d = NULL; /* consts goes out of scope */
     return st;
@@ -504,7 +541,7 @@ sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_pro
         snprintf(err, SP_ERR_LEN, "%s: a domain of 2^%u", c->name, d->log_n);
         return SP_ERR_INVALID_ARG;
     }
-    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0};
+    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0, 0};
     pthread_mutex_lock(&c->mu);
     if ((st = sp_cuda_bind(c->cu)) != SP_OK)
         sp_cb_fail(c, st, "select device", err);
@@ -548,7 +585,7 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
     sp_ntt_domain d;
     sp_g1_jac h;
     sp_backend_msms m;
-    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0};
+    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0, 0};
     void (*hook)(void *, const char *, double) = be->stage_hook; /* stand-in stages are nobody's */
     be->stage_hook = NULL;
     sp_status st = domain_consts(&d, pk);

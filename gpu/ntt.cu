@@ -22,7 +22,8 @@ extern "C" {
 #define SP_NTT_SMEM_LOG 10 /* stages done by the first kernel */
 #define SP_NTT_PASS_LOG 5  /* stages per later pass */
 #define SP_NTT_COLS_LOG 5  /* contiguous columns per block in a later pass */
-#define SP_NTT_BY_SIZE_LOG 22 /* implementation 9: 8 from 2^22, 3 below */
+#define SP_NTT_BY_SIZE_LOG 22 /* implementations 9 and 11: 8 / SP_NTT_BY_SIZE_FS from 2^22, 3 below */
+#define SP_NTT_BY_SIZE_FS 13  /* implementation 11's choice from 2^22 */
 
 /* tw[j] = w^j for j < half; each thread makes 64 consecutive powers. */
 __global__ void ntt_twiddles(fr_t *tw, size_t half, fr_t w)
@@ -228,8 +229,10 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
         return SP_ERR_INVALID_ARG;
     if (d->log_n == 0)
         return SP_OK;
-    /* 9: by size (sp_cuda.h), from the H200's numbers (bench/NOTES.md) */
-    const int impl = ctx->ntt_impl != 9 ? ctx->ntt_impl : d->log_n >= SP_NTT_BY_SIZE_LOG ? 8 : 3;
+    /* 9 and 11: by size (sp_cuda.h), from the H200's numbers (bench/NOTES.md) */
+    int impl = ctx->ntt_impl;
+    if (impl == 9 || impl == 11)
+        impl = d->log_n < SP_NTT_BY_SIZE_LOG ? 3 : impl == 9 ? 8 : SP_NTT_BY_SIZE_FS;
     if (impl >= 1) { /* without room for its scratch vector: in place, below */
         sp_status st = impl >= 5 && d->fs_tab ? sp_cu_ntt_fs(ctx, d, a_dev, inverse, impl)
                                               : sp_cu_ntt_fused(ctx, d, a_dev, inverse, impl);
@@ -246,7 +249,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
 extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->ntt_impl;
-    if (impl >= 0 && impl <= 9)
+    if (impl >= 0 && impl <= 14)
         ctx->ntt_impl = impl;
     return old;
 }

@@ -1,5 +1,5 @@
 /*
- * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8)):
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10, 12..14)):
  * the passes of ntt_fused.cu (same split of the stages, the bit reversal
  * folded into the first pass, out of place through the scratch vector),
  * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
@@ -37,7 +37,13 @@
  * per SM (up to 128 registers), impl 7 256 threads and three blocks (up to
  * 85). impl 8 takes each butterfly of a round through shared memory (two
  * elements live, 56 registers) and runs 512 threads and two blocks per SM
- * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16.
+ * (at 2^8 rows, 256 and four): 32 warps per SM against 5's 16. impl 12
+ * is 8 with three blocks per SM (40 registers, spills). impl 10 is 8 with
+ * two barriers per pass (ntts_rounds_warp); impl 13 is 10 with the
+ * positions of stages 2..k-1 derived from one per stage and 32-bit shared
+ * addresses (ntts_rounds_warp2: 10's per-butterfly index arithmetic cost
+ * more than the barriers it saved, bench/NOTES.md); impl 14 is 13 with
+ * three blocks per SM.
  *
  * Shared layout: the block's 2^k rows of 4 columns, row j's columns
  * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that
@@ -127,18 +133,22 @@ static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
 }
 
 /* One butterfly of the lean rounds: rows at a0, a1 of s, twiddle *w (NULL:
- * w^0), through registers and back. */
-template <class F>
+ * w^0), through registers and back. LATE reads x0 after the product (8
+ * registers fewer live across it: the 3-blocks-per-SM forms). */
+template <class F, int LATE = 0>
 static __device__ __forceinline__ void ntts_pair(F *s, uint32_t a0, uint32_t a1, const F *w)
 {
     F x0, x1;
-    ntts_lds(x0, &s[a0]);
+    if (!LATE)
+        ntts_lds(x0, &s[a0]);
     ntts_lds(x1, &s[a1]);
     F t = x1;
     if (w) {
         const F ww = *w;
         fx_mul(t, x1, ww);
     }
+    if (LATE)
+        ntts_lds(x0, &s[a0]);
     ntts_bfly(x0, x1, t);
     s[a0] = x0;
     s[a1] = x1;
@@ -293,7 +303,7 @@ static __device__ __forceinline__ void ntts_scale_lean(F *s, const F *tab, unsig
  * shared memory (ntts_pair): two elements live instead of four, for 64
  * registers and twice the warps, at twice the shared-memory traffic of a
  * round. */
-template <class F>
+template <class F, int LATE>
 static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsigned k)
 {
     const uint32_t units = 1u << k, nthr = blockDim.x, cmask = (1u << SP_NTTS_LOG_COLS) - 1;
@@ -308,15 +318,15 @@ static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsig
                 const uint32_t a0 = ntts_at(base, l), a1 = ntts_at(base + (1u << q0), l),
                                a2 = ntts_at(base + (2u << q0), l), a3 = ntts_at(base + (3u << q0), l);
                 if (jm == 0) {
-                    ntts_pair(s, a0, a1, (const F *)0);
-                    ntts_pair(s, a2, a3, (const F *)0);
-                    ntts_pair(s, a0, a2, (const F *)0);
-                    ntts_pair(s, a1, a3, &sw[1u << (k - 2)]);
+                    ntts_pair<F, LATE>(s, a0, a1, (const F *)0);
+                    ntts_pair<F, LATE>(s, a2, a3, (const F *)0);
+                    ntts_pair<F, LATE>(s, a0, a2, (const F *)0);
+                    ntts_pair<F, LATE>(s, a1, a3, &sw[1u << (k - 2)]);
                 } else {
-                    ntts_pair(s, a0, a1, &sw[jm << (k - 1 - q0)]);
-                    ntts_pair(s, a2, a3, &sw[jm << (k - 1 - q0)]);
-                    ntts_pair(s, a0, a2, &sw[jm << (k - 2 - q0)]);
-                    ntts_pair(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
+                    ntts_pair<F, LATE>(s, a0, a1, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair<F, LATE>(s, a2, a3, &sw[jm << (k - 1 - q0)]);
+                    ntts_pair<F, LATE>(s, a0, a2, &sw[jm << (k - 2 - q0)]);
+                    ntts_pair<F, LATE>(s, a1, a3, &sw[(jm | (1u << q0)) << (k - 2 - q0)]);
                 }
             }
         } else {
@@ -325,11 +335,197 @@ static __device__ __forceinline__ void ntts_rounds_lean(F *s, const F *sw, unsig
                                pb = pa + (1u << (k - SP_NTTS_LOG_COLS));
                 const uint32_t ba = ((pa >> q0) << (q0 + 1)) | (pa & lowm),
                                bb = ((pb >> q0) << (q0 + 1)) | (pb & lowm);
-                ntts_pair(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
-                ntts_pair(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
+                ntts_pair<F, LATE>(s, ntts_at(ba, l), ntts_at(ba + (1u << q0), l), &sw[pa & lowm]);
+                ntts_pair<F, LATE>(s, ntts_at(bb, l), ntts_at(bb + (1u << q0), l), &sw[pb & lowm]);
             }
         }
         __syncthreads();
+    }
+}
+
+/*
+ * impl 10: the lean butterflies (ntts_pair) with two block-wide barriers
+ * per pass instead of one per round. Thread tid owns one unit of the first
+ * round (rows 4 (tid >> 2) + m, m < 4, of column tid & 3): it copies those
+ * four elements itself, scales them and does stages 0 and 1 on them with
+ * no barrier (3 of the 4 butterflies are w^0, the fourth takes w_4). Then
+ * stages 2..k-1 mix rows 4 apart only: rows lo + 4 m of column l (lo < 4)
+ * form one of 16 groups of 2^(k-2) elements, whose 2^(k-3) butterflies
+ * per stage go to 2^(k-4) neighbouring lanes of one warp (two each), so
+ * those stages need a __syncwarp each, not a barrier. The stages'
+ * twiddles differ from lane to lane; their table is swizzled as the rows
+ * are (ntts_tw_at) so that lanes reading entries 2^s apart spread over the
+ * banks. A lane's two butterflies are b = 2i, 2i + 1 of its group's
+ * stage: in the lo = 0 groups, where the w^0 butterflies are, stage 3 then
+ * costs each lane one product.
+ */
+
+/* Position of w_(2^k)^i in impl 10's shared twiddle table. */
+static __device__ __forceinline__ uint32_t ntts_tw_at(uint32_t i)
+{
+    return ntts_at(i >> 2, i & 3);
+}
+
+/* Column factor of the element (row j, column c) as ntts_scale reads it:
+ * *f = +-tab[...], *neg its sign. */
+template <class F>
+static __device__ __forceinline__ void ntts_factor(F &f, bool &neg, const F *tab, unsigned k,
+                                                   uint32_t j, size_t c, unsigned sh, unsigned bits)
+{
+    const size_t ex = (c * ntts_rev(j, k)) << sh;
+    neg = (ex >> (bits - 1)) & 1;
+    f = tab[ex & (((size_t)1 << (bits - 1)) - 1)];
+}
+
+/* Rows j0 + m, j0 + m + 1 (positions a0, a1) of column c times their
+ * factors, then their stage-0 butterfly (w^0). Each factor is read just
+ * before its product: one factor live, not two (64 registers). */
+template <class F>
+static __device__ __forceinline__ void ntts_pair_scaled(F *s, uint32_t a0, uint32_t a1,
+                                                        const F *tab, unsigned k, uint32_t j,
+                                                        size_t c, unsigned sh, unsigned bits)
+{
+    F x0, x1, f;
+    bool neg;
+    ntts_factor(f, neg, tab, k, j, c, sh, bits);
+    ntts_lds(x0, &s[a0]);
+    fx_mul(x0, x0, f);
+    ntts_neg_if(x0, neg);
+    ntts_factor(f, neg, tab, k, j + 1, c, sh, bits);
+    ntts_lds(x1, &s[a1]);
+    fx_mul(x1, x1, f);
+    ntts_neg_if(x1, neg);
+    const F t = x1;
+    ntts_bfly(x0, x1, t);
+    s[a0] = x0;
+    s[a1] = x1;
+}
+
+/* The thread's own unit: (scale when stab, then) stages 0 and 1. w4 is
+ * w_4 in global memory (the shared table is not complete before a
+ * barrier). */
+template <class F>
+static __device__ __forceinline__ void ntts_own_unit(F *s, const F *stab, const F *w4, unsigned k,
+                                                     size_t col0, unsigned sh, unsigned bits)
+{
+    const uint32_t l = threadIdx.x & 3, j0 = (threadIdx.x >> 2) << 2;
+    const uint32_t a0 = ntts_at(j0, l), a1 = ntts_at(j0 + 1, l), a2 = ntts_at(j0 + 2, l),
+                   a3 = ntts_at(j0 + 3, l);
+    if (stab) {
+        ntts_pair_scaled(s, a0, a1, stab, k, j0, col0 + l, sh, bits);
+        ntts_pair_scaled(s, a2, a3, stab, k, j0 + 2, col0 + l, sh, bits);
+    } else {
+        ntts_pair(s, a0, a1, (const F *)0);
+        ntts_pair(s, a2, a3, (const F *)0);
+    }
+    ntts_pair(s, a0, a2, (const F *)0);
+    ntts_pair(s, a1, a3, w4);
+}
+
+/* Stages 2..k-1 in warp-local groups (see above); 2^k threads, 4 <= k. */
+template <class F>
+static __device__ __forceinline__ void ntts_rounds_warp(F *s, const F *sw, unsigned k)
+{
+    const unsigned lg = k - 4; /* log2 of the lanes per group */
+    const uint32_t grp = threadIdx.x >> lg, i = threadIdx.x & ((1u << lg) - 1);
+    const uint32_t l = grp & 3, lo = grp >> 2;
+    for (unsigned q = 2; q < k; q++) {
+        const unsigned t = q - 2;
+        const uint32_t tm = (1u << t) - 1;
+#pragma unroll
+        for (uint32_t h = 0; h < 2; h++) {
+            const uint32_t b = 2 * i + h, m0 = ((b >> t) << (t + 1)) | (b & tm);
+            const uint32_t j0 = lo | (m0 << 2), e = (lo | ((b & tm) << 2)) << (k - 1 - q);
+            ntts_pair(s, ntts_at(j0, l), ntts_at(j0 + (1u << q), l),
+                      e ? &sw[ntts_tw_at(e)] : (const F *)0);
+        }
+        __syncwarp();
+    }
+}
+
+/* Element loads and stores at 32-bit shared-memory byte addresses (impl
+ * 13: no 64-bit pointer arithmetic per butterfly). */
+template <class F>
+static __device__ __forceinline__ void ntts_lds_at(F &x, uint32_t a)
+{
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
+                 : "r"(a)
+                 : "memory");
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4 + 16];"
+                 : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
+                 : "r"(a)
+                 : "memory");
+}
+
+template <class F>
+static __device__ __forceinline__ void ntts_sts_at(uint32_t a, const F &x)
+{
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(x.w[0]), "r"(x.w[1]),
+                 "r"(x.w[2]), "r"(x.w[3])
+                 : "memory");
+    asm volatile("st.shared.v4.u32 [%0 + 16], {%1, %2, %3, %4};" ::"r"(a), "r"(x.w[4]),
+                 "r"(x.w[5]), "r"(x.w[6]), "r"(x.w[7])
+                 : "memory");
+}
+
+/* ntts_pair at byte addresses p0, p1; the twiddle at pw unless triv. */
+template <class F, int LATE>
+static __device__ __forceinline__ void ntts_pair_at(uint32_t p0, uint32_t p1, uint32_t pw,
+                                                    bool triv)
+{
+    F x0, x1;
+    if (!LATE)
+        ntts_lds_at(x0, p0);
+    ntts_lds_at(x1, p1);
+    F t = x1;
+    if (!triv) {
+        F ww;
+        ntts_lds_at(ww, pw);
+        fx_mul(t, x1, ww);
+    }
+    if (LATE)
+        ntts_lds_at(x0, p0);
+    ntts_bfly(x0, x1, t);
+    ntts_sts_at(p0, x0);
+    ntts_sts_at(p1, x1);
+}
+
+/*
+ * ntts_rounds_warp with the positions derived instead of recomputed: per
+ * stage a lane computes the position of its first butterfly's upper row
+ * (b = 2i) and of its twiddle once; the other three rows and the second
+ * twiddle differ from them by one set bit of the row (or twiddle index),
+ * which moves the position by a power of 2 and flips one bit of the
+ * column swizzle: setting bit p (>= 2) of row j turns ntts_at(j, l) into
+ * (ntts_at(j, l) + 2^(p+2)) ^ 2^(p & 1), and of a twiddle index i turns
+ * ntts_tw_at(i) into (ntts_tw_at(i) + 2^p) ^ 2^(p & 1). The partner row
+ * is j + 2^q (bit q clear in j); the second butterfly's rows are the
+ * first's + 8 at t = q - 2 = 0 and + 4 above (b = 2i even), its twiddle
+ * the same at t = 0 and with bit k + 1 - q set above.
+ */
+template <class F, int LATE>
+static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsigned k)
+{
+    const unsigned lg = k - 4;
+    const uint32_t grp = threadIdx.x >> lg, i = threadIdx.x & ((1u << lg) - 1);
+    const uint32_t l = grp & 3, lo = grp >> 2;
+    const uint32_t sb = (uint32_t)__cvta_generic_to_shared(s),
+                   wb = (uint32_t)__cvta_generic_to_shared(sw);
+    const uint32_t b = 2 * i;
+    for (unsigned q = 2; q < k; q++) {
+        const unsigned t = q - 2;
+        const uint32_t tm = (1u << t) - 1;
+        const uint32_t m0 = ((b >> t) << (t + 1)) | (b & tm), j = lo | (m0 << 2);
+        const uint32_t pa = ntts_at(j, l), pb = (pa + (1u << (q + 2))) ^ (1u << (q & 1));
+        const uint32_t e = (lo | ((b & tm) << 2)) << (k - 1 - q), pe = ntts_tw_at(e);
+        const unsigned p = k + 1 - q; /* t >= 1: the second twiddle's extra bit */
+        const uint32_t pe2 = t ? (pe + (1u << p)) ^ (1u << (p & 1)) : pe;
+        const uint32_t d = t ? 16 : 32, x = t ? 1 : 2; /* second butterfly's rows */
+        ntts_pair_at<F, LATE>(sb + 32 * pa, sb + 32 * pb, wb + 32 * pe, e == 0);
+        ntts_pair_at<F, LATE>(sb + 32 * ((pa + d) ^ x), sb + 32 * ((pb + d) ^ x), wb + 32 * pe2,
+                        t == 0 && e == 0);
+        __syncwarp();
     }
 }
 
@@ -358,8 +554,10 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         high = blockIdx.x & (((size_t)1 << lhigh) - 1);
         col0 = ((size_t)blockIdx.x >> lhigh) << SP_NTTS_LOG_COLS;
     }
-    for (uint32_t e = tid; e < total; e += nthr) { /* columns fastest: runs of 4 in src */
-        const uint32_t j = e >> SP_NTTS_LOG_COLS, l = e & cmask;
+    for (uint32_t e = tid, m = 0; e < total; e += nthr, m++) { /* columns fastest: runs of 4 */
+        /* impl 10: the thread's own unit (rows 4 (tid >> 2) + m, column tid & 3) */
+        const uint32_t j = LEAN >= 2 ? ((tid >> 2) << 2) | m : e >> SP_NTTS_LOG_COLS,
+                       l = LEAN >= 2 ? tid & cmask : e & cmask;
         const size_t g = first ? ((size_t)ntts_rev(j, k) << lh) | (g0 + l)
                                : (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
         F *d = &s[ntts_at(j, l)];
@@ -367,19 +565,30 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         ntts_copy_async((unsigned char *)d + 16, (const unsigned char *)&src[g] + 16);
     }
     for (uint32_t i = tid; i < (1u << (k - 1)); i += nthr)
-        sw[i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
+        sw[LEAN >= 2 ? ntts_tw_at(i) : i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
     asm volatile("cp.async.wait_all;" ::: "memory");
-    if (!first) { /* the elements this thread copied: no barrier needed before */
-        if constexpr (LEAN)
-            ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+    if constexpr (LEAN >= 2) { /* two barriers (see ntts_rounds_warp) */
+        ntts_own_unit<F>(s, first ? (const F *)0 : stab, &tw[(size_t)1 << (k - 2 + lh)], k, col0,
+                         sh, bits);
+        __syncthreads();
+        if constexpr (LEAN == 3)
+            ntts_rounds_warp2<F, MINB == 3>(s, sw, k);
         else
-            ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+            ntts_rounds_warp<F>(s, sw, k);
+        __syncthreads();
+    } else {
+        if (!first) { /* the elements this thread copied: no barrier needed before */
+            if constexpr (LEAN)
+                ntts_scale_lean<F>(s, stab, k, col0, sh, bits);
+            else
+                ntts_scale<F, DUAL>(s, stab, k, col0, sh, bits);
+        }
+        __syncthreads();
+        if constexpr (LEAN)
+            ntts_rounds_lean<F, MINB == 3>(s, sw, k);
+        else
+            ntts_rounds<F, DUAL>(s, sw, k);
     }
-    __syncthreads();
-    if constexpr (LEAN)
-        ntts_rounds_lean<F>(s, sw, k);
-    else
-        ntts_rounds<F, DUAL>(s, sw, k);
     for (uint32_t e = tid; e < total; e += nthr) {
         uint32_t j, l;
         size_t g;
@@ -434,6 +643,9 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
     const unsigned log_n = d->log_n;
     unsigned ks[32];
     const unsigned np = sp_cu_ntt_passes(log_n, ks);
+    for (unsigned i = 0; i < np && LEAN >= 2; i++) /* impl 10, 13: 2^k threads, 16 <= 2^k <= THR */
+        if (ks[i] < 4 || (1u << ks[i]) > THR)
+            return SP_ERR_INVALID_ARG;
     const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
                              ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
     SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
@@ -479,6 +691,14 @@ static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
         return ntts_run<F, 1, 256, 3, 0>(ctx, d, a, inverse);
     if (impl == 8)
         return ntts_run<F, 0, 512, 2, 1>(ctx, d, a, inverse);
+    if (impl == 10)
+        return ntts_run<F, 0, 512, 2, 2>(ctx, d, a, inverse);
+    if (impl == 12)
+        return ntts_run<F, 0, 512, 3, 1>(ctx, d, a, inverse);
+    if (impl == 13)
+        return ntts_run<F, 0, 512, 2, 3>(ctx, d, a, inverse);
+    if (impl == 14)
+        return ntts_run<F, 0, 512, 3, 3>(ctx, d, a, inverse);
     return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 

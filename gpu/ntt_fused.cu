@@ -224,7 +224,7 @@ sp_status sp_cu_ntt_scratch(sp_cuda *ctx, size_t bytes, void **p)
 
 /* The stages of each round (G) and the columns of each block (2^tc) of
  * NTT implementation impl (sp_cuda_set_ntt_impl): 1 radix-2, 2 radix-8,
- * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns; 5..8 (ntt_fs.cu)
+ * 3 radix-4, all with 4 columns; 4 radix-8 with 8 columns; 5..14 (ntt_fs.cu)
  * below 2^SP_NTTS_MIN_LOG as 3. */
 static void nttf_shape(int impl, unsigned *G, unsigned *tc)
 {

@@ -323,14 +323,18 @@ void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  * two blocks per SM, 6 = the same with the products one after the other,
  * 7 = as 5 with three blocks per SM, 8 = each butterfly through shared
  * memory (two elements in registers: 56 registers, 512 threads and two
- * blocks per SM, twice 5's warps); 9 = 8 from 2^22, 3 below. All give the
- * same result. Default SP_CUDA_NTT_DEFAULT (9: on the H200, forward and
- * inverse, 2^26 in 19.3 ms against 21.5 / 22.6 for 3 and 29.0 / 30.6 for
- * 0, 2^24 4.47 against 4.60 / 4.86, 2^22 1.09 against 1.08 / 1.14;
- * below 2^22 8 was not timed; bench/NOTES.md); SP_CUDA_NTT=0..9 in the
- * environment overrides it when a context is created. Returns the
- * previous setting; other values are ignored. */
-#define SP_CUDA_NTT_DEFAULT 9
+ * blocks per SM, twice 5's warps); 9 = 8 from 2^22, 3 below; 10 = 8 with
+ * two barriers per pass (each thread's own first two stages, then stages
+ * in warp-local groups), 12 = 8 with three blocks per SM, 13 = 10 with
+ * its positions derived (less index arithmetic), 14 = 13 with three
+ * blocks per SM; 11 = 13 from 2^22, 3 below. All give the same result.
+ * Default SP_CUDA_NTT_DEFAULT (11: on the H200, forward and inverse, 2^26
+ * in 18.7 ms against 19.3 for 8, 21.5 / 22.5 for 3 and 29.1 / 30.7 for 0,
+ * 2^24 4.21 against 4.47 for 8 and 4.60 / 4.86 for 3, 2^22 1.02 against
+ * 1.09 and 1.07 / 1.14; below 2^22 13 was not timed; bench/NOTES.md);
+ * SP_CUDA_NTT=0..14 in the environment overrides it when a context is
+ * created. Returns the previous setting; other values are ignored. */
+#define SP_CUDA_NTT_DEFAULT 11
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */
 sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,

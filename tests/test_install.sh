@@ -40,6 +40,11 @@ if "$T/pkg/usr/bin/snarkpipe" daemon --help 2>&1 | grep -q "built without daemon
 else
     expect 0 "  the service configuration is valid" "$T/pkg/usr/bin/snarkpipe" daemon --check-config --config "$T/pkg/etc/snarkpipe/snarkpipe.conf"
     expect_out "configuration ok" "  (says so)"
+    expect 0 "  installs usr/bin/snarkpipe-daemon" test -x "$T/pkg/usr/bin/snarkpipe-daemon"
+    mkdir -p "$T/lone"
+    cp "$T/pkg/usr/bin/snarkpipe" "$T/lone/"
+    expect 2 "  snarkpipe without snarkpipe-daemon beside it: daemon fails" "$T/lone/snarkpipe" daemon --help
+    expect_out "cannot run $T/lone/snarkpipe-daemon" "  (says which executable is missing)"
 fi
 echo "; mine" >>"$T/pkg/etc/snarkpipe/snarkpipe.conf"
 expect 0 "make install again" inst PREFIX=/usr DESTDIR="$T/pkg"
@@ -57,6 +62,7 @@ else
 fi
 expect 0 "make uninstall" make -s -C "$here" --no-print-directory BUILD="$rel" uninstall PREFIX=/usr DESTDIR="$T/pkg"
 expect 1 "  the CLI is gone" test -e "$T/pkg/usr/bin/snarkpipe"
+expect 1 "  and the daemon's executable" test -e "$T/pkg/usr/bin/snarkpipe-daemon"
 echo "test_install.sh: $((pass + fail)) checks, $fail failed"
 [ "$fail" -eq 0 ] || exit 1
 if [ ${#skipped[@]} -gt 0 ]; then

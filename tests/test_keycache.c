@@ -22,7 +22,15 @@
  *   - four processes storing the same entry at once: all load, one entry,
  *     nothing temporary left; a write that hits the file size limit (as a
  *     full disk would) leaves nothing and does not fail the load;
- *   - list and clear: our files only.
+ *   - list and clear: our files only;
+ *   - the stamp (the key file's identity, to skip its hash): written only
+ *     when the file's mtime and ctime are older than the racy window
+ *     (shortened here with sp_kc_debug_racy_ns instead of sleeping), then
+ *     a hit without hashing; never trusted after the file was rewritten in
+ *     place with another key of the same size and its mtime restored
+ *     (utimensat), replaced by rename with the old mtime, truncated, or
+ *     merely touched; a damaged stamp is no stamp; a damaged entry is
+ *     caught by its checksum though the stamp matches.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +41,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "groth16/keycache.h"
@@ -306,10 +315,12 @@ static void expect_damaged(const char *what, const char *entry)
     sp_g16_pk_free(&ref);
 }
 
-/* Rewrites the entry with its checksum made right again. */
+/* Rewrites the entry with its checksum made right again (it covers all
+ * but the stamp and itself). */
 static void reseal(const char *entry, uint8_t *b, size_t len)
 {
-    tg_put32(b + len - KC_TRAILER, sp_crc32c(0, b, len - KC_TRAILER));
+    uint32_t crc = sp_crc32c(0, b, KC_STAMP_AT);
+    tg_put32(b + len - KC_TRAILER, sp_crc32c(crc, b + KC_HEAD, len - KC_TRAILER - KC_HEAD));
     spit(entry, b, len);
 }
 
@@ -364,6 +375,163 @@ static void test_damaged(sp_rng *rng)
     sp_g16_pk_free(&ref);
     free(b);
     free(orig);
+}
+
+
+/* ---- the stamp ---- */
+
+static void nap_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+}
+
+/* Loads KEY; returns the outcome, with *identity and *stamped from the report. */
+static int load_stamp(int *identity, int *stamped, sp_g16_pk *ref, const char *what)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_g16_pk pk;
+    sp_kc_report rep;
+    sp_status st = load(&pk, &rep, KEY, 0, 1, err);
+    CHECKF(st == SP_OK, "%s: %s", what, err);
+    if (st != SP_OK)
+        return -1;
+    CHECKF(tg_pk_equal(&pk, ref), "%s: not the key the file holds", what);
+    sp_g16_pk_free(&pk);
+    *identity = rep.identity;
+    *stamped = rep.stamped;
+    return (int)rep.outcome;
+}
+
+/* Waits out the (shortened) racy window, loads to stamp, and checks the
+ * next load skips the hash. */
+static void stamp_now(sp_g16_pk *ref, const char *what)
+{
+    int id, sd;
+    nap_ms(60);
+    int o = load_stamp(&id, &sd, ref, what);
+    CHECKF((o == SP_KC_HIT || o == SP_KC_STALE || o == SP_KC_MISS) && sd, "%s: not stamped (%d)", what, o);
+    o = load_stamp(&id, &sd, ref, what);
+    CHECKF(o == SP_KC_HIT && id && !sd, "%s: the stamp was not used (%d %d %d)", what, o, id, sd);
+}
+
+/* Writes b over path in place (same inode) and gives it mtime m. */
+static void rewrite_keep_mtime(const char *path, const uint8_t *b, size_t len, struct timespec m)
+{
+    int fd = open(path, O_WRONLY);
+    CHECK(fd >= 0 && pwrite(fd, b, len, 0) == (ssize_t)len);
+    struct timespec ts[2] = {m, m};
+    CHECK(fd >= 0 && futimens(fd, ts) == 0);
+    if (fd >= 0)
+        close(fd);
+}
+
+static void test_stamp(void)
+{
+    char err[SP_ERR_LEN] = "", other[300], tmp[300];
+    sp_g16_pk ref, ref2;
+    struct stat st, st2;
+    int id, sd;
+    size_t len, len2;
+    int64_t keep = sp_kc_debug_racy_ns;
+    CHECK(sp_kc_clear(DIRC, NULL, NULL, err) == SP_OK);
+    plain(&ref, KEY);
+    uint8_t *orig = slurp(KEY, &len);
+    path_in(other, sizeof other, "other2.zkey");
+    path_in(tmp, sizeof tmp, "tmp.zkey");
+    make_key(other);
+    plain(&ref2, other);
+    uint8_t *b2 = slurp(other, &len2);
+    if (!orig || !b2 || len2 != len) {
+        CHECK(0);
+        goto out;
+    }
+    int fd = open(KEY, O_RDONLY);
+    int stampable = fd >= 0 && kc_keeps_ctime(fd);
+    if (fd >= 0)
+        close(fd);
+    if (!stampable) { /* then a stamp is never written nor used */
+        printf("test_keycache: %s's file system is not one whose ctime the stamp trusts\n", T);
+        sp_kc_debug_racy_ns = 0;
+        nap_ms(10);
+        CHECK(load_stamp(&id, &sd, &ref, "no stamps") >= 0 && !sd && !id);
+        CHECK(load_stamp(&id, &sd, &ref, "no stamps") == SP_KC_HIT && !sd && !id);
+        goto out;
+    }
+    /* racy: a key file just written is hashed, and no stamp is written */
+    spit(KEY, orig, len);
+    sp_kc_debug_racy_ns = (int64_t)3600 * 1000000000; /* an hour: every file here is recent */
+    CHECK(load_stamp(&id, &sd, &ref, "racy, first") == SP_KC_MISS && !id && !sd);
+    CHECK(load_stamp(&id, &sd, &ref, "racy, second") == SP_KC_HIT && !id && !sd);
+    sp_kc_debug_racy_ns = 40 * 1000000; /* 40 ms */
+    stamp_now(&ref, "stamped");
+
+    /* rewritten in place with another key of the same size, mtime restored */
+    CHECK(stat(KEY, &st) == 0);
+    rewrite_keep_mtime(KEY, b2, len, st.st_mtim);
+    CHECK(stat(KEY, &st2) == 0 && st2.st_ino == st.st_ino && st2.st_size == st.st_size &&
+          st2.st_mtim.tv_sec == st.st_mtim.tv_sec && st2.st_mtim.tv_nsec == st.st_mtim.tv_nsec);
+    CHECK(load_stamp(&id, &sd, &ref2, "rewritten in place") == SP_KC_STALE && !id);
+    stamp_now(&ref2, "rewritten, stamped again");
+
+    /* replaced by rename (a new inode) with the old mtime */
+    CHECK(stat(KEY, &st) == 0);
+    spit(tmp, orig, len);
+    struct timespec ts[2] = {st.st_mtim, st.st_mtim};
+    CHECK(utimensat(AT_FDCWD, tmp, ts, 0) == 0 && rename(tmp, KEY) == 0);
+    CHECK(load_stamp(&id, &sd, &ref, "replaced by rename") == SP_KC_STALE && !id);
+    stamp_now(&ref, "renamed, stamped again");
+
+    /* truncated (and put back) */
+    CHECK(truncate(KEY, (off_t)len - 1) == 0);
+    {
+        sp_g16_pk pk;
+        sp_kc_report rep;
+        CHECK(load(&pk, &rep, KEY, 0, 1, err) != SP_OK && !rep.identity);
+    }
+    rewrite_keep_mtime(KEY, orig, len, st.st_mtim);
+    CHECK(load_stamp(&id, &sd, &ref, "truncated, then written back") == SP_KC_HIT && !id);
+    stamp_now(&ref, "written back, stamped again");
+
+    /* touched: the same content, another identity: hashed, a hit, stamped again */
+    CHECK(utimensat(AT_FDCWD, KEY, NULL, 0) == 0);
+    CHECK(load_stamp(&id, &sd, &ref, "touched") == SP_KC_HIT && !id);
+    stamp_now(&ref, "touched, stamped again");
+
+    /* a damaged stamp is no stamp: hashed, and stamped again */
+    {
+        sp_g16_pk pk;
+        sp_kc_report rep;
+        CHECK(load(&pk, &rep, KEY, 0, 1, err) == SP_OK && rep.identity);
+        sp_g16_pk_free(&pk);
+        size_t elen;
+        uint8_t *e = slurp(rep.entry, &elen);
+        if (e) {
+            e[KC_STAMP_AT + 3] ^= 0x40; /* the inode's bits */
+            spit(rep.entry, e, elen);
+            CHECK(load_stamp(&id, &sd, &ref, "stamp damaged") == SP_KC_HIT && !id && sd);
+            /* a damaged payload under a matching stamp: the checksum catches it */
+            CHECK(load_stamp(&id, &sd, &ref, "stamp again") == SP_KC_HIT && id);
+            free(e);
+            e = slurp(rep.entry, &elen);
+        }
+        if (e) {
+            e[KC_HEAD + elen / 3] ^= 0x08;
+            spit(rep.entry, e, elen);
+            CHECK(load(&pk, &rep, KEY, 0, 1, err) == SP_OK && rep.outcome == SP_KC_DAMAGED && rep.identity &&
+                  rep.stored && tg_pk_equal(&pk, &ref));
+            sp_g16_pk_free(&pk);
+            free(e);
+        }
+    }
+out:
+    sp_kc_debug_racy_ns = keep;
+    unlink(other);
+    free(orig);
+    free(b2);
+    sp_g16_pk_free(&ref);
+    sp_g16_pk_free(&ref2);
 }
 
 /* ---- the directory ---- */
@@ -512,6 +680,7 @@ int main(void)
     test_concurrent();
     test_write_fails();
     test_list_clear();
+    test_stamp();
     sp_r1cs_free(&cs);
     free(wit);
     char rm[400];

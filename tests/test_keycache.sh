@@ -105,6 +105,37 @@ expect_out '"state":"stale","stored":true' "b: the entry is not used, the new ke
 expect 0 "b: the proof verifies with B's vkey" "$bin" verify "$T/kb.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
 expect 1 "b: and not with A's" "$bin" verify "$T/ka.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
 check "b: one entry per key file" test "$(entries "$T/cache")" = 2
+# b2. the stamp: a key file whose ctime is over 2 s old is hashed once more and
+# its identity recorded; then trusted without hashing, until the file changes,
+# even in place with the same size and its mtime put back (a cache of its own:
+# the entry count below stays the section's)
+p2() { SNARKPIPE_CACHE_DIR=$T/cache2 prove "$@"; }
+cp "$T/ka.zkey" "$T/ky.zkey"
+touch -r "$T/ka.zkey" "$T/ky.zkey"
+expect 0 "b2: key A" p2 b6 "$T/ky.zkey"
+expect_out '"stamped":false' "b2: a key file written just now is not stamped"
+sleep 2.2
+# (the file systems keycache_entry.c's kc_keeps_ctime trusts; elsewhere never a stamp)
+case $(stat -f -c %t "$T") in
+ef53 | 58465342 | 9123683e | 1021994 | f2f52010 | 2fc12fc1 | ca451a4e | 794c7630)
+    expect 0 "b2: key A, 2 s later" p2 b6 "$T/ky.zkey"
+    expect_out '"state":"hit","stored":false,"identity":false,"stamped":true' "b2: hashed, then stamped"
+    expect 0 "b2: key A again" p2 b6 "$T/ky.zkey"
+    expect_out '"state":"hit","stored":false,"identity":true' "b2: a hit without hashing"
+    cp "$T/kb.zkey" "$T/ky.zkey"
+    touch -r "$T/ka.zkey" "$T/ky.zkey"
+    expect 0 "b2: key B written over it, A's mtime put back" p2 b7 "$T/ky.zkey"
+    expect_out '"state":"stale","stored":true,"identity":false' "b2: the stamp is not trusted"
+    expect 0 "b2: the proof verifies with B's vkey" "$bin" verify "$T/kb.vkey.json" "$T/b7.public.json" \
+        "$T/b7.proof.json"
+    ;;
+*)
+    echo "test_keycache.sh: $T's file system ($(stat -f -c %T "$T")) is not one the stamp trusts"
+    expect 0 "b2: key A, 2 s later" p2 b6 "$T/ky.zkey"
+    expect_out '"identity":false,"stamped":false' "b2: never stamped on this file system"
+    ;;
+esac
+rm -f "$T/ky.zkey"
 cp "$T/k.orig" "$T/k.zkey"
 expect 0 "b: the original restored" prove b5 "$T/k.zkey"
 expect_out '"state":"hit"' "b: its entry serves again (the failed loads did not replace it)"

@@ -7,23 +7,33 @@
  * random lengths fed in random pieces;
  * CRC-32C (src/util/crc32c.h): known answers on both paths, and both
  * against a bit-at-a-time reference on random messages at every
- * alignment, whole and in two pieces;
+ * alignment, whole, in two pieces, and joined from two pieces' checksums;
  * the atomic file replacement (src/util/file.h): new and existing files,
- * modes, links, what it refuses, and nothing left behind.
+ * modes, links, what it refuses, and nothing left behind;
+ * the fork-join pool (src/util/par.h): sp_par_run with barriers and
+ * sp_par_tasks on random sizes and thread counts against a serial
+ * reference, many calls in a row (the pool reused), calls nested in a
+ * worker, calls from several threads at once, and a call in a forked child;
+ * huge-page buffers (src/util/hugemem.h): zeroed, aligned, wholly writable,
+ * at random sizes on both sides of SP_HUGE_MIN.
  */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
 #include "util/bytes.h"
 #include "util/clock.h"
 #include "util/file.h"
+#include "util/hugemem.h"
 #include "util/crc32c.h"
+#include "util/par.h"
 #include "util/sha256.h"
 
 static void test_bytes_good(void)
@@ -189,7 +199,18 @@ static void test_crc32c(sp_rng *rng)
             CHECKF(sp_crc32c(0, m, len) == want, "%zu bytes at offset %zu, path %d", len, off, path);
             CHECKF(sp_crc32c(sp_crc32c(0, m, cut), m + cut, len - cut) == want, "%zu bytes cut at %zu, path %d",
                    len, cut, path);
+            CHECKF(sp_crc32c_combine(sp_crc32c(0, m, cut), sp_crc32c(0, m + cut, len - cut), len - cut) == want,
+                   "%zu bytes joined at %zu, path %d", len, cut, path);
         }
+    }
+    /* joining over a long zero run, against the run checksummed */
+    size_t zlen = (size_t)1 << 22;
+    uint8_t *z = calloc(zlen, 1);
+    if (z) {
+        uint32_t head = crc_bitwise(buf, 100);
+        CHECK(sp_crc32c_combine(head, sp_crc32c(0, z, zlen), zlen) == sp_crc32c(sp_crc32c(0, buf, 100), z, zlen));
+        CHECK(sp_crc32c_combine(head, sp_crc32c(0, NULL, 0), 0) == head);
+        free(z);
     }
     sp_crc32c_use_hw(hw);
     free(buf);
@@ -334,6 +355,263 @@ static void test_clock_after(sp_rng *rng)
         }
 }
 
+/* ---- the fork-join pool ---- */
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+}
+
+/* Two phases split by a barrier: out[i] = mix(in[i]), then
+ * out2[i] = out[n-1-i] + out[(i+1) % n] (entries other threads wrote). */
+typedef struct {
+    const uint64_t *in;
+    uint64_t *out, *out2;
+    size_t n;
+    int seen_nt;      /* par->nthreads, as each worker saw it (the same for all) */
+    atomic_int runs;  /* how many tids ran */
+    atomic_int bad;   /* a tid out of range, or a disagreement on nthreads */
+} two_phase;
+
+static void two_phase_fn(sp_par *par, int tid, void *vctx)
+{
+    two_phase *c = vctx;
+    size_t lo, hi;
+    atomic_fetch_add(&c->runs, 1);
+    if (tid < 0 || tid >= par->nthreads || par->nthreads != c->seen_nt)
+        atomic_fetch_add(&c->bad, 1);
+    sp_par_range(&lo, &hi, c->n, tid, par->nthreads);
+    for (size_t i = lo; i < hi; i++)
+        c->out[i] = mix(c->in[i]);
+    sp_par_sync(par);
+    for (size_t i = lo; i < hi; i++)
+        c->out2[i] = c->out[c->n - 1 - i] + c->out[(i + 1) % c->n];
+}
+
+/* One sp_par_run of nt threads over n entries, against the serial answer.
+ * Returns 0 when right. */
+static int run_two_phase(sp_rng *rng, int nt, size_t n)
+{
+    uint64_t *in = malloc((n + 1) * sizeof *in), *out = calloc(n + 1, sizeof *out),
+             *out2 = calloc(n + 1, sizeof *out2);
+    int bad = 1;
+    if (in && out && out2) {
+        for (size_t i = 0; i < n; i++)
+            in[i] = sp_rng_u64(rng);
+        int expect = nt < 1 ? 1 : nt; /* fewer than one means one */
+        two_phase c = {.in = in, .out = out, .out2 = out2, .n = n, .seen_nt = expect};
+        atomic_init(&c.runs, 0);
+        atomic_init(&c.bad, 0);
+        sp_par_run(nt, two_phase_fn, &c);
+        bad = atomic_load(&c.bad) != 0 || atomic_load(&c.runs) != expect;
+        for (size_t i = 0; i < n && !bad; i++)
+            bad = out2[i] != mix(in[n - 1 - i]) + mix(in[(i + 1) % n]);
+    }
+    free(in);
+    free(out);
+    free(out2);
+    return bad;
+}
+
+typedef struct {
+    atomic_uint *hits; /* per task: how often it ran */
+    uint64_t *val;     /* per task: its answer */
+    int threads;
+    atomic_int bad_tid;
+} tasks_ctx;
+
+static void task_fn(void *vctx, int tid, size_t task)
+{
+    tasks_ctx *c = vctx;
+    if (tid < 0 || tid >= c->threads)
+        atomic_fetch_add(&c->bad_tid, 1);
+    atomic_fetch_add(&c->hits[task], 1);
+    uint64_t x = task;
+    for (size_t k = 0; k < task % 97; k++) /* uneven tasks */
+        x = mix(x);
+    c->val[task] = x;
+}
+
+/* One sp_par_tasks; returns 0 when every task ran once with the right answer. */
+static int run_tasks(int threads, size_t ntasks)
+{
+    tasks_ctx c = {.hits = calloc(ntasks + 1, sizeof *c.hits), .val = calloc(ntasks + 1, sizeof *c.val),
+                   .threads = threads < 1 ? 1 : threads}; /* fewer than one means one */
+    atomic_init(&c.bad_tid, 0);
+    int bad = !c.hits || !c.val;
+    if (!bad) {
+        sp_par_tasks(threads, ntasks, task_fn, &c);
+        bad = atomic_load(&c.bad_tid) != 0;
+        for (size_t t = 0; t < ntasks && !bad; t++) {
+            uint64_t x = t;
+            for (size_t k = 0; k < t % 97; k++)
+                x = mix(x);
+            bad = atomic_load(&c.hits[t]) != 1 || c.val[t] != x;
+        }
+    }
+    free(c.hits);
+    free(c.val);
+    return bad;
+}
+
+/* Many barriers in a row: phase k+1 reads what other threads wrote in
+ * phase k (row k+1, entry i = row k, entry i+1 mod n, times 3, plus k). */
+typedef struct {
+    uint64_t *rows; /* phases + 1 rows of n */
+    size_t n;
+    int phases;
+} phases_ctx;
+
+static void phases_fn(sp_par *par, int tid, void *vctx)
+{
+    phases_ctx *c = vctx;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, c->n, tid, par->nthreads);
+    for (int k = 0; k < c->phases; k++) {
+        const uint64_t *r = c->rows + (size_t)k * c->n;
+        uint64_t *o = c->rows + (size_t)(k + 1) * c->n;
+        for (size_t i = lo; i < hi; i++)
+            o[i] = r[(i + 1) % c->n] * 3 + (uint64_t)k;
+        sp_par_sync(par);
+    }
+}
+
+static int run_phases(sp_rng *rng, int nt, size_t n, int phases)
+{
+    phases_ctx c = {.rows = malloc((size_t)(phases + 1) * n * sizeof(uint64_t)), .n = n, .phases = phases};
+    uint64_t *ref = malloc(2 * n * sizeof *ref);
+    int bad = !c.rows || !ref;
+    if (!bad) {
+        for (size_t i = 0; i < n; i++)
+            c.rows[i] = ref[i] = sp_rng_u64(rng);
+        sp_par_run(nt, phases_fn, &c);
+        for (int k = 0; k < phases; k++) { /* serially, two rows */
+            uint64_t *r = ref + (size_t)(k & 1) * n, *o = ref + (size_t)((k + 1) & 1) * n;
+            for (size_t i = 0; i < n; i++)
+                o[i] = r[(i + 1) % n] * 3 + (uint64_t)k;
+        }
+        bad = memcmp(ref + (size_t)(phases & 1) * n, c.rows + (size_t)phases * n, n * sizeof *ref) != 0;
+    }
+    free(c.rows);
+    free(ref);
+    return bad;
+}
+
+static void test_par_random(sp_rng *rng)
+{
+    for (int round = 0; round < 40; round++) {
+        int nt = 1 + (int)(sp_rng_u64(rng) % 6), phases = 1 + (int)(sp_rng_u64(rng) % 60);
+        size_t n = 1 + (size_t)(sp_rng_u64(rng) % 500);
+        CHECKF(run_phases(rng, nt, n, phases) == 0, "%d barriers: %d threads, %zu entries", phases, nt, n);
+    }
+    for (int round = 0; round < 300; round++) {
+        int nt = 1 + (int)(sp_rng_u64(rng) % 8);
+        size_t n = 1 + (size_t)(sp_rng_u64(rng) % (round % 10 == 0 ? 100000 : 3000));
+        CHECKF(run_two_phase(rng, nt, n) == 0, "sp_par_run: %d threads, %zu entries", nt, n);
+        int threads = 1 + (int)(sp_rng_u64(rng) % 8);
+        size_t ntasks = (size_t)(sp_rng_u64(rng) % 2000);
+        CHECKF(run_tasks(threads, ntasks) == 0, "sp_par_tasks: %d threads, %zu tasks", threads, ntasks);
+    }
+    CHECK(run_two_phase(rng, 0, 10) == 0 && run_two_phase(rng, -3, 10) == 0);
+    CHECK(run_tasks(0, 5) == 0 && run_tasks(3, 0) == 0);
+}
+
+/* Calls nested in tasks: each task runs an sp_par_run of its own. */
+typedef struct {
+    uint64_t seed;
+    atomic_int bad;
+} nest_ctx;
+
+static void nest_task(void *vctx, int tid, size_t task)
+{
+    nest_ctx *c = vctx;
+    sp_rng r;
+    sp_rng_seed(&r, c->seed + task);
+    if (run_two_phase(&r, 1 + (int)(task % 4), 1 + (size_t)(sp_rng_u64(&r) % 5000)) != 0)
+        atomic_fetch_add(&c->bad, 1);
+}
+
+/* Calls from several threads at once. */
+static void *concurrent_main(void *p)
+{
+    nest_ctx *c = p;
+    sp_rng r;
+    sp_rng_seed(&r, c->seed);
+    for (int i = 0; i < 40; i++)
+        if (run_two_phase(&r, 1 + (int)(sp_rng_u64(&r) % 4), 1 + (size_t)(sp_rng_u64(&r) % 4000)) != 0 ||
+            run_tasks(1 + (int)(sp_rng_u64(&r) % 4), (size_t)(sp_rng_u64(&r) % 500)) != 0)
+            atomic_fetch_add(&c->bad, 1);
+    return NULL;
+}
+
+static void test_par_nested_concurrent(sp_rng *rng)
+{
+    nest_ctx n = {.seed = sp_rng_u64(rng)};
+    atomic_init(&n.bad, 0);
+    sp_par_tasks(3, 24, nest_task, &n);
+    CHECKF(atomic_load(&n.bad) == 0, "sp_par_run nested in sp_par_tasks");
+
+    enum { T = 4 };
+    nest_ctx cs[T];
+    pthread_t th[T];
+    int started[T];
+    for (int i = 0; i < T; i++) {
+        cs[i].seed = sp_rng_u64(rng);
+        atomic_init(&cs[i].bad, 0);
+        started[i] = pthread_create(&th[i], NULL, concurrent_main, &cs[i]) == 0;
+    }
+    for (int i = 0; i < T; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            concurrent_main(&cs[i]);
+        CHECKF(atomic_load(&cs[i].bad) == 0, "calls from thread %d of %d at once", i, T);
+    }
+}
+
+/* A child forked after the pool has workers gets none of them: its calls
+ * must start their own and finish. */
+static void test_par_fork(sp_rng *rng)
+{
+    CHECK(run_two_phase(rng, 4, 1000) == 0); /* the pool has idle workers now */
+    uint64_t seed = sp_rng_u64(rng);
+    pid_t kid = fork();
+    if (kid == 0) {
+        sp_rng r;
+        sp_rng_seed(&r, seed);
+        int bad = run_two_phase(&r, 4, 5000) | run_tasks(3, 100) | run_two_phase(&r, 2, 10);
+        _exit(bad ? 1 : 0);
+    }
+    int status = 0;
+    CHECK(kid > 0 && waitpid(kid, &status, 0) == kid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(run_two_phase(rng, 3, 777) == 0); /* and the parent's pool still works */
+}
+
+static void test_hugemem(sp_rng *rng)
+{
+    size_t sizes[40] = {0, 1, 63, SP_HUGE_MIN - 1, SP_HUGE_MIN, SP_HUGE_MIN + 1, (size_t)2 << 20, ((size_t)2 << 20) + 1};
+    for (int i = 8; i < 40; i++)
+        sizes[i] = (size_t)(sp_rng_u64(rng) % ((size_t)9 << 20)) >> (sp_rng_u64(rng) % 12);
+    for (int i = 0; i < 40; i++) {
+        size_t n = sizes[i];
+        uint8_t *p = sp_huge_alloc(n);
+        CHECKF(p != NULL, "%zu bytes", n);
+        if (!p)
+            continue;
+        int zero = 1;
+        for (size_t k = 0; k < n; k++)
+            zero &= p[k] == 0;
+        CHECKF(zero, "%zu bytes: not zeroed", n);
+        CHECKF((uintptr_t)p % 64 == 0 && (n < SP_HUGE_MIN || (uintptr_t)p % ((size_t)2 << 20) == 0),
+               "%zu bytes at %p", n, (void *)p);
+        memset(p, 0xA5, n); /* every byte is ours */
+        sp_huge_free(p);
+    }
+    sp_huge_free(NULL);
+}
+
 int main(void)
 {
     _Static_assert(sizeof(size_t) == 8, "the known answers assume a 64-bit size_t");
@@ -346,5 +624,9 @@ int main(void)
     test_write_atomic();
     test_open_regular();
     test_clock_after(&rng);
+    test_par_random(&rng);
+    test_par_nested_concurrent(&rng);
+    test_par_fork(&rng);
+    test_hugemem(&rng);
     return sp_test_done();
 }

@@ -39,8 +39,8 @@ static int time_ntt(chk_env *env, unsigned k, sp_fr *dev, const sp_fr *host, dou
 static const char *sppark_note(unsigned k)
 {
     return k == 16 ? "sppark 0.04 ms" : k == 18 ? "sppark 0.08 ms" : k == 20 ? "sppark 0.28 ms"
-           : k == 22 ? "sppark 1.14 ms" : k == 24 ? "sppark 4.98 ms (NTT run 2)"
-           : k == 26 ? "sppark 24.78 ms (NTT run 2); target 18" : "";
+           : k == 22 ? "sppark 1.14 ms" : k == 24 ? "sppark 5.00 ms (ntt2 call 2)"
+           : k == 26 ? "sppark 24.83 ms (ntt2 call 2); target 18" : "";
 }
 
 /* Rows "what, forward" and "what, inverse" for 2^k; 0, or -1 on failure. */
@@ -77,21 +77,24 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
-    static const char *const fused[9] = {
+    static const char *const fused[15] = {
         "", "Fr NTT 1, fused passes (even/odd mul)", "Fr NTT 2, fused, rounds of 3 stages",
         "Fr NTT 3, fused, rounds of 2 stages", "Fr NTT 4, fused, rounds of 3, 8 columns",
         "Fr NTT 5, column twiddles, products in pairs", "Fr NTT 6, column twiddles, one by one",
-        "Fr NTT 7, column twiddles, pairs, 3 blocks/SM", "Fr NTT 8, column twiddles, lean, 32 warps/SM"};
+        "Fr NTT 7, column twiddles, pairs, 3 blocks/SM", "Fr NTT 8, column twiddles, lean, 32 warps/SM",
+        "", "Fr NTT 10, as 8, two barriers per pass", "",
+        "Fr NTT 12, as 8, 3 blocks/SM (40 registers)", "Fr NTT 13, as 10, positions derived",
+        "Fr NTT 14, as 13, 3 blocks/SM (40 registers)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    /* every size for 1, 3 and ntt_fs.cu's passes; 9 (the default) is 3 or 8 */
-    for (int f = 1; f < 9; f++) {
-        if (env->ntt_impl >= 0 && f != env->ntt_impl)
+    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 13 */
+    for (int f = 1; f < 15; f++) {
+        if (f == 9 || f == 11 || (env->ntt_impl >= 0 && f != env->ntt_impl))
             continue;
         sp_cuda_set_ntt_impl(env->cu, f);
         const int all = f == 1 || f == 3 || f >= 5;
         const unsigned from = env->ntt_table ? 22 : all ? 16 : 24;
         for (unsigned k = from; k <= max; k += 2) /* even/odd */
-            if (ntt_rows(env, fused[f], k, dev, host, f == 8))
+            if (ntt_rows(env, fused[f], k, dev, host, f == 13))
                 break;
     }
     sp_cuda_set_ntt_impl(env->cu, 0);

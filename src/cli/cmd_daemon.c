@@ -1,22 +1,24 @@
-/* `snarkpipe daemon`: the proving service (src/daemon), when this build has it. */
+/*
+ * `snarkpipe daemon`: the proving service (src/daemon). The daemon is
+ * linked only into snarkpipe-daemon (Makefile), whose objects define
+ * sp_dmn_main; in snarkpipe, dispatch.c runs that executable before this is
+ * reached, so here a missing definition means a build without the daemon.
+ */
 #include <stdio.h>
 #include "cli/cli.h"
-#ifdef SP_WITH_DAEMON
 #include "daemon/daemon.h"
-#endif
 
 int sp_cli_daemon(int argc, char **argv);
 
+/* Weak: NULL where the daemon is not linked. */
+#pragma weak sp_dmn_main
+
 int sp_cli_daemon(int argc, char **argv)
 {
-#ifdef SP_WITH_DAEMON
-    return sp_dmn_main(argc, argv);
-#else
-    (void)argc;
-    (void)argv;
+    if (sp_dmn_main)
+        return sp_dmn_main(argc, argv);
     fprintf(stderr, "snarkpipe daemon: this snarkpipe was built without daemon support (it needs libmicrohttpd "
                     "and libinih, found with pkg-config at build time; Debian: apt-get install libmicrohttpd-dev "
                     "libinih-dev, then rebuild)\n");
     return SP_EXIT_RUNTIME;
-#endif
 }

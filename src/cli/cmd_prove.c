@@ -334,9 +334,10 @@ static const char *key_how(const prove_state *s)
 static void print_summary(const prove_state *s, const prove_args *a, int nt, double total)
 {
     if (sp_cli_g.json) {
-        printf("{\"op\":\"prove\",\"key\":\"%s\",\"key_cache\":{\"state\":\"%s\",\"stored\":%s,\"entry\":",
+        printf("{\"op\":\"prove\",\"key\":\"%s\",\"key_cache\":{\"state\":\"%s\",\"stored\":%s,"
+               "\"identity\":%s,\"stamped\":%s,\"entry\":",
                a->params ? "bellperson" : "zkey", s->kc.outcome ? sp_kc_outcome_str(s->kc.outcome) : "off",
-               s->kc.stored ? "true" : "false");
+               s->kc.stored ? "true" : "false", s->kc.identity ? "true" : "false", s->kc.stamped ? "true" : "false");
         sp_cli_json_str(stdout, s->kc.entry);
         printf(",\"seconds\":{\"hash\":%.6f,\"entry\":%.6f,\"check\":%.6f,\"store\":%.6f}},", s->kc.t_hash,
                s->kc.t_entry, s->kc.t_check, s->kc.t_store);

@@ -27,7 +27,15 @@
  * Each instance checks every file it reads again and refuses one of the
  * other curve with a message naming both (util/curves.h), so a wrong
  * --curve or a mix of files is an error, never a wrong proof.
+ *
+ * The daemon is its own executable, snarkpipe-daemon (this main again, with
+ * the daemon linked in): compiled with SP_DAEMON_EXEC=1 (snarkpipe, when the
+ * daemon is built), this main hands `daemon` to it, found next to this
+ * executable, with the arguments unchanged, so that the other commands never
+ * load the daemon's libraries.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,8 +202,43 @@ static sp_curve_id sniff_args(int argc, char **argv, int first)
     return SP_CURVE_ID_NONE;
 }
 
+#if SP_DAEMON_EXEC
+/* Runs snarkpipe-daemon from this executable's folder with argv (argv[0]
+ * replaced). Returns only when it could not, after a message. */
+static int run_daemon_exe(char **argv)
+{
+    char self[PATH_MAX], exe[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char *slash = n > 0 ? memchr(self, '/', (size_t)n) : NULL;
+    if (!slash) {
+        fprintf(stderr, "snarkpipe daemon: cannot find this executable's folder (/proc/self/exe): %s\n",
+                strerror(errno));
+        return SP_EXIT_RUNTIME;
+    }
+    self[n] = 0;
+    slash = strrchr(self, '/');
+    snprintf(exe, sizeof exe, "%.*s/snarkpipe-daemon", (int)(slash - self), self);
+    argv[0] = exe;
+    execv(exe, argv);
+    fprintf(stderr,
+            "snarkpipe daemon: cannot run %s: %s (the daemon is its own executable, built and installed next to "
+            "snarkpipe)\n",
+            exe, strerror(errno));
+    return SP_EXIT_RUNTIME;
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#if SP_DAEMON_EXEC
+    static char **given; /* argv before --curve is taken out (static: kept to the end) */
+    given = malloc(((size_t)argc + 1) * sizeof *argv);
+    if (!given) {
+        fprintf(stderr, "snarkpipe: out of memory\n");
+        return SP_EXIT_RUNTIME;
+    }
+    memcpy(given, argv, ((size_t)argc + 1) * sizeof *argv);
+#endif
     int curves[N_INSTANCES];
     for (size_t k = 0; k < N_INSTANCES; k++)
         curves[k] = instances_[k].curve;
@@ -209,6 +252,10 @@ int main(int argc, char **argv)
         first += !strcmp(argv[first], "--threads") ? 2 : 1;
     if (first < argc && !strcmp(argv[first], "--version"))
         argv[first] = "version";
+#if SP_DAEMON_EXEC
+    if (first < argc && !strcmp(argv[first], "daemon"))
+        return run_daemon_exe(given);
+#endif
     c = named;
     if (c == SP_CURVE_ID_NONE && first + 1 == argc && !strcmp(argv[first], "selftest")) {
         int worst = SP_EXIT_OK; /* every curve's arithmetic, in turn */

@@ -69,7 +69,7 @@ sp_status sp_backend_fill(const sp_backend *be, const sp_backend_proof *in, cons
 
 /* The stages a backend reports that overlap others (their durations are
  * not part of the proof's sequence of stages), space-separated. */
-#define SP_BACKEND_SIDE_STAGES "wit_up fill"
+#define SP_BACKEND_SIDE_STAGES "wit_up fill ab_up"
 
 /* Progress units of a G2 point in an MSM (a G1 point counts 1): about
  * their relative cost. */
@@ -105,9 +105,11 @@ struct sp_backend {
      *   h_ntt, msm_h, wit_up (the witness's upload, overlapped with h_ntt
      *   and msm_h, or with the fill), wit_ready (what the MSMs waited for
      *   it), msm_a, msm_b1, msm_c, msm_b2, and with in->fill: fill (its
-     *   duration, beside the witness MSMs) and fill_wait (what the H step
-     *   waited for it after them) (gpu/backend_proof.c). Stages that run
-     *   beside others (wit_up, fill) are named in SP_BACKEND_SIDE_STAGES.
+     *   duration, beside the witness MSMs), ab_up (then a and b sent from
+     *   the fill's thread, in place of copy_ab) and fill_wait (what the H
+     *   step waited for both after the witness MSMs) (gpu/backend_proof.c).
+     *   Stages that run beside others (wit_up, fill, ab_up) are named in
+     *   SP_BACKEND_SIDE_STAGES.
      */
     sp_status (*prove)(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN]);
     /* (prove, continued) Progress (util/progress.h): a backend may name

@@ -3,7 +3,16 @@
  * (keycache.h). The entry format and the directory are keycache_entry.c.
  *
  * A load hashes the key file and reads the entry at the same time (two
- * threads); a hit needs both. Otherwise the key file is read and checked
+ * threads); a hit needs both, unless the entry's stamp says the file was
+ * hashed to this content when it had exactly its present identity (device,
+ * inode, size, mtime and ctime to the ns): then only the entry is read.
+ * A stamp is written only when the file cannot have changed since without
+ * its ctime changing: the file's identity was the same before and after
+ * the hash, the file system keeps ctime itself (ext4, xfs, btrfs, tmpfs,
+ * ...), and its mtime and ctime were more than KC_RACY_NS older than the
+ * hash's start. That last rule is git's "racy clean" rule: a change made
+ * within the same clock tick as the recorded ctime would leave ctime as it
+ * was, so a ctime that recent is not trusted. Otherwise the key file is read and checked
  * as without a cache, hashing it alongside unless that is done already,
  * and, to store the entry, hashed once more while the entry is written:
  * the entry goes in place only when both hashes agree, so it never holds
@@ -18,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "groth16/keycache_entry.h"
@@ -48,6 +58,20 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
+
+static int64_t realtime_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return ns_of(t);
+}
+
+/* How much older than the hash a key file's mtime and ctime must be for its
+ * stamp to be written (file systems keep time to a clock tick at best). */
+#define KC_RACY_NS ((int64_t)2000000000)
+int64_t sp_kc_debug_racy_ns = KC_RACY_NS;
+
 /* Everything one load holds. */
 typedef struct {
     const sp_kc_request *rq;
@@ -55,6 +79,10 @@ typedef struct {
     const uint8_t *data; /* the key file's bytes */
     size_t len;
     void *map; /* our own mapping of them, or NULL */
+    int fd;    /* the key file when we opened it (else -1) */
+    struct stat st; /* its identity, taken before anything read it */
+    int stampable;  /* fd >= 0 and its file system keeps ctime */
+    int64_t hash_ns; /* realtime when the hash of sha began */
     const char *dir;
     int dirfd;
     char name[KC_NAME_MAX];
@@ -64,6 +92,40 @@ typedef struct {
 } kc_load;
 
 /* ---- the key file ---- */
+
+static kc_stamp stamp_of(const struct stat *st, int64_t hashed_ns)
+{
+    kc_stamp s = {.dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino, .size = (uint64_t)st->st_size,
+                  .mtime_ns = ns_of(st->st_mtim), .ctime_ns = ns_of(st->st_ctim), .hashed_ns = hashed_ns};
+    return s;
+}
+
+/* The key file has the identity stamp s records. */
+static int same_identity(const kc_stamp *s, const struct stat *st)
+{
+    kc_stamp now = stamp_of(st, 0);
+    return s->dev == now.dev && s->ino == now.ino && s->size == now.size && s->mtime_ns == now.mtime_ns &&
+           s->ctime_ns == now.ctime_ns;
+}
+
+/*
+ * After a hash of the key file (begun at L->hash_ns) gave the content of
+ * entry `name`'s src_sha: writes the stamp when the rules at the top allow
+ * (entry_st: the entry read, or NULL for the one just published).
+ */
+static void stamp_entry(kc_load *L, const struct stat *entry_st, const uint8_t src_sha[32])
+{
+    struct stat now;
+    int64_t limit = L->hash_ns - sp_kc_debug_racy_ns;
+    if (!L->stampable || !L->have_sha || memcmp(src_sha, L->sha, 32) || ns_of(L->st.st_mtim) >= limit ||
+        ns_of(L->st.st_ctim) >= limit || fstat(L->fd, &now) != 0)
+        return;
+    kc_stamp s = stamp_of(&L->st, L->hash_ns);
+    if (!same_identity(&s, &now)) /* changed while it was hashed */
+        return;
+    if (kc_stamp_put(L->dirfd, L->name, entry_st, &s, src_sha) == 0)
+        L->rep->stamped = 1;
+}
 
 static sp_status source_map(kc_load *L, char err[SP_ERR_LEN])
 {
@@ -89,11 +151,13 @@ static sp_status source_map(kc_load *L, char err[SP_ERR_LEN])
     }
     void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
-    close(fd);
     if (m == MAP_FAILED) {
+        close(fd);
         snprintf(err, SP_ERR_LEN, "%s: %.200s: mmap: %s", what, L->rq->path, strerror(e));
         return SP_ERR_IO;
     }
+    L->fd = fd;
+    L->stampable = fstat(fd, &L->st) == 0 && (uint64_t)L->st.st_size == size && kc_keeps_ctime(fd);
     L->map = m;
     L->data = m;
     L->len = (size_t)size;
@@ -138,6 +202,7 @@ typedef struct {
     int report; /* count the bytes in the progress line */
     uint8_t out[32];
     double seconds;
+    int64_t started_ns; /* realtime */
 } hash_task;
 
 static void hash_run(void *vctx)
@@ -145,6 +210,7 @@ static void hash_run(void *vctx)
     enum { PIECE = 16 << 20 };
     hash_task *h = vctx;
     double t0 = now_s();
+    h->started_ns = realtime_ns();
     sp_sha256_ctx c;
     sp_sha256_init(&c);
     for (size_t at = 0; at < h->L->len; at += PIECE) {
@@ -164,6 +230,7 @@ typedef struct {
     int fd;
     const kc_head *head;
     const uint8_t *raw;
+    int threads; /* to read it with */
     sp_status st;
     char why[SP_ERR_LEN];
     double seconds;
@@ -173,7 +240,7 @@ static void read_run(void *vctx)
 {
     read_task *r = vctx;
     double t0 = now_s();
-    r->st = kc_entry_read(r->pk, r->fd, r->head, r->raw, r->why);
+    r->st = kc_entry_read(r->pk, r->fd, r->head, r->raw, r->threads > 0 ? r->threads : 1, r->why);
     r->seconds = now_s() - t0;
 }
 
@@ -192,8 +259,10 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
 {
     kc_head h;
     uint8_t raw[KC_HEAD];
+    struct stat est;
     kc_verdict v;
-    int fd = kc_entry_open(&h, raw, &v, L->dirfd, L->name);
+    kc_stamp stamp;
+    int fd = kc_entry_open(&h, raw, &est, &v, L->dirfd, L->name);
     if (fd < 0) {
         L->rep->outcome = v.outcome;
         if (v.outcome == SP_KC_DAMAGED)
@@ -206,6 +275,21 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
         L->rep->outcome = SP_KC_STALE;
     } else if (h.level < L->want.level) {
         L->rep->outcome = SP_KC_WEAKER;
+    } else if (L->stampable && kc_stamp_get(&stamp, raw, h.src_sha) == 0 && same_identity(&stamp, &L->st)) {
+        /* the file is as it was when it was hashed to this content: the
+         * entry alone (a damaged one is checked again below, hashing then) */
+        read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw, .threads = L->rq->threads};
+        sp_progress_begin("key: reading the cached key", KC_HEAD + h.payload + KC_TRAILER);
+        read_run(&rt);
+        sp_progress_end();
+        L->rep->t_entry = rt.seconds;
+        L->rep->identity = 1;
+        if (rt.st == SP_OK)
+            L->rep->outcome = SP_KC_HIT;
+        else if (rt.st == SP_ERR_FORMAT)
+            damaged(L, rt.why);
+        close(fd);
+        return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
     } else {
         hash_task ht = {.L = L, .report = 1};
         read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw};
@@ -214,6 +298,7 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
         sp_progress_end();
         memcpy(L->sha, ht.out, 32);
         L->have_sha = 1;
+        L->hash_ns = ht.started_ns;
         L->rep->t_hash = ht.seconds;
         L->rep->t_entry = rt.seconds;
         if (rt.st == SP_OK && memcmp(ht.out, h.src_sha, 32) != 0) {
@@ -222,6 +307,7 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
             L->rep->outcome = SP_KC_STALE;
         } else if (rt.st == SP_OK) {
             L->rep->outcome = SP_KC_HIT;
+            stamp_entry(L, &est, h.src_sha);
         } else if (rt.st == SP_ERR_FORMAT) {
             if (memcmp(ht.out, h.src_sha, 32) != 0)
                 L->rep->outcome = SP_KC_STALE; /* outdated anyway */
@@ -300,9 +386,10 @@ static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LE
     }
     if (w.st == SP_OK)
         w.st = kc_entry_publish(&w.pend, L->dirfd, L->name, w.why);
-    if (w.st == SP_OK)
+    if (w.st == SP_OK) {
         L->rep->stored = 1;
-    else
+        stamp_entry(L, NULL, L->sha);
+    } else
         snprintf(L->rep->warning, SP_ERR_LEN, "key cache: not stored in %.100s: %.120s", L->dir, w.why);
     L->rep->t_store = now_s() - t0;
     return SP_OK;
@@ -317,6 +404,7 @@ static sp_status check_and_store(sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LEN]
         run_two(L->rq->threads, parse_run, &pt, hash_run, &ht);
         memcpy(L->sha, ht.out, 32);
         L->have_sha = 1;
+        L->hash_ns = ht.started_ns;
         L->rep->t_hash = ht.seconds;
     } else {
         parse_run(&pt);
@@ -369,6 +457,7 @@ sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp
     L.rep = rep;
     L.dir = dir;
     L.dirfd = -1;
+    L.fd = -1;
     sp_status st = source_map(&L, err);
     if (st != SP_OK)
         return st;
@@ -386,5 +475,7 @@ sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp
         close(L.dirfd);
     if (L.map)
         munmap(L.map, L.len);
+    if (L.fd >= 0)
+        close(L.fd);
     return st;
 }

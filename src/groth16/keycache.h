@@ -8,7 +8,18 @@
  * An entry serves a load only when all of these match:
  *   - the key file's exact content: its size and SHA-256, recomputed from
  *     the file at every load (util/sha256.h: about 1.5 GB/s with the SHA
- *     extensions, a small fraction of what checking the points costs);
+ *     extensions, a small fraction of what checking the points costs),
+ *     except when the file's identity (device, inode, size, mtime and
+ *     ctime to the ns) is exactly what the entry's stamp recorded when the
+ *     file was hashed to this content: on local file systems the kernel
+ *     sets ctime on every change and no one can set it back, so a file
+ *     with that ctime has not changed since. Stamps are written only when
+ *     that holds (keycache.c: a ctime less than 2 s older than the hash is
+ *     not trusted, as git does for its index); a file changed through a
+ *     shared writable mapping of it, whose pages the kernel stamps only at
+ *     their first write after writeback, is the one change it can miss
+ *     for up to that writeback interval (~30 s): a key file is not written
+ *     so, and `prove --no-key-cache` or `cache clear` bypass it;
  *   - for a bellperson .params key, the densities it was expanded with
  *     (they come from the circuit, not from the file);
  *   - the curve, the entry format and the build's representation (limb
@@ -91,6 +102,8 @@ typedef struct {
     /* Seconds: hashing the key file, reading the entry, reading and
      * checking the key file, writing the entry. */
     double t_hash, t_entry, t_check, t_store;
+    int identity; /* the key file matched the entry's stamp: not hashed */
+    int stamped;  /* this load wrote the entry's stamp */
 } sp_kc_report;
 
 /*
@@ -112,6 +125,10 @@ sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp
  * before it hashes the file again to store the entry (a test changes the
  * bytes there). NULL in programs; set it only while no load runs. */
 extern void (*sp_kc_debug_after_check)(void);
+
+/* Tests only: how much older than a hash a key file's mtime and ctime must
+ * be for a stamp (2 s in programs; a test lowers it instead of sleeping). */
+extern int64_t sp_kc_debug_racy_ns;
 
 /* One file of a cache directory, for listing. */
 typedef struct {

@@ -11,11 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "r1cs/binfile.h"
 #include "util/progress.h"
 #include "util/rng.h"
 #include "util/crc32c.h"
+#include "util/par.h"
 #include "util/sha256.h"
 
 static const char MAGIC[8] = {'S', 'P', 'K', 'C', 'A', 'C', 'H', 'E'};
@@ -59,6 +61,81 @@ static void head_pack(uint8_t raw[KC_HEAD], const kc_head *h)
     sp_bin_put_u64(raw + 208, h->mpc_len);
     memcpy(raw + 224, h->path, KC_PATH_ROOM);
     raw[224 + KC_PATH_ROOM - 1] = 0;
+}
+
+/* ---- the stamp ---- */
+
+enum { STAMP_CRC_AT = KC_STAMP_BYTES - 4 };
+
+static uint32_t stamp_crc(const uint8_t st[KC_STAMP_BYTES], const uint8_t src_sha[32])
+{
+    return sp_crc32c(sp_crc32c(0, st, STAMP_CRC_AT), src_sha, 32);
+}
+
+static void stamp_pack(uint8_t out[KC_STAMP_BYTES], const kc_stamp *s, const uint8_t src_sha[32])
+{
+    memset(out, 0, KC_STAMP_BYTES);
+    sp_bin_put_u64(out, s->dev);
+    sp_bin_put_u64(out + 8, s->ino);
+    sp_bin_put_u64(out + 16, s->size);
+    sp_bin_put_u64(out + 24, (uint64_t)s->mtime_ns);
+    sp_bin_put_u64(out + 32, (uint64_t)s->ctime_ns);
+    sp_bin_put_u64(out + 40, (uint64_t)s->hashed_ns);
+    sp_bin_put_u32(out + 48, 1);
+    sp_bin_put_u32(out + STAMP_CRC_AT, stamp_crc(out, src_sha));
+}
+
+/* File systems whose ctime the kernel sets on every change and nobody can
+ * set back: local ones with fine timestamps. Others (network and FUSE file
+ * systems, FAT, ...) are always hashed. */
+int kc_keeps_ctime(int fd)
+{
+    static const unsigned long ok[] = {
+        0xEF53,     /* ext2, ext3, ext4 */
+        0x58465342, /* xfs */
+        0x9123683E, /* btrfs */
+        0x01021994, /* tmpfs */
+        0xF2F52010, /* f2fs */
+        0x2FC12FC1, /* zfs */
+        0xCA451A4E, /* bcachefs */
+        0x794C7630, /* overlayfs (ctime of the layer's inode; a copy-up is a change) */
+    };
+    struct statfs f;
+    if (fstatfs(fd, &f) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if ((unsigned long)f.f_type == ok[i])
+            return 1;
+    return 0;
+}
+
+int kc_stamp_get(kc_stamp *s, const uint8_t raw[KC_HEAD], const uint8_t src_sha[32])
+{
+    const uint8_t *p = raw + KC_STAMP_AT;
+    if (sp_bin_le32(p + 48) != 1 || sp_bin_le32(p + STAMP_CRC_AT) != stamp_crc(p, src_sha))
+        return -1;
+    s->dev = get64(p);
+    s->ino = get64(p + 8);
+    s->size = get64(p + 16);
+    s->mtime_ns = (int64_t)get64(p + 24);
+    s->ctime_ns = (int64_t)get64(p + 32);
+    s->hashed_ns = (int64_t)get64(p + 40);
+    return 0;
+}
+
+int kc_stamp_put(int dirfd, const char *name, const struct stat *entry, const kc_stamp *s,
+                 const uint8_t src_sha[32])
+{
+    uint8_t b[KC_STAMP_BYTES];
+    struct stat now;
+    int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    int ok = !entry || (fstat(fd, &now) == 0 && now.st_dev == entry->st_dev && now.st_ino == entry->st_ino);
+    stamp_pack(b, s, src_sha);
+    ok = ok && pwrite(fd, b, sizeof b, KC_STAMP_AT) == (ssize_t)sizeof b;
+    close(fd);
+    return ok ? 0 : -1;
 }
 
 /* Returns 0 when raw starts like an entry of any build (magic, format, header size). */
@@ -317,24 +394,10 @@ static int head_check(const kc_head *h, uint64_t file_size, char why[SP_ERR_LEN]
     return 0;
 }
 
-static int read_full(int fd, void *p, size_t n)
-{
-    uint8_t *b = p;
-    while (n) {
-        ssize_t k = read(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        b += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-int kc_entry_open(kc_head *h, uint8_t raw[KC_HEAD], kc_verdict *v, int dirfd, const char *name)
+int kc_entry_open(kc_head *h, uint8_t raw[KC_HEAD], struct stat *stp, kc_verdict *v, int dirfd, const char *name)
 {
     struct stat st;
+    memset(stp, 0, sizeof *stp);
     v->outcome = SP_KC_DAMAGED;
     v->why[0] = 0;
     int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -351,6 +414,7 @@ int kc_entry_open(kc_head *h, uint8_t raw[KC_HEAD], kc_verdict *v, int dirfd, co
         snprintf(v->why, SP_ERR_LEN, "not an entry of this format");
     } else if (head_check(h, (uint64_t)st.st_size, v->why) == 0) {
         v->outcome = SP_KC_HIT;
+        *stp = st;
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         return fd;
     }
@@ -389,7 +453,61 @@ static sp_status alloc_like(sp_g16_pk *pk, const kc_head *h)
     return st == SP_OK ? SP_OK : SP_ERR_NOMEM; /* the header was checked: only memory can fail */
 }
 
-sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t raw[KC_HEAD], char why[SP_ERR_LEN])
+static int pread_full(int fd, void *p, size_t n, uint64_t at)
+{
+    uint8_t *b = p;
+    while (n) {
+        ssize_t k = pread(fd, b, n, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        b += k;
+        at += (uint64_t)k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The payload read in parts, one a thread: part t is the payload's bytes
+ * [t total / parts, (t + 1) total / parts), read into the key's arrays and
+ * checksummed on its own (joined with sp_crc32c_combine). */
+#define MAX_PARTS 4
+typedef struct {
+    int fd;
+    const seg *s;
+    size_t ns;
+    uint64_t total;
+    int parts;
+    uint32_t crc[MAX_PARTS];
+    int bad[MAX_PARTS];
+} read_job;
+
+static void read_part(sp_par *par, int tid, void *vctx)
+{
+    read_job *j = vctx;
+    for (int t = tid; t < j->parts; t += par->nthreads) {
+        uint64_t lo = j->total * (uint64_t)t / (uint64_t)j->parts, hi = j->total * (uint64_t)(t + 1) / (uint64_t)j->parts;
+        uint64_t start = 0; /* of segment i in the payload */
+        uint32_t crc = 0;
+        int bad = 0;
+        for (size_t i = 0; i < j->ns && !bad && start < hi; start += j->s[i++].n) {
+            uint64_t a = lo > start ? lo : start, b = hi < start + j->s[i].n ? hi : start + j->s[i].n;
+            for (; a < b && !bad; a += KC_CHUNK) {
+                size_t k = b - a < KC_CHUNK ? (size_t)(b - a) : KC_CHUNK;
+                uint8_t *p = (uint8_t *)j->s[i].p + (a - start);
+                bad = pread_full(j->fd, p, k, KC_HEAD + a) != 0;
+                crc = sp_crc32c(crc, p, k);
+                sp_progress_add(k);
+            }
+        }
+        j->crc[t] = crc;
+        j->bad[t] = bad;
+    }
+}
+
+sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t raw[KC_HEAD], int threads,
+                        char why[SP_ERR_LEN])
 {
     seg s[MAX_SEGS];
     uint8_t want[KC_TRAILER];
@@ -397,18 +515,17 @@ sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t r
         snprintf(why, SP_ERR_LEN, "out of memory for the key");
         return SP_ERR_NOMEM;
     }
-    size_t ns = segments(s, pk);
-    int bad = lseek(fd, KC_HEAD, SEEK_SET) != KC_HEAD;
-    uint32_t crc = sp_crc32c(0, raw, KC_HEAD);
-    for (size_t i = 0; i < ns && !bad; i++)
-        for (uint64_t at = 0; at < s[i].n && !bad; at += KC_CHUNK) {
-            size_t k = s[i].n - at < KC_CHUNK ? (size_t)(s[i].n - at) : KC_CHUNK;
-            uint8_t *p = (uint8_t *)s[i].p + at;
-            bad = read_full(fd, p, k) != 0;
-            crc = sp_crc32c(crc, p, k);
-            sp_progress_add(k);
-        }
-    if (bad || read_full(fd, want, sizeof want) != 0)
+    read_job j = {.fd = fd, .s = s, .ns = segments(s, pk), .total = h->payload};
+    j.parts = threads < 1 ? 1 : threads > MAX_PARTS ? MAX_PARTS : threads;
+    sp_par_run(j.parts, read_part, &j);
+    uint32_t crc = sp_crc32c(0, raw, KC_STAMP_AT); /* the stamp has its own */
+    int bad = 0;
+    for (int t = 0; t < j.parts; t++) {
+        uint64_t lo = j.total * (uint64_t)t / (uint64_t)j.parts, hi = j.total * (uint64_t)(t + 1) / (uint64_t)j.parts;
+        crc = sp_crc32c_combine(crc, j.crc[t], hi - lo);
+        bad |= j.bad[t];
+    }
+    if (bad || pread_full(fd, want, sizeof want, KC_HEAD + j.total) != 0)
         snprintf(why, SP_ERR_LEN, "cannot be read whole");
     else if (sp_bin_le32(want) != crc)
         snprintf(why, SP_ERR_LEN, "its checksum does not match its content");
@@ -491,8 +608,8 @@ sp_status kc_entry_write(kc_pending *p, int dirfd, const char *name, const kc_he
         return SP_ERR_IO;
     }
     size_t ns = segments(s, (sp_g16_pk *)pk); /* only read from */
-    head_pack(raw, h);
-    uint32_t crc = sp_crc32c(0, raw, KC_HEAD);
+    head_pack(raw, h); /* with no stamp: keycache.c adds it once the entry is in place */
+    uint32_t crc = sp_crc32c(0, raw, KC_STAMP_AT);
     int bad = write_full(p->fd, raw, KC_HEAD);
     for (size_t i = 0; i < ns && !bad; i++)
         for (uint64_t at = 0; at < s[i].n && !bad; at += KC_CHUNK) {

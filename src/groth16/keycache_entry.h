@@ -22,25 +22,38 @@
  *   160      4  n_vars        164  4  n_public     168  4  domain size
  *   172      4  h_kind        176  8  n_h          184  4  has_qap
  *   192      8  QAP A entries 200  8  QAP B entries 208  8  mpc bytes
- *   224    800  the key file's canonical path, NUL-terminated (information only)
+ *   224    736  the key file's canonical path, NUL-terminated (information only)
+ *   960     64  the key file's stamp (below); not covered by the CRC
  *  1024      -  payload: alpha1 beta1 delta1 beta2 gamma2 delta2, ic, a, b1, b2,
  *               c, h; with the QAP: A row offsets, columns, values, then B's;
  *               the mpc bytes
- *   end-4    4  CRC-32C of every byte before it (util/crc32c.h; format 1
- *               had a SHA-256 there: an entry guards against accidents, and
- *               the CRC costs a fifth as much to check on every load)
+ *   end-4    4  CRC-32C of every byte before it but the stamp's (util/crc32c.h;
+ *               format 1 had a SHA-256 there: an entry guards against
+ *               accidents, and the CRC costs a fifth as much to check on
+ *               every load)
+ *
+ * The stamp (format 3) records the key file's identity when its content
+ * was hashed to src_sha: device, inode, size, mtime and ctime in ns, then
+ * when the hash began (realtime ns), a version word (1; 0: no stamp) and a
+ * CRC-32C of those 60 bytes followed by src_sha, so that a stamp vouches
+ * only for the content this entry holds. It is the one part of an entry
+ * rewritten in place (keycache.c says when); its own CRC makes a torn or
+ * damaged stamp no stamp.
  */
 #ifndef SP_GROTH16_KEYCACHE_ENTRY_H
 #define SP_GROTH16_KEYCACHE_ENTRY_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include "groth16/keycache.h"
 
-#define KC_FORMAT 2
+#define KC_FORMAT 3
 #define KC_HEAD 1024
 #define KC_TRAILER 4
-#define KC_PATH_ROOM 800
+#define KC_PATH_ROOM 736
+#define KC_STAMP_AT 960
+#define KC_STAMP_BYTES 64
 #define KC_NAME_MAX 96
 
 /* The curve this build is for, as entries record it. */
@@ -68,6 +81,32 @@ typedef struct {
     uint64_t nnz_a, nnz_b, mpc_len;
     char path[KC_PATH_ROOM];
 } kc_head;
+
+/* The key file's identity at the time it was hashed (see the layout). */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns, ctime_ns;
+    int64_t hashed_ns; /* realtime when the hash began */
+} kc_stamp;
+
+/* 1 when open file fd's file system sets ctime on every change and nobody
+ * can set it back (local file systems with fine timestamps), else 0: only
+ * then does a stamp describe the file. */
+int kc_keeps_ctime(int fd);
+
+/* Returns 0 and fills *s when raw's stamp is present, intact and made for
+ * content src_sha; -1 otherwise. */
+int kc_stamp_get(kc_stamp *s, const uint8_t raw[KC_HEAD], const uint8_t src_sha[32]);
+
+/*
+ * Writes stamp s (for content src_sha) into entry `name` of dirfd, in
+ * place, when that name is still the file `entry` describes (same device
+ * and inode; NULL: whatever entry has the name, which the stamp's binding
+ * to src_sha makes safe). Returns 0, or -1 when it could not (nothing to
+ * undo: a partial write is a stamp that fails its CRC).
+ */
+int kc_stamp_put(int dirfd, const char *name, const struct stat *entry, const kc_stamp *s,
+                 const uint8_t src_sha[32]);
 
 /* This build's representation, hashed (curve, limbs, struct sizes,
  * moduli, Montgomery one, byte order, representation version). */
@@ -98,21 +137,23 @@ typedef struct {
 } kc_verdict;
 
 /*
- * Opens entry `name` and reads its header.
+ * Opens entry `name` and reads its header (raw: all KC_HEAD bytes, stamp
+ * included; *st: the entry file's).
  * Returns the descriptor with *h filled and v->outcome = SP_KC_HIT (so far),
  *   or -1 with v saying why not: SP_KC_MISS (no such file), SP_KC_DAMAGED
  *   (not a private regular file, a bad header, a size that contradicts the
  *   counts, another curve or build), with v->why.
  */
-int kc_entry_open(kc_head *h, uint8_t raw[KC_HEAD], kc_verdict *v, int dirfd, const char *name);
+int kc_entry_open(kc_head *h, uint8_t raw[KC_HEAD], struct stat *st, kc_verdict *v, int dirfd, const char *name);
 
 /*
- * Reads the payload of an opened entry into a new key and checks the
- * entry's digest and the key's structure.
+ * Reads the payload of an opened entry into a new key (in `threads` parts
+ * at once, each checksummed apart) and checks the entry's digest and the
+ * key's structure.
  * Returns SP_OK (*pk filled), SP_ERR_FORMAT (damaged: why says how; *pk
  *   zeroed) or SP_ERR_NOMEM.
  */
-sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t raw[KC_HEAD],
+sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t raw[KC_HEAD], int threads,
                         char why[SP_ERR_LEN]);
 
 /* An entry written but not yet in place (kc_entry_write, then publish or drop). */

@@ -1,7 +1,9 @@
 #include "groth16/keys.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/hugemem.h"
 
 sp_status sp_g16_vk_alloc(sp_g16_vk *vk, uint32_t n_public)
 {
@@ -62,16 +64,25 @@ sp_status sp_g16_pk_alloc(sp_g16_pk *pk, uint32_t n_vars, uint32_t n_public, uin
     pk->log2_domain = log2;
     pk->h_kind = h_kind;
     pk->n_h = h_kind == SP_G16_H_SNARKJS ? domain_size : (size_t)domain_size - 1;
-    /* calloc: zero bytes are (0, 0), the point at infinity. */
-    pk->a = calloc(nv, sizeof *pk->a);
-    pk->b1 = calloc(nv, sizeof *pk->b1);
-    pk->b2 = calloc(nv, sizeof *pk->b2);
-    pk->c = calloc(nc ? nc : 1, sizeof *pk->c);
-    pk->h = calloc(pk->n_h, sizeof *pk->h);
-    if (!pk->a || !pk->b1 || !pk->b2 || !pk->c || !pk->h) {
+    /* One zeroed buffer (zero bytes are (0, 0), the point at infinity) on
+     * huge pages: the arrays are filled in one pass, then read by the MSMs. */
+    const size_t g1 = sizeof(sp_g1_affine), g2 = sizeof(sp_g2_affine);
+    size_t len[5] = {nv * g1, nv * g1, nv * g2, (nc ? nc : 1) * g1, pk->n_h * g1}, at[5], total = 0;
+    for (int i = 0; i < 5; i++) {
+        at[i] = total;
+        total += (len[i] + 63) / 64 * 64;
+    }
+    uint8_t *buf = sp_huge_alloc(total);
+    if (!buf) {
         sp_g16_pk_free(pk);
         return SP_ERR_NOMEM;
     }
+    pk->points = buf;
+    pk->a = (sp_g1_affine *)(buf + at[0]);
+    pk->b1 = (sp_g1_affine *)(buf + at[1]);
+    pk->b2 = (sp_g2_affine *)(buf + at[2]);
+    pk->c = (sp_g1_affine *)(buf + at[3]);
+    pk->h = (sp_g1_affine *)(buf + at[4]);
     return SP_OK;
 }
 
@@ -115,11 +126,7 @@ sp_status sp_g16_pk_alloc_qap(sp_g16_pk *pk, uint64_t nnz_a, uint64_t nnz_b)
 void sp_g16_pk_free(sp_g16_pk *pk)
 {
     sp_g16_vk_free(&pk->vk);
-    free(pk->a);
-    free(pk->b1);
-    free(pk->b2);
-    free(pk->c);
-    free(pk->h);
+    sp_huge_free(pk->points);
     csr_free(&pk->qap_a);
     csr_free(&pk->qap_b);
     free(pk->mpc);

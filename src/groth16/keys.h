@@ -90,6 +90,9 @@ typedef struct {
      * circuit hash (csHash). The prover never reads it. */
     uint8_t *mpc;
     size_t mpc_len;
+    /* One buffer (util/hugemem.h) holding a, b1, b2, c and h, each at a
+     * 64-byte boundary: the arrays are not freed on their own. */
+    void *points;
 } sp_g16_pk;
 
 /*

@@ -84,3 +84,34 @@ uint32_t sp_crc32c(uint32_t crc, const void *data, size_t len)
     c = sp_crc32c_hw_active() ? crc_hw(c, p, len) : crc_portable(c, p, len);
     return ~c;
 }
+
+/* ---- joining checksums ---- */
+
+/*
+ * A CRC is the message as a polynomial over GF(2) times x^32 mod P (plus
+ * terms from the initial value and final xor that cancel below). a then b
+ * is a * x^(8 len_b) + b, so crc(a b) = crc(a) * x^(8 len_b) + crc(b) mod P:
+ * the ~0 terms of the two sides cancel exactly as they are added. In the
+ * reflected form a 32-bit word's top bit is the coefficient of x^0.
+ */
+static uint32_t mul_mod_p(uint32_t a, uint32_t b)
+{
+    uint32_t p = 0;
+    for (uint32_t m = 1u << 31; m; m >>= 1) {
+        if (a & m)
+            p ^= b;
+        b = b & 1 ? (b >> 1) ^ POLY : b >> 1; /* b * x */
+    }
+    return p;
+}
+
+uint32_t sp_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+    uint32_t r = 1u << 31, sq = 1u << 23; /* x^0, and x^8 (one byte) */
+    for (; len_b; len_b >>= 1) {          /* r = x^(8 len_b), by squaring */
+        if (len_b & 1)
+            r = mul_mod_p(r, sq);
+        sq = mul_mod_p(sq, sq);
+    }
+    return mul_mod_p(r, crc_a) ^ crc_b;
+}

@@ -1,17 +1,28 @@
 /*
- * A minimal fork-join helper for the data-parallel loops of the NTT and
- * synthesis layers (pthreads; no pool, threads live for one call).
+ * A minimal fork-join helper for the data-parallel loops of the layers
+ * above (pthreads). The helper threads are a process-wide pool: started
+ * when first needed, then kept waiting for the next call (par.c). Calls may
+ * run at once from several threads and may nest (a worker may call again).
  */
 #ifndef SP_UTIL_PAR_H
 #define SP_UTIL_PAR_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
+
+/* The barrier of sp_par_sync (par.c): waiters spin a little, then sleep. */
+typedef struct {
+    atomic_uint arrived, gen;
+    unsigned n;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+} sp_par_barrier;
 
 /* Shared state handed to every worker of one sp_par_run call. */
 typedef struct {
-    int nthreads;              /* how many workers actually run */
-    pthread_barrier_t barrier; /* sized to nthreads; see sp_par_sync */
+    int nthreads;           /* how many workers actually run */
+    sp_par_barrier barrier; /* sized to nthreads; see sp_par_sync */
 } sp_par;
 
 /* A worker: tid in [0, par->nthreads). */

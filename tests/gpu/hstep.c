@@ -210,8 +210,8 @@ static int stages_are(const sp_test_stage_log *log, int g2, int filled)
 {
     static const char *const ready[] = {"copy_ab", "h_ntt", "msm_h", "wit_up", "wit_ready",
                                         "msm_a",   "msm_b1", "msm_c", "msm_b2"};
-    static const char *const deferred[] = {"wit_up", "wit_ready", "msm_a", "msm_b1", "msm_c",  "msm_b2",
-                                           "fill",   "fill_wait", "copy_ab", "h_ntt", "msm_h"};
+    static const char *const deferred[] = {"wit_up", "wit_ready", "msm_a",     "msm_b1", "msm_c", "msm_b2",
+                                           "fill",   "ab_up",     "fill_wait", "h_ntt",  "msm_h"};
     if (log->n != (filled ? 10 : 8) + g2)
         return 0;
     for (int i = 0, j = 0; i < log->n; i++, j++) {

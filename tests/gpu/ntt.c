@@ -68,8 +68,10 @@ void chk_ntt(chk_env *env)
     unsigned long before = sp_test_failures;
     int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
     /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's four;
-     * 9 (by size) */
-    for (int ntt = 0; ntt < 10; ntt++) {
+     * 9 (by size); ntt_fs.cu's two-barrier passes; 11 (by size); 8 with
+     * three blocks per SM; two-barrier passes with derived positions, with
+     * two and three blocks per SM */
+    for (int ntt = 0; ntt < 15; ntt++) {
         sp_cuda_set_ntt_impl(env->cu, ntt);
         for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
             sp_cuda_set_mul_impl(env->cu, impl);

@@ -580,6 +580,18 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t
     return sp_cu_msm_mark(ctx, 4);
 }
 
+/* What the rounds may take: half of the free device memory plus the BA
+ * scratch already held (0 when the memory cannot be read). */
+static size_t b2_avail(sp_cuda *ctx)
+{
+    size_t free_b = 0, total = 0, held = 0;
+    if (sp_cuda_mem_info(ctx, &free_b, &total) != SP_OK)
+        return 0;
+    for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
+        held += ctx->xscr_cap[i];
+    return (free_b + held) / 2;
+}
+
 /* Windows per group: as many as fit in half of the free device memory
  * (plus the BA scratch already held: it is kept for the next call, like
  * all scratch, so it must leave room for what else the process
@@ -588,12 +600,10 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t
 template <class F>
 static unsigned b2_group_windows(sp_cuda *ctx, size_t n, unsigned c, unsigned nwin)
 {
-    size_t free_b = 0, total = 0, one = 0, held = 0;
-    if (sp_cuda_mem_info(ctx, &free_b, &total) != SP_OK)
+    const size_t avail = b2_avail(ctx);
+    size_t one = 0;
+    if (avail == 0)
         return 0;
-    for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
-        held += ctx->xscr_cap[i];
-    const size_t avail = (free_b + held) / 2;
     unsigned g = ctx->ba_max_group && ctx->ba_max_group < nwin ? ctx->ba_max_group : nwin;
     while (g > 1 && (size_t)g * n >= ((size_t)1 << 31))
         g--;
@@ -651,12 +661,10 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
 template <class F>
 static size_t b2_table_per_group(sp_cuda *ctx, size_t n, size_t m, unsigned c)
 {
-    size_t free_b = 0, total = 0, held = 0, one = 0;
-    if (sp_cuda_mem_info(ctx, &free_b, &total) != SP_OK)
+    const size_t avail = b2_avail(ctx), nb = (size_t)1 << (c - 1);
+    size_t one = 0;
+    if (avail == 0)
         return 0;
-    for (int i = SP_XSCR_BA_PTS0; i <= SP_XSCR_BA_SMALL; i++)
-        held += ctx->xscr_cap[i];
-    const size_t avail = (free_b + held) / 2, nb = (size_t)1 << (c - 1);
     const size_t cap = ctx->ba_max_group && ctx->ba_max_group * n < m ? ctx->ba_max_group * n : m;
     b2_bufs<F> B;
     for (size_t g = (m + cap - 1) / cap;; g++) {

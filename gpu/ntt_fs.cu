@@ -116,12 +116,11 @@ static __device__ __forceinline__ void ntts_bfly2(F &x0, F &x1, const F &wx, F &
 /* Shared-memory load the compiler may not replace by a value it kept in
  * registers (the lean rounds re-read what the same thread stored, to keep
  * two elements live instead of four); "memory" keeps it after the stores
- * before it. */
+ * before it. ntts_lds_at takes a 32-bit shared-memory byte address. */
 template <class F>
-static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
+static __device__ __forceinline__ void ntts_lds_at(F &x, uint32_t a)
 {
     static_assert(sizeof(F) == 32, "8-word elements");
-    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
     asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
                  : "r"(a)
@@ -130,6 +129,12 @@ static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
                  : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
                  : "r"(a)
                  : "memory");
+}
+
+template <class F>
+static __device__ __forceinline__ void ntts_lds(F &x, const F *p)
+{
+    ntts_lds_at(x, (uint32_t)__cvta_generic_to_shared(p));
 }
 
 /* One butterfly of the lean rounds: rows at a0, a1 of s, twiddle *w (NULL:
@@ -443,21 +448,8 @@ static __device__ __forceinline__ void ntts_rounds_warp(F *s, const F *sw, unsig
     }
 }
 
-/* Element loads and stores at 32-bit shared-memory byte addresses (impl
- * 13: no 64-bit pointer arithmetic per butterfly). */
-template <class F>
-static __device__ __forceinline__ void ntts_lds_at(F &x, uint32_t a)
-{
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(x.w[0]), "=r"(x.w[1]), "=r"(x.w[2]), "=r"(x.w[3])
-                 : "r"(a)
-                 : "memory");
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4 + 16];"
-                 : "=r"(x.w[4]), "=r"(x.w[5]), "=r"(x.w[6]), "=r"(x.w[7])
-                 : "r"(a)
-                 : "memory");
-}
-
+/* Element stores at 32-bit shared-memory byte addresses, as ntts_lds_at
+ * loads (impl 13: no 64-bit pointer arithmetic per butterfly). */
 template <class F>
 static __device__ __forceinline__ void ntts_sts_at(uint32_t a, const F &x)
 {

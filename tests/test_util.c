@@ -19,6 +19,7 @@
  */
 #include <dirent.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

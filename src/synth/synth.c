@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <sched.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "ntt/ntt.h"

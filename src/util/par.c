@@ -22,6 +22,7 @@
  */
 #include "util/par.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -207,9 +208,18 @@ static void run_call(par_call *c, worker **ws, int n)
 
 /* ---- fork-join ---- */
 
+/* sp_par_sync's barrier: waiters spin a little, then sleep. */
+struct sp_par_barrier {
+    atomic_uint arrived, gen;
+    unsigned n;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+};
+
 typedef struct {
     par_call call; /* first: the body gets &call */
     sp_par par;
+    struct sp_par_barrier bar;
     sp_par_fn fn;
     void *ctx;
 } par_job;
@@ -230,7 +240,8 @@ void sp_par_run(int nthreads, sp_par_fn fn, void *ctx)
     worker *ws[SP_PAR_MAX_THREADS];
     int helpers = acquire(ws, nthreads - 1);
     j.par.nthreads = helpers + 1; /* known before anyone runs: the barrier fits */
-    sp_par_barrier *b = &j.par.barrier;
+    struct sp_par_barrier *b = &j.bar;
+    j.par.barrier = b;
     atomic_init(&b->arrived, 0);
     atomic_init(&b->gen, 0);
     b->n = (unsigned)j.par.nthreads;
@@ -248,7 +259,7 @@ void sp_par_run(int nthreads, sp_par_fn fn, void *ctx)
  * reads after it. */
 void sp_par_sync(sp_par *par)
 {
-    sp_par_barrier *b = &par->barrier;
+    struct sp_par_barrier *b = par->barrier;
     if (par->nthreads <= 1)
         return;
     unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);

@@ -7,22 +7,16 @@
 #ifndef SP_UTIL_PAR_H
 #define SP_UTIL_PAR_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
-/* The barrier of sp_par_sync (par.c): waiters spin a little, then sleep. */
-typedef struct {
-    atomic_uint arrived, gen;
-    unsigned n;
-    pthread_mutex_t lock;
-    pthread_cond_t cv;
-} sp_par_barrier;
+/* The barrier of sp_par_sync (par.c; opaque here, so that C++ sources,
+ * the CUDA ones, can include this header: its fields are C11 atomics). */
+struct sp_par_barrier;
 
 /* Shared state handed to every worker of one sp_par_run call. */
 typedef struct {
-    int nthreads;           /* how many workers actually run */
-    sp_par_barrier barrier; /* sized to nthreads; see sp_par_sync */
+    int nthreads;                   /* how many workers actually run */
+    struct sp_par_barrier *barrier; /* sized to nthreads; see sp_par_sync */
 } sp_par;
 
 /* A worker: tid in [0, par->nthreads). */

@@ -194,7 +194,7 @@ tests: $(TEST_BIN) $(TOOL_BIN)
 test:
 	@scripts/deps.sh
 	@$(MAKE) --no-print-directory test-run
-test-run: tests $(CLI) check-layers $(if $(BN_BUILD),bn254-tests)
+test-run: tests $(CLI) $(DAEMON_BIN) check-layers $(if $(BN_BUILD),bn254-tests)
 	@SP_TEST_PROGRAMS="$(TEST_NAMES)" SP_TEST_PROGRAMS_BN254="$(TEST_NAMES_BN254)" \
 		tests/run.sh $(BUILD)/tests $(if $(BN_BUILD),--bn254 $(BN_BUILD)/tests)
 # The arithmetic layers' unit tests only (no CLI, no scripts).

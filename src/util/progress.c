@@ -202,7 +202,12 @@ void sp_progress_add(uint64_t units)
         return;
     atomic_fetch_add_explicit(&done_, units, memory_order_relaxed);
     double t = cfg_.now ? cfg_.now() : mono_now();
-    if (to_ns(t) < atomic_load_explicit(&next_draw_ns_, memory_order_relaxed) || pthread_mutex_trylock(&mu_) != 0)
+    if (to_ns(t) < atomic_load_explicit(&next_draw_ns_, memory_order_relaxed))
+        return;
+    /* workers never wait on the terminal, except with an interval of 0
+     * (every update drawn: then the last update's line is always drawn,
+     * not skipped because the ticker or another worker held the lock) */
+    if (cfg_.interval_s > 0 ? pthread_mutex_trylock(&mu_) != 0 : pthread_mutex_lock(&mu_) != 0)
         return;
     draw_if_due(t);
     pthread_mutex_unlock(&mu_);

@@ -17,7 +17,8 @@
  * are not shown). sp_progress_add counts done units of the current stage
  * from any thread (an atomic add); the line is redrawn by whichever add
  * finds the redraw interval passed and the drawing lock free (a try-lock:
- * workers never wait on the terminal). With `ticker` a thread of the
+ * workers never wait on the terminal; with an interval of 0, as tests
+ * configure it, every add waits for the lock and draws). With `ticker` a thread of the
  * module also redraws the line every interval, so the time moves while a
  * long step counts nothing (the ticker of an earlier configuration
  * leaves at its next wake-up). Nothing is drawn in a stage's first

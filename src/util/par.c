@@ -45,22 +45,35 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* A spin's budget: spin_more pauses once and says whether to go on, until
+ * SPIN_NS have passed (the clock read every 64 pauses, ~2-5 us). */
+typedef struct {
+    unsigned i;
+    int64_t end;
+} spin_budget;
+
+static int spin_more(spin_budget *b)
+{
+    cpu_relax();
+    if ((++b->i & 63) == 0) {
+        int64_t t = mono_ns();
+        if (!b->end)
+            b->end = t + SPIN_NS;
+        else if (t >= b->end)
+            return 0;
+    }
+    return 1;
+}
+
 /* Spins until (*v != x) == differ (returns 1) or SPIN_NS pass (returns 0). */
 static int spin_on(atomic_uint *v, unsigned x, int differ)
 {
-    int64_t end = 0;
-    for (unsigned i = 0;; i++) {
+    spin_budget b = {0, 0};
+    do {
         if ((atomic_load_explicit(v, memory_order_acquire) != x) == differ)
             return 1;
-        cpu_relax();
-        if ((i & 63) == 63) { /* the clock every 64 pauses (~2-5 us) */
-            int64_t t = mono_ns();
-            if (!end)
-                end = t + SPIN_NS;
-            else if (t >= end)
-                return 0;
-        }
-    }
+    } while (spin_more(&b));
+    return 0;
 }
 
 /* One call: what its helpers run, and how many have not finished. */
@@ -97,17 +110,9 @@ static void register_atfork(void) { pthread_atfork(before_fork, after_fork_paren
 /* Spins until w is handed a call or SPIN_NS pass. */
 static void spin_for_call(worker *w)
 {
-    int64_t end = 0;
-    for (unsigned i = 0; !atomic_load_explicit(&w->call, memory_order_acquire); i++) {
-        cpu_relax();
-        if ((i & 63) == 63) {
-            int64_t t = mono_ns();
-            if (!end)
-                end = t + SPIN_NS;
-            else if (t >= end)
-                return;
-        }
-    }
+    spin_budget b = {0, 0};
+    while (!atomic_load_explicit(&w->call, memory_order_acquire) && spin_more(&b))
+        ;
 }
 
 static void *worker_main(void *p)

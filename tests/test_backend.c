@@ -305,6 +305,10 @@ int main(void)
 {
     sp_rng rng;
     sp_test_begin("test_backend", &rng);
+    /* the stages beside others, and names near them that are not */
+    CHECK(sp_backend_side_stage("wit_up") && sp_backend_side_stage("fill") && sp_backend_side_stage("ab_up"));
+    CHECK(!sp_backend_side_stage("fill_wait") && !sp_backend_side_stage("wit_ready") &&
+          !sp_backend_side_stage("wit") && !sp_backend_side_stage("msm_h") && !sp_backend_side_stage(""));
     static const int threads[] = {2, 1, 3}; /* the MSM plans differ with the thread count */
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         sp_backend *be = NULL;

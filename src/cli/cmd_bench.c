@@ -286,29 +286,16 @@ static void stage_hook(void *ctx, const char *stage, double ms)
         L->ms[k][L->n[k]++] = ms;
 }
 
-/* 1 when stage runs beside others (SP_BACKEND_SIDE_STAGES). */
-static int side_stage(const char *stage)
-{
-    const char *all = SP_BACKEND_SIDE_STAGES, *p = all;
-    size_t n = strlen(stage);
-    while ((p = strstr(p, stage)) != NULL) {
-        if ((p == all || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return 1;
-        p += n;
-    }
-    return 0;
-}
-
 /* One line per stage: its median over the proofs that reported it; then
- * the proofs' median less the stages that run one after the other (the
- * side stages, wit_up and fill, run beside others and are left out of
- * the sum). */
+ * the proofs' median less the stages that run one after the other (those
+ * that run beside others, sp_backend_side_stage, are left out of the
+ * sum). */
 static void stage_rows(stage_log *L, double proof_median_s, int log_size, int threads)
 {
     double sum = 0;
     for (int k = 0; k < L->count; k++) {
         double med = sp_cli_median(L->ms[k], L->n[k]);
-        if (!side_stage(L->name[k]))
+        if (!sp_backend_side_stage(L->name[k]))
             sum += med;
         if (sp_cli_g.json)
             printf("{\"op\":\"prove_stage\",\"stage\":\"%s\",\"log_size\":%d,\"threads\":%d,\"reps\":%d,"

@@ -99,6 +99,15 @@ static sp_status cpu_witness_msms(sp_backend *be, sp_backend_msms *out, const sp
     return SP_OK;
 }
 
+int sp_backend_side_stage(const char *stage)
+{
+    static const char *const side[] = {"wit_up", "fill", "ab_up"};
+    for (size_t i = 0; i < sizeof side / sizeof side[0]; i++)
+        if (!strcmp(stage, side[i]))
+            return 1;
+    return 0;
+}
+
 sp_status sp_backend_fill(const sp_backend *be, const sp_backend_proof *in, const sp_ntt_domain **d,
                           char err[SP_ERR_LEN])
 {

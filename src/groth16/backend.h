@@ -67,9 +67,10 @@ typedef struct {
 sp_status sp_backend_fill(const sp_backend *be, const sp_backend_proof *in, const sp_ntt_domain **d,
                           char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
-/* The stages a backend reports that overlap others (their durations are
- * not part of the proof's sequence of stages), space-separated. */
-#define SP_BACKEND_SIDE_STAGES "wit_up fill ab_up"
+/* 1 when `stage` is one a backend reports beside others (wit_up, fill,
+ * ab_up: their durations are not part of the proof's sequence of
+ * stages), else 0. */
+int sp_backend_side_stage(const char *stage);
 
 /* Progress units of a G2 point in an MSM (a G1 point counts 1): about
  * their relative cost. */
@@ -108,8 +109,8 @@ struct sp_backend {
      *   duration, beside the witness MSMs), ab_up (then a and b sent from
      *   the fill's thread, in place of copy_ab) and fill_wait (what the H
      *   step waited for both after the witness MSMs) (gpu/backend_proof.c).
-     *   Stages that run beside others (wit_up, fill, ab_up) are named in
-     *   SP_BACKEND_SIDE_STAGES.
+     *   Stages that run beside others (wit_up, fill, ab_up) are those
+     *   sp_backend_side_stage names.
      */
     sp_status (*prove)(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN]);
     /* (prove, continued) Progress (util/progress.h): a backend may name

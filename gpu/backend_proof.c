@@ -19,9 +19,11 @@
  *   5. the witness MSMs A, B1, C (a suffix) and B2 over that one copy
  *      (msm_a, msm_b1, msm_c, msm_b2), split 0/1 as asked.
  * With a, b, c deferred (in->fill: a lone proof's synthesis), the witness
- * goes first: 2, 4 and 5 run while fill makes a, b, c and the domain on a
- * host thread of its own (fill), then 1 and 3 once it is done (fill_wait:
- * what they waited for it).
+ * goes first: 2 and 4, then 5 while the fill makes a, b, c on a host
+ * thread of its own (fill; asked for no host domain: the device needs the
+ * domain's constants only) and that thread then does 1 through the staged
+ * upload (ab_up, in place of copy_ab); then 3 (fill_wait: what it waited
+ * for that thread).
  * c = a * b is what a satisfying witness gives; for one that does not,
  * the proof fails verification either way (groth16/backend.h).
  * Fallbacks, each said once on stderr, results unchanged: no device room
@@ -408,10 +410,11 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
-        if (!r->ab_done && (st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
-            return st;
-        if (!r->ab_done)
+        if (!r->ab_done) {
+            if ((st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
+                return st;
             sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
+        }
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
     }

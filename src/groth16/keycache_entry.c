@@ -470,8 +470,8 @@ static int pread_full(int fd, void *p, size_t n, uint64_t at)
 }
 
 /* The payload read in parts, one a thread: part t is the payload's bytes
- * [t total / parts, (t + 1) total / parts), read into the key's arrays and
- * checksummed on its own (joined with sp_crc32c_combine). */
+ * sp_par_range gives for it, read into the key's arrays and checksummed
+ * on its own (joined with sp_crc32c_combine). */
 #define MAX_PARTS 4
 typedef struct {
     int fd;
@@ -487,7 +487,8 @@ static void read_part(sp_par *par, int tid, void *vctx)
 {
     read_job *j = vctx;
     for (int t = tid; t < j->parts; t += par->nthreads) {
-        uint64_t lo = j->total * (uint64_t)t / (uint64_t)j->parts, hi = j->total * (uint64_t)(t + 1) / (uint64_t)j->parts;
+        size_t lo, hi;
+        sp_par_range(&lo, &hi, j->total, t, j->parts);
         uint64_t start = 0; /* of segment i in the payload */
         uint32_t crc = 0;
         int bad = 0;
@@ -521,7 +522,8 @@ sp_status kc_entry_read(sp_g16_pk *pk, int fd, const kc_head *h, const uint8_t r
     uint32_t crc = sp_crc32c(0, raw, KC_STAMP_AT); /* the stamp has its own */
     int bad = 0;
     for (int t = 0; t < j.parts; t++) {
-        uint64_t lo = j.total * (uint64_t)t / (uint64_t)j.parts, hi = j.total * (uint64_t)(t + 1) / (uint64_t)j.parts;
+        size_t lo, hi; /* part t's bounds, as read_part took them */
+        sp_par_range(&lo, &hi, j.total, t, j.parts);
         crc = sp_crc32c_combine(crc, j.crc[t], hi - lo);
         bad |= j.bad[t];
     }

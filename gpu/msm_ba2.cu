@@ -72,12 +72,23 @@ template <int M> struct b2_top_threads<fp2_tm<M> > { enum { N = 256 }; };
  * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
 template <int M> struct b2_apply_blocks<fp2_tm<M> > { enum { N = 1 }; };
-/* The lean b2_apply (four field elements live) at as many blocks per SM,
- * or one more with SP_BA_LEAN_MORE (ptxas -v, BLS12-381: G1 80 registers
- * and 172 bytes of spills at 3, G2 128 and 528 at 2). */
 template <class F> struct b2_dens_blocks { enum { N = 2 }; };
 template <int M> struct b2_dens_blocks<fp2_tm<M> > { enum { N = 1 }; };
-#define B2_MAX_ITEMS 32     /* items per thread at most (S) */
+/* The lean sums (SP_BA_APPLY_LEAN) in G2 only: G1's lean kernel ran 5%
+ * slower than its whole-points one on the H200 (bench/NOTES.md; the
+ * re-reads cost more than the registers saved, at the same 2 blocks per
+ * SM), and at one block per SM more both groups' lean kernels spilled
+ * (G1 80 registers and 172 bytes, G2 128 and 528) and ran 25-35% slower.
+ * SP_BA_APPLY_128: the sums in blocks of 128 threads, G2's lean ones 3
+ * per SM (12 warps against 8, 168 registers), G1's 5 (20 warps against
+ * 16). */
+template <class F> struct b2_lean { enum { ON = 0 }; };
+template <int M> struct b2_lean<fp2_tm<M> > { enum { ON = 1 }; };
+/* Items per thread at most (S): with SP_BA_WIDE_ITEMS 128, else 32.
+ * ba_top's threads each multiply a run of the round's block products
+ * (~M / (S 256 512) of them, in series, twice): 4x shorter runs. */
+#define B2_MAX_ITEMS 128
+#define B2_ITEMS_NARROW 32
 
 typedef fp_tm<SP_MUL_EO> b2_fp;
 /* G2's two Fp2 multiplications (sp_cuda_set_fp2_mul: 0 Karatsuba, 1 sums
@@ -131,7 +142,7 @@ enum { B2_SINGLE = BA_ADD + 1, B2_ADDX };
  * are x0, x1: B2_ADDX when they decide it (the common case), else from the
  * whole points (ba_classify). */
 template <class F>
-static __device__ __noinline__ int b2_den_whole(const b2_src<F> &s, uint32_t e0, F &den)
+static __device__ __noinline__ int b2_den_whole(b2_src<F> s, uint32_t e0, F &den)
 {
     uint32_t n0, n1;
     const affine_t<F> *a0 = b2_addr(s, e0, &n0), *a1 = b2_addr(s, e0 + 1, &n1);
@@ -291,8 +302,8 @@ static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h,
 /* The lean path's rare items, out of line: their registers (both points
  * whole) stay out of the kernel's common path. */
 template <class F>
-static __device__ __noinline__ void b2_sum_other(const b2_src<F> &src, uint4 h, const F &pre,
-                                                 F &inv, affine_t<F> &r)
+static __device__ __noinline__ void b2_sum_other(b2_src<F> src, uint4 h, const F &pre, F &inv,
+                                                 affine_t<F> &r)
 {
     b2_sum_any(src, h, pre, inv, r);
 }
@@ -356,9 +367,10 @@ static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_
  * 1/den_j = (1 / product of den_0..j) * (product of den_0..j-1, in the
  * slot), and 1 / product of den_0..j-1 = that times den_j. LEAN
  * (sp_cuda_set_ba_form's SP_BA_APPLY_LEAN): B2_ADDX items by
- * b2_sum_addx, the rest out of line, at BLOCKS blocks per SM. */
-template <class F, bool LEAN, int BLOCKS>
-__global__ void __launch_bounds__(B2_THREADS, BLOCKS)
+ * b2_sum_addx, the rest out of line. Blocks of THREADS threads, BLOCKS
+ * per SM; thread t's block product is b2_dens's block t / B2_THREADS. */
+template <class F, bool LEAN, int THREADS, int BLOCKS>
+__global__ void __launch_bounds__(THREADS, BLOCKS)
 b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const F *ex,
          const F *ibt)
 {
@@ -367,7 +379,7 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
     if (t >= M)
         return;
     F inv;
-    f_mul(inv, ibt[blockIdx.x], ex[t]);
+    f_mul(inv, ibt[t / B2_THREADS], ex[t]);
     int k = (int)((M - 1 - t) / T);
     if (k > (int)S - 1)
         k = (int)S - 1;
@@ -514,11 +526,12 @@ static size_t b2_up(size_t b) { return (b + 255) & ~(size_t)255; }
 static void b2_shape(const sp_cuda *ctx, size_t M, unsigned *S, size_t *T)
 {
     const size_t want = (size_t)ctx->sm_count * 2048;
+    const size_t most = ctx->ba_form & SP_BA_WIDE_ITEMS ? B2_MAX_ITEMS : B2_ITEMS_NARROW;
     size_t s = (M + want - 1) / want;
     if (s < 1)
         s = 1;
-    if (s > B2_MAX_ITEMS)
-        s = B2_MAX_ITEMS;
+    if (s > most)
+        s = most;
     size_t t = (M + s - 1) / s;
     t = (t + B2_THREADS - 1) / B2_THREADS * B2_THREADS;
     *S = (unsigned)s;
@@ -535,7 +548,7 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
     /* b2_shape's T for any count up to cap0 is at most the larger of
      * its two regimes' bounds */
     const size_t want = (size_t)ctx->sm_count * 2048;
-    size_t T = (cap0 + B2_MAX_ITEMS - 1) / B2_MAX_ITEMS;
+    size_t T = (cap0 + B2_ITEMS_NARROW - 1) / B2_ITEMS_NARROW; /* the more threads of the two */
     if (T < want)
         T = want;
     T = (T + B2_THREADS - 1) / B2_THREADS * B2_THREADS;
@@ -626,15 +639,24 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
     enum { AB = b2_apply_blocks<F>::N };
-    if ((ctx->ba_form & SP_BA_APPLY_LEAN) && (ctx->ba_form & SP_BA_LEAN_MORE))
-        b2_apply<F, true, AB + 1><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+    const int form = ctx->ba_form;
+    if constexpr (b2_lean<F>::ON) {
+        if ((form & SP_BA_APPLY_LEAN) && (form & SP_BA_APPLY_128))
+            b2_apply<F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
+                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
+        else if (form & SP_BA_APPLY_LEAN)
+            b2_apply<F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
+        else
+            b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
+    } else if (form & SP_BA_APPLY_128) {
+        b2_apply<F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
             in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-    else if (ctx->ba_form & SP_BA_APPLY_LEAN)
-        b2_apply<F, true, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->word + 1, S,
-                                                                      B->pts[out], B->ex, B->ibt);
-    else
-        b2_apply<F, false, b2_apply_blocks<F>::N><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+    } else {
+        b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
             in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
+    }
     SP_CU_LAUNCHED(ctx, "b2_apply");
     if (pf->on) {
         SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));

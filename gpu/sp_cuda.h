@@ -184,23 +184,29 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *   SP_BA_INV_VAR     the round's one inversion (one thread, the whole
  *                     device waiting) by binary extended Euclid, variable
  *                     time, instead of Fermat's a^(p-2);
- *   SP_BA_APPLY_LEAN  msm_ba2.cu's sums: an addition that its x
+ *   SP_BA_APPLY_LEAN  msm_ba2.cu's G2 sums: an addition that its x
  *                     coordinates decided (the common case) with four
  *                     field elements live, coordinates read again where
- *                     needed; the other items out of line;
+ *                     needed; the other items out of line (G1's ran
+ *                     slower: it keeps its whole-points kernel);
  *   SP_BA_DENS_PAIR   msm_ba2.cu's denominators: two items per step, their
  *                     loads issued together;
- *   SP_BA_LEAN_MORE   with SP_BA_APPLY_LEAN: one block per SM more (fewer
- *                     registers a thread, some spilled).
+ *   SP_BA_WIDE_ITEMS  msm_ba2.cu: up to 128 items per thread instead of
+ *                     32 (4x fewer block products for the inversion's
+ *                     block to multiply in series);
+ *   SP_BA_APPLY_128   msm_ba2.cu's sums in blocks of 128 threads: G1's 5
+ *                     per SM (20 warps against 16), G2's lean ones 3 (12
+ *                     against 8; G2 without SP_BA_APPLY_LEAN as before).
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT;
- * SP_CUDA_BA_FORM=0..15 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..31 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
 #define SP_BA_DENS_PAIR 4
-#define SP_BA_LEAN_MORE 8
-#define SP_BA_FORM_ALL 15
-#define SP_CUDA_BA_FORM_DEFAULT 15
+#define SP_BA_WIDE_ITEMS 8
+#define SP_BA_APPLY_128 16
+#define SP_BA_FORM_ALL 31
+#define SP_CUDA_BA_FORM_DEFAULT 31
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

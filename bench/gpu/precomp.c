@@ -123,9 +123,11 @@ void bench_msm_precomp(chk_env *env)
 
 /* ---- the batch-affine kernel forms (sp_cuda_set_ba_form) ---- */
 
-/* The ladder: none, each bit added in turn (the last the default's). */
-static const int ba_forms[] = {0, SP_BA_INV_VAR, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
-                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_APPLY_LEAN, SP_BA_FORM_ALL};
+/* The ladder: none, then the bits added in turn. */
+static const int ba_forms[] = {0, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
+                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS,
+                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_APPLY_LEAN,
+                               SP_BA_FORM_ALL};
 #define BA_NFORMS ((int)(sizeof ba_forms / sizeof ba_forms[0]))
 
 /* ms[kind][form] of one size: kind 0 plain, 1 the model's table */

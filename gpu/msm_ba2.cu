@@ -54,6 +54,7 @@
 #include <cub/device/device_scan.cuh>
 #include <string.h>
 #include "field_inv.cuh"
+#include "field_lanes.cuh"
 #include "msm_ba.cuh"
 #include "msm_kern.cuh"
 #include "msm_eo.cuh"
@@ -84,6 +85,11 @@ template <int M> struct b2_dens_blocks<fp2_tm<M> > { enum { N = 1 }; };
  * 16). */
 template <class F> struct b2_lean { enum { ON = 0 }; };
 template <int M> struct b2_lean<fp2_tm<M> > { enum { ON = 1 }; };
+/* SP_BA_APPLY_LANES: G2's lean sums over two lanes (field_lanes.cuh), with
+ * the Fp2 sums of products only (their split is even; Karatsuba keeps
+ * one lane). */
+template <class F> struct b2_lanes { enum { ON = 0, M = 0 }; };
+template <> struct b2_lanes<fp2_tm<SP_MUL_EO_SUM> > { enum { ON = 1, M = SP_MUL_EO_SUM }; };
 /* Items per thread at most (S): with SP_BA_WIDE_ITEMS 128, else 32.
  * ba_top's threads each multiply a run of the round's block products
  * (~M / (S 256 512) of them, in series, twice): 4x shorter runs. */
@@ -404,6 +410,102 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
     }
 }
 
+/* This lane's half of coordinate c of point a, read again (b2_ld). */
+template <int M>
+static __device__ __forceinline__ void l2_ld(fp_tm<M> &r, const fp2_tm<M> &c, unsigned h)
+{
+    b2_ld(r, l2_at(&c, h));
+}
+
+/* b2_sum_addx over two lanes (field_lanes.cuh): this lane's halves of
+ * the sum r, and of inv. */
+template <int M>
+static __device__ __forceinline__ void b2_sum_addx_l2(const b2_src<fp2_tm<M> > &src, uint32_t e0,
+                                                      const fp_tm<M> &pre, fp_tm<M> &inv,
+                                                      fp_tm<M> &rx, fp_tm<M> &ry, unsigned mask,
+                                                      unsigned h)
+{
+    uint32_t n0, n1;
+    const affine_t<fp2_tm<M> > *a0 = b2_addr(src, e0, &n0), *a1 = b2_addr(src, e0 + 1, &n1);
+    fp_tm<M> d, e, t;
+    l2_ld(d, a1->x, h);
+    l2_ld(t, a0->x, h);
+    f_sub(d, d, t); /* den */
+    l2_mul(e, inv, pre, mask, h);
+    l2_mul(inv, inv, d, mask, h);
+    l2_ld(d, a1->y, h);
+    l2_ld(t, a0->y, h);
+    if (n0 == n1)
+        f_sub(d, d, t);
+    else
+        f_add(d, d, t);
+    if (n1)
+        f_neg(d, d); /* num */
+    l2_mul(e, d, e, mask, h); /* lambda */
+    l2_sqr(d, e, mask, h);
+    l2_ld(t, a0->x, h);
+    f_sub(d, d, t);
+    l2_ld(t, a1->x, h);
+    f_sub(rx, d, t);
+    l2_ld(t, a0->x, h);
+    f_sub(t, t, rx);
+    l2_mul(e, e, t, mask, h);
+    l2_ld(t, a0->y, h);
+    if (n0)
+        f_add(ry, e, t);
+    else
+        f_sub(ry, e, t);
+}
+
+/* b2_apply's lean G2 sums over two lanes (SP_BA_APPLY_LANES): lanes 2j and
+ * 2j + 1 are b2_dens's thread j of the same position, each holding one
+ * half of every Fp2 element; the rare items are made whole by both lanes
+ * (b2_sum_other, out of line) and each keeps its half. */
+template <int M>
+__global__ void __launch_bounds__(B2_THREADS, 2)
+b2_apply_l2(b2_src<fp2_tm<M> > src, const uint32_t *count, unsigned S, affine_t<fp2_tm<M> > *out,
+            const fp2_tm<M> *ex, const fp2_tm<M> *ibt)
+{
+    typedef fp2_tm<M> F;
+    const uint32_t Mc = *count;
+    const unsigned h = l2_half(), mask = l2_mask();
+    const size_t T = (size_t)gridDim.x * blockDim.x / 2,
+                 t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1;
+    if (t >= Mc)
+        return; /* both lanes of a pair */
+    fp_tm<M> inv = *l2_at(&ibt[t / B2_THREADS], h), x = *l2_at(&ex[t], h);
+    l2_mul(inv, inv, x, mask, h);
+    int k = (int)((Mc - 1 - t) / T);
+    if (k > (int)S - 1)
+        k = (int)S - 1;
+    for (; k >= 0; k--) {
+        const size_t i = t + (size_t)k * T;
+        const uint4 hd = *b2_hdr(&out[i]);
+        if (k > 0 && h == 0) { /* the next item's points on their way to L2 */
+            const uint4 hn = *b2_hdr(&out[i - T]);
+            uint32_t ng;
+            b2_prefetch(b2_addr(src, hn.x, &ng));
+            if (hn.y != B2_SINGLE)
+                b2_prefetch(b2_addr(src, hn.x + 1, &ng));
+        }
+        fp_tm<M> rx, ry;
+        if (hd.y == B2_ADDX) {
+            b2_sum_addx_l2(src, hd.x, *l2_at(&out[i].x, h), inv, rx, ry, mask, h);
+        } else {
+            F fi, pre = out[i].x;
+            affine_t<F> r;
+            l2_join(fi, inv, mask, h);
+            b2_sum_other(src, hd, pre, fi, r);
+            inv = *l2_at(&fi, h);
+            rx = *l2_at(&r.x, h);
+            ry = *l2_at(&r.y, h);
+        }
+        __syncwarp(mask); /* both lanes read the slot (header, pre) before either writes */
+        *l2_at(&out[i].x, h) = rx;
+        *l2_at(&out[i].y, h) = ry;
+    }
+}
+
 /* ---- list bookkeeping ---- */
 
 /* Round 0's lists: the records of each bucket of the group that lie in
@@ -587,6 +689,44 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
     return SP_OK;
 }
 
+/* b2_apply in the form sp_cuda_set_ba_form picks, over b2_dens's blocks
+ * (blocks of B2_THREADS threads). */
+template <class F>
+static sp_status b2_launch_apply(sp_cuda *ctx, const b2_src<F> &in, b2_bufs<F> *B, int out, unsigned S,
+                                 unsigned blocks)
+{
+    enum { AB = b2_apply_blocks<F>::N };
+    const int form = ctx->ba_form, lean = form & SP_BA_APPLY_LEAN;
+    const uint32_t *count = B->word + 1;
+    if constexpr (b2_lanes<F>::ON) {
+        if (lean && (form & SP_BA_APPLY_LANES)) {
+            b2_apply_l2<b2_lanes<F>::M><<<blocks * 2, B2_THREADS, 0, ctx->stream>>>(
+                in, count, S, B->pts[out], B->ex, B->ibt);
+            SP_CU_LAUNCHED(ctx, "b2_apply_l2");
+            return SP_OK;
+        }
+    }
+    if constexpr (b2_lean<F>::ON) {
+        if (lean && (form & SP_BA_APPLY_128))
+            b2_apply<F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
+                in, count, S, B->pts[out], B->ex, B->ibt);
+        else if (lean)
+            b2_apply<F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+                in, count, S, B->pts[out], B->ex, B->ibt);
+        else
+            b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+                in, count, S, B->pts[out], B->ex, B->ibt);
+    } else if (form & SP_BA_APPLY_128) {
+        b2_apply<F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
+            in, count, S, B->pts[out], B->ex, B->ibt);
+    } else {
+        b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            in, count, S, B->pts[out], B->ex, B->ibt);
+    }
+    SP_CU_LAUNCHED(ctx, "b2_apply");
+    return SP_OK;
+}
+
 /* One round: the lists len/beg of `in` halved into B->pts[out] (lists
  * nlen/nbeg); *longest = the longest new list. */
 template <class F>
@@ -638,26 +778,7 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    enum { AB = b2_apply_blocks<F>::N };
-    const int form = ctx->ba_form;
-    if constexpr (b2_lean<F>::ON) {
-        if ((form & SP_BA_APPLY_LEAN) && (form & SP_BA_APPLY_128))
-            b2_apply<F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
-                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-        else if (form & SP_BA_APPLY_LEAN)
-            b2_apply<F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-        else
-            b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-                in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-    } else if (form & SP_BA_APPLY_128) {
-        b2_apply<F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
-            in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-    } else {
-        b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-            in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
-    }
-    SP_CU_LAUNCHED(ctx, "b2_apply");
+    SP_TRY(b2_launch_apply<F>(ctx, in, B, out, S, blocks));
     if (pf->on) {
         SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
         SP_CU(ctx, cudaEventSynchronize(ev[4]));

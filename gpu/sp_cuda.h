@@ -196,17 +196,25 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     block to multiply in series);
  *   SP_BA_APPLY_128   msm_ba2.cu's sums in blocks of 128 threads: G1's 5
  *                     per SM (20 warps against 16), G2's lean ones 3 (12
- *                     against 8; G2 without SP_BA_APPLY_LEAN as before).
- * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT;
- * SP_CUDA_BA_FORM=0..31 in the environment overrides it when a context is
+ *                     against 8; G2 without SP_BA_APPLY_LEAN as before);
+ *                     the spills that buys made both slower on the H200;
+ *   SP_BA_APPLY_LANES with SP_BA_APPLY_LEAN and the Fp2 sums
+ *                     (sp_cuda_set_fp2_mul 1): G2's sums over two lanes a
+ *                     pair, each lane one half of every Fp2 element
+ *                     (gpu/field_lanes.cuh), 16 warps per SM against 8.
+ * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
+ * (15, all but SP_BA_APPLY_128: the fastest measured in both groups at
+ * 2^22, 2^24 and 2^26, plain and over tables, bench/NOTES.md);
+ * SP_CUDA_BA_FORM=0..63 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
 #define SP_BA_DENS_PAIR 4
 #define SP_BA_WIDE_ITEMS 8
 #define SP_BA_APPLY_128 16
-#define SP_BA_FORM_ALL 31
-#define SP_CUDA_BA_FORM_DEFAULT 31
+#define SP_BA_APPLY_LANES 32
+#define SP_BA_FORM_ALL 63
+#define SP_CUDA_BA_FORM_DEFAULT 15
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

@@ -127,7 +127,8 @@ void bench_msm_precomp(chk_env *env)
 static const int ba_forms[] = {0, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
                                SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS,
                                SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_APPLY_LEAN,
-                               SP_BA_FORM_ALL};
+                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_APPLY_LEAN |
+                                   SP_BA_APPLY_LANES};
 #define BA_NFORMS ((int)(sizeof ba_forms / sizeof ba_forms[0]))
 
 /* ms[kind][form] of one size: kind 0 plain, 1 the model's table */

@@ -249,7 +249,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
 extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->ntt_impl;
-    if (impl >= 0 && impl <= 14)
+    if (impl >= 0 && impl <= 16)
         ctx->ntt_impl = impl;
     return old;
 }

@@ -88,7 +88,7 @@ void bench_ntt(chk_env *env)
         "Fr NTT 15, as 13, 256 threads (9 stages: 2 columns)",
         "Fr NTT 16, as 13, 128 threads (8 stages: 2 columns, 9: 1)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 13 */
+    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 15 */
     for (int f = 1; f < 17; f++) {
         if (f == 9 || f == 11 || (env->ntt_impl >= 0 && f != env->ntt_impl))
             continue;

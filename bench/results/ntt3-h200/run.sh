@@ -46,7 +46,7 @@ grep -E '^\| Fr NTT 1[356],' $OUT/bench_ntt.txt
 NCU="ncu --clock-control none -k regex:ntts_pass --launch-skip 66 --launch-count 3 --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis"
 for i in 15 16; do
     APP="$B/gpu_bench --no-checks --ntt-table --ntt 26 --ntt-impl $i"
-    timeout 80 $NCU --print-details all $APP >$OUT/ncu$i.txt 2>&1; rc=$?
+    timeout 60 $NCU --print-details all $APP >$OUT/ncu$i.txt 2>&1; rc=$?
     grep -q -i 'unrecognised\|unrecognized\|unknown option' $OUT/ncu$i.txt && { timeout 80 $NCU $APP >$OUT/ncu$i.txt 2>&1; rc=$?; }
     echo "ncu $i rc=$rc $(el)"
     grep -E 'ntts_pass<|Duration|Fmaheavy|Issue Slots Busy|Executed Ipc Elapsed|Warp Cycles Per Issued|Stall (Math|Not Sel|Wait|Dispatch|Barrier|Short|Long|MIO|LG)|Registers Per Thread  |Achieved Occupancy  |DRAM Throughput|L2 Hit|Mem Busy' $OUT/ncu$i.txt | cut -c1-130 | head -70

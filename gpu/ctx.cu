@@ -24,9 +24,10 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
     return SP_OK;
 }
 
-/* Defaults of the NTT, MSM-accumulation, table and Fp2 knobs (sp_cuda.h),
- * then the overrides SP_CUDA_NTT=0..16, SP_CUDA_MSM_ACC=0..3,
- * SP_CUDA_MSM_TABLE=0|1 and SP_CUDA_FP2_MUL=0|1, so that whole runs
+/* Defaults of the NTT, MSM-accumulation, table, Fp2 and batch-affine form
+ * knobs (sp_cuda.h), then the overrides SP_CUDA_NTT=0..16,
+ * SP_CUDA_MSM_ACC=0..3, SP_CUDA_MSM_TABLE=0|1, SP_CUDA_FP2_MUL=0|1 and
+ * SP_CUDA_BA_FORM=0..15, so that whole runs
  * (prove, the engine) can be measured with either; SP_CUDA_PROFILE=1
  * turns the phase times on (sp_cuda_set_profile). */
 static void ctx_knobs_from_env(sp_cuda *ctx)
@@ -35,12 +36,20 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
     ctx->msm_acc = SP_CUDA_MSM_ACC_DEFAULT;
     ctx->msm_table = SP_CUDA_MSM_TABLE_DEFAULT;
     ctx->fp2_mul = SP_CUDA_FP2_MUL_DEFAULT;
+    ctx->ba_form = SP_CUDA_BA_FORM_DEFAULT;
     const char *v = getenv("SP_CUDA_MSM_TABLE");
     if (v && (v[0] == '0' || v[0] == '1') && !v[1])
         ctx->msm_table = v[0] - '0';
     v = getenv("SP_CUDA_FP2_MUL");
     if (v && (v[0] == '0' || v[0] == '1') && !v[1])
         ctx->fp2_mul = v[0] - '0';
+    v = getenv("SP_CUDA_BA_FORM");
+    if (v && *v) {
+        char *end;
+        const long f = strtol(v, &end, 10);
+        if (!*end && f >= 0 && f <= SP_BA_FORM_ALL && v[0] >= '0' && v[0] <= '9')
+            ctx->ba_form = (int)f;
+    }
     v = getenv("SP_CUDA_PROFILE");
     ctx->profile = v && v[0] == '1' && !v[1];
     v = getenv("SP_CUDA_NTT");

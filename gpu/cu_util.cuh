@@ -83,6 +83,7 @@ struct sp_cuda {
     struct sp_cu_table *tabs;
     int n_tabs, cap_tabs;
     int fp2_mul; /* G2 batch-affine Fp2 products: 0 Karatsuba, 1 sums (sp_cuda_set_fp2_mul) */
+    int ba_form; /* batch-affine rounds: SP_BA_* bits (sp_cuda_set_ba_form) */
 };
 
 /* Records "what (file:line): message" in ctx->err. */

@@ -3,6 +3,7 @@
 #include "cu_util.cuh"
 #include "field.cuh"
 #include "field_eo2.cuh"
+#include "field_inv.cuh"
 
 static_assert(sizeof(fp_t) == sizeof(sp_fp), "Fp layout");
 static_assert(sizeof(fr_t) == sizeof(sp_fr), "Fr layout");
@@ -47,6 +48,22 @@ __global__ void fr_batch_x(int op, fr_tm<SP_MUL_EO> *out, const fr_tm<SP_MUL_EO>
     }
 }
 
+/* op 15: out = 1/a by f_inv_var, 16: by f_inv_fermat (Fp and Fp2). */
+template <class F>
+__global__ void field_inv_batch(int op, F *out, const F *a, const F *b, size_t n)
+{
+    (void)b;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    F x = a[i], r;
+    if (op == 15)
+        f_inv_var(r, x);
+    else
+        f_inv_fermat(r, x);
+    out[i] = r;
+}
+
 /* kern(op, out, a, b, n) over host or device arrays of n elements (b is
  * not read for op 1, sqr). */
 template <class F, class H>
@@ -75,11 +92,13 @@ static sp_status batch_run(sp_cuda *ctx, void (*kern)(int, F *, const F *, const
 }
 
 /* The ops past 11 of each field (sp_cuda.h): Fr 12, 13 (the NTT's
- * products), Fp2 14 (mul by sums of products). */
+ * products), Fp2 14 (mul by sums of products), Fp and Fp2 15, 16 (the
+ * inverses). */
 static sp_status batch_more(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b, size_t n)
 {
-    (void)ctx, (void)op, (void)out, (void)a, (void)b, (void)n;
-    return SP_ERR_INVALID_ARG;
+    if (op != 15 && op != 16)
+        return SP_ERR_INVALID_ARG;
+    return batch_run(ctx, field_inv_batch<fp_tm<SP_MUL_EO> >, op, out, a, b, n);
 }
 static sp_status batch_more(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a, const sp_fr *b, size_t n)
 {
@@ -90,6 +109,8 @@ static sp_status batch_more(sp_cuda *ctx, int op, sp_fr *out, const sp_fr *a, co
 static sp_status batch_more(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, const sp_fp2 *b,
                             size_t n)
 {
+    if (op == 15 || op == 16)
+        return batch_run(ctx, field_inv_batch<fp2_tm<SP_MUL_EO> >, op, out, a, b, n);
     if (op != 14)
         return SP_ERR_INVALID_ARG;
     return batch_run(ctx, field_batch<fp2_tm<SP_MUL_EO_SUM> >, 0, out, a, b, n);

@@ -335,7 +335,8 @@ static sp_status ba_round(sp_cuda *ctx, ba_bufs *B, const ba_in &in, int out, ui
     const size_t top_smem = (2 * BA_TOP_THREADS + 1) * sizeof(ba_f);
     SP_CU(ctx, cudaFuncSetAttribute(ba_top<ba_f, BA_TOP_THREADS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
-    ba_top<ba_f, BA_TOP_THREADS><<<1, BA_TOP_THREADS, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
+    ba_top<ba_f, BA_TOP_THREADS><<<1, BA_TOP_THREADS, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks,
+                                                                          ctx->ba_form & SP_BA_INV_VAR);
     SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));

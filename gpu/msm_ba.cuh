@@ -95,10 +95,11 @@ static __device__ void ba_block_others(const F &v, F *sp, F *ss, F *others, F *t
 }
 
 /* One block of THREADS threads: ibt[i] = 1 / bt[i] for the nb block
- * products, with one inversion. A thread takes a run of consecutive
- * products; dynamic shared memory: 2 T field elements + 1. */
+ * products, with one inversion (inv_var: f_inv_var, else f_inv_fermat;
+ * sp_cuda_set_ba_form). A thread takes a run of consecutive products;
+ * dynamic shared memory: 2 T field elements + 1. */
 template <class F, unsigned THREADS>
-static __global__ void __launch_bounds__(THREADS) ba_top(const F *bt, F *ibt, uint32_t nb)
+static __global__ void __launch_bounds__(THREADS) ba_top(const F *bt, F *ibt, uint32_t nb, int inv_var)
 {
     extern __shared__ __align__(16) unsigned char ba_smem[];
     F *sp = (F *)ba_smem, *ss = sp + blockDim.x, *inv = ss + blockDim.x;
@@ -112,8 +113,12 @@ static __global__ void __launch_bounds__(THREADS) ba_top(const F *bt, F *ibt, ui
     }
     F others, total;
     ba_block_others(run, sp, ss, &others, &total);
-    if (threadIdx.x == 0)
-        f_inv_fermat(*inv, total);
+    if (threadIdx.x == 0) {
+        if (inv_var)
+            f_inv_var(*inv, total);
+        else
+            f_inv_fermat(*inv, total);
+    }
     __syncthreads();
     F r; /* 1 / (product of bt[lo..hi)) times the product of bt[lo..i) */
     f_mul(r, *inv, others);

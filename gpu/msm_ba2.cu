@@ -72,6 +72,9 @@ template <int M> struct b2_top_threads<fp2_tm<M> > { enum { N = 256 }; };
  * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
 template <int M> struct b2_apply_blocks<fp2_tm<M> > { enum { N = 1 }; };
+/* The lean b2_apply (four field elements live) at as many blocks per SM,
+ * or one more with SP_BA_LEAN_MORE (ptxas -v, BLS12-381: G1 80 registers
+ * and 172 bytes of spills at 3, G2 128 and 528 at 2). */
 template <class F> struct b2_dens_blocks { enum { N = 2 }; };
 template <int M> struct b2_dens_blocks<fp2_tm<M> > { enum { N = 1 }; };
 #define B2_MAX_ITEMS 32     /* items per thread at most (S) */
@@ -118,28 +121,38 @@ static __device__ __forceinline__ void b2_load(affine_t<F> &p, const affine_t<F>
         f_neg(p.y, p.y);
 }
 
-/* Item classes (the slot header's second word). */
-enum { B2_SINGLE = BA_ADD + 1 }; /* the rest: msm_ba.cuh's BA_ classes of a pair */
+/* Item classes (the slot header's second word): msm_ba.cuh's BA_ classes
+ * of a pair, B2_SINGLE (an odd last element, copied), B2_ADDX (an
+ * addition that the x coordinates decided: both non-zero, so neither
+ * point is infinity, and different, so den = x1 - x0). */
+enum { B2_SINGLE = BA_ADD + 1, B2_ADDX };
 
-/* The class and denominator of the pair (e0, e0 + 1) from the x
- * coordinates when they decide it (both non-zero and different: the
- * common case), else from the whole points; the same as ba_classify. */
+/* The class and denominator of the pair (e0, e0 + 1) whose x coordinates
+ * are x0, x1: B2_ADDX when they decide it (the common case), else from the
+ * whole points (ba_classify). */
 template <class F>
-static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, F &den)
+static __device__ __noinline__ int b2_den_whole(const b2_src<F> &s, uint32_t e0, F &den)
 {
     uint32_t n0, n1;
     const affine_t<F> *a0 = b2_addr(s, e0, &n0), *a1 = b2_addr(s, e0 + 1, &n1);
-    const F x0 = a0->x, x1 = a1->x;
-    if (!f_is_zero(x0) && !f_is_zero(x1)) {
-        f_sub(den, x1, x0);
-        if (!f_is_zero(den))
-            return BA_ADD;
-    }
     affine_t<F> p, q;
     F num;
     b2_load(p, a0, n0);
     b2_load(q, a1, n1);
     return ba_classify(p, q, num, den);
+}
+
+/* (the whole points out of line: their registers stay out of b2_dens) */
+template <class F>
+static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, const F &x0,
+                                             const F &x1, F &den)
+{
+    if (!f_is_zero(x0) && !f_is_zero(x1)) {
+        f_sub(den, x1, x0);
+        if (!f_is_zero(den))
+            return B2_ADDX;
+    }
+    return b2_den_whole(s, e0, den);
 }
 
 /* The 16-byte header after the first coordinate of an output slot. */
@@ -159,7 +172,45 @@ struct b2_lists {
     unsigned S;
 };
 
+/* Item i's pair: its first element e0, and whether it has a second. */
+static __device__ __forceinline__ bool b2_item(const b2_lists &L, size_t i, uint32_t *e0)
+{
+    const uint32_t b = L.ibkt[i], j = (uint32_t)i - L.nbeg[b];
+    *e0 = L.beg[b] + 2 * j;
+    return 2 * j + 1 < L.len[b];
+}
+
+/* The x coordinates of elements e0 and e0 + 1 (a sign changes y only). */
 template <class F>
+static __device__ __forceinline__ void b2_xs(const b2_src<F> &s, uint32_t e0, F &x0, F &x1)
+{
+    uint32_t n;
+    x0 = b2_addr(s, e0, &n)->x;
+    x1 = b2_addr(s, e0 + 1, &n)->x;
+}
+
+/* An item's slot header, and for an addition the product of the thread's
+ * earlier denominators (acc) in its slot before acc takes den. */
+template <class F>
+static __device__ __forceinline__ void b2_dens_put(const b2_src<F> &s, affine_t<F> &slot, uint32_t e0,
+                                                   bool two, const F &x0, const F &x1, F &acc)
+{
+    uint32_t cls = B2_SINGLE;
+    if (two) {
+        F den;
+        cls = b2_den(s, e0, x0, x1, den);
+        if (cls == BA_ADD || cls == B2_ADDX) {
+            slot.x = acc;
+            f_mul(acc, acc, den);
+        }
+    }
+    *b2_hdr(&slot) = make_uint4(e0, cls, 0, 0);
+}
+
+/* PAIR (sp_cuda_set_ba_form's SP_BA_DENS_PAIR): items k and k + 1 of the
+ * thread at once, their loads issued together (the kernel waits on
+ * dependent loads: bucket, list, record, point). */
+template <class F, bool PAIR>
 __global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
 b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
 {
@@ -168,21 +219,21 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     F acc;
     f_set_one(acc);
-    for (unsigned k = 0; k < L.S; k++) {
-        const size_t i = t + k * T;
+    for (unsigned k = 0; k < L.S; k += PAIR ? 2 : 1) {
+        const size_t i = t + k * T, i1 = i + T;
         if (i >= M)
             break;
-        const uint32_t b = L.ibkt[i], j = (uint32_t)i - L.nbeg[b], e0 = L.beg[b] + 2 * j;
-        uint32_t cls = B2_SINGLE;
-        if (2 * j + 1 < L.len[b]) {
-            F den;
-            cls = b2_den(src, e0, den);
-            if (cls == BA_ADD) {
-                out[i].x = acc; /* the product of the earlier denominators */
-                f_mul(acc, acc, den);
-            }
-        }
-        *b2_hdr(&out[i]) = make_uint4(e0, cls, 0, 0);
+        const bool has1 = PAIR && k + 1 < L.S && i1 < M;
+        uint32_t e0, e1 = 0;
+        const bool two = b2_item(L, i, &e0), two1 = has1 && b2_item(L, i1, &e1);
+        F x0, x1, y0, y1;
+        if (two)
+            b2_xs(src, e0, x0, x1);
+        if (two1)
+            b2_xs(src, e1, y0, y1);
+        b2_dens_put(src, out[i], e0, two, x0, x1, acc);
+        if (has1)
+            b2_dens_put(src, out[i1], e1, two1, y0, y1, acc);
     }
     F others, total;
     ba_block_others(acc, sp, ss, &others, &total);
@@ -196,11 +247,118 @@ static __device__ __forceinline__ void b2_prefetch(const void *p)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
+/* Item h's sum r from its points, however they add (copies, infinity,
+ * doubling, addition); an addition takes 1/den from inv (the inverse of
+ * the product of the thread's denominators up to this one) and pre (the
+ * product of those before it, in its slot), and leaves in inv the inverse
+ * of the product up to the one before. */
+template <class F>
+static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const F &pre,
+                                                  F &inv, affine_t<F> &r)
+{
+    uint32_t n0, n1;
+    affine_t<F> p;
+    b2_load(p, b2_addr(src, h.x, &n0), n0);
+    if (h.y == B2_SINGLE) {
+        r = p;
+        return;
+    }
+    affine_t<F> q;
+    b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
+    F num, den;
+    const int how = ba_classify(p, q, num, den);
+    if (how == BA_COPY_P) {
+        r = p;
+    } else if (how == BA_COPY_Q) {
+        r = q;
+    } else if (how == BA_INF) {
+        f_set_zero(r.x);
+        f_set_zero(r.y);
+    } else {
+        F id, lam, u;
+        f_mul(id, inv, pre);
+        f_mul(inv, inv, den);
+        f_mul(lam, num, id);
+        f_sqr(r.x, lam);
+        f_sub(r.x, r.x, p.x);
+        f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
+        f_sub(u, p.x, r.x);
+        f_mul(u, lam, u);
+        f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
+    }
+}
+
+/* The lean path's rare items, out of line: their registers (both points
+ * whole) stay out of the kernel's common path. */
+template <class F>
+static __device__ __noinline__ void b2_sum_other(const b2_src<F> &src, uint4 h, const F &pre,
+                                                 F &inv, affine_t<F> &r)
+{
+    b2_sum_any(src, h, pre, inv, r);
+}
+
+/* r = *p by loads the compiler leaves where they are written: the lean
+ * path reads a coordinate again (L1) instead of holding it in registers
+ * across the products. */
+template <class F>
+static __device__ __forceinline__ void b2_ld(F &r, const F *p)
+{
+    static_assert(sizeof(F) % 16 == 0, "16-byte words");
+    uint4 *d = (uint4 *)&r;
+    const uint4 *s = (const uint4 *)p;
+#pragma unroll
+    for (int j = 0; j < (int)(sizeof(F) / 16); j++)
+        asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(d[j].x), "=r"(d[j].y), "=r"(d[j].z), "=r"(d[j].w)
+                     : "l"(s + j));
+}
+
+/* A B2_ADDX item's sum (x coordinates non-zero and different) with four
+ * field elements live at most: den, 1/den, inv, one coordinate read
+ * again where needed; y1' = y1 or -y1 by the records' signs n0, n1. */
+template <class F>
+static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_t e0, const F &pre,
+                                                   F &inv, affine_t<F> &r)
+{
+    uint32_t n0, n1;
+    const affine_t<F> *a0 = b2_addr(src, e0, &n0), *a1 = b2_addr(src, e0 + 1, &n1);
+    F d, e, t;
+    b2_ld(d, &a1->x);
+    b2_ld(t, &a0->x);
+    f_sub(d, d, t);   /* den */
+    f_mul(e, inv, pre); /* 1 / den */
+    f_mul(inv, inv, d);
+    b2_ld(d, &a1->y);
+    b2_ld(t, &a0->y);
+    if (n0 == n1)
+        f_sub(d, d, t);
+    else
+        f_add(d, d, t);
+    if (n1)
+        f_neg(d, d);  /* num = y1' - y0' */
+    f_mul(e, d, e);   /* lambda */
+    f_sqr(d, e);
+    b2_ld(t, &a0->x);
+    f_sub(d, d, t);
+    b2_ld(t, &a1->x);
+    f_sub(r.x, d, t); /* x3 = lambda^2 - x0 - x1 */
+    b2_ld(t, &a0->x);
+    f_sub(t, t, r.x);
+    f_mul(e, e, t);   /* lambda (x0 - x3) */
+    b2_ld(t, &a0->y);
+    if (n0)
+        f_add(r.y, e, t);
+    else
+        f_sub(r.y, e, t); /* y3 = lambda (x0 - x3) - y0' */
+}
+
 /* The sums: thread t walks its items backwards; for the j-th addition,
  * 1/den_j = (1 / product of den_0..j) * (product of den_0..j-1, in the
- * slot), and 1 / product of den_0..j-1 = that times den_j. */
-template <class F>
-__global__ void __launch_bounds__(B2_THREADS, b2_apply_blocks<F>::N)
+ * slot), and 1 / product of den_0..j-1 = that times den_j. LEAN
+ * (sp_cuda_set_ba_form's SP_BA_APPLY_LEAN): B2_ADDX items by
+ * b2_sum_addx, the rest out of line, at BLOCKS blocks per SM. */
+template <class F, bool LEAN, int BLOCKS>
+__global__ void __launch_bounds__(B2_THREADS, BLOCKS)
 b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const F *ex,
          const F *ibt)
 {
@@ -223,37 +381,13 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
             if (hn.y != B2_SINGLE)
                 b2_prefetch(b2_addr(src, hn.x + 1, &ng));
         }
-        uint32_t n0, n1;
-        const affine_t<F> *a0 = b2_addr(src, h.x, &n0);
-        affine_t<F> p, r;
-        b2_load(p, a0, n0);
-        if (h.y == B2_SINGLE) {
-            r = p;
-        } else {
-            affine_t<F> q;
-            b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
-            F num, den;
-            const int how = ba_classify(p, q, num, den);
-            if (how == BA_COPY_P) {
-                r = p;
-            } else if (how == BA_COPY_Q) {
-                r = q;
-            } else if (how == BA_INF) {
-                f_set_zero(r.x);
-                f_set_zero(r.y);
-            } else {
-                F id, lam, u;
-                f_mul(id, inv, out[i].x);
-                f_mul(inv, inv, den);
-                f_mul(lam, num, id);
-                f_sqr(r.x, lam);
-                f_sub(r.x, r.x, p.x);
-                f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
-                f_sub(u, p.x, r.x);
-                f_mul(u, lam, u);
-                f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
-            }
-        }
+        affine_t<F> r;
+        if (!LEAN)
+            b2_sum_any(src, h, out[i].x, inv, r);
+        else if (h.y == B2_ADDX)
+            b2_sum_addx(src, h.x, out[i].x, inv, r);
+        else
+            b2_sum_other(src, h, out[i].x, inv, r);
         out[i] = r;
     }
 }
@@ -475,7 +609,10 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     b2_lists L = {B->len, B->beg, B->nbeg, B->ibkt, B->word + 1, S};
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
-    b2_dens<F><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
+    if (ctx->ba_form & SP_BA_DENS_PAIR)
+        b2_dens<F, true><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
+    else
+        b2_dens<F, false><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
     SP_CU_LAUNCHED(ctx, "b2_dens");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
@@ -483,12 +620,21 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     const size_t top_smem = (2 * top + 1) * sizeof(F);
     SP_CU(ctx, cudaFuncSetAttribute(ba_top<F, b2_top_threads<F>::N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
-    ba_top<F, b2_top_threads<F>::N><<<1, top, top_smem, ctx->stream>>>(B->bt, B->ibt, blocks);
+    ba_top<F, b2_top_threads<F>::N><<<1, top, top_smem, ctx->stream>>>(
+        B->bt, B->ibt, blocks, ctx->ba_form & SP_BA_INV_VAR);
     SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    b2_apply<F><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->word + 1, S, B->pts[out], B->ex,
-                                                        B->ibt);
+    enum { AB = b2_apply_blocks<F>::N };
+    if ((ctx->ba_form & SP_BA_APPLY_LEAN) && (ctx->ba_form & SP_BA_LEAN_MORE))
+        b2_apply<F, true, AB + 1><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
+    else if (ctx->ba_form & SP_BA_APPLY_LEAN)
+        b2_apply<F, true, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->word + 1, S,
+                                                                      B->pts[out], B->ex, B->ibt);
+    else
+        b2_apply<F, false, b2_apply_blocks<F>::N><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            in, B->word + 1, S, B->pts[out], B->ex, B->ibt);
     SP_CU_LAUNCHED(ctx, "b2_apply");
     if (pf->on) {
         SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
@@ -800,5 +946,13 @@ extern "C" int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form)
     int old = ctx->fp2_mul;
     if (form == 0 || form == 1)
         ctx->fp2_mul = form;
+    return old;
+}
+
+extern "C" int sp_cuda_set_ba_form(sp_cuda *ctx, int form)
+{
+    int old = ctx->ba_form;
+    if (form >= 0 && form <= SP_BA_FORM_ALL)
+        ctx->ba_form = form;
     return old;
 }

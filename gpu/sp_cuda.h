@@ -179,6 +179,29 @@ int sp_cuda_set_msm_table(sp_cuda *ctx, int on);
  * created. Returns the previous setting; other values are ignored. */
 #define SP_CUDA_FP2_MUL_DEFAULT 1
 int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
+/* Tuning knob: the forms of the batch-affine accumulations' round
+ * kernels (msm_ba.cu, msm_ba2.cu), a sum of bits:
+ *   SP_BA_INV_VAR     the round's one inversion (one thread, the whole
+ *                     device waiting) by binary extended Euclid, variable
+ *                     time, instead of Fermat's a^(p-2);
+ *   SP_BA_APPLY_LEAN  msm_ba2.cu's sums: an addition that its x
+ *                     coordinates decided (the common case) with four
+ *                     field elements live, coordinates read again where
+ *                     needed; the other items out of line;
+ *   SP_BA_DENS_PAIR   msm_ba2.cu's denominators: two items per step, their
+ *                     loads issued together;
+ *   SP_BA_LEAN_MORE   with SP_BA_APPLY_LEAN: one block per SM more (fewer
+ *                     registers a thread, some spilled).
+ * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT;
+ * SP_CUDA_BA_FORM=0..15 in the environment overrides it when a context is
+ * created. Returns the previous setting; other values are ignored. */
+#define SP_BA_INV_VAR 1
+#define SP_BA_APPLY_LEAN 2
+#define SP_BA_DENS_PAIR 4
+#define SP_BA_LEAN_MORE 8
+#define SP_BA_FORM_ALL 15
+#define SP_CUDA_BA_FORM_DEFAULT 15
+int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
@@ -351,8 +374,10 @@ sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev,
  * (sp_cuda_set_mul_impl); for Fr also 12 mul and 13 mul of two elements
  * at once (i with i + ceil(n/2)) with the NTT kernels' even/odd products
  * (gpu/field_eo2.cuh); for Fp2 also 14 mul as two sums of products
- * (sp_cuda_set_fp2_mul's 1).
- * out, a, b: host or device. b is ignored for sqr.
+ * (sp_cuda_set_fp2_mul's 1); for Fp and Fp2 also 15 the inverse by
+ * binary extended Euclid (f_inv_var) and 16 by Fermat (f_inv_fermat),
+ * 1/0 = 0, with the even/odd multiplication.
+ * out, a, b: host or device. b is ignored for sqr and the inverses.
  */
 sp_status sp_cuda_fp_batch(sp_cuda *ctx, int op, sp_fp *out, const sp_fp *a, const sp_fp *b,
                            size_t n) SP_WARN_UNUSED;

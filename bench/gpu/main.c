@@ -1,5 +1,6 @@
 /*
- * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp]
+ * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp |
+ *            --ba-forms]
  *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--ntt-impl N] [--device N] [--no-bench]
  * gpu_bench --curve
  *
@@ -15,7 +16,10 @@
  * MSMs with resident and streamed bases; --precomp only the modmul rates
  * and the plain vs precomputed-table rows (G1 2^22 to --g1, G2 2^22 to
  * --g2 with both Fp2 multiplications: window, table size, build time,
- * phases; G2 over G1 at each size). Every timed call's result is checked (the
+ * phases; G2 over G1 at each size); --ba-forms only the batch-affine
+ * kernel forms (sp_cuda_set_ba_form) side by side, plain and over the
+ * model's table, G1 2^22 to --g1 and G2 2^22 to --g2, with their phases
+ * and G2 over G1 per form. Every timed call's result is checked (the
  * discrete-log oracle or the CPU): exit status 0 only when all were right.
  * gpu_check's options (--no-checks, --only) are accepted and change
  * nothing here, so that one command line serves both programs
@@ -75,7 +79,7 @@ int main(int argc, char **argv)
     chk_opts o;
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
-                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp] "
+                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp | --ba-forms] "
                          "[--g1 LOG] [--g2 LOG] [--ntt-impl N] [--ntt LOG] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
@@ -87,6 +91,10 @@ int main(int argc, char **argv)
     double t0 = chk_now();
     if (o.bench && o.stream) {
         bench_stream(&env);
+        bench_table_print();
+    } else if (o.bench && o.ba_forms) {
+        bench_field(&env);
+        bench_ba_forms(&env);
         bench_table_print();
     } else if (o.bench && o.precomp) {
         bench_field(&env); /* the modmul rates the MSMs are made of */

@@ -120,3 +120,96 @@ void bench_msm_precomp(chk_env *env)
         precomp_ratios(r1, r2, max, max2);
     chk_tally();
 }
+
+/* ---- the batch-affine kernel forms (sp_cuda_set_ba_form) ---- */
+
+/* The ladder: none, each bit added in turn (the last the default's). */
+static const int ba_forms[] = {0, SP_BA_INV_VAR, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
+                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_APPLY_LEAN, SP_BA_FORM_ALL};
+#define BA_NFORMS ((int)(sizeof ba_forms / sizeof ba_forms[0]))
+
+/* ms[kind][form] of one size: kind 0 plain, 1 the model's table */
+typedef struct {
+    double ms[2][BA_NFORMS];
+} ba_forms_ms;
+
+static void ba_forms_time(chk_env *env, const bench_in *in, size_t n, const void *want, const char *what,
+                          const char *size, double *ms)
+{
+    for (int f = 0; f < BA_NFORMS; f++) {
+        char w[160], note[32];
+        sp_cuda_set_ba_form(env->cu, ba_forms[f]);
+        snprintf(w, sizeof w, "%s, form %d", what, ba_forms[f]);
+        snprintf(note, sizeof note, "batch-affine form %d", ba_forms[f]);
+        ms[f] = bench_time_msm(env, in, n, want, 3, w);
+        if (ms[f] >= 0)
+            bench_table_row(w, size, ms[f], "ms", note);
+    }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+}
+
+/* One size: the plain call (default window), then the model's table. */
+static void ba_forms_size(chk_env *env, const bench_in *in, unsigned k, ba_forms_ms *r)
+{
+    const chk_grp *g = in->g;
+    const size_t n = (size_t)1 << k;
+    unsigned char want[sizeof(sp_g2_jac)];
+    char what[96], size[16];
+    chk_oracle(env, g, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
+    snprintf(size, sizeof size, "2^%u", k);
+    chk_msm_use(env, &chk_msm_cfgs[0]);
+    snprintf(what, sizeof what, "%s MSM, plain (c=%u)", g->name, sp_cuda_msm_window(n, g->group));
+    ba_forms_time(env, in, n, want, what, size, r->ms[0]);
+    const unsigned c = sp_cuda_msm_table_window(n, g->group);
+    double build = 0;
+    if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "trim") ||
+        !chk_ok(env, sp_cuda_msm_table_add(env->cu, g->group, in->db, n, c, &build), "table add"))
+        return;
+    snprintf(what, sizeof what, "%s MSM, table (c=%u)", g->name, c);
+    printf("  %s: %.2f GiB built in %.0f ms\n", what, sp_cuda_msm_tables_bytes(env->cu) / 1073741824.0,
+           build);
+    ba_forms_time(env, in, n, want, what, size, r->ms[1]);
+    sp_cuda_msm_table_drop(env->cu, in->db);
+    chk_ok(env, sp_cuda_scratch_trim(env->cu), "trim");
+}
+
+void bench_ba_forms(chk_env *env)
+{
+    ba_forms_ms r1[3], r2[2];
+    memset(r1, 0, sizeof r1), memset(r2, 0, sizeof r2);
+    const unsigned max1 = env->max_g1 > 26 ? 26 : env->max_g1, max2 = env->max_g2 > 24 ? 24 : env->max_g2;
+    bench_in in;
+    memset(&in, 0, sizeof in);
+    if (max1 >= 22 && bench_in_make(env, &in, &chk_grp_g1, max1, 20))
+        for (unsigned k = 22; k <= max1; k += 2)
+            ba_forms_size(env, &in, k, &r1[(k - 22) / 2]);
+    bench_in_free(env, &in);
+    if (max2 >= 22 && bench_in_make(env, &in, &chk_grp_g2, max2, 18))
+        for (unsigned k = 22; k <= max2; k += 2)
+            ba_forms_size(env, &in, k, &r2[(k - 22) / 2]);
+    bench_in_free(env, &in);
+    printf("\nBatch-affine forms, ms (median of 3; bases and scalars resident; G2 / G1 beside G2):\n"
+           "| MSM | size |");
+    for (int f = 0; f < BA_NFORMS; f++)
+        printf(" form %d |", ba_forms[f]);
+    printf("\n|---|---|");
+    for (int f = 0; f < BA_NFORMS; f++)
+        printf("--:|");
+    printf("\n");
+    for (int grp = 1; grp <= 2; grp++)
+        for (unsigned k = 22; k <= (grp == 1 ? max1 : max2); k += 2)
+            for (int t = 0; t < 2; t++) {
+                const ba_forms_ms *a = &r1[(k - 22) / 2], *b = &r2[(k - 22) / 2];
+                printf("| G%d %s | 2^%u |", grp, t ? "table" : "plain", k);
+                for (int f = 0; f < BA_NFORMS; f++) {
+                    if (grp == 1)
+                        printf(" %.2f |", a->ms[t][f]);
+                    else if (k <= max1 && a->ms[t][f] > 0)
+                        printf(" %.2f = %.2fx |", b->ms[t][f], b->ms[t][f] / a->ms[t][f]);
+                    else
+                        printf(" %.2f |", b->ms[t][f]);
+                }
+                printf("\n");
+            }
+    chk_tally();
+}

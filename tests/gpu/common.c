@@ -60,6 +60,8 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             o->stream = 1;
         else if (!strcmp(argv[i], "--precomp"))
             o->precomp = 1;
+        else if (!strcmp(argv[i], "--ba-forms"))
+            o->ba_forms = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--only"))
             o->only = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
@@ -354,16 +356,23 @@ void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind
 
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v2, accumulation by size (default)"},
-    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "64-bit"},
-    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "PTX"},
-    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v0"},
-    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v1"},
-    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, v2, XYZZ"},
-    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine rounds (G1)"},
-    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine items, other Fp2 mul (G2)"},
+    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT,
+     "even/odd, v2, accumulation by size (default)"},
+    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "64-bit"},
+    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "PTX"},
+    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v0"},
+    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v1"},
+    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v2, XYZZ"},
+    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, 0, "even/odd, batch-affine rounds (G1), Fermat inversion"},
+    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR, "even/odd, batch-affine rounds (G1), binary inversion"},
+    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_APPLY_LEAN,
+     "even/odd, batch-affine items, other Fp2 mul (G2), lean sums only"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, 0,
+     "even/odd, batch-affine items, forms 0 (Fermat, sums whole, one item a step)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
+     "even/odd, batch-affine items, binary inversion and paired denominators only"},
     /* last: the accumulation whose windows the sweep times */
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, "even/odd, batch-affine items"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
@@ -372,6 +381,7 @@ void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
     sp_cuda_set_msm_variant(env->cu, cfg->variant);
     sp_cuda_set_msm_acc(env->cu, cfg->acc);
     sp_cuda_set_fp2_mul(env->cu, cfg->fp2);
+    sp_cuda_set_ba_form(env->cu, cfg->ba);
 }
 
 /* ---- fixed-base multiplication ---- */

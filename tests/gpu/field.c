@@ -8,11 +8,13 @@
 #include "gpu_check.h"
 #include "util/par.h"
 
-static const char *const op_name[15] = {"mul", "sqr", "add", "sub",
+static const char *const op_name[17] = {"mul", "sqr", "add", "sub",
                                         "mul (64-bit)", "sqr (64-bit)", "add", "sub",
                                         "mul (even/odd)", "sqr (even/odd)", "add", "sub",
                                         "mul (NTT even/odd)", "mul (NTT even/odd, two at once)",
-                                        "mul (even/odd, sums of products)"};
+                                        "mul (even/odd, sums of products)",
+                                        "inverse (binary Euclid, variable time)",
+                                        "inverse (Fermat)"};
 
 /* Fills a with random elements; the first entries are 0, 1, -1, 2. */
 #define FILL_EDGE(F, a, n, rng)                                                       \
@@ -34,7 +36,8 @@ static const char *const op_name[15] = {"mul", "sqr", "add", "sub",
         case 0: sp_##F##_mul((r), (x), (y)); break;                                  \
         case 1: sp_##F##_sqr((r), (x)); break;                                       \
         case 2: sp_##F##_add((r), (x), (y)); break;                                  \
-        default: sp_##F##_sub((r), (x), (y)); break;                                 \
+        case 3: sp_##F##_sub((r), (x), (y)); break;                                  \
+        default: sp_##F##_inv((r), (x)); break;                                      \
         }                                                                             \
     } while (0)
 
@@ -120,10 +123,12 @@ static void check_one_field(chk_env *env, int field, size_t n)
         fill_fp2(env, (sp_fp2 *)b, n, 1);
     }
     /* 4, 5: the 64-bit multiplication; 8, 9: even/odd; Fr 12, 13: the
-     * NTT's; Fp2 14: sums of products */
-    for (int op = 0; op < (field == 1 ? 14 : field == 2 ? 15 : 10); op++) {
-        if (op == 6 || op == 7 || op == 10 || op == 11 || (field == 2 && (op == 12 || op == 13)))
+     * NTT's; Fp2 14: sums of products; Fp and Fp2 15, 16: the inverses */
+    for (int op = 0; op < (field == 1 ? 14 : 17); op++) {
+        if (op == 6 || op == 7 || op == 10 || op == 11)
             continue; /* add and sub are the same code for every multiplication */
+        if ((field == 2 && (op == 12 || op == 13)) || (field == 0 && op >= 12 && op < 15))
+            continue; /* the Fr products and the Fp2 sums */
         memset(got, 0xa5, n * es); /* poison: unwritten results show */
         sp_status st = field == 0   ? sp_cuda_fp_batch(env->cu, op, got, a, b, n)
                        : field == 1 ? sp_cuda_fr_batch(env->cu, op, got, a, b, n)
@@ -132,10 +137,10 @@ static void check_one_field(chk_env *env, int field, size_t n)
         snprintf(what, sizeof what, "%s %s batch", fname[field], op_name[op]);
         if (!chk_ok(env, st, what))
             continue;
-        size_t bad = compare(env, field, op >= 12 ? 0 : op & 3, a, b, got, n);
+        size_t bad = compare(env, field, op >= 15 ? 4 : op >= 12 ? 0 : op & 3, a, b, got, n);
         CHECKF(bad == 0, "%s %s: %zu of %zu differ from the CPU", fname[field], op_name[op], bad,
                n);
-        printf("  %-3s %s: %zu random pairs equal to the CPU: %s\n", fname[field], op_name[op], n,
+        printf("  %-3s %s: %zu random inputs equal to the CPU: %s\n", fname[field], op_name[op], n,
                bad ? "NO" : "yes");
     }
     free(a), free(b), free(got);

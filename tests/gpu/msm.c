@@ -316,6 +316,19 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
         table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
         sp_cuda_set_fp2_mul(env->cu, f);
     }
+    /* the batch-affine kernel forms: none, each alone, the lean sums at
+     * more blocks */
+    static const int forms[] = {0, SP_BA_INV_VAR, SP_BA_APPLY_LEAN, SP_BA_DENS_PAIR,
+                                SP_BA_APPLY_LEAN | SP_BA_LEAN_MORE, SP_BA_FORM_ALL};
+    for (size_t fi = 0; fi < sizeof forms / sizeof forms[0]; fi++) {
+        if (forms[fi] == SP_CUDA_BA_FORM_DEFAULT)
+            continue; /* ran above */
+        char w[96];
+        snprintf(w, sizeof w, "%s, batch-affine form %d", what, forms[fi]);
+        int f = sp_cuda_set_ba_form(env->cu, forms[fi]);
+        table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
+        sp_cuda_set_ba_form(env->cu, f);
+    }
     int old = sp_cuda_set_msm_table(env->cu, 0);
     table_one(env, g, T_PLAIN, want, db, ds, n, 0, 0, what);
     sp_cuda_set_msm_table(env->cu, old);

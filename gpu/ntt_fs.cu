@@ -552,10 +552,10 @@ static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsi
 
 /*
  * One pass: stages [s0, s0 + k) of the block's 2^k x 2^LC elements (LC = 2
- * but in impl 15's 9-stage passes), read from src, written to dst (not src
- * in the first pass); the first pass gathers its rows from bit-reversed
- * positions as ntt_fused.cu's does. Later passes scale by the column
- * factors from stab (see ntts_scale: sh, bits).
+ * but in impl 15's and 16's larger passes: ntts_log_cols), read from src,
+ * written to dst (not src in the first pass); the first pass gathers its
+ * rows from bit-reversed positions as ntt_fused.cu's does. Later passes
+ * scale by the column factors from stab (see ntts_scale: sh, bits).
  */
 template <class F, int DUAL, int THR, int MINB, int LEAN, int LC = SP_NTTS_LOG_COLS>
 __global__ void __launch_bounds__(THR, MINB)

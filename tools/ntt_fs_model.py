@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Model of gpu/ntt_fs.cu's two-barrier passes (implementations 13 and 15)
+"""Model of gpu/ntt_fs.cu's two-barrier passes (implementations 13, 15, 16)
 over the small NTT field p = 7 2^26 + 1, checked against a plain radix-2
 NTT, forward and inverse.
 

@@ -25,7 +25,7 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 }
 
 /* Defaults of the NTT, MSM-accumulation, table, Fp2 and batch-affine form
- * knobs (sp_cuda.h), then the overrides SP_CUDA_NTT=0..14,
+ * knobs (sp_cuda.h), then the overrides SP_CUDA_NTT=0..16,
  * SP_CUDA_MSM_ACC=0..3, SP_CUDA_MSM_TABLE=0|1, SP_CUDA_FP2_MUL=0|1 and
  * SP_CUDA_BA_FORM=0..63, so that whole runs
  * (prove, the engine) can be measured with either; SP_CUDA_PROFILE=1
@@ -55,7 +55,7 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
     v = getenv("SP_CUDA_NTT");
     if (v && v[0] >= '0' && v[0] <= '9' && !v[1])
         ctx->ntt_impl = v[0] - '0';
-    else if (v && v[0] == '1' && v[1] >= '0' && v[1] <= '4' && !v[2])
+    else if (v && v[0] == '1' && v[1] >= '0' && v[1] <= '6' && !v[2])
         ctx->ntt_impl = 10 + v[1] - '0';
     v = getenv("SP_CUDA_MSM_ACC");
     if (v && v[0] >= '0' && v[0] <= '3' && !v[1])

@@ -23,7 +23,7 @@ extern "C" {
 #define SP_NTT_PASS_LOG 5  /* stages per later pass */
 #define SP_NTT_COLS_LOG 5  /* contiguous columns per block in a later pass */
 #define SP_NTT_BY_SIZE_LOG 22 /* implementations 9 and 11: 8 / SP_NTT_BY_SIZE_FS from 2^22, 3 below */
-#define SP_NTT_BY_SIZE_FS 13  /* implementation 11's choice from 2^22 */
+#define SP_NTT_BY_SIZE_FS 15  /* implementation 11's choice from 2^22 */
 
 /* tw[j] = w^j for j < half; each thread makes 64 consecutive powers. */
 __global__ void ntt_twiddles(fr_t *tw, size_t half, fr_t w)
@@ -249,7 +249,7 @@ extern "C" sp_status sp_cuda_ntt(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_f
 extern "C" int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl)
 {
     int old = ctx->ntt_impl;
-    if (impl >= 0 && impl <= 14)
+    if (impl >= 0 && impl <= 16)
         ctx->ntt_impl = impl;
     return old;
 }

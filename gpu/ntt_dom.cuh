@@ -42,7 +42,7 @@ sp_status sp_cu_ntt_scratch(sp_cuda *ctx, size_t bytes, void **p);
 sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d);
 
 /*
- * The fused transform (ntt_fused.cu), implementation impl (1..4; 5..14 as
+ * The fused transform (ntt_fused.cu), implementation impl (1..4; 5..16 as
  * 3): the contract of sp_cuda_ntt, for log_n >= 1 and a_dev device memory.
  * Uses the scratch slot SP_XSCR_NTT (n elements) when it needs more than
  * one pass; returns SP_ERR_NOMEM, a untouched, when there is no room for
@@ -51,7 +51,7 @@ sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d);
 sp_status sp_cu_ntt_fused(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
                           int impl);
 
-/* The column-twiddle transform (ntt_fs.cu), implementation impl (5..8, 10, 12..14): as
+/* The column-twiddle transform (ntt_fs.cu), implementation impl (5..8, 10, 12..16): as
  * sp_cu_ntt_fused, for domains with fs_tab (log_n >= SP_NTTS_MIN_LOG). */
 sp_status sp_cu_ntt_fs(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse,
                        int impl);

@@ -1,5 +1,5 @@
 /*
- * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10, 12..14)):
+ * The fused NTT with column twiddles (sp_cuda_set_ntt_impl(ctx, 5..8, 10, 12..16)):
  * the passes of ntt_fused.cu (same split of the stages, the bit reversal
  * folded into the first pass, out of place through the scratch vector),
  * with the twiddles of a pass's stages out of a table of 2^(k-1) entries
@@ -43,7 +43,12 @@
  * positions of stages 2..k-1 derived from one per stage and 32-bit shared
  * addresses (ntts_rounds_warp2: 10's per-butterfly index arithmetic cost
  * more than the barriers it saved, bench/NOTES.md); impl 14 is 13 with
- * three blocks per SM.
+ * three blocks per SM. impl 15 is 13 with blocks of at most 256 threads
+ * and four per SM: its 9-stage passes take 2 columns (2^9 x 2 elements,
+ * 256 threads), the shape whose 8-stage pass kept the multiply pipe
+ * busiest in 13 (bench/NOTES.md); impl 16 blocks of at most 128 threads,
+ * eight per SM (8-stage passes of 2 columns, 9-stage of 1). Their global
+ * runs are 2^LC elements (ntts_at_c).
  *
  * Shared layout: the block's 2^k rows of 4 columns, row j's columns
  * permuted by l ^ sw(j) (an XOR of j's bit pairs), so that the rows that
@@ -59,6 +64,23 @@ static __device__ __forceinline__ uint32_t ntts_at(uint32_t j, uint32_t l)
 {
     const uint32_t f = j ^ (j >> 2) ^ (j >> 4) ^ (j >> 6) ^ (j >> 8);
     return (j << SP_NTTS_LOG_COLS) | (l ^ (f & 3));
+}
+
+/* Position of (row j, column l) in a block of 2^LC columns (impl 15 runs
+ * its 9-stage passes with LC = 1, impl 16 its 8-stage passes with LC = 1
+ * and 9-stage ones with LC = 0): the 4-column layout with row j >> (2 - LC)
+ * and column (j's low 2 - LC bits, l), so that rows lo + 4 m of one column
+ * (a warp group of ntts_rounds_warp2) still spread over the four swizzled
+ * slots of a row. Setting bit p >= 2 - LC of j sets bit p - (2 - LC) of
+ * that row. */
+template <int LC>
+static __device__ __forceinline__ uint32_t ntts_at_c(uint32_t j, uint32_t l)
+{
+    static_assert(LC >= 0 && LC <= 2, "blocks of 1, 2 or 4 columns");
+    if constexpr (LC == 2)
+        return ntts_at(j, l);
+    else
+        return ntts_at(j >> (2 - LC), ((j & ((1u << (2 - LC)) - 1)) << LC) | l);
 }
 
 static __device__ __forceinline__ uint32_t ntts_rev(uint32_t x, unsigned bits)
@@ -406,16 +428,16 @@ static __device__ __forceinline__ void ntts_pair_scaled(F *s, uint32_t a0, uint3
     s[a1] = x1;
 }
 
-/* The thread's own unit: (scale when stab, then) stages 0 and 1. w4 is
- * w_4 in global memory (the shared table is not complete before a
- * barrier). */
-template <class F>
+/* The thread's own unit (rows 4 (tid >> LC) + m of column tid mod 2^LC):
+ * (scale when stab, then) stages 0 and 1. w4 is w_4 in global memory (the
+ * shared table is not complete before a barrier). */
+template <class F, int LC = SP_NTTS_LOG_COLS>
 static __device__ __forceinline__ void ntts_own_unit(F *s, const F *stab, const F *w4, unsigned k,
                                                      size_t col0, unsigned sh, unsigned bits)
 {
-    const uint32_t l = threadIdx.x & 3, j0 = (threadIdx.x >> 2) << 2;
-    const uint32_t a0 = ntts_at(j0, l), a1 = ntts_at(j0 + 1, l), a2 = ntts_at(j0 + 2, l),
-                   a3 = ntts_at(j0 + 3, l);
+    const uint32_t l = threadIdx.x & ((1u << LC) - 1), j0 = (threadIdx.x >> LC) << 2;
+    const uint32_t a0 = ntts_at_c<LC>(j0, l), a1 = ntts_at_c<LC>(j0 + 1, l),
+                   a2 = ntts_at_c<LC>(j0 + 2, l), a3 = ntts_at_c<LC>(j0 + 3, l);
     if (stab) {
         ntts_pair_scaled(s, a0, a1, stab, k, j0, col0 + l, sh, bits);
         ntts_pair_scaled(s, a2, a3, stab, k, j0 + 2, col0 + l, sh, bits);
@@ -494,14 +516,18 @@ static __device__ __forceinline__ void ntts_pair_at(uint32_t p0, uint32_t p1, ui
  * ntts_tw_at(i) into (ntts_tw_at(i) + 2^p) ^ 2^(p & 1). The partner row
  * is j + 2^q (bit q clear in j); the second butterfly's rows are the
  * first's + 8 at t = q - 2 = 0 and + 4 above (b = 2i even), its twiddle
- * the same at t = 0 and with bit k + 1 - q set above.
+ * the same at t = 0 and with bit k + 1 - q set above. In blocks of 2^LC
+ * columns the groups are (lo, l < 2^LC) and a row's bit p is bit
+ * p - (2 - LC) of the 4-column layout's row (ntts_at_c): the same rules
+ * with p - (2 - LC) for p (tools/ntt_fs_model.py checks both forms).
  */
-template <class F, int LATE>
+template <class F, int LATE, int LC = SP_NTTS_LOG_COLS>
 static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsigned k)
 {
+    constexpr unsigned D = 2 - LC;
     const unsigned lg = k - 4;
     const uint32_t grp = threadIdx.x >> lg, i = threadIdx.x & ((1u << lg) - 1);
-    const uint32_t l = grp & 3, lo = grp >> 2;
+    const uint32_t l = grp & ((1u << LC) - 1), lo = grp >> LC;
     const uint32_t sb = (uint32_t)__cvta_generic_to_shared(s),
                    wb = (uint32_t)__cvta_generic_to_shared(sw);
     const uint32_t b = 2 * i;
@@ -509,11 +535,14 @@ static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsi
         const unsigned t = q - 2;
         const uint32_t tm = (1u << t) - 1;
         const uint32_t m0 = ((b >> t) << (t + 1)) | (b & tm), j = lo | (m0 << 2);
-        const uint32_t pa = ntts_at(j, l), pb = (pa + (1u << (q + 2))) ^ (1u << (q & 1));
+        const uint32_t pa = ntts_at_c<LC>(j, l),
+                       pb = (pa + (1u << (q - D + 2))) ^ (1u << ((q - D) & 1));
         const uint32_t e = (lo | ((b & tm) << 2)) << (k - 1 - q), pe = ntts_tw_at(e);
         const unsigned p = k + 1 - q; /* t >= 1: the second twiddle's extra bit */
         const uint32_t pe2 = t ? (pe + (1u << p)) ^ (1u << (p & 1)) : pe;
-        const uint32_t d = t ? 16 : 32, x = t ? 1 : 2; /* second butterfly's rows */
+        /* second butterfly's rows: row bit 3 at t = 0, bit 2 above */
+        const unsigned pd = (t ? 2u : 3u) - D;
+        const uint32_t d = 4u << pd, x = 1u << (pd & 1);
         ntts_pair_at<F, LATE>(sb + 32 * pa, sb + 32 * pb, wb + 32 * pe, e == 0);
         ntts_pair_at<F, LATE>(sb + 32 * ((pa + d) ^ x), sb + 32 * ((pb + d) ^ x), wb + 32 * pe2,
                         t == 0 && e == 0);
@@ -522,37 +551,39 @@ static __device__ __forceinline__ void ntts_rounds_warp2(F *s, const F *sw, unsi
 }
 
 /*
- * One pass: stages [s0, s0 + k) of the block's 2^k x 4 elements, read from
- * src, written to dst (not src in the first pass); the first pass gathers
- * its rows from bit-reversed positions as ntt_fused.cu's does. Later passes
+ * One pass: stages [s0, s0 + k) of the block's 2^k x 2^LC elements (LC = 2
+ * but in impl 15's and 16's larger passes: ntts_log_cols), read from src,
+ * written to dst (not src in the first pass); the first pass gathers its
+ * rows from bit-reversed positions as ntt_fused.cu's does. Later passes
  * scale by the column factors from stab (see ntts_scale: sh, bits).
  */
-template <class F, int DUAL, int THR, int MINB, int LEAN>
+template <class F, int DUAL, int THR, int MINB, int LEAN, int LC = SP_NTTS_LOG_COLS>
 __global__ void __launch_bounds__(THR, MINB)
 ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsigned s0, unsigned k,
           unsigned sh, unsigned bits)
 {
+    static_assert(LC == SP_NTTS_LOG_COLS || LEAN == 3, "fewer columns: two-barrier passes only");
     extern __shared__ __align__(16) unsigned char ntts_smem[];
     F *s = (F *)ntts_smem;
-    F *sw = s + ((size_t)1 << (k + SP_NTTS_LOG_COLS));
-    const uint32_t total = 1u << (k + SP_NTTS_LOG_COLS), cmask = (1u << SP_NTTS_LOG_COLS) - 1;
+    F *sw = s + ((size_t)1 << (k + LC));
+    const uint32_t total = 1u << (k + LC), cmask = (1u << LC) - 1;
     const unsigned tid = threadIdx.x, nthr = blockDim.x, lh = log_n - k;
     const int first = s0 == 0;
     size_t g0 = 0, col0 = 0, high = 0;
     if (first) {
-        g0 = (size_t)blockIdx.x << SP_NTTS_LOG_COLS;
+        g0 = (size_t)blockIdx.x << LC;
     } else {
         const unsigned lhigh = log_n - s0 - k;
         high = blockIdx.x & (((size_t)1 << lhigh) - 1);
-        col0 = ((size_t)blockIdx.x >> lhigh) << SP_NTTS_LOG_COLS;
+        col0 = ((size_t)blockIdx.x >> lhigh) << LC;
     }
-    for (uint32_t e = tid, m = 0; e < total; e += nthr, m++) { /* columns fastest: runs of 4 */
-        /* impl 10: the thread's own unit (rows 4 (tid >> 2) + m, column tid & 3) */
-        const uint32_t j = LEAN >= 2 ? ((tid >> 2) << 2) | m : e >> SP_NTTS_LOG_COLS,
+    for (uint32_t e = tid, m = 0; e < total; e += nthr, m++) { /* columns fastest: runs of 2^LC */
+        /* impl 10: the thread's own unit (rows 4 (tid >> LC) + m, column tid mod 2^LC) */
+        const uint32_t j = LEAN >= 2 ? ((tid >> LC) << 2) | m : e >> LC,
                        l = LEAN >= 2 ? tid & cmask : e & cmask;
         const size_t g = first ? ((size_t)ntts_rev(j, k) << lh) | (g0 + l)
                                : (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
-        F *d = &s[ntts_at(j, l)];
+        F *d = &s[ntts_at_c<LC>(j, l)];
         ntts_copy_async(d, &src[g]);
         ntts_copy_async((unsigned char *)d + 16, (const unsigned char *)&src[g] + 16);
     }
@@ -560,11 +591,11 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
         sw[LEAN >= 2 ? ntts_tw_at(i) : i] = tw[(size_t)i << lh]; /* w_(2^k)^i */
     asm volatile("cp.async.wait_all;" ::: "memory");
     if constexpr (LEAN >= 2) { /* two barriers (see ntts_rounds_warp) */
-        ntts_own_unit<F>(s, first ? (const F *)0 : stab, &tw[(size_t)1 << (k - 2 + lh)], k, col0,
-                         sh, bits);
+        ntts_own_unit<F, LC>(s, first ? (const F *)0 : stab, &tw[(size_t)1 << (k - 2 + lh)], k,
+                             col0, sh, bits);
         __syncthreads();
         if constexpr (LEAN == 3)
-            ntts_rounds_warp2<F, MINB == 3>(s, sw, k);
+            ntts_rounds_warp2<F, MINB == 3, LC>(s, sw, k);
         else
             ntts_rounds_warp<F>(s, sw, k);
         __syncthreads();
@@ -588,10 +619,10 @@ ntts_pass(F *dst, const F *src, const F *tw, const F *stab, unsigned log_n, unsi
             j = e & ((1u << k) - 1), l = e >> k;
             g = j | ((size_t)ntts_rev((uint32_t)(g0 + l), lh) << k);
         } else {
-            j = e >> SP_NTTS_LOG_COLS, l = e & cmask;
+            j = e >> LC, l = e & cmask;
             g = (col0 + l) | ((size_t)j << s0) | (high << (s0 + k));
         }
-        dst[g] = s[ntts_at(j, l)];
+        dst[g] = s[ntts_at_c<LC>(j, l)];
     }
 }
 
@@ -629,23 +660,50 @@ sp_status sp_cu_ntt_fs_tables(sp_cuda *ctx, sp_cuda_ntt_domain *d)
     return SP_OK;
 }
 
+/* The kernel's attributes: room for the largest pass's shared memory, and
+ * all of the SM's unified memory as shared (three blocks of impl 7, four
+ * of impl 15). */
+template <class F, int DUAL, int THR, int MINB, int LEAN, int LC>
+static sp_status ntts_attrs(sp_cuda *ctx)
+{
+    const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + LC)) +
+                             ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN, LC>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_max));
+    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN, LC>,
+                                    cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    (int)cudaSharedmemCarveoutMaxShared));
+    return SP_OK;
+}
+
+/* log2 of the columns of a k-stage pass's blocks: 4 columns, but fewer
+ * where the two-barrier passes' 2^(k+LC-2) threads would exceed THR < 512
+ * (impl 15, THR 256: 9-stage passes of 2 columns, the shape of its 8-stage
+ * ones; impl 16, THR 128: 8-stage passes of 2 columns, 9-stage of 1). */
+template <int THR, int LEAN>
+static unsigned ntts_log_cols(unsigned k)
+{
+    const unsigned lt = THR >= 512 ? 9 : THR == 256 ? 8 : 7; /* log2 THR */
+    return LEAN != 3 || k + SP_NTTS_LOG_COLS - 2 <= lt ? SP_NTTS_LOG_COLS
+           : k <= lt + 2                               ? lt + 2 - k
+                                                       : 0;
+}
+
 template <class F, int DUAL, int THR, int MINB, int LEAN>
 static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int inverse)
 {
+    constexpr bool lc1 = LEAN == 3 && THR <= 256, lc0 = LEAN == 3 && THR <= 128; /* impl 15, 16 */
     const unsigned log_n = d->log_n;
     unsigned ks[32];
     const unsigned np = sp_cu_ntt_passes(log_n, ks);
-    for (unsigned i = 0; i < np && LEAN >= 2; i++) /* impl 10, 13: 2^k threads, 16 <= 2^k <= THR */
-        if (ks[i] < 4 || (1u << ks[i]) > THR)
+    for (unsigned i = 0; i < np && LEAN >= 2; i++) /* impl 10, 13..16: 16 <= 2^k, 2^(k+LC-2) <= THR */
+        if (ks[i] < 4 || (1u << (ks[i] + ntts_log_cols<THR, LEAN>(ks[i]))) > 4u * THR)
             return SP_ERR_INVALID_ARG;
-    const size_t smem_max = (((size_t)1 << (SP_NTTF_MAX_STAGES + SP_NTTS_LOG_COLS)) +
-                             ((size_t)1 << (SP_NTTF_MAX_STAGES - 1))) * sizeof(F);
-    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_max));
-    /* all of the SM's unified memory as shared (three blocks of impl 7) */
-    SP_CU(ctx, cudaFuncSetAttribute(ntts_pass<F, DUAL, THR, MINB, LEAN>,
-                                    cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    (int)cudaSharedmemCarveoutMaxShared));
+    SP_TRY((ntts_attrs<F, DUAL, THR, MINB, LEAN, SP_NTTS_LOG_COLS>(ctx)));
+    if constexpr (lc1)
+        SP_TRY((ntts_attrs<F, DUAL, THR, MINB, LEAN, 1>(ctx)));
+    if constexpr (lc0)
+        SP_TRY((ntts_attrs<F, DUAL, THR, MINB, LEAN, 0>(ctx)));
     const F *tw = (const F *)(inverse ? d->tw_inv : d->tw);
     const F *tab1 = (const F *)(inverse ? d->fs_tab_inv : d->fs_tab);
     void *p;
@@ -659,13 +717,20 @@ static sp_status ntts_run(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, int i
         /* factors: the compact table in pass 1, the domain's in later ones */
         const F *stab = i == 1 ? tab1 : tw;
         const unsigned bits = i == 1 ? s0 + k : log_n, sh = i == 1 ? 0 : log_n - s0 - k;
-        const unsigned units = 1u << k;
+        const unsigned lc = ntts_log_cols<THR, LEAN>(k);
+        const unsigned units = 1u << (LEAN >= 2 ? k + lc - 2 : k);
         const unsigned thr = units < THR ? units : THR;
-        const unsigned blocks = (unsigned)(d->n >> (k + SP_NTTS_LOG_COLS));
-        const size_t smem = (((size_t)1 << (k + SP_NTTS_LOG_COLS)) + ((size_t)1 << (k - 1))) *
-                            sizeof(F);
-        ntts_pass<F, DUAL, THR, MINB, LEAN><<<blocks, thr, smem, ctx->stream>>>(dst, src, (const F *)tw, stab,
-                                                                     log_n, s0, k, sh, bits);
+        const unsigned blocks = (unsigned)(d->n >> (k + lc));
+        const size_t smem = (((size_t)1 << (k + lc)) + ((size_t)1 << (k - 1))) * sizeof(F);
+        if (lc0 && lc == 0)
+            ntts_pass<F, DUAL, THR, MINB, LEAN, lc0 ? 0 : SP_NTTS_LOG_COLS>
+                <<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, stab, log_n, s0, k, sh, bits);
+        else if (lc1 && lc == 1)
+            ntts_pass<F, DUAL, THR, MINB, LEAN, lc1 ? 1 : SP_NTTS_LOG_COLS>
+                <<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, stab, log_n, s0, k, sh, bits);
+        else
+            ntts_pass<F, DUAL, THR, MINB, LEAN>
+                <<<blocks, thr, smem, ctx->stream>>>(dst, src, tw, stab, log_n, s0, k, sh, bits);
         SP_CU_LAUNCHED(ctx, "ntts_pass");
         s0 += k;
     }
@@ -691,6 +756,10 @@ static sp_status ntts_run_impl(sp_cuda *ctx, const sp_cuda_ntt_domain *d, F *a, 
         return ntts_run<F, 0, 512, 2, 3>(ctx, d, a, inverse);
     if (impl == 14)
         return ntts_run<F, 0, 512, 3, 3>(ctx, d, a, inverse);
+    if (impl == 15)
+        return ntts_run<F, 0, 256, 4, 3>(ctx, d, a, inverse);
+    if (impl == 16)
+        return ntts_run<F, 0, 128, 8, 3>(ctx, d, a, inverse);
     return ntts_run<F, 1, 256, 2, 0>(ctx, d, a, inverse);
 }
 

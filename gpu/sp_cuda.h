@@ -364,13 +364,17 @@ void sp_cuda_ntt_domain_free(sp_cuda *ctx, sp_cuda_ntt_domain *d);
  * two barriers per pass (each thread's own first two stages, then stages
  * in warp-local groups), 12 = 8 with three blocks per SM, 13 = 10 with
  * its positions derived (less index arithmetic), 14 = 13 with three
- * blocks per SM; 11 = 13 from 2^22, 3 below. All give the same result.
- * Default SP_CUDA_NTT_DEFAULT (11: on the H200, forward and inverse, 2^26
- * in 18.7 ms against 19.3 for 8, 21.5 / 22.5 for 3 and 29.1 / 30.7 for 0,
- * 2^24 4.21 against 4.47 for 8 and 4.60 / 4.86 for 3, 2^22 1.02 against
- * 1.09 and 1.07 / 1.14; below 2^22 13 was not timed; bench/NOTES.md);
- * SP_CUDA_NTT=0..14 in the environment overrides it when a context is
- * created. Returns the previous setting; other values are ignored. */
+ * blocks per SM, 15 = 13 with blocks of at most 256 threads, four per SM
+ * (its 9-stage passes take 2 columns instead of 4), 16 = 13 with blocks
+ * of at most 128 threads, eight per SM; 11 = 15 from 2^22, 3 below. All
+ * give the same result. Default SP_CUDA_NTT_DEFAULT (11: on the H200,
+ * forward and inverse, 2^26 in 18.1 ms against 18.8 for 13, 18.4 for 16,
+ * 19.3 for 8, 21.5 / 22.5 for 3 and 29.1 / 30.7 for 0; 2^24 4.20 and 2^22
+ * 1.02 as 13, whose passes 15 runs at those sizes (4.47 and 1.09 for 8,
+ * 4.60 / 4.86 and 1.07 / 1.14 for 3); below 2^22 13 and 15 were not
+ * timed; bench/NOTES.md); SP_CUDA_NTT=0..16 in the environment overrides
+ * it when a context is created. Returns the previous setting; other
+ * values are ignored. */
 #define SP_CUDA_NTT_DEFAULT 11
 int sp_cuda_set_ntt_impl(sp_cuda *ctx, int impl);
 /* a (device memory, 2^log_n elements) is transformed in place. */

@@ -77,24 +77,26 @@ void bench_ntt(chk_env *env)
         sp_fr_random(&host[i], &env->rng);
     for (size_t i = fill; i < n_max; i += fill)
         memcpy(host + i, host, fill * sizeof *host);
-    static const char *const fused[15] = {
+    static const char *const fused[17] = {
         "", "Fr NTT 1, fused passes (even/odd mul)", "Fr NTT 2, fused, rounds of 3 stages",
         "Fr NTT 3, fused, rounds of 2 stages", "Fr NTT 4, fused, rounds of 3, 8 columns",
         "Fr NTT 5, column twiddles, products in pairs", "Fr NTT 6, column twiddles, one by one",
         "Fr NTT 7, column twiddles, pairs, 3 blocks/SM", "Fr NTT 8, column twiddles, lean, 32 warps/SM",
         "", "Fr NTT 10, as 8, two barriers per pass", "",
         "Fr NTT 12, as 8, 3 blocks/SM (40 registers)", "Fr NTT 13, as 10, positions derived",
-        "Fr NTT 14, as 13, 3 blocks/SM (40 registers)"};
+        "Fr NTT 14, as 13, 3 blocks/SM (40 registers)",
+        "Fr NTT 15, as 13, 256 threads (9 stages: 2 columns)",
+        "Fr NTT 16, as 13, 128 threads (8 stages: 2 columns, 9: 1)"};
     int dflt = sp_cuda_set_mul_impl(env->cu, 2), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 1);
-    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 13 */
-    for (int f = 1; f < 15; f++) {
+    /* every size for 1, 3 and ntt_fs.cu's passes; 9 and 11 (by size) are 3 or 8, 3 or 15 */
+    for (int f = 1; f < 17; f++) {
         if (f == 9 || f == 11 || (env->ntt_impl >= 0 && f != env->ntt_impl))
             continue;
         sp_cuda_set_ntt_impl(env->cu, f);
         const int all = f == 1 || f == 3 || f >= 5;
         const unsigned from = env->ntt_table ? 22 : all ? 16 : 24;
         for (unsigned k = from; k <= max; k += 2) /* even/odd */
-            if (ntt_rows(env, fused[f], k, dev, host, f == 13))
+            if (ntt_rows(env, fused[f], k, dev, host, f == 15))
                 break;
     }
     sp_cuda_set_ntt_impl(env->cu, 0);

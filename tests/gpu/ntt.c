@@ -70,8 +70,10 @@ void chk_ntt(chk_env *env)
     /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's four;
      * 9 (by size); ntt_fs.cu's two-barrier passes; 11 (by size); 8 with
      * three blocks per SM; two-barrier passes with derived positions, with
-     * two and three blocks per SM */
-    for (int ntt = 0; ntt < 15; ntt++) {
+     * two and three blocks per SM, with blocks of 256 and 128 threads (2
+     * and 1 columns in 8- and 9-stage passes: every size from 2^15, where
+     * 2^17 and 2^18 have 9-stage passes, 2^16 8-stage ones) */
+    for (int ntt = 0; ntt < 17; ntt++) {
         sp_cuda_set_ntt_impl(env->cu, ntt);
         for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
             sp_cuda_set_mul_impl(env->cu, impl);
@@ -79,7 +81,7 @@ void chk_ntt(chk_env *env)
                 check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
             for (unsigned k = 1; k <= max; k += 3)
                 check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
-            for (unsigned k = max + 1; ntt >= 1 && k <= fmax; k += k < 18 ? 3 : 1)
+            for (unsigned k = max + 1; ntt >= 1 && k <= fmax; k += k < 18 && ntt < 13 ? 3 : 1)
                 check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
         }
     }

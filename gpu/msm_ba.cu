@@ -184,26 +184,13 @@ ba_apply(ba_in in, const ba_f *pre, const uint8_t *cnt, const ba_f *ex, const ba
         ba_point(in, e + 1, q);
         ba_f num, den;
         const int how = ba_classify(p, q, num, den);
-        if (how == BA_COPY_P) {
-            r = p;
-        } else if (how == BA_COPY_Q) {
-            r = q;
-        } else if (how == BA_INF) {
-            f_set_zero(r.x);
-            f_set_zero(r.y);
-        } else {
-            ba_f id = inv, lam, u;
+        ba_f id = inv;
+        if (how == BA_ADD) {
             if (--j)
                 f_mul(id, inv, pre[t * BA_PAIRS + j - 1]);
             f_mul(inv, inv, den);
-            f_mul(lam, num, id);
-            f_sqr(r.x, lam);
-            f_sub(r.x, r.x, p.x);
-            f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
-            f_sub(u, p.x, r.x);
-            f_mul(u, lam, u);
-            f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
         }
+        ba_sum(r, how, p, q, num, id);
         out[d] = r;
     }
 }

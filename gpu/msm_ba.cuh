@@ -35,6 +35,31 @@ static __device__ __forceinline__ int ba_classify(const affine_t<F> &p, const af
     return BA_ADD;
 }
 
+/* r = p + q made as ba_classify said (how, num); an addition takes id =
+ * 1/den. */
+template <class F>
+static __device__ __forceinline__ void ba_sum(affine_t<F> &r, int how, const affine_t<F> &p,
+                                              const affine_t<F> &q, const F &num, const F &id)
+{
+    if (how == BA_COPY_P) {
+        r = p;
+    } else if (how == BA_COPY_Q) {
+        r = q;
+    } else if (how == BA_INF) {
+        f_set_zero(r.x);
+        f_set_zero(r.y);
+    } else {
+        F lam, u;
+        f_mul(lam, num, id);
+        f_sqr(r.x, lam);
+        f_sub(r.x, r.x, p.x);
+        f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
+        f_sub(u, p.x, r.x);
+        f_mul(u, lam, u);
+        f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
+    }
+}
+
 /* nlen = ceil(len / 2); *maxlen = the largest. */
 static __global__ void ba_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb, unsigned *maxlen)
 {

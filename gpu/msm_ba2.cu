@@ -264,6 +264,18 @@ static __device__ __forceinline__ void b2_prefetch(const void *p)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
+/* The points of the item in slot (the next one a thread sums) on their
+ * way to L2. */
+template <class F>
+static __device__ __forceinline__ void b2_prefetch_item(const b2_src<F> &src, affine_t<F> *slot)
+{
+    const uint4 hn = *b2_hdr(slot);
+    uint32_t ng;
+    b2_prefetch(b2_addr(src, hn.x, &ng));
+    if (hn.y != B2_SINGLE)
+        b2_prefetch(b2_addr(src, hn.x + 1, &ng));
+}
+
 /* Item h's sum r from its points, however they add (copies, infinity,
  * doubling, addition); an addition takes 1/den from inv (the inverse of
  * the product of the thread's denominators up to this one) and pre (the
@@ -282,27 +294,13 @@ static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h,
     }
     affine_t<F> q;
     b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
-    F num, den;
+    F num, den, id;
     const int how = ba_classify(p, q, num, den);
-    if (how == BA_COPY_P) {
-        r = p;
-    } else if (how == BA_COPY_Q) {
-        r = q;
-    } else if (how == BA_INF) {
-        f_set_zero(r.x);
-        f_set_zero(r.y);
-    } else {
-        F id, lam, u;
+    if (how == BA_ADD) {
         f_mul(id, inv, pre);
         f_mul(inv, inv, den);
-        f_mul(lam, num, id);
-        f_sqr(r.x, lam);
-        f_sub(r.x, r.x, p.x);
-        f_sub(r.x, r.x, q.x); /* x3 = lambda^2 - x1 - x2 */
-        f_sub(u, p.x, r.x);
-        f_mul(u, lam, u);
-        f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
     }
+    ba_sum(r, how, p, q, num, id);
 }
 
 /* The lean path's rare items, out of line: their registers (both points
@@ -392,13 +390,8 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
     for (; k >= 0; k--) {
         const size_t i = t + (size_t)k * T;
         const uint4 h = *b2_hdr(&out[i]);
-        if (k > 0) { /* the next item's points on their way to L2 */
-            const uint4 hn = *b2_hdr(&out[i - T]);
-            uint32_t ng;
-            b2_prefetch(b2_addr(src, hn.x, &ng));
-            if (hn.y != B2_SINGLE)
-                b2_prefetch(b2_addr(src, hn.x + 1, &ng));
-        }
+        if (k > 0)
+            b2_prefetch_item(src, &out[i - T]);
         affine_t<F> r;
         if (!LEAN)
             b2_sum_any(src, h, out[i].x, inv, r);
@@ -481,13 +474,8 @@ b2_apply_l2(b2_src<fp2_tm<M> > src, const uint32_t *count, unsigned S, affine_t<
     for (; k >= 0; k--) {
         const size_t i = t + (size_t)k * T;
         const uint4 hd = *b2_hdr(&out[i]);
-        if (k > 0 && h == 0) { /* the next item's points on their way to L2 */
-            const uint4 hn = *b2_hdr(&out[i - T]);
-            uint32_t ng;
-            b2_prefetch(b2_addr(src, hn.x, &ng));
-            if (hn.y != B2_SINGLE)
-                b2_prefetch(b2_addr(src, hn.x + 1, &ng));
-        }
+        if (k > 0 && h == 0)
+            b2_prefetch_item(src, &out[i - T]);
         fp_tm<M> rx, ry;
         if (hd.y == B2_ADDX) {
             b2_sum_addx_l2(src, hd.x, *l2_at(&out[i].x, h), inv, rx, ry, mask, h);

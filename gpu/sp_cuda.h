@@ -203,7 +203,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     pair, each lane one half of every Fp2 element
  *                     (gpu/field_lanes.cuh), 16 warps per SM against 8.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
- * (15, all but SP_BA_APPLY_128: the fastest measured in both groups at
+ * (47, all but SP_BA_APPLY_128: the fastest measured in both groups at
  * 2^22, 2^24 and 2^26, plain and over tables, bench/NOTES.md);
  * SP_CUDA_BA_FORM=0..63 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
@@ -214,7 +214,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_APPLY_128 16
 #define SP_BA_APPLY_LANES 32
 #define SP_BA_FORM_ALL 63
-#define SP_CUDA_BA_FORM_DEFAULT 15
+#define SP_CUDA_BA_FORM_DEFAULT 47
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

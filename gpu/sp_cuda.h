@@ -203,8 +203,12 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     pair, each lane one half of every Fp2 element
  *                     (gpu/field_lanes.cuh), 16 warps per SM against 8.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
- * (47, all but SP_BA_APPLY_128: the fastest measured in both groups at
- * 2^22, 2^24 and 2^26, plain and over tables, bench/NOTES.md);
+ * (13: binary inversion, paired denominators, 128 items a thread; on the
+ * H200 the fastest for G1 at 2^22..2^26, plain and over tables, and for
+ * G2 over a proving key's 2^24 distinct bases: there the lean sums re-read
+ * coordinates from DRAM, and the G2 MSM of a 2^24 proof took 312 ms with
+ * 13 against 337 with the lean sums and 412 with them over two lanes,
+ * which won only over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
  * SP_CUDA_BA_FORM=0..63 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
@@ -214,7 +218,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_APPLY_128 16
 #define SP_BA_APPLY_LANES 32
 #define SP_BA_FORM_ALL 63
-#define SP_CUDA_BA_FORM_DEFAULT 47
+#define SP_CUDA_BA_FORM_DEFAULT 13
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

@@ -369,10 +369,10 @@ const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
      "even/odd, batch-affine items, other Fp2 mul (G2), lean sums only"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, 0,
      "even/odd, batch-affine items, forms 0 (Fermat, sums whole, one item a step)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS,
-     "even/odd, batch-affine items, binary inversion, paired denominators, 128 items a thread"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_APPLY_LANES,
-     "even/odd, batch-affine items, G2 sums on one lane"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN,
+     "even/odd, batch-affine items, G2 lean sums on one lane"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN | SP_BA_APPLY_LANES,
+     "even/odd, batch-affine items, G2 lean sums over two lanes"},
     /* last: the accumulation whose windows the sweep times */
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
 };

@@ -142,8 +142,8 @@ unsigned sp_cuda_set_msm_ba_group(sp_cuda *ctx, unsigned windows);
  * free device memory holds (without the table when not even n records'
  * rounds fit; a split call whose scalars are partly 0 or 1 gathers the
  * rest and runs without it). Otherwise they run as without it. Measured
- * on the H200 (bench/NOTES.md): G1 2^24 89.9 ms against 102.5, 2^26 319
- * against 350, G2 2^22 97 against 111.
+ * on the H200 (bench/NOTES.md, 2026-12-02): G1 2^24 86.5 ms against
+ * 99.4, 2^26 313 against 350, G2 2^22 86 against 97.
  */
 sp_status sp_cuda_msm_table_add(sp_cuda *ctx, int group, const void *bases, size_t n,
                                 unsigned window, double *build_ms) SP_WARN_UNUSED;

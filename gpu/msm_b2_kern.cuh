@@ -12,7 +12,7 @@
 #include "msm_ba.cuh"
 
 #define B2_THREADS 256 /* threads per block of the round kernels */
-/* b2_top's block: as many threads as keep the inversion out of local
+/* ba_top's block: as many threads as keep the inversion out of local
  * memory (ptxas -v: 1024 threads leave 64 registers, and G1 spills) */
 template <class F> struct b2_top_threads { enum { N = 512 }; };
 template <int M> struct b2_top_threads<fp2_tm<M> > { enum { N = 256 }; };
@@ -94,9 +94,8 @@ static __device__ __forceinline__ void b2_load(affine_t<F> &p, const affine_t<F>
  * point is infinity, and different, so den = x1 - x0). */
 enum { B2_SINGLE = BA_ADD + 1, B2_ADDX };
 
-/* The class and denominator of the pair (e0, e0 + 1) whose x coordinates
- * are x0, x1: B2_ADDX when they decide it (the common case), else from the
- * whole points (ba_classify). */
+/* The class and denominator of the pair (e0, e0 + 1) from the whole points
+ * (ba_classify), out of line: their registers stay out of b2_dens. */
 template <class F>
 static __device__ __noinline__ int b2_den_whole(b2_src<F> s, uint32_t e0, F &den)
 {
@@ -109,7 +108,9 @@ static __device__ __noinline__ int b2_den_whole(b2_src<F> s, uint32_t e0, F &den
     return ba_classify(p, q, num, den);
 }
 
-/* (the whole points out of line: their registers stay out of b2_dens) */
+/* The class and denominator of the pair (e0, e0 + 1) whose x coordinates
+ * are x0, x1: B2_ADDX when they decide it (the common case), else
+ * b2_den_whole's. */
 template <class F>
 static __device__ __forceinline__ int b2_den(const b2_src<F> &s, uint32_t e0, const F &x0,
                                              const F &x1, F &den)

@@ -177,7 +177,8 @@ static size_t b2_up(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Items per thread and threads (a multiple of B2_THREADS) for M items:
  * at least four times what the device holds at once, when there is that
- * much work, and at most B2_MAX_ITEMS items per thread. */
+ * much work, and at most B2_MAX_ITEMS items per thread with
+ * SP_BA_WIDE_ITEMS, B2_ITEMS_NARROW without. */
 static void b2_shape(const sp_cuda *ctx, size_t M, unsigned *S, size_t *T)
 {
     const size_t want = (size_t)ctx->sm_count * 2048;

@@ -20,7 +20,8 @@ template <int M> struct b2_top_threads<fp2_tm<M> > { enum { N = 256 }; };
  * 1 block), G2 at 1 (it needs 255). b2_dens waits on memory (ncu on the
  * H200: 25% occupancy, 58% of its cycles waiting for loads), but at 4
  * blocks (64 registers, ~400 bytes of spills) it ran 1.5x slower than at
- * 2 (98 registers): G1 at 2, G2 at 1 (182 registers). */
+ * 2 (98 registers): G1 at 2, G2 at 1 (182 registers; with
+ * SP_BA_G2_NORM too: at 2, 168-412 bytes of spills). */
 template <class F> struct b2_apply_blocks { enum { N = 2 }; };
 template <int M> struct b2_apply_blocks<fp2_tm<M> > { enum { N = 1 }; };
 template <class F> struct b2_dens_blocks { enum { N = 2 }; };
@@ -56,6 +57,59 @@ typedef fp2_tm<SP_MUL_EO_SUM> b2_fp2s;
  * slower with it on the H200: bench/NOTES.md), Karatsuba there. */
 template <class F> struct b2_reduce_field { typedef F type; };
 template <> struct b2_reduce_field<b2_fp2s> { typedef b2_fp2 type; };
+
+/* ---- what the batch inverts ---- */
+
+/* SP_BA_G2_NORM: G2's batch inversion over the denominators' norms,
+ * N(den) = den0^2 + den1^2 in Fp, with 1/den = conj(den) / N(den). N(den)
+ * is 0 only for den = 0 (-1 is not a square mod p: p = 3 mod 4 for both
+ * curves). The running products, the block scans and the round's one
+ * inversion are then Fp's, 1 product where an Fp2 one is 3, and an
+ * addition costs 12 Fp products in the sums instead of 14. D, the field
+ * the batch inverts: F, or with the norms the half of an Fp2 (b2_half;
+ * G1 has no half, so the form is G1's kernels unchanged). */
+template <class F> struct b2_half { typedef F type; };
+template <int M> struct b2_half<fp2_tm<M> > { typedef fp_tm<M> type; };
+
+/* n = what the batch inverts for den: den itself, or its norm. */
+template <class F> static __device__ __forceinline__ void b2_norm(F &n, const F &den) { n = den; }
+template <int M>
+static __device__ __forceinline__ void b2_norm(fp_tm<M> &n, const fp2_tm<M> &den)
+{
+    mont_mul_eo_sum<fp_desc>(n.w, den.c0.w, den.c0.w, den.c1.w, den.c1.w);
+}
+
+/* id = 1/den from idn = 1/n (b2_norm's n of den): idn, or conj(den) idn. */
+template <class F>
+static __device__ __forceinline__ void b2_unnorm(F &id, const F &den, const F &idn)
+{
+    (void)den;
+    id = idn;
+}
+template <int M>
+static __device__ __forceinline__ void b2_unnorm(fp2_tm<M> &id, const fp2_tm<M> &den,
+                                                 const fp_tm<M> &idn)
+{
+    f_mul(id.c0, den.c0, idn);
+    f_mul(id.c1, den.c1, idn);
+    f_neg(id.c1, id.c1);
+}
+
+/* n for den from its slot (pn: b2_dens's product before it, then with the
+ * norms the norm, which b2_dens made): den itself without them. */
+template <class F>
+static __device__ __forceinline__ void b2_slot_norm(F &n, const F *pn, const F &den)
+{
+    (void)pn;
+    n = den;
+}
+template <int M>
+static __device__ __forceinline__ void b2_slot_norm(fp_tm<M> &n, const fp_tm<M> *pn,
+                                                    const fp2_tm<M> &den)
+{
+    (void)den;
+    n = pn[1];
+}
 
 /* ---- elements and pairs ---- */
 
@@ -158,18 +212,23 @@ static __device__ __forceinline__ void b2_xs(const b2_src<F> &s, uint32_t e0, F 
 }
 
 /* An item's slot header, and for an addition the product of the thread's
- * earlier denominators (acc) in its slot before acc takes den. */
-template <class F>
+ * earlier denominators (acc) in its slot before acc takes den (with the
+ * norms: the product of the norms, then den's norm after it). */
+template <class F, class D>
 static __device__ __forceinline__ void b2_dens_put(const b2_src<F> &s, affine_t<F> &slot, uint32_t e0,
-                                                   bool two, const F &x0, const F &x1, F &acc)
+                                                   bool two, const F &x0, const F &x1, D &acc)
 {
     uint32_t cls = B2_SINGLE;
     if (two) {
         F den;
         cls = b2_den(s, e0, x0, x1, den);
         if (cls == BA_ADD || cls == B2_ADDX) {
-            slot.x = acc;
-            f_mul(acc, acc, den);
+            D n, *pn = (D *)&slot.x;
+            b2_norm(n, den);
+            pn[0] = acc;
+            if constexpr (sizeof(D) < sizeof(F))
+                pn[1] = n;
+            f_mul(acc, acc, n);
         }
     }
     *b2_hdr(&slot) = make_uint4(e0, cls, 0, 0);
@@ -178,14 +237,14 @@ static __device__ __forceinline__ void b2_dens_put(const b2_src<F> &s, affine_t<
 /* PAIR (sp_cuda_set_ba_form's SP_BA_DENS_PAIR): items k and k + 1 of the
  * thread at once, their loads issued together (the kernel waits on
  * dependent loads: bucket, list, record, point). */
-template <class F, bool PAIR>
+template <class F, class D, bool PAIR>
 __global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
-b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
+b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, D *ex, D *bt)
 {
-    __shared__ F sp[B2_THREADS], ss[B2_THREADS];
+    __shared__ D sp[B2_THREADS], ss[B2_THREADS];
     const uint32_t M = *L.count;
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    F acc;
+    D acc;
     f_set_one(acc);
     for (unsigned k = 0; k < L.S; k += PAIR ? 2 : 1) {
         const size_t i = t + k * T, i1 = i + T;
@@ -203,7 +262,7 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, F *ex, F *bt)
         if (has1)
             b2_dens_put(src, out[i1], e1, two1, y0, y1, acc);
     }
-    F others, total;
+    D others, total;
     ba_block_others(acc, sp, ss, &others, &total);
     ex[t] = others;
     if (threadIdx.x == 0)
@@ -229,12 +288,12 @@ static __device__ __forceinline__ void b2_prefetch_item(const b2_src<F> &src, af
 
 /* Item h's sum r from its points, however they add (copies, infinity,
  * doubling, addition); an addition takes 1/den from inv (the inverse of
- * the product of the thread's denominators up to this one) and pre (the
- * product of those before it, in its slot), and leaves in inv the inverse
- * of the product up to the one before. */
-template <class F>
-static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const F &pre,
-                                                  F &inv, affine_t<F> &r)
+ * the product of the thread's denominators, or norms, up to this one) and
+ * its slot's pn[0] (the product of those before it; b2_slot_norm), and
+ * leaves in inv the inverse of the product up to the one before. */
+template <class F, class D>
+static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const D *pn,
+                                                  D &inv, affine_t<F> &r)
 {
     uint32_t n0, n1;
     affine_t<F> p;
@@ -248,8 +307,11 @@ static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h,
     F num, den, id;
     const int how = ba_classify(p, q, num, den);
     if (how == BA_ADD) {
-        f_mul(id, inv, pre);
-        f_mul(inv, inv, den);
+        D n, idn;
+        b2_slot_norm(n, pn, den);
+        f_mul(idn, inv, pn[0]);
+        f_mul(inv, inv, n);
+        b2_unnorm(id, den, idn);
     }
     ba_sum(r, how, p, q, num, id);
 }
@@ -257,10 +319,10 @@ static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h,
 /* The lean path's rare items, out of line: their registers (both points
  * whole) stay out of the kernel's common path. */
 template <class F>
-static __device__ __noinline__ void b2_sum_other(b2_src<F> src, uint4 h, const F &pre, F &inv,
+static __device__ __noinline__ void b2_sum_other(b2_src<F> src, uint4 h, const F *pn, F &inv,
                                                  affine_t<F> &r)
 {
-    b2_sum_any(src, h, pre, inv, r);
+    b2_sum_any(src, h, pn, inv, r);
 }
 
 /* r = *p by loads the compiler leaves where they are written: the lean
@@ -320,20 +382,22 @@ static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_
 
 /* The sums: thread t walks its items backwards; for the j-th addition,
  * 1/den_j = (1 / product of den_0..j) * (product of den_0..j-1, in the
- * slot), and 1 / product of den_0..j-1 = that times den_j. LEAN
- * (sp_cuda_set_ba_form's SP_BA_APPLY_LEAN): B2_ADDX items by
- * b2_sum_addx, the rest out of line. Blocks of THREADS threads, BLOCKS
- * per SM; thread t's block product is b2_dens's block t / B2_THREADS. */
-template <class F, bool LEAN, int THREADS, int BLOCKS>
+ * slot), and 1 / product of den_0..j-1 = that times den_j (D: the field
+ * the batch inverts, b2_half). LEAN (sp_cuda_set_ba_form's
+ * SP_BA_APPLY_LEAN; D = F): B2_ADDX items by b2_sum_addx, the rest out
+ * of line. Blocks of THREADS threads, BLOCKS per SM; thread t's block
+ * product is b2_dens's block t / B2_THREADS. */
+template <class F, class D, bool LEAN, int THREADS, int BLOCKS>
 __global__ void __launch_bounds__(THREADS, BLOCKS)
-b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const F *ex,
-         const F *ibt)
+b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const D *ex,
+         const D *ibt)
 {
+    static_assert(!LEAN || sizeof(D) == sizeof(F), "the lean sums invert den itself");
     const uint32_t M = *count;
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= M)
         return;
-    F inv;
+    D inv;
     f_mul(inv, ibt[t / B2_THREADS], ex[t]);
     int k = (int)((M - 1 - t) / T);
     if (k > (int)S - 1)
@@ -344,12 +408,12 @@ b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, con
         if (k > 0)
             b2_prefetch_item(src, &out[i - T]);
         affine_t<F> r;
-        if (!LEAN)
-            b2_sum_any(src, h, out[i].x, inv, r);
+        if constexpr (!LEAN)
+            b2_sum_any(src, h, (const D *)&out[i].x, inv, r);
         else if (h.y == B2_ADDX)
             b2_sum_addx(src, h.x, out[i].x, inv, r);
         else
-            b2_sum_other(src, h, out[i].x, inv, r);
+            b2_sum_other(src, h, &out[i].x, inv, r);
         out[i] = r;
     }
 }
@@ -434,7 +498,7 @@ b2_apply_l2(b2_src<fp2_tm<M> > src, const uint32_t *count, unsigned S, affine_t<
             F fi, pre = out[i].x;
             affine_t<F> r;
             l2_join(fi, inv, mask, h);
-            b2_sum_other(src, hd, pre, fi, r);
+            b2_sum_other(src, hd, &pre, fi, r);
             inv = *l2_at(&fi, h);
             rx = *l2_at(&r.x, h);
             ry = *l2_at(&r.y, h);

@@ -244,14 +244,21 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
 }
 
 /* b2_apply in the form sp_cuda_set_ba_form picks, over b2_dens's blocks
- * (blocks of B2_THREADS threads). */
-template <class F>
+ * (blocks of B2_THREADS threads); D: the field the batch inverts (b2_half:
+ * with G2's norms, whose sums are the whole-points kernel's). */
+template <class F, class D>
 static sp_status b2_launch_apply(sp_cuda *ctx, const b2_src<F> &in, b2_bufs<F> *B, int out, unsigned S,
                                  unsigned blocks)
 {
     enum { AB = b2_apply_blocks<F>::N };
     const int form = ctx->ba_form, lean = form & SP_BA_APPLY_LEAN;
     const uint32_t *count = B->word + 1;
+    if constexpr (sizeof(D) < sizeof(F)) {
+        b2_apply<F, D, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            in, count, S, B->pts[out], (const D *)B->ex, (const D *)B->ibt);
+        SP_CU_LAUNCHED(ctx, "b2_apply");
+        return SP_OK;
+    }
     if constexpr (b2_lanes<F>::ON) {
         if (lean && (form & SP_BA_APPLY_LANES)) {
             b2_apply_l2<b2_lanes<F>::M><<<blocks * 2, B2_THREADS, 0, ctx->stream>>>(
@@ -262,19 +269,19 @@ static sp_status b2_launch_apply(sp_cuda *ctx, const b2_src<F> &in, b2_bufs<F> *
     }
     if constexpr (b2_lean<F>::ON) {
         if (lean && (form & SP_BA_APPLY_128))
-            b2_apply<F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
+            b2_apply<F, F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
                 in, count, S, B->pts[out], B->ex, B->ibt);
         else if (lean)
-            b2_apply<F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            b2_apply<F, F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
                 in, count, S, B->pts[out], B->ex, B->ibt);
         else
-            b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+            b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
                 in, count, S, B->pts[out], B->ex, B->ibt);
     } else if (form & SP_BA_APPLY_128) {
-        b2_apply<F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
+        b2_apply<F, F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
             in, count, S, B->pts[out], B->ex, B->ibt);
     } else {
-        b2_apply<F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
+        b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
             in, count, S, B->pts[out], B->ex, B->ibt);
     }
     SP_CU_LAUNCHED(ctx, "b2_apply");
@@ -282,8 +289,9 @@ static sp_status b2_launch_apply(sp_cuda *ctx, const b2_src<F> &in, b2_bufs<F> *
 }
 
 /* One round: the lists len/beg of `in` halved into B->pts[out] (lists
- * nlen/nbeg); *longest = the longest new list. */
-template <class F>
+ * nlen/nbeg); *longest = the longest new list. D: the field the batch
+ * inverts (b2_half), in B->ex, bt and ibt. */
+template <class F, class D>
 static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int out, uint32_t nb,
                           unsigned *longest, b2_prof *pf)
 {
@@ -316,23 +324,24 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     b2_lists L = {B->len, B->beg, B->nbeg, B->ibkt, B->word + 1, S};
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
+    D *ex = (D *)B->ex, *bt = (D *)B->bt, *ibt = (D *)B->ibt;
     if (ctx->ba_form & SP_BA_DENS_PAIR)
-        b2_dens<F, true><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
+        b2_dens<F, D, true><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);
     else
-        b2_dens<F, false><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], B->ex, B->bt);
+        b2_dens<F, D, false><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);
     SP_CU_LAUNCHED(ctx, "b2_dens");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
-    const unsigned top = b2_top_threads<F>::N;
-    const size_t top_smem = (2 * top + 1) * sizeof(F);
-    SP_CU(ctx, cudaFuncSetAttribute(ba_top<F, b2_top_threads<F>::N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    const unsigned top = b2_top_threads<D>::N;
+    const size_t top_smem = (2 * top + 1) * sizeof(D);
+    SP_CU(ctx, cudaFuncSetAttribute(ba_top<D, b2_top_threads<D>::N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)top_smem));
-    ba_top<F, b2_top_threads<F>::N><<<1, top, top_smem, ctx->stream>>>(
-        B->bt, B->ibt, blocks, ctx->ba_form & SP_BA_INV_VAR);
+    ba_top<D, b2_top_threads<D>::N><<<1, top, top_smem, ctx->stream>>>(
+        bt, ibt, blocks, ctx->ba_form & SP_BA_INV_VAR);
     SP_CU_LAUNCHED(ctx, "ba_top");
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    SP_TRY(b2_launch_apply<F>(ctx, in, B, out, S, blocks));
+    SP_TRY((b2_launch_apply<F, D>(ctx, in, B, out, S, blocks)));
     if (pf->on) {
         SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
         SP_CU(ctx, cudaEventSynchronize(ev[4]));
@@ -380,8 +389,12 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
                                ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     b2_src<F> in = {NULL, bases, vals + g.r0};
+    const bool norm = ctx->ba_form & SP_BA_G2_NORM; /* G1: b2_half is F, the same kernels */
     for (int out = 0; longest > 1; out ^= 1) {
-        SP_TRY(b2_round<F>(ctx, &B, in, out, nb, &longest, pf));
+        if (norm)
+            SP_TRY((b2_round<F, typename b2_half<F>::type>(ctx, &B, in, out, nb, &longest, pf)));
+        else
+            SP_TRY((b2_round<F, F>(ctx, &B, in, out, nb, &longest, pf)));
         uint32_t *t = B.len; /* the new lists become the current ones */
         B.len = B.nlen, B.nlen = t;
         t = B.beg, B.beg = B.nbeg, B.nbeg = t;

@@ -123,12 +123,14 @@ void bench_msm_precomp(chk_env *env)
 
 /* ---- the batch-affine kernel forms (sp_cuda_set_ba_form) ---- */
 
-/* The ladder: none, then the bits added in turn. */
+/* The ladder: none, then the bits added in turn; last, 13 with G2 inverting
+ * the norms in place of the lean sums. */
 static const int ba_forms[] = {0, SP_BA_INV_VAR | SP_BA_DENS_PAIR,
                                SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS,
                                SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_APPLY_LEAN,
                                SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_APPLY_LEAN |
-                                   SP_BA_APPLY_LANES};
+                                   SP_BA_APPLY_LANES,
+                               SP_BA_INV_VAR | SP_BA_DENS_PAIR | SP_BA_WIDE_ITEMS | SP_BA_G2_NORM};
 #define BA_NFORMS ((int)(sizeof ba_forms / sizeof ba_forms[0]))
 
 /* ms[kind][form] of one size: kind 0 plain, 1 the model's table */

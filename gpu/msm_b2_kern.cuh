@@ -211,27 +211,49 @@ static __device__ __forceinline__ void b2_xs(const b2_src<F> &s, uint32_t e0, F 
     x1 = b2_addr(s, e0 + 1, &n)->x;
 }
 
-/* An item's slot header, and for an addition the product of the thread's
- * earlier denominators (acc) in its slot before acc takes den (with the
- * norms: the product of the norms, then den's norm after it). */
+/* An item's slot header (first element e0, class cls), and for an
+ * addition the product of the thread's earlier denominators (acc) in its
+ * slot before acc takes den (with the norms: the product of the norms,
+ * then den's norm after it). */
+template <class F, class D>
+static __device__ __forceinline__ void b2_dens_store(affine_t<F> &slot, uint32_t e0, uint32_t cls,
+                                                     const F &den, D &acc)
+{
+    if (cls == BA_ADD || cls == B2_ADDX) {
+        D n, *pn = (D *)&slot.x;
+        b2_norm(n, den);
+        pn[0] = acc;
+        if constexpr (sizeof(D) < sizeof(F))
+            pn[1] = n;
+        f_mul(acc, acc, n);
+    }
+    *b2_hdr(&slot) = make_uint4(e0, cls, 0, 0);
+}
+
+/* b2_dens_store for the pair (e0, e0 + 1) with x coordinates x0, x1 when
+ * two, else for a single element. */
 template <class F, class D>
 static __device__ __forceinline__ void b2_dens_put(const b2_src<F> &s, affine_t<F> &slot, uint32_t e0,
                                                    bool two, const F &x0, const F &x1, D &acc)
 {
     uint32_t cls = B2_SINGLE;
-    if (two) {
-        F den;
+    F den;
+    if (two)
         cls = b2_den(s, e0, x0, x1, den);
-        if (cls == BA_ADD || cls == B2_ADDX) {
-            D n, *pn = (D *)&slot.x;
-            b2_norm(n, den);
-            pn[0] = acc;
-            if constexpr (sizeof(D) < sizeof(F))
-                pn[1] = n;
-            f_mul(acc, acc, n);
-        }
-    }
-    *b2_hdr(&slot) = make_uint4(e0, cls, 0, 0);
+    b2_dens_store(slot, e0, cls, den, acc);
+}
+
+/* The end of a b2_dens kernel: ex[t] = the product of the block's other
+ * threads' acc, bt[block] = the block's product. */
+template <class D>
+static __device__ __forceinline__ void b2_dens_end(const D &acc, D *ex, D *bt, size_t t)
+{
+    __shared__ D sp[B2_THREADS], ss[B2_THREADS];
+    D others, total;
+    ba_block_others(acc, sp, ss, &others, &total);
+    ex[t] = others;
+    if (threadIdx.x == 0)
+        bt[blockIdx.x] = total;
 }
 
 /* PAIR (sp_cuda_set_ba_form's SP_BA_DENS_PAIR): items k and k + 1 of the
@@ -241,7 +263,6 @@ template <class F, class D, bool PAIR>
 __global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
 b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, D *ex, D *bt)
 {
-    __shared__ D sp[B2_THREADS], ss[B2_THREADS];
     const uint32_t M = *L.count;
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     D acc;
@@ -262,11 +283,100 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, D *ex, D *bt)
         if (has1)
             b2_dens_put(src, out[i1], e1, two1, y0, y1, acc);
     }
-    D others, total;
-    ba_block_others(acc, sp, ss, &others, &total);
-    ex[t] = others;
-    if (threadIdx.x == 0)
-        bt[blockIdx.x] = total;
+    b2_dens_end(acc, ex, bt, t);
+}
+
+/* Item i's pair in one word (SP_BA_DENS_PIPE): its first element, and bit
+ * 31 when it has a second (b2_item; group records < 2^31). */
+__global__ void b2_heads(uint32_t *head, b2_lists L)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= *L.count)
+        return;
+    uint32_t e0;
+    const bool two = b2_item(L, i, &e0);
+    head[i] = e0 | (uint32_t)two << 31;
+}
+
+/* One item at each level of b2_dens_pipe's chain of loads, as step k
+ * leaves them for step k + 1 (and, in e0/two, item k + 1's until step
+ * k + 1 reads them as its own item's): */
+template <class F> struct b2_chain {
+    uint32_t h;               /* item k + 3: its head (b2_heads) */
+    uint32_t e0, two, v0, v1; /* item k + 2: first element, a pair?, records (round 0) */
+    F x0, x1;                 /* item k + 1: the x coordinates */
+};
+
+/* Step k of b2_dens_pipe over chains C (what step k - 1 loaded) and N
+ * (loaded now, read by step k + 1): item k's denominator from C's x
+ * coordinates, then the next level of the chain issued for items
+ * k + 1 .. k + 3 (so C's x are dead before N's arrive), then item k's
+ * product and slot (K items, item j is t + j T; k is negative in the
+ * prologue: only items 0 .. K - 1 load or count). */
+template <class F, class D>
+static __device__ __forceinline__ void b2_dens_step(const b2_src<F> &src, const uint32_t *head,
+                                                    affine_t<F> *out, int k, int K, size_t t,
+                                                    size_t T, b2_chain<F> &C, b2_chain<F> &N,
+                                                    D &acc)
+{
+    const uint32_t e0k = N.e0; /* item k's, from step k - 2 */
+    uint32_t cls = B2_SINGLE;
+    F den;
+    if (k >= 0 && N.two)
+        cls = b2_den(src, e0k, C.x0, C.x1, den);
+    if (k + 1 >= 0 && k + 1 < K && C.two) {  /* x of item k + 1 */
+        const affine_t<F> *a0, *a1;
+        if (src.pts) {
+            a0 = src.pts + C.e0;
+            a1 = a0 + 1;
+        } else {
+            a0 = src.bases + (C.v0 & 0x7fffffffu);
+            a1 = src.bases + (C.v1 & 0x7fffffffu);
+        }
+        N.x0 = a0->x;
+        N.x1 = a1->x;
+    }
+    if (k + 2 >= 0 && k + 2 < K) { /* item k + 2's records */
+        N.e0 = C.h & 0x7fffffffu;
+        N.two = C.h >> 31;
+        if (!src.pts && N.two) {
+            N.v0 = src.vals[N.e0];
+            N.v1 = src.vals[N.e0 + 1];
+        }
+    }
+    if (k + 3 < K) /* item k + 3's head */
+        N.h = head[t + (size_t)(k + 3) * T];
+    if (k >= 0)
+        b2_dens_store(out[t + (size_t)k * T], e0k, cls, den, acc);
+}
+
+/* SP_BA_DENS_PIPE: b2_dens with the thread's items in a software pipeline
+ * along their chain of dependent loads (head -> records -> x
+ * coordinates; b2_heads resolved item -> bucket -> lists beforehand, at
+ * full occupancy): each step issues one level of the chain for each of
+ * three items ahead, so a step waits for one load's latency where an item
+ * waited for all of them in series. The two chains alternate by step (no
+ * register moves that would wait for loads in flight). */
+template <class F, class D>
+__global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
+b2_dens_pipe(b2_src<F> src, const uint32_t *head, b2_lists L, affine_t<F> *out, D *ex, D *bt)
+{
+    const uint32_t M = *L.count;
+    const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int K = 0;
+    if (t < M) {
+        const size_t k = (M - 1 - t) / T + 1;
+        K = (int)(k < L.S ? k : L.S);
+    }
+    D acc;
+    f_set_one(acc);
+    b2_chain<F> A, B;
+    A.e0 = B.e0 = A.two = B.two = 0;
+    for (int k = -3; k < K; k += 2) {
+        b2_dens_step(src, head, out, k, K, t, T, A, B, acc);
+        b2_dens_step(src, head, out, k + 1, K, t, T, B, A, acc);
+    }
+    b2_dens_end(acc, ex, bt, t);
 }
 
 static __device__ __forceinline__ void b2_prefetch(const void *p)

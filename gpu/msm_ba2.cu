@@ -325,7 +325,11 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     if (pf->on)
         SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
     D *ex = (D *)B->ex, *bt = (D *)B->bt, *ibt = (D *)B->ibt;
-    if (ctx->ba_form & SP_BA_DENS_PAIR)
+    if (ctx->ba_form & SP_BA_DENS_PIPE) { /* raw, the scan's input, holds the heads */
+        b2_heads<<<sp_cu_blocks(M, 256), 256, 0, ctx->stream>>>(B->raw, L);
+        SP_CU_LAUNCHED(ctx, "b2_heads");
+        b2_dens_pipe<F, D><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->raw, L, B->pts[out], ex, bt);
+    } else if (ctx->ba_form & SP_BA_DENS_PAIR)
         b2_dens<F, D, true><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);
     else
         b2_dens<F, D, false><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);

@@ -207,7 +207,11 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     Fp products where Fp2 ones were, 12 Fp products an
  *                     addition in the sums instead of 14; the sums are
  *                     then the whole-points kernel's (the lean bits are
- *                     ignored in G2; G1 has no norms).
+ *                     ignored in G2; G1 has no norms);
+ *   SP_BA_DENS_PIPE   msm_ba2.cu's denominators with each thread's items
+ *                     in a software pipeline along their chain of
+ *                     dependent loads (item, bucket, lists, record, x),
+ *                     four items ahead (SP_BA_DENS_PAIR is then unused).
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (13: binary inversion, paired denominators, 128 items a thread; on the
  * H200 the fastest for G1 at 2^22..2^26, plain and over tables, and for
@@ -215,7 +219,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  * coordinates from DRAM, and the G2 MSM of a 2^24 proof took 312 ms with
  * 13 against 337 with the lean sums and 412 with them over two lanes,
  * which won only over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
- * SP_CUDA_BA_FORM=0..127 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..255 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
@@ -224,7 +228,8 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_APPLY_128 16
 #define SP_BA_APPLY_LANES 32
 #define SP_BA_G2_NORM 64
-#define SP_BA_FORM_ALL 127
+#define SP_BA_DENS_PIPE 128
+#define SP_BA_FORM_ALL 255
 #define SP_CUDA_BA_FORM_DEFAULT 13
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 

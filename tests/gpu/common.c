@@ -375,8 +375,10 @@ const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
      "even/odd, batch-affine items, G2 lean sums over two lanes"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_G2_NORM,
      "even/odd, batch-affine items, G2 inverting the norms"},
-    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_G2_NORM,
-     "even/odd, batch-affine items, other Fp2 mul, G2 norms only (Fermat)"},
+    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_G2_NORM | SP_BA_DENS_PIPE,
+     "even/odd, batch-affine items, other Fp2 mul, G2 norms and the dens pipeline (Fermat)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, (SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_DENS_PAIR) | SP_BA_DENS_PIPE,
+     "even/odd, batch-affine items, the dens pipeline"},
     /* last: the accumulation whose windows the sweep times */
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
 };

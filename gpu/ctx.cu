@@ -30,6 +30,24 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
  * SP_CUDA_BA_FORM=0..255, so that whole runs
  * (prove, the engine) can be measured with either; SP_CUDA_PROFILE=1
  * turns the phase times on (sp_cuda_set_profile). */
+/* *out = the value of environment variable name when it is a canonical
+ * decimal (digits only, no leading zero but "0") in lo..hi; unchanged
+ * otherwise. */
+static void ctx_env_int(const char *name, int lo, int hi, int *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v || (v[0] == '0' && v[1]))
+        return;
+    long x = 0;
+    for (const char *c = v; *c; c++) {
+        if (*c < '0' || *c > '9' || x > hi)
+            return;
+        x = 10 * x + (*c - '0');
+    }
+    if (x >= lo && x <= hi)
+        *out = (int)x;
+}
+
 static void ctx_knobs_from_env(sp_cuda *ctx)
 {
     ctx->ntt_impl = SP_CUDA_NTT_DEFAULT;
@@ -37,29 +55,13 @@ static void ctx_knobs_from_env(sp_cuda *ctx)
     ctx->msm_table = SP_CUDA_MSM_TABLE_DEFAULT;
     ctx->fp2_mul = SP_CUDA_FP2_MUL_DEFAULT;
     ctx->ba_form = SP_CUDA_BA_FORM_DEFAULT;
-    const char *v = getenv("SP_CUDA_MSM_TABLE");
-    if (v && (v[0] == '0' || v[0] == '1') && !v[1])
-        ctx->msm_table = v[0] - '0';
-    v = getenv("SP_CUDA_FP2_MUL");
-    if (v && (v[0] == '0' || v[0] == '1') && !v[1])
-        ctx->fp2_mul = v[0] - '0';
-    v = getenv("SP_CUDA_BA_FORM");
-    if (v && *v) {
-        char *end;
-        const long f = strtol(v, &end, 10);
-        if (!*end && f >= 0 && f <= SP_BA_FORM_ALL && v[0] >= '0' && v[0] <= '9')
-            ctx->ba_form = (int)f;
-    }
-    v = getenv("SP_CUDA_PROFILE");
+    ctx_env_int("SP_CUDA_MSM_TABLE", 0, 1, &ctx->msm_table);
+    ctx_env_int("SP_CUDA_FP2_MUL", 0, 1, &ctx->fp2_mul);
+    ctx_env_int("SP_CUDA_BA_FORM", 0, SP_BA_FORM_ALL, &ctx->ba_form);
+    ctx_env_int("SP_CUDA_NTT", 0, 16, &ctx->ntt_impl);
+    ctx_env_int("SP_CUDA_MSM_ACC", 0, 3, &ctx->msm_acc);
+    const char *v = getenv("SP_CUDA_PROFILE");
     ctx->profile = v && v[0] == '1' && !v[1];
-    v = getenv("SP_CUDA_NTT");
-    if (v && v[0] >= '0' && v[0] <= '9' && !v[1])
-        ctx->ntt_impl = v[0] - '0';
-    else if (v && v[0] == '1' && v[1] >= '0' && v[1] <= '6' && !v[2])
-        ctx->ntt_impl = 10 + v[1] - '0';
-    v = getenv("SP_CUDA_MSM_ACC");
-    if (v && v[0] >= '0' && v[0] <= '3' && !v[1])
-        ctx->msm_acc = v[0] - '0';
 }
 
 extern "C" int sp_cuda_device_count(void)

@@ -322,7 +322,8 @@ static __device__ __forceinline__ void b2_dens_step(const b2_src<F> &src, const 
     const uint32_t e0k = N.e0; /* item k's, from step k - 2 */
     uint32_t cls = B2_SINGLE;
     F den;
-    if (k >= 0 && N.two)
+    const bool own = k >= 0 && k < K; /* the loop's last pair of steps may pass K */
+    if (own && N.two)
         cls = b2_den(src, e0k, C.x0, C.x1, den);
     if (k + 1 >= 0 && k + 1 < K && C.two) {  /* x of item k + 1 */
         const affine_t<F> *a0, *a1;
@@ -346,7 +347,7 @@ static __device__ __forceinline__ void b2_dens_step(const b2_src<F> &src, const 
     }
     if (k + 3 < K) /* item k + 3's head */
         N.h = head[t + (size_t)(k + 3) * T];
-    if (k >= 0)
+    if (own)
         b2_dens_store(out[t + (size_t)k * T], e0k, cls, den, acc);
 }
 

@@ -213,12 +213,12 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     dependent loads (item, bucket, lists, record, x),
  *                     four items ahead (SP_BA_DENS_PAIR is then unused).
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
- * (13: binary inversion, paired denominators, 128 items a thread; on the
- * H200 the fastest for G1 at 2^22..2^26, plain and over tables, and for
- * G2 over a proving key's 2^24 distinct bases: there the lean sums re-read
- * coordinates from DRAM, and the G2 MSM of a 2^24 proof took 312 ms with
- * 13 against 337 with the lean sums and 412 with them over two lanes,
- * which won only over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
+ * (77: binary inversion, paired denominators, 128 items a thread, G2's
+ * norms; on the H200 the fastest for G1 at 2^22..2^26, plain and over
+ * tables, and for G2 over a proving key's 2^24 distinct bases: the G2
+ * MSM of a 2^24 proof took 277 ms against 307 without the norms; the
+ * lean sums and their two lanes lost there by 8% and 32%, winning only
+ * over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
  * SP_CUDA_BA_FORM=0..255 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
@@ -230,7 +230,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_G2_NORM 64
 #define SP_BA_DENS_PIPE 128
 #define SP_BA_FORM_ALL 255
-#define SP_CUDA_BA_FORM_DEFAULT 13
+#define SP_CUDA_BA_FORM_DEFAULT 77
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

@@ -123,9 +123,10 @@ void bench_msm_precomp(chk_env *env)
 
 /* ---- the batch-affine kernel forms (sp_cuda_set_ba_form) ---- */
 
-/* The forms before this work (0), the default (13), and the default with
- * G2 inverting the norms, with the pipelined denominators in place of the
- * paired ones, and with both. The lean sums and their two lanes (2, 32)
+/* The forms before this work (0), 13 (binary inversion, paired
+ * denominators, 128 items a thread), 13 with G2 inverting the norms (77,
+ * the default), with the pipelined denominators in place of the paired
+ * ones, and with both. The lean sums and their two lanes (2, 32)
  * are left out: gpu_bench's G2 bases repeat a 2^18-point period that
  * fits in the L2, where their re-reads look cheaper than over a key's
  * distinct bases (bench/NOTES.md). */

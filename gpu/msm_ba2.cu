@@ -435,9 +435,18 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t
     }
     SP_TRY(sp_cu_msm_mark(ctx, 2));
     typedef typename b2_reduce_field<F>::type RF; /* same layout as F */
-    SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c,
-                                                s.nwin, s.log_l)));
+    if (ctx->ba_form & SP_BA_REDUCE_SPLIT)
+        SP_TRY(msm_reduce_split<RF>(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c, s.nwin));
+    else
+        SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk,
+                                                    s.c, s.nwin, s.log_l)));
     return sp_cu_msm_mark(ctx, 4);
+}
+
+/* The bucket reduction's name in the profile text. */
+static const char *b2_reduction_name(const sp_cuda *ctx)
+{
+    return ctx->ba_form & SP_BA_REDUCE_SPLIT ? "split" : "running sums";
 }
 
 /* What the rounds may take: half of the free device memory plus the BA
@@ -507,8 +516,8 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     char more[160];
     snprintf(more, sizeof more,
              "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
-             "apply %.1f ms",
-             pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+             "apply %.1f ms; reduction %s",
+             pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply, b2_reduction_name(ctx));
     return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
 }
 
@@ -618,8 +627,8 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     char more[200];
     snprintf(more, sizeof more,
              "; table of %u windows in one set of buckets: %u groups of records, %u rounds: "
-             "lists %.1f dens %.1f top %.1f apply %.1f ms",
-             t->nwin, pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply);
+             "lists %.1f dens %.1f top %.1f apply %.1f ms; reduction %s",
+             t->nwin, pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply, b2_reduction_name(ctx));
     SP_TRY(msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL)); /* synchronizes */
     for (unsigned j = 0; j < 2 * ng; j++)
         if (hsb[j] != 0xffffffffu)

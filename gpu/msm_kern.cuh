@@ -319,6 +319,61 @@ msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin
     segs[t] = acc;
 }
 
+/* The split reduction's parts (msm_split, before msm_reduce_into): thread
+ * (w, side, i, p) sums part p of window w's row i + 1 (side 0: columns p +
+ * G k) or of its column (i + 1) mod Q (side 1: rows p 2^(lk-m-g) + k)
+ * into part[((2w + side) Q + i) G + p]; consecutive threads read
+ * consecutive buckets on both sides. Blocks per SM: 4 in G1 (128
+ * registers), 2 in G2. */
+template <class F> struct msm_split_occ { enum { N = sizeof(F) <= 48 ? 4 : 2 }; };
+template <class F>
+__global__ void __launch_bounds__(SP_MSM_THREADS, msm_split_occ<F>::N)
+msm_split_parts(xyzz_t<F> *part, const affine_t<F> *bk, unsigned lk, unsigned m, unsigned g,
+                unsigned nwin)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, K = (size_t)1 << lk;
+    const unsigned sh = m + g; /* log2 of the threads of one side of a window */
+    if (t >= ((size_t)2 * nwin << sh))
+        return;
+    const uint32_t u = (uint32_t)(t & ((1u << sh) - 1)), side = (uint32_t)(t >> sh) & 1;
+    const size_t w = t >> (sh + 1), base = w * K; /* b_j = bk[base + j - 1] */
+    const uint32_t Q = 1u << m;
+    uint32_t i, p;
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    if (side == 0) {
+        i = u >> g, p = u & ((1u << g) - 1);
+        const size_t h = (size_t)i + 1;
+        if (h <= (K >> m))
+            for (uint32_t k = 0; k < (Q >> g); k++) {
+                const size_t j = (h << m) + p + ((size_t)k << g);
+                if (j <= K) /* row Hn holds j = K alone */
+                    bucket_add(acc, bk[base + j - 1]);
+            }
+    } else {
+        p = u >> m, i = u & (Q - 1);
+        const uint32_t l = (i + 1) & (Q - 1), rows = 1u << (lk - m - g);
+        if (l)
+            for (uint32_t k = 0; k < rows; k++)
+                bucket_add(acc, bk[base + (((size_t)p * rows + k) << m) + l - 1]);
+    }
+    part[(((w << 1) + side) * Q + i) * ((size_t)1 << g) + p] = acc;
+}
+
+/* win[w] = 2^m s2[2w] + s2[2w + 1] (msm_split). */
+template <class F>
+__global__ void msm_split_join(xyzz_t<F> *win, const xyzz_t<F> *s2, unsigned m, unsigned nwin)
+{
+    const unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= nwin)
+        return;
+    xyzz_t<F> acc = s2[2 * w];
+    for (unsigned k = 0; k < m; k++)
+        xyzz_dbl(acc, acc);
+    xyzz_add(acc, s2[2 * w + 1]);
+    win[w] = acc;
+}
+
 /* One block per group of nseg consecutive points: out[g] = their sum.
  * segs is overwritten. */
 template <class F>
@@ -387,19 +442,64 @@ static sp_status msm_accumulate_phase(sp_cuda *ctx, xyzz_t<F> *bk, const affine_
     return SP_OK;
 }
 
-/* Phase 5: win[w] = sum_k k * B_(w,k) for every window (B: the buckets'
- * type, XYZZ or affine). */
-template <class F, class B = xyzz_t<F> >
-static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
-                                  unsigned nwin, unsigned log_l)
+/* The XYZZ points phase 5 needs beside the buckets (msm_reduce_into's sg). */
+static inline size_t msm_reduce_scratch(unsigned c, unsigned nwin, unsigned log_l)
+{
+    return ((size_t)nwin << (c - 1 - log_l)) + 16 * nwin + 256;
+}
+
+/*
+ * Phase 5 split in rows and columns (SP_BA_REDUCE_SPLIT, affine buckets,
+ * msm_ba2.cu). Window w's sum_{j=1..K} j b_j (b_j its bucket j - 1, K =
+ * 2^lk buckets), with j = h Q + l, Q = 2^m, m = ceil(lk / 2), Hn = K / Q:
+ *   = Q sum_{h=1..Hn} h H_h + sum_{l=1..Q-1} l V_l,
+ * H_h the sum of row h (the b_j with hQ <= j < hQ + Q, j <= K), V_l of
+ * column l (b_(hQ+l), h < Hn): two mixed additions a bucket (10 products
+ * each) where the running sums take a mixed and a full one (10 + 14) and
+ * each segment a scaling by its first index. Each row and column is cut
+ * into G = 2^g parts summed by one thread each, then the parts of each
+ * by msm_sum_groups; the rows (H'_i = H_(i+1)) and the columns (V'_i =
+ * V_(i+1), V'_(Q-1) = 0) then form two windows of Q points that
+ * msm_reduce_into weighs as it weighs buckets, into s2[2w] and s2[2w+1];
+ * win[w] = Q s2[2w] + s2[2w+1].
+ */
+struct msm_split {
+    unsigned lk, m, g, ll; /* ll: the weighing's log_l (c = m + 1, 2 nwin windows) */
+    size_t parts, hv, s2, sg, total; /* offsets in the scratch (XYZZ points); total points */
+};
+
+static inline msm_split msm_split_plan(unsigned c, unsigned nwin)
+{
+    msm_split p;
+    p.lk = c - 1;
+    p.m = (p.lk + 1) / 2;
+    p.g = 0; /* parts per row and column: up to 2^18 threads in all */
+    while (p.g < p.lk - p.m && ((size_t)2 * nwin << (p.m + p.g + 1)) <= ((size_t)1 << 18))
+        p.g++;
+    p.ll = sp_cu_msm_log_seg(p.m + 1, 2 * nwin);
+    const size_t q2 = (size_t)2 * nwin << p.m;
+    p.parts = 0;
+    p.hv = q2 << p.g;
+    p.s2 = p.hv + q2;
+    p.sg = p.s2 + 2 * nwin;
+    p.total = p.sg + msm_reduce_scratch(p.m + 1, 2 * nwin, p.ll);
+    return p;
+}
+
+/* Phase 5 into given scratch: win[w] = sum_k k * B_(w,k) for every window
+ * (B: the buckets' type, XYZZ or affine; window w's 2^(c-1) buckets at
+ * bk + w 2^(c-1)), sg msm_reduce_scratch(c, nwin, log_l) points; mark:
+ * the profile's mark 3 after the segments. */
+template <class F, class B>
+static sp_status msm_reduce_into(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
+                                 unsigned nwin, unsigned log_l, xyzz_t<F> *sg, bool mark)
 {
     size_t nseg = (size_t)nwin << (c - 1 - log_l);
-    void *sg;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, (nseg + 16 * nwin + 256) * sizeof(xyzz_t<F>), &sg));
     msm_reduce_segments<F, B><<<sp_cu_blocks(nseg, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        (xyzz_t<F> *)sg, bk, c, nwin, log_l);
+        sg, bk, c, nwin, log_l);
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
-    SP_TRY(sp_cu_msm_mark(ctx, 3));
+    if (mark)
+        SP_TRY(sp_cu_msm_mark(ctx, 3));
     /* two levels: nwin*G groups of the segment sums, then nwin groups of G
      * (a deep serial sum per block would be latency-bound); G = 16, or up
      * to 256 / nwin for few windows (a table MSM has one: 16 blocks took
@@ -407,15 +507,51 @@ static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, uns
     uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
     while (grp > 1 && 2 * grp * nwin <= 256 && per_win / (2 * grp) >= 128)
         grp *= 2;
-    xyzz_t<F> *mid = (xyzz_t<F> *)sg + nseg; /* at most 16 nwin or 256, reserved above */
-    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(
-        grp > 1 ? mid : win, (xyzz_t<F> *)sg, per_win / grp);
+    xyzz_t<F> *mid = sg + nseg; /* at most 16 nwin or 256, reserved above */
+    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(grp > 1 ? mid : win, sg,
+                                                                      per_win / grp);
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     if (grp > 1) {
         msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
         SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     }
     return SP_OK;
+}
+
+/* Phase 5 split in rows and columns (msm_split) over affine buckets, in
+ * the context's SP_SCR_SEGS; the profile's mark 3 after the rows' and
+ * columns' sums. */
+template <class F>
+static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F> *bk, unsigned c,
+                                  unsigned nwin)
+{
+    const msm_split p = msm_split_plan(c, nwin);
+    void *v;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, p.total * sizeof(xyzz_t<F>), &v));
+    xyzz_t<F> *sg = (xyzz_t<F> *)v;
+    msm_split_parts<F><<<sp_cu_blocks(p.hv, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
+        sg + p.parts, bk, p.lk, p.m, p.g, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_split_parts");
+    msm_sum_groups<F><<<(unsigned)(p.s2 - p.hv), SP_MSM_THREADS, 0, ctx->stream>>>(
+        sg + p.hv, sg + p.parts, 1u << p.g);
+    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    SP_TRY(sp_cu_msm_mark(ctx, 3));
+    SP_TRY((msm_reduce_into<F, xyzz_t<F> >(ctx, sg + p.s2, sg + p.hv, p.m + 1, 2 * nwin, p.ll,
+                                           sg + p.sg, false)));
+    msm_split_join<F><<<(nwin + 31) / 32, 32, 0, ctx->stream>>>(win, sg + p.s2, p.m, nwin);
+    SP_CU_LAUNCHED(ctx, "msm_split_join");
+    return SP_OK;
+}
+
+/* Phase 5: msm_reduce_into over the context's SP_SCR_SEGS. */
+template <class F, class B = xyzz_t<F> >
+static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
+                                  unsigned nwin, unsigned log_l)
+{
+    void *sg;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, msm_reduce_scratch(c, nwin, log_l) * sizeof(xyzz_t<F>),
+                         &sg));
+    return msm_reduce_into<F, B>(ctx, win, bk, c, nwin, log_l, (xyzz_t<F> *)sg, true);
 }
 
 /* ---- a whole run: the steps every accumulation shares ---- */

@@ -60,8 +60,9 @@ struct stream_g2 {
  * key/value buffers (four of 4 bytes per record, W records per point) and
  * CUB's temporary storage (its own key and value copies plus tile
  * bookkeeping), the bucket ranges and sums, the accumulation partials
- * (two per 32 records), the segment sums (at most 64k plus 16 per
- * window), the small buffer; for the split MSM also the index lists, the
+ * (two per 32 records), the reduction's scratch (the segment sums, at
+ * most 64k plus 17 per window, or the split's parts: the larger), the
+ * small buffer; for the split MSM also the index lists, the
  * gathered bases and scalars and the tree sums of the ones.
  */
 static double msm_scratch_model(size_t m, int group, size_t aff, size_t xyzz, int split,
@@ -71,9 +72,10 @@ static double msm_scratch_model(size_t m, int group, size_t aff, size_t xyzz, in
         return 0;
     unsigned c = sp_cuda_msm_window(m, group), nwin = (256 + c - 1) / c;
     double recs = (double)nwin * m, nbuck = (double)nwin * (double)((size_t)1 << (c - 1));
-    double segs = nbuck < 65536 ? nbuck : 65536;
+    double segs = (nbuck < 65536 ? nbuck : 65536) + 17.0 * nwin;
+    const double parts = (double)msm_split_plan(c, nwin).total;
     double b = 16 * recs + (8 * recs + recs / 2 + (1 << 20)) + 2 * nbuck * 8 + nbuck * xyzz +
-               2 * (recs / 32 + 1) * xyzz + (segs + nwin + 16.0 * nwin) * xyzz + 16384;
+               2 * (recs / 32 + 1) * xyzz + (segs > parts ? segs : parts) * xyzz + 16384;
     if (split) {
         double nblk = (double)((m + 511) / 512), cap = 4.0 * (sm_count ? sm_count : 1);
         if (nblk > cap)

@@ -172,7 +172,8 @@ extern "C" size_t sp_cuda_msm_table_bytes(int group, size_t n, unsigned window)
  * key/value buffers of 4 bytes a record, CUB's copies and bookkeeping, as
  * msm_stream.cu's model), the ranges (2^c slots of 8 bytes), the 2^(c-1)
  * affine bucket sums and two side slots per group of records (at most W
- * groups), the reduction's segment sums, and the batch-affine rounds over
+ * groups), the reduction's scratch (segment sums, or the split's parts:
+ * the larger), and the batch-affine rounds over
  * one group of n records (b2_alloc: the two point lists, 3/4 of a point
  * per record, their bucket words, the per-thread products, the per-bucket
  * lists).
@@ -186,7 +187,8 @@ extern "C" size_t sp_cuda_msm_table_scratch(int group, size_t n, unsigned window
     const double xyzz = group == 2 ? sizeof(sp_g2_xyzz) : sizeof(sp_g1_xyzz);
     const double recs = (double)nwin * n, nb = (double)((size_t)1 << (c - 1)), r = (double)n;
     double b = 16 * recs + (8 * recs + recs / 2 + (1 << 20)) + 2 * nb * 8;
-    b += (nb + 2.0 * nwin) * aff + 8.0 * nwin + (65536.0 + 16 + 256) * xyzz + 16384;
+    const double segs = 65536.0 + 16 + 256, split = (double)msm_split_plan(c, 1).total;
+    b += (nb + 2.0 * nwin) * aff + 8.0 * nwin + (segs > split ? segs : split) * xyzz + 16384;
     b += (0.75 * r + 1.25 * nb + 2) * aff + (r + nb + 2) * 4 + (r / 32 + (1 << 20)) * aff / 2 +
          4 * nb * 4 + (1 << 20);
     return (size_t)(b * 1.125) + ((size_t)8 << 20); /* as sp_cuda_msm_stream_bytes */

@@ -379,6 +379,8 @@ const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
      "even/odd, batch-affine items, other Fp2 mul, G2 norms and the dens pipeline (Fermat)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, (SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_DENS_PAIR) | SP_BA_DENS_PIPE,
      "even/odd, batch-affine items, the dens pipeline"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
+     "even/odd, batch-affine items, the other bucket reduction (running sums / split)"},
     /* last: the accumulation whose windows the sweep times */
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
 };

@@ -98,6 +98,22 @@ __global__ void b2_mark(uint32_t *raw, const uint32_t *nbeg, const uint32_t *nle
         raw[nbeg[b]] = b;
 }
 
+/* Every item of each bucket's next list gets its bucket (SP_BA_LISTS_FILL:
+ * in place of b2_mark and the max-scan): a warp walks its 32 buckets in
+ * turn, writing each list's run with all lanes. */
+__global__ void b2_fill(uint32_t *ibkt, const uint32_t *nbeg, const uint32_t *nlen, uint32_t nb)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+    uint32_t s = 0, l = 0;
+    if (b < nb)
+        s = nbeg[b], l = nlen[b];
+    for (int k = 0; k < 32; k++) {
+        const uint32_t sk = __shfl_sync(0xffffffffu, s, k), lk = __shfl_sync(0xffffffffu, l, k);
+        for (uint32_t j = lane; j < lk; j += 32)
+            ibkt[sk + j] = (b & ~31u) + k;
+    }
+}
+
 struct b2_max {
     __device__ __forceinline__ uint32_t operator()(uint32_t a, uint32_t b) const
     {
@@ -312,11 +328,16 @@ static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int 
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     const size_t M = h[1];
     *longest = h[0];
-    SP_CU(ctx, cudaMemsetAsync(B->raw, 0, M * 4, ctx->stream));
-    b2_mark<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->raw, B->nbeg, B->nlen, nb);
-    SP_CU_LAUNCHED(ctx, "b2_mark");
-    SP_CU(ctx, cub::DeviceScan::InclusiveScan(B->cub, B->cub_bytes, B->raw, B->ibkt, b2_max(),
-                                              (int)M, ctx->stream));
+    if (ctx->ba_form & SP_BA_LISTS_FILL) {
+        b2_fill<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->ibkt, B->nbeg, B->nlen, nb);
+        SP_CU_LAUNCHED(ctx, "b2_fill");
+    } else {
+        SP_CU(ctx, cudaMemsetAsync(B->raw, 0, M * 4, ctx->stream));
+        b2_mark<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->raw, B->nbeg, B->nlen, nb);
+        SP_CU_LAUNCHED(ctx, "b2_mark");
+        SP_CU(ctx, cub::DeviceScan::InclusiveScan(B->cub, B->cub_bytes, B->raw, B->ibkt, b2_max(),
+                                                  (int)M, ctx->stream));
+    }
     unsigned S;
     size_t T;
     b2_shape(ctx, M, &S, &T);
@@ -421,7 +442,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
  * table MSM's groups of records, whose cut buckets go to side[2i..] and
  * sb[2i..]. Then the buckets' reduction over s.nwin windows. */
 template <class F, class P>
-static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t<F> *pts,
+static sp_status b2_sum_reduce(sp_cuda *ctx, msm_sorted &s, const affine_t<F> *pts,
                                unsigned ngroups, P part_of, affine_t<F> *side, uint32_t *sb,
                                b2_prof *pf)
 {
@@ -436,7 +457,8 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, const msm_sorted &s, const affine_t
     SP_TRY(sp_cu_msm_mark(ctx, 2));
     typedef typename b2_reduce_field<F>::type RF; /* same layout as F */
     if (ctx->ba_form & SP_BA_REDUCE_SPLIT)
-        SP_TRY(msm_reduce_split<RF>(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c, s.nwin));
+        SP_TRY(msm_reduce_split<RF>(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c, s.nwin,
+                                    &s.join_m));
     else
         SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk,
                                                     s.c, s.nwin, s.log_l)));

@@ -57,6 +57,18 @@ void sp_cu_msm_combine(sp_g1_jac *out, const sp_g1_xyzz *win, unsigned nwin,
 void sp_cu_msm_combine(sp_g2_jac *out, const sp_g2_xyzz *win, unsigned nwin,
                        const msm_windows *lay);
 
+/* The host's XYZZ doubling and addition by group (msm_finish's join). */
+static inline void sp_cu_xyzz_dbl(sp_g1_xyzz *r, const sp_g1_xyzz *p) { sp_g1_xyzz_dbl(r, p); }
+static inline void sp_cu_xyzz_dbl(sp_g2_xyzz *r, const sp_g2_xyzz *p) { sp_g2_xyzz_dbl(r, p); }
+static inline void sp_cu_xyzz_add(sp_g1_xyzz *r, const sp_g1_xyzz *p, const sp_g1_xyzz *q)
+{
+    sp_g1_xyzz_add_var(r, p, q);
+}
+static inline void sp_cu_xyzz_add(sp_g2_xyzz *r, const sp_g2_xyzz *p, const sp_g2_xyzz *q)
+{
+    sp_g2_xyzz_add_var(r, p, q);
+}
+
 static __device__ __forceinline__ size_t bucket_of(uint32_t key, unsigned c)
 {
     return ((size_t)(key >> c) << (c - 1)) + (key & ((1u << c) - 1)) - 1;
@@ -520,12 +532,17 @@ static sp_status msm_reduce_into(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsi
 
 /* Phase 5 split in rows and columns (msm_split) over affine buckets, in
  * the context's SP_SCR_SEGS; the profile's mark 3 after the rows' and
- * columns' sums. */
+ * columns' sums. When 2 nwin sums fit where the window sums go (SP_SMALL_BYTES
+ * from byte 256), win[2w] and win[2w + 1] are window w's rows and columns
+ * and *join_m = m: the host joins them (msm_finish: 2^m rows + columns, a
+ * chain of m doublings that one device thread runs ~20x slower); else
+ * msm_split_join makes win[w] and *join_m = 0. */
 template <class F>
 static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F> *bk, unsigned c,
-                                  unsigned nwin)
+                                  unsigned nwin, unsigned *join_m)
 {
     const msm_split p = msm_split_plan(c, nwin);
+    const bool host = 256 + 2 * nwin * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES;
     void *v;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, p.total * sizeof(xyzz_t<F>), &v));
     xyzz_t<F> *sg = (xyzz_t<F> *)v;
@@ -536,8 +553,11 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
         sg + p.hv, sg + p.parts, 1u << p.g);
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
-    SP_TRY((msm_reduce_into<F, xyzz_t<F> >(ctx, sg + p.s2, sg + p.hv, p.m + 1, 2 * nwin, p.ll,
-                                           sg + p.sg, false)));
+    SP_TRY((msm_reduce_into<F, xyzz_t<F> >(ctx, host ? win : sg + p.s2, sg + p.hv, p.m + 1, 2 * nwin,
+                                           p.ll, sg + p.sg, false)));
+    *join_m = host ? p.m : 0;
+    if (host)
+        return SP_OK;
     msm_split_join<F><<<(nwin + 31) / 32, 32, 0, ctx->stream>>>(win, sg + p.s2, p.m, nwin);
     SP_CU_LAUNCHED(ctx, "msm_split_join");
     return SP_OK;
@@ -564,6 +584,7 @@ struct msm_sorted {
     void *bk, *small;  /* the bucket array; SP_SCR_SMALL (window sums from byte 256) */
     uint32_t *keys, *vals, *start, *end;
     int bad;           /* a scalar >= r was seen (read back by the stream) */
+    unsigned join_m;   /* msm_reduce_split's: window sums to join on the host, 0 none */
 };
 
 /* The arguments every run refuses: SP_ERR_INVALID_ARG for n >= 2^31 or a
@@ -597,6 +618,7 @@ static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
                          &s->bk));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
     s->bad = 0;
+    s->join_m = 0;
     SP_TRY(sp_cu_msm_mark(ctx, 0));
     SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay, 0,
                           &s->keys, &s->vals, &s->start, &s->end, &s->bad));
@@ -617,10 +639,17 @@ template <class HX, class HJ>
 static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int group, size_t n,
                             const char *more)
 {
-    HX hw[SP_MSM_MAX_WIN];
-    SP_CU(ctx, cudaMemcpyAsync(hw, (const char *)s.small + 256, s.nwin * sizeof(HX),
+    HX hw[2 * SP_MSM_MAX_WIN];
+    const unsigned nsum = s.join_m ? 2 * s.nwin : s.nwin;
+    SP_CU(ctx, cudaMemcpyAsync(hw, (const char *)s.small + 256, nsum * sizeof(HX),
                                cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    for (unsigned w = 0; s.join_m && w < s.nwin; w++) { /* 2^m rows + columns */
+        HX t = hw[2 * w];
+        for (unsigned k = 0; k < s.join_m; k++)
+            sp_cu_xyzz_dbl(&t, &t);
+        sp_cu_xyzz_add(&hw[w], &t, &hw[2 * w + 1]);
+    }
     SP_TRY(sp_cu_msm_profile_text(ctx, group, n, s.c, s.nwin, s.log_l));
     if (more) {
         size_t l = strlen(ctx->prof);

@@ -216,15 +216,18 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     (msm_kern.cuh, msm_split): two mixed additions a
  *                     bucket, parallel over parts of rows and columns,
  *                     instead of running sums (a mixed and a full
- *                     addition a bucket, and a scaling per segment).
+ *                     addition a bucket, and a scaling per segment);
+ *   SP_BA_LISTS_FILL  msm_ba2.cu: each round's items get their buckets
+ *                     from one kernel writing every list's run, in place
+ *                     of a marking pass and a max-scan over the items.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
- * (333: binary inversion, paired denominators, 128 items a thread, G2's
- * norms, the split reduction; 77 without it: on the H200 the fastest for G1 at 2^22..2^26, plain and over
+ * (845: binary inversion, paired denominators, 128 items a thread, G2's
+ * norms, the split reduction, the filled lists; 77 without the last two: on the H200 the fastest for G1 at 2^22..2^26, plain and over
  * tables, and for G2 over a proving key's 2^24 distinct bases: the G2
  * MSM of a 2^24 proof took 277 ms against 307 without the norms; the
  * lean sums and their two lanes lost there by 8% and 32%, winning only
  * over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
- * SP_CUDA_BA_FORM=0..511 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..1023 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
@@ -235,8 +238,9 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_G2_NORM 64
 #define SP_BA_DENS_PIPE 128
 #define SP_BA_REDUCE_SPLIT 256
-#define SP_BA_FORM_ALL 511
-#define SP_CUDA_BA_FORM_DEFAULT 333
+#define SP_BA_LISTS_FILL 512
+#define SP_BA_FORM_ALL 1023
+#define SP_CUDA_BA_FORM_DEFAULT 845
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 
 /* Device memory for resident data (proving keys, NTT buffers). */

@@ -140,8 +140,9 @@ __global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *le
     buckets[b] = p;
 }
 
-/* A table MSM's group of records [r0, r1) (msm_table.cuh): each bucket
- * with records in it gets its single point, written to buckets[b] when
+/* A table MSM's group of records [r0, r1) (msm_table.cuh), over buckets
+ * boff .. boff + nb - 1 (list b is bucket boff + b): each bucket with
+ * records in it gets its single point, written to buckets[boff + b] when
  * all the bucket's records are in the group, else (a bucket that the
  * group's bounds cut: only its first and last can be) to side[0] (the
  * bucket has records before r0) or side[1] (only after r1), its bucket in
@@ -151,7 +152,7 @@ __global__ void b2_final(affine_t<F> *buckets, b2_src<F> src, const uint32_t *le
 template <class F>
 __global__ void b2_final_cut(affine_t<F> *buckets, affine_t<F> *side, uint32_t *sb, b2_src<F> src,
                              const uint32_t *len, const uint32_t *beg, const uint32_t *start,
-                             const uint32_t *end, uint32_t nb, uint32_t r0, uint32_t r1)
+                             const uint32_t *end, uint32_t boff, uint32_t nb, uint32_t r0, uint32_t r1)
 {
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nb || !len[b])
@@ -159,14 +160,14 @@ __global__ void b2_final_cut(affine_t<F> *buckets, affine_t<F> *side, uint32_t *
     affine_t<F> p;
     uint32_t neg;
     b2_load(p, b2_addr(src, beg[b], &neg), neg);
-    const uint32_t s = start[b + 1], e = end[b + 1];
+    const uint32_t a = boff + b, s = start[a + 1], e = end[a + 1];
     if (s >= r0 && e <= r1) {
-        buckets[b] = p;
+        buckets[a] = p;
         return;
     }
     const int k = s < r0 ? 0 : 1;
     side[k] = p;
-    sb[k] = b;
+    sb[k] = a;
 }
 
 /* ---- host ---- */
@@ -427,7 +428,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     }
     if (side) {
         b2_final_cut<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(
-            sums, side, sb, in, B.len, B.beg, start, end, nb, (uint32_t)g.r0, (uint32_t)g.r1);
+            sums, side, sb, in, B.len, B.beg, start, end, g.boff, nb, (uint32_t)g.r0, (uint32_t)g.r1);
         SP_CU_LAUNCHED(ctx, "b2_final_cut");
         return SP_OK;
     }
@@ -638,8 +639,20 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     SP_CU(ctx, cudaMemsetAsync(bk, 0, bbytes, ctx->stream)); /* infinity is (0, 0) */
     SP_CU(ctx, cudaMemsetAsync(sb, 0xff, 2 * ng * 4, ctx->stream));
     b2_prof pf;
-    auto part_of = [&](unsigned g) { /* records [g per, g per + per) */
-        return b2_part{g * per, (g + 1) * per < m ? (g + 1) * per : m, 0, nb};
+    /* group g: records [g per, g per + per), over the buckets of its first
+     * and last records' keys only (sorted: a third of them in 3 groups,
+     * whose rounds then scan a third of the lists) */
+    uint32_t kb[2 * B2_TABLE_MAX_GROUPS];
+    for (unsigned g = 0; g < ng; g++) {
+        const size_t r0 = g * per, r1 = (g + 1) * per < m ? (g + 1) * per : m;
+        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g], s.keys + r0, 4, cudaMemcpyDeviceToHost, ctx->stream));
+        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g + 1], s.keys + r1 - 1, 4, cudaMemcpyDeviceToHost,
+                                   ctx->stream));
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    auto part_of = [&](unsigned g) { /* keys 1 .. nb are buckets 0 .. nb - 1; key 0, a zero digit */
+        const uint32_t lo = kb[2 * g] ? kb[2 * g] - 1 : 0, hi = kb[2 * g + 1] ? kb[2 * g + 1] - 1 : 0;
+        return b2_part{g * per, (g + 1) * per < m ? (g + 1) * per : m, lo, hi - lo + 1};
     };
     SP_TRY(b2_sum_reduce<F>(ctx, s, (const affine_t<F> *)t->q, ng, part_of, side, sb, &pf));
     HA hside[2 * B2_TABLE_MAX_GROUPS];

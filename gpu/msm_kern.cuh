@@ -386,6 +386,25 @@ __global__ void msm_split_join(xyzz_t<F> *win, const xyzz_t<F> *s2, unsigned m, 
     win[w] = acc;
 }
 
+/* The split's weighing of one window by bits (msm_reduce_split, nwin = 1):
+ * x[(s (m + 1) + k) Q + i] = hv[s Q + i] where bit k of i + 1 is set, else
+ * infinity (s: rows 0, columns 1); the group sums of x are then T_(s,k) =
+ * sum of the points whose weight has bit k, and side s's weighed sum is
+ * sum_k 2^k T_(s,k) (msm_finish). */
+template <class F>
+__global__ void msm_split_bits(xyzz_t<F> *x, const xyzz_t<F> *hv, unsigned m)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ((size_t)2 * (m + 1) << m))
+        return;
+    const uint32_t i = (uint32_t)(t & ((1u << m) - 1)), g = (uint32_t)(t >> m);
+    const uint32_t k = g % (m + 1), side = g / (m + 1);
+    if (((i + 1) >> k) & 1)
+        x[t] = hv[((size_t)side << m) + i];
+    else
+        xyzz_set_inf(x[t]);
+}
+
 /* One block per group of nseg consecutive points: out[g] = their sum.
  * segs is overwritten. */
 template <class F>
@@ -477,7 +496,7 @@ static inline size_t msm_reduce_scratch(unsigned c, unsigned nwin, unsigned log_
  */
 struct msm_split {
     unsigned lk, m, g, ll; /* ll: the weighing's log_l (c = m + 1, 2 nwin windows) */
-    size_t parts, hv, s2, sg, total; /* offsets in the scratch (XYZZ points); total points */
+    size_t parts, hv, s2, sg, bits, total; /* offsets in the scratch (XYZZ points); total points */
 };
 
 static inline msm_split msm_split_plan(unsigned c, unsigned nwin)
@@ -494,8 +513,33 @@ static inline msm_split msm_split_plan(unsigned c, unsigned nwin)
     p.hv = q2 << p.g;
     p.s2 = p.hv + q2;
     p.sg = p.s2 + 2 * nwin;
-    p.total = p.sg + msm_reduce_scratch(p.m + 1, 2 * nwin, p.ll);
+    p.bits = p.sg + msm_reduce_scratch(p.m + 1, 2 * nwin, p.ll);
+    p.total = p.bits + (nwin == 1 ? ((size_t)2 * (p.m + 1) << p.m) + 32 * (p.m + 1) + 256 : 0);
     return p;
+}
+
+/* win[w] = the sum of sg's group w of nseg / nwin consecutive points, for
+ * w < nwin; sg (overwritten) has room for 16 nwin + 256 more points after
+ * its nseg. Two levels: nwin*G groups, then nwin groups of G (a deep
+ * serial sum per block would be latency-bound); G = 16, or up to 256 /
+ * nwin for few windows (a table MSM has one: 16 blocks took 1.35 ms on
+ * the H200, bench/NOTES.md), each group 128 points or more. */
+template <class F>
+static sp_status msm_sum_two_levels(sp_cuda *ctx, xyzz_t<F> *win, xyzz_t<F> *sg, size_t nseg,
+                                    unsigned nwin)
+{
+    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
+    while (grp > 1 && 2 * grp * nwin <= 256 && per_win / (2 * grp) >= 128)
+        grp *= 2;
+    xyzz_t<F> *mid = sg + nseg; /* at most 16 nwin or 256 */
+    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(grp > 1 ? mid : win, sg,
+                                                                      per_win / grp);
+    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    if (grp > 1) {
+        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
+        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
+    }
+    return SP_OK;
 }
 
 /* Phase 5 into given scratch: win[w] = sum_k k * B_(w,k) for every window
@@ -512,34 +556,23 @@ static sp_status msm_reduce_into(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsi
     SP_CU_LAUNCHED(ctx, "msm_reduce_segments");
     if (mark)
         SP_TRY(sp_cu_msm_mark(ctx, 3));
-    /* two levels: nwin*G groups of the segment sums, then nwin groups of G
-     * (a deep serial sum per block would be latency-bound); G = 16, or up
-     * to 256 / nwin for few windows (a table MSM has one: 16 blocks took
-     * 1.35 ms on the H200, bench/NOTES.md), each group 128 sums or more */
-    uint32_t per_win = (uint32_t)(nseg / nwin), grp = per_win >= 256 ? 16 : 1;
-    while (grp > 1 && 2 * grp * nwin <= 256 && per_win / (2 * grp) >= 128)
-        grp *= 2;
-    xyzz_t<F> *mid = sg + nseg; /* at most 16 nwin or 256, reserved above */
-    msm_sum_groups<F><<<nwin * grp, SP_MSM_THREADS, 0, ctx->stream>>>(grp > 1 ? mid : win, sg,
-                                                                      per_win / grp);
-    SP_CU_LAUNCHED(ctx, "msm_sum_groups");
-    if (grp > 1) {
-        msm_sum_groups<F><<<nwin, SP_MSM_THREADS, 0, ctx->stream>>>(win, mid, grp);
-        SP_CU_LAUNCHED(ctx, "msm_sum_groups");
-    }
-    return SP_OK;
+    return msm_sum_two_levels(ctx, win, sg, nseg, nwin);
 }
 
 /* Phase 5 split in rows and columns (msm_split) over affine buckets, in
  * the context's SP_SCR_SEGS; the profile's mark 3 after the rows' and
- * columns' sums. When 2 nwin sums fit where the window sums go (SP_SMALL_BYTES
- * from byte 256), win[2w] and win[2w + 1] are window w's rows and columns
- * and *join_m = m: the host joins them (msm_finish: 2^m rows + columns, a
- * chain of m doublings that one device thread runs ~20x slower); else
- * msm_split_join makes win[w] and *join_m = 0. */
+ * columns' sums. One window (a table MSM): win[s (m + 1) + k] = T_(s,k)
+ * (msm_split_bits), *join = 2: the host weighs and joins them (2 (m + 1)
+ * additions and doublings; the device's weighing is a chain of ~30
+ * dependent XYZZ operations, this one ~14). Else, when 2 nwin sums fit
+ * where the window sums go (SP_SMALL_BYTES from byte 256), win[2w] and
+ * win[2w + 1] are window w's weighed rows and columns and *join = 1: the
+ * host makes 2^m rows + columns (m doublings that one device thread runs
+ * ~20x slower); else msm_split_join makes win[w] and *join = 0. *m_out =
+ * m. */
 template <class F>
 static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F> *bk, unsigned c,
-                                  unsigned nwin, unsigned *join_m)
+                                  unsigned nwin, unsigned *join, unsigned *m_out)
 {
     const msm_split p = msm_split_plan(c, nwin);
     const bool host = 256 + 2 * nwin * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES;
@@ -553,9 +586,17 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
         sg + p.hv, sg + p.parts, 1u << p.g);
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
+    *m_out = p.m;
+    if (nwin == 1 && 256 + 2 * (p.m + 1) * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES) {
+        const size_t nx = (size_t)2 * (p.m + 1) << p.m;
+        msm_split_bits<F><<<sp_cu_blocks(nx, 256), 256, 0, ctx->stream>>>(sg + p.bits, sg + p.hv, p.m);
+        SP_CU_LAUNCHED(ctx, "msm_split_bits");
+        *join = 2;
+        return msm_sum_two_levels(ctx, win, sg + p.bits, nx, 2 * (p.m + 1));
+    }
     SP_TRY((msm_reduce_into<F, xyzz_t<F> >(ctx, host ? win : sg + p.s2, sg + p.hv, p.m + 1, 2 * nwin,
                                            p.ll, sg + p.sg, false)));
-    *join_m = host ? p.m : 0;
+    *join = host ? 1 : 0;
     if (host)
         return SP_OK;
     msm_split_join<F><<<(nwin + 31) / 32, 32, 0, ctx->stream>>>(win, sg + p.s2, p.m, nwin);
@@ -584,7 +625,7 @@ struct msm_sorted {
     void *bk, *small;  /* the bucket array; SP_SCR_SMALL (window sums from byte 256) */
     uint32_t *keys, *vals, *start, *end;
     int bad;           /* a scalar >= r was seen (read back by the stream) */
-    unsigned join_m;   /* msm_reduce_split's: window sums to join on the host, 0 none */
+    unsigned join, join_m; /* msm_reduce_split's: what the host joins (0 nothing), and m */
 };
 
 /* The arguments every run refuses: SP_ERR_INVALID_ARG for n >= 2^31 or a
@@ -618,7 +659,7 @@ static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
                          &s->bk));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
     s->bad = 0;
-    s->join_m = 0;
+    s->join = s->join_m = 0;
     SP_TRY(sp_cu_msm_mark(ctx, 0));
     SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay, 0,
                           &s->keys, &s->vals, &s->start, &s->end, &s->bad));
@@ -640,13 +681,22 @@ static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int grou
                             const char *more)
 {
     HX hw[2 * SP_MSM_MAX_WIN];
-    const unsigned nsum = s.join_m ? 2 * s.nwin : s.nwin;
+    const unsigned m = s.join_m, nsum = s.join == 2 ? 2 * (m + 1) : s.join ? 2 * s.nwin : s.nwin;
     SP_CU(ctx, cudaMemcpyAsync(hw, (const char *)s.small + 256, nsum * sizeof(HX),
                                cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    for (unsigned w = 0; s.join_m && w < s.nwin; w++) { /* 2^m rows + columns */
+    if (s.join == 2) /* weigh: side s's sum_k 2^k T_(s,k), by Horner, into hw[s] */
+        for (unsigned side = 0; side < 2; side++) {
+            HX a = hw[side * (m + 1) + m];
+            for (int k = (int)m - 1; k >= 0; k--) {
+                sp_cu_xyzz_dbl(&a, &a);
+                sp_cu_xyzz_add(&a, &a, &hw[side * (m + 1) + k]);
+            }
+            hw[side] = a;
+        }
+    for (unsigned w = 0; s.join && w < s.nwin; w++) { /* 2^m rows + columns */
         HX t = hw[2 * w];
-        for (unsigned k = 0; k < s.join_m; k++)
+        for (unsigned k = 0; k < m; k++)
             sp_cu_xyzz_dbl(&t, &t);
         sp_cu_xyzz_add(&hw[w], &t, &hw[2 * w + 1]);
     }

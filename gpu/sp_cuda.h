@@ -222,11 +222,14 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     of a marking pass and a max-scan over the items.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (845: binary inversion, paired denominators, 128 items a thread, G2's
- * norms, the split reduction, the filled lists; 77 without the last two: on the H200 the fastest for G1 at 2^22..2^26, plain and over
- * tables, and for G2 over a proving key's 2^24 distinct bases: the G2
- * MSM of a 2^24 proof took 277 ms against 307 without the norms; the
- * lean sums and their two lanes lost there by 8% and 32%, winning only
- * over gpu_bench's L2-sized tiled bases; bench/NOTES.md);
+ * norms, the split reduction, the filled lists; on the H200 the fastest
+ * or within noise of it for G1 at 2^22..2^26, plain and over tables
+ * (the split and the lists took a 2^26 table MSM from 308 to 300-304 ms,
+ * 2^24 from 86.0 to 82.9-83.4), and for G2 over a proving key's 2^24
+ * distinct bases: the G2 MSM of a 2^24 proof took 274 ms against 307
+ * without the norms; the lean sums and their two lanes lost there by 8%
+ * and 32%, winning only over gpu_bench's L2-sized tiled bases;
+ * bench/NOTES.md);
  * SP_CUDA_BA_FORM=0..1023 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1

@@ -202,8 +202,10 @@ test-arith: $(TESTS_ARITH:%=$(BUILD)/tests/%)
 	@SP_TEST_PROGRAMS="$(TESTS_ARITH)" SP_TEST_SCRIPTS= tests/run.sh $(BUILD)/tests
 
 # The BN254 instance's test programs (the same sources but TESTS_ONLY_BLS12_381)
-# and the one-curve BN254 snarkpipe that those driving a daemon run.
-bn254-tests: FORCE
+# and the one-curve BN254 snarkpipe that those driving a daemon run. After
+# the instance's sub-make (a BLS12-381 build): two sub-makes in one build
+# folder at once compiled main.o twice while one linked it half-written.
+bn254-tests: FORCE $(BN_INSTANCE)
 	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe $(if $(DAEMON_BIN),$(BN_BUILD)/snarkpipe-daemon)
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md).

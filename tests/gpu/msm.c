@@ -318,9 +318,8 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
     }
     /* the batch-affine kernel forms: none, each alone, the default with
      * the other bucket reduction and with the other items' buckets, the
-     * 128-thread sums, the sums over two
-     * lanes, the default's bits without the norms and with the dens
-     * pipeline, all */
+     * 128-thread sums, the sums over two lanes, the default's bits
+     * without the norms and with the dens pipeline, all */
     static const int forms[] = {0, SP_BA_INV_VAR, SP_BA_APPLY_LEAN, SP_BA_DENS_PAIR, SP_BA_WIDE_ITEMS,
                                 SP_BA_G2_NORM, SP_BA_DENS_PIPE, SP_BA_REDUCE_SPLIT, SP_BA_LISTS_FILL,
                                 SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,

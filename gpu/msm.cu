@@ -240,21 +240,24 @@ sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsi
     unsigned key_bits = c;
     while (!shared && (1u << (key_bits - c)) < nwin)
         key_bits++;
+    /* the double-buffer form: the passes alternate between the two pairs
+     * of buffers, so CUB's storage is its bookkeeping only, not another
+     * copy of the records (8 bytes a record: ~6 GB of a 2^26 table MSM,
+     * room that the batch-affine rounds take instead) */
+    cub::DoubleBuffer<uint32_t> dk((uint32_t *)k1, (uint32_t *)k2), dv((uint32_t *)v1, (uint32_t *)v2);
     size_t tmp_bytes = 0;
-    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
-                                               (uint32_t *)v1, (uint32_t *)v2, m, 0, (int)key_bits,
+    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, dk, dv, m, 0, (int)key_bits,
                                                ctx->stream));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SORT, tmp_bytes, &tmp));
-    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
-                                               (uint32_t *)v1, (uint32_t *)v2, m, 0, (int)key_bits,
+    SP_CU(ctx, cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, m, 0, (int)key_bits,
                                                ctx->stream));
     *start = (uint32_t *)rng;
     *end = (uint32_t *)rng + slots;
     SP_CU(ctx, cudaMemsetAsync(rng, 0, slots * 8, ctx->stream));
-    msm_ranges<<<sp_cu_blocks(m, 256), 256, 0, ctx->stream>>>(*start, *end, (uint32_t *)k2, m);
+    msm_ranges<<<sp_cu_blocks(m, 256), 256, 0, ctx->stream>>>(*start, *end, dk.Current(), m);
     SP_CU_LAUNCHED(ctx, "msm_ranges");
-    *keys_out = (uint32_t *)k2;
-    *vals_out = (uint32_t *)v2;
+    *keys_out = dk.Current();
+    *vals_out = dv.Current();
     return SP_OK;
 }
 

@@ -459,7 +459,7 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, msm_sorted &s, const affine_t<F> *p
     typedef typename b2_reduce_field<F>::type RF; /* same layout as F */
     if (ctx->ba_form & SP_BA_REDUCE_SPLIT)
         SP_TRY(msm_reduce_split<RF>(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c, s.nwin,
-                                    &s.join, &s.join_m));
+                                    &s.join, &s.join_m, &s.sums));
     else
         SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk,
                                                     s.c, s.nwin, s.log_l)));
@@ -591,6 +591,32 @@ static void b2_side_add(sp_g2_jac *r, const sp_g2_affine *p, uint64_t k)
  * least n records, a row's worth, to a group): the side slots. */
 #define B2_TABLE_MAX_GROUPS SP_MSM_MAX_WIN
 
+/* parts[g] = group g of a table run: records [g per, (g + 1) per) of the
+ * m sorted ones (the last group up to m), over the buckets between its
+ * first and last records' keys only (sorted: a third of them in 3 groups,
+ * whose rounds then scan a third of the lists); two keys read back a
+ * group. Keys 1 .. nb are buckets 0 .. nb - 1; key 0, a zero digit. */
+static sp_status b2_table_parts(sp_cuda *ctx, b2_part *parts, const uint32_t *keys, size_t m,
+                                size_t per, unsigned ng)
+{
+    uint32_t kb[2 * B2_TABLE_MAX_GROUPS];
+    for (unsigned g = 0; g < ng; g++) {
+        parts[g].r0 = g * per;
+        parts[g].r1 = (g + 1) * per < m ? (g + 1) * per : m;
+        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g], keys + parts[g].r0, 4, cudaMemcpyDeviceToHost,
+                                   ctx->stream));
+        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g + 1], keys + parts[g].r1 - 1, 4,
+                                   cudaMemcpyDeviceToHost, ctx->stream));
+    }
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    for (unsigned g = 0; g < ng; g++) {
+        const uint32_t lo = kb[2 * g] ? kb[2 * g] - 1 : 0, hi = kb[2 * g + 1] ? kb[2 * g + 1] - 1 : 0;
+        parts[g].boff = lo;
+        parts[g].nb = hi - lo + 1;
+    }
+    return SP_OK;
+}
+
 /* The records of every window in one set of buckets (sp_cu_msm_sort,
  * shared), their sums in groups of records into one bucket array, except
  * the buckets that a group's bounds cut (at most two per group), whose
@@ -638,22 +664,10 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     uint32_t *sb = (uint32_t *)(side + 2 * ng);
     SP_CU(ctx, cudaMemsetAsync(bk, 0, bbytes, ctx->stream)); /* infinity is (0, 0) */
     SP_CU(ctx, cudaMemsetAsync(sb, 0xff, 2 * ng * 4, ctx->stream));
+    b2_part parts[B2_TABLE_MAX_GROUPS];
+    SP_TRY(b2_table_parts(ctx, parts, s.keys, m, per, ng));
+    auto part_of = [&](unsigned g) { return parts[g]; };
     b2_prof pf;
-    /* group g: records [g per, g per + per), over the buckets of its first
-     * and last records' keys only (sorted: a third of them in 3 groups,
-     * whose rounds then scan a third of the lists) */
-    uint32_t kb[2 * B2_TABLE_MAX_GROUPS];
-    for (unsigned g = 0; g < ng; g++) {
-        const size_t r0 = g * per, r1 = (g + 1) * per < m ? (g + 1) * per : m;
-        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g], s.keys + r0, 4, cudaMemcpyDeviceToHost, ctx->stream));
-        SP_CU(ctx, cudaMemcpyAsync(&kb[2 * g + 1], s.keys + r1 - 1, 4, cudaMemcpyDeviceToHost,
-                                   ctx->stream));
-    }
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    auto part_of = [&](unsigned g) { /* keys 1 .. nb are buckets 0 .. nb - 1; key 0, a zero digit */
-        const uint32_t lo = kb[2 * g] ? kb[2 * g] - 1 : 0, hi = kb[2 * g + 1] ? kb[2 * g + 1] - 1 : 0;
-        return b2_part{g * per, (g + 1) * per < m ? (g + 1) * per : m, lo, hi - lo + 1};
-    };
     SP_TRY(b2_sum_reduce<F>(ctx, s, (const affine_t<F> *)t->q, ng, part_of, side, sb, &pf));
     HA hside[2 * B2_TABLE_MAX_GROUPS];
     uint32_t hsb[2 * B2_TABLE_MAX_GROUPS];

@@ -372,20 +372,6 @@ msm_split_parts(xyzz_t<F> *part, const affine_t<F> *bk, unsigned lk, unsigned m,
     part[(((w << 1) + side) * Q + i) * ((size_t)1 << g) + p] = acc;
 }
 
-/* win[w] = 2^m s2[2w] + s2[2w + 1] (msm_split). */
-template <class F>
-__global__ void msm_split_join(xyzz_t<F> *win, const xyzz_t<F> *s2, unsigned m, unsigned nwin)
-{
-    const unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
-    if (w >= nwin)
-        return;
-    xyzz_t<F> acc = s2[2 * w];
-    for (unsigned k = 0; k < m; k++)
-        xyzz_dbl(acc, acc);
-    xyzz_add(acc, s2[2 * w + 1]);
-    win[w] = acc;
-}
-
 /* The split's weighing of one window by bits (msm_reduce_split, nwin = 1):
  * x[(s (m + 1) + k) Q + i] = hv[s Q + i] where bit k of i + 1 is set, else
  * infinity (s: rows 0, columns 1); the group sums of x are then T_(s,k) =
@@ -564,18 +550,17 @@ static sp_status msm_reduce_into(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsi
  * columns' sums. One window (a table MSM): win[s (m + 1) + k] = T_(s,k)
  * (msm_split_bits), *join = 2: the host weighs and joins them (2 (m + 1)
  * additions and doublings; the device's weighing is a chain of ~30
- * dependent XYZZ operations, this one ~14). Else, when 2 nwin sums fit
- * where the window sums go (SP_SMALL_BYTES from byte 256), win[2w] and
- * win[2w + 1] are window w's weighed rows and columns and *join = 1: the
- * host makes 2^m rows + columns (m doublings that one device thread runs
- * ~20x slower); else msm_split_join makes win[w] and *join = 0. *m_out =
- * m. */
+ * dependent XYZZ operations, this one ~14). Else window w's weighed rows
+ * and columns are sums 2w and 2w + 1 and *join = 1: the host makes 2^m
+ * rows + columns (m doublings that one device thread runs ~20x slower).
+ * The sums are at win when they fit there (SP_SMALL_BYTES from byte 256),
+ * else in the split's scratch; *sums says where. *m_out = m. */
 template <class F>
 static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F> *bk, unsigned c,
-                                  unsigned nwin, unsigned *join, unsigned *m_out)
+                                  unsigned nwin, unsigned *join, unsigned *m_out,
+                                  const void **sums)
 {
     const msm_split p = msm_split_plan(c, nwin);
-    const bool host = 256 + 2 * nwin * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES;
     void *v;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, p.total * sizeof(xyzz_t<F>), &v));
     xyzz_t<F> *sg = (xyzz_t<F> *)v;
@@ -587,6 +572,7 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
     *m_out = p.m;
+    *sums = win;
     if (nwin == 1 && 256 + 2 * (p.m + 1) * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES) {
         const size_t nx = (size_t)2 * (p.m + 1) << p.m;
         msm_split_bits<F><<<sp_cu_blocks(nx, 256), 256, 0, ctx->stream>>>(sg + p.bits, sg + p.hv, p.m);
@@ -594,14 +580,11 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
         *join = 2;
         return msm_sum_two_levels(ctx, win, sg + p.bits, nx, 2 * (p.m + 1));
     }
-    SP_TRY((msm_reduce_into<F, xyzz_t<F> >(ctx, host ? win : sg + p.s2, sg + p.hv, p.m + 1, 2 * nwin,
-                                           p.ll, sg + p.sg, false)));
-    *join = host ? 1 : 0;
-    if (host)
-        return SP_OK;
-    msm_split_join<F><<<(nwin + 31) / 32, 32, 0, ctx->stream>>>(win, sg + p.s2, p.m, nwin);
-    SP_CU_LAUNCHED(ctx, "msm_split_join");
-    return SP_OK;
+    if (256 + 2 * nwin * sizeof(xyzz_t<F>) > SP_SMALL_BYTES)
+        *sums = sg + p.s2;
+    *join = 1;
+    return msm_reduce_into<F, xyzz_t<F> >(ctx, (xyzz_t<F> *)*sums, sg + p.hv, p.m + 1, 2 * nwin,
+                                          p.ll, sg + p.sg, false);
 }
 
 /* Phase 5: msm_reduce_into over the context's SP_SCR_SEGS. */
@@ -626,6 +609,7 @@ struct msm_sorted {
     uint32_t *keys, *vals, *start, *end;
     int bad;           /* a scalar >= r was seen (read back by the stream) */
     unsigned join, join_m; /* msm_reduce_split's: what the host joins (0 nothing), and m */
+    const void *sums;  /* the device's window sums (NULL: SP_SCR_SMALL from byte 256) */
 };
 
 /* The arguments every run refuses: SP_ERR_INVALID_ARG for n >= 2^31 or a
@@ -660,6 +644,7 @@ static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
     s->bad = 0;
     s->join = s->join_m = 0;
+    s->sums = NULL;
     SP_TRY(sp_cu_msm_mark(ctx, 0));
     SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay, 0,
                           &s->keys, &s->vals, &s->start, &s->end, &s->bad));
@@ -682,7 +667,7 @@ static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int grou
 {
     HX hw[2 * SP_MSM_MAX_WIN];
     const unsigned m = s.join_m, nsum = s.join == 2 ? 2 * (m + 1) : s.join ? 2 * s.nwin : s.nwin;
-    SP_CU(ctx, cudaMemcpyAsync(hw, (const char *)s.small + 256, nsum * sizeof(HX),
+    SP_CU(ctx, cudaMemcpyAsync(hw, s.sums ? s.sums : (const char *)s.small + 256, nsum * sizeof(HX),
                                cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     if (s.join == 2) /* weigh: side s's sum_k 2^k T_(s,k), by Horner, into hw[s] */

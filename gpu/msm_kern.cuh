@@ -336,10 +336,12 @@ msm_reduce_segments(xyzz_t<F> *segs, const B *buckets, unsigned c, unsigned nwin
  * G k) or of its column (i + 1) mod Q (side 1: rows p 2^(lk-m-g) + k)
  * into part[((2w + side) Q + i) G + p]; consecutive threads read
  * consecutive buckets on both sides. Blocks per SM: 4 in G1 (128
- * registers), 2 in G2. */
-template <class F> struct msm_split_occ { enum { N = sizeof(F) <= 48 ? 4 : 2 }; };
-template <class F>
-__global__ void __launch_bounds__(SP_MSM_THREADS, msm_split_occ<F>::N)
+ * registers), or 3 with SP_BA_PARTS_3; 2 in G2. */
+template <class F, bool THREE> struct msm_split_occ {
+    enum { N = sizeof(F) > 48 ? 2 : THREE ? 3 : 4 };
+};
+template <class F, bool THREE>
+__global__ void __launch_bounds__(SP_MSM_THREADS, (msm_split_occ<F, THREE>::N))
 msm_split_parts(xyzz_t<F> *part, const affine_t<F> *bk, unsigned lk, unsigned m, unsigned g,
                 unsigned nwin)
 {
@@ -545,6 +547,23 @@ static sp_status msm_reduce_into(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsi
     return msm_sum_two_levels(ctx, win, sg, nseg, nwin);
 }
 
+/* msm_split_parts in the occupancy the context's form picks (G1 only has
+ * the choice). */
+template <class F>
+static void msm_split_parts_launch(sp_cuda *ctx, const msm_split &p, xyzz_t<F> *part,
+                                   const affine_t<F> *bk, unsigned nwin)
+{
+    const unsigned blocks = sp_cu_blocks(p.hv, SP_MSM_THREADS);
+    if constexpr (sizeof(F) <= 48)
+        if (ctx->ba_form & SP_BA_PARTS_3) {
+            msm_split_parts<F, true><<<blocks, SP_MSM_THREADS, 0, ctx->stream>>>(part, bk, p.lk, p.m,
+                                                                                  p.g, nwin);
+            return;
+        }
+    msm_split_parts<F, false><<<blocks, SP_MSM_THREADS, 0, ctx->stream>>>(part, bk, p.lk, p.m, p.g,
+                                                                           nwin);
+}
+
 /* Phase 5 split in rows and columns (msm_split) over affine buckets, in
  * the context's SP_SCR_SEGS; the profile's mark 3 after the rows' and
  * columns' sums. One window (a table MSM): win[s (m + 1) + k] = T_(s,k)
@@ -564,8 +583,7 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
     void *v;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SEGS, p.total * sizeof(xyzz_t<F>), &v));
     xyzz_t<F> *sg = (xyzz_t<F> *)v;
-    msm_split_parts<F><<<sp_cu_blocks(p.hv, SP_MSM_THREADS), SP_MSM_THREADS, 0, ctx->stream>>>(
-        sg + p.parts, bk, p.lk, p.m, p.g, nwin);
+    msm_split_parts_launch<F>(ctx, p, sg + p.parts, bk, nwin);
     SP_CU_LAUNCHED(ctx, "msm_split_parts");
     msm_sum_groups<F><<<(unsigned)(p.s2 - p.hv), SP_MSM_THREADS, 0, ctx->stream>>>(
         sg + p.hv, sg + p.parts, 1u << p.g);

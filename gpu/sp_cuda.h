@@ -219,18 +219,22 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     addition a bucket, and a scaling per segment);
  *   SP_BA_LISTS_FILL  msm_ba2.cu: each round's items get their buckets
  *                     from one kernel writing every list's run, in place
- *                     of a marking pass and a max-scan over the items.
+ *                     of a marking pass and a max-scan over the items;
+ *   SP_BA_PARTS_3     with SP_BA_REDUCE_SPLIT, G1's parts of rows and
+ *                     columns in 3 blocks per SM (up to 168 registers, no
+ *                     spills) instead of 4 (128 registers, spills); G2
+ *                     keeps 2.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (845: binary inversion, paired denominators, 128 items a thread, G2's
  * norms, the split reduction, the filled lists; on the H200 the fastest
  * or within noise of it for G1 at 2^22..2^26, plain and over tables
- * (the split and the lists took a 2^26 table MSM from 308 to 300-304 ms,
+ * (the split and the lists took a 2^26 table MSM from 308 to 299.6-304 ms,
  * 2^24 from 86.0 to 82.9-83.4), and for G2 over a proving key's 2^24
  * distinct bases: the G2 MSM of a 2^24 proof took 274 ms against 307
  * without the norms; the lean sums and their two lanes lost there by 8%
  * and 32%, winning only over gpu_bench's L2-sized tiled bases;
  * bench/NOTES.md);
- * SP_CUDA_BA_FORM=0..1023 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..2047 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
@@ -242,7 +246,8 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_DENS_PIPE 128
 #define SP_BA_REDUCE_SPLIT 256
 #define SP_BA_LISTS_FILL 512
-#define SP_BA_FORM_ALL 1023
+#define SP_BA_PARTS_3 1024
+#define SP_BA_FORM_ALL 2047
 #define SP_CUDA_BA_FORM_DEFAULT 845
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 

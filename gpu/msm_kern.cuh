@@ -46,6 +46,15 @@ unsigned sp_cu_msm_log_seg(unsigned c, unsigned nwin);
 sp_status sp_cu_msm_sort(sp_cuda *ctx, const uint64_t *scalars, uint32_t n, unsigned c,
                          unsigned nwin, const msm_windows *lay, int shared, uint32_t **keys_out,
                          uint32_t **vals_out, uint32_t **start, uint32_t **end, int *bad);
+/* The device bytes sp_cu_msm_sort holds for recs records and slots bucket
+ * ranges, for the memory models (msm_table.cu, msm_stream.cu): four key
+ * and value buffers of 4 bytes a record, which the double-buffer sort
+ * alternates between, CUB's bookkeeping (estimated: half a byte a record
+ * and 1 MiB), 8 bytes a range. */
+static inline double sp_cu_msm_sort_model(double recs, double slots)
+{
+    return 16 * recs + (recs / 2 + (1 << 20)) + 8 * slots;
+}
 /* With profiling on, records phase mark i (0..4) on the stream. */
 sp_status sp_cu_msm_mark(sp_cuda *ctx, int i);
 /* After a profiled call: the phase times as text in ctx->prof. */

@@ -56,10 +56,9 @@ struct stream_g2 {
 
 /*
  * Scratch of one plain (or split) MSM over m device-resident points,
- * following the sp_cu_scratch calls of msm.cu and msm_split.cu: the sort's
- * key/value buffers (four of 4 bytes per record, W records per point,
- * which the double-buffer sort alternates between) and CUB's temporary
- * storage (tile bookkeeping), the bucket ranges and sums, the accumulation partials
+ * following the sp_cu_scratch calls of msm.cu and msm_split.cu: the sort
+ * (sp_cu_msm_sort_model: W records per point, two bucket ranges per
+ * bucket), the bucket sums, the accumulation partials
  * (two per 32 records), the reduction's scratch (the segment sums, at
  * most 64k plus 17 per window, or the split's parts: the larger), the
  * small buffer; for the split MSM also the index lists, the
@@ -74,7 +73,7 @@ static double msm_scratch_model(size_t m, int group, size_t aff, size_t xyzz, in
     double recs = (double)nwin * m, nbuck = (double)nwin * (double)((size_t)1 << (c - 1));
     double segs = (nbuck < 65536 ? nbuck : 65536) + 17.0 * nwin;
     const double parts = (double)msm_split_plan(c, nwin).total;
-    double b = 16 * recs + (recs / 2 + (1 << 20)) + 2 * nbuck * 8 + nbuck * xyzz +
+    double b = sp_cu_msm_sort_model(recs, 2 * nbuck) + nbuck * xyzz +
                2 * (recs / 32 + 1) * xyzz + (segs > parts ? segs : parts) * xyzz + 16384;
     if (split) {
         double nblk = (double)((m + 511) / 512), cap = 4.0 * (sm_count ? sm_count : 1);

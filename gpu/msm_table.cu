@@ -168,9 +168,8 @@ extern "C" size_t sp_cuda_msm_table_bytes(int group, size_t n, unsigned window)
 }
 
 /*
- * Follows the allocations of b2_table_run (msm_ba2.cu): the sort (four
- * key/value buffers of 4 bytes a record, CUB's bookkeeping, as
- * msm_stream.cu's model), the ranges (2^c slots of 8 bytes), the 2^(c-1)
+ * Follows the allocations of b2_table_run (msm_ba2.cu): the sort and its
+ * 2^c ranges (sp_cu_msm_sort_model), the 2^(c-1)
  * affine bucket sums and two side slots per group of records (at most W
  * groups), the reduction's scratch (segment sums, or the split's parts:
  * the larger), and the batch-affine rounds over
@@ -186,7 +185,7 @@ extern "C" size_t sp_cuda_msm_table_scratch(int group, size_t n, unsigned window
     const double aff = group == 2 ? sizeof(sp_g2_affine) : sizeof(sp_g1_affine);
     const double xyzz = group == 2 ? sizeof(sp_g2_xyzz) : sizeof(sp_g1_xyzz);
     const double recs = (double)nwin * n, nb = (double)((size_t)1 << (c - 1)), r = (double)n;
-    double b = 16 * recs + (recs / 2 + (1 << 20)) + 2 * nb * 8;
+    double b = sp_cu_msm_sort_model(recs, 2 * nb);
     const double segs = 65536.0 + 16 + 256, split = (double)msm_split_plan(c, 1).total;
     b += (nb + 2.0 * nwin) * aff + 8.0 * nwin + (segs > split ? segs : split) * xyzz + 16384;
     b += (0.75 * r + 1.25 * nb + 2) * aff + (r + nb + 2) * 4 + (r / 32 + (1 << 20)) * aff / 2 +

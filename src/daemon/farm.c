@@ -363,6 +363,15 @@ static sp_status heartbeat(sp_dmn_farm *f, char err[SP_ERR_LEN])
 }
 
 /* Claims what the engine has room for. */
+/* fc, claimed but never started (the starter has stopped), handed back:
+ * not an attempt. Under f->mu. */
+static void hand_back_locked(fclaim *fc)
+{
+    fc->state = FC_FAILED;
+    fc->by_us = 1;
+    snprintf(fc->err, sizeof fc->err, "the node stopped before starting it");
+}
+
 static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&f->mu);
@@ -391,6 +400,8 @@ static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
         fc->c = c[i];
         c[i].input = c[i].expect_pub = NULL; /* moved */
         fc->state = FC_STARTING;
+        if (f->stopping) /* claimed while the node stopped: nobody starts it any more */
+            hand_back_locked(fc);
         fc->next = f->claims;
         f->claims = fc;
         f->n_claims++;
@@ -737,11 +748,8 @@ void sp_dmn_farm_stop(sp_dmn *d)
         pthread_join(f->starter, NULL);
     pthread_mutex_lock(&f->mu);
     for (fclaim *fc = f->claims; fc; fc = fc->next) /* never started: handed back */
-        if (fc->state == FC_STARTING) {
-            fc->state = FC_FAILED;
-            fc->by_us = 1;
-            snprintf(fc->err, sizeof fc->err, "the node stopped before starting it");
-        }
+        if (fc->state == FC_STARTING)
+            hand_back_locked(fc);
     while (f->n_engine) /* cancelled above; their callbacks settle them */
         pthread_cond_wait(&f->cv_idle, &f->mu);
     pthread_mutex_unlock(&f->mu);

@@ -117,6 +117,7 @@ extern "C" void sp_cuda_free(sp_cuda *ctx)
     for (int i = 0; ctx->ev_ready && i < SP_CU_EVENTS; i++)
         cudaEventDestroy(ctx->ev[i]);
     sp_cu_stream_release(ctx);
+    sp_cu_b2_release(ctx);
     sp_cu_table_release(ctx);
     cudaStreamDestroy(ctx->stream);
     free(ctx);

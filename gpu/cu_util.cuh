@@ -37,6 +37,7 @@ enum {
 };
 
 #define SP_CU_EVENTS 5 /* MSM phase marks when profiling */
+#define SP_B2_EVENTS 4 /* the batch-affine rounds' streams' events (msm_ba2.cu) */
 
 /* Scratch of the fused NTT and the batch-affine MSM accumulation (a second
  * set, after the fields above: same rules as SP_SCR_*). */
@@ -84,6 +85,11 @@ struct sp_cuda {
     int n_tabs, cap_tabs;
     int fp2_mul; /* G2 batch-affine Fp2 products: 0 Karatsuba, 1 sums (sp_cuda_set_fp2_mul) */
     int ba_form; /* batch-affine rounds: SP_BA_* bits (sp_cuda_set_ba_form) */
+    /* batch-affine rounds (msm_ba2.cu): the lists' stream and chain 1's,
+     * their events, created on first use */
+    cudaStream_t b2_side[2];
+    cudaEvent_t b2_ev[SP_B2_EVENTS];
+    int b2_ready;
 };
 
 /* Records "what (file:line): message" in ctx->err. */
@@ -138,6 +144,10 @@ int sp_cu_is_device_ptr(const void *p);
 /* Destroys the streamed MSM's copy stream and events (msm_stream.cu);
  * called by sp_cuda_free. */
 void sp_cu_stream_release(sp_cuda *ctx);
+
+/* Destroys the batch-affine rounds' streams and events (msm_ba2.cu);
+ * called by sp_cuda_free. */
+void sp_cu_b2_release(sp_cuda *ctx);
 
 /* Frees every precomputed table of the context and its registry
  * (msm_table.cu); called by sp_cuda_free. */

@@ -187,10 +187,12 @@ static __device__ __forceinline__ uint4 *b2_hdr(affine_t<F> *slot)
 /* ---- the round kernels ---- */
 
 /* The lists of a round: bucket b holds elements beg[b] .. beg[b] + len[b]
- * - 1; its items (and next list) start at nbeg[b]; item i < *count belongs
- * to bucket ibkt[i]. Thread t's items: t + k T, k < S. */
+ * - 1; its items (and next list) start at nbeg[b]; item i belongs to
+ * bucket ibkt[i]. A kernel takes the items [i0, end) (a chain's share of
+ * the round, msm_ba2.cu); its thread t the items i0 + t + k T, k < S. */
 struct b2_lists {
-    const uint32_t *len, *beg, *nbeg, *ibkt, *count;
+    const uint32_t *len, *beg, *nbeg, *ibkt;
+    size_t i0, end;
     unsigned S;
 };
 
@@ -263,15 +265,14 @@ template <class F, class D, bool PAIR>
 __global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
 b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, D *ex, D *bt)
 {
-    const uint32_t M = *L.count;
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     D acc;
     f_set_one(acc);
     for (unsigned k = 0; k < L.S; k += PAIR ? 2 : 1) {
-        const size_t i = t + k * T, i1 = i + T;
-        if (i >= M)
+        const size_t i = L.i0 + t + k * T, i1 = i + T;
+        if (i >= L.end)
             break;
-        const bool has1 = PAIR && k + 1 < L.S && i1 < M;
+        const bool has1 = PAIR && k + 1 < L.S && i1 < L.end;
         uint32_t e0, e1 = 0;
         const bool two = b2_item(L, i, &e0), two1 = has1 && b2_item(L, i1, &e1);
         F x0, x1, y0, y1;
@@ -287,11 +288,13 @@ b2_dens(b2_src<F> src, b2_lists L, affine_t<F> *out, D *ex, D *bt)
 }
 
 /* Item i's pair in one word (SP_BA_DENS_PIPE): its first element, and bit
- * 31 when it has a second (b2_item; group records < 2^31). */
+ * 31 when it has a second (b2_item; group records < 2^31), for the items
+ * [i0, end). head may be L.ibkt itself: each thread reads and writes its
+ * own item only. */
 __global__ void b2_heads(uint32_t *head, b2_lists L)
 {
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= *L.count)
+    const size_t i = L.i0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= L.end)
         return;
     uint32_t e0;
     const bool two = b2_item(L, i, &e0);
@@ -362,7 +365,9 @@ template <class F, class D>
 __global__ void __launch_bounds__(B2_THREADS, b2_dens_blocks<F>::N)
 b2_dens_pipe(b2_src<F> src, const uint32_t *head, b2_lists L, affine_t<F> *out, D *ex, D *bt)
 {
-    const uint32_t M = *L.count;
+    const size_t M = L.end - L.i0; /* the steps count items from i0 */
+    head += L.i0;
+    out += L.i0;
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     int K = 0;
     if (t < M) {
@@ -500,11 +505,12 @@ static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_
  * product is b2_dens's block t / B2_THREADS. */
 template <class F, class D, bool LEAN, int THREADS, int BLOCKS>
 __global__ void __launch_bounds__(THREADS, BLOCKS)
-b2_apply(b2_src<F> src, const uint32_t *count, unsigned S, affine_t<F> *out, const D *ex,
+b2_apply(b2_src<F> src, size_t i0, size_t end, unsigned S, affine_t<F> *out, const D *ex,
          const D *ibt)
 {
     static_assert(!LEAN || sizeof(D) == sizeof(F), "the lean sums invert den itself");
-    const uint32_t M = *count;
+    const size_t M = end - i0;
+    out += i0; /* item i0 + t + k T */
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= M)
         return;
@@ -582,11 +588,12 @@ static __device__ __forceinline__ void b2_sum_addx_l2(const b2_src<fp2_tm<M> > &
  * (b2_sum_other, out of line) and each keeps its half. */
 template <int M>
 __global__ void __launch_bounds__(B2_THREADS, 2)
-b2_apply_l2(b2_src<fp2_tm<M> > src, const uint32_t *count, unsigned S, affine_t<fp2_tm<M> > *out,
+b2_apply_l2(b2_src<fp2_tm<M> > src, size_t i0, size_t end, unsigned S, affine_t<fp2_tm<M> > *out,
             const fp2_tm<M> *ex, const fp2_tm<M> *ibt)
 {
     typedef fp2_tm<M> F;
-    const uint32_t Mc = *count;
+    const size_t Mc = end - i0;
+    out += i0; /* item i0 + t + k T */
     const unsigned h = l2_half(), mask = l2_mask();
     const size_t T = (size_t)gridDim.x * blockDim.x / 2,
                  t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1;

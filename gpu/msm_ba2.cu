@@ -61,13 +61,28 @@
 
 /* ---- list bookkeeping ---- */
 
+/* What b2_init counts for the host (B2_WORDS words): [0] the longest
+ * list, [1 + r] the items of round r, [1 + B2_MAX_ROUNDS + r] those of
+ * chain 0 (buckets below bmid), [B2_WORD_SINK] a word the later halvings'
+ * maxima go to (nobody reads them: the counts already say it all). */
+#define B2_MAX_ROUNDS 32 /* a list of < 2^31 records ends in 31 rounds */
+#define B2_WORD_SINK (1 + 2 * B2_MAX_ROUNDS)
+#define B2_WORDS (B2_WORD_SINK + 1)
+
 /* Round 0's lists: the records of each bucket of the group that lie in
  * the group's records [r0, r1) (a table MSM's group may cut a bucket);
- * *maxlen = the longest. */
-__global__ void b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start, const uint32_t *end,
-                        uint32_t nb, unsigned c, uint32_t boff, uint32_t r0, uint32_t r1,
-                        unsigned *maxlen)
+ * and the counts above: round r has ceil(l / 2^(r + 1)) items for a list
+ * of l records. Blocks of 256 threads; bmid a multiple of 256 (or >= nb),
+ * so a block's buckets are all in one chain. word zeroed beforehand. */
+__global__ void __launch_bounds__(256) b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start,
+                                               const uint32_t *end, uint32_t nb, unsigned c,
+                                               uint32_t boff, uint32_t r0, uint32_t r1,
+                                               uint32_t bmid, unsigned *word)
 {
+    __shared__ unsigned cnt[B2_MAX_ROUNDS];
+    if (threadIdx.x < B2_MAX_ROUNDS)
+        cnt[threadIdx.x] = 0;
+    __syncthreads();
     const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t l = 0;
     if (b < nb) {
@@ -78,15 +93,22 @@ __global__ void b2_init(uint32_t *len, uint32_t *beg, const uint32_t *start, con
         len[b] = l;
         beg[b] = l ? s - r0 : 0;
     }
-    l = __reduce_max_sync(0xffffffffu, l);
-    if ((threadIdx.x & 31) == 0 && l > 1)
-        atomicMax(maxlen, l);
-}
-
-/* *count = the number of items (nbeg and nlen of the last bucket). */
-__global__ void b2_total(unsigned *count, const uint32_t *nbeg, const uint32_t *nlen, uint32_t nb)
-{
-    *count = nbeg[nb - 1] + nlen[nb - 1];
+    const uint32_t lmax = __reduce_max_sync(0xffffffffu, l);
+    if ((threadIdx.x & 31) == 0 && lmax > 1)
+        atomicMax(word, lmax);
+    for (int r = 0; r < B2_MAX_ROUNDS; r++) {
+        const uint32_t items = (uint32_t)(((uint64_t)l + (2ull << r) - 1) >> (r + 1));
+        const unsigned v = __reduce_add_sync(0xffffffffu, items);
+        if ((threadIdx.x & 31) == 0 && v)
+            atomicAdd(&cnt[r], v);
+    }
+    __syncthreads();
+    const unsigned v = threadIdx.x < B2_MAX_ROUNDS ? cnt[threadIdx.x] : 0;
+    if (v) {
+        atomicAdd(&word[1 + threadIdx.x], v);
+        if (blockIdx.x * blockDim.x < bmid)
+            atomicAdd(&word[1 + B2_MAX_ROUNDS + threadIdx.x], v);
+    }
 }
 
 /* The first item of each non-empty bucket gets its bucket (the rest of
@@ -172,23 +194,39 @@ __global__ void b2_final_cut(affine_t<F> *buckets, affine_t<F> *side, uint32_t *
 
 /* ---- host ---- */
 
-/* The device buffers of one group of windows (m records, nb buckets). */
+/* The device buffers of one group of windows (m records, nb buckets). A
+ * round r reads the lists len[r % 3], beg[r % 3], its items' buckets
+ * ibkt[r & 1] and its outputs' starts beg[(r + 1) % 3]; the next round's
+ * lists are made meanwhile (b2_lists_make) into the other slots; chain h
+ * keeps its per-thread and per-block products in ex[h], bt[h], ibt[h]. */
 template <class F> struct b2_bufs {
     affine_t<F> *pts[2];
-    uint32_t *raw, *ibkt;
-    F *ex, *bt, *ibt;
-    uint32_t *len, *beg, *nlen, *nbeg;
-    unsigned *word; /* [0] max list length, [1] item count, [2..3] read-back staging */
+    uint32_t *ibkt[2], *raw; /* raw: the max-scan's input (without SP_BA_LISTS_FILL) */
+    F *ex[2], *bt[2], *ibt[2];
+    uint32_t *len[3], *beg[3];
+    unsigned *word; /* B2_WORDS: b2_init's counts */
     void *cub;
     size_t cub_bytes;
 };
 
-/* With profiling on (sp_cuda_set_profile): the rounds' kernel times, ms. */
+/* With profiling on (sp_cuda_set_profile): the rounds' kernel times, ms
+ * (dens, top and apply: chain 0's; lists: on their own stream; wall: from
+ * the first round's lists to the last round's end, all chains). */
 struct b2_prof {
-    int on;
+    int on, chains;
     unsigned rounds, groups;
-    float lists, dens, top, apply;
+    float lists, dens, top, apply, wall;
 };
+
+/* The profile text of the rounds (into buf, n bytes). */
+static void b2_prof_text(char *buf, size_t n, const b2_prof &pf)
+{
+    snprintf(buf, n,
+             "%u groups, %u rounds in %d chain%s: wall %.1f ms (lists %.1f, chain 0's dens %.1f "
+             "top %.1f apply %.1f)",
+             pf.groups, pf.rounds, pf.chains, pf.chains > 1 ? "s" : "", pf.wall, pf.lists, pf.dens,
+             pf.top, pf.apply);
+}
 
 static size_t b2_up(size_t b) { return (b + 255) & ~(size_t)255; }
 
@@ -211,13 +249,19 @@ static void b2_shape(const sp_cuda *ctx, size_t M, unsigned *S, size_t *T)
     *T = t ? t : B2_THREADS;
 }
 
+/* Chains of a group's rounds (SP_BA_CHAINS: 2, else 1). */
+static int b2_chains(const sp_cuda *ctx) { return ctx->ba_form & SP_BA_CHAINS ? 2 : 1; }
+
 /* Carves the buffers for m records and nb buckets out of the SP_XSCR_BA_*
  * slots (grown as needed; shared with msm_ba.cu, which never runs at the
  * same time); with bytes != NULL only *bytes = the total. */
 template <class F>
 static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, size_t *bytes)
 {
+    /* round 0 has at most cap0 items, round 1 at most cap1 (ceil(l / 4)
+     * <= (l + 3) / 4), every later round fewer */
     const size_t cap0 = (m + nb) / 2 + 1, cap1 = (m + 3 * (size_t)nb) / 4 + 1;
+    const int chains = b2_chains(ctx), fill = ctx->ba_form & SP_BA_LISTS_FILL;
     /* b2_shape's T for any count up to cap0 is at most the larger of
      * its two regimes' bounds */
     const size_t want = (size_t)ctx->sm_count * 2048;
@@ -232,10 +276,11 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
     SP_CU(ctx, cub::DeviceScan::InclusiveScan(NULL, cub2, (uint32_t *)NULL, (uint32_t *)NULL,
                                               b2_max(), (int)cap0, ctx->stream));
     const size_t cub_bytes = cub1 > cub2 ? cub1 : cub2;
-    const size_t small = 4 * b2_up((size_t)nb * 4) + 256 + b2_up(cub_bytes) +
-                         2 * b2_up(blocks * sizeof(F));
+    const size_t small = 6 * b2_up((size_t)nb * 4) + b2_up(B2_WORDS * 4) + b2_up(cub_bytes) +
+                         2 * chains * b2_up(blocks * sizeof(F));
+    const size_t bkt = (cap0 + cap1 + (fill ? 0 : cap0)) * 4;
     if (bytes) {
-        *bytes = (cap0 + cap1) * sizeof(affine_t<F>) + 2 * cap0 * 4 + T * sizeof(F) + small;
+        *bytes = (cap0 + cap1) * sizeof(affine_t<F>) + bkt + chains * T * sizeof(F) + small;
         return SP_OK;
     }
     void *p;
@@ -243,142 +288,289 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
     B->pts[0] = (affine_t<F> *)p;
     SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PTS1, cap1 * sizeof(affine_t<F>), &p));
     B->pts[1] = (affine_t<F> *)p;
-    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_BKT, 2 * cap0 * 4, &p));
-    B->raw = (uint32_t *)p;
-    B->ibkt = B->raw + cap0;
-    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PRE, T * sizeof(F), &p));
-    B->ex = (F *)p;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_BKT, bkt, &p));
+    B->ibkt[0] = (uint32_t *)p;
+    B->ibkt[1] = B->ibkt[0] + cap0;
+    B->raw = fill ? NULL : B->ibkt[1] + cap1;
+    SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_PRE, chains * T * sizeof(F), &p));
+    for (int h = 0; h < 2; h++)
+        B->ex[h] = (F *)p + (h < chains ? h : 0) * T;
     SP_TRY(sp_cu_xscratch(ctx, SP_XSCR_BA_SMALL, small, &p));
     char *c = (char *)p;
-    uint32_t **lists[4] = {&B->len, &B->beg, &B->nlen, &B->nbeg};
-    for (int i = 0; i < 4; i++, c += b2_up((size_t)nb * 4))
-        *lists[i] = (uint32_t *)c;
-    B->word = (unsigned *)c, c += 256;
+    for (int i = 0; i < 3; i++) {
+        B->len[i] = (uint32_t *)c, c += b2_up((size_t)nb * 4);
+        B->beg[i] = (uint32_t *)c, c += b2_up((size_t)nb * 4);
+    }
+    B->word = (unsigned *)c, c += b2_up(B2_WORDS * 4);
     B->cub = c, B->cub_bytes = cub_bytes, c += b2_up(cub_bytes);
-    B->bt = (F *)c, c += b2_up(blocks * sizeof(F));
-    B->ibt = (F *)c;
+    for (int h = 0; h < chains; h++) {
+        B->bt[h] = (F *)c, c += b2_up(blocks * sizeof(F));
+        B->ibt[h] = (F *)c, c += b2_up(blocks * sizeof(F));
+    }
+    if (chains == 1)
+        B->bt[1] = B->bt[0], B->ibt[1] = B->ibt[0];
     return SP_OK;
 }
 
-/* b2_apply in the form sp_cuda_set_ba_form picks, over b2_dens's blocks
- * (blocks of B2_THREADS threads); D: the field the batch inverts (b2_half:
- * with G2's norms, whose sums are the whole-points kernel's). */
+/* The rounds' side streams (made on first use, kept with the context):
+ * b2_side[0] makes the lists, at high priority (its small kernels are on
+ * the rounds' path); b2_side[1] runs chain 1 (chain 0 runs on
+ * ctx->stream). b2_ev: [0] the group's start, [1] a round's lists made,
+ * [2 + h] chain h's last round summed. */
+static sp_status b2_side_init(sp_cuda *ctx)
+{
+    if (ctx->b2_ready)
+        return SP_OK;
+    int lo = 0, hi = 0;
+    SP_CU(ctx, cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    SP_CU(ctx, cudaStreamCreateWithPriority(&ctx->b2_side[0], cudaStreamNonBlocking, hi));
+    cudaError_t e = cudaStreamCreateWithFlags(&ctx->b2_side[1], cudaStreamNonBlocking);
+    int made = 0;
+    for (; e == cudaSuccess && made < SP_B2_EVENTS; made++)
+        e = cudaEventCreateWithFlags(&ctx->b2_ev[made], cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+        for (int k = 0; k + 1 < made; k++)
+            cudaEventDestroy(ctx->b2_ev[k]);
+        if (made > 0)
+            cudaStreamDestroy(ctx->b2_side[1]);
+        cudaStreamDestroy(ctx->b2_side[0]);
+        sp_cu_record(ctx, "the rounds' streams and events", __FILE__, __LINE__, e);
+        return SP_ERR_GPU;
+    }
+    ctx->b2_ready = 1;
+    return SP_OK;
+}
+
+void sp_cu_b2_release(sp_cuda *ctx)
+{
+    if (!ctx->b2_ready)
+        return;
+    for (int i = 0; i < 2; i++)
+        cudaStreamSynchronize(ctx->b2_side[i]);
+    for (int i = 0; i < SP_B2_EVENTS; i++)
+        cudaEventDestroy(ctx->b2_ev[i]);
+    for (int i = 0; i < 2; i++)
+        cudaStreamDestroy(ctx->b2_side[i]);
+    ctx->b2_ready = 0;
+}
+
+/* b2_apply in the form sp_cuda_set_ba_form picks over items [i0, i1) on
+ * st, over b2_dens's blocks (blocks of B2_THREADS threads) and products ex,
+ * ibt; D: the field the batch inverts (b2_half: with G2's norms, whose
+ * sums are the whole-points kernel's). */
 template <class F, class D>
-static sp_status b2_launch_apply(sp_cuda *ctx, const b2_src<F> &in, b2_bufs<F> *B, int out, unsigned S,
-                                 unsigned blocks)
+static sp_status b2_launch_apply(sp_cuda *ctx, cudaStream_t st, const b2_src<F> &in, affine_t<F> *out,
+                                 size_t i0, size_t i1, unsigned S, unsigned blocks, const D *ex,
+                                 const D *ibt)
 {
     enum { AB = b2_apply_blocks<F>::N };
     const int form = ctx->ba_form, lean = form & SP_BA_APPLY_LEAN;
-    const uint32_t *count = B->word + 1;
     if constexpr (sizeof(D) < sizeof(F)) {
-        b2_apply<F, D, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-            in, count, S, B->pts[out], (const D *)B->ex, (const D *)B->ibt);
+        b2_apply<F, D, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        SP_CU_LAUNCHED(ctx, "b2_apply");
+        return SP_OK;
+    } else {
+        if constexpr (b2_lanes<F>::ON) {
+            if (lean && (form & SP_BA_APPLY_LANES)) {
+                b2_apply_l2<b2_lanes<F>::M><<<blocks * 2, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+                SP_CU_LAUNCHED(ctx, "b2_apply_l2");
+                return SP_OK;
+            }
+        }
+        const unsigned b128 = blocks * (B2_THREADS / 128);
+        if constexpr (b2_lean<F>::ON) {
+            if (lean && (form & SP_BA_APPLY_128))
+                b2_apply<F, F, true, 128, 3><<<b128, 128, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+            else if (lean)
+                b2_apply<F, F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+            else
+                b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        } else if (form & SP_BA_APPLY_128) {
+            b2_apply<F, F, false, 128, 5><<<b128, 128, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        } else {
+            b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        }
         SP_CU_LAUNCHED(ctx, "b2_apply");
         return SP_OK;
     }
-    if constexpr (b2_lanes<F>::ON) {
-        if (lean && (form & SP_BA_APPLY_LANES)) {
-            b2_apply_l2<b2_lanes<F>::M><<<blocks * 2, B2_THREADS, 0, ctx->stream>>>(
-                in, count, S, B->pts[out], B->ex, B->ibt);
-            SP_CU_LAUNCHED(ctx, "b2_apply_l2");
-            return SP_OK;
-        }
+}
+
+/* Round r's lists from round r's lengths, on st: the next lengths
+ * (halved) and their starts into slot (r + 1) % 3, each item's bucket
+ * into ibkt[r & 1] (M items). */
+template <class F>
+static sp_status b2_lists_make(sp_cuda *ctx, b2_bufs<F> *B, unsigned r, uint32_t nb, size_t M,
+                               cudaStream_t st)
+{
+    uint32_t *nlen = B->len[(r + 1) % 3], *nbeg = B->beg[(r + 1) % 3], *ibkt = B->ibkt[r & 1];
+    ba_halve<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(nlen, B->len[r % 3], nb, B->word + B2_WORD_SINK);
+    SP_CU_LAUNCHED(ctx, "ba_halve");
+    SP_CU(ctx, cub::DeviceScan::ExclusiveSum(B->cub, B->cub_bytes, nlen, nbeg, (int)nb, st));
+    if (ctx->ba_form & SP_BA_LISTS_FILL) {
+        b2_fill<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(ibkt, nbeg, nlen, nb);
+        SP_CU_LAUNCHED(ctx, "b2_fill");
+        return SP_OK;
     }
-    if constexpr (b2_lean<F>::ON) {
-        if (lean && (form & SP_BA_APPLY_128))
-            b2_apply<F, F, true, 128, 3><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
-                in, count, S, B->pts[out], B->ex, B->ibt);
-        else if (lean)
-            b2_apply<F, F, true, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-                in, count, S, B->pts[out], B->ex, B->ibt);
-        else
-            b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-                in, count, S, B->pts[out], B->ex, B->ibt);
-    } else if (form & SP_BA_APPLY_128) {
-        b2_apply<F, F, false, 128, 5><<<blocks * (B2_THREADS / 128), 128, 0, ctx->stream>>>(
-            in, count, S, B->pts[out], B->ex, B->ibt);
-    } else {
-        b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, ctx->stream>>>(
-            in, count, S, B->pts[out], B->ex, B->ibt);
-    }
-    SP_CU_LAUNCHED(ctx, "b2_apply");
+    SP_CU(ctx, cudaMemsetAsync(B->raw, 0, M * 4, st));
+    b2_mark<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(B->raw, nbeg, nlen, nb);
+    SP_CU_LAUNCHED(ctx, "b2_mark");
+    SP_CU(ctx, cub::DeviceScan::InclusiveScan(B->cub, B->cub_bytes, B->raw, ibkt, b2_max(), (int)M, st));
     return SP_OK;
 }
 
-/* One round: the lists len/beg of `in` halved into B->pts[out] (lists
- * nlen/nbeg); *longest = the longest new list. D: the field the batch
- * inverts (b2_half), in B->ex, bt and ibt. */
+/* Chain h's part of round r, items [i0, i1), on st: the denominators,
+ * the one inversion, the sums into B->pts[r & 1]. ev: NULL, or 4 events
+ * recorded before each kernel and after the last (profiling). */
 template <class F, class D>
-static sp_status b2_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, int out, uint32_t nb,
-                          unsigned *longest, b2_prof *pf)
+static sp_status b2_chain_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in, unsigned r, int h,
+                                size_t i0, size_t i1, cudaStream_t st, cudaEvent_t *ev)
 {
-    cudaEvent_t ev[5];
-    for (int i = 0; pf->on && i < 5; i++)
-        SP_CU(ctx, cudaEventCreate(&ev[i]));
-    if (pf->on)
-        SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream));
-    SP_CU(ctx, cudaMemsetAsync(B->word, 0, sizeof(unsigned), ctx->stream));
-    ba_halve<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->nlen, B->len, nb, B->word);
-    SP_CU_LAUNCHED(ctx, "ba_halve");
-    SP_CU(ctx, cub::DeviceScan::ExclusiveSum(B->cub, B->cub_bytes, B->nlen, B->nbeg, (int)nb,
-                                             ctx->stream));
-    b2_total<<<1, 1, 0, ctx->stream>>>(B->word + 1, B->nbeg, B->nlen, nb);
-    SP_CU_LAUNCHED(ctx, "b2_total");
-    unsigned h[2];
-    SP_CU(ctx, cudaMemcpyAsync(h, B->word, sizeof h, cudaMemcpyDeviceToHost, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    const size_t M = h[1];
-    *longest = h[0];
-    if (ctx->ba_form & SP_BA_LISTS_FILL) {
-        b2_fill<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->ibkt, B->nbeg, B->nlen, nb);
-        SP_CU_LAUNCHED(ctx, "b2_fill");
-    } else {
-        SP_CU(ctx, cudaMemsetAsync(B->raw, 0, M * 4, ctx->stream));
-        b2_mark<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B->raw, B->nbeg, B->nlen, nb);
-        SP_CU_LAUNCHED(ctx, "b2_mark");
-        SP_CU(ctx, cub::DeviceScan::InclusiveScan(B->cub, B->cub_bytes, B->raw, B->ibkt, b2_max(),
-                                                  (int)M, ctx->stream));
+    if (i1 <= i0) { /* no items: the timing events still mark the (empty) round */
+        for (int k = 0; ev && k < 4; k++)
+            SP_CU(ctx, cudaEventRecord(ev[k], st));
+        return SP_OK;
     }
     unsigned S;
     size_t T;
-    b2_shape(ctx, M, &S, &T);
+    b2_shape(ctx, i1 - i0, &S, &T);
     const unsigned blocks = (unsigned)(T / B2_THREADS);
-    b2_lists L = {B->len, B->beg, B->nbeg, B->ibkt, B->word + 1, S};
-    if (pf->on)
-        SP_CU(ctx, cudaEventRecord(ev[1], ctx->stream));
-    D *ex = (D *)B->ex, *bt = (D *)B->bt, *ibt = (D *)B->ibt;
-    if (ctx->ba_form & SP_BA_DENS_PIPE) { /* raw, the scan's input, holds the heads */
-        b2_heads<<<sp_cu_blocks(M, 256), 256, 0, ctx->stream>>>(B->raw, L);
+    uint32_t *ibkt = B->ibkt[r & 1];
+    affine_t<F> *out = B->pts[r & 1];
+    const b2_lists L = {B->len[r % 3], B->beg[r % 3], B->beg[(r + 1) % 3], ibkt, i0, i1, S};
+    D *ex = (D *)B->ex[h], *bt = (D *)B->bt[h], *ibt = (D *)B->ibt[h];
+    if (ev)
+        SP_CU(ctx, cudaEventRecord(ev[0], st));
+    if (ctx->ba_form & SP_BA_DENS_PIPE) { /* the heads over this chain's item buckets */
+        b2_heads<<<sp_cu_blocks(i1 - i0, 256), 256, 0, st>>>(ibkt, L);
         SP_CU_LAUNCHED(ctx, "b2_heads");
-        b2_dens_pipe<F, D><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, B->raw, L, B->pts[out], ex, bt);
-    } else if (ctx->ba_form & SP_BA_DENS_PAIR)
-        b2_dens<F, D, true><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);
-    else
-        b2_dens<F, D, false><<<blocks, B2_THREADS, 0, ctx->stream>>>(in, L, B->pts[out], ex, bt);
+        b2_dens_pipe<F, D><<<blocks, B2_THREADS, 0, st>>>(in, ibkt, L, out, ex, bt);
+    } else if (ctx->ba_form & SP_BA_DENS_PAIR) {
+        b2_dens<F, D, true><<<blocks, B2_THREADS, 0, st>>>(in, L, out, ex, bt);
+    } else {
+        b2_dens<F, D, false><<<blocks, B2_THREADS, 0, st>>>(in, L, out, ex, bt);
+    }
     SP_CU_LAUNCHED(ctx, "b2_dens");
-    if (pf->on)
-        SP_CU(ctx, cudaEventRecord(ev[2], ctx->stream));
+    if (ev)
+        SP_CU(ctx, cudaEventRecord(ev[1], st));
     const unsigned top = b2_top_threads<D>::N;
-    const size_t top_smem = (2 * top + 1) * sizeof(D);
-    SP_CU(ctx, cudaFuncSetAttribute(ba_top<D, b2_top_threads<D>::N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)top_smem));
-    ba_top<D, b2_top_threads<D>::N><<<1, top, top_smem, ctx->stream>>>(
+    ba_top<D, b2_top_threads<D>::N><<<1, top, (2 * top + 1) * sizeof(D), st>>>(
         bt, ibt, blocks, ctx->ba_form & SP_BA_INV_VAR);
     SP_CU_LAUNCHED(ctx, "ba_top");
-    if (pf->on)
-        SP_CU(ctx, cudaEventRecord(ev[3], ctx->stream));
-    SP_TRY((b2_launch_apply<F, D>(ctx, in, B, out, S, blocks)));
-    if (pf->on) {
-        SP_CU(ctx, cudaEventRecord(ev[4], ctx->stream));
-        SP_CU(ctx, cudaEventSynchronize(ev[4]));
-        float ms[4];
-        for (int i = 0; i < 4; i++)
-            SP_CU(ctx, cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
-        pf->lists += ms[0], pf->dens += ms[1], pf->top += ms[2], pf->apply += ms[3];
-        pf->rounds++;
-        for (int i = 0; i < 5; i++)
-            cudaEventDestroy(ev[i]);
+    if (ev)
+        SP_CU(ctx, cudaEventRecord(ev[2], st));
+    SP_TRY((b2_launch_apply<F, D>(ctx, st, in, out, i0, i1, S, blocks, ex, ibt)));
+    if (ev)
+        SP_CU(ctx, cudaEventRecord(ev[3], st));
+    return SP_OK;
+}
+
+/* Timing events of a group's rounds (profiling only): per round, chain
+ * 0's four (b2_chain_round) and the lists' two; and the wall's two. */
+struct b2_times {
+    cudaEvent_t ev[B2_MAX_ROUNDS][6], wall[2];
+    unsigned made; /* rounds whose events exist */
+};
+
+static sp_status b2_times_make(sp_cuda *ctx, b2_times *tm, unsigned R)
+{
+    tm->made = 0;
+    SP_CU(ctx, cudaEventCreate(&tm->wall[0]));
+    if (cudaEventCreate(&tm->wall[1]) != cudaSuccess) {
+        cudaEventDestroy(tm->wall[0]);
+        SP_CU(ctx, cudaErrorMemoryAllocation);
     }
+    for (; tm->made < R; tm->made++)
+        for (int k = 0; k < 6; k++)
+            if (cudaEventCreate(&tm->ev[tm->made][k]) != cudaSuccess) {
+                while (k-- > 0)
+                    cudaEventDestroy(tm->ev[tm->made][k]);
+                return SP_ERR_GPU; /* b2_times_done frees the rest */
+            }
+    return SP_OK;
+}
+
+/* Adds the times to pf (after the rounds have ended) and frees the
+ * events. */
+static void b2_times_done(b2_times *tm, b2_prof *pf, int add)
+{
+    float ms;
+    for (unsigned r = 0; r < tm->made; r++) {
+        float *to[4] = {&pf->dens, &pf->top, &pf->apply, &pf->lists};
+        const int from[4][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 5}};
+        for (int k = 0; add && k < 4; k++)
+            if (cudaEventElapsedTime(&ms, tm->ev[r][from[k][0]], tm->ev[r][from[k][1]]) == cudaSuccess)
+                *to[k] += ms;
+        for (int k = 0; k < 6; k++)
+            cudaEventDestroy(tm->ev[r][k]);
+    }
+    if (add && cudaEventElapsedTime(&ms, tm->wall[0], tm->wall[1]) == cudaSuccess)
+        pf->wall += ms;
+    cudaEventDestroy(tm->wall[0]);
+    cudaEventDestroy(tm->wall[1]);
+    cudaGetLastError(); /* a failure here costs the profile a figure, not the call */
+}
+
+/* The R rounds of a group, in chains of buckets: chain 0 on ctx->stream,
+ * chain 1 on b2_side[1], its items after chain 0's in every round (n[1 +
+ * r] items in round r, chain 0's n[1 + B2_MAX_ROUNDS + r] of them). The
+ * lists depend only on the lengths, so round r + 1's are made on
+ * b2_side[0] while round r sums; they overwrite the slots that round r - 1
+ * read, so they wait for it. Chain 0's elements come first in every list
+ * array, and its lists shrink from round to round: chain 0 may run ahead
+ * of chain 1 (its writes stay below chain 1's reads), but chain 1's round
+ * r writes where chain 0's round r - 1 still reads, so it waits for
+ * chain 0's round r. Then one chain's single-block inversion and its
+ * lists run beside the other's kernels. On output: the last round's sums
+ * are in B->pts[(R - 1) & 1], and ctx->stream holds the end of every
+ * chain. tm: NULL, or the timing events. */
+template <class F, class D>
+static sp_status b2_rounds(sp_cuda *ctx, b2_bufs<F> *B, b2_src<F> in, uint32_t nb, unsigned R,
+                           const unsigned *n, b2_times *tm)
+{
+    const int chains = b2_chains(ctx);
+    const cudaStream_t ls = ctx->b2_side[0], cs[2] = {ctx->stream, ctx->b2_side[1]};
+    cudaEvent_t *ev = ctx->b2_ev;
+    const unsigned top = b2_top_threads<D>::N;
+    SP_CU(ctx, cudaFuncSetAttribute(ba_top<D, b2_top_threads<D>::N>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)((2 * top + 1) * sizeof(D))));
+    auto lists = [&](unsigned r) -> sp_status { /* round r's lists, on ls */
+        if (tm)
+            SP_CU(ctx, cudaEventRecord(tm->ev[r][4], ls));
+        SP_TRY(b2_lists_make<F>(ctx, B, r, nb, n[1 + r], ls));
+        if (tm)
+            SP_CU(ctx, cudaEventRecord(tm->ev[r][5], ls));
+        SP_CU(ctx, cudaEventRecord(ev[1], ls));
+        return SP_OK;
+    };
+    if (tm)
+        SP_CU(ctx, cudaEventRecord(tm->wall[0], ctx->stream));
+    SP_CU(ctx, cudaEventRecord(ev[0], ctx->stream)); /* b2_init's lists, the records */
+    SP_CU(ctx, cudaStreamWaitEvent(ls, ev[0], 0));
+    SP_CU(ctx, cudaStreamWaitEvent(cs[1], ev[0], 0));
+    SP_TRY(lists(0));
+    for (unsigned r = 0; r < R; r++) {
+        for (int h = 0; h < chains; h++) /* round r's lists */
+            SP_CU(ctx, cudaStreamWaitEvent(cs[h], ev[1], 0));
+        if (r + 1 < R) {
+            for (int h = 0; r > 0 && h < chains; h++) /* round r - 1 summed */
+                SP_CU(ctx, cudaStreamWaitEvent(ls, ev[2 + h], 0));
+            SP_TRY(lists(r + 1));
+        }
+        const size_t M = n[1 + r], M0 = chains > 1 ? n[1 + B2_MAX_ROUNDS + r] : M;
+        for (int h = 0; h < chains; h++) {
+            if (h > 0) /* chain 0's round r */
+                SP_CU(ctx, cudaStreamWaitEvent(cs[h], ev[2 + h - 1], 0));
+            SP_TRY((b2_chain_round<F, D>(ctx, B, in, r, h, h ? M0 : 0, h ? M : M0, cs[h],
+                                         tm && h == 0 ? tm->ev[r] : NULL)));
+            SP_CU(ctx, cudaEventRecord(ev[2 + h], cs[h]));
+        }
+        in.pts = B->pts[r & 1];
+    }
+    if (chains > 1)
+        SP_CU(ctx, cudaStreamWaitEvent(ctx->stream, ev[3], 0));
+    if (tm)
+        SP_CU(ctx, cudaEventRecord(tm->wall[1], ctx->stream));
     return SP_OK;
 }
 
@@ -404,35 +596,57 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     pf->groups++;
     const size_t m = g.r1 - g.r0;
     const uint32_t nb = g.nb;
+    /* chain 1 takes the buckets from the middle one on (in blocks of 256,
+     * b2_init's), none when that is past the last */
+    const uint32_t bmid = b2_chains(ctx) > 1 ? (nb / 2 + 255) & ~255u : nb;
     b2_bufs<F> B;
     SP_TRY(b2_alloc<F>(ctx, &B, m, nb, NULL));
-    SP_CU(ctx, cudaMemsetAsync(B.word, 0, sizeof(unsigned), ctx->stream));
-    b2_init<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B.len, B.beg, start, end, nb, c, g.boff,
-                                                            (uint32_t)g.r0, (uint32_t)g.r1, B.word);
+    SP_TRY(b2_side_init(ctx));
+    SP_CU(ctx, cudaMemsetAsync(B.word, 0, B2_WORDS * 4, ctx->stream));
+    b2_init<<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(B.len[0], B.beg[0], start, end, nb, c, g.boff,
+                                                            (uint32_t)g.r0, (uint32_t)g.r1, bmid, B.word);
     SP_CU_LAUNCHED(ctx, "b2_init");
-    unsigned longest = 0;
-    SP_CU(ctx, cudaMemcpyAsync(&longest, B.word, sizeof longest, cudaMemcpyDeviceToHost,
-                               ctx->stream));
+    unsigned n[B2_WORDS];
+    SP_CU(ctx, cudaMemcpyAsync(n, B.word, sizeof n, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    unsigned R = 0; /* rounds: until every list holds one point at most */
+    while (R < 31 && (1u << R) < n[0])
+        R++;
     b2_src<F> in = {NULL, bases, vals + g.r0};
-    const bool norm = ctx->ba_form & SP_BA_G2_NORM; /* G1: b2_half is F, the same kernels */
-    for (int out = 0; longest > 1; out ^= 1) {
-        if (norm)
-            SP_TRY((b2_round<F, typename b2_half<F>::type>(ctx, &B, in, out, nb, &longest, pf)));
+    if (R > 0) {
+        b2_times tm, *tp = NULL;
+        if (pf->on) {
+            sp_status st = b2_times_make(ctx, &tm, R);
+            if (st != SP_OK) {
+                b2_times_done(&tm, pf, 0);
+                return st;
+            }
+            tp = &tm;
+        }
+        sp_status st;
+        if (ctx->ba_form & SP_BA_G2_NORM) /* G1: b2_half is F, the same kernels */
+            st = b2_rounds<F, typename b2_half<F>::type>(ctx, &B, in, nb, R, n, tp);
         else
-            SP_TRY((b2_round<F, F>(ctx, &B, in, out, nb, &longest, pf)));
-        uint32_t *t = B.len; /* the new lists become the current ones */
-        B.len = B.nlen, B.nlen = t;
-        t = B.beg, B.beg = B.nbeg, B.nbeg = t;
-        in.pts = B.pts[out];
+            st = b2_rounds<F, F>(ctx, &B, in, nb, R, n, tp);
+        if (st != SP_OK || tp) { /* nothing may still run on the side streams */
+            for (int i = 0; i < 2; i++)
+                cudaStreamSynchronize(ctx->b2_side[i]);
+            cudaStreamSynchronize(ctx->stream);
+        }
+        if (tp)
+            b2_times_done(tp, pf, st == SP_OK);
+        SP_TRY(st);
+        pf->rounds += R;
+        in.pts = B.pts[(R - 1) & 1];
     }
     if (side) {
         b2_final_cut<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(
-            sums, side, sb, in, B.len, B.beg, start, end, g.boff, nb, (uint32_t)g.r0, (uint32_t)g.r1);
+            sums, side, sb, in, B.len[R % 3], B.beg[R % 3], start, end, g.boff, nb, (uint32_t)g.r0,
+            (uint32_t)g.r1);
         SP_CU_LAUNCHED(ctx, "b2_final_cut");
         return SP_OK;
     }
-    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(sums, in, B.len, B.beg, nb);
+    b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(sums, in, B.len[R % 3], B.beg[R % 3], nb);
     SP_CU_LAUNCHED(ctx, "b2_final");
     return SP_OK;
 }
@@ -449,6 +663,7 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, msm_sorted &s, const affine_t<F> *p
 {
     memset(pf, 0, sizeof *pf);
     pf->on = ctx->profile;
+    pf->chains = b2_chains(ctx);
     affine_t<F> *bk = (affine_t<F> *)s.bk;
     for (unsigned i = 0; i < ngroups; i++) {
         const b2_part part = part_of(i);
@@ -536,11 +751,9 @@ static sp_status b2_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar 
     };
     SP_TRY(b2_sum_reduce<F>(ctx, s, (const affine_t<F> *)s.db, (nwin + g - 1) / g, part_of, NULL, NULL,
                             &pf));
-    char more[160];
-    snprintf(more, sizeof more,
-             "; batch-affine items: %u groups, %u rounds: lists %.1f dens %.1f top %.1f "
-             "apply %.1f ms; reduction %s",
-             pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply, b2_reduction_name(ctx));
+    char rounds[160], more[220];
+    b2_prof_text(rounds, sizeof rounds, pf);
+    snprintf(more, sizeof more, "; batch-affine items: %s; reduction %s", rounds, b2_reduction_name(ctx));
     return msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL);
 }
 
@@ -673,11 +886,10 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
     uint32_t hsb[2 * B2_TABLE_MAX_GROUPS];
     SP_CU(ctx, cudaMemcpyAsync(hside, side, sbytes, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaMemcpyAsync(hsb, sb, 2 * ng * 4, cudaMemcpyDeviceToHost, ctx->stream));
-    char more[200];
-    snprintf(more, sizeof more,
-             "; table of %u windows in one set of buckets: %u groups of records, %u rounds: "
-             "lists %.1f dens %.1f top %.1f apply %.1f ms; reduction %s",
-             t->nwin, pf.groups, pf.rounds, pf.lists, pf.dens, pf.top, pf.apply, b2_reduction_name(ctx));
+    char rounds[160], more[260];
+    b2_prof_text(rounds, sizeof rounds, pf);
+    snprintf(more, sizeof more, "; table of %u windows in one set of buckets, groups of records: %s; reduction %s",
+             t->nwin, rounds, b2_reduction_name(ctx));
     SP_TRY(msm_finish<HX>(ctx, out, s, group, n, pf.on ? more : NULL)); /* synchronizes */
     for (unsigned j = 0; j < 2 * ng; j++)
         if (hsb[j] != 0xffffffffu)

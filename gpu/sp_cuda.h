@@ -223,7 +223,12 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *   SP_BA_PARTS_3     with SP_BA_REDUCE_SPLIT, G1's parts of rows and
  *                     columns in 3 blocks per SM (up to 168 registers, no
  *                     spills) instead of 4 (128 registers, spills); G2
- *                     keeps 2.
+ *                     keeps 2;
+ *   SP_BA_CHAINS      msm_ba2.cu: a group's rounds in two chains of
+ *                     buckets on two streams, so that one chain's
+ *                     single-block inversion and the lists run beside the
+ *                     other's kernels (else one chain: the inversion
+ *                     alone on the device, the lists still beside).
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (845: binary inversion, paired denominators, 128 items a thread, G2's
  * norms, the split reduction, the filled lists; on the H200 the fastest
@@ -234,7 +239,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  * without the norms; the lean sums and their two lanes lost there by 8%
  * and 32%, winning only over gpu_bench's L2-sized tiled bases;
  * bench/NOTES.md);
- * SP_CUDA_BA_FORM=0..2047 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..4095 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
@@ -247,7 +252,8 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_REDUCE_SPLIT 256
 #define SP_BA_LISTS_FILL 512
 #define SP_BA_PARTS_3 1024
-#define SP_BA_FORM_ALL 2047
+#define SP_BA_CHAINS 2048
+#define SP_BA_FORM_ALL 4095
 #define SP_CUDA_BA_FORM_DEFAULT 845
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 

@@ -385,6 +385,8 @@ const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
      "even/odd, batch-affine items, the other items' buckets (max-scan / filled)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_PARTS_3,
      "even/odd, batch-affine items, the split's parts at the other occupancy (3 / 4 blocks)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_CHAINS,
+     "even/odd, batch-affine items, the rounds in the other number of chains (1 / 2)"},
     /* last: the accumulation whose windows the sweep times */
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
 };

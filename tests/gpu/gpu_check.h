@@ -130,7 +130,7 @@ typedef struct {
     int impl, variant, acc, fp2, ba;
     const char *name;
 } chk_msm_cfg;
-#define CHK_MSM_NCFG 19
+#define CHK_MSM_NCFG 20
 extern const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG];
 /* Selects cfg on env->cu (restore with the default, cfg 0). */
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg);

@@ -318,17 +318,20 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
     }
     /* the batch-affine kernel forms: none, each alone, the default with
      * the other bucket reduction, with the other items' buckets and with
-     * the split's parts at 3 blocks, the 128-thread sums, the sums over
-     * two lanes, the default's bits without the norms and with the dens
-     * pipeline, all */
+     * the split's parts at 3 blocks, in the other number of chains, the
+     * 128-thread sums, the sums over two lanes, the default's bits
+     * without the norms and with the dens pipeline, all (and the dens
+     * pipeline and the max-scan in two chains) */
     static const int forms[] = {0, SP_BA_INV_VAR, SP_BA_APPLY_LEAN, SP_BA_DENS_PAIR, SP_BA_WIDE_ITEMS,
                                 SP_BA_G2_NORM, SP_BA_DENS_PIPE, SP_BA_REDUCE_SPLIT, SP_BA_LISTS_FILL,
                                 SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
                                 SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_LISTS_FILL,
                                 SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_PARTS_3,
+                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_CHAINS,
                                 SP_BA_APPLY_LEAN | SP_BA_APPLY_128, SP_BA_APPLY_LEAN | SP_BA_APPLY_LANES,
                                 SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_G2_NORM,
-                                SP_CUDA_BA_FORM_DEFAULT | SP_BA_DENS_PIPE | SP_BA_G2_NORM, SP_BA_FORM_ALL};
+                                SP_CUDA_BA_FORM_DEFAULT | SP_BA_DENS_PIPE | SP_BA_G2_NORM, SP_BA_FORM_ALL,
+                                SP_BA_DENS_PIPE | SP_BA_CHAINS};
     for (size_t fi = 0; fi < sizeof forms / sizeof forms[0]; fi++) {
         if (forms[fi] == SP_CUDA_BA_FORM_DEFAULT)
             continue; /* ran above */

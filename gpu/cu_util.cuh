@@ -37,7 +37,8 @@ enum {
 };
 
 #define SP_CU_EVENTS 5 /* MSM phase marks when profiling */
-#define SP_B2_EVENTS 4 /* the batch-affine rounds' streams' events (msm_ba2.cu) */
+#define SP_B2_STREAMS 4 /* the batch-affine rounds' side streams (msm_ba2.cu) */
+#define SP_B2_EVENTS 8  /* and their events */
 
 /* Scratch of the fused NTT and the batch-affine MSM accumulation (a second
  * set, after the fields above: same rules as SP_SCR_*). */
@@ -85,9 +86,9 @@ struct sp_cuda {
     int n_tabs, cap_tabs;
     int fp2_mul; /* G2 batch-affine Fp2 products: 0 Karatsuba, 1 sums (sp_cuda_set_fp2_mul) */
     int ba_form; /* batch-affine rounds: SP_BA_* bits (sp_cuda_set_ba_form) */
-    /* batch-affine rounds (msm_ba2.cu): the lists' stream and chain 1's,
-     * their events, created on first use */
-    cudaStream_t b2_side[2];
+    /* batch-affine rounds (msm_ba2.cu): the lists' stream, chain 1's, the
+     * chains' inversions', their events, created on first use */
+    cudaStream_t b2_side[SP_B2_STREAMS];
     cudaEvent_t b2_ev[SP_B2_EVENTS];
     int b2_ready;
 };

@@ -313,27 +313,35 @@ static sp_status b2_alloc(sp_cuda *ctx, b2_bufs<F> *B, size_t m, uint32_t nb, si
 }
 
 /* The rounds' side streams (made on first use, kept with the context):
- * b2_side[0] makes the lists, at high priority (its small kernels are on
- * the rounds' path); b2_side[1] runs chain 1 (chain 0 runs on
- * ctx->stream). b2_ev: [0] the group's start, [1] a round's lists made,
- * [2 + h] chain h's last round summed. */
+ * b2_side[0] makes the lists; b2_side[1] runs chain 1 (chain 0 runs on
+ * ctx->stream); b2_side[2 + h] runs chain h's single-block inversions at
+ * the highest priority, so that the block scheduler starts one as soon as
+ * a slot frees instead of after the other chain's queued blocks. b2_ev:
+ * [0] the group's start, [1] a round's lists made, [2 + h] chain h's last
+ * round summed, [4 + h] its denominators made, [6 + h] its inversion
+ * made. */
 static sp_status b2_side_init(sp_cuda *ctx)
 {
     if (ctx->b2_ready)
         return SP_OK;
-    int lo = 0, hi = 0;
-    SP_CU(ctx, cudaDeviceGetStreamPriorityRange(&lo, &hi));
-    SP_CU(ctx, cudaStreamCreateWithPriority(&ctx->b2_side[0], cudaStreamNonBlocking, hi));
-    cudaError_t e = cudaStreamCreateWithFlags(&ctx->b2_side[1], cudaStreamNonBlocking);
-    int made = 0;
-    for (; e == cudaSuccess && made < SP_B2_EVENTS; made++)
-        e = cudaEventCreateWithFlags(&ctx->b2_ev[made], cudaEventDisableTiming);
+    int least = 0, most = 0;
+    SP_CU(ctx, cudaDeviceGetStreamPriorityRange(&least, &most));
+    int streams = 0, events = 0;
+    cudaError_t e = cudaSuccess;
+    while (e == cudaSuccess && streams < SP_B2_STREAMS) {
+        e = cudaStreamCreateWithPriority(&ctx->b2_side[streams], cudaStreamNonBlocking,
+                                         streams >= 2 ? most : least);
+        streams += e == cudaSuccess;
+    }
+    while (e == cudaSuccess && events < SP_B2_EVENTS) {
+        e = cudaEventCreateWithFlags(&ctx->b2_ev[events], cudaEventDisableTiming);
+        events += e == cudaSuccess;
+    }
     if (e != cudaSuccess) {
-        for (int k = 0; k + 1 < made; k++)
-            cudaEventDestroy(ctx->b2_ev[k]);
-        if (made > 0)
-            cudaStreamDestroy(ctx->b2_side[1]);
-        cudaStreamDestroy(ctx->b2_side[0]);
+        while (events > 0)
+            cudaEventDestroy(ctx->b2_ev[--events]);
+        while (streams > 0)
+            cudaStreamDestroy(ctx->b2_side[--streams]);
         sp_cu_record(ctx, "the rounds' streams and events", __FILE__, __LINE__, e);
         return SP_ERR_GPU;
     }
@@ -345,11 +353,11 @@ void sp_cu_b2_release(sp_cuda *ctx)
 {
     if (!ctx->b2_ready)
         return;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < SP_B2_STREAMS; i++)
         cudaStreamSynchronize(ctx->b2_side[i]);
     for (int i = 0; i < SP_B2_EVENTS; i++)
         cudaEventDestroy(ctx->b2_ev[i]);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < SP_B2_STREAMS; i++)
         cudaStreamDestroy(ctx->b2_side[i]);
     ctx->b2_ready = 0;
 }
@@ -452,10 +460,15 @@ static sp_status b2_chain_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in
     SP_CU_LAUNCHED(ctx, "b2_dens");
     if (ev)
         SP_CU(ctx, cudaEventRecord(ev[1], st));
+    const cudaStream_t ts = ctx->b2_side[2 + h]; /* the inversion at top priority */
+    SP_CU(ctx, cudaEventRecord(ctx->b2_ev[4 + h], st));
+    SP_CU(ctx, cudaStreamWaitEvent(ts, ctx->b2_ev[4 + h], 0));
     const unsigned top = b2_top_threads<D>::N;
-    ba_top<D, b2_top_threads<D>::N><<<1, top, (2 * top + 1) * sizeof(D), st>>>(
+    ba_top<D, b2_top_threads<D>::N><<<1, top, (2 * top + 1) * sizeof(D), ts>>>(
         bt, ibt, blocks, ctx->ba_form & SP_BA_INV_VAR);
     SP_CU_LAUNCHED(ctx, "ba_top");
+    SP_CU(ctx, cudaEventRecord(ctx->b2_ev[6 + h], ts));
+    SP_CU(ctx, cudaStreamWaitEvent(st, ctx->b2_ev[6 + h], 0));
     if (ev)
         SP_CU(ctx, cudaEventRecord(ev[2], st));
     SP_TRY((b2_launch_apply<F, D>(ctx, st, in, out, i0, i1, S, blocks, ex, ibt)));
@@ -629,7 +642,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
         else
             st = b2_rounds<F, F>(ctx, &B, in, nb, R, n, tp);
         if (st != SP_OK || tp) { /* nothing may still run on the side streams */
-            for (int i = 0; i < 2; i++)
+            for (int i = 0; i < SP_B2_STREAMS; i++)
                 cudaStreamSynchronize(ctx->b2_side[i]);
             cudaStreamSynchronize(ctx->stream);
         }

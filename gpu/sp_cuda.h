@@ -228,7 +228,9 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     buckets on two streams, so that one chain's
  *                     single-block inversion and the lists run beside the
  *                     other's kernels (else one chain: the inversion
- *                     alone on the device, the lists still beside).
+ *                     alone on the device, the lists still beside);
+ *                     measured no faster than one chain on the H200
+ *                     (dens and apply are what the rounds wait on).
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (845: binary inversion, paired denominators, 128 items a thread, G2's
  * norms, the split reduction, the filled lists; on the H200 the fastest

@@ -478,48 +478,57 @@ static sp_status b2_chain_round(sp_cuda *ctx, b2_bufs<F> *B, const b2_src<F> &in
 }
 
 /* Timing events of a group's rounds (profiling only): per round, chain
- * 0's four (b2_chain_round) and the lists' two; and the wall's two. */
+ * 0's four (b2_chain_round) and the lists' two; and the wall's two. A
+ * handle is NULL until made. */
 struct b2_times {
     cudaEvent_t ev[B2_MAX_ROUNDS][6], wall[2];
-    unsigned made; /* rounds whose events exist */
 };
 
+/* Destroys the events made. */
+static void b2_times_free(b2_times *tm)
+{
+    for (int r = 0; r < B2_MAX_ROUNDS; r++)
+        for (int k = 0; k < 6; k++)
+            if (tm->ev[r][k])
+                cudaEventDestroy(tm->ev[r][k]);
+    for (int k = 0; k < 2; k++)
+        if (tm->wall[k])
+            cudaEventDestroy(tm->wall[k]);
+    memset(tm, 0, sizeof *tm);
+}
+
+/* Makes the events of R rounds; on failure none is left. */
 static sp_status b2_times_make(sp_cuda *ctx, b2_times *tm, unsigned R)
 {
-    tm->made = 0;
-    SP_CU(ctx, cudaEventCreate(&tm->wall[0]));
-    if (cudaEventCreate(&tm->wall[1]) != cudaSuccess) {
-        cudaEventDestroy(tm->wall[0]);
-        SP_CU(ctx, cudaErrorMemoryAllocation);
+    memset(tm, 0, sizeof *tm);
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; e == cudaSuccess && k < 2; k++)
+        e = cudaEventCreate(&tm->wall[k]);
+    for (unsigned r = 0; e == cudaSuccess && r < R; r++)
+        for (int k = 0; e == cudaSuccess && k < 6; k++)
+            e = cudaEventCreate(&tm->ev[r][k]);
+    if (e != cudaSuccess) {
+        b2_times_free(tm);
+        sp_cu_record(ctx, "cudaEventCreate (the rounds' profile)", __FILE__, __LINE__, e);
+        return SP_ERR_GPU;
     }
-    for (; tm->made < R; tm->made++)
-        for (int k = 0; k < 6; k++)
-            if (cudaEventCreate(&tm->ev[tm->made][k]) != cudaSuccess) {
-                while (k-- > 0)
-                    cudaEventDestroy(tm->ev[tm->made][k]);
-                return SP_ERR_GPU; /* b2_times_done frees the rest */
-            }
     return SP_OK;
 }
 
-/* Adds the times to pf (after the rounds have ended) and frees the
- * events. */
-static void b2_times_done(b2_times *tm, b2_prof *pf, int add)
+/* Adds the times of R rounds to pf (after the rounds have ended; add 0:
+ * none) and frees the events. */
+static void b2_times_done(b2_times *tm, unsigned R, b2_prof *pf, int add)
 {
     float ms;
-    for (unsigned r = 0; r < tm->made; r++) {
-        float *to[4] = {&pf->dens, &pf->top, &pf->apply, &pf->lists};
-        const int from[4][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 5}};
-        for (int k = 0; add && k < 4; k++)
+    float *to[4] = {&pf->dens, &pf->top, &pf->apply, &pf->lists};
+    const int from[4][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 5}};
+    for (unsigned r = 0; add && r < R; r++)
+        for (int k = 0; k < 4; k++)
             if (cudaEventElapsedTime(&ms, tm->ev[r][from[k][0]], tm->ev[r][from[k][1]]) == cudaSuccess)
                 *to[k] += ms;
-        for (int k = 0; k < 6; k++)
-            cudaEventDestroy(tm->ev[r][k]);
-    }
     if (add && cudaEventElapsedTime(&ms, tm->wall[0], tm->wall[1]) == cudaSuccess)
         pf->wall += ms;
-    cudaEventDestroy(tm->wall[0]);
-    cudaEventDestroy(tm->wall[1]);
+    b2_times_free(tm);
     cudaGetLastError(); /* a failure here costs the profile a figure, not the call */
 }
 
@@ -629,11 +638,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     if (R > 0) {
         b2_times tm, *tp = NULL;
         if (pf->on) {
-            sp_status st = b2_times_make(ctx, &tm, R);
-            if (st != SP_OK) {
-                b2_times_done(&tm, pf, 0);
-                return st;
-            }
+            SP_TRY(b2_times_make(ctx, &tm, R));
             tp = &tm;
         }
         sp_status st;
@@ -647,7 +652,7 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
             cudaStreamSynchronize(ctx->stream);
         }
         if (tp)
-            b2_times_done(tp, pf, st == SP_OK);
+            b2_times_done(tp, R, pf, st == SP_OK);
         SP_TRY(st);
         pf->rounds += R;
         in.pts = B.pts[(R - 1) & 1];

@@ -27,7 +27,7 @@ static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 /* Defaults of the NTT, MSM-accumulation, table, Fp2 and batch-affine form
  * knobs (sp_cuda.h), then the overrides SP_CUDA_NTT=0..16,
  * SP_CUDA_MSM_ACC=0..3, SP_CUDA_MSM_TABLE=0|1, SP_CUDA_FP2_MUL=0|1 and
- * SP_CUDA_BA_FORM=0..4095 (SP_BA_FORM_ALL), so that whole runs
+ * SP_CUDA_BA_FORM=0..8191 (SP_BA_FORM_ALL), so that whole runs
  * (prove, the engine) can be measured with either; SP_CUDA_PROFILE=1
  * turns the phase times on (sp_cuda_set_profile). */
 /* *out = the value of environment variable name when it is a canonical

@@ -91,6 +91,7 @@ struct sp_cuda {
     cudaStream_t b2_side[SP_B2_STREAMS];
     cudaEvent_t b2_ev[SP_B2_EVENTS];
     int b2_ready;
+    unsigned ba_threads; /* the rounds' threads wanted, 0 = by the device (sp_cuda_set_ba_threads) */
 };
 
 /* Records "what (file:line): message" in ctx->err. */

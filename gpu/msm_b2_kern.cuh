@@ -134,6 +134,20 @@ static __device__ __forceinline__ const affine_t<F> *b2_addr(const b2_src<F> &s,
     return s.bases + (v & 0x7fffffffu);
 }
 
+/* b2_addr with round 0's record v = vals[e] already read (unused when pts
+ * is set). */
+template <class F>
+static __device__ __forceinline__ const affine_t<F> *b2_addr_v(const b2_src<F> &s, uint32_t e,
+                                                               uint32_t v, uint32_t *neg)
+{
+    if (s.pts) {
+        *neg = 0;
+        return s.pts + e;
+    }
+    *neg = v >> 31;
+    return s.bases + (v & 0x7fffffffu);
+}
+
 template <class F>
 static __device__ __forceinline__ void b2_load(affine_t<F> &p, const affine_t<F> *a, uint32_t neg)
 {
@@ -402,24 +416,25 @@ static __device__ __forceinline__ void b2_prefetch_item(const b2_src<F> &src, af
         b2_prefetch(b2_addr(src, hn.x + 1, &ng));
 }
 
-/* Item h's sum r from its points, however they add (copies, infinity,
+/* An item's sum r from its points (at a0, sign n0, and unless its class
+ * cls is B2_SINGLE at a1, sign n1), however they add (copies, infinity,
  * doubling, addition); an addition takes 1/den from inv (the inverse of
  * the product of the thread's denominators, or norms, up to this one) and
  * its slot's pn[0] (the product of those before it; b2_slot_norm), and
  * leaves in inv the inverse of the product up to the one before. */
 template <class F, class D>
-static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const D *pn,
-                                                  D &inv, affine_t<F> &r)
+static __device__ __forceinline__ void b2_sum_at(const affine_t<F> *a0, uint32_t n0,
+                                                 const affine_t<F> *a1, uint32_t n1, uint32_t cls,
+                                                 const D *pn, D &inv, affine_t<F> &r)
 {
-    uint32_t n0, n1;
     affine_t<F> p;
-    b2_load(p, b2_addr(src, h.x, &n0), n0);
-    if (h.y == B2_SINGLE) {
+    b2_load(p, a0, n0);
+    if (cls == B2_SINGLE) {
         r = p;
         return;
     }
     affine_t<F> q;
-    b2_load(q, b2_addr(src, h.x + 1, &n1), n1);
+    b2_load(q, a1, n1);
     F num, den, id;
     const int how = ba_classify(p, q, num, den);
     if (how == BA_ADD) {
@@ -430,6 +445,18 @@ static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h,
         b2_unnorm(id, den, idn);
     }
     ba_sum(r, how, p, q, num, id);
+}
+
+/* b2_sum_at for the item whose slot header is h. */
+template <class F, class D>
+static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const D *pn,
+                                                  D &inv, affine_t<F> &r)
+{
+    uint32_t n0, n1 = 0;
+    const affine_t<F> *a0 = b2_addr(src, h.x, &n0), *a1 = 0;
+    if (h.y != B2_SINGLE)
+        a1 = b2_addr(src, h.x + 1, &n1);
+    b2_sum_at(a0, n0, a1, n1, h.y, pn, inv, r);
 }
 
 /* The lean path's rare items, out of line: their registers (both points
@@ -496,19 +523,90 @@ static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_
         f_sub(r.y, e, t); /* y3 = lambda (x0 - x3) - y0' */
 }
 
+/* An item's header and round 0's records (v0, v1: vals of its elements;
+ * unread when the round reads points), as SP_BA_APPLY_PIPE carries them
+ * from step to step. */
+struct b2_ahead {
+    uint4 h;
+    uint32_t v0, v1;
+};
+
+/* a's records from its header (round 0 only). */
+template <class F>
+static __device__ __forceinline__ void b2_records(const b2_src<F> &s, b2_ahead &a)
+{
+    a.v0 = a.v1 = 0;
+    if (!s.pts) {
+        a.v0 = s.vals[a.h.x];
+        if (a.h.y != B2_SINGLE)
+            a.v1 = s.vals[a.h.x + 1];
+    }
+}
+
+/* A prefetch that stays after the stores before it (the "memory"
+ * clobber): its address comes from loads issued a whole sum earlier. */
+static __device__ __forceinline__ void b2_prefetch_late(const void *p)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p) : "memory");
+}
+
+/* SP_BA_APPLY_PIPE: b2_apply's loop with the chain of loads before an
+ * item's points (its slot's header, then in round 0 its records) issued
+ * steps ahead: step k sums item k (header and records in registers), with
+ * the records of item k - 1 and the header of item k - 2 in flight, and
+ * after its sum, when those have arrived, sends item k - 1's points and
+ * slot to L2. (b2_apply's own loop stalls each step on the next item's
+ * header and records before its sum can start.) */
+template <class F, class D>
+static __device__ __forceinline__ void b2_apply_pipe(const b2_src<F> &src, affine_t<F> *out,
+                                                     size_t t, size_t T, int k, D &inv)
+{
+    b2_ahead c, n, nn; /* items k, k - 1, k - 2 */
+    n.h = nn.h = make_uint4(0, 0, 0, 0);
+    n.v0 = n.v1 = 0;
+    c.h = *b2_hdr(&out[t + (size_t)k * T]);
+    b2_records(src, c);
+    if (k > 0)
+        n.h = *b2_hdr(&out[t + (size_t)(k - 1) * T]);
+    for (; k >= 0; k--) {
+        const size_t i = t + (size_t)k * T;
+        if (k > 0)
+            b2_records(src, n);
+        if (k > 1)
+            nn.h = *b2_hdr(&out[i - 2 * T]);
+        uint32_t n0, n1 = 0, ng;
+        const affine_t<F> *a0 = b2_addr_v(src, c.h.x, c.v0, &n0), *a1 = 0;
+        if (c.h.y != B2_SINGLE)
+            a1 = b2_addr_v(src, c.h.x + 1, c.v1, &n1);
+        affine_t<F> r;
+        b2_sum_at(a0, n0, a1, n1, c.h.y, (const D *)&out[i].x, inv, r);
+        out[i] = r;
+        if (k > 0) {
+            b2_prefetch_late(&out[i - T]);
+            b2_prefetch_late(b2_addr_v(src, n.h.x, n.v0, &ng));
+            if (n.h.y != B2_SINGLE)
+                b2_prefetch_late(b2_addr_v(src, n.h.x + 1, n.v1, &ng));
+        }
+        c = n;
+        n = nn;
+    }
+}
+
 /* The sums: thread t walks its items backwards; for the j-th addition,
  * 1/den_j = (1 / product of den_0..j) * (product of den_0..j-1, in the
  * slot), and 1 / product of den_0..j-1 = that times den_j (D: the field
  * the batch inverts, b2_half). LEAN (sp_cuda_set_ba_form's
  * SP_BA_APPLY_LEAN; D = F): B2_ADDX items by b2_sum_addx, the rest out
- * of line. Blocks of THREADS threads, BLOCKS per SM; thread t's block
- * product is b2_dens's block t / B2_THREADS. */
-template <class F, class D, bool LEAN, int THREADS, int BLOCKS>
+ * of line; PIPE: b2_apply_pipe's loop. Blocks of THREADS threads,
+ * BLOCKS per SM; thread t's block product is b2_dens's block t /
+ * B2_THREADS. */
+template <class F, class D, bool LEAN, int THREADS, int BLOCKS, bool PIPE = false>
 __global__ void __launch_bounds__(THREADS, BLOCKS)
 b2_apply(b2_src<F> src, size_t i0, size_t end, unsigned S, affine_t<F> *out, const D *ex,
          const D *ibt)
 {
     static_assert(!LEAN || sizeof(D) == sizeof(F), "the lean sums invert den itself");
+    static_assert(!(LEAN && PIPE), "the pipelined loop sums whole points");
     const size_t M = end - i0;
     out += i0; /* item i0 + t + k T */
     const size_t T = (size_t)gridDim.x * blockDim.x, t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -519,19 +617,23 @@ b2_apply(b2_src<F> src, size_t i0, size_t end, unsigned S, affine_t<F> *out, con
     int k = (int)((M - 1 - t) / T);
     if (k > (int)S - 1)
         k = (int)S - 1;
-    for (; k >= 0; k--) {
-        const size_t i = t + (size_t)k * T;
-        const uint4 h = *b2_hdr(&out[i]);
-        if (k > 0)
-            b2_prefetch_item(src, &out[i - T]);
-        affine_t<F> r;
-        if constexpr (!LEAN)
-            b2_sum_any(src, h, (const D *)&out[i].x, inv, r);
-        else if (h.y == B2_ADDX)
-            b2_sum_addx(src, h.x, out[i].x, inv, r);
-        else
-            b2_sum_other(src, h, &out[i].x, inv, r);
-        out[i] = r;
+    if constexpr (PIPE) {
+        b2_apply_pipe(src, out, t, T, k, inv);
+    } else {
+        for (; k >= 0; k--) {
+            const size_t i = t + (size_t)k * T;
+            const uint4 h = *b2_hdr(&out[i]);
+            if (k > 0)
+                b2_prefetch_item(src, &out[i - T]);
+            affine_t<F> r;
+            if constexpr (!LEAN)
+                b2_sum_any(src, h, (const D *)&out[i].x, inv, r);
+            else if (h.y == B2_ADDX)
+                b2_sum_addx(src, h.x, out[i].x, inv, r);
+            else
+                b2_sum_other(src, h, &out[i].x, inv, r);
+            out[i] = r;
+        }
     }
 }
 

@@ -231,12 +231,13 @@ static void b2_prof_text(char *buf, size_t n, const b2_prof &pf)
 static size_t b2_up(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Items per thread and threads (a multiple of B2_THREADS) for M items:
- * at least four times what the device holds at once, when there is that
- * much work, and at most B2_MAX_ITEMS items per thread with
- * SP_BA_WIDE_ITEMS, B2_ITEMS_NARROW without. */
+ * at least four times what the device holds at once (or
+ * sp_cuda_set_ba_threads's count), when there is that much work, and at
+ * most B2_MAX_ITEMS items per thread with SP_BA_WIDE_ITEMS,
+ * B2_ITEMS_NARROW without. */
 static void b2_shape(const sp_cuda *ctx, size_t M, unsigned *S, size_t *T)
 {
-    const size_t want = (size_t)ctx->sm_count * 2048;
+    const size_t want = ctx->ba_threads ? ctx->ba_threads : (size_t)ctx->sm_count * 2048;
     const size_t most = ctx->ba_form & SP_BA_WIDE_ITEMS ? B2_MAX_ITEMS : B2_ITEMS_NARROW;
     size_t s = (M + want - 1) / want;
     if (s < 1)
@@ -372,9 +373,12 @@ static sp_status b2_launch_apply(sp_cuda *ctx, cudaStream_t st, const b2_src<F> 
                                  const D *ibt)
 {
     enum { AB = b2_apply_blocks<F>::N };
-    const int form = ctx->ba_form, lean = form & SP_BA_APPLY_LEAN;
+    const int form = ctx->ba_form, lean = form & SP_BA_APPLY_LEAN, pipe = form & SP_BA_APPLY_PIPE;
     if constexpr (sizeof(D) < sizeof(F)) {
-        b2_apply<F, D, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        if (pipe)
+            b2_apply<F, D, false, B2_THREADS, AB, true><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        else
+            b2_apply<F, D, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
         SP_CU_LAUNCHED(ctx, "b2_apply");
         return SP_OK;
     } else {
@@ -395,6 +399,8 @@ static sp_status b2_launch_apply(sp_cuda *ctx, cudaStream_t st, const b2_src<F> 
                 b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
         } else if (form & SP_BA_APPLY_128) {
             b2_apply<F, F, false, 128, 5><<<b128, 128, 0, st>>>(in, i0, i1, S, out, ex, ibt);
+        } else if (pipe) {
+            b2_apply<F, F, false, B2_THREADS, AB, true><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
         } else {
             b2_apply<F, F, false, B2_THREADS, AB><<<blocks, B2_THREADS, 0, st>>>(in, i0, i1, S, out, ex, ibt);
         }
@@ -956,5 +962,12 @@ extern "C" int sp_cuda_set_ba_form(sp_cuda *ctx, int form)
     int old = ctx->ba_form;
     if (form >= 0 && form <= SP_BA_FORM_ALL)
         ctx->ba_form = form;
+    return old;
+}
+
+extern "C" unsigned sp_cuda_set_ba_threads(sp_cuda *ctx, unsigned threads)
+{
+    unsigned old = ctx->ba_threads;
+    ctx->ba_threads = threads;
     return old;
 }

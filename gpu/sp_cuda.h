@@ -230,7 +230,11 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     other's kernels (else one chain: the inversion
  *                     alone on the device, the lists still beside);
  *                     measured no faster than one chain on the H200
- *                     (dens and apply are what the rounds wait on).
+ *                     (dens and apply are what the rounds wait on);
+ *   SP_BA_APPLY_PIPE  msm_ba2.cu's whole-points sums (G1's, G2's with
+ *                     the norms) with the loads before an item's points
+ *                     (its slot's header, round 0's records) issued steps
+ *                     ahead, its points sent to L2 after the sum before.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
  * (845: binary inversion, paired denominators, 128 items a thread, G2's
  * norms, the split reduction, the filled lists; on the H200 the fastest
@@ -241,7 +245,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  * without the norms; the lean sums and their two lanes lost there by 8%
  * and 32%, winning only over gpu_bench's L2-sized tiled bases;
  * bench/NOTES.md);
- * SP_CUDA_BA_FORM=0..4095 in the environment overrides it when a context is
+ * SP_CUDA_BA_FORM=0..8191 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
 #define SP_BA_INV_VAR 1
 #define SP_BA_APPLY_LEAN 2
@@ -255,9 +259,16 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_LISTS_FILL 512
 #define SP_BA_PARTS_3 1024
 #define SP_BA_CHAINS 2048
-#define SP_BA_FORM_ALL 4095
+#define SP_BA_APPLY_PIPE 4096
+#define SP_BA_FORM_ALL 8191
 #define SP_CUDA_BA_FORM_DEFAULT 845
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
+/* Check knob: the threads msm_ba2.cu's rounds aim for (0, the default:
+ * four times what the device holds at once). Items per thread still stop
+ * at 128 (32 without SP_BA_WIDE_ITEMS), so a small count makes the
+ * small MSMs of the checks run many items a thread, as large ones do.
+ * Returns the previous setting. */
+unsigned sp_cuda_set_ba_threads(sp_cuda *ctx, unsigned threads);
 
 /* Device memory for resident data (proving keys, NTT buffers). */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;

@@ -126,7 +126,8 @@ void bench_msm_precomp(chk_env *env)
 /* 77 (binary inversion, paired denominators, 128 items a thread, G2
  * inverting the norms), 77 with the split bucket reduction (333), 333
  * with the filled lists (845), 845 with the split's parts at 3 blocks per
- * SM (1869) and 845 in two chains (2893). Left out (measured
+ * SM (1869), 845 in two chains (2893) and 845 with the sums' loads
+ * pipelined (4941). Left out (measured
  * before, slower; see bench/NOTES.md): 0, 13 (77 without the norms), the
  * pipelined denominators (128), the lean sums and their two lanes (2,
  * 32), whose re-reads look cheaper over gpu_bench's G2 bases (a
@@ -136,7 +137,8 @@ void bench_msm_precomp(chk_env *env)
 static const int ba_forms[] = {BA_F77, BA_F77 | SP_BA_REDUCE_SPLIT,
                                BA_F77 | SP_BA_REDUCE_SPLIT | SP_BA_LISTS_FILL,
                                BA_F77 | SP_BA_REDUCE_SPLIT | SP_BA_LISTS_FILL | SP_BA_PARTS_3,
-                               BA_F77 | SP_BA_REDUCE_SPLIT | SP_BA_LISTS_FILL | SP_BA_CHAINS};
+                               BA_F77 | SP_BA_REDUCE_SPLIT | SP_BA_LISTS_FILL | SP_BA_CHAINS,
+                               BA_F77 | SP_BA_REDUCE_SPLIT | SP_BA_LISTS_FILL | SP_BA_APPLY_PIPE};
 #define BA_NFORMS ((int)(sizeof ba_forms / sizeof ba_forms[0]))
 
 /* ms[kind][form] of one size: kind 0 plain, 1 the model's table */

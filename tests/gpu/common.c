@@ -357,38 +357,44 @@ void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind
 /* The first is the context's default (sp_cuda_create). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
     {2, 2, SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT,
-     "even/odd, v2, accumulation by size (default)"},
-    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "64-bit"},
-    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "PTX"},
-    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v0"},
-    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v1"},
-    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, v2, XYZZ"},
-    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, 0, "even/odd, batch-affine rounds (G1), Fermat inversion"},
-    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR, "even/odd, batch-affine rounds (G1), binary inversion"},
+     0, "even/odd, v2, accumulation by size (default)"},
+    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "64-bit"},
+    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "PTX"},
+    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v0"},
+    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v1"},
+    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v2, XYZZ"},
+    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, 0, 0, "even/odd, batch-affine rounds (G1), Fermat inversion"},
+    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR, 0, "even/odd, batch-affine rounds (G1), binary inversion"},
     {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_APPLY_LEAN,
-     "even/odd, batch-affine items, other Fp2 mul (G2), lean sums only"},
+     0, "even/odd, batch-affine items, other Fp2 mul (G2), lean sums only"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, 0,
-     "even/odd, batch-affine items, forms 0 (Fermat, sums whole, one item a step)"},
+     0, "even/odd, batch-affine items, forms 0 (Fermat, sums whole, one item a step)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN,
-     "even/odd, batch-affine items, G2 lean sums on one lane"},
+     0, "even/odd, batch-affine items, G2 lean sums on one lane"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN | SP_BA_APPLY_LANES,
-     "even/odd, batch-affine items, G2 lean sums over two lanes"},
+     0, "even/odd, batch-affine items, G2 lean sums over two lanes"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_G2_NORM,
-     "even/odd, batch-affine items, G2 inverting den itself"},
+     0, "even/odd, batch-affine items, G2 inverting den itself"},
     {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_G2_NORM | SP_BA_DENS_PIPE,
-     "even/odd, batch-affine items, other Fp2 mul, G2 norms and the dens pipeline (Fermat)"},
+     0, "even/odd, batch-affine items, other Fp2 mul, G2 norms and the dens pipeline (Fermat)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, (SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_DENS_PAIR) | SP_BA_DENS_PIPE,
-     "even/odd, batch-affine items, the dens pipeline"},
+     0, "even/odd, batch-affine items, the dens pipeline"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
-     "even/odd, batch-affine items, the other bucket reduction (running sums / split)"},
+     0, "even/odd, batch-affine items, the other bucket reduction (running sums / split)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_LISTS_FILL,
-     "even/odd, batch-affine items, the other items' buckets (max-scan / filled)"},
+     0, "even/odd, batch-affine items, the other items' buckets (max-scan / filled)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_PARTS_3,
-     "even/odd, batch-affine items, the split's parts at the other occupancy (3 / 4 blocks)"},
+     0, "even/odd, batch-affine items, the split's parts at the other occupancy (3 / 4 blocks)"},
     {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_CHAINS,
-     "even/odd, batch-affine items, the rounds in the other number of chains (1 / 2)"},
+     0, "even/odd, batch-affine items, the rounds in the other number of chains (1 / 2)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_APPLY_PIPE, 0,
+     "even/odd, batch-affine items, the sums' loads the other way (pipelined / in step)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 256,
+     "even/odd, batch-affine items, rounds of 256 threads (many items a thread)"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_APPLY_PIPE, 256,
+     "even/odd, batch-affine items, the other sums' loads, rounds of 256 threads"},
     /* last: the accumulation whose windows the sweep times */
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, "even/odd, batch-affine items"},
+    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, batch-affine items"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
@@ -398,6 +404,7 @@ void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
     sp_cuda_set_msm_acc(env->cu, cfg->acc);
     sp_cuda_set_fp2_mul(env->cu, cfg->fp2);
     sp_cuda_set_ba_form(env->cu, cfg->ba);
+    sp_cuda_set_ba_threads(env->cu, cfg->ba_threads);
 }
 
 /* ---- fixed-base multiplication ---- */

@@ -121,16 +121,17 @@ extern const char *const chk_wit_name[W_KINDS];
 void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind);
 
 /* One (multiplication, accumulation variant, G1 accumulation, G2
- * batch-affine Fp2 multiplication, batch-affine kernel forms)
- * configuration of the device MSM (sp_cuda_set_mul_impl,
+ * batch-affine Fp2 multiplication, batch-affine kernel forms, rounds'
+ * threads) configuration of the device MSM (sp_cuda_set_mul_impl,
  * sp_cuda_set_msm_variant, sp_cuda_set_msm_acc, sp_cuda_set_fp2_mul,
- * sp_cuda_set_ba_form). The first is the context's default; every
+ * sp_cuda_set_ba_form, sp_cuda_set_ba_threads). The first is the context's default; every
  * equality check runs all of them. */
 typedef struct {
     int impl, variant, acc, fp2, ba;
+    unsigned ba_threads; /* sp_cuda_set_ba_threads: 0 by the device */
     const char *name;
 } chk_msm_cfg;
-#define CHK_MSM_NCFG 20
+#define CHK_MSM_NCFG 23
 extern const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG];
 /* Selects cfg on env->cu (restore with the default, cfg 0). */
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg);

@@ -30,7 +30,7 @@ devrun_unpack() {
     nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader
 }
 check() {
-    timeout 150 $1/tests/gpu/gpu_check --quick --only msm >"$OUT/check-msm-$1.txt" 2>&1
+    timeout 200 $1/tests/gpu/gpu_check --quick --only msm >"$OUT/check-msm-$1.txt" 2>&1
     rc=$?
     echo "gpu_check msm $1 rc=$rc at $(el) s"
     grep -E 'FAIL|checks|failed' "$OUT/check-msm-$1.txt" | tail -n 8 | cut -c1-400

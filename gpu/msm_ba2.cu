@@ -698,7 +698,7 @@ static sp_status b2_sum_reduce(sp_cuda *ctx, msm_sorted &s, const affine_t<F> *p
     typedef typename b2_reduce_field<F>::type RF; /* same layout as F */
     if (ctx->ba_form & SP_BA_REDUCE_SPLIT)
         SP_TRY(msm_reduce_split<RF>(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk, s.c, s.nwin,
-                                    &s.join, &s.join_m, &s.sums));
+                                    &s.join));
     else
         SP_TRY((msm_reduce_phase<RF, affine_t<RF> >(ctx, msm_window_sums<RF>(s), (const affine_t<RF> *)bk,
                                                     s.c, s.nwin, s.log_l)));

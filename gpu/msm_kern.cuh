@@ -573,20 +573,28 @@ static void msm_split_parts_launch(sp_cuda *ctx, const msm_split &p, xyzz_t<F> *
                                                                            nwin);
 }
 
+/* What the host does with the split reduction's sums (msm_finish): how 0
+ * nothing (the window sums are in SP_SCR_SMALL from byte 256), 1 rows and
+ * columns a window, 2 one window's sums by bits; m, the split's; sums,
+ * where they are on the device. */
+struct msm_join {
+    unsigned how, m;
+    const void *sums;
+};
+
 /* Phase 5 split in rows and columns (msm_split) over affine buckets, in
  * the context's SP_SCR_SEGS; the profile's mark 3 after the rows' and
  * columns' sums. One window (a table MSM): win[s (m + 1) + k] = T_(s,k)
- * (msm_split_bits), *join = 2: the host weighs and joins them (2 (m + 1)
+ * (msm_split_bits), how = 2: the host weighs and joins them (2 (m + 1)
  * additions and doublings; the device's weighing is a chain of ~30
  * dependent XYZZ operations, this one ~14). Else window w's weighed rows
- * and columns are sums 2w and 2w + 1 and *join = 1: the host makes 2^m
+ * and columns are sums 2w and 2w + 1 and how = 1: the host makes 2^m
  * rows + columns (m doublings that one device thread runs ~20x slower).
  * The sums are at win when they fit there (SP_SMALL_BYTES from byte 256),
- * else in the split's scratch; *sums says where. *m_out = m. */
+ * else in the split's scratch. *j says how (1 or 2), m, and where. */
 template <class F>
 static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F> *bk, unsigned c,
-                                  unsigned nwin, unsigned *join, unsigned *m_out,
-                                  const void **sums)
+                                  unsigned nwin, msm_join *j)
 {
     const msm_split p = msm_split_plan(c, nwin);
     void *v;
@@ -598,20 +606,21 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
         sg + p.hv, sg + p.parts, 1u << p.g);
     SP_CU_LAUNCHED(ctx, "msm_sum_groups");
     SP_TRY(sp_cu_msm_mark(ctx, 3));
-    *m_out = p.m;
-    *sums = win;
+    j->m = p.m;
+    j->sums = win;
     if (nwin == 1 && 256 + 2 * (p.m + 1) * sizeof(xyzz_t<F>) <= SP_SMALL_BYTES) {
         const size_t nx = (size_t)2 * (p.m + 1) << p.m;
         msm_split_bits<F><<<sp_cu_blocks(nx, 256), 256, 0, ctx->stream>>>(sg + p.bits, sg + p.hv, p.m);
         SP_CU_LAUNCHED(ctx, "msm_split_bits");
-        *join = 2;
+        j->how = 2;
         return msm_sum_two_levels(ctx, win, sg + p.bits, nx, 2 * (p.m + 1));
     }
+    xyzz_t<F> *sums = win;
     if (256 + 2 * nwin * sizeof(xyzz_t<F>) > SP_SMALL_BYTES)
-        *sums = sg + p.s2;
-    *join = 1;
-    return msm_reduce_into<F, xyzz_t<F> >(ctx, (xyzz_t<F> *)*sums, sg + p.hv, p.m + 1, 2 * nwin,
-                                          p.ll, sg + p.sg, false);
+        j->sums = sums = sg + p.s2;
+    j->how = 1;
+    return msm_reduce_into<F, xyzz_t<F> >(ctx, sums, sg + p.hv, p.m + 1, 2 * nwin, p.ll, sg + p.sg,
+                                          false);
 }
 
 /* Phase 5: msm_reduce_into over the context's SP_SCR_SEGS. */
@@ -635,8 +644,7 @@ struct msm_sorted {
     void *bk, *small;  /* the bucket array; SP_SCR_SMALL (window sums from byte 256) */
     uint32_t *keys, *vals, *start, *end;
     int bad;           /* a scalar >= r was seen (read back by the stream) */
-    unsigned join, join_m; /* msm_reduce_split's: what the host joins (0 nothing), and m */
-    const void *sums;  /* the device's window sums (NULL: SP_SCR_SMALL from byte 256) */
+    msm_join join;     /* msm_reduce_split's (how 0: nothing to join, sums in SP_SCR_SMALL) */
 };
 
 /* The arguments every run refuses: SP_ERR_INVALID_ARG for n >= 2^31 or a
@@ -670,8 +678,7 @@ static sp_status msm_sort_phase(sp_cuda *ctx, msm_sorted *s, const HA *bases,
                          &s->bk));
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SMALL, SP_SMALL_BYTES, &s->small));
     s->bad = 0;
-    s->join = s->join_m = 0;
-    s->sums = NULL;
+    s->join = msm_join{0, 0, NULL};
     SP_TRY(sp_cu_msm_mark(ctx, 0));
     SP_TRY(sp_cu_msm_sort(ctx, (const uint64_t *)ds, (uint32_t)n, s->c, s->nwin, &s->lay, 0,
                           &s->keys, &s->vals, &s->start, &s->end, &s->bad));
@@ -693,11 +700,12 @@ static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int grou
                             const char *more)
 {
     HX hw[2 * SP_MSM_MAX_WIN];
-    const unsigned m = s.join_m, nsum = s.join == 2 ? 2 * (m + 1) : s.join ? 2 * s.nwin : s.nwin;
-    SP_CU(ctx, cudaMemcpyAsync(hw, s.sums ? s.sums : (const char *)s.small + 256, nsum * sizeof(HX),
+    const unsigned how = s.join.how, m = s.join.m;
+    const unsigned nsum = how == 2 ? 2 * (m + 1) : how ? 2 * s.nwin : s.nwin;
+    SP_CU(ctx, cudaMemcpyAsync(hw, s.join.sums ? s.join.sums : (const char *)s.small + 256, nsum * sizeof(HX),
                                cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    if (s.join == 2) /* weigh: side s's sum_k 2^k T_(s,k), by Horner, into hw[s] */
+    if (how == 2) /* weigh: side s's sum_k 2^k T_(s,k), by Horner, into hw[s] */
         for (unsigned side = 0; side < 2; side++) {
             HX a = hw[side * (m + 1) + m];
             for (int k = (int)m - 1; k >= 0; k--) {
@@ -706,7 +714,7 @@ static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int grou
             }
             hw[side] = a;
         }
-    for (unsigned w = 0; s.join && w < s.nwin; w++) { /* 2^m rows + columns */
+    for (unsigned w = 0; how && w < s.nwin; w++) { /* 2^m rows + columns */
         HX t = hw[2 * w];
         for (unsigned k = 0; k < m; k++)
             sp_cu_xyzz_dbl(&t, &t);

@@ -236,14 +236,15 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
  *                     (its slot's header, round 0's records) issued steps
  *                     ahead, its points sent to L2 after the sum before.
  * 0 = the forms before these. All exact. Default SP_CUDA_BA_FORM_DEFAULT
- * (845: binary inversion, paired denominators, 128 items a thread, G2's
- * norms, the split reduction, the filled lists; on the H200 the fastest
- * or within noise of it for G1 at 2^22..2^26, plain and over tables
- * (the split and the lists took a 2^26 table MSM from 308 to 299.6-304 ms,
- * 2^24 from 86.0 to 82.9-83.4), and for G2 over a proving key's 2^24
- * distinct bases: the G2 MSM of a 2^24 proof took 274 ms against 307
- * without the norms; the lean sums and their two lanes lost there by 8%
- * and 32%, winning only over gpu_bench's L2-sized tiled bases;
+ * (4941: binary inversion, paired denominators, 128 items a thread, G2's
+ * norms, the split reduction, the filled lists, the pipelined sums; on
+ * the H200 the fastest or within noise of it for G1 at 2^22..2^26, plain
+ * and over tables (the split and the lists took a 2^26 table MSM from
+ * 308 to 299.6-304 ms, 2^24 from 86.0 to 82.9-83.4; the pipelined sums
+ * -0.3 to -0.8% more, G2 -1.0 to -1.3%), and for G2 over a proving key's
+ * 2^24 distinct bases: the G2 MSM of a 2^24 proof took 274 ms against
+ * 307 without the norms; the lean sums and their two lanes lost there by
+ * 8% and 32%, winning only over gpu_bench's L2-sized tiled bases;
  * bench/NOTES.md);
  * SP_CUDA_BA_FORM=0..8191 in the environment overrides it when a context is
  * created. Returns the previous setting; other values are ignored. */
@@ -261,7 +262,7 @@ int sp_cuda_set_fp2_mul(sp_cuda *ctx, int form);
 #define SP_BA_CHAINS 2048
 #define SP_BA_APPLY_PIPE 4096
 #define SP_BA_FORM_ALL 8191
-#define SP_CUDA_BA_FORM_DEFAULT 845
+#define SP_CUDA_BA_FORM_DEFAULT 4941
 int sp_cuda_set_ba_form(sp_cuda *ctx, int form);
 /* Check knob: the threads msm_ba2.cu's rounds aim for (0, the default:
  * four times what the device holds at once). Items per thread still stop

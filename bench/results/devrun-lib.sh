@@ -7,6 +7,8 @@
 #   unxz_to F G    F (xz) unpacked to G (xz, else Python's lzma)
 #   devrun_unpack  build-devrun/*.xz to where make puts them
 #   check DIR      gpu_check --quick --only msm of DIR's build, logged
+#   proof_rows T   the proof and engine rows of the issue table
+#   sppark_rows    the sppark harness
 DEVRUN_NAME=${DEVRUN_NAME:?set DEVRUN_NAME before sourcing}
 REAL_OUT=$OUT
 OUT=/tmp/$DEVRUN_NAME
@@ -30,9 +32,37 @@ devrun_unpack() {
     nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader
 }
 check() {
-    timeout 200 $1/tests/gpu/gpu_check --quick --only msm >"$OUT/check-msm-$1.txt" 2>&1
+    timeout 150 $1/tests/gpu/gpu_check --quick --only msm >"$OUT/check-msm-$1.txt" 2>&1
     rc=$?
     echo "gpu_check msm $1 rc=$rc at $(el) s"
     grep -E 'FAIL|checks|failed' "$OUT/check-msm-$1.txt" | tail -n 8 | cut -c1-400
     return $rc
+}
+# proof_rows TAG: the issue table's proof rows on build-cuda's snarkpipe: a
+# random-witness 2^24 proof (bench prove --stages, profiled) into
+# prove-TAG.txt, the 70% 0/1 2^24 proof, the engine (22 20 8)
+proof_rows() {
+    W=$(mktemp -d /tmp/b2p.XXXXXX)
+    S=build-cuda/snarkpipe
+    $S --quiet gen-circuit --constraints $(((1 << 24) - 2)) --bool-fraction 0 $W/c.r1cs $W/c.wtns &&
+        $S --json setup --backend cuda:0 $W/c.r1cs $W/c.zkey >"$OUT/setup.txt" 2>&1
+    echo "setup rc=$? at $(el) s"
+    SP_CUDA_PROFILE=1 timeout 40 $S bench prove $W/c.zkey $W/c.wtns --backend cuda:0 \
+        --skip-subgroup-check --reps 2 --stages >"$OUT/prove-$1.txt" 2>&1
+    echo "prove rc=$? at $(el) s"
+    grep -E 'msm g[12]|stage msm_|^prove' "$OUT/prove-$1.txt" | tail -n 11 | cut -c1-300
+    rm -rf "$W"
+    SP_BOOL="0.7" SP_REPS=2 timeout 90 bench/prove-gpu.sh build-cuda 24 >"$OUT/prove-bls-24.txt" 2>&1
+    echo "prove bls 2^24 70% rc=$? at $(el) s"
+    grep -E '^prove' "$OUT/prove-bls-24.txt" | tail -n 4
+    SP_NO_SWEEP=1 timeout 110 bench/engine-gpu.sh build-cuda 22 20 8 >"$OUT/engine.txt" 2>&1
+    echo "engine rc=$? at $(el) s"
+    grep -E 'isolation|load|first' "$OUT/engine.txt" | tail -n 12
+}
+# sppark_rows [ENV=VALUE ...]: the sppark harness (/tmp, built by hand, not
+# committed) at 2^26 into sppark.txt
+sppark_rows() {
+    env "$@" timeout 100 /tmp/sppark_harness 26 >"$OUT/sppark.txt" 2>&1
+    echo "sppark rc=$? at $(el) s"
+    grep -v '^#' "$OUT/sppark.txt" | tail -n 16
 }

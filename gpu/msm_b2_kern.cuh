@@ -121,21 +121,8 @@ template <class F> struct b2_src {
     const uint32_t *vals;
 };
 
-template <class F>
-static __device__ __forceinline__ const affine_t<F> *b2_addr(const b2_src<F> &s, uint32_t e,
-                                                             uint32_t *neg)
-{
-    if (s.pts) {
-        *neg = 0;
-        return s.pts + e;
-    }
-    const uint32_t v = s.vals[e];
-    *neg = v >> 31;
-    return s.bases + (v & 0x7fffffffu);
-}
-
-/* b2_addr with round 0's record v = vals[e] already read (unused when pts
- * is set). */
+/* Element e's point and sign, with round 0's record v = vals[e] already
+ * read (unused when pts is set). */
 template <class F>
 static __device__ __forceinline__ const affine_t<F> *b2_addr_v(const b2_src<F> &s, uint32_t e,
                                                                uint32_t v, uint32_t *neg)
@@ -146,6 +133,13 @@ static __device__ __forceinline__ const affine_t<F> *b2_addr_v(const b2_src<F> &
     }
     *neg = v >> 31;
     return s.bases + (v & 0x7fffffffu);
+}
+
+template <class F>
+static __device__ __forceinline__ const affine_t<F> *b2_addr(const b2_src<F> &s, uint32_t e,
+                                                             uint32_t *neg)
+{
+    return b2_addr_v(s, e, s.pts ? 0u : s.vals[e], neg);
 }
 
 template <class F>
@@ -416,6 +410,39 @@ static __device__ __forceinline__ void b2_prefetch_item(const b2_src<F> &src, af
         b2_prefetch(b2_addr(src, hn.x + 1, &ng));
 }
 
+/* An item's header and round 0's records (v0, v1: vals of its elements;
+ * unread when the round reads points): what b2_sum_any reads before the
+ * points, and what SP_BA_APPLY_PIPE carries from step to step. */
+struct b2_ahead {
+    uint4 h;
+    uint32_t v0, v1;
+};
+
+/* a's records from its header (round 0 only). */
+template <class F>
+static __device__ __forceinline__ void b2_records(const b2_src<F> &s, b2_ahead &a)
+{
+    a.v0 = a.v1 = 0;
+    if (!s.pts) {
+        a.v0 = s.vals[a.h.x];
+        if (a.h.y != B2_SINGLE)
+            a.v1 = s.vals[a.h.x + 1];
+    }
+}
+
+/* The points and signs of a's elements (*a1 NULL for a single). */
+template <class F>
+static __device__ __forceinline__ void b2_ahead_at(const b2_src<F> &s, const b2_ahead &a,
+                                                   const affine_t<F> **a0, uint32_t *n0,
+                                                   const affine_t<F> **a1, uint32_t *n1)
+{
+    *a0 = b2_addr_v(s, a.h.x, a.v0, n0);
+    *a1 = 0;
+    *n1 = 0;
+    if (a.h.y != B2_SINGLE)
+        *a1 = b2_addr_v(s, a.h.x + 1, a.v1, n1);
+}
+
 /* An item's sum r from its points (at a0, sign n0, and unless its class
  * cls is B2_SINGLE at a1, sign n1), however they add (copies, infinity,
  * doubling, addition); an addition takes 1/den from inv (the inverse of
@@ -452,10 +479,12 @@ template <class F, class D>
 static __device__ __forceinline__ void b2_sum_any(const b2_src<F> &src, uint4 h, const D *pn,
                                                   D &inv, affine_t<F> &r)
 {
-    uint32_t n0, n1 = 0;
-    const affine_t<F> *a0 = b2_addr(src, h.x, &n0), *a1 = 0;
-    if (h.y != B2_SINGLE)
-        a1 = b2_addr(src, h.x + 1, &n1);
+    b2_ahead a;
+    a.h = h;
+    b2_records(src, a);
+    const affine_t<F> *a0, *a1;
+    uint32_t n0, n1;
+    b2_ahead_at(src, a, &a0, &n0, &a1, &n1);
     b2_sum_at(a0, n0, a1, n1, h.y, pn, inv, r);
 }
 
@@ -523,26 +552,6 @@ static __device__ __forceinline__ void b2_sum_addx(const b2_src<F> &src, uint32_
         f_sub(r.y, e, t); /* y3 = lambda (x0 - x3) - y0' */
 }
 
-/* An item's header and round 0's records (v0, v1: vals of its elements;
- * unread when the round reads points), as SP_BA_APPLY_PIPE carries them
- * from step to step. */
-struct b2_ahead {
-    uint4 h;
-    uint32_t v0, v1;
-};
-
-/* a's records from its header (round 0 only). */
-template <class F>
-static __device__ __forceinline__ void b2_records(const b2_src<F> &s, b2_ahead &a)
-{
-    a.v0 = a.v1 = 0;
-    if (!s.pts) {
-        a.v0 = s.vals[a.h.x];
-        if (a.h.y != B2_SINGLE)
-            a.v1 = s.vals[a.h.x + 1];
-    }
-}
-
 /* A prefetch that stays after the stores before it (the "memory"
  * clobber): its address comes from loads issued a whole sum earlier. */
 static __device__ __forceinline__ void b2_prefetch_late(const void *p)
@@ -574,18 +583,18 @@ static __device__ __forceinline__ void b2_apply_pipe(const b2_src<F> &src, affin
             b2_records(src, n);
         if (k > 1)
             nn.h = *b2_hdr(&out[i - 2 * T]);
-        uint32_t n0, n1 = 0, ng;
-        const affine_t<F> *a0 = b2_addr_v(src, c.h.x, c.v0, &n0), *a1 = 0;
-        if (c.h.y != B2_SINGLE)
-            a1 = b2_addr_v(src, c.h.x + 1, c.v1, &n1);
+        const affine_t<F> *a0, *a1;
+        uint32_t n0, n1;
+        b2_ahead_at(src, c, &a0, &n0, &a1, &n1);
         affine_t<F> r;
         b2_sum_at(a0, n0, a1, n1, c.h.y, (const D *)&out[i].x, inv, r);
         out[i] = r;
         if (k > 0) {
+            b2_ahead_at(src, n, &a0, &n0, &a1, &n1);
             b2_prefetch_late(&out[i - T]);
-            b2_prefetch_late(b2_addr_v(src, n.h.x, n.v0, &ng));
-            if (n.h.y != B2_SINGLE)
-                b2_prefetch_late(b2_addr_v(src, n.h.x + 1, n.v1, &ng));
+            b2_prefetch_late(a0);
+            if (a1)
+                b2_prefetch_late(a1);
         }
         c = n;
         n = nn;

@@ -702,8 +702,8 @@ static sp_status msm_finish(sp_cuda *ctx, HJ *out, const msm_sorted &s, int grou
     HX hw[2 * SP_MSM_MAX_WIN];
     const unsigned how = s.join.how, m = s.join.m;
     const unsigned nsum = how == 2 ? 2 * (m + 1) : how ? 2 * s.nwin : s.nwin;
-    SP_CU(ctx, cudaMemcpyAsync(hw, s.join.sums ? s.join.sums : (const char *)s.small + 256, nsum * sizeof(HX),
-                               cudaMemcpyDeviceToHost, ctx->stream));
+    const void *sums = s.join.sums ? s.join.sums : (const char *)s.small + 256;
+    SP_CU(ctx, cudaMemcpyAsync(hw, sums, nsum * sizeof(HX), cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     if (how == 2) /* weigh: side s's sum_k 2^k T_(s,k), by Horner, into hw[s] */
         for (unsigned side = 0; side < 2; side++) {

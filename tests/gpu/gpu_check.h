@@ -124,8 +124,8 @@ void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind
  * batch-affine Fp2 multiplication, batch-affine kernel forms, rounds'
  * threads) configuration of the device MSM (sp_cuda_set_mul_impl,
  * sp_cuda_set_msm_variant, sp_cuda_set_msm_acc, sp_cuda_set_fp2_mul,
- * sp_cuda_set_ba_form, sp_cuda_set_ba_threads). The first is the context's default; every
- * equality check runs all of them. */
+ * sp_cuda_set_ba_form, sp_cuda_set_ba_threads). The first is the
+ * context's default; every equality check runs all of them. */
 typedef struct {
     int impl, variant, acc, fp2, ba;
     unsigned ba_threads; /* sp_cuda_set_ba_threads: 0 by the device */

@@ -319,9 +319,10 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
     /* the batch-affine kernel forms: none, each alone, the default with
      * the other bucket reduction, with the other items' buckets and with
      * the split's parts at 3 blocks, in the other number of chains, with
-     * the sums' loads the other way, the 128-thread sums, the sums over two lanes, the default's bits
-     * without the norms and with the dens pipeline, all (and the dens
-     * pipeline and the max-scan in two chains) */
+     * the sums' loads the other way, the 128-thread sums, the sums over
+     * two lanes, the default's bits without the norms and with the dens
+     * pipeline, all (and the dens pipeline and the max-scan in two
+     * chains) */
     static const int forms[] = {0, SP_BA_INV_VAR, SP_BA_APPLY_LEAN, SP_BA_DENS_PAIR, SP_BA_WIDE_ITEMS,
                                 SP_BA_G2_NORM, SP_BA_DENS_PIPE, SP_BA_REDUCE_SPLIT, SP_BA_LISTS_FILL,
                                 SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
@@ -345,10 +346,10 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
     /* many items a thread (rounds of 256 threads), the sums' loads both ways */
     unsigned thr = sp_cuda_set_ba_threads(env->cu, 256);
     for (int pi = 0; pi < 2; pi++) {
+        const int form = SP_CUDA_BA_FORM_DEFAULT ^ (pi ? SP_BA_APPLY_PIPE : 0);
         char w[96];
-        snprintf(w, sizeof w, "%s, rounds of 256 threads, form %d", what,
-                 SP_CUDA_BA_FORM_DEFAULT ^ (pi ? SP_BA_APPLY_PIPE : 0));
-        int f = sp_cuda_set_ba_form(env->cu, SP_CUDA_BA_FORM_DEFAULT ^ (pi ? SP_BA_APPLY_PIPE : 0));
+        snprintf(w, sizeof w, "%s, rounds of 256 threads, form %d", what, form);
+        int f = sp_cuda_set_ba_form(env->cu, form);
         table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
         sp_cuda_set_ba_form(env->cu, f);
     }

@@ -268,18 +268,22 @@ pg_start_ || bad "postgres start"
 retry() { for _ in $(seq 40); do "$@" && return 0; sleep 0.25; done; return 1; } # the pool's backoff after an outage
 
 # ---- d. fencing: a node frozen past its lease ----
+# n2 is frozen first, so the job's claims can only go to n1: otherwise n2 may
+# claim and prove all six while n1 spends its time stopped in the loop below.
 w6=(); for _ in $(seq 6); do w6+=("$T/C.wtns"); done
+kill -STOP "${dpid[2]}"
 expect 0 "submit a job for n1 to hold" retry cl 1 submit --circuit gamma --request-id frozen "${w6[@]}"
 fid=$(tail -n 1 "$T/out")
 held=0
-for _ in $(seq 200); do
+for _ in $(seq 400); do
     kill -STOP "${dpid[1]}"
     held=$(pg_sql "SELECT count(*) FROM sp_parts WHERE job_id = ${fid#f} AND state = 'claimed' AND claimed_by LIKE 'n1/%'")
     [ "$held" -gt 0 ] && break
     kill -CONT "${dpid[1]}"
     sleep 0.02
 done
-check "n1 frozen while it holds claims of the job" '[ "$held" -gt 0 ]'
+kill -CONT "${dpid[2]}"
+check "n1 frozen while it holds claims of the job ($held)" '[ "$held" -gt 0 ]'
 for _ in $(seq 300); do
     [ "$(pg_sql "SELECT count(*) FROM sp_parts WHERE job_id = ${fid#f} AND state = 'done'")" = 6 ] && break; sleep 0.1
 done

@@ -14,8 +14,8 @@
 #      through n2; no proof of it is stored afterwards, nothing stays claimed.
 #   c. a database restart in the middle of a batch: the daemons reconnect,
 #      a submit during the outage is 503, every job completes.
-#   d. fencing: n1 frozen (SIGSTOP) past its lease while it holds claims;
-#      n2 takes them over; n1 thawed finds them lost or its proofs fenced;
+#   d. fencing: n1 frozen (SIGSTOP) past its lease while it holds claims
+#      (n2 frozen meanwhile, so the claims go to n1); n2 thawed takes them over; n1 thawed finds them lost or its proofs fenced;
 #      every partition still has exactly one proof.
 #   e. bad and hostile rows: stored proofs that do not verify (a corrupted
 #      one, one for other public inputs) are proved again; a partition held
@@ -237,8 +237,10 @@ check "all three nodes proved partitions ($nodes)" '[ "$nodes" = "n1,n2,n3" ]'
 echo "test_farm.sh: 200 jobs, $nparts partitions in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s"
 
 # ---- b. cancel across nodes ----
-w8=(); for _ in $(seq 8); do w8+=("$T/C.wtns"); done
-expect 0 "submit a long job to n1" cl 1 submit --circuit gamma --request-id long "${w8[@]}"
+# 32 partitions: enough that the job is still running when the cancel comes
+# on a slow machine
+w32=(); for _ in $(seq 32); do w32+=("$T/C.wtns"); done
+expect 0 "submit a long job to n1" cl 1 submit --circuit gamma --request-id long "${w32[@]}"
 lid=$(cat "$T/out")
 for _ in $(seq 200); do [ "$(pg_sql "SELECT count(*) FROM sp_parts WHERE job_id = ${lid#f} AND state = 'claimed'")" -gt 0 ] && break; sleep 0.05; done
 expect 0 "cancel it through n2" cl 2 cancel "$lid"
@@ -290,9 +292,13 @@ done
 check "n2 took the frozen node's claims over and finished the job" \
     '[ "$(pg_sql "SELECT state FROM sp_jobs WHERE id = ${fid#f}")" = completed ]'
 kill -CONT "${dpid[1]}"
-sleep 2
-cl 1 metrics >"$T/m1.txt"
-lostfenced=$(awk '/^snarkpipe_farm_(claims_lost|proofs_fenced)_total/ {s += $2} END {print s + 0}' "$T/m1.txt")
+lostfenced=0
+for _ in $(seq 60); do # its next lease renewal or proof store finds out
+    cl 1 metrics >"$T/m1.txt"
+    lostfenced=$(awk '/^snarkpipe_farm_(claims_lost|proofs_fenced)_total/ {s += $2} END {print s + 0}' "$T/m1.txt")
+    [ "$lostfenced" -ge 1 ] && break
+    sleep 0.25
+done
 check "thawed n1 finds its claims lost or its proofs fenced ($lostfenced)" '[ "$lostfenced" -ge 1 ]'
 check "still exactly one proof per partition of it" \
     '[ "$(pg_sql "SELECT count(*) FROM sp_parts WHERE job_id = ${fid#f} AND state = '"'"'done'"'"' AND proof IS NOT NULL")" = 6 ]'

@@ -187,7 +187,7 @@ expect_out '"id":"up"[^}]*"key_cache":"hit"' "uploaded circuit's key loaded from
 sed -i 's/^log_level = debug/log_level = info\nmax_body = 64KiB/; s/^synth_threads = 1/synth_threads = 2/' "$T/d.conf"
 printf '[circuit.late]\nzkey = %s\n' "$T/late.zkey" >>"$T/d.conf"
 kill -HUP "$pid"
-for _ in $(seq 50); do grep -q "reload done\|reload failed" "$T/run2.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q "reload done\|reload failed" "$T/run2.log" && break; sleep 0.1; done
 expect 2 "a body over the reloaded max_body" cl prove --circuit big "$T/big.wtns"
 expect_out "HTTP 413 body_too_large" "413 after SIGHUP"
 expect 0 "circuits after SIGHUP" cl circuits
@@ -195,13 +195,13 @@ expect_out '"id":"late"' "new [circuit] section registered on SIGHUP"
 grep -q "synth_threads changed.*needs a restart" "$T/run2.log" && ok "restart-only change reported" || bad "restart-only change reported"
 sed -i 's/^max_body = 64KiB/max_body = 8MiB/' "$T/d.conf"
 kill -HUP "$pid"
-for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 2 ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 2 ] && break; sleep 0.1; done
 # a token set by SIGHUP; the client's --token-file is read by the same reader
 printf 'tok-0123456789abcdef0123456789abcdef\n' >"$T/token"
 chmod 600 "$T/token"
 sed -i "s|^ready_file = .*|&\ntoken_file = $T/token|" "$T/d.conf"
 kill -HUP "$pid"
-for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 3 ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 3 ] && break; sleep 0.1; done
 expect 2 "token set: a request without it" cl status
 expect_out "HTTP 401" "  (401)"
 expect 0 "the client's --token-file" cl --token-file "$T/token" status
@@ -217,7 +217,7 @@ expect 2 "the client refuses a FIFO as the token file, without blocking" timeout
 expect_out "not a regular file" "  (says so)"
 sed -i '/^token_file = /d' "$T/d.conf"
 kill -HUP "$pid"
-for _ in $(seq 50); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 4 ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(grep -c "reload done" "$T/run2.log")" -ge 4 ] && break; sleep 0.1; done
 expect 0 "token removed by SIGHUP: no token needed" cl status
 
 # ---- e. SIGTERM: drain, then cancel ----

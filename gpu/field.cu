@@ -1,4 +1,5 @@
-/* Element-wise field kernels (equality tests) and the modmul benchmark. */
+/* Element-wise field kernels (equality tests), the modmul benchmark and
+ * the inversion latency. */
 #include <algorithm>
 #include "cu_util.cuh"
 #include "field.cuh"
@@ -216,4 +217,50 @@ extern "C" sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s
     case 11: return bench_run<fp2_tm<SP_MUL_EO_SUM> >(ctx, per_s);
     default: return SP_ERR_INVALID_ARG;
     }
+}
+
+/* ---- latency: a chain of inversions in one thread ---- */
+
+#define SP_BENCH_INVS 64
+
+template <int VAR>
+__global__ void inv_chain(fp_tm<SP_MUL_EO> *io)
+{
+    fp_tm<SP_MUL_EO> x = io[0], one;
+    f_set_one(one);
+    for (int it = 0; it < SP_BENCH_INVS; it++) {
+        if (VAR)
+            f_inv_var(x, x);
+        else
+            f_inv_fermat(x, x);
+        f_add(x, x, one); /* 1/x + 1: a new input every time */
+    }
+    io[0] = x;
+}
+
+extern "C" sp_status sp_cuda_bench_inv(sp_cuda *ctx, int var, double *us)
+{
+    void *buf;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_A, sizeof(fp_t), &buf));
+    SP_CU(ctx, cudaMemsetAsync(buf, 0x11, sizeof(fp_t), ctx->stream)); /* < p, non-zero */
+    cudaEvent_t e0, e1;
+    SP_CU(ctx, cudaEventCreate(&e0));
+    SP_CU(ctx, cudaEventCreate(&e1));
+    float ms[6];
+    for (int rep = 0; rep < 6; rep++) { /* rep 0 warms up */
+        SP_CU(ctx, cudaEventRecord(e0, ctx->stream));
+        if (var)
+            inv_chain<1><<<1, 1, 0, ctx->stream>>>((fp_tm<SP_MUL_EO> *)buf);
+        else
+            inv_chain<0><<<1, 1, 0, ctx->stream>>>((fp_tm<SP_MUL_EO> *)buf);
+        SP_CU_LAUNCHED(ctx, "inv_chain");
+        SP_CU(ctx, cudaEventRecord(e1, ctx->stream));
+        SP_CU(ctx, cudaEventSynchronize(e1));
+        SP_CU(ctx, cudaEventElapsedTime(&ms[rep], e0, e1));
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    std::sort(ms + 1, ms + 6);
+    *us = ms[3] * 1e3 / SP_BENCH_INVS;
+    return SP_OK;
 }

@@ -465,6 +465,14 @@ sp_status sp_cuda_fp2_batch(sp_cuda *ctx, int op, sp_fp2 *out, const sp_fp2 *a, 
  * On output: *per_s = multiplications per second (median of 5 launches).
  */
 sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_UNUSED;
+/*
+ * Latency of one Fp inversion in one thread (what ba_top's single thread
+ * waits for once a batch-affine round): a chain of inversions, each of 1
+ * plus the previous result, in the rounds' field type. var: 1 binary
+ * extended Euclid (f_inv_var), 0 Fermat (f_inv_fermat).
+ * On output: *us = microseconds per inversion (median of 5 launches).
+ */
+sp_status sp_cuda_bench_inv(sp_cuda *ctx, int var, double *us) SP_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

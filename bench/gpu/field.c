@@ -1,4 +1,5 @@
-/* The modmul throughput of the GPU field code, per multiplication. */
+/* The modmul throughput of the GPU field code, per multiplication, and
+ * the latency of one inversion. */
 #include "gpu_bench.h"
 
 void bench_field(chk_env *env)
@@ -25,6 +26,13 @@ void bench_field(chk_env *env)
         double r = 0;
         if (chk_ok(env, sp_cuda_bench_modmul(env->cu, f, &r), what[f]))
             bench_table_row(what[f], "-", r / 1e9, "1e9/s", note[f]);
+    }
+    static const char *const inv[2] = {"Fp inversion, Fermat, one thread",
+                                       "Fp inversion, binary Euclid, one thread"};
+    for (int v = 0; v < 2; v++) { /* ba_top waits for one of these a round */
+        double us = 0;
+        if (chk_ok(env, sp_cuda_bench_inv(env->cu, v, &us), inv[v]))
+            bench_table_row(inv[v], "-", us, "us", v ? "ba_top's (SP_BA_INV_VAR)" : "");
     }
     chk_tally();
 }

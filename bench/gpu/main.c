@@ -21,6 +21,8 @@
  * model's table, G1 2^22 to --g1 and G2 2^22 to --g2, with their phases
  * and G2 over G1 per form. Every timed call's result is checked (the
  * discrete-log oracle or the CPU): exit status 0 only when all were right.
+ * "The modmul rates" include the latency of one Fp inversion in one
+ * thread (Euclid and Fermat: what ba_top waits for once a round).
  * gpu_check's options (--no-checks, --only) are accepted and change
  * nothing here, so that one command line serves both programs
  * (scripts/gpu-check.sh); --no-bench leaves out every timing.

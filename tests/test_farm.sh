@@ -176,15 +176,22 @@ t0=$(date +%s.%N)
 cpids=()
 for c in 0 1 2 3; do client "$c" >"$T/client$c.log" 2>&1 & cpids+=($!); done
 
+# freeze_holding I COND TRIES PAUSE: stops nI at a moment it holds claims
+# (partitions claimed by it that meet the SQL condition COND), trying TRIES
+# times PAUSE s apart; held = their count then (0: never caught, nI runs on)
+freeze_holding() {
+    held=0
+    for _ in $(seq "$3"); do
+        kill -STOP "${dpid[$1]}"
+        held=$(pg_sql "SELECT count(*) FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n$1/%' AND $2")
+        [ "$held" -gt 0 ] && return
+        kill -CONT "${dpid[$1]}"
+        sleep "$4"
+    done
+}
+
 # n2 frozen while it holds claims (so they are held for sure), then kill -9 and a restart
-held=0
-for _ in $(seq 200); do
-    kill -STOP "${dpid[2]}"
-    held=$(pg_sql "SELECT count(*) FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n2/%'")
-    [ "$held" -gt 0 ] && break
-    kill -CONT "${dpid[2]}"
-    sleep 0.05
-done
+freeze_holding 2 true 200 0.05
 check "n2 held claims when it was killed ($held)" '[ "$held" -gt 0 ]'
 orphans=$(pg_sql "SELECT job_id || ' ' || idx || ' ' || epoch FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n2/%'")
 kill -9 "${dpid[2]}"; wait "${dpid[2]}" 2>/dev/null
@@ -276,14 +283,7 @@ w6=(); for _ in $(seq 6); do w6+=("$T/C.wtns"); done
 kill -STOP "${dpid[2]}"
 expect 0 "submit a job for n1 to hold" retry cl 1 submit --circuit gamma --request-id frozen "${w6[@]}"
 fid=$(tail -n 1 "$T/out")
-held=0
-for _ in $(seq 400); do
-    kill -STOP "${dpid[1]}"
-    held=$(pg_sql "SELECT count(*) FROM sp_parts WHERE job_id = ${fid#f} AND state = 'claimed' AND claimed_by LIKE 'n1/%'")
-    [ "$held" -gt 0 ] && break
-    kill -CONT "${dpid[1]}"
-    sleep 0.02
-done
+freeze_holding 1 "job_id = ${fid#f}" 400 0.02
 kill -CONT "${dpid[2]}"
 check "n1 frozen while it holds claims of the job ($held)" '[ "$held" -gt 0 ]'
 for _ in $(seq 300); do

@@ -170,6 +170,43 @@ __global__ void __launch_bounds__(256) modmul_chain(F *io)
     io[2 * i] = r; /* keeps the chains alive */
 }
 
+/* Five timed runs of launch() (its launch's status) on ctx->stream after
+ * a warm-up one, timed by e0, e1: *med = their median, ms. */
+template <class L>
+static sp_status bench_times(sp_cuda *ctx, cudaEvent_t e0, cudaEvent_t e1, L launch, float *med)
+{
+    float ms[6];
+    for (int rep = 0; rep < 6; rep++) { /* rep 0 warms up */
+        SP_CU(ctx, cudaEventRecord(e0, ctx->stream));
+        SP_TRY(launch());
+        SP_CU(ctx, cudaEventRecord(e1, ctx->stream));
+        SP_CU(ctx, cudaEventSynchronize(e1));
+        SP_CU(ctx, cudaEventElapsedTime(&ms[rep], e0, e1));
+    }
+    std::sort(ms + 1, ms + 6);
+    *med = ms[3];
+    return SP_OK;
+}
+
+/* bench_times with its two events, made here and destroyed on every path
+ * (the benchmarks' one way to time a kernel). */
+template <class L>
+static sp_status bench_median_ms(sp_cuda *ctx, L launch, float *med)
+{
+    cudaEvent_t e0, e1;
+    SP_CU(ctx, cudaEventCreate(&e0));
+    const cudaError_t e = cudaEventCreate(&e1);
+    if (e != cudaSuccess) {
+        cudaEventDestroy(e0);
+        sp_cu_record(ctx, "cudaEventCreate", __FILE__, __LINE__, e);
+        return SP_ERR_GPU;
+    }
+    const sp_status st = bench_times(ctx, e0, e1, launch, med);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return st;
+}
+
 /* bpsm blocks of 256 threads per SM: 8 fills every warp slot (64). */
 template <class F, int FORM = 0>
 static sp_status bench_run(sp_cuda *ctx, double *per_s, unsigned bpsm = 8)
@@ -181,22 +218,13 @@ static sp_status bench_run(sp_cuda *ctx, double *per_s, unsigned bpsm = 8)
     /* words 0x11111111: below both moduli, so every input is reduced; the
      * work per multiplication does not depend on the values */
     SP_CU(ctx, cudaMemsetAsync(buf, 0x11, 2 * n * sizeof(F), ctx->stream));
-    cudaEvent_t e0, e1;
-    SP_CU(ctx, cudaEventCreate(&e0));
-    SP_CU(ctx, cudaEventCreate(&e1));
-    float ms[6];
-    for (int rep = 0; rep < 6; rep++) { /* rep 0 warms up */
-        SP_CU(ctx, cudaEventRecord(e0, ctx->stream));
+    float med;
+    SP_TRY(bench_median_ms(ctx, [&]() -> sp_status {
         modmul_chain<F, FORM><<<blocks, threads, 0, ctx->stream>>>((F *)buf);
         SP_CU_LAUNCHED(ctx, "modmul_chain");
-        SP_CU(ctx, cudaEventRecord(e1, ctx->stream));
-        SP_CU(ctx, cudaEventSynchronize(e1));
-        SP_CU(ctx, cudaEventElapsedTime(&ms[rep], e0, e1));
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    std::sort(ms + 1, ms + 6);
-    *per_s = (double)n * SP_BENCH_CHAINS * SP_BENCH_ITERS / (ms[3] * 1e-3);
+        return SP_OK;
+    }, &med));
+    *per_s = (double)n * SP_BENCH_CHAINS * SP_BENCH_ITERS / (med * 1e-3);
     return SP_OK;
 }
 
@@ -243,24 +271,15 @@ extern "C" sp_status sp_cuda_bench_inv(sp_cuda *ctx, int var, double *us)
     void *buf;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_A, sizeof(fp_t), &buf));
     SP_CU(ctx, cudaMemsetAsync(buf, 0x11, sizeof(fp_t), ctx->stream)); /* < p, non-zero */
-    cudaEvent_t e0, e1;
-    SP_CU(ctx, cudaEventCreate(&e0));
-    SP_CU(ctx, cudaEventCreate(&e1));
-    float ms[6];
-    for (int rep = 0; rep < 6; rep++) { /* rep 0 warms up */
-        SP_CU(ctx, cudaEventRecord(e0, ctx->stream));
+    float med;
+    SP_TRY(bench_median_ms(ctx, [&]() -> sp_status {
         if (var)
             inv_chain<1><<<1, 1, 0, ctx->stream>>>((fp_tm<SP_MUL_EO> *)buf);
         else
             inv_chain<0><<<1, 1, 0, ctx->stream>>>((fp_tm<SP_MUL_EO> *)buf);
         SP_CU_LAUNCHED(ctx, "inv_chain");
-        SP_CU(ctx, cudaEventRecord(e1, ctx->stream));
-        SP_CU(ctx, cudaEventSynchronize(e1));
-        SP_CU(ctx, cudaEventElapsedTime(&ms[rep], e0, e1));
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    std::sort(ms + 1, ms + 6);
-    *us = ms[3] * 1e3 / SP_BENCH_INVS;
+        return SP_OK;
+    }, &med));
+    *us = med * 1e3 / SP_BENCH_INVS;
     return SP_OK;
 }

@@ -52,6 +52,12 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE $(CURVE_FLAGS) $(OPT) $(WARN) -Iinclude -Isrc 
 LDFLAGS += $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined) -pthread
 LDLIBS  += -lm
 comma   := ,
+# What this build was configured with (compiler, flags, the optional
+# libraries found, CUDA), recorded in $(BUILD)/features; every object
+# depends on it, and the file is rewritten only when that changes, so a
+# build made before a library was installed is rebuilt with it once it is
+# (the line is written at the end of this file, once all of it is known).
+FEATURES_FILE := $(BUILD)/features
 
 # The core layers, bottom up. Every .c file under them goes into the library.
 LAYERS  := util field curve pairing msm ntt r1cs groth16 circuit synth engine
@@ -136,11 +142,11 @@ endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
 $(DAEMON_BIN): LDLIBS += $(DAEMON_LIBS)
 
-.PHONY: all lib tests test test-run test-arith bench demo clean clean-all check-layers bn254-tests
+.PHONY: all lib tests test test-run test-arith bench demo demo-run clean clean-all check-layers bn254-tests
 all: lib tests $(BENCH_BIN) $(CLI) $(DAEMON_BIN) $(if $(BN_BUILD),bn254-tests)
 lib: $(LIB)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(FEATURES_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -174,7 +180,7 @@ $(CLI): $(DISPATCH_OBJ) $(CLI_OBJ) $(LIB) $(BN_INSTANCE)
 
 # snarkpipe-daemon: the same CLI plus the daemon (BN_DAEMON_INSTANCE: the
 # BN254 instance with its daemon). Only `snarkpipe daemon` runs it.
-$(DISPATCH_DAEMON_OBJ): src/cli/dispatch.c
+$(DISPATCH_DAEMON_OBJ): src/cli/dispatch.c $(FEATURES_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 $(DAEMON_BIN): $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(LIB) $(BN_DAEMON_INSTANCE)
@@ -215,7 +221,12 @@ check-layers:
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
-demo: all
+# demo checks (and installs, as root on Debian) what the build needs first,
+# as test does, so that the build it makes is the one test then uses.
+demo:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory demo-run
+demo-run: all
 	@scripts/demo.sh $(BUILD)
 
 # Optional CUDA backend (gpu/, needs nvcc; see gpu/sp_cuda.h). Built only by
@@ -259,7 +270,7 @@ endif
 # gpu/*.c include their own folder's headers (found next to them)
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c)): $(CUDA_DEPS)
 
-$(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS)
+$(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS) $(FEATURES_FILE)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -Iinclude -Isrc -Igpu -c $< -o $@
@@ -392,5 +403,9 @@ clean:
 	rm -rf $(BUILD) $(BN_BUILD)
 clean-all: clean
 	rm -rf build-san build-fuzz build-bn254 build-bn254-san build-fuzz-bn254
+
+FEATURES := cc=$(CC) cflags=$(CFLAGS) daemon=$(DAEMON_OK) pq=$(PQ_OK) cuda=$(CUDA) nvcc=$(NVCCFLAGS)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FEATURES_FILE) 2>/dev/null)" = '$(FEATURES)' ] || \
+	printf '%s\n' '$(FEATURES)' >$(FEATURES_FILE); })
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)

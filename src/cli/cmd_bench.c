@@ -104,7 +104,7 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
         /* After ours: --threads here is a list. (--help was answered before.) */
         int h = sp_cli_arg("bench", USAGE, argc, argv, i);
         if (h == SP_CLI_OWN)
-            return sp_cli_usage("bench", USAGE, "unknown option %s", argv[*i]);
+            return sp_cli_unknown_opt("bench", USAGE, argv[*i]);
         if (h != SP_CLI_NEXT)
             return h;
     }

@@ -189,10 +189,9 @@ static int parse_args(bench_args *a, int argc, char **argv)
             return SP_EXIT_OK;
         if (r < 0)
             return SP_EXIT_USAGE;
-        if (r == 0) {
-            fprintf(stderr, "snarkpipe bench pipeline: unknown argument %s\n%s", argv[i], USAGE);
-            return SP_EXIT_USAGE;
-        }
+        if (r == 0)
+            return argv[i][0] == '-' ? sp_cli_unknown_opt("bench pipeline", USAGE, argv[i])
+                                     : sp_cli_usage("bench pipeline", USAGE, "unknown argument %s", argv[i]);
     }
     if (a->native ? a->wtns || a->r1cs : !a->zkey != !a->wtns) {
         fprintf(stderr, "snarkpipe bench pipeline: --zkey and --wtns go together\n");

@@ -147,7 +147,8 @@ int sp_cli_bench_witness(int argc, char **argv)
         } else if ((v = sp_cli_opt(argc, argv, &i, "--record", &missing))) {
             record = v;
         } else {
-            return sp_cli_usage("bench witness", USAGE, "unknown argument '%s'", argv[i]);
+            return argv[i][0] == '-' ? sp_cli_unknown_opt("bench witness", USAGE, argv[i])
+                                   : sp_cli_usage("bench witness", USAGE, "unknown argument '%s'", argv[i]);
         }
     }
     if (!n_threads)

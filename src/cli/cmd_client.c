@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "daemon/wire.h"
 #include "groth16/json_io.h"
 #include "util/json.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
 #define EXIT_PENDING 75 /* sysexits' EX_TEMPFAIL */
@@ -26,7 +29,7 @@ int sp_cli_client(int argc, char **argv);
 
 static const char USAGE[] =
     "usage: snarkpipe client [--addr ADDR] [--token-file FILE] [--timeout-ms N] COMMAND ...\n"
-    "  prove    --circuit ID [--priority N] [--request-id R] [--wait-ms N] [OUT] WTNS...\n"
+    "  prove    --circuit ID [--priority N] [--request-id R] [--wait-ms N] OUT WTNS...\n"
     "  submit   --circuit ID [--priority N] [--request-id R] WTNS...   (prints the job id)\n"
     "  prove | submit --circuit ID --input SEED:PARTITION...   a native circuit's job: one input\n"
     "           per partition (SEED 0..2^64-1, PARTITION 0..2^32-1), the witness made by the daemon\n"
@@ -39,7 +42,10 @@ static const char USAGE[] =
     "  evict    ID\n"
     "  pause | resume\n"
     "OUT: --proof FILE.json --public FILE.json --bin FILE.bin (one partition), or --out-dir DIR\n"
-    "     (DIR/proof_K.json, public_K.json, proof_K.bin for every partition K).\n"
+    "     (DIR/proof_K.json, public_K.json, proof_K.bin for every partition K); prove needs one\n"
+    "     of them, or --json (the whole answer on stdout).\n"
+    "While prove and await wait: a progress line on a terminal, else a line on stderr when the\n"
+    "job moves (none with --quiet or --json).\n"
     "ADDR: host:port or unix:/path (default $SNARKPIPE_ADDR, else 127.0.0.1:7420); the token file\n"
     "defaults to $SNARKPIPE_TOKEN_FILE. --wait-ms bounds the whole wait (default 600000).\n"
     "Exit: 0 done, 2 error or failed job, 64 usage, 75 still pending when the wait ran out.\n";
@@ -274,23 +280,120 @@ static int report_job(const client *c, const sp_dmn_http_resp *r)
     return rc;
 }
 
-/* Awaits a job with GETs of at most a minute each, until c->wait_ms has passed. */
+/* ---- progress while a job runs ---- */
+
+/* What the wait shows of a pending job's "progress" (docs/api.md): on a
+ * terminal one line rewritten in place (util/progress.h), elsewhere a
+ * plain line on stderr each time a partition is proved or the job's stage
+ * changes; nothing with --quiet or --json. */
+typedef struct {
+    int on, tty, begun;
+    uint64_t shown;  /* percent added to the terminal line so far */
+    char last[96];   /* what the last plain line was about */
+} waitprog;
+
+/* How long one request of a wait may block: short while progress is shown. */
+static long wait_slice(const waitprog *p) { return p->on ? 1000 : 60000; }
+
+static void prog_init(waitprog *p)
+{
+    memset(p, 0, sizeof *p);
+    p->on = !sp_cli_g.quiet && !sp_cli_g.json;
+    p->tty = p->on && isatty(STDERR_FILENO);
+    if (p->tty && !sp_progress_on()) {
+        sp_progress_config cfg = sp_progress_defaults();
+        const char *now = getenv("SP_TEST_PROGRESS_NOW"); /* tests: every update draws */
+        if (now && !strcmp(now, "1"))
+            cfg.delay_s = cfg.interval_s = 0;
+        sp_progress_configure(&cfg);
+    }
+}
+
+static uint64_t member_u64(const sp_json_val *o, const char *k)
+{
+    const sp_json_val *v = sp_json_get(o, k);
+    return v && v->type == SP_JSON_NUMBER ? strtoull(v->text, NULL, 10) : 0;
+}
+
+static void prog_show(waitprog *p, const char *job, const sp_json_val *pg)
+{
+    const sp_json_val *sv = sp_json_get(pg, "stage");
+    const char *stage = sv && sv->type == SP_JSON_STRING ? sv->text : "?";
+    unsigned long long n = member_u64(pg, "partitions"), k = member_u64(pg, "partitions_done");
+    uint64_t pct = member_u64(pg, "percent");
+    char part[96];
+    snprintf(part, sizeof part, "%llu/%llu, %s", k, n, stage);
+    if (p->tty) {
+        if (!p->begun) {
+            char name[64];
+            snprintf(name, sizeof name, "job %.50s", job);
+            sp_progress_begin(name, 100);
+            p->begun = 1;
+        }
+        sp_progress_part(part);
+        if (pct > p->shown && pct <= 100) {
+            sp_progress_add(pct - p->shown);
+            p->shown = pct;
+        }
+        return;
+    }
+    char about[96]; /* the count and the stage without its device step */
+    snprintf(about, sizeof about, "%llu/%llu, %.*s", k, n, (int)strcspn(stage, ":"), stage);
+    if (strcmp(about, p->last)) {
+        snprintf(p->last, sizeof p->last, "%s", about);
+        fprintf(stderr, "snarkpipe client: job %s: %llu of %llu partitions proved, %s, %llu%%\n", job, k, n, stage,
+                (unsigned long long)pct);
+    }
+}
+
+static void prog_end(waitprog *p)
+{
+    if (p->begun)
+        sp_progress_end();
+    p->begun = 0;
+}
+
+/* 1 when r is a pending job's answer (its progress shown), else 0. */
+static int prog_pending(waitprog *p, const sp_dmn_http_resp *r)
+{
+    sp_json_doc *doc = NULL;
+    if (r->status >= 300 || sp_json_parse(&doc, r->body, r->body_len, NULL, NULL, 0) != SP_OK)
+        return 0;
+    const sp_json_val *o = sp_json_root(doc), *st = sp_json_get(o, "status"), *id = sp_json_get(o, "job_id"),
+                      *pg = sp_json_get(o, "progress");
+    int pending = st && st->type == SP_JSON_STRING && !strcmp(st->text, "pending");
+    if (pending && p->on && pg && pg->type == SP_JSON_OBJECT)
+        prog_show(p, id && id->type == SP_JSON_STRING ? id->text : "?", pg);
+    sp_json_free(doc);
+    return pending;
+}
+
+/* Awaits a job until c->wait_ms has passed, with GETs of at most a second
+ * each while progress is shown (else a minute); reports the last answer. */
 static int await_loop(client *c, const char *job)
 {
+    waitprog pg;
+    prog_init(&pg);
     double end = sp_dmn_wire_now_ms() + (double)c->wait_ms;
     for (;;) {
         long left = (long)(end - sp_dmn_wire_now_ms());
-        long w = left < 0 ? 0 : left > 60000 ? 60000 : left;
+        long w = left < 0 ? 0 : left > wait_slice(&pg) ? wait_slice(&pg) : left;
         char target[512];
         snprintf(target, sizeof target, "/v1/jobs/%s?wait_ms=%ld", job, w);
         sp_dmn_http_resp r;
         int rc = call(c, "GET", target, NULL, NULL, 0, w, &r);
-        if (rc)
+        if (rc) {
+            prog_end(&pg);
             return rc;
+        }
+        if (prog_pending(&pg, &r) && sp_dmn_wire_now_ms() < end) {
+            sp_dmn_http_resp_free(&r);
+            continue;
+        }
+        prog_end(&pg);
         rc = r.status >= 300 ? fail_http(&r) : report_job(c, &r);
         sp_dmn_http_resp_free(&r);
-        if (rc != EXIT_PENDING || sp_dmn_wire_now_ms() >= end)
-            return rc;
+        return rc;
     }
 }
 
@@ -375,16 +478,56 @@ static int answer_str(const sp_dmn_http_resp *r, const char *key, char *out, siz
     return ok;
 }
 
+/* The directory part of path ("." when none) exists and takes new files. */
+static int dir_writable(const char *path, int is_dir)
+{
+    char dir[4096];
+    const char *slash = is_dir ? NULL : strrchr(path, '/');
+    if (is_dir)
+        snprintf(dir, sizeof dir, "%s", path);
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1, slash ? path : ".");
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+}
+
+/* prove keeps what it proves: an output option (or --json), each one
+ * writable, checked before anything is sent. 0, or an exit code. */
+static int check_outputs(const client *c)
+{
+    if (!c->proof && !c->pub && !c->bin && !c->out_dir && !sp_cli_g.json)
+        return sp_cli_usage("client", USAGE, "prove needs somewhere to put the proofs: --proof FILE --public FILE "
+                            "(one partition), --out-dir DIR, or --json (the answer on stdout); submit only queues "
+                            "the job");
+    const char *files[3] = {c->proof, c->pub, c->bin};
+    for (int k = 0; k < 3; k++)
+        if (files[k] && !dir_writable(files[k], 0)) {
+            fprintf(stderr, "snarkpipe client: cannot write %s: its directory is missing or not writable\n",
+                    files[k]);
+            return SP_EXIT_RUNTIME;
+        }
+    if (c->out_dir && !dir_writable(c->out_dir, 1)) {
+        fprintf(stderr, "snarkpipe client: --out-dir %s: not a writable directory (make it first)\n", c->out_dir);
+        return SP_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
 static int cmd_submit(client *c, int prove)
 {
     if (!c->circuit || (c->n_args < 1) == (c->n_inputs < 1))
         return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file, or (a native "
                             "circuit) --input SEED:PARTITION options", prove ? "prove" : "submit");
+    int orc = prove ? check_outputs(c) : 0;
+    if (orc)
+        return orc;
     mpart m = {0};
     char ct[128] = "application/json", target[64], id[256], st[32];
     int rc = SP_EXIT_RUNTIME;
     sp_dmn_http_resp r;
-    long first = c->wait_ms < 60000 ? c->wait_ms : 60000;
+    waitprog pg;
+    prog_init(&pg);
+    long first = c->wait_ms < wait_slice(&pg) ? c->wait_ms : wait_slice(&pg);
     snprintf(target, sizeof target, prove ? "/v1/prove?wait_ms=%ld" : "/v1/jobs", first);
     if (c->n_inputs) {
         char *body = NULL;
@@ -543,10 +686,13 @@ static int client_globals(client *c, int argc, char **argv)
             addr = v;
         else if ((v = sp_cli_opt(argc, argv, &i, "--token-file", &missing)))
             tf = v;
-        else if ((v = sp_cli_opt(argc, argv, &i, "--timeout-ms", &missing)) && !parse_long(&c->timeout_ms, v))
-            continue;
+        else if ((v = sp_cli_opt(argc, argv, &i, "--timeout-ms", &missing))) {
+            if (parse_long(&c->timeout_ms, v))
+                return sp_cli_usage("client", USAGE, "--timeout-ms needs a non-negative number"), -1;
+        } else if (missing)
+            return sp_cli_usage("client", USAGE, "%s needs a value", argv[i]), -1;
         else
-            return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : ""), -1;
+            return sp_cli_unknown_opt("client", USAGE, argv[i]), -1;
     }
     char err[SP_ERR_LEN];
     if (sp_dmn_addr_parse(&c->addr, addr && *addr ? addr : "127.0.0.1:7420", err) != SP_OK)
@@ -598,8 +744,10 @@ static int command_opts(client *c, int argc, char **argv, int i)
             c->no_preload = 1;
         else if (!strcmp(argv[i], "--upload"))
             c->upload = 1;
-        else if (missing || (argv[i][0] == '-' && argv[i][1]))
-            return sp_cli_usage("client", USAGE, "bad option '%s'%s", argv[i], missing ? " (needs a value)" : "");
+        else if (missing)
+            return sp_cli_usage("client", USAGE, "%s needs a value", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1])
+            return sp_cli_unknown_opt("client", USAGE, argv[i]);
         else if (c->n_args < (int)(sizeof c->args / sizeof c->args[0]))
             c->args[c->n_args++] = argv[i];
     }
@@ -647,8 +795,13 @@ int sp_cli_client(int argc, char **argv)
         rc = simple(c, "POST", target);
     } else if (!strcmp(cmd, "register"))
         rc = cmd_register(c);
-    else
-        rc = sp_cli_usage("client", USAGE, "unknown command '%s'", cmd);
+    else {
+        static const char *const known[] = {"prove", "submit", "await", "cancel", "evict", "status", "metrics",
+                                            "circuits", "healthz", "pause", "resume", "register"};
+        const char *near = sp_cli_suggest(cmd, known, (int)(sizeof known / sizeof known[0]));
+        rc = sp_cli_usage("client", USAGE, "unknown command '%s'%s%s%s", cmd, near ? " (did you mean " : "",
+                          near ? near : "", near ? "?)" : "");
+    }
     free(c);
     return rc;
 }

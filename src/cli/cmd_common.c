@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,7 +94,7 @@ int sp_cli_files(const char *cmd, const char *usage, int argc, char **argv, char
         if (h != SP_CLI_OWN)
             return h;
         if (argv[i][0] == '-' && argv[i][1])
-            return sp_cli_usage(cmd, usage, "unknown option %s", argv[i]);
+            return sp_cli_unknown_opt(cmd, usage, argv[i]);
         if (npos == n)
             return sp_cli_usage(cmd, usage, "too many arguments");
         pos[npos++] = argv[i];
@@ -129,6 +130,25 @@ int sp_cli_threads(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* An indented line that continues the usage form above it (not another
+ * "snarkpipe ..." form, not an option's line). */
+static int is_continuation(const char *line)
+{
+    size_t n = strcspn(line, "\n"), sp = strspn(line, " ");
+    return sp >= 8 && sp < n && strncmp(line + sp, "snarkpipe ", 10) != 0;
+}
+
+/* The usage's first form: its first line and the lines that continue it. */
+static void usage_line(FILE *f, const char *usage)
+{
+    const char *p = usage;
+    for (int first = 1; *p && (first || is_continuation(p)); first = 0) {
+        size_t n = strcspn(p, "\n");
+        fprintf(f, "%.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
 int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
 {
     va_list ap;
@@ -136,8 +156,75 @@ int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n%s", usage);
+    fprintf(stderr, "\n");
+    usage_line(stderr, usage);
+    fprintf(stderr, "(snarkpipe %s --help: every option)\n", cmd);
     return SP_EXIT_USAGE;
+}
+
+/* Edit distance with adjacent transpositions (optimal string alignment),
+ * over the first 63 bytes of each word. */
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    int d[64][64];
+    la = la < 63 ? la : 63;
+    lb = lb < 63 ? lb : 63;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+            v = d[i - 1][j] + 1 < v ? d[i - 1][j] + 1 : v;
+            v = d[i][j - 1] + 1 < v ? d[i][j - 1] + 1 : v;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+/* Keeps cand[0..n) in *best when it is closer to word than what *best holds. */
+static void closer(const char **best, int *best_d, const char *word, size_t lw, const char *cand, size_t n)
+{
+    int d = edit_distance(word, lw, cand, n);
+    int limit = lw < 4 ? 1 : lw < 9 ? 2 : 3;
+    if (d > limit && !(lw >= 3 && lw < n && !strncmp(word, cand, lw)))
+        return;
+    if (d > limit)
+        d = limit; /* a prefix of the candidate */
+    if (d < *best_d) {
+        *best = cand;
+        *best_d = d;
+    }
+}
+
+const char *sp_cli_suggest(const char *word, const char *const *cands, int n)
+{
+    const char *best = NULL;
+    int best_d = INT32_MAX;
+    size_t lw = strlen(word);
+    for (int k = 0; k < n; k++)
+        if (strcmp(word, cands[k]))
+            closer(&best, &best_d, word, lw, cands[k], strlen(cands[k]));
+    return best;
+}
+
+int sp_cli_unknown_opt(const char *cmd, const char *usage, const char *opt)
+{
+    const char *best = NULL;
+    int best_d = INT32_MAX;
+    size_t lw = strcspn(opt, "=");
+    for (const char *p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
+        size_t n = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (n > 2 && (p == usage || p[-1] == ' ' || p[-1] == '[' || p[-1] == '(' || p[-1] == '|'))
+            closer(&best, &best_d, opt, lw, p, n);
+    }
+    if (best)
+        return sp_cli_usage(cmd, usage, "unknown option %s (did you mean %.*s?)", opt,
+                            (int)(2 + strspn(best + 2, "abcdefghijklmnopqrstuvwxyz0123456789-")), best);
+    return sp_cli_usage(cmd, usage, "unknown option %s", opt);
 }
 
 int sp_cli_fail(const char *cmd, sp_status st, const char *msg)

@@ -92,7 +92,7 @@ static int parse_args(gen_args *g, int argc, char **argv)
         } else if (!strcmp(argv[i], "--check")) {
             g->check = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return sp_cli_usage("gen-circuit", USAGE, "unknown option '%s'", argv[i]);
+            return sp_cli_unknown_opt("gen-circuit", USAGE, argv[i]);
         } else if (g->npaths < 2) {
             g->paths[g->npaths++] = argv[i];
         } else {

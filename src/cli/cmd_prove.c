@@ -5,6 +5,7 @@
 #include "cli/cmd_cache.h"
 #include "cli/cmd_porep.h"
 #include "cli/cmds.h"
+#include "cli/precheck.h"
 #include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
@@ -141,7 +142,7 @@ static int parse_args(prove_args *a, int argc, char **argv)
         } else if (missing) {
             return sp_cli_usage("prove", USAGE, "%s needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return sp_cli_usage("prove", USAGE, "unknown option %s", argv[i]);
+            return sp_cli_unknown_opt("prove", USAGE, argv[i]);
         } else if (npos == 8) {
             return sp_cli_usage("prove", USAGE, "too many arguments");
         } else {
@@ -159,6 +160,7 @@ typedef struct {
     sp_fr *w, *pub;
     size_t w_len;
     sp_g16_proof proof;
+    sp_porep *porep;  /* --circuit porep-like: the circuit, opened before the key */
     sp_kc_report kc;  /* what the key cache did */
     char backend[32]; /* the backend that proved */
     double t_cs, t_key, t_wtns, t_prove, t_verify, t_write;
@@ -169,38 +171,84 @@ static void state_free(prove_state *s)
     if (s->have_cs)
         sp_r1cs_free(&s->cs);
     sp_g16_pk_free(&s->pk);
+    if (s->porep)
+        sp_porep_close(s->porep);
     free(s->w);
     free(s->pub);
 }
 
-/* The witness of the porep-like circuit the options name, made natively
- * (every constraint checked with --check). */
-static int native_witness(prove_state *s, const prove_args *a, int nt)
+/* Opens the porep-like circuit the options name and checks its shape
+ * against the key's header (before the key is loaded). */
+static int native_open(prove_state *s, const prove_args *a, const sp_cli_key_head *h)
 {
     char err[SP_ERR_LEN] = "";
     sp_porep_params p;
     int rc = sp_cli_porep_params(&p, &a->po, "prove", USAGE);
     if (rc != SP_CLI_NEXT)
         return rc;
-    sp_porep *c = NULL;
-    sp_status st = sp_porep_open(&c, &p, err);
+    sp_status st = sp_porep_open(&s->porep, &p, err);
     if (st != SP_OK)
         return sp_cli_fail("prove", st, err);
-    const sp_native_circuit *nc = sp_porep_native(c);
+    const sp_native_circuit *nc = sp_porep_native(s->porep);
+    if (nc->n_vars != h->n_vars || nc->n_public != h->n_public) {
+        snprintf(err, sizeof err,
+                 "the porep-like circuit of these options (preset %s: %llu wires, %llu public) is not the key's "
+                 "(%u wires, %u public): give the preset and options the key was made with",
+                 p.preset[0] ? p.preset : "custom", (unsigned long long)nc->n_vars,
+                 (unsigned long long)nc->n_public, h->n_vars, h->n_public);
+        return sp_cli_fail_file("prove", a->zkey, SP_ERR_INVALID_ARG, err);
+    }
+    return SP_EXIT_OK;
+}
+
+/* The checks that cost milliseconds, made before the key is loaded
+ * (precheck.h): the files' kinds, the key's header, the witness's header
+ * against it (or the native circuit's shape), the outputs. */
+static int precheck(prove_state *s, const prove_args *a)
+{
+    static const char ORDER[] = "the order is prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
+    sp_cli_arg_file f[4];
+    int n = 0, rc;
+    if (a->zkey)
+        f[n++] = (sp_cli_arg_file){a->zkey, SP_FILE_ZKEY, "<circuit.zkey>"};
+    if (a->params)
+        f[n++] = (sp_cli_arg_file){a->params, SP_FILE_PARAMS, "--params <key.params>"};
+    if (a->r1cs)
+        f[n++] = (sp_cli_arg_file){a->r1cs, SP_FILE_R1CS, "--r1cs <circuit.r1cs>"};
+    if (a->wtns)
+        f[n++] = (sp_cli_arg_file){a->wtns, SP_FILE_WTNS, "<witness.wtns>"};
+    if ((rc = sp_cli_check_files("prove", ORDER, f, n)) != SP_EXIT_OK)
+        return rc;
+    const char *ins[] = {a->zkey, a->params, a->r1cs, a->wtns}, *outs[] = {a->proof_json, a->public_json, a->proof_bin};
+    for (int k = 0; k < 3; k++)
+        if (outs[k] && (rc = sp_cli_check_output("prove", outs[k], ins, 4)) != SP_EXIT_OK)
+            return rc;
+    if (!a->zkey)
+        return SP_EXIT_OK;
+    sp_cli_key_head h;
+    if ((rc = sp_cli_key_header(&h, "prove", a->zkey, a->skip_subgroup ? SP_G16_SKIP_SUBGROUP_CHECK : 0)) != SP_EXIT_OK)
+        return rc;
+    if (a->native)
+        return native_open(s, a, &h);
+    return sp_cli_check_witness("prove", a->wtns, a->zkey, h.n_vars);
+}
+
+/* The witness of the porep-like circuit, made natively (every constraint
+ * checked with --check). */
+static int native_witness(prove_state *s, const prove_args *a, int nt)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_status st;
+    const sp_native_circuit *nc = sp_porep_native(s->porep);
     double t0 = sp_cli_now();
     sp_porep_input in = sp_cli_porep_input(&a->po);
-    if (nc->n_vars != s->pk.n_vars || nc->n_public != s->pk.vk.n_public) {
-        snprintf(err, sizeof err, "the circuit (%llu wires, %llu public) is not the key's (%u wires, %u public)",
-                 (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public, s->pk.n_vars, s->pk.vk.n_public);
-        st = SP_ERR_INVALID_ARG;
-    } else if (!(s->w = malloc(sizeof(sp_fr) * nc->n_vars))) {
+    if (!(s->w = malloc(sizeof(sp_fr) * nc->n_vars))) {
         snprintf(err, sizeof err, "out of memory for the witness");
         st = SP_ERR_NOMEM;
     } else {
         s->w_len = nc->n_vars;
         st = sp_porep_witness(nc, &in, s->w, NULL, NULL, NULL, 0, nt, a->check, NULL, err);
     }
-    sp_porep_close(c);
     if (st != SP_OK)
         return sp_cli_fail("prove", st, err);
     s->t_wtns = sp_cli_now() - t0;
@@ -369,7 +417,9 @@ int sp_cli_prove(int argc, char **argv)
     double t_start = sp_cli_now();
     prove_state s;
     memset(&s, 0, sizeof s);
-    rc = load_inputs(&s, &a, nt);
+    rc = precheck(&s, &a);
+    if (rc == SP_EXIT_OK)
+        rc = load_inputs(&s, &a, nt);
     if (rc == SP_EXIT_OK && !(s.pub = malloc(sizeof(sp_fr) * (s.pk.vk.n_public + 1u))))
         rc = sp_cli_fail("prove", SP_ERR_NOMEM, "public signals");
     if (rc == SP_EXIT_OK)

@@ -84,9 +84,21 @@ int sp_cli_threads(void);
 
 /* ---- reporting ---- */
 
-/* Prints "snarkpipe CMD: <message>" and the usage text on stderr; returns
+/* Prints "snarkpipe CMD: <message>" on stderr, then the usage text's first
+ * form (its first line and that line's indented continuations) and where
+ * the rest is (CMD --help), so that the message stays in sight; returns
  * SP_EXIT_USAGE. */
 int sp_cli_usage(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The candidate closest to word by edit distance (adjacent transpositions
+ * counting one), within 1 for words under 4 bytes, 2 under 9, 3 above, or
+ * one that word begins (3 bytes at least); NULL when none is. */
+const char *sp_cli_suggest(const char *word, const char *const *cands, int n);
+
+/* "unknown option OPT" as sp_cli_usage prints it, with "did you mean
+ * --X?" when an option that the usage text names (any "--x" token in it)
+ * is close to OPT's name (before any '='). Returns SP_EXIT_USAGE. */
+int sp_cli_unknown_opt(const char *cmd, const char *usage, const char *opt);
 
 /* Prints "snarkpipe CMD: <msg> (<status>)" on stderr; returns SP_EXIT_RUNTIME. */
 int sp_cli_fail(const char *cmd, sp_status st, const char *msg);

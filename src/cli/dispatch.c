@@ -202,6 +202,31 @@ static sp_curve_id sniff_args(int argc, char **argv, int first)
     return SP_CURVE_ID_NONE;
 }
 
+/* snarkjs' spellings of the commands that take its argument orders:
+ * `groth16 prove|verify|fullprove|setup` and its short forms. Rewrites
+ * argv[first..] to snarkpipe's command in place (`groth16` taken out).
+ * Returns 0, or -1 after a message for a `groth16` form snarkpipe has not. */
+static int snarkjs_alias(int *argc, char **argv, int first)
+{
+    static const struct { const char *alias, *cmd; } shorts[] = {
+        {"g16p", "prove"}, {"g16v", "verify"}, {"g16f", "fullprove"}, {"g16s", "setup"}};
+    static const char *const forms[] = {"prove", "verify", "fullprove", "setup"};
+    for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; k++)
+        if (!strcmp(argv[first], shorts[k].alias))
+            argv[first] = (char *)shorts[k].cmd;
+    if (strcmp(argv[first], "groth16"))
+        return 0;
+    for (size_t k = 0; first + 1 < *argc && k < sizeof forms / sizeof forms[0]; k++)
+        if (!strcmp(argv[first + 1], forms[k])) {
+            memmove(&argv[first], &argv[first + 1], (size_t)(*argc - first) * sizeof *argv);
+            (*argc)--;
+            return 0;
+        }
+    fprintf(stderr, "snarkpipe: groth16 %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup "
+                    "(snarkpipe help: the commands)\n", first + 1 < *argc ? argv[first + 1] : "needs a command:");
+    return -1;
+}
+
 #if SP_DAEMON_EXEC
 /* Runs snarkpipe-daemon from this executable's folder with argv (argv[0]
  * replaced). Returns only when it could not, after a message. */
@@ -252,6 +277,8 @@ int main(int argc, char **argv)
         first += !strcmp(argv[first], "--threads") ? 2 : 1;
     if (first < argc && !strcmp(argv[first], "--version"))
         argv[first] = "version";
+    if (first < argc && snarkjs_alias(&argc, argv, first))
+        return SP_EXIT_USAGE;
 #if SP_DAEMON_EXEC
     if (first < argc && !strcmp(argv[first], "daemon"))
         return run_daemon_exe(given);

@@ -121,12 +121,35 @@ static int cmd_help(int argc, char **argv)
         printf("  %s%s%s\n      %s\n", commands_[i].name, *commands_[i].args ? " " : "",
                commands_[i].args, commands_[i].help);
     }
+    printf("\nsnarkjs' forms groth16 prove|verify|fullprove|setup (g16p, g16v, g16f, g16s) run the commands of\n"
+           "those names, which take snarkjs' argument orders.\n");
     printf("\nexit codes:\n"
            "  0  success\n"
            "  1  a check failed: the proof does not verify, selftest found a wrong answer\n"
            "  2  error: unreadable or malformed input (the message says what and where), I/O, memory\n"
            "  64 usage error: unknown command or bad arguments\n");
     return SP_EXIT_OK;
+}
+
+/* "unknown command" with the nearest command or global option. */
+static int unknown_command(const char *name)
+{
+    enum { N = sizeof commands_ / sizeof commands_[0] };
+    static const char *const globals[] = {"--curve", "--threads", "--quiet", "--json", "--help", "--version"};
+    const char *names[N], *near;
+    for (int i = 0; i < N; i++)
+        names[i] = commands_[i].name;
+    if (name[0] == '-')
+        near = sp_cli_suggest(name, globals, (int)(sizeof globals / sizeof globals[0]));
+    else
+        near = sp_cli_suggest(name, names, N);
+    if (near)
+        fprintf(stderr, "snarkpipe: unknown %s '%s' (did you mean %s?)\n", name[0] == '-' ? "option" : "command",
+                name, near);
+    else
+        fprintf(stderr, "snarkpipe: unknown %s '%s' (snarkpipe help: the commands)\n",
+                name[0] == '-' ? "option" : "command", name);
+    return SP_EXIT_USAGE;
 }
 
 int sp_cli_main(int argc, char **argv, const int *curves, int n_curves)
@@ -137,7 +160,8 @@ int sp_cli_main(int argc, char **argv, const int *curves, int n_curves)
     if (rc != SP_EXIT_OK)
         return rc;
     if (argc < 2) {
-        cmd_help(0, NULL);
+        fprintf(stderr, "usage: snarkpipe [--curve NAME] [--threads N] [--quiet] [--json] COMMAND [ARGS]\n"
+                        "(snarkpipe help: the commands)\n");
         return SP_EXIT_USAGE;
     }
     const char *name = argv[1];
@@ -148,6 +172,5 @@ int sp_cli_main(int argc, char **argv, const int *curves, int n_curves)
             sp_cli_progress_setup(name);
             return commands_[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "snarkpipe: unknown command '%s' (try: snarkpipe help)\n", argv[1]);
-    return SP_EXIT_USAGE;
+    return unknown_command(name);
 }

@@ -290,6 +290,7 @@ sp_status sp_cs_sub_open(sp_cs *sub, const sp_cs *parent, uint64_t var_base, uin
 {
     reset_(sub, parent->mode, parent->check);
     sub->n_public = parent->n_public;
+    sub->sbox_wire = parent->sbox_wire;
     sub->privates_started = 1;
     sub->var_base = sub->next_var = var_base;
     sub->row_base = sub->next_row = row_base;

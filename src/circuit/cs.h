@@ -83,6 +83,7 @@ typedef struct sp_cs {
     uint64_t next_row;     /* next constraint number */
     uint64_t var_base, row_base; /* where this (sub-)system started */
     uint64_t n_bool;       /* COUNT: variables made with a value 0 or 1 (ONE included) */
+    int sbox_wire;         /* Poseidon S-boxes take their input as a wire (poseidon.h); sub-systems inherit it */
     /* WITNESS outputs, indexed by global wire / row number; each may be
      * NULL (not written). */
     sp_fr *w, *a, *b, *c;

@@ -66,6 +66,28 @@ void sp_porep_inst_free(sp_porep_inst *x);
 void sp_porep_label(sp_fr *out, const sp_fr *replica_id, uint32_t layer, uint64_t node, const sp_fr *parents,
                     uint32_t n_parents, uint32_t total_parents);
 
+/* Fr value number (a, b) of kind tag for the given seed: SHA-256 of the
+ * four words as a domain value (below 2^254). */
+void sp_porep_prf_fr(sp_fr *out, uint64_t seed, unsigned tag, uint64_t a, uint64_t b);
+
+/* A tree over leaves at arbitrary positions; hash(children, arity). */
+typedef struct {
+    const uint8_t *arity; /* per level, from the leaves up */
+    unsigned levels;
+    unsigned fill_tag;    /* untouched children: sp_porep_prf_fr(seed, fill_tag, level, index) */
+    uint64_t seed;
+    int sha; /* 1: binary SHA-256 nodes; 0: Poseidon of the level's arity */
+} sp_porep_tree;
+
+/*
+ * Root and paths of the leaves (idx[i], val[i]), i < n (repeated indices
+ * must carry equal values). sib gets, per leaf, sum(arity - 1) siblings,
+ * level by level. Untouched subtrees get pseudorandom digests. Returns 0
+ * on out of memory.
+ */
+int sp_porep_sparse_tree(sp_fr *root, sp_fr *sib, const sp_porep_tree *t, const uint64_t *idx, const sp_fr *val,
+                         size_t n);
+
 /* A tree_d node natively (merkle_sha256.h's node on the children's
  * little-endian bytes). */
 void sp_porep_sha_node(sp_fr *out, const sp_fr *left, const sp_fr *right);

@@ -25,9 +25,7 @@ static void digest_to_fr(sp_fr *out, uint8_t d[32])
     (void)st;
 }
 
-/* Fr value number (a, b) of kind tag for the given seed: SHA-256 of the
- * four words as a domain value. */
-static void prf_fr(sp_fr *out, uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
+void sp_porep_prf_fr(sp_fr *out, uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
 {
     uint64_t m[4] = {seed, tag, a, b};
     uint8_t d[32];
@@ -89,16 +87,7 @@ static int node_cmp(const void *x, const void *y)
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* A tree over leaves at arbitrary positions; hash(children, arity). */
-typedef struct {
-    const uint8_t *arity; /* per level, from the leaves up */
-    unsigned levels;
-    unsigned fill_tag;
-    uint64_t seed;
-    int sha; /* 1: binary SHA-256 nodes; 0: Poseidon of the level's arity */
-} tree_;
-
-static void hash_children(const tree_ *t, sp_fr *out, const sp_fr *ch, unsigned arity)
+static void hash_children(const sp_porep_tree *t, sp_fr *out, const sp_fr *ch, unsigned arity)
 {
     if (t->sha)
         sp_porep_sha_node(out, &ch[0], &ch[1]);
@@ -106,13 +95,8 @@ static void hash_children(const tree_ *t, sp_fr *out, const sp_fr *ch, unsigned 
         sp_poseidon_hash(out, sp_poseidon_params(arity), ch);
 }
 
-/*
- * Root and paths of the leaves (idx[i], val[i]), i < n (repeated indices
- * must carry equal values). sib gets, per leaf, sum(arity - 1) siblings,
- * level by level. Untouched subtrees get pseudorandom digests. Returns 0
- * on out of memory.
- */
-static int sparse_tree(sp_fr *root, sp_fr *sib, const tree_ *t, const uint64_t *idx, const sp_fr *val, size_t n)
+int sp_porep_sparse_tree(sp_fr *root, sp_fr *sib, const sp_porep_tree *t, const uint64_t *idx, const sp_fr *val,
+                         size_t n)
 {
     /* groups[level]: for each parent at that level, its arity children */
     node_ *cur = malloc(n * sizeof *cur);
@@ -142,7 +126,7 @@ static int sparse_tree(sp_fr *root, sp_fr *sib, const tree_ *t, const uint64_t *
             uint64_t parent = cur[i].idx / A;
             sp_fr *ch = kids[l] + g * A;
             for (unsigned k = 0; k < A; k++)
-                prf_fr(&ch[k], t->seed, t->fill_tag, l, parent * A + k);
+                sp_porep_prf_fr(&ch[k], t->seed, t->fill_tag, l, parent * A + k);
             for (; i < m && cur[i].idx / A == parent; i++)
                 ch[cur[i].idx % A] = cur[i].val;
             gidx[l][g++] = parent;
@@ -234,8 +218,8 @@ static void chal_task(void *ctx, int tid, size_t k)
     uint32_t L = p->layers, np = j->c->n_parents;
     for (uint32_t q = 0; q < np; q++)
         for (uint32_t l = 0; l < L; l++)
-            prf_fr(&ch->cols[q * L + l], j->seed, T_COL, ch->parent[q], l);
-    prf_fr(&ch->data_leaf, j->seed, T_DATA, ch->node, 0);
+            sp_porep_prf_fr(&ch->cols[q * L + l], j->seed, T_COL, ch->parent[q], l);
+    sp_porep_prf_fr(&ch->data_leaf, j->seed, T_DATA, ch->node, 0);
     sp_fr par[POREP_MAX_PARENTS];
     for (uint32_t l = 0; l < L; l++) {
         uint32_t n = 0;
@@ -305,16 +289,16 @@ static int inst_trees(sp_porep_inst *x, const sp_porep *c, const sp_porep_input 
     if (ok) { /* tree_d over the data leaves */
         for (uint32_t k = 0; k < K; k++)
             idx[k] = x->ch[k].node, leaf[k] = x->ch[k].data_leaf;
-        tree_ t = {two, p->d_depth, T_FILL_D, seed, 1};
-        ok = sparse_tree(&x->comm_d, sib, &t, idx, leaf, K);
+        sp_porep_tree t = {two, p->d_depth, T_FILL_D, seed, 1};
+        ok = sp_porep_sparse_tree(&x->comm_d, sib, &t, idx, leaf, K);
         for (uint32_t k = 0; ok && k < K; k++)
             memcpy(x->ch[k].d_sib, sib + (size_t)k * p->d_depth, p->d_depth * sizeof(sp_fr));
     }
     if (ok) { /* tree_r_last over the replica nodes */
         for (uint32_t k = 0; k < K; k++)
             idx[k] = x->ch[k].node, leaf[k] = x->ch[k].encoded;
-        tree_ t = {p->arity, p->levels, T_FILL_R, seed, 0};
-        ok = sparse_tree(&x->comm_r_last, sib, &t, idx, leaf, K);
+        sp_porep_tree t = {p->arity, p->levels, T_FILL_R, seed, 0};
+        ok = sp_porep_sparse_tree(&x->comm_r_last, sib, &t, idx, leaf, K);
         for (uint32_t k = 0; ok && k < K; k++)
             memcpy(x->ch[k].r_sib, sib + (size_t)k * c->n_sib, c->n_sib * sizeof(sp_fr));
     }
@@ -327,8 +311,8 @@ static int inst_trees(sp_porep_inst *x, const sp_porep *c, const sp_porep_input 
                 idx[k * (np + 1) + q] = x->ch[k].parent[q];
             idx[k * (np + 1) + np] = x->ch[k].node;
         }
-        tree_ t = {p->arity, p->levels, T_FILL_C, seed, 0};
-        ok = sparse_tree(&x->comm_c, sib, &t, idx, leaf, nc);
+        sp_porep_tree t = {p->arity, p->levels, T_FILL_C, seed, 0};
+        ok = sp_porep_sparse_tree(&x->comm_c, sib, &t, idx, leaf, nc);
         for (uint32_t k = 0; ok && k < K; k++)
             memcpy(x->ch[k].c_sib, sib + (size_t)k * (np + 1) * c->n_sib, (np + 1) * c->n_sib * sizeof(sp_fr));
     }
@@ -365,7 +349,7 @@ sp_status sp_porep_inst_make(sp_porep_inst **out, const sp_porep *c, const sp_po
         return SP_ERR_NOMEM;
     }
     inst_layout(x, c);
-    prf_fr(&x->replica_id, in->seed, T_REPLICA, 0, 0);
+    sp_porep_prf_fr(&x->replica_id, in->seed, T_REPLICA, 0, 0);
     pick_nodes(x, c, in);
     chal_job_ j = {x, c, in->seed};
     sp_par_tasks(threads, c->p.challenges, chal_task, &j);

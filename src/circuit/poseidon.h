@@ -125,4 +125,15 @@ sp_var sp_poseidon_gadget_var(sp_cs *cs, sp_fr *out_val, const sp_var *in, const
 /* Constraints sp_poseidon_gadget makes for arity (0 for a bad arity). */
 uint64_t sp_poseidon_gadget_rows(unsigned arity);
 
+/*
+ * With cs->sbox_wire set (cs.h), every S-box first makes its input a wire
+ * (x * 1 = x', then x'^2, x'^4, x'^5): 4 constraints and 4 variables per
+ * S-box, 312 for arity 2 and 512 for arity 8. Same digest, a larger
+ * system: the size Filecoin's published circuit counts imply for its
+ * Poseidon (PoRep 130,278,541, WindowPoSt 125,279,217, WinningPoSt 370,590
+ * constraints solve to about 4 per S-box), for circuits that imitate
+ * those sizes (post.h). Returns the constraints in that mode.
+ */
+uint64_t sp_poseidon_gadget_rows_wired(unsigned arity);
+
 #endif

@@ -196,10 +196,18 @@ static void lc_var_(sp_cs *cs, sp_lc *lc, sp_var v, const sp_fr *val)
     sp_lc_add_var(cs, lc, v, val);
 }
 
-/* The three constraints of S-box k, whose input combination is x. */
-static sp_var sbox_gadget_(sp_cs *cs, const sp_lc *x, sp_lc *u, sp_lc *v)
+/* The three constraints of S-box k, whose input combination is x (four
+ * with cs->sbox_wire: x * 1 = a new wire first, which then stands for x). */
+static sp_var sbox_gadget_(sp_cs *cs, sp_lc *x, sp_lc *u, sp_lc *v)
 {
     sp_fr x2, x4, x5;
+    if (cs->sbox_wire) {
+        sp_var vx = sp_cs_alloc(cs, &x->val);
+        lc_var_(cs, u, vx, &x->val);
+        lc_var_(cs, v, SP_CS_ONE, sp_cs_fr_one());
+        sp_cs_enforce(cs, x, v, u); /* x * 1 = x' */
+        lc_var_(cs, x, vx, &u->val);
+    }
     sp_fr_sqr(&x2, &x->val);
     sp_fr_sqr(&x4, &x2);
     sp_fr_mul(&x5, &x4, &x->val);
@@ -299,3 +307,5 @@ uint64_t sp_poseidon_gadget_rows(unsigned arity)
     sp_poseidon_round_numbers(&rf, &rp, t);
     return 3 * ((uint64_t)t * rf + rp - 1);
 }
+
+uint64_t sp_poseidon_gadget_rows_wired(unsigned arity) { return sp_poseidon_gadget_rows(arity) / 3 * 4; }

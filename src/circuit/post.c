@@ -1,0 +1,518 @@
+/*
+ * window-post-like (post.h): presets, the instance of one sector, the
+ * sector's part, and the drivers that run the parts in parallel (witness)
+ * or record them in order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "circuit/bits.h"
+#include "circuit/merkle.h"
+#include "circuit/porep_impl.h"
+#include "circuit/poseidon.h"
+#include "circuit/post.h"
+#include "util/par.h"
+#include "util/progress.h"
+#include "util/sha256.h"
+
+/* ---- parameters ---- */
+
+typedef struct {
+    const char *name;
+    unsigned log_nodes, base_levels, sub_arity, top_arity, sectors;
+} preset_;
+
+/* Filecoin's WindowPoSt: 10 challenges per sector; sectors per partition
+ * 2 for the test sizes, 2349 for 32 GiB, 2300 for 64 GiB; tree_r_last
+ * 8-0-0, 8-8-0 and 8-8-2 as porep.c's presets. */
+static const preset_ PRESETS[] = {
+    {"2KiB", 6, 2, 0, 0, 2},       {"8MiB", 18, 6, 0, 0, 2},      {"512MiB", 24, 8, 0, 0, 2},
+    {"32GiB", 30, 9, 8, 0, 2349}, {"64GiB", 31, 9, 8, 2, 2300},
+};
+
+#define POST_CHALLENGES 10
+#define POST_MAX_SECTORS 100000u
+#define POST_MAX_CHALLENGES 4096u
+
+sp_status sp_post_preset(sp_post_params *p, const char *name)
+{
+    for (size_t i = 0; i < sizeof PRESETS / sizeof PRESETS[0]; i++) {
+        const preset_ *q = &PRESETS[i];
+        if (strcmp(q->name, name) != 0)
+            continue;
+        memset(p, 0, sizeof *p);
+        snprintf(p->preset, sizeof p->preset, "%s", q->name);
+        p->nodes = (uint64_t)1 << q->log_nodes;
+        p->sectors = q->sectors;
+        p->challenges = POST_CHALLENGES;
+        p->sbox_wire = 1;
+        for (unsigned l = 0; l < q->base_levels; l++)
+            p->arity[p->levels++] = 8;
+        if (q->sub_arity)
+            p->arity[p->levels++] = (uint8_t)q->sub_arity;
+        if (q->top_arity)
+            p->arity[p->levels++] = (uint8_t)q->top_arity;
+        return SP_OK;
+    }
+    return SP_ERR_INVALID_ARG;
+}
+
+sp_status sp_post_check(const sp_post_params *p, char err[SP_ERR_LEN])
+{
+    if (sp_native_curve_check(err) != SP_OK)
+        return SP_ERR_UNSUPPORTED;
+    unsigned log_nodes = 0, tree_bits = 0;
+    while (log_nodes < 64 && ((uint64_t)1 << log_nodes) < p->nodes)
+        log_nodes++;
+    for (unsigned l = 0; l < p->levels && l < SP_POREP_MAX_LEVELS; l++) {
+        unsigned a = p->arity[l], k = 0;
+        while ((1u << k) < a)
+            k++;
+        if (a < 2 || a > 16 || (1u << k) != a) {
+            snprintf(err, SP_ERR_LEN, "window-post-like: tree level %u has arity %u (2, 4, 8 or 16)", l, a);
+            return SP_ERR_INVALID_ARG;
+        }
+        tree_bits += k;
+    }
+    const char *why = NULL;
+    if (p->nodes < 2 || ((uint64_t)1 << log_nodes) != p->nodes || log_nodes > 40)
+        why = "the sector's node count must be a power of two from 2 to 2^40";
+    else if (p->sectors < 1 || p->sectors > POST_MAX_SECTORS)
+        why = "sectors must be 1 to 100000";
+    else if (p->challenges < 1 || p->challenges > POST_MAX_CHALLENGES)
+        why = "challenges must be 1 to 4096 per sector";
+    else if (p->levels < 1 || p->levels > SP_POREP_MAX_LEVELS || tree_bits != log_nodes)
+        why = "tree_r_last's levels must cover the nodes exactly";
+    if (why) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: %s", why);
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+sp_status sp_post_params_from(sp_post_params *p, const char *preset, uint64_t sectors, uint64_t challenges,
+                              uint64_t nodes, char err[SP_ERR_LEN])
+{
+    const char *name = preset ? preset : "2KiB";
+    if (sp_post_preset(p, name) != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: unknown preset '%.40s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                 name);
+        return SP_ERR_INVALID_ARG;
+    }
+    int custom = 0;
+    if (sectors != SP_POREP_UNSET)
+        p->sectors = sectors > UINT32_MAX ? 0 : (uint32_t)sectors, custom = 1; /* 0: refused below */
+    if (challenges != SP_POREP_UNSET)
+        p->challenges = challenges > UINT32_MAX ? 0 : (uint32_t)challenges, custom = 1;
+    if (nodes != SP_POREP_UNSET) { /* levels of arity 8, then one of 2 or 4 for the rest */
+        unsigned k = 0;
+        while (k < 63 && ((uint64_t)1 << k) < nodes)
+            k++;
+        p->nodes = nodes, p->levels = 0, custom = 1;
+        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
+            p->arity[p->levels++] = 8;
+        if (k && p->levels < SP_POREP_MAX_LEVELS)
+            p->arity[p->levels++] = (uint8_t)(1u << k);
+    }
+    if (custom)
+        snprintf(p->preset, sizeof p->preset, "%.14s%s", preset ? preset : "custom", preset ? "*" : "");
+    return sp_post_check(p, err);
+}
+
+/* ---- one sector's instance ---- */
+
+enum { T_POST_CHAL = 32, T_POST_LEAF, T_POST_COMMC, T_POST_FILL };
+
+struct sp_post {
+    sp_post_params p;
+    sp_post_shape shape;
+    sp_native_circuit nc;
+    uint32_t n_sib; /* siblings of one path */
+    uint64_t top_vars;
+};
+
+typedef struct {
+    sp_fr comm_c, comm_r_last, comm_r;
+    uint64_t *idx; /* challenged leaves */
+    sp_fr *leaf;   /* their values */
+    sp_fr *sib;    /* challenges * n_sib: each leaf's path, level by level */
+    void *mem;
+} sector_;
+
+static uint64_t prf_u64(uint64_t seed, unsigned tag, uint64_t a, uint64_t b)
+{
+    uint64_t m[4] = {seed, tag, a, b}, v;
+    uint8_t d[32];
+    sp_sha256(d, m, sizeof m);
+    memcpy(&v, d, 8);
+    return v;
+}
+
+/* Sector s of partition in->partition. Returns 0 on out of memory. */
+static int sector_make(sector_ *x, const sp_post *c, const sp_post_input *in, uint32_t s)
+{
+    const sp_post_params *p = &c->p;
+    uint32_t C = p->challenges;
+    uint64_t id = (uint64_t)in->partition * p->sectors + s;
+    x->mem = malloc((size_t)C * (sizeof(uint64_t) + sizeof(sp_fr) * (1 + (size_t)c->n_sib)));
+    if (!x->mem)
+        return 0;
+    x->leaf = x->mem;
+    x->sib = x->leaf + C;
+    x->idx = (uint64_t *)(x->sib + (size_t)C * c->n_sib);
+    for (uint32_t j = 0; j < C; j++) { /* a repeated index has the same leaf value */
+        x->idx[j] = prf_u64(in->seed, T_POST_CHAL, id, j) & (p->nodes - 1);
+        sp_porep_prf_fr(&x->leaf[j], in->seed, T_POST_LEAF, id, x->idx[j]);
+    }
+    sp_porep_prf_fr(&x->comm_c, in->seed, T_POST_COMMC, id, 0);
+    sp_porep_tree t = {p->arity, p->levels, T_POST_FILL, prf_u64(in->seed, T_POST_FILL, id, 0), 0};
+    if (!sp_porep_sparse_tree(&x->comm_r_last, x->sib, &t, x->idx, x->leaf, C)) {
+        free(x->mem);
+        return 0;
+    }
+    sp_fr pair[2] = {x->comm_c, x->comm_r_last};
+    sp_poseidon_hash(&x->comm_r, sp_poseidon_params(2), pair);
+    return 1;
+}
+
+/* ---- the parts ---- */
+
+/* Wire of sector s's comm_r; its challenges' inputs follow. */
+static sp_var pub_wire(const sp_post *c, uint32_t s) { return (sp_var)(1 + (uint64_t)s * (1 + c->p.challenges)); }
+
+/* The top: the public inputs, values pub (NULL: zeros, for counting). */
+static void part_top(sp_cs *cs, const sp_post *c, const sp_fr *pub)
+{
+    sp_fr zero;
+    sp_fr_set_zero(&zero);
+    for (uint64_t i = 0; i < c->shape.n_public; i++)
+        sp_cs_public(cs, pub ? &pub[i] : &zero);
+}
+
+/* Leaf's inclusion under the variable root (value *root_val), the path's
+ * bits booleans packed into the public input pub. */
+static void leaf_path(sp_cs *cs, const sp_post *c, sp_var leaf, const sp_fr *leaf_val, const sp_fr *sib_val,
+                      uint64_t index, sp_var root, const sp_fr *root_val, sp_var pub)
+{
+    const sp_post_params *p = &c->p;
+    sp_var sv[SP_POREP_MAX_LEVELS * 15], bv[64];
+    uint8_t bval[64];
+    sp_bit bits[64];
+    unsigned nb = 0;
+    for (uint32_t i = 0; i < c->n_sib; i++)
+        sv[i] = sp_cs_alloc(cs, &sib_val[i]);
+    sp_lc node, next;
+    sp_lc_init(&node), sp_lc_init(&next);
+    sp_lc_add_var(cs, &node, leaf, leaf_val);
+    const sp_fr *s = sib_val;
+    const sp_var *sw = sv;
+    uint64_t x = index;
+    for (uint32_t l = 0; l < p->levels;) { /* a run of levels of one arity per gadget call */
+        unsigned a = p->arity[l], k = 0, run = 0;
+        while ((1u << k) < a)
+            k++;
+        while (l + run < p->levels && p->arity[l + run] == a)
+            run++;
+        for (unsigned i = 0; i < run * k; i++) {
+            bval[nb + i] = (uint8_t)(x >> i & 1);
+            bv[nb + i] = sp_cs_alloc_bit(cs, bval[nb + i]);
+            bits[nb + i] = (sp_bit){bv[nb + i], SP_BIT_IS, bval[nb + i]};
+        }
+        sp_lc_clear(&next);
+        sp_merkle_poseidon_gadget(cs, &next, &node, sw, s, bv + nb, bval + nb, run, a, 1);
+        sp_lc t = node;
+        node = next, next = t;
+        x >>= run * k, nb += run * k, s += (size_t)run * (a - 1), sw += (size_t)run * (a - 1), l += run;
+    }
+    sp_merkle_enforce_equal(cs, &node, root, root_val);
+    sp_num packed, pn = {pub, {{0}}};
+    sp_fr_set_u64(&pn.val, index);
+    sp_bits_pack_le(cs, &packed, bits, nb);
+    sp_num_enforce_eq(cs, &packed, &pn);
+    sp_lc_free(&node), sp_lc_free(&next);
+}
+
+/* Sector s: comm_r's hash, then every challenge's inclusion. */
+static void part_sector(sp_cs *cs, const sp_post *c, const sector_ *x, uint32_t s)
+{
+    sp_var pw = pub_wire(c, s);
+    sp_cs_pushf(cs, "sector %u", s);
+    sp_num cc, crl;
+    sp_num_alloc(cs, &cc, &x->comm_c);
+    sp_num_alloc(cs, &crl, &x->comm_r_last);
+    sp_lc in[2], h;
+    sp_lc_init(&in[0]), sp_lc_init(&in[1]), sp_lc_init(&h);
+    sp_lc_add_var(cs, &in[0], cc.var, &cc.val);
+    sp_lc_add_var(cs, &in[1], crl.var, &crl.val);
+    sp_cs_push(cs, "comm_r");
+    sp_poseidon_gadget(cs, &h, in, 2);
+    sp_merkle_enforce_equal(cs, &h, pw, &x->comm_r);
+    sp_cs_pop(cs);
+    sp_lc_free(&in[0]), sp_lc_free(&in[1]), sp_lc_free(&h);
+    for (uint32_t j = 0; j < c->p.challenges; j++) {
+        sp_cs_pushf(cs, "challenge %u", j);
+        sp_var leaf = sp_cs_alloc(cs, &x->leaf[j]);
+        leaf_path(cs, c, leaf, &x->leaf[j], x->sib + (size_t)j * c->n_sib, x->idx[j], crl.var, &crl.val,
+                  pw + 1 + j);
+        sp_cs_pop(cs);
+    }
+    sp_cs_pop(cs);
+}
+
+/* The public inputs sector x gives (post.h's order), at out. */
+static void sector_publics(sp_fr *out, const sector_ *x, uint32_t challenges)
+{
+    out[0] = x->comm_r;
+    for (uint32_t j = 0; j < challenges; j++)
+        sp_fr_set_u64(&out[1 + j], x->idx[j]);
+}
+
+/* ---- opening: the layout from counts ---- */
+
+static sp_status layout(sp_post *c, char err[SP_ERR_LEN])
+{
+    sp_cs cs, sub;
+    sector_ x;
+    sp_post_input in = {0, 0};
+    sp_status st = sp_cs_open(&cs, SP_CS_COUNT, 0);
+    if (st != SP_OK)
+        return st;
+    cs.sbox_wire = c->p.sbox_wire;
+    part_top(&cs, c, NULL);
+    c->top_vars = cs.next_var;
+    if (!sector_make(&x, c, &in, 0)) {
+        sp_cs_close(&cs);
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
+        return SP_ERR_NOMEM;
+    }
+    if ((st = sp_cs_sub_open(&sub, &cs, c->top_vars, 0)) == SP_OK) {
+        part_sector(&sub, c, &x, 0);
+        st = sp_cs_status(&sub);
+    }
+    if (st != SP_OK)
+        snprintf(err, SP_ERR_LEN, "%s", sub.err[0] ? sub.err : "window-post-like: counting failed");
+    uint64_t S = c->p.sectors;
+    c->shape.sector_vars = sub.next_var - c->top_vars;
+    c->shape.sector_rows = sub.next_row;
+    c->shape.n_vars = c->top_vars + S * c->shape.sector_vars;
+    c->shape.n_rows = S * c->shape.sector_rows;
+    c->shape.n_bool = cs.n_bool + S * sub.n_bool;
+    sp_cs_close(&sub);
+    sp_cs_close(&cs);
+    free(x.mem);
+    if (st == SP_OK && c->shape.n_vars >= UINT32_MAX) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: %llu wires, more than 2^32 - 1",
+                 (unsigned long long)c->shape.n_vars);
+        st = SP_ERR_UNSUPPORTED;
+    }
+    return st;
+}
+
+sp_status sp_post_open(sp_post **out, const sp_post_params *p, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    sp_status st = sp_post_check(p, err);
+    if (st != SP_OK)
+        return st;
+    sp_post *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
+        return SP_ERR_NOMEM;
+    }
+    c->p = *p;
+    for (uint32_t l = 0; l < p->levels; l++)
+        c->n_sib += p->arity[l] - 1u;
+    c->shape.n_public = (uint64_t)p->sectors * (1 + p->challenges);
+    if ((st = layout(c, err)) != SP_OK) {
+        free(c);
+        return st;
+    }
+    snprintf(c->nc.name, sizeof c->nc.name, "window-post-like-%s", p->preset[0] ? p->preset : "custom");
+    c->nc.n_vars = c->shape.n_vars;
+    c->nc.n_public = c->shape.n_public;
+    c->nc.n_rows = c->shape.n_rows;
+    c->nc.input_size = sizeof(sp_post_input);
+    c->nc.witness = sp_post_witness;
+    c->nc.ctx = c;
+    *out = c;
+    return SP_OK;
+}
+
+void sp_post_close(sp_post *c) { free(c); }
+const sp_native_circuit *sp_post_native(const sp_post *c) { return &c->nc; }
+const sp_post_shape *sp_post_shape_of(const sp_post *c) { return &c->shape; }
+const sp_post_params *sp_post_params_of(const sp_post *c) { return &c->p; }
+
+/* ---- witness and record: a sector a task ---- */
+
+typedef struct {
+    const sp_post *c;
+    const sp_post_input *in;
+    sp_cs *subs;        /* record: the batch's systems, opened; witness: NULL */
+    const sp_cs *top;   /* witness: the parent of each sector's system */
+    uint32_t first;     /* the batch's first sector */
+    sp_fr *pub;         /* witness: the public inputs, filled per sector */
+    const atomic_int *cancel;
+    sp_status *st;      /* per task */
+    char (*err)[SP_ERR_LEN];
+} task_ctx_;
+
+/* Runs sector s on sys (opened at its base); returns its status. */
+static sp_status run_sector(const task_ctx_ *j, sp_cs *sys, uint32_t s, char err[SP_ERR_LEN])
+{
+    const sp_post *c = j->c;
+    sector_ x;
+    if (!sector_make(&x, c, j->in, s)) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory for sector %u", s);
+        return SP_ERR_NOMEM;
+    }
+    if (j->pub)
+        sector_publics(j->pub + (size_t)s * (1 + c->p.challenges), &x, c->p.challenges);
+    part_sector(sys, c, &x, s);
+    free(x.mem);
+    sp_status st = sp_cs_status(sys);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s", sys->err);
+    } else if (sys->next_var != sys->var_base + c->shape.sector_vars ||
+               sys->next_row != sys->row_base + c->shape.sector_rows) { /* a layout bug, never data */
+        st = SP_ERR_INVALID_ARG;
+        snprintf(err, SP_ERR_LEN, "window-post-like: sector %u left the layout", s);
+    }
+    return st;
+}
+
+static void wit_task(void *ctx, int tid, size_t t)
+{
+    const task_ctx_ *j = ctx;
+    const sp_post *c = j->c;
+    if (j->cancel && atomic_load(j->cancel)) {
+        j->st[t] = SP_ERR_CANCELLED;
+        return;
+    }
+    sp_cs sub;
+    sp_status st = sp_cs_sub_open(&sub, j->top, c->top_vars + t * c->shape.sector_vars, t * c->shape.sector_rows);
+    if (st == SP_OK)
+        st = run_sector(j, &sub, (uint32_t)t, j->err[t]);
+    sp_cs_close(&sub);
+    j->st[t] = st;
+    sp_progress_add(1);
+}
+
+sp_status sp_post_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,
+                          size_t n, int threads, int check, const atomic_int *cancel, char err[SP_ERR_LEN])
+{
+    const sp_post *c = nc->ctx;
+    if ((a || b || cc) && n < c->shape.n_rows + c->shape.n_public + 1) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: a domain of %zu rows is too small", n);
+        return SP_ERR_INVALID_ARG;
+    }
+    size_t S = c->p.sectors;
+    sp_status *sts = calloc(S, sizeof *sts);
+    char(*errs)[SP_ERR_LEN] = calloc(S, SP_ERR_LEN);
+    sp_fr *pub = malloc(sizeof(sp_fr) * c->shape.n_public);
+    sp_cs top;
+    sp_status st = sts && errs && pub ? sp_cs_open(&top, SP_CS_WITNESS, check) : SP_ERR_NOMEM;
+    if (st != SP_OK) {
+        free(sts), free(errs), free(pub);
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
+        return st;
+    }
+    top.sbox_wire = c->p.sbox_wire;
+    sp_cs_set_outputs(&top, w, c->shape.n_vars, a, b, cc, n);
+    /* the sectors' parts first (they make the public values), the top's
+     * wires 1..n_public after: parts sit at fixed places either way */
+    task_ctx_ j = {c, input, NULL, &top, 0, pub, cancel, sts, errs};
+    sp_progress_begin("window-post-like: witness", S); /* a unit a sector */
+    sp_par_tasks(threads, S, wit_task, &j);
+    sp_progress_end();
+    for (size_t t = 0; t < S && st == SP_OK; t++) /* the first failing sector */
+        if ((st = sts[t]) != SP_OK)
+            snprintf(err, SP_ERR_LEN, "%s", st == SP_ERR_CANCELLED ? "window-post-like: cancelled" : errs[t]);
+    if (st == SP_OK) {
+        part_top(&top, c, pub);
+        if ((st = sp_cs_status(&top)) != SP_OK)
+            snprintf(err, SP_ERR_LEN, "%s", top.err);
+    }
+    if (st == SP_OK && a && b && cc)
+        st = sp_cs_abc_tail(a, b, cc, n, c->shape.n_rows, w, c->shape.n_public);
+    free(sts), free(errs), free(pub);
+    sp_cs_close(&top);
+    return st;
+}
+
+static void rec_task(void *ctx, int tid, size_t t)
+{
+    const task_ctx_ *j = ctx;
+    j->st[t] = run_sector(j, &j->subs[t], j->first + (uint32_t)t, j->err[t]);
+}
+
+/* Records sectors [first, first + n) on `threads` threads, then appends
+ * them to cs in order. */
+static void record_batch(sp_cs *cs, task_ctx_ *j, uint32_t first, size_t n, int threads)
+{
+    const sp_post *c = j->c;
+    size_t opened = 0;
+    for (; opened < n; opened++) {
+        uint64_t s = first + opened;
+        if (sp_cs_sub_open(&j->subs[opened], cs, c->top_vars + s * c->shape.sector_vars,
+                           s * c->shape.sector_rows) != SP_OK) {
+            sp_cs_close(&j->subs[opened]);
+            sp_cs_fail(cs, SP_ERR_NOMEM, "window-post-like: out of memory recording");
+            break;
+        }
+    }
+    if (opened == n) {
+        j->first = first;
+        sp_par_tasks(threads, n, rec_task, j);
+        for (size_t t = 0; t < n; t++)
+            if (j->st[t] != SP_OK)
+                sp_cs_fail(cs, j->st[t], "%s", j->err[t]);
+    }
+    for (size_t t = 0; t < opened; t++) {
+        if (opened == n && sp_cs_status(cs) == SP_OK)
+            sp_cs_sub_join(cs, &j->subs[t]); /* closes subs[t] */
+        else
+            sp_cs_close(&j->subs[t]);
+    }
+}
+
+sp_status sp_post_record(sp_cs_rec **rec, const sp_post *c, const sp_post_input *input, int threads,
+                         char err[SP_ERR_LEN])
+{
+    *rec = NULL;
+    size_t batch = threads > 1 ? 2 * (size_t)threads : 1, S = c->p.sectors;
+    sp_cs *subs = calloc(batch, sizeof *subs);
+    sp_status *sts = calloc(batch, sizeof *sts);
+    char(*errs)[SP_ERR_LEN] = calloc(batch, SP_ERR_LEN);
+    sp_fr *pub = malloc(sizeof(sp_fr) * c->shape.n_public);
+    sp_cs cs;
+    sp_status st = subs && sts && errs && pub ? sp_cs_open(&cs, SP_CS_RECORD, 0) : SP_ERR_NOMEM;
+    if (st != SP_OK) {
+        free(subs), free(sts), free(errs), free(pub);
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
+        return st;
+    }
+    cs.sbox_wire = c->p.sbox_wire;
+    memset(pub, 0, sizeof(sp_fr) * c->shape.n_public); /* the matrices do not depend on the values */
+    part_top(&cs, c, pub);
+    task_ctx_ j = {c, input, subs, NULL, 0, NULL, NULL, sts, errs};
+    sp_progress_begin("window-post-like: recording", S); /* a unit a sector */
+    for (size_t first = 0; first < S && sp_cs_status(&cs) == SP_OK; first += batch) {
+        size_t n = S - first < batch ? S - first : batch;
+        record_batch(&cs, &j, (uint32_t)first, n, threads);
+        sp_progress_add(n);
+    }
+    sp_progress_end();
+    st = sp_cs_status(&cs);
+    if (st == SP_OK && (cs.next_var != c->shape.n_vars || cs.next_row != c->shape.n_rows)) {
+        st = SP_ERR_INVALID_ARG;
+        snprintf(err, SP_ERR_LEN, "window-post-like: the recording left the layout");
+    } else if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s", cs.err);
+    } else {
+        *rec = sp_cs_take_rec(&cs);
+    }
+    sp_cs_close(&cs);
+    free(subs), free(sts), free(errs), free(pub);
+    return st;
+}

@@ -29,7 +29,7 @@ static const char USAGE[] =
     "  -p N                partitions per job (default 4)\n"
     "  --constraints N     size of the built-in circuit (default 2^12; 2^k accepted)\n"
     "  --zkey FILE --wtns FILE [--r1cs FILE]   prove this circuit instead (.params needs --r1cs)\n"
-    "  --circuit porep-like [porep-like options] [--zkey FILE]   the native circuit: each job is\n"
+    "  --circuit porep-like|window-post-like [options] [--zkey FILE]   a native circuit: each job is\n"
     "                      one sector (its own seed), each partition's witness and a, b, c made by\n"
     "                      the engine's synthesis; the key from FILE, or a development setup made\n"
     "                      in memory (on the engine's first backend when it can: a GPU)\n"
@@ -45,7 +45,7 @@ static const char USAGE[] =
     "                      half the host memory then leaves room for partitions. Isolation and\n"
     "                      load share one engine (no sweep).\n"
     "  --threads N, --quiet, --json (one JSON object per run)\n"
-    "porep-like options:\n" SP_CLI_POREP_USAGE;
+    "Native circuits' options:\n" SP_CLI_POREP_USAGE;
 
 typedef struct {
     int c, j, p, sweep, isolation;
@@ -53,7 +53,7 @@ typedef struct {
     int sweep_j[8], n_sweep_j; /* --sweep-j; none: 1, 2, 4, ... up to c */
     uint64_t constraints;
     const char *zkey, *r1cs, *wtns, *timeline;
-    int native;
+    int native; /* 1 porep-like, 2 window-post-like */
     int release_host_key; /* one engine for isolation and load; host copy of the key dropped */
     sp_cli_porep_opts po;
     sp_engine_config cfg;
@@ -136,9 +136,9 @@ static int parse_opt(bench_args *a, int argc, char **argv, int *i)
     if (h)
         return h;
     if ((v = sp_cli_opt(argc, argv, i, "--circuit", &missing))) {
-        if (strcmp(v, "porep-like"))
+        if (strcmp(v, "porep-like") && strcmp(v, "window-post-like"))
             return bad_value(opt, v);
-        return a->native = 1, 1;
+        return a->native = strcmp(v, "porep-like") ? 2 : 1, 1;
     }
     if ((v = sp_cli_opt(argc, argv, i, "--r1cs", &missing)))
         return a->r1cs = v, 1;
@@ -341,7 +341,7 @@ static sp_engine *open_engine(const sp_cli_circuit *circ, const sp_engine_config
     sp_engine *e;
     if (sp_engine_create(&e, &k, err) != SP_OK)
         return NULL;
-    sp_status st = circ->porep ? sp_engine_register_native(e, "bench", &circ->pk, sp_porep_native(circ->porep), err)
+    sp_status st = circ->nat ? sp_engine_register_native(e, "bench", &circ->pk, circ->nat, err)
                                : sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err);
     if (st != SP_OK || (release && release_host_key(e, cfg, &circ->pk, err) != 0)) {
         sp_engine_destroy(e);
@@ -362,7 +362,7 @@ static int measure(sp_engine *e, const sp_cli_circuit *circ, int p, int c, int j
     int rc = w && lat ? 0 : -1;
     for (int i = 0; w && i < p; i++)
         w[i] = circ->w; /* every partition proves the same witness */
-    sp_fr **wl = circ->porep ? NULL : w;
+    sp_fr **wl = circ->nat ? NULL : w;
     if (rc == 0 && warm) {
         if (load(e, wl, circ->w_len, p, 1, 1, lat, err))
             rc = -1;
@@ -589,7 +589,10 @@ int sp_cli_bench_pipeline(int argc, char **argv)
     sp_status st;
     if (a.native) {
         sp_porep_params pp;
-        if ((rc = sp_cli_porep_params(&pp, &a.po, "bench pipeline", USAGE)) != SP_CLI_NEXT)
+        sp_post_params qp;
+        rc = a.native == 1 ? sp_cli_porep_params(&pp, &a.po, "bench pipeline", USAGE)
+                           : sp_cli_post_params(&qp, &a.po, "bench pipeline", USAGE);
+        if (rc != SP_CLI_NEXT)
             return rc;
         sp_backend *be = NULL; /* the setup's points on the first backend when it has fixed-base multiplication */
         char first[64];
@@ -597,7 +600,8 @@ int sp_cli_bench_pipeline(int argc, char **argv)
                  a.cfg.backends ? a.cfg.backends : "cpu");
         if (strcmp(first, "cpu") && sp_backend_open(&be, first, nt, err) != SP_OK)
             be = NULL;
-        st = sp_cli_circuit_porep(&circ, &pp, a.zkey, a.key_flags, be, nt, err);
+        st = a.native == 1 ? sp_cli_circuit_porep(&circ, &pp, a.zkey, a.key_flags, be, nt, err)
+                           : sp_cli_circuit_post(&circ, &qp, a.zkey, a.key_flags, be, nt, err);
         sp_backend_close(be);
     } else {
         st = a.zkey ? sp_cli_circuit_files(&circ, a.zkey, a.r1cs, a.wtns, a.key_flags, nt, err)

@@ -167,20 +167,22 @@ sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r
     return st;
 }
 
-sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, const char *key, unsigned flags,
-                               sp_backend *be, int threads, char err[SP_ERR_LEN])
+typedef sp_status (*record_fn)(sp_cs_rec **rec, const sp_cli_circuit *c, int threads, char err[SP_ERR_LEN]);
+
+/* c's key from `key`, or a development setup of the recording `record`
+ * makes; then checked against c->nat. */
+static sp_status native_key(sp_cli_circuit *c, record_fn record, const char *key, unsigned flags, sp_backend *be,
+                            int threads, char err[SP_ERR_LEN])
 {
-    memset(c, 0, sizeof *c);
-    sp_status st = sp_porep_open(&c->porep, p, err);
-    const sp_native_circuit *nc = st == SP_OK ? sp_porep_native(c->porep) : NULL;
-    if (st == SP_OK && key) {
+    const sp_native_circuit *nc = c->nat;
+    sp_status st;
+    if (key) {
         st = sp_zkey_read(&c->pk, NULL, key, flags, threads, err);
         snprintf(c->what, sizeof c->what, "%s, key %s", nc->name, key);
-    } else if (st == SP_OK) {
+    } else {
         sp_cs_rec *rec = NULL;
-        sp_porep_input in = {1, 0};
         double t0 = sp_cli_now();
-        if ((st = sp_porep_record(&rec, c->porep, &in, threads, err)) == SP_OK) {
+        if ((st = record(&rec, c, threads, err)) == SP_OK) {
             sp_cli_progress("record", t0);
             t0 = sp_cli_now();
             st = sp_native_setup(&c->pk, &rec, SP_G16_H_SNARKJS, be, threads, err); /* frees rec early */
@@ -194,6 +196,44 @@ sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, cons
                  c->pk.n_vars, c->pk.vk.n_public, (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public);
         st = SP_ERR_INVALID_ARG;
     }
+    return st;
+}
+
+static sp_status record_porep(sp_cs_rec **rec, const sp_cli_circuit *c, int threads, char err[SP_ERR_LEN])
+{
+    sp_porep_input in = {1, 0};
+    return sp_porep_record(rec, c->porep, &in, threads, err);
+}
+
+static sp_status record_post(sp_cs_rec **rec, const sp_cli_circuit *c, int threads, char err[SP_ERR_LEN])
+{
+    sp_post_input in = {1, 0};
+    return sp_post_record(rec, c->post, &in, threads, err);
+}
+
+sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, const char *key, unsigned flags,
+                               sp_backend *be, int threads, char err[SP_ERR_LEN])
+{
+    memset(c, 0, sizeof *c);
+    sp_status st = sp_porep_open(&c->porep, p, err);
+    if (st == SP_OK) {
+        c->nat = sp_porep_native(c->porep);
+        st = native_key(c, record_porep, key, flags, be, threads, err);
+    }
+    if (st != SP_OK)
+        sp_cli_circuit_free(c);
+    return st;
+}
+
+sp_status sp_cli_circuit_post(sp_cli_circuit *c, const sp_post_params *p, const char *key, unsigned flags,
+                              sp_backend *be, int threads, char err[SP_ERR_LEN])
+{
+    memset(c, 0, sizeof *c);
+    sp_status st = sp_post_open(&c->post, p, err);
+    if (st == SP_OK) {
+        c->nat = sp_post_native(c->post);
+        st = native_key(c, record_post, key, flags, be, threads, err);
+    }
     if (st != SP_OK)
         sp_cli_circuit_free(c);
     return st;
@@ -202,6 +242,7 @@ sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, cons
 void sp_cli_circuit_free(sp_cli_circuit *c)
 {
     sp_porep_close(c->porep);
+    sp_post_close(c->post);
     sp_g16_pk_free(&c->pk);
     if (c->have_cs)
         sp_r1cs_free(&c->cs);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "circuit/porep.h"
+#include "circuit/post.h"
 #include "engine/engine.h"
 #include "groth16/backend.h"
 #include "groth16/keys.h"
@@ -34,7 +35,8 @@ void sp_cli_engine_keys_help(FILE *f);
 void sp_cli_engine_describe(FILE *f, const sp_engine_config *cfg);
 
 /* The circuit and one witness that a run proves, or a native circuit
- * (porep set: jobs carry sp_porep_input, no witness). */
+ * (nat set, porep or post its owner: jobs carry an sp_porep_input, no
+ * witness). */
 typedef struct {
     sp_g16_pk pk;
     sp_r1cs cs;
@@ -42,6 +44,8 @@ typedef struct {
     sp_fr *w;
     size_t w_len;
     sp_porep *porep;
+    sp_post *post;
+    const sp_native_circuit *nat;
     char what[128]; /* for the report: "built-in 2^12 constraints", file names */
 } sp_cli_circuit;
 
@@ -63,6 +67,9 @@ sp_status sp_cli_circuit_files(sp_cli_circuit *c, const char *key, const char *r
  */
 sp_status sp_cli_circuit_porep(sp_cli_circuit *c, const sp_porep_params *p, const char *key, unsigned flags,
                                sp_backend *be, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+/* The same for the window-post-like circuit of p. */
+sp_status sp_cli_circuit_post(sp_cli_circuit *c, const sp_post_params *p, const char *key, unsigned flags,
+                              sp_backend *be, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 void sp_cli_circuit_free(sp_cli_circuit *c);
 
 #endif

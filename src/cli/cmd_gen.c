@@ -1,7 +1,7 @@
 /*
  * `snarkpipe gen-circuit`: benchmark circuits (synth/gen.h, --kind chain)
- * and the native porep-like circuit (circuit/porep.h) written in the
- * circom formats, its recorded matrices (.sprec), or only its sizes.
+ * and the native circuits (circuit/porep.h, circuit/post.h) written in the
+ * circom formats, their recorded matrices (.sprec), or only their sizes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "circuit/porep.h"
+#include "circuit/post.h"
 #include "circuit/rec.h"
 #include "cli/cli.h"
 #include "cli/cmd_porep.h"
@@ -18,23 +19,28 @@
 static const char USAGE[] =
     "usage: snarkpipe gen-circuit [--kind chain] --constraints N [--public K] [--bool-fraction F]\n"
     "                             [--seed S] <out.r1cs> <out.wtns>\n"
-    "       snarkpipe gen-circuit --kind porep-like [porep-like options] [--check]\n"
+    "       snarkpipe gen-circuit --kind porep-like|window-post-like [options] [--check]\n"
     "                             [--record FILE.sprec] [--dry-run] [<out.r1cs> <out.wtns>]\n"
     "chain: a satisfiable circuit with N constraints (N may be written 2^k), K public inputs\n"
     "(default 1) and a share F of 0/1 witness values (default 0.5), with its witness. The same\n"
     "seed (default 1) gives the same files.\n"
     "porep-like: a circuit shaped like Filecoin's StackedDRG PoRep partition (SHA-256 labels,\n"
     "tree_d, Poseidon columns, tree_c and tree_r_last paths) and the witness of one partition.\n"
+    "window-post-like: shaped like Filecoin's WindowPoSt partition (per sector comm_r's Poseidon\n"
+    "and each challenged leaf's Poseidon path in tree_r_last) and the witness of one partition.\n"
     "--dry-run prints the sizes and writes nothing; --record writes the recorded matrices (.sprec);\n"
     "--check checks every constraint and names the first failing one. Global: --threads N, --quiet,\n"
-    "--json (with --dry-run). porep-like options:\n" SP_CLI_POREP_USAGE;
+    "--json (with --dry-run). Native circuits' options:\n" SP_CLI_POREP_USAGE;
+
+enum { KIND_CHAIN, KIND_POREP, KIND_POST };
 
 typedef struct {
-    int porep;
+    int kind;
     sp_gen_params chain;
     uint64_t n, pub, seed; /* chain's --constraints, --public, --seed; UINT64_MAX: not given */
     sp_cli_porep_opts po;
     sp_porep_params p;
+    sp_post_params pp;
     int dry_run, check;
     const char *record;
     const char *paths[2];
@@ -75,9 +81,10 @@ static int parse_args(gen_args *g, int argc, char **argv)
         if (hit)
             continue;
         if ((v = sp_cli_opt(argc, argv, &i, "--kind", &missing))) {
-            if (strcmp(v, "porep-like") && strcmp(v, "chain"))
-                return sp_cli_usage("gen-circuit", USAGE, "--kind is chain or porep-like, not '%s'", v);
-            g->porep = !strcmp(v, "porep-like");
+            if (strcmp(v, "porep-like") && strcmp(v, "window-post-like") && strcmp(v, "chain"))
+                return sp_cli_usage("gen-circuit", USAGE,
+                                    "--kind is chain, porep-like or window-post-like, not '%s'", v);
+            g->kind = !strcmp(v, "porep-like") ? KIND_POREP : !strcmp(v, "window-post-like") ? KIND_POST : KIND_CHAIN;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--record", &missing))) {
             g->record = v;
         } else if ((v = sp_cli_opt(argc, argv, &i, "--bool-fraction", &missing))) {
@@ -154,35 +161,64 @@ static void print_shape(const sp_porep *c)
     printf("  0/1 values     %.2f%% of the witness\n", 100.0 * (double)s->n_bool / (double)s->n_vars);
 }
 
-static int gen_porep(gen_args *g)
+static void print_post_shape(const sp_post *c)
 {
-    char err[SP_ERR_LEN] = "";
-    int r = sp_cli_porep_params(&g->p, &g->po, "gen-circuit", USAGE);
-    if (r != SP_CLI_NEXT)
-        return r;
+    const sp_post_shape *s = sp_post_shape_of(c);
+    const sp_post_params *p = sp_post_params_of(c);
+    if (sp_cli_g.json) {
+        printf("{\"kind\":\"window-post-like\",\"preset\":\"%s\",\"nodes\":%" PRIu64 ",\"sectors\":%u,"
+               "\"challenges\":%u,\"constraints\":%" PRIu64 ",\"wires\":%" PRIu64 ",\"public_inputs\":%" PRIu64
+               ",\"bool_values\":%" PRIu64 ",\"sector_constraints\":%" PRIu64 "}\n",
+               p->preset, p->nodes, p->sectors, p->challenges, s->n_rows, s->n_vars, s->n_public, s->n_bool,
+               s->sector_rows);
+        return;
+    }
+    printf("window-post-like %s: %" PRIu64 " nodes, %u sectors of %u challenges\n", p->preset, p->nodes, p->sectors,
+           p->challenges);
+    printf("  constraints    %" PRIu64 "  (%" PRIu64 " per sector)\n", s->n_rows, s->sector_rows);
+    printf("  wires          %" PRIu64 "  (public inputs %" PRIu64 ", %" PRIu64 " with ONE)\n", s->n_vars,
+           s->n_public, s->n_public + 1);
+    printf("  0/1 values     %.2f%% of the witness\n", 100.0 * (double)s->n_bool / (double)s->n_vars);
+}
+
+/* The output arguments a native kind takes. Returns SP_CLI_NEXT or an exit code. */
+static int native_args(const gen_args *g)
+{
     if (!g->dry_run && g->npaths != 2 && !g->record)
         return sp_cli_usage("gen-circuit", USAGE, "expected <out.r1cs> <out.wtns>, --record or --dry-run");
     if (g->npaths == 1)
         return sp_cli_usage("gen-circuit", USAGE, "expected both <out.r1cs> and <out.wtns>");
     if (g->check && g->npaths != 2)
         return sp_cli_usage("gen-circuit", USAGE, "--check makes the witness: give <out.r1cs> <out.wtns>");
-    sp_porep *c = NULL;
-    sp_status s = sp_porep_open(&c, &g->p, err);
-    if (s != SP_OK)
-        return sp_cli_fail("gen-circuit", s, err);
-    if (g->dry_run || !sp_cli_g.quiet)
-        print_shape(c);
-    if (g->dry_run) {
-        sp_porep_close(c);
-        return SP_EXIT_OK;
-    }
+    return SP_CLI_NEXT;
+}
+
+typedef sp_status (*record_fn)(sp_cs_rec **rec, const void *c, const sp_porep_input *in, int threads,
+                               char err[SP_ERR_LEN]);
+
+static sp_status record_porep(sp_cs_rec **rec, const void *c, const sp_porep_input *in, int threads,
+                              char err[SP_ERR_LEN])
+{
+    return sp_porep_record(rec, c, in, threads, err);
+}
+
+static sp_status record_post(sp_cs_rec **rec, const void *c, const sp_porep_input *in, int threads,
+                             char err[SP_ERR_LEN])
+{
+    return sp_post_record(rec, c, in, threads, err);
+}
+
+/* The files of native circuit nc (c its own handle, record its recorder). */
+static int gen_native(const gen_args *g, const sp_native_circuit *nc, record_fn record, const void *c)
+{
+    char err[SP_ERR_LEN] = "";
     sp_porep_input in = sp_cli_porep_input(&g->po);
     int threads = sp_cli_threads(), rc = SP_EXIT_OK;
-    const sp_native_circuit *nc = sp_porep_native(c);
     sp_cs_rec *rec = NULL;
     sp_fr *w = NULL;
     double t0 = sp_cli_now();
-    if ((s = sp_porep_record(&rec, c, &in, threads, err)) != SP_OK) {
+    sp_status s = record(&rec, c, &in, threads, err);
+    if (s != SP_OK) {
         rc = sp_cli_fail("gen-circuit", s, err);
         goto out;
     }
@@ -206,7 +242,7 @@ static int gen_porep(gen_args *g)
             rc = sp_cli_fail("gen-circuit", SP_ERR_NOMEM, "out of memory for the witness");
             goto out;
         }
-        if ((s = sp_porep_witness(nc, &in, w, NULL, NULL, NULL, 0, threads, g->check, NULL, err)) != SP_OK ||
+        if ((s = nc->witness(nc, &in, w, NULL, NULL, NULL, 0, threads, g->check, NULL, err)) != SP_OK ||
             (s = sp_wtns_write(g->paths[1], w, nc->n_vars, err)) != SP_OK) {
             rc = sp_cli_fail("gen-circuit", s, err);
             goto out;
@@ -220,7 +256,40 @@ static int gen_porep(gen_args *g)
 out:
     free(w);
     sp_cs_rec_free(rec);
+    return rc;
+}
+
+static int gen_porep(gen_args *g)
+{
+    char err[SP_ERR_LEN] = "";
+    int r = sp_cli_porep_params(&g->p, &g->po, "gen-circuit", USAGE);
+    if (r != SP_CLI_NEXT || (r = native_args(g)) != SP_CLI_NEXT)
+        return r;
+    sp_porep *c = NULL;
+    sp_status s = sp_porep_open(&c, &g->p, err);
+    if (s != SP_OK)
+        return sp_cli_fail("gen-circuit", s, err);
+    if (g->dry_run || !sp_cli_g.quiet)
+        print_shape(c);
+    int rc = g->dry_run ? SP_EXIT_OK : gen_native(g, sp_porep_native(c), record_porep, c);
     sp_porep_close(c);
+    return rc;
+}
+
+static int gen_post(gen_args *g)
+{
+    char err[SP_ERR_LEN] = "";
+    int r = sp_cli_post_params(&g->pp, &g->po, "gen-circuit", USAGE);
+    if (r != SP_CLI_NEXT || (r = native_args(g)) != SP_CLI_NEXT)
+        return r;
+    sp_post *c = NULL;
+    sp_status s = sp_post_open(&c, &g->pp, err);
+    if (s != SP_OK)
+        return sp_cli_fail("gen-circuit", s, err);
+    if (g->dry_run || !sp_cli_g.quiet)
+        print_post_shape(c);
+    int rc = g->dry_run ? SP_EXIT_OK : gen_native(g, sp_post_native(c), record_post, c);
+    sp_post_close(c);
     return rc;
 }
 
@@ -238,5 +307,5 @@ int sp_cmd_gen_circuit(int argc, char **argv)
     int r = parse_args(&g, argc, argv);
     if (r != SP_CLI_NEXT)
         return r;
-    return g.porep ? gen_porep(&g) : gen_chain(&g);
+    return g.kind == KIND_POREP ? gen_porep(&g) : g.kind == KIND_POST ? gen_post(&g) : gen_chain(&g);
 }

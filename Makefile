@@ -60,7 +60,7 @@ comma   := ,
 FEATURES_FILE := $(BUILD)/features
 
 # The core layers, bottom up. Every .c file under them goes into the library.
-LAYERS  := util field curve pairing msm ntt r1cs groth16 circuit synth engine
+LAYERS  := util field curve pairing msm ntt r1cs wasm groth16 circuit synth engine
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libsnarkpipe.a
@@ -128,7 +128,7 @@ $(DISPATCH_OBJ): CFLAGS += -DSP_DAEMON_EXEC=1
 $(DAEMON_SRC:%.c=$(BUILD)/%.o): CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
 else
 DAEMON_SRC  :=
-TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack,$(TEST_BIN))
+TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test_daemon_guard,$(TEST_BIN))
 endif
 # The farm's queue (src/daemon/queue_pg.c, `daemon --queue postgresql://...`)
 # needs libpq, found with pkg-config; without it the daemon still builds,
@@ -160,7 +160,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
 # The daemon's tests link the daemon's objects (they come before the library).
-$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(WIRE_OBJ) $(LIB)
+$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test_daemon_guard: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(WIRE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) $(WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 
@@ -243,11 +243,12 @@ override CUDA := $(if $(NVCC),1,0)
 endif
 CUDA_ARCH ?= 90
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
-CUDA_SRC  := $(wildcard gpu/*.cu)
-# gpu/*.c: plain C over the CUDA core (the backend), compiled by $(CC)
-CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c))
+CUDA_SRC  := $(wildcard gpu/*/*.cu)
+# gpu/backend/*.c: plain C over the CUDA core (the backend), compiled by $(CC)
+CUDA_C_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*/*.c))
+CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(CUDA_C_OBJ)
 CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
-CUDA_DEPS := $(wildcard gpu/*.cuh gpu/*.h) src/field/consts.h
+CUDA_DEPS := $(wildcard gpu/*.h gpu/*/*.cuh gpu/*/*.h) src/field/consts.h
 # The GPU checks (tests/gpu/) and timings (bench/gpu/); gpu_bench links the
 # harness they share, tests/gpu/common.o.
 GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu/*.c))
@@ -257,23 +258,34 @@ GPU_BENCH := $(BUILD)/bench/gpu/gpu_bench
 
 .PHONY: gpu
 gpu: $(CUDA_LIB) $(GPU_CHECK) $(GPU_BENCH)
+# a BLS12-381 build makes the BN254 twin's as well (unless CUDA_BN254=0)
+ifeq ($(CURVE)$(filter 0,$(CUDA_BN254)),bls12-381)
+gpu: bn254-gpu
+.PHONY: bn254-gpu
+# after the instance's sub-make when a goal needs both (one sub-make per
+# build folder at a time: both would compile the same objects)
+bn254-gpu: $(if $(filter-out gpu bn254-gpu,$(or $(MAKECMDGOALS),all)),$(BN_INSTANCE))
+	@$(MAKE) --no-print-directory $(BN_MAKE) gpu
+endif
 ifeq ($(CUDA),1)
 all: gpu
 # The CLI links the CUDA backend's object itself (not only from the
 # archive, where nothing would pull it in): it registers its provider when
 # the program starts, so sp_backend_open knows "cuda:N".
-CLI_CUDA_OBJ  := $(BUILD)/gpu/backend_cuda.o $(CUDA_LIB)
+CLI_CUDA_OBJ  := $(BUILD)/gpu/backend/backend_cuda.o $(CUDA_LIB)
 CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
 $(CLI) $(DAEMON_BIN): $(CLI_CUDA_OBJ)
 endif
 
-# gpu/*.c include their own folder's headers (found next to them)
-$(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*.c)): $(CUDA_DEPS)
+# gpu/ files include the backend's headers as "gpu/dir/file.h" (from the
+# repository root) and their own folder's by name
+$(CUDA_C_OBJ): CFLAGS += -I.
+$(CUDA_C_OBJ): $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS) $(FEATURES_FILE)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -Iinclude -Isrc -Igpu -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -I. -Iinclude -Isrc -c $< -o $@
 
 $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
@@ -408,4 +420,4 @@ FEATURES := cc=$(CC) cflags=$(CFLAGS) daemon=$(DAEMON_OK) pq=$(PQ_OK) cuda=$(CUD
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(FEATURES_FILE) 2>/dev/null)" = '$(FEATURES)' ] || \
 	printf '%s\n' '$(FEATURES)' >$(FEATURES_FILE); })
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)

@@ -2,14 +2,20 @@
 # Enforces the layer rule of ARCHITECTURE.md on every folder with C, CUDA
 # or header files: src/, gpu/, bench/ and tests/.
 #
-#   util < field < curve < {pairing, msm, ntt, r1cs} < {groth16, circuit} < synth < engine < daemon < cli
+#   util < field < curve < {pairing, msm, ntt, r1cs, wasm} < {groth16, circuit} < synth < engine < daemon < cli
 #
-# src/<layer>/  includes its own layer or lower ones. pairing, msm, ntt and
-#               r1cs share a rank and may not include one another; so do
+# src/<layer>/  includes its own layer or lower ones. pairing, msm, ntt,
+#               r1cs and wasm share a rank and may not include one another; so do
 #               groth16 and circuit.
 # gpu/          the CUDA backend: src/ layers up to groth16's rank
 #               (groth16/backend.h is its interface), never circuit/ or
-#               anything above, plus its own headers.
+#               anything above, plus its own headers, ranked by folder:
+#
+#   gpu/*.h (the contract) < core < field < curve < {msm, ntt} < backend
+#
+#               A file includes its own folder's headers by name and lower
+#               folders' as "gpu/dir/file.h"; msm and ntt share a rank and
+#               may not include one another.
 # tests/, bench/ (with their subfolders: tests/fuzz/, tests/gpu/,
 #               bench/gpu/) sit above the library and the backend: any src/
 #               layer, the backend's headers as "gpu/file.h", the headers of
@@ -40,10 +46,14 @@ set -euo pipefail
 root=${1:-.}
 src=$root/src
 declare -A rank=(
-    [util]=0 [field]=1 [curve]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=3
+    [util]=0 [field]=1 [curve]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=3 [wasm]=3
     [groth16]=4 [circuit]=4 [synth]=5 [engine]=6 [daemon]=7 [cli]=8
 )
 top_rank=9 # above every layer: bench/, tests/
+# gpu/'s folders ("." for the headers at its top)
+declare -A gpu_rank=(
+    [.]=0 [core]=1 [field]=2 [curve]=3 [msm]=4 [ntt]=4 [backend]=5
+)
 
 bad=0
 report() { echo "check-layers: $*" >&2; bad=1; }
@@ -53,12 +63,13 @@ for dir in "$src"/*/; do
     [ -n "${rank[$layer]+x}" ] || report "src/$layer/ is not a known layer (add it to tools/check-layers.sh and ARCHITECTURE.md)"
 done
 
-# check_file FILE REL MAXRANK OWNLAYER [TOP]
+# check_file FILE REL MAXRANK OWNLAYER [TOP [GPUDIR]]
 #   MAXRANK: highest src/ rank the file may include; OWNLAYER: its src/
 #   layer ("" outside src/); TOP: tests or bench for the files there (their
-#   top folder's headers, and the paths above, are theirs to include).
+#   top folder's headers, and the paths above, are theirs to include), gpu
+#   for gpu/'s, whose folder (a key of gpu_rank) is GPUDIR.
 check_file() {
-    local f=$1 rel=$2 max=$3 own=$4 top=${5:-} lineno=0 line inc target dir
+    local f=$1 rel=$2 max=$3 own=$4 top=${5:-} gdir=${6:-} lineno=0 line inc target dir sub
     dir=$(dirname "$f")
     while IFS= read -r line; do
         lineno=$((lineno + 1))
@@ -75,7 +86,20 @@ check_file() {
                 report "$rel:$lineno: includes \"$inc\", which is not a header of its own folder"
         else
             target=${inc%%/*}
-            if [ "$target" = gpu ] || [ "$target" = tests ] || [ "$target" = bench ]; then
+            if [ "$target" = gpu ] && [ "$top" = gpu ]; then
+                sub=${inc#gpu/}
+                sub=${sub%/*}
+                [[ $inc == gpu/*/* ]] || sub=.
+                if [ ! -f "$root/$inc" ]; then
+                    report "$rel:$lineno: includes \"$inc\", which does not exist"
+                elif [ -z "${gpu_rank[$sub]+x}" ]; then
+                    report "$rel:$lineno: includes \"$inc\" from gpu/$sub/, which is not ranked (tools/check-layers.sh)"
+                elif [ "$sub" = "$gdir" ]; then
+                    [ "$sub" = . ] || report "$rel:$lineno: includes \"$inc\" of its own folder by path (write \"${inc##*/}\")"
+                elif [ "${gpu_rank[$sub]}" -ge "${gpu_rank[$gdir]}" ]; then
+                    report "$rel:$lineno: gpu/$gdir/ includes \"$inc\" from gpu/$sub/ (not lower)"
+                fi
+            elif [ "$target" = gpu ] || [ "$target" = tests ] || [ "$target" = bench ]; then
                 case $target/$top in
                 gpu/tests | gpu/bench | tests/bench)
                     [ -f "$root/$inc" ] || report "$rel:$lineno: includes \"$inc\", which does not exist" ;;
@@ -115,7 +139,14 @@ while IFS= read -r -d '' f; do
     rel=${f#"$root"/}
     case $rel in
     gpu/*)
-        check_file "$f" "$rel" "${rank[groth16]}" ""
+        gdir=${rel#gpu/}
+        gdir=${gdir%/*}
+        [[ $rel == gpu/*/* ]] || gdir=.
+        if [ -z "${gpu_rank[$gdir]+x}" ]; then
+            report "$rel: gpu/$gdir/ is not a ranked folder of the backend (add it to tools/check-layers.sh and ARCHITECTURE.md)"
+            continue
+        fi
+        check_file "$f" "$rel" "${rank[groth16]}" "" gpu "$gdir"
         grep -nE '#[[:space:]]*include[[:space:]]*"circuit/' "$f" >/dev/null &&
             report "$rel: the backend includes circuit/ (it may use the layers up to groth16/)"
         ;;

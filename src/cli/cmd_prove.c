@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_cache.h"
 #include "cli/cmd_porep.h"
+#include "cli/cmd_wtns.h"
 #include "cli/cmds.h"
 #include "cli/precheck.h"
 #include "groth16/backend.h"
@@ -38,11 +39,15 @@ static const char USAGE[] =
     "  --insecure-fixed-rs R,S  INSECURE, tests only: fixed blinding scalars r and s\n"
     "                       (such a proof reveals the witness)\n"
     "  --threads N, --quiet, --json (summary with timings on stdout)\n"
-    "porep-like options:\n" SP_CLI_POREP_USAGE;
+    "porep-like options:\n" SP_CLI_POREP_USAGE
+    "snarkpipe fullprove [options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>:\n"
+    "  the witness from circom's .wasm (as wtns calculate), then the proof; with prove's options and\n" SP_CLI_WASM_USAGE;
 
 typedef struct {
     const char *zkey, *params, *r1cs, *wtns, *proof_json, *public_json, *proof_bin;
     const char *backend; /* sp_backend_open name */
+    const char *wasm, *input; /* fullprove: the witness from circom's .wasm */
+    sp_cli_wasm_opts wo;
     int native;          /* --circuit porep-like */
     sp_cli_porep_opts po;
     sp_cli_kc_opts kc;
@@ -66,6 +71,13 @@ static int parse_rs(prove_args *a, const char *v)
 static int take_positional(prove_args *a, char **pos, int npos)
 {
     int i = 0;
+    if (a->wasm) {
+        if (npos != 5)
+            return sp_cli_usage("fullprove", USAGE, "expected <input.json> <circuit.wasm> <circuit.zkey> "
+                                                    "<proof.json> <public.json>, got %d argument(s)", npos);
+        a->input = pos[0], a->wasm = pos[1], a->zkey = pos[2], a->proof_json = pos[3], a->public_json = pos[4];
+        return 0;
+    }
     if (a->native) {
         if (npos != 3 || a->params)
             return sp_cli_usage("prove", USAGE, "with --circuit: <circuit.zkey> <proof.json> <public.json>");
@@ -113,6 +125,9 @@ static int parse_args(prove_args *a, int argc, char **argv)
             a->no_split = 1;
         } else if (!strcmp(argv[i], "--skip-subgroup-check")) {
             a->skip_subgroup = 1;
+        } else if (a->wasm && (h = sp_cli_wasm_opt(&a->wo, "fullprove", argc, argv, &i)) != 0) {
+            if (h < 0)
+                return SP_EXIT_USAGE;
         } else if ((h = sp_cli_kc_opt(&a->kc, "prove", argc, argv, &i)) != 0) {
             if (h < 0)
                 return SP_EXIT_USAGE;
@@ -286,11 +301,17 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
     t0 = sp_cli_now();
     if (a->native)
         return native_witness(s, a, nt);
-    if ((st = sp_wtns_read(&s->w, &s->w_len, a->wtns, err)) != SP_OK)
+    if (a->wasm) {
+        int rc = sp_cli_wasm_witness(&s->w, &s->w_len, "fullprove", a->wasm, a->input, &a->wo);
+        if (rc != SP_EXIT_OK)
+            return rc;
+    } else if ((st = sp_wtns_read(&s->w, &s->w_len, a->wtns, err)) != SP_OK) {
         return sp_cli_fail_file("prove", a->wtns, st, err);
+    }
     if (s->w_len != s->pk.n_vars) {
-        snprintf(err, sizeof err, "expected %u values (nVars of the key), file holds %zu", s->pk.n_vars, s->w_len);
-        return sp_cli_fail_file("prove", a->wtns, SP_ERR_FORMAT, err);
+        snprintf(err, sizeof err, "expected %u values (nVars of the key), %s %zu", s->pk.n_vars,
+                 a->wasm ? "the circuit's witness has" : "file holds", s->w_len);
+        return sp_cli_fail_file(a->wasm ? "fullprove" : "prove", a->wasm ? a->wasm : a->wtns, SP_ERR_FORMAT, err);
     }
     s->t_wtns = sp_cli_now() - t0;
     return SP_EXIT_OK;
@@ -402,11 +423,14 @@ static void print_summary(const prove_state *s, const prove_args *a, int nt, dou
     }
 }
 
-int sp_cli_prove(int argc, char **argv)
+/* prove, or fullprove when wasm_witness (its witness from circom's .wasm) */
+static int prove_main(int argc, char **argv, int wasm_witness)
 {
     prove_args a;
     memset(&a, 0, sizeof a);
     sp_cli_porep_init(&a.po);
+    if (wasm_witness)
+        a.wasm = "";
     int rc = parse_args(&a, argc, argv);
     if (rc)
         return rc < 0 ? SP_EXIT_OK : rc;
@@ -432,4 +456,14 @@ int sp_cli_prove(int argc, char **argv)
         print_summary(&s, &a, nt, sp_cli_now() - t_start);
     state_free(&s);
     return rc;
+}
+
+int sp_cli_prove(int argc, char **argv)
+{
+    return prove_main(argc, argv, 0);
+}
+
+int sp_cli_fullprove(int argc, char **argv)
+{
+    return prove_main(argc, argv, 1);
 }

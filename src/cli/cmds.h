@@ -20,6 +20,9 @@
 
 /* prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json> */
 int sp_cli_prove(int argc, char **argv);
+/* fullprove [options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>
+ * (prove, its witness from circom's .wasm: cmd_wtns.h) */
+int sp_cli_fullprove(int argc, char **argv);
 /* verify <verification_key.json|key.vk> <public.json> <proof.json|proof.bin> */
 int sp_cli_verify(int argc, char **argv);
 /* setup [--bellperson] <circuit.r1cs> <out.zkey|out.params> */
@@ -149,7 +152,8 @@ typedef enum {
     SP_FILE_PARAMS,   /* bellperson .params */
     SP_FILE_BP_VK,    /* bellperson .vk */
     SP_FILE_BP_PROOF, /* bellperson 192-byte proof */
-    SP_FILE_JSON      /* some JSON text (proof, public signals, verifying key) */
+    SP_FILE_JSON,     /* some JSON text (proof, public signals, verifying key) */
+    SP_FILE_PTAU      /* snarkjs powers of tau */
 } sp_cli_file_kind;
 
 /* Element counts of a bellperson .params or .vk file (every point

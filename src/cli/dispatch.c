@@ -173,7 +173,7 @@ static int take_curve_opt(sp_curve_id *named, int *argc, char **argv)
 static sp_curve_id sniff_args(int argc, char **argv, int first)
 {
     static const char *const readers[] = {"prove", "verify", "setup", "export-vkey", "export-solidity",
-                                          "calldata", "info", "bench"};
+                                          "calldata", "info", "bench", "fullprove"};
     const char *cmd = argv[first];
     if (!strcmp(cmd, "daemon")) {
         for (int i = first + 1; i < argc && strcmp(argv[i], "--"); i++) {

@@ -9,6 +9,7 @@
 #include "cli/cmds.h"
 #include "cli/cmd_cache.h"
 #include "cli/cmd_engine.h"
+#include "cli/cmd_wtns.h"
 #include "field/field.h"
 #include "synth/gen.h"
 #include "util/curves.h"
@@ -82,12 +83,17 @@ static const struct {
      "      engine TIMELINE", sp_cli_waterfall},
     {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
+    {"wtns", "calculate [options] <circuit.wasm> <input.json> <witness.wtns>",
+     "the witness of a circom circuit from its .wasm, run natively (snarkjs' .wtns, byte for byte)", sp_cli_wtns},
+    {"fullprove", "[options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>",
+     "witness and proof in one step, as snarkjs groth16 fullprove (also: groth16 fullprove)", sp_cli_fullprove},
     {"cache", "list|clear|dir [--key-cache-dir DIR]",
      "the key cache: proving keys checked once, kept for fast loads (--help)", sp_cli_cache},
     {"verify", "<verification_key.json|key.zkey|key.vk|key.params> <public.json> <proof.json|proof.bin>",
      "check a proof; exit 0 when valid, 1 when not", sp_cli_verify},
-    {"setup", "[--bellperson] [--backend NAME] <circuit.r1cs> <out.zkey|out.params>",
-     "development setup from fresh randomness (NOT a ceremony: for tests only);\n"
+    {"setup", "<circuit.r1cs> <pot.ptau> <circuit_0000.zkey> | [--bellperson] [--backend NAME] <circuit.r1cs> <out>",
+     "with a .ptau: the ceremony setup `snarkjs groth16 setup` makes (the same file);\n"
+     "      else a development setup from fresh randomness (NOT a ceremony: for tests only);\n"
      "      --backend cpu|cuda|cuda:N|auto: where the key's points are made (--help: all options)", sp_cli_setup},
     {"export-vkey", "<key.zkey|key.params|key.vk|vkey.json> <vkey.json|out.vk>",
      "write the verifying key of a proving key", sp_cli_export_vkey},

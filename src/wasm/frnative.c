@@ -1,0 +1,268 @@
+/*
+ * Native versions of the raw field operations in circom's runtime code
+ * (the Fr_int_* and Fr_F1m_* functions every circom 2 module carries):
+ * operands are n64 little-endian 64-bit limbs in linear memory, Montgomery
+ * form with R = 2^(64 n64), the modulus the circuit's prime.
+ *
+ * Each computes exactly the module's result: the Montgomery product
+ * (a b + M q) / R is the same number whatever the digit size of the
+ * reduction (M is the unique multiple in [0, R)), and the final step is
+ * the module's (subtract q once when the sum carried out or is >= q).
+ * fromMontgomery agrees on canonical operands (< q), the only ones
+ * circom's code passes it. Every pointer is checked against the memory;
+ * an operand outside it traps as the module's own load would.
+ */
+#include <string.h>
+#include "wasm/frnative.h"
+
+typedef unsigned __int128 u128;
+
+static uint8_t *at(sp_wasm_inst *in, uint64_t p, size_t n)
+{
+    size_t len;
+    uint8_t *mem = sp_wasm_memory(in, &len);
+    if ((uint32_t)p + (uint64_t)n > len) {
+        sp_wasm_trap(in, "out of bounds memory access in a field operation (address %u)", (uint32_t)p);
+        return NULL;
+    }
+    return mem + (uint32_t)p;
+}
+
+static int load(sp_wasm_inst *in, uint64_t *v, uint64_t p, unsigned n)
+{
+    uint8_t *s = at(in, p, 8u * n);
+    if (!s)
+        return 0;
+    memcpy(v, s, 8u * n);
+    return 1;
+}
+
+static int store(sp_wasm_inst *in, uint64_t p, const uint64_t *v, unsigned n)
+{
+    uint8_t *d = at(in, p, 8u * n);
+    if (!d)
+        return 0;
+    memcpy(d, v, 8u * n);
+    return 1;
+}
+
+static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)
+{
+    uint64_t c = 0;
+    for (unsigned i = 0; i < n; i++) {
+        u128 s = (u128)a[i] + b[i] + c;
+        r[i] = (uint64_t)s;
+        c = (uint64_t)(s >> 64);
+    }
+    return c;
+}
+
+static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)
+{
+    uint64_t bw = 0;
+    for (unsigned i = 0; i < n; i++) {
+        u128 d = (u128)a[i] - b[i] - bw;
+        r[i] = (uint64_t)d;
+        bw = (uint64_t)(d >> 64) & 1;
+    }
+    return bw;
+}
+
+static int gte_n(const uint64_t *a, const uint64_t *b, unsigned n)
+{
+    for (unsigned i = n; i-- > 0;)
+        if (a[i] != b[i])
+            return a[i] > b[i];
+    return 1;
+}
+
+void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
+{
+    memset(f, 0, sizeof *f);
+    f->n = n32 / 2;
+    for (unsigned i = 0; i < f->n; i++)
+        f->q[i] = (uint64_t)prime[2 * i] | (uint64_t)prime[2 * i + 1] << 32;
+    uint64_t inv = 1; /* q^-1 mod 2^64 by Newton's iteration (q odd) */
+    for (int k = 0; k < 6; k++)
+        inv *= 2 - f->q[0] * inv;
+    f->np = (uint64_t)0 - inv;
+    uint64_t r[SP_FN_MAX_LIMBS] = {1}; /* R^2 mod q: 1 doubled 2 * 64 n times */
+    for (unsigned k = 0; k < 128 * f->n; k++) {
+        uint64_t c = add_n(r, r, r, f->n);
+        if (c || gte_n(r, f->q, f->n))
+            sub_n(r, r, f->q, f->n);
+    }
+    memcpy(f->r2, r, sizeof r);
+}
+
+void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    unsigned n = f->n;
+    uint64_t t[SP_FN_MAX_LIMBS + 2] = {0};
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t c = 0;
+        for (unsigned j = 0; j < n; j++) {
+            u128 s = (u128)a[j] * b[i] + t[j] + c;
+            t[j] = (uint64_t)s;
+            c = (uint64_t)(s >> 64);
+        }
+        u128 s = (u128)t[n] + c;
+        t[n] = (uint64_t)s;
+        t[n + 1] = (uint64_t)(s >> 64);
+        uint64_t m = t[0] * f->np;
+        s = (u128)m * f->q[0] + t[0];
+        c = (uint64_t)(s >> 64);
+        for (unsigned j = 1; j < n; j++) {
+            s = (u128)m * f->q[j] + t[j] + c;
+            t[j - 1] = (uint64_t)s;
+            c = (uint64_t)(s >> 64);
+        }
+        s = (u128)t[n] + c;
+        t[n - 1] = (uint64_t)s;
+        t[n] = t[n + 1] + (uint64_t)(s >> 64);
+    }
+    if (t[n] || gte_n(t, f->q, n))
+        sub_n(t, t, f->q, n);
+    memcpy(r, t, 8u * n);
+}
+
+static void mul_full(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)
+{
+    uint64_t t[2 * SP_FN_MAX_LIMBS] = {0};
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t c = 0;
+        for (unsigned j = 0; j < n; j++) {
+            u128 s = (u128)a[j] * b[i] + t[i + j] + c;
+            t[i + j] = (uint64_t)s;
+            c = (uint64_t)(s >> 64);
+        }
+        t[i + n] = c;
+    }
+    memcpy(r, t, 16u * n);
+}
+
+/* The natives, as sp_wasm_host_fn: args are the module function's. */
+#define FIELD ((const sp_fn_field *)ctx)
+#define OPERANDS(k) uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[2 * SP_FN_MAX_LIMBS]; unsigned n = FIELD->n
+
+static int n_int_add(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    *ret = add_n(z, x, y, n);
+    return !store(in, a[2], z, n);
+}
+
+static int n_int_sub(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    *ret = sub_n(z, x, y, n);
+    return !store(in, a[2], z, n);
+}
+
+static int n_int_gte(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    (void)z;
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    *ret = (uint64_t)gte_n(x, y, n);
+    return 0;
+}
+
+static int n_int_mul(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    mul_full(z, x, y, n);
+    return !store(in, a[2], z, 2 * n);
+}
+
+static int n_int_square(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(1);
+    (void)y;
+    if (!load(in, x, a[0], n))
+        return 1;
+    mul_full(z, x, x, n);
+    return !store(in, a[1], z, 2 * n);
+}
+
+static int n_add(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    if (add_n(z, x, y, n) || gte_n(z, FIELD->q, n))
+        sub_n(z, z, FIELD->q, n);
+    return !store(in, a[2], z, n);
+}
+
+static int n_sub(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    if (sub_n(z, x, y, n))
+        add_n(z, z, FIELD->q, n);
+    return !store(in, a[2], z, n);
+}
+
+static int n_mul(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    sp_fn_mont_mul(FIELD, z, x, y);
+    return !store(in, a[2], z, n);
+}
+
+static int n_square(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(1);
+    (void)y;
+    if (!load(in, x, a[0], n))
+        return 1;
+    sp_fn_mont_mul(FIELD, z, x, x);
+    return !store(in, a[1], z, n);
+}
+
+static int n_to_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(1);
+    (void)y;
+    if (!load(in, x, a[0], n))
+        return 1;
+    sp_fn_mont_mul(FIELD, z, x, FIELD->r2);
+    return !store(in, a[1], z, n);
+}
+
+static int n_from_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(1);
+    uint64_t one[SP_FN_MAX_LIMBS] = {1};
+    (void)y;
+    if (!load(in, x, a[0], n))
+        return 1;
+    sp_fn_mont_mul(FIELD, z, x, one);
+    return !store(in, a[1], z, n);
+}
+
+const sp_wasm_native sp_fn_natives[] = {
+    {"Fr_int_add", "iii:i", n_int_add},
+    {"Fr_int_sub", "iii:i", n_int_sub},
+    {"Fr_int_gte", "ii:i", n_int_gte},
+    {"Fr_int_mul", "iii:", n_int_mul},
+    {"Fr_int_square", "ii:", n_int_square},
+    {"Fr_F1m_add", "iii:", n_add},
+    {"Fr_F1m_sub", "iii:", n_sub},
+    {"Fr_F1m_mul", "iii:", n_mul},
+    {"Fr_F1m_square", "ii:", n_square},
+    {"Fr_F1m_toMontgomery", "ii:", n_to_mont},
+    {"Fr_F1m_fromMontgomery", "ii:", n_from_mont},
+};
+const size_t sp_fn_n_natives = sizeof sp_fn_natives / sizeof sp_fn_natives[0];

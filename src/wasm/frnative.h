@@ -1,0 +1,32 @@
+/* Internal to src/wasm/: native versions of circom's raw field operations
+ * (frnative.c says why their results are the module's own). */
+#ifndef SP_WASM_FRNATIVE_H
+#define SP_WASM_FRNATIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "wasm/wasm.h"
+
+#define SP_FN_MAX_LIMBS 8 /* 64-bit limbs: primes of up to 512 bits */
+
+/* A circuit's prime and its Montgomery constants. */
+typedef struct {
+    unsigned n;                     /* 64-bit limbs (circom's n64) */
+    uint64_t q[SP_FN_MAX_LIMBS];    /* the prime, odd */
+    uint64_t np;                    /* -q^-1 mod 2^64 */
+    uint64_t r2[SP_FN_MAX_LIMBS];   /* R^2 mod q, R = 2^(64 n) */
+} sp_fn_field;
+
+/* On input: prime[0..n32), least significant word first, odd, n32 even
+ * and at most 2 * SP_FN_MAX_LIMBS. */
+void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32);
+
+/* r = a b / R mod q (a, b < q; r may alias them). */
+void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b);
+
+/* The natives for sp_wasm_module_load: each expects the instance's
+ * context to begin with its sp_fn_field. */
+extern const sp_wasm_native sp_fn_natives[];
+extern const size_t sp_fn_n_natives;
+
+#endif

@@ -109,7 +109,7 @@ CLI       := $(BUILD)/snarkpipe
 # executable, $(BUILD)/snarkpipe-daemon (the whole CLI with the daemon and
 # its libraries linked in), which `snarkpipe daemon` runs (exec, next to
 # itself), so that every other command starts without loading the daemon's
-# ~28 shared libraries (bench/NOTES.md, "The 2^14 prove past 10x").
+# ~28 shared libraries.
 # src/daemon/wire.c (the HTTP client of `snarkpipe client`) is in both.
 # Without the libraries there is no snarkpipe-daemon, `snarkpipe daemon`
 # says what is missing and tests/test_daemon is skipped.

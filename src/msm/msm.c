@@ -36,7 +36,7 @@ sp_msm_config sp_msm_config_default(void)
  * every c from L-7 to L-1 (clamped to 1..18) in both methods at n = 2^L;
  * the fastest pair is listed. Entries past the last measured size (G1
  * 2^20, G2 2^18) are extrapolated: one more bit per doubling of n or two,
- * up to 18 at 2^24 (bench/NOTES.md, "MSM (CPU)", has the numbers).
+ * up to 18 at 2^24 (`bench_msm sweep` measures them).
  */
 typedef struct {
     uint8_t c, affine;
@@ -137,8 +137,8 @@ sp_status sp_msm_make_plan(sp_msm_plan *p, size_t n, const sp_msm_config *cfg, i
      * then waits) may lose to the next smaller one (12 windows, 6 each):
      * take c - 1 when the busiest thread's work is clearly less, a window's
      * work counted as its points plus its 2^c reduction steps. Never a
-     * larger c: the engine budgets buckets by the table's window. Measured:
-     * G1 over 2^13-2^14 points on 2 threads 2-10% faster (bench/NOTES.md). */
+     * larger c: the engine budgets buckets by the table's window. Small
+     * G1 MSMs on two threads are where this wins. */
     if (!cfg->window_bits && t > 1 && k == 1 && c > 2 &&
         busiest_work(per, bits, c - 1, t) < 0.97 * busiest_work(per, bits, c, t)) {
         c--;

@@ -10,7 +10,7 @@
  * in affine coordinates with batched inversions (Montgomery's trick),
  * bucket reduction by the running sum, windows combined by doubling. The
  * window and method come from a table measured on the development machine
- * (msm.c; bench/NOTES.md "MSM (CPU)").
+ * (msm.c; `bench_msm sweep` remeasures it).
  * Endomorphism split (GLV for G1, GLS for G2; msm/glv.c): each scalar k
  * becomes k1 + k2 lambda with halves below 2^128 and each base P gets a
  * partner endo(P) = [lambda]P (G1: (beta x, y); G2: psi on BN254, psi^2

@@ -62,7 +62,7 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
      * by fill while the backend works on the witness. From 64 MiB on huge
      * pages: at 2^24 freeing 1.5 GiB of 4 KiB pages took ~0.1 s after the
      * proof, while at 2^14 huge pages for the proof's arrays cost more
-     * clearing than they saved (bench/NOTES.md); below, malloc's */
+     * clearing than they saved; below, malloc's */
     size_t bytes = n <= SIZE_MAX / (3 * sizeof(sp_fr)) ? 3 * sizeof(sp_fr) * n : 0;
     int huge = bytes >= ((size_t)64 << 20);
     sp_fr *abc = !bytes ? NULL : huge ? sp_huge_alloc(bytes) : malloc(bytes);

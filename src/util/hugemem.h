@@ -4,7 +4,7 @@
  * "always"). A proof touches its key and scratch arrays once each, so
  * with 4 KiB pages every 4 KiB is a page fault (a warm 2^14 proof took
  * ~5700); on huge pages it is one fault per 2 MiB, and fewer TLB misses
- * after (bench/NOTES.md, "The 2^14 prove past 10x").
+ * after.
  */
 #ifndef SP_UTIL_HUGEMEM_H
 #define SP_UTIL_HUGEMEM_H
@@ -13,7 +13,7 @@
 
 /* Below this many bytes a buffer comes from malloc's heap: there glibc
  * reuses freed blocks without new faults, and a huge page for a buffer of
- * 1-2 MiB clears more than it saves (measured: bench/NOTES.md). */
+ * 1-2 MiB clears more than it saves. */
 #define SP_HUGE_MIN ((size_t)4 << 20)
 
 /*

@@ -129,8 +129,8 @@ raw_json() { # POST malformed JSON on a raw TCP connection; prints the status co
 malformed() { # malformed KIND: prints "rejected" when the daemon answered the right 4xx
     local out code=0
     case $1 in
-        0) out=$(cl prove --circuit nope "$W/c0.wtns" 2>&1); [[ $out == *"HTTP 404 unknown_circuit"* ]] && code=1 ;;
-        1) out=$(cl prove --circuit c0 "$W/c1.wtns" 2>&1); [[ $out == *"HTTP 400 bad_witness"* ]] && code=1 ;;
+        0) out=$(cl prove --json --circuit nope "$W/c0.wtns" 2>&1); [[ $out == *"HTTP 404 unknown_circuit"* ]] && code=1 ;;
+        1) out=$(cl prove --json --circuit c0 "$W/c1.wtns" 2>&1); [[ $out == *"HTTP 400 bad_witness"* ]] && code=1 ;;
         2) out=$(cl submit --circuit c1 "$W/garbage.wtns" 2>&1); [[ $out == *"HTTP 400 bad_witness"* ]] && code=1 ;;
         3) [ "$(raw_json)" = 400 ] && code=1 ;;
         4) out=$(cl submit --circuit c0 "$W/huge.wtns" 2>&1); [[ $out == *"HTTP 413 body_too_large"* ]] && code=1 ;;

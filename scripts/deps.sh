@@ -19,7 +19,7 @@
 # and ethereumjs' EVM), from the npm registry.
 set -u
 required=(build-essential libgmp-dev)
-optional=(pkg-config libmicrohttpd-dev libinih-dev libpq-dev postgresql chromium nodejs npm ca-certificates systemd)
+optional=(pkg-config libmicrohttpd-dev libinih-dev libpq-dev postgresql chromium nodejs npm ca-certificates systemd curl)
 
 # Debian: a package is there when dpkg says "install ok installed".
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
@@ -37,6 +37,7 @@ have_thing() {
         nodejs) command -v node >/dev/null ;;
         npm) command -v npm >/dev/null ;;
         systemd) command -v systemd-analyze >/dev/null ;;
+        curl) command -v curl >/dev/null ;;
         *) return 0 ;;
     esac
 }

@@ -562,7 +562,7 @@ static void test_status_metrics(const proc *p)
     /* A was evicted and registered again: its counters restarted (one proof since) */
     CHECKF(pc && atoi(pc + strlen("snarkpipe_proofs_completed_total{circuit=\"A\"} ")) == 1, "metrics:\n%.600s", m);
     CHECK(strstr(m, "snarkpipe_stage_duration_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"}") != NULL);
-    CHECK(strstr(m, "snarkpipe_queue_depth{queue=\"dispatch\"}") && strstr(m, "snarkpipe_gpu_busy_ratio{device=\"cpu"));
+    CHECK(strstr(m, "snarkpipe_queue_depth{queue=\"dispatch\"}") && strstr(m, "snarkpipe_device_busy_ratio{device=\"cpu"));
     CHECK(strstr(m, "snarkpipe_jobs_cancelled_total{circuit=\"C\"} 1") != NULL);
     CHECK(strstr(m, "snarkpipe_http_responses_total{code=\"413\"} 2") != NULL);
     sp_dmn_http_resp_free(&r);

@@ -155,7 +155,7 @@ expect_out '^snarkpipe_proofs_completed_total\{circuit="cfg"\} 1$' "metrics coun
 expect 0 "evict" cl evict api
 expect 2 "evict unknown" cl evict api
 expect_out "HTTP 404" "evicting twice is 404"
-expect 2 "prove on an unknown circuit" cl prove --circuit nope "$T/c.wtns"
+expect 2 "prove on an unknown circuit" cl prove --json --circuit nope "$T/c.wtns"
 expect_out "HTTP 404 unknown_circuit" "unknown circuit is 404"
 
 # ---- c. kill -9 and restart ----
@@ -188,7 +188,7 @@ sed -i 's/^log_level = debug/log_level = info\nmax_body = 64KiB/; s/^synth_threa
 printf '[circuit.late]\nzkey = %s\n' "$T/late.zkey" >>"$T/d.conf"
 kill -HUP "$pid"
 for _ in $(seq 300); do grep -q "reload done\|reload failed" "$T/run2.log" && break; sleep 0.1; done
-expect 2 "a body over the reloaded max_body" cl prove --circuit big "$T/big.wtns"
+expect 2 "a body over the reloaded max_body" cl prove --json --circuit big "$T/big.wtns"
 expect_out "HTTP 413 body_too_large" "413 after SIGHUP"
 expect 0 "circuits after SIGHUP" cl circuits
 expect_out '"id":"late"' "new [circuit] section registered on SIGHUP"
@@ -279,9 +279,9 @@ expect 0 "bn254: prove" cl prove --circuit bn --out-dir "$T/o4" "$bnv/witness.wt
 expect 0 "bn254: the proof verifies" "$bin" verify "$bnv/verification_key.json" "$T/o4/public_0.json" "$T/o4/proof_0.json"
 [ ! -e "$T/o4/proof_0.bin" ] && ok "bn254: no bellperson encoding" || bad "bn254: no bellperson encoding"
 expect 2 "bn254: a BLS12-381 key is refused at registration" cl register --id bls --zkey "$T/bls.zkey"
-expect_out "zkey is for bls12-381 but this is the bn254 \(bn128\) prover" "  (names both curves)"
-expect 2 "bn254: a BLS12-381 witness is refused" cl prove --circuit bn "$blsv/witness.wtns"
-expect_out "wtns is for bls12-381 but this is the bn254 \(bn128\) prover" "  (names both curves)"
+expect_out "zkey is for bls12-381 but this daemon proves bn254; start one with \`--curve bls12-381\` \(or \`\[engine\] curve = bls12-381\`\) for this key" "  (names both curves and how to get a daemon of the key's)"
+expect 2 "bn254: a BLS12-381 witness is refused" cl prove --json --circuit bn "$blsv/witness.wtns"
+expect_out "wtns is for bls12-381 but this daemon proves bn254; start one with \`--curve bls12-381\`" "  (names both curves and the fix)"
 kill -TERM "$pid"
 wait "$pid"; drc=$?; pid=
 [ "$drc" -eq 0 ] && ok "bn254: exit 0" || bad "bn254: exit $drc"

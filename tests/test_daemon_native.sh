@@ -209,7 +209,7 @@ kid=$(cat "$T/out")
 running=0
 for _ in $(seq 300); do
     cl --json await --wait-ms 0 "$kid" >"$T/out" 2>&1
-    grep -q '"partition_states":\[[^]]*"\(synthesizing\|synth_done\|gpu\|finishing\)' "$T/out" &&
+    grep -q '"partition_states":\[[^]]*"\(synthesizing\|synth_done\|device\|finishing\)' "$T/out" &&
         { running=1; break; }
     grep -q "completed" "$T/out" && break
     sleep 0.05

@@ -41,7 +41,7 @@ addr=$(head -1 "$T/ready" 2>/dev/null)
 [ -n "$addr" ] || { echo "daemon did not start"; cat "$T/daemon.log"; exit 1; }
 cl() { "$bin" client --addr "$addr" "$@" >/dev/null; }
 cl register --id small --zkey "$T/s.zkey" && cl register --id big --zkey "$T/b.zkey" || exit 1
-for _ in 1 2 3; do cl prove --circuit small "$T/s.wtns" || exit 1; done
+for _ in 1 2 3; do cl prove --out-dir "$T" --circuit small "$T/s.wtns" || exit 1; done
 w=(); for _ in $(seq 24); do w+=("$T/b.wtns"); done
 cl submit --circuit big "${w[@]}" && cl submit --circuit small "$T/s.wtns" "$T/s.wtns" || exit 1
 sleep 0.5

@@ -353,7 +353,7 @@ check "after farm.max_attempts claims" '[ "$(pg_sql "SELECT attempts FROM sp_par
 
 # a paused node claims nothing
 expect 0 "pause n2" cl 2 pause
-expect 0 "a job while n2 is paused" cl 1 prove --circuit alpha --request-id while-paused "$T/wA_5.wtns" "$T/wA_6.wtns" "$T/wA_7.wtns"
+expect 0 "a job while n2 is paused" cl 1 prove --json --circuit alpha --request-id while-paused "$T/wA_5.wtns" "$T/wA_6.wtns" "$T/wA_7.wtns"
 check "n2, paused, proved none of it" \
     '[ "$(pg_sql "SELECT count(*) FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = '"'"'while-paused'"'"' AND p.proved_by LIKE '"'"'n2/%'"'"'")" = 0 ]'
 expect 0 "resume n2" cl 2 resume

@@ -707,13 +707,19 @@ static int client_globals(client *c, int argc, char **argv)
     return i < argc ? i : (sp_cli_usage("client", USAGE, "which command?"), -1);
 }
 
-/* Options of a command (after its name); the rest are its arguments. */
+/* Options of a command (after its name); the rest are its arguments.
+ * The global options (--json, --quiet, --threads) are taken here too.
+ * Returns 0, an exit code, or -1 after --help. */
 static int command_opts(client *c, int argc, char **argv, int i)
 {
     c->wait_ms = 600000;
     for (; i < argc; i++) {
-        int missing = 0;
+        int missing = 0, h = sp_cli_arg("client", USAGE, argc, argv, &i);
         const char *v;
+        if (h == SP_CLI_NEXT)
+            continue;
+        if (h != SP_CLI_OWN)
+            return h == SP_EXIT_OK ? -1 : h;
         struct { const char *name; const char **dst; } str[] = {
             {"--circuit", &c->circuit}, {"--request-id", &c->request_id}, {"--priority", &c->priority},
             {"--proof", &c->proof}, {"--public", &c->pub}, {"--bin", &c->bin}, {"--out-dir", &c->out_dir},
@@ -777,7 +783,7 @@ int sp_cli_client(int argc, char **argv)
     char target[300];
     if ((rc = command_opts(c, argc, argv, i + 1)) != 0) {
         free(c);
-        return rc;
+        return rc < 0 ? SP_EXIT_OK : rc;
     }
     if (!strcmp(cmd, "prove") || !strcmp(cmd, "submit"))
         rc = cmd_submit(c, !strcmp(cmd, "prove"));

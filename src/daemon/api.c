@@ -852,18 +852,22 @@ void sp_dmn_api_circuits_add(sp_dmn *d, dreq *r)
     if (is_type(r, "multipart/form-data")) {
         code = add_upload(d, r, id, &bad_params, err);
     } else if (is_type(r, "application/json")) {
-        if (!(code = add_by_path(d, r, id, &bad_params, err)))
+        if (!(code = add_by_path(d, r, id, &bad_params, err))) {
+            SP_DMN_LOGI("circuit registration refused (400 malformed_json)");
             return;
+        }
     } else {
+        SP_DMN_LOGI("circuit registration refused (415 unsupported_media_type)");
         sp_dmn_http_error(r, 415, "unsupported_media_type", "register with application/json (paths) or "
                           "multipart/form-data (upload)");
         return;
     }
     if (code != 201) {
-        sp_dmn_http_error(r, code, code == 409 ? "circuit_exists" : bad_params ? "bad_params" : code == 422 ? "bad_key"
-                          : code == 400 ? "bad_request"
-                          : code == 403 ? "forbidden_path" : code == 500 ? "state_write_failed" : code == 507
-                          ? "too_many_circuits" : "unavailable", "%s", err);
+        const char *what = code == 409 ? "circuit_exists" : bad_params ? "bad_params" : code == 422 ? "bad_key"
+                         : code == 400 ? "bad_request" : code == 403 ? "forbidden_path" : code == 500
+                         ? "state_write_failed" : code == 507 ? "too_many_circuits" : "unavailable";
+        SP_DMN_LOGI("circuit %.63s: registration refused (%d %s): %s", id[0] ? id : "(no id)", code, what, err);
+        sp_dmn_http_error(r, code, what, "%s", err);
         return;
     }
     sp_json_writer w;

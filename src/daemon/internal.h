@@ -117,6 +117,12 @@ int sp_dmn_reg_add(sp_dmn *d, const reg_spec *s, char err[SP_ERR_LEN]);
 int sp_dmn_reg_reserve(sp_dmn *d, const char *id, sp_dmn_circ_source src, dcircuit **out, char err[SP_ERR_LEN]);
 int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[SP_ERR_LEN]);
 void sp_dmn_reg_abandon(sp_dmn *d, dcircuit *c);
+/* A refusal of a file of the other curve ("zkey is for bn254 (bn128) but
+ * this is the bls12-381 prover", the readers' words) made to say how to
+ * get a daemon of that curve ("... start one with `--curve bn254` (or
+ * `[engine] curve = bn254`) for this <thing>"). Returns 1 when err was
+ * such a refusal (and is rewritten), else 0 (err unchanged). */
+int sp_dmn_curve_hint(char err[SP_ERR_LEN], const char *thing);
 /* Registration by path (keypath.c): path must name a regular file under
  * keys.key_dirs (symbolic links resolved) unless keys.any_key_path. On
  * output: resolved the canonical path. Returns 0, or 403 with err (which
@@ -270,8 +276,12 @@ sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32
 /* Writes the members every job answer starts with: job_id, request_id
  * (when the client gave one) and circuit. */
 void sp_dmn_jobs_json_head(sp_json_writer *w, const djob *j);
-/* Writes the state of a pending job (engine snapshot) as a JSON object. */
+/* Writes the state of a pending job (engine snapshot) as a JSON object:
+ * partition_states and its "progress" (jobs.c says how it is estimated). */
 char *sp_dmn_jobs_pending_json(sp_dmn *d, djob *j, size_t *len);
+/* A partition's state as the API names it: the engine's names, "device"
+ * for its device call (whatever the backend: cpu, cuda). */
+const char *sp_dmn_part_state_name(sp_engine_part_state s);
 /* Drops finished jobs older than result_ttl (and the oldest beyond the cap). */
 void sp_dmn_jobs_tick(sp_dmn *d);
 void sp_dmn_jobs_free_all(sp_dmn *d);
@@ -329,6 +339,8 @@ typedef struct {
     int lane;                  /* index into lanes */
     double t0, t1;             /* engine ms; t1 < 0 while running */
     char job[40];
+    int steps;                 /* device bars: the backend's steps reported so far (DEV_STAGE) */
+    char step[24];             /* and the last one's name */
 } trk_bar;
 
 typedef struct {
@@ -336,6 +348,7 @@ typedef struct {
     char job[40];
     double t_submit, t_first_synth, t_done;
     double synth_ms, gpu_ms, finish_ms;
+    size_t n_parts, n_proved;  /* partitions (JOB_SUBMIT) and those finished (FINISH_END) */
     int done;
 } trk_job;
 
@@ -355,6 +368,7 @@ typedef struct {
     double hist_sum[SP_DMN_STAGE_N];
     uint64_t hist_count[SP_DMN_STAGE_N];
     uint64_t lines;
+    int steps_per_call;        /* the backend's steps in the last device call that ended (0: none yet) */
 } dtracker;
 
 /* Opens the pipe: *path_out the path the engine is to write to. */
@@ -366,8 +380,14 @@ void sp_dmn_trk_stop(sp_dmn *d);
 /* Timings of job seq; waits up to wait_ms for its JOB_DONE line.
  * Returns 1 when known. t[SP_DMN_STAGE_N] in ms. */
 int sp_dmn_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double t[SP_DMN_STAGE_N]);
-/* "waterfall": {...} member of the status object. */
-void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms);
+/* Where the device call of partition part of job (the daemon's job id)
+ * stands: *steps the backend's steps it reported so far, *of those of the
+ * last device call that ended (0 when none has), step the last one's name
+ * ("" before the first). Returns 1 when the call is known (running). */
+int sp_dmn_trk_device_steps(sp_dmn *d, const char *job, uint32_t part, int *steps, int *of, char step[24]);
+/* "waterfall": {...} member of the status object; its device lanes are
+ * named after st's devices ("cpu0 w0", "cuda1 w0"). */
+void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, const sp_engine_status *st);
 void sp_dmn_trk_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 
 /* ---- http.c ---- */

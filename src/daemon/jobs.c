@@ -67,6 +67,8 @@ sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32
 {
     size_t n = 0;
     sp_status st = sp_wtns_parse(w, &n, data, len, err);
+    if (st != SP_OK)
+        sp_dmn_curve_hint(err, "witness");
     if (st == SP_OK && n != n_vars) {
         snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, id, n_vars);
         free(*w);
@@ -140,7 +142,7 @@ void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, cons
 
 void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known)
 {
-    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
+    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "device", "finish", "total"};
     sp_jw_key(w, "timings_ms");
     sp_jw_begin_object(w);
     for (int s = 0; s < SP_DMN_STAGE_N; s++) {
@@ -236,9 +238,11 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
      * client that saw its job finish can evict the circuit at once. */
     sp_dmn_reg_release(d, j->circ, res.status, res.n_partitions);
     if (res.status == SP_OK)
-        SP_DMN_LOGD("job %s: completed (%zu proofs, %.1f ms)", j->id, res.n_partitions, res.done_ms - res.submit_ms);
+        SP_DMN_LOGI("job %s: completed (%zu proof%s, %.1f ms)", j->id, res.n_partitions, res.n_partitions == 1 ? "" : "s",
+                    res.done_ms - res.submit_ms);
     else
-        SP_DMN_LOGI("job %s: %s: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed", res.err);
+        SP_DMN_LOGI("job %s: %s after %.1f ms: %s", j->id, res.status == SP_ERR_CANCELLED ? "cancelled" : "failed",
+                    res.done_ms - res.submit_ms, res.err[0] ? res.err : sp_status_str(res.status));
     pthread_mutex_lock(&d->jobs.mu);
     int by_shutdown = res.status == SP_ERR_CANCELLED && !j->client_cancelled && atomic_load(&d->draining);
     j->status = text ? res.status : SP_ERR_NOMEM;
@@ -379,7 +383,9 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
         free(j);
         return code;
     }
-    SP_DMN_LOGD("job %s: submitted (%s, %zu partitions, priority %d)", j->id, c->id, s->n, s->priority);
+    SP_DMN_LOGI("job %s: submitted (circuit %s, %zu partition%s, priority %d%s%s%s)", j->id, c->id, s->n,
+                s->n == 1 ? "" : "s", s->priority, *j->request_id ? ", request_id '" : "",
+                *j->request_id ? j->request_id : "", *j->request_id ? "'" : "");
     *out = j;
     return 202;
 }
@@ -589,10 +595,85 @@ size_t sp_dmn_jobs_live(sp_dmn *d)
     return n;
 }
 
+const char *sp_dmn_part_state_name(sp_engine_part_state s)
+{
+    return s == SP_PART_GPU ? "device" : sp_engine_part_state_str(s);
+}
+
+/*
+ * Progress. A pending job's "progress" is an estimate from the stages its
+ * partitions have reached, not from time (stages differ in length from
+ * one circuit and device to the next). Each partition counts:
+ *   queued 0, synthesis 5, device_queue 25, device 30 + 55 x the
+ *   backend's steps reported / the steps of the last device call that
+ *   ended (at most 80), finish 90, done, failed and cancelled 100;
+ * the job's percent is their mean, and its stage that of its first
+ * partition not finished. A partition on the device is at "device:STEP",
+ * STEP the last step the backend reported done ("device" before the first).
+ */
+static int part_progress(sp_dmn *d, const djob *j, uint32_t k, sp_engine_part_state s, char stage[48])
+{
+    static const char *const names[] = {"queued", "synthesis", "device_queue", "device", "finish", "done",
+                                        "failed", "cancelled"};
+    static const int pct[] = {0, 5, 25, 30, 90, 100, 100, 100};
+    if ((unsigned)s >= sizeof pct / sizeof pct[0]) {
+        snprintf(stage, 48, "unknown");
+        return 0;
+    }
+    snprintf(stage, 48, "%s", names[s]);
+    int steps = 0, of = 0;
+    char step[24];
+    if (s != SP_PART_GPU || !sp_dmn_trk_device_steps(d, j->id, k, &steps, &of, step) || !step[0])
+        return pct[s];
+    snprintf(stage, 48, "device:%s", step);
+    int p = 30 + (of > 0 ? 55 * steps / of : 0);
+    return p < 80 ? p : 80;
+}
+
+static void progress_json(sp_dmn *d, sp_json_writer *w, const djob *j, const sp_engine_job_status *js)
+{
+    size_t n = js ? js->n_partitions : j->n_parts, done = 0, sum = 0, first = n;
+    char stage[48], job_stage[48] = "queued";
+    sp_jw_key(w, "progress");
+    sp_jw_begin_object(w);
+    sp_jw_key(w, "per_partition");
+    sp_jw_begin_array(w);
+    for (size_t k = 0; js && k < n; k++) {
+        sp_engine_part_state s = js->parts[k].state;
+        int p = part_progress(d, j, (uint32_t)k, s, stage);
+        done += s == SP_PART_DONE;
+        sum += (size_t)p;
+        if (first == n && s != SP_PART_DONE) {
+            first = k;
+            snprintf(job_stage, sizeof job_stage, "%s", stage);
+        }
+        sp_jw_begin_object(w);
+        sp_jw_key(w, "stage");
+        sp_jw_string(w, stage);
+        sp_jw_key(w, "percent");
+        sp_jw_u64(w, (uint64_t)p);
+        sp_jw_end_object(w);
+    }
+    sp_jw_end_array(w);
+    sp_jw_key(w, "partitions");
+    sp_jw_u64(w, n);
+    sp_jw_key(w, "partitions_done");
+    sp_jw_u64(w, done);
+    sp_jw_key(w, "stage");
+    sp_jw_string(w, js && first == n ? "done" : job_stage);
+    sp_jw_key(w, "percent");
+    sp_jw_u64(w, js && n ? sum / n : 0);
+    sp_jw_end_object(w);
+}
+
 char *sp_dmn_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
 {
     sp_engine_status st;
     int have = sp_engine_status_get(d->eng, &st) == SP_OK;
+    const sp_engine_job_status *js = NULL;
+    for (size_t i = 0; have && i < st.n_jobs && !js; i++)
+        if (!strcmp(st.jobs[i].request_id, j->id))
+            js = &st.jobs[i];
     sp_json_writer w;
     sp_jw_init(&w, 0);
     sp_jw_begin_object(&w);
@@ -603,11 +684,10 @@ char *sp_dmn_jobs_pending_json(sp_dmn *d, djob *j, size_t *len)
     sp_jw_double(&w, sp_dmn_wire_now_ms() - j->t_submit);
     sp_jw_key(&w, "partition_states");
     sp_jw_begin_array(&w);
-    for (size_t i = 0; have && i < st.n_jobs; i++)
-        if (!strcmp(st.jobs[i].request_id, j->id))
-            for (size_t k = 0; k < st.jobs[i].n_partitions; k++)
-                sp_jw_string(&w, sp_engine_part_state_str(st.jobs[i].parts[k].state));
+    for (size_t k = 0; js && k < js->n_partitions; k++)
+        sp_jw_string(&w, sp_dmn_part_state_name(js->parts[k].state));
     sp_jw_end_array(&w);
+    progress_json(d, &w, j, js);
     sp_jw_end_object(&w);
     if (have)
         sp_engine_status_free(&st);

@@ -1,6 +1,6 @@
 /* The live status page served at GET / (internal.h): it polls /v1/status
  * every second and draws the queue, one lane per worker (synthesis slots,
- * GPU workers, finish workers) with the recent partitions of each job, and
+ * device workers named after their device, finish workers) with the recent partitions of each job, and
  * the resident keys. A token for a daemon with auth goes in the URL
  * fragment: http://host:port/#token=... (fragments are not sent to servers). */
 #include "daemon/internal.h"
@@ -52,7 +52,7 @@ const char sp_dmn_page_html[] =
     "function cards(s) {\n"
     "  const t = s.totals, m = s.memory, q = s.queues, w = s.workers;\n"
     "  $(\"cards\").innerHTML =\n"
-    "    card(\"queued partitions\", q.dispatch + \" / \" + q.gpu + \" / \" + q.finish) +\n"
+    "    card(\"queued partitions\", q.dispatch + \" / \" + q.device + \" / \" + q.finish) +\n"
     "    card(\"jobs in flight\", s.jobs.length) +\n"
     "    card(\"completed\", t.jobs_completed) + card(\"failed\", t.jobs_failed) +\n"
     "    card(\"cancelled\", t.jobs_cancelled) + card(\"rejected\", t.jobs_rejected) +\n"

@@ -31,6 +31,7 @@
 #include "groth16/keycache.h"
 #include "groth16/params.h"
 #include "groth16/zkey.h"
+#include "util/curves.h"
 #include "util/file.h"
 
 const char *sp_dmn_tier_name(sp_dmn_tier t)
@@ -455,6 +456,22 @@ static sp_status check_native(const dcircuit *c, char err[SP_ERR_LEN])
 
 static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
 
+int sp_dmn_curve_hint(char err[SP_ERR_LEN], const char *thing)
+{
+    sp_curve_id other = SP_CURVE_ID_THIS == SP_CURVE_ID_BN254 ? SP_CURVE_ID_BLS12_381 : SP_CURVE_ID_BN254;
+    char phrase[96], what[64];
+    snprintf(phrase, sizeof phrase, " is for %s but this is the %s prover", sp_curve_label(other),
+             sp_curve_label(SP_CURVE_ID_THIS));
+    const char *at = strstr(err, phrase);
+    if (!at)
+        return 0;
+    snprintf(what, sizeof what, "%.*s", (int)(at - err < 63 ? at - err : 63), err);
+    snprintf(err, SP_ERR_LEN, "%s is for %s but this daemon proves %s; start one with `--curve %s` (or `[engine] "
+             "curve = %s`) for this %s", what, sp_curve_label(other), sp_curve_name(SP_CURVE_ID_THIS),
+             sp_curve_name(other), sp_curve_name(other), thing);
+    return 1;
+}
+
 static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
 {
     int has_z = s->zkey && *s->zkey, has_p = s->params && *s->params;
@@ -560,6 +577,8 @@ int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[
     c->file_bytes = file_size(*c->zkey ? c->zkey : c->params) + file_size(c->r1cs);
     sp_status st = load_new(d, c, err);
     int code = st == SP_OK ? 201 : http_of(st);
+    if (code == 422)
+        sp_dmn_curve_hint(err, "key");
     /* Recorded before anyone can use it; a record that cannot be written
      * undoes the registration (the client hears 500, a restart agrees). */
     if (st == SP_OK && !s->restoring && sp_dmn_state_circuit_save(d, c, err) != SP_OK) {

@@ -28,6 +28,7 @@
 #include "daemon/internal.h"
 #include "daemon/log.h"
 #include "daemon/queue.h"
+#include "util/curves.h"
 #include "util/file.h"
 #include "util/rng.h"
 
@@ -278,8 +279,8 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
     pthread_mutex_lock(&d->trk.mu);
     d->trk.n_dev = (int)es.n_devices;
     pthread_mutex_unlock(&d->trk.mu);
-    SP_DMN_LOGI("engine: backends %s, %d synthesis workers, %zu device(s), budget %zu bytes", d->cfg.backends,
-                es.synth_workers, es.n_devices, es.budget_total);
+    SP_DMN_LOGI("engine: curve %s, backends %s, %d synthesis workers, %zu device(s), budget %zu bytes",
+                sp_curve_name(SP_CURVE_ID_THIS), d->cfg.backends, es.synth_workers, es.n_devices, es.budget_total);
     sp_engine_status_free(&es);
     return SP_OK;
 }

@@ -105,7 +105,7 @@ static void queues_json(sp_json_writer *w, const sp_engine_status *st)
     sp_jw_key(w, "queues");
     sp_jw_begin_object(w);
     kv_u64(w, "dispatch", st->queued);
-    kv_u64(w, "gpu", st->gpu_queued);
+    kv_u64(w, "device", st->gpu_queued);
     kv_u64(w, "finish", st->finish_queued);
     sp_jw_end_object(w);
     sp_jw_key(w, "workers");
@@ -156,7 +156,7 @@ static void jobs_json(sp_json_writer *w, const sp_engine_status *st)
         sp_jw_key(w, "partitions");
         sp_jw_begin_array(w);
         for (size_t k = 0; k < j->n_partitions; k++)
-            sp_jw_string(w, sp_engine_part_state_str(j->parts[k].state));
+            sp_jw_string(w, sp_dmn_part_state_name(j->parts[k].state));
         sp_jw_end_array(w);
         sp_jw_key(w, "devices"); /* where each partition's device call ran (null: not yet) */
         sp_jw_begin_array(w);
@@ -202,7 +202,7 @@ void sp_dmn_api_status(sp_dmn *d, dreq *r)
     totals_json(d, &w, &st);
     jobs_json(&w, &st);
     sp_dmn_farm_status_json(d, &w);
-    sp_dmn_trk_json(d, &w, st.uptime_ms);
+    sp_dmn_trk_json(d, &w, &st);
     sp_jw_end_object(&w);
     sp_engine_status_free(&st);
     sp_dmn_http_send_json(r, 200, &w);
@@ -237,15 +237,15 @@ void sp_dmn_api_metrics(sp_dmn *d, dreq *r)
     GAUGE("snarkpipe_jobs_in_flight", "Jobs submitted and not finished.", "%zu\n", sp_dmn_jobs_live(d));
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_queue_depth Partitions waiting, by queue.\n"
                   "# TYPE snarkpipe_queue_depth gauge\nsnarkpipe_queue_depth{queue=\"dispatch\"} %zu\n"
-                  "snarkpipe_queue_depth{queue=\"gpu\"} %zu\nsnarkpipe_queue_depth{queue=\"finish\"} %zu\n",
+                  "snarkpipe_queue_depth{queue=\"device\"} %zu\nsnarkpipe_queue_depth{queue=\"finish\"} %zu\n",
                   st.queued, st.gpu_queued, st.finish_queued);
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_workers_busy Workers holding a partition, by pool.\n"
                   "# TYPE snarkpipe_workers_busy gauge\nsnarkpipe_workers_busy{pool=\"synth\"} %d\n"
                   "snarkpipe_workers_busy{pool=\"finish\"} %d\n", st.synth_busy, st.finish_busy);
-    sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_gpu_busy_ratio Share of the uptime the device lock was held.\n"
-                  "# TYPE snarkpipe_gpu_busy_ratio gauge\n");
+    sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_device_busy_ratio Share of the uptime the device lock was held.\n"
+                  "# TYPE snarkpipe_device_busy_ratio gauge\n");
     for (size_t i = 0; i < st.n_devices; i++)
-        sp_buf_printf(&b, &len, &cap, "snarkpipe_gpu_busy_ratio{device=\"%s\"} %.6f\n", st.devices[i].name,
+        sp_buf_printf(&b, &len, &cap, "snarkpipe_device_busy_ratio{device=\"%s\"} %.6f\n", st.devices[i].name,
                       st.uptime_ms > 0 ? st.devices[i].lock_held_ms / st.uptime_ms : 0.0);
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_device_partitions_total Device calls (partitions) per device.\n"
                   "# TYPE snarkpipe_device_partitions_total counter\n");

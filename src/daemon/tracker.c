@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon/internal.h"
+#include "groth16/backend.h"
 #include "util/buf.h"
 #include "daemon/log.h"
 
@@ -73,8 +74,19 @@ static void bar_open(dtracker *t, uint64_t seq, uint32_t part, int kind, int lan
 {
     trk_bar *b = &t->bars[t->bar_next++ % SP_DMN_TRK_BARS];
     const trk_job *tj = &t->jobs[seq % SP_DMN_TRK_DONE];
-    *b = (trk_bar){seq, part, kind, lane, t0, -1, ""};
+    *b = (trk_bar){seq, part, kind, lane, t0, -1, "", 0, ""};
     snprintf(b->job, sizeof b->job, "%s", tj->seq == seq ? tj->job : "?");
+}
+
+/* The open bar (seq, part, kind), or NULL. */
+static trk_bar *bar_find(dtracker *t, uint64_t seq, uint32_t part, int kind)
+{
+    for (size_t i = 0; i < SP_DMN_TRK_BARS; i++) {
+        trk_bar *b = &t->bars[i];
+        if (b->t1 < 0 && b->seq == seq && b->part == part && b->kind == kind)
+            return b;
+    }
+    return NULL;
 }
 
 /* Closes the open bar (seq, part, kind); kind -1 closes every kind. */
@@ -95,7 +107,20 @@ static void on_engine_start(dtracker *t, const char *det)
     t->n_finish = (int)detail_l(det, "finish", 1);
 }
 
-static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, const char *det)
+/* A backend's step of a running device call (DEV_STAGE): counted on its bar. */
+static void on_device_step(dtracker *t, uint64_t seq, long part, const char *det)
+{
+    char step[24];
+    trk_bar *b = bar_find(t, seq, (uint32_t)part, 2);
+    if (!b || !detail(det, "stage", step, sizeof step) || sp_backend_side_stage(step))
+        return;
+    b->steps++;
+    snprintf(b->step, sizeof b->step, "%s", step);
+}
+
+/* One job event; msg gets the log line it is worth ("" for none), written
+ * once the tracker's lock is released. */
+static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, const char *det, char *msg, size_t msg_len)
 {
     trk_job *tj = &t->jobs[seq % SP_DMN_TRK_DONE];
     long part = detail_l(det, "partition", -1);
@@ -103,14 +128,20 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
         memset(tj, 0, sizeof *tj);
         tj->seq = seq;
         tj->t_submit = ts;
+        tj->n_parts = (size_t)detail_l(det, "partitions", 0);
         detail(det, "request", tj->job, sizeof tj->job);
         return;
     }
     int known = tj->seq == seq;
     if (!strcmp(ev, "SYNTH_START")) {
         bar_open(t, seq, (uint32_t)part, 0, lane_of(t, 0, detail_l(det, "slot", 0), 0), ts);
-        if (known && tj->t_first_synth == 0)
+        if (known && tj->t_first_synth == 0) {
             tj->t_first_synth = ts;
+            snprintf(msg, msg_len, "job %s: started (%zu partition%s; %.0f ms in the queue)", tj->job, tj->n_parts,
+                     tj->n_parts == 1 ? "" : "s", ts - tj->t_submit);
+        }
+    } else if (!strcmp(ev, "DEV_STAGE")) {
+        on_device_step(t, seq, part, det);
     } else if (!strcmp(ev, "SYNTH_END")) {
         bar_close(t, seq, part, 0, ts);
         double ms = detail_f(det, "synth_ms");
@@ -122,6 +153,9 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
         bar_close(t, seq, part, 1, ts);
         bar_open(t, seq, (uint32_t)part, 2, lane_of(t, 2, detail_l(det, "gpu", 0), detail_l(det, "worker", 0)), ts);
     } else if (!strcmp(ev, "GPU_END")) {
+        const trk_bar *b = bar_find(t, seq, (uint32_t)part, 2);
+        if (b && b->steps)
+            t->steps_per_call = b->steps;
         bar_close(t, seq, part, 2, ts);
         double ms = detail_f(det, "gpu_ms");
         hist_add(t, SP_DMN_STAGE_GPU, ms);
@@ -133,6 +167,9 @@ static void on_job_event(dtracker *t, const char *ev, uint64_t seq, double ts, c
         double ms = detail_f(det, "finish_ms");
         hist_add(t, SP_DMN_STAGE_FINISH, ms);
         tj->finish_ms += known ? ms : 0;
+        tj->n_proved += known;
+        if (known && tj->n_parts > 1) /* one partition: the job's own line says it */
+            snprintf(msg, msg_len, "job %s: partition %ld proved (%zu of %zu)", tj->job, part, tj->n_proved, tj->n_parts);
     } else if (!strcmp(ev, "PART_FAIL")) {
         bar_close(t, seq, part, -1, ts);
     } else if (!strcmp(ev, "JOB_DONE")) {
@@ -163,13 +200,16 @@ static void on_line(dtracker *t, char *line)
     }
     f[3] = p;
     double ts = atof(f[0]);
+    char msg[256] = "";
     pthread_mutex_lock(&t->mu);
     t->lines++;
     if (!strcmp(f[1], "ENGINE_START"))
         on_engine_start(t, f[3]);
     else if (f[2][0] == 'j')
-        on_job_event(t, f[1], strtoull(f[2] + 1, NULL, 10), ts, f[3]);
+        on_job_event(t, f[1], strtoull(f[2] + 1, NULL, 10), ts, f[3], msg, sizeof msg);
     pthread_mutex_unlock(&t->mu);
+    if (msg[0])
+        SP_DMN_LOGI("%s", msg);
 }
 
 static void *reader(void *arg)
@@ -287,9 +327,38 @@ int sp_dmn_trk_job_timings(sp_dmn *d, uint64_t seq, long wait_ms, double out[SP_
     return known;
 }
 
-static void lanes_json(const dtracker *t, sp_json_writer *w)
+int sp_dmn_trk_device_steps(sp_dmn *d, const char *job, uint32_t part, int *steps, int *of, char step[24])
 {
-    char name[48];
+    dtracker *t = &d->trk;
+    int found = 0;
+    *steps = *of = 0;
+    step[0] = 0;
+    pthread_mutex_lock(&t->mu);
+    for (size_t i = 0; i < SP_DMN_TRK_BARS && !found; i++) {
+        const trk_bar *b = &t->bars[i];
+        if (b->t1 < 0 && b->kind == 2 && b->part == part && b->seq && !strcmp(b->job, job)) {
+            *steps = b->steps;
+            snprintf(step, 24, "%s", b->step);
+            found = 1;
+        }
+    }
+    *of = t->steps_per_call;
+    pthread_mutex_unlock(&t->mu);
+    return found;
+}
+
+/* A device's lane name: its kind and number ("cpu" and "cpu#2" are cpu0
+ * and cpu1, "cuda:1" is cuda1), so a CPU-only daemon shows no GPU. */
+static void device_lane(char *out, size_t out_len, const char *name)
+{
+    size_t kind = strcspn(name, ":#");
+    long n = name[kind] == ':' ? atol(name + kind + 1) : name[kind] == '#' ? atol(name + kind + 1) - 1 : 0;
+    snprintf(out, out_len, "%.*s%ld", (int)(kind < 24 ? kind : 24), name, n < 0 ? 0 : n);
+}
+
+static void lanes_json(const dtracker *t, sp_json_writer *w, const sp_engine_status *st)
+{
+    char name[48], dev[32];
     sp_jw_key(w, "lanes");
     sp_jw_begin_array(w);
     for (int i = 0; i < t->n_synth; i++) {
@@ -298,7 +367,11 @@ static void lanes_json(const dtracker *t, sp_json_writer *w)
     }
     for (int g = 0; g < t->n_dev; g++)
         for (int k = 0; k < t->n_gpu_workers; k++) {
-            snprintf(name, sizeof name, "gpu%d w%d", g, k);
+            if ((size_t)g < st->n_devices)
+                device_lane(dev, sizeof dev, st->devices[g].name);
+            else
+                snprintf(dev, sizeof dev, "device%d", g);
+            snprintf(name, sizeof name, "%s w%d", dev, k);
             sp_jw_string(w, name);
         }
     for (int i = 0; i < t->n_finish; i++) {
@@ -308,16 +381,17 @@ static void lanes_json(const dtracker *t, sp_json_writer *w)
     sp_jw_end_array(w);
 }
 
-void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
+void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, const sp_engine_status *st)
 {
-    static const char *kinds[] = {"synth", "wait", "gpu", "finish"};
+    static const char *kinds[] = {"synth", "wait", "device", "finish"};
     dtracker *t = &d->trk;
+    double now_ms = st->uptime_ms;
     pthread_mutex_lock(&t->mu);
     sp_jw_key(w, "waterfall");
     sp_jw_begin_object(w);
     sp_jw_key(w, "now_ms");
     sp_jw_double(w, now_ms);
-    lanes_json(t, w);
+    lanes_json(t, w, st);
     sp_jw_key(w, "bars"); /* [lane, kind, t0, t1 or null (running), job, partition] */
     sp_jw_begin_array(w);
     for (size_t i = 0; i < SP_DMN_TRK_BARS; i++) {
@@ -343,11 +417,11 @@ void sp_dmn_trk_json(sp_dmn *d, sp_json_writer *w, double now_ms)
 
 void sp_dmn_trk_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
 {
-    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "gpu", "finish", "total"};
+    static const char *names[SP_DMN_STAGE_N] = {"queue_wait", "synthesis", "device", "finish", "total"};
     dtracker *t = &d->trk;
     pthread_mutex_lock(&t->mu);
     sp_buf_printf(b, len, cap, "# HELP snarkpipe_stage_duration_seconds Time per stage: queue_wait and total per job, "
-                               "synthesis, gpu (device lock held) and finish per partition.\n"
+                               "synthesis, device (device lock held) and finish per partition.\n"
                                "# TYPE snarkpipe_stage_duration_seconds histogram\n");
     for (int s = 0; s < SP_DMN_STAGE_N; s++) {
         uint64_t cum = 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 5's measurement on a GPU machine, in one go: a generated circuit of
+# The engine measured on a GPU machine, in one go: a generated circuit of
 # 2^K constraints (70% of the witness 0 or 1), its development setup (on the
 # GPU when `setup --backend` has it), then the in-process engine on cuda:0:
 #   1. a pilot of two short load runs, G2 MSM on the finish pool vs inside

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process prove time of one or more snarkpipe binaries against
 # snarkjs 0.7.6, alternating in rounds, on the same .zkey/.wtns: the
-# figure issue 12 asks for (default `snarkpipe prove`, key cached, the
+# user's figure (default `snarkpipe prove`, key cached, the
 # second and later runs using the reload path) with the run-to-run drift
 # of a shared machine spread over every prover alike.
 #

@@ -1,6 +1,5 @@
 /*
- * The proving engine in CPU mode, end to end (issue 5, "How it must be
- * checked"): proofs come back in partition order and verify; many
+ * The proving engine in CPU mode, end to end: proofs come back in partition order and verify; many
  * concurrent jobs with random cancels; a bad witness fails only its job;
  * the budget is never exceeded and jobs wait rather than fail; the a, b, c
  * pool grows only while no partition waits for a device; priority;

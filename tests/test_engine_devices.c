@@ -1,5 +1,5 @@
 /*
- * Several devices in one engine (issue 13): each device has its lock, its
+ * Several devices in one engine: each device has its lock, its
  * workers and its own attached keys; a partition goes to whichever device
  * frees first among those its key is attached to, and never to another.
  *

@@ -87,9 +87,12 @@ static void copy_file(const char *to, const char *from)
     free(b);
 }
 
+static uint64_t cap_bytes; /* the cache's cap for load(); 0: the default */
+
 static sp_status load(sp_g16_pk *pk, sp_kc_report *rep, const char *path, unsigned flags, int store, char *err)
 {
-    sp_kc_request rq = {.kind = SP_KC_ZKEY, .path = path, .flags = flags, .threads = 2, .store = store};
+    sp_kc_request rq = {.kind = SP_KC_ZKEY, .path = path, .flags = flags, .threads = 2, .store = store,
+                        .max_bytes = cap_bytes};
     return sp_kc_load(pk, rep, DIRC, &rq, err);
 }
 
@@ -167,10 +170,16 @@ static void test_hit(void)
     CHECK(tg_pk_equal(&pk, &ref) && pk.mpc_len == ref.mpc_len && !memcmp(pk.mpc, ref.mpc, ref.mpc_len));
     CHECK(verifies(&pk));
     sp_g16_pk_free(&pk);
-    /* the same content under another path has its own entry */
+    /* the same content under another path shares its entry: a hit, nothing written */
+    char first[SP_KC_PATH];
+    snprintf(first, sizeof first, "%s", rep.entry);
     copy_file(KEY2, KEY);
-    CHECK(load(&pk, &rep, KEY2, 0, 1, err) == SP_OK && rep.outcome == SP_KC_MISS && rep.stored);
+    CHECK(load(&pk, &rep, KEY2, 0, 1, err) == SP_OK && rep.outcome == SP_KC_HIT && !rep.stored &&
+          !strcmp(rep.entry, first) && tg_pk_equal(&pk, &ref));
     sp_g16_pk_free(&pk);
+    int e, t, o;
+    count_files(&e, &t, &o);
+    CHECKF(e == 1 && t == 0 && o == 2, "%d entries, %d temporary, %d other files (two references)", e, t, o);
     CHECK(load(&pk, &rep, KEY2, SP_G16_SKIP_SUBGROUP_CHECK, 1, err) == SP_OK && rep.outcome == SP_KC_HIT);
     sp_g16_pk_free(&pk);
     unlink(KEY2);
@@ -237,9 +246,9 @@ static void test_key_changed(void)
     /* truncated by one byte */
     spit(KEY, orig, len - 1);
     CHECK(load(&pk, &rep, KEY, 0, 1, err) != SP_OK && rep.outcome == SP_KC_STALE);
-    /* replaced by another valid key of the same size (another setup of the circuit) */
+    /* the original content again: its entry is still there and serves */
     spit(KEY, orig, len);
-    CHECK(load(&pk, &rep, KEY, 0, 1, err) == SP_OK && rep.stored);
+    CHECK(load(&pk, &rep, KEY, 0, 1, err) == SP_OK && rep.outcome == SP_KC_HIT && !rep.stored);
     sp_g16_pk_free(&pk);
     path_in(other, sizeof other, "other.zkey");
     make_key(other);
@@ -380,6 +389,23 @@ static void test_damaged(sp_rng *rng)
 
 /* ---- the stamp ---- */
 
+/* The path of the one reference in the cache directory; 0 when there is not exactly one. */
+static int ref_path(char *out, size_t n)
+{
+    DIR *d = opendir(DIRC);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".spref") && e->d_name[0] != '.') {
+            int w = snprintf(out, n, "%s/%s", DIRC, e->d_name);
+            found += w > 0 && (size_t)w < n ? 1 : 100;
+        }
+    if (d)
+        closedir(d);
+    CHECKF(found == 1, "%d references", found);
+    return found == 1;
+}
+
 static void nap_ms(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -480,7 +506,8 @@ static void test_stamp(void)
     spit(tmp, orig, len);
     struct timespec ts[2] = {st.st_mtim, st.st_mtim};
     CHECK(utimensat(AT_FDCWD, tmp, ts, 0) == 0 && rename(tmp, KEY) == 0);
-    CHECK(load_stamp(&id, &sd, &ref, "replaced by rename") == SP_KC_STALE && !id);
+    /* (the original content's entry, still there, serves) */
+    CHECK(load_stamp(&id, &sd, &ref, "replaced by rename") == SP_KC_HIT && !id);
     stamp_now(&ref, "renamed, stamped again");
 
     /* truncated (and put back) */
@@ -505,17 +532,18 @@ static void test_stamp(void)
         sp_kc_report rep;
         CHECK(load(&pk, &rep, KEY, 0, 1, err) == SP_OK && rep.identity);
         sp_g16_pk_free(&pk);
-        size_t elen;
-        uint8_t *e = slurp(rep.entry, &elen);
+        size_t elen, rlen;
+        char refp[400];
+        uint8_t *e = ref_path(refp, sizeof refp) ? slurp(refp, &rlen) : NULL;
         if (e) {
-            e[KC_STAMP_AT + 3] ^= 0x40; /* the inode's bits */
-            spit(rep.entry, e, elen);
+            e[40 + 3] ^= 0x40; /* the stamp's inode bits (keycache_entry.h, the reference's layout) */
+            spit(refp, e, rlen);
             CHECK(load_stamp(&id, &sd, &ref, "stamp damaged") == SP_KC_HIT && !id && sd);
-            /* a damaged payload under a matching stamp: the checksum catches it */
             CHECK(load_stamp(&id, &sd, &ref, "stamp again") == SP_KC_HIT && id);
             free(e);
-            e = slurp(rep.entry, &elen);
         }
+        /* a damaged payload under a matching stamp: the checksum catches it */
+        e = slurp(rep.entry, &elen);
         if (e) {
             e[KC_HEAD + elen / 3] ^= 0x08;
             spit(rep.entry, e, elen);
@@ -553,6 +581,82 @@ static void test_directory(void)
     sp_g16_pk_free(&pk);
     count_files(&e, &t, &o);
     CHECK(e == 0 && t == 0);
+}
+
+/* ---- the size cap: least recently used first ---- */
+
+/* Sets an entry's last use (its mtime) to Unix second t: orders uses without waiting. */
+static void set_used(const char *entry, time_t t)
+{
+    struct timespec ts[2] = {{t, 0}, {t, 0}};
+    CHECKF(utimensat(AT_FDCWD, entry, ts, 0) == 0, "%s", entry);
+}
+
+static int gone(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* Loads key path, storing: the outcome; its entry's path into ent. */
+static int load_into(char ent[SP_KC_PATH], sp_kc_report *rep, const char *path)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_g16_pk pk, ref;
+    sp_status st = load(&pk, rep, path, 0, 1, err);
+    CHECKF(st == SP_OK, "%s: %s", path, err);
+    if (st != SP_OK)
+        return -1;
+    plain(&ref, path);
+    CHECKF(tg_pk_equal(&pk, &ref), "%s: not its key", path);
+    sp_g16_pk_free(&ref);
+    sp_g16_pk_free(&pk);
+    snprintf(ent, SP_KC_PATH, "%s", rep->entry);
+    return (int)rep->outcome;
+}
+
+static void test_cap(void)
+{
+    char err[SP_ERR_LEN] = "", k[3][300], ent[4][SP_KC_PATH];
+    sp_kc_report rep;
+    struct stat st;
+    int e, t, o;
+    CHECK(sp_kc_clear(DIRC, NULL, NULL, err) == SP_OK);
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "cap%d.zkey", i);
+        path_in(k[i], sizeof k[i], name);
+        make_key(k[i]);
+    }
+    cap_bytes = 0;
+    CHECK(load_into(ent[0], &rep, k[0]) == SP_KC_MISS && rep.stored && rep.max_bytes == SP_KC_DEFAULT_MAX);
+    uint64_t one = rep.entry_bytes;
+    CHECK(stat(ent[0], &st) == 0 && (uint64_t)st.st_size == one && rep.cache_bytes == one);
+    cap_bytes = 2 * one + one / 2; /* room for two entries */
+    CHECK(load_into(ent[1], &rep, k[1]) == SP_KC_MISS && rep.stored && !rep.evicted && rep.cache_bytes == 2 * one);
+    set_used(ent[0], 1000);
+    set_used(ent[1], 2000);
+    /* a hit makes its entry the most recently used */
+    CHECK(load_into(ent[3], &rep, k[0]) == SP_KC_HIT && !strcmp(ent[3], ent[0]));
+    CHECK(stat(ent[0], &st) == 0 && st.st_mtim.tv_sec > 2000);
+    /* a third entry removes the least recently used one: k[1]'s, and its reference */
+    CHECK(load_into(ent[2], &rep, k[2]) == SP_KC_MISS && rep.stored && rep.evicted == 1 && rep.cache_bytes == 2 * one);
+    CHECK(gone(ent[1]) && !gone(ent[0]) && !gone(ent[2]));
+    count_files(&e, &t, &o);
+    CHECKF(e == 2 && t == 0 && o == 2, "%d entries, %d temporary, %d references", e, t, o);
+    /* k[1] again: checked and stored, removing what is now least recent */
+    set_used(ent[0], 3000);
+    set_used(ent[2], 4000);
+    CHECK(load_into(ent[1], &rep, k[1]) == SP_KC_MISS && rep.stored && rep.evicted == 1);
+    CHECK(gone(ent[0]) && !gone(ent[1]) && !gone(ent[2]));
+    /* an entry larger than the cap is not written (nothing removed for it) */
+    cap_bytes = one - 1;
+    CHECK(load_into(ent[3], &rep, k[0]) == SP_KC_MISS && !rep.stored && strstr(rep.warning, "cap"));
+    count_files(&e, &t, &o);
+    CHECKF(e == 2 && t == 0, "%d entries, %d temporary", e, t);
+    cap_bytes = 0;
+    for (int i = 0; i < 3; i++)
+        unlink(k[i]);
 }
 
 static void test_concurrent(void)
@@ -609,7 +713,7 @@ static void test_write_fails(void)
 /* ---- list and clear ---- */
 
 typedef struct {
-    int entries, temps, usable;
+    int entries, temps, usable, refs;
     char source[SP_KC_PATH];
 } seen;
 
@@ -617,7 +721,8 @@ static int see(void *vctx, const sp_kc_file *f)
 {
     seen *s = vctx;
     s->temps += f->temp;
-    if (!f->temp && f->readable) {
+    s->refs += f->ref && f->readable;
+    if (!f->temp && !f->ref && f->readable) {
         s->entries++;
         s->usable += f->this_build && f->subgroup_checked && f->kind == SP_KC_ZKEY;
         snprintf(s->source, sizeof s->source, "%s", f->source);
@@ -642,11 +747,11 @@ static void test_list_clear(void)
     CHECK(sp_kc_list(DIRC, see, &s, err) == SP_OK);
     char canon[4096];
     CHECK(realpath(KEY, canon) != NULL);
-    CHECKF(s.entries == 1 && s.temps == 1 && s.usable == 1 && !strcmp(s.source, canon), "%d %d %d %s", s.entries,
-           s.temps, s.usable, s.source);
+    CHECKF(s.entries == 1 && s.temps == 1 && s.refs == 1 && s.usable == 1 && !strcmp(s.source, canon),
+           "%d %d %d %d %s", s.entries, s.temps, s.refs, s.usable, s.source);
     size_t n = 0;
     uint64_t bytes = 0;
-    CHECK(sp_kc_clear(DIRC, &n, &bytes, err) == SP_OK && n == 2 && bytes > 1);
+    CHECK(sp_kc_clear(DIRC, &n, &bytes, err) == SP_OK && n == 3 && bytes > 1);
     int e, t, o;
     count_files(&e, &t, &o);
     CHECK(e == 0 && t == 0 && o == 1);
@@ -677,6 +782,7 @@ int main(void)
     test_changed_while_read();
     test_damaged(&rng);
     test_directory();
+    test_cap();
     test_concurrent();
     test_write_fails();
     test_list_clear();

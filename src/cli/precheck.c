@@ -25,6 +25,7 @@ static const char *kind_name(sp_cli_file_kind k)
     case SP_FILE_BP_VK: return "a bellperson .vk";
     case SP_FILE_BP_PROOF: return "a 192-byte bellperson proof";
     case SP_FILE_JSON: return "JSON";
+    case SP_FILE_PTAU: return "a powers-of-tau file (.ptau)";
     case SP_FILE_UNKNOWN: break;
     }
     return "a file of unknown type";
@@ -50,6 +51,9 @@ static void hint(char *out, size_t n, const sp_cli_arg_file *f, int cnt, int k, 
                          "e.g. `snarkjs wtns calculate circuit.wasm input.json witness.wtns`");
     else if (f[k].want == SP_FILE_ZKEY && got == SP_FILE_R1CS)
         snprintf(out, n, ": make a key from the circuit first (`snarkpipe setup circuit.r1cs circuit.zkey`)");
+    else if (f[k].want == SP_FILE_ZKEY && got == SP_FILE_PTAU)
+        snprintf(out, n, ": a key is made from it and the circuit by a setup (snarkpipe setup circuit.r1cs pot.ptau "
+                         "circuit.zkey)");
     else if (f[k].want == SP_FILE_ZKEY && got == SP_FILE_PARAMS)
         snprintf(out, n, ": give a bellperson key as --params FILE with --r1cs circuit.r1cs");
     else
@@ -68,8 +72,8 @@ int sp_cli_check_files(const char *cmd, const char *order, const sp_cli_arg_file
             return sp_cli_fail(cmd, st, err);
     }
     for (int k = 0; k < n; k++) {
-        if (kinds[k] == f[k].want)
-            continue;
+        if (kinds[k] == f[k].want || kinds[k] == SP_FILE_UNKNOWN)
+            continue; /* unknown: the file's reader says what is wrong with it */
         char h[SP_ERR_LEN];
         hint(h, sizeof h, f, n, k, kinds[k], kinds, order);
         snprintf(why, sizeof why, "%s is %s, not %s%s", f[k].path, kind_name(kinds[k]), kind_name(f[k].want), h);
@@ -129,24 +133,26 @@ int sp_cli_check_witness(const char *cmd, const char *path, const char *key_path
     sp_binfile_close(&bf);
     if (st != SP_OK)
         return sp_cli_fail_file(cmd, path, st, err);
-    if (curve != SP_CURVE_ID_THIS) {
+    if (values != (uint64_t)n * SP_FR_BYTES) {
+        fprintf(stderr, "snarkpipe %s: %s: wtns section 2: %" PRIu64 " bytes, expected %" PRIu32
+                        " values x %d (format error)\n", cmd, path, values, n, SP_FR_BYTES);
+        return SP_EXIT_RUNTIME;
+    }
+    if (curve != SP_CURVE_ID_THIS && curve != SP_CURVE_ID_NONE) { /* NONE: the reader names the prime */
+        char msg[SP_ERR_LEN];
+        sp_curve_mismatch_msg(msg, sizeof msg, "wtns", curve);
         fprintf(stderr,
-                "snarkpipe %s: %s is a witness for %s but the key %s is for %s: compute the witness with the "
-                "circuit compiled for the key's curve (circom --prime %s), or prove with that curve's key\n",
-                cmd, path, curve == SP_CURVE_ID_NONE ? "an unknown prime" : sp_curve_label(curve), key_path,
-                sp_curve_label(SP_CURVE_ID_THIS), SP_CURVE_ID_THIS == SP_CURVE_ID_BN254 ? "bn128" : "bls12381");
+                "snarkpipe %s: %s: %s; the key %s is for %s: compute the witness with the circuit compiled for "
+                "the key's curve (circom --prime %s), or prove with that curve's key\n",
+                cmd, path, msg, key_path, sp_curve_label(SP_CURVE_ID_THIS),
+                SP_CURVE_ID_THIS == SP_CURVE_ID_BN254 ? "bn128" : "bls12381");
         return SP_EXIT_RUNTIME;
     }
     if (n != n_vars) {
         fprintf(stderr,
-                "snarkpipe %s: %s holds %" PRIu32 " values but the key %s has %" PRIu32
-                " wires: the witness is of another circuit than the key\n",
-                cmd, path, n, key_path, n_vars);
-        return SP_EXIT_RUNTIME;
-    }
-    if (values != (uint64_t)n * SP_FR_BYTES) {
-        fprintf(stderr, "snarkpipe %s: %s: wtns section 2: %" PRIu64 " bytes, expected %" PRIu32
-                        " values x %d (format error)\n", cmd, path, values, n, SP_FR_BYTES);
+                "snarkpipe %s: %s: expected %" PRIu32 " values (nVars of the key %s), file holds %" PRIu32
+                ": the witness is of another circuit than the key\n",
+                cmd, path, n_vars, key_path, n);
         return SP_EXIT_RUNTIME;
     }
     return SP_EXIT_OK;

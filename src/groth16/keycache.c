@@ -1,23 +1,28 @@
 /*
  * Key cache: when to use an entry and when to check the key file
- * (keycache.h). The entry format and the directory are keycache_entry.c.
+ * (keycache.h). The entry and reference formats, the directory and the
+ * size cap are keycache_entry.c and keycache_dir.c.
  *
- * A load hashes the key file and reads the entry at the same time (two
- * threads); a hit needs both, unless the entry's stamp says the file was
- * hashed to this content when it had exactly its present identity (device,
- * inode, size, mtime and ctime to the ns): then only the entry is read.
+ * A load finds the content its key file holds and then that content's
+ * entry. When the path's reference has a stamp and the file has exactly
+ * the identity it records (device, inode, size, mtime and ctime to the
+ * ns), the content is the reference's and only the entry is read. Else,
+ * with a reference, the file is hashed while the entry of the reference's
+ * content is read (two threads), and a hit needs both to agree; without
+ * one, or when the file's content changed, the file is hashed first and
+ * the entry of what it holds looked up (another path may have made it).
  * A stamp is written only when the file cannot have changed since without
  * its ctime changing: the file's identity was the same before and after
  * the hash, the file system keeps ctime itself (ext4, xfs, btrfs, tmpfs,
  * ...), and its mtime and ctime were more than KC_RACY_NS older than the
  * hash's start. That last rule is git's "racy clean" rule: a change made
  * within the same clock tick as the recorded ctime would leave ctime as it
- * was, so a ctime that recent is not trusted. Otherwise the key file is read and checked
- * as without a cache, hashing it alongside unless that is done already,
- * and, to store the entry, hashed once more while the entry is written:
- * the entry goes in place only when both hashes agree, so it never holds
- * a key the file was not while it was being read (a file rewritten in
- * place meanwhile fails the load instead).
+ * was, so a ctime that recent is not trusted. Without an entry the key
+ * file is read and checked as without a cache and, to store the entry,
+ * hashed once more while the entry is written: the entry goes in place
+ * only when both hashes agree, so it never holds a key the file was not
+ * while it was being read (a file rewritten in place meanwhile fails the
+ * load instead).
  */
 #include "groth16/keycache.h"
 
@@ -85,7 +90,10 @@ typedef struct {
     int64_t hash_ns; /* realtime when the hash of sha began */
     const char *dir;
     int dirfd;
-    char name[KC_NAME_MAX];
+    char name[KC_NAME_MAX];     /* the entry of the content sha (or the reference's) */
+    char ref_name[KC_NAME_MAX]; /* the key file's reference */
+    kc_ref ref;                 /* what it said, when have_ref */
+    int have_ref;
     kc_head want; /* the binding fields this load needs */
     uint8_t sha[32];
     int have_sha;
@@ -108,23 +116,50 @@ static int same_identity(const kc_stamp *s, const struct stat *st)
            s->ctime_ns == now.ctime_ns;
 }
 
-/*
- * After a hash of the key file (begun at L->hash_ns) gave the content of
- * entry `name`'s src_sha: writes the stamp when the rules at the top allow
- * (entry_st: the entry read, or NULL for the one just published).
- */
-static void stamp_entry(kc_load *L, const struct stat *entry_st, const uint8_t src_sha[32])
+/* The reference's stamp, when the rules at the top allow one: *s filled
+ * and 1, else 0. */
+static int stamp_now(kc_stamp *s, const kc_load *L)
 {
     struct stat now;
     int64_t limit = L->hash_ns - sp_kc_debug_racy_ns;
-    if (!L->stampable || !L->have_sha || memcmp(src_sha, L->sha, 32) || ns_of(L->st.st_mtim) >= limit ||
-        ns_of(L->st.st_ctim) >= limit || fstat(L->fd, &now) != 0)
+    if (!L->stampable || ns_of(L->st.st_mtim) >= limit || ns_of(L->st.st_ctim) >= limit || fstat(L->fd, &now) != 0)
+        return 0;
+    *s = stamp_of(&L->st, L->hash_ns);
+    return same_identity(s, &now); /* else changed while it was hashed */
+}
+
+/* After the key file's content L->sha was found in entry L->name (read or
+ * written): points the file's reference at it, with a stamp when allowed,
+ * unless the reference says so already. */
+static void write_ref(kc_load *L)
+{
+    kc_stamp s;
+    int stamped = L->rep->identity ? L->ref.stamped : stamp_now(&s, L);
+    /* nothing new: the same content and entry, and no stamp to add (a
+     * stamp of an earlier identity stays: no file can have it again) */
+    if (L->have_ref && !memcmp(L->ref.src_sha, L->sha, 32) && !strcmp(L->ref.entry, L->name) &&
+        (L->rep->identity || !stamped))
         return;
-    kc_stamp s = stamp_of(&L->st, L->hash_ns);
-    if (!same_identity(&s, &now)) /* changed while it was hashed */
-        return;
-    if (kc_stamp_put(L->dirfd, L->name, entry_st, &s, src_sha) == 0)
-        L->rep->stamped = 1;
+    kc_ref *r = &L->ref;
+    memcpy(r->src_sha, L->sha, 32);
+    r->stamped = stamped;
+    if (stamped && !L->rep->identity)
+        r->stamp = s;
+    snprintf(r->entry, sizeof r->entry, "%s", L->name);
+    memcpy(r->path, L->want.path, sizeof L->want.path);
+    if (kc_ref_put(L->dirfd, L->ref_name, r) == 0) {
+        L->have_ref = 1;
+        L->rep->stamped = stamped && !L->rep->identity;
+    }
+}
+
+/* L->name (and the report's entry path) for content sha. */
+static void name_entry(kc_load *L, const uint8_t sha[32])
+{
+    kc_entry_name(L->name, L->want.build, L->rq->kind, L->want.density, sha);
+    int w = snprintf(L->rep->entry, sizeof L->rep->entry, "%s/%s", L->dir, L->name);
+    if (w < 0 || (size_t)w >= sizeof L->rep->entry)
+        L->rep->entry[0] = 0;
 }
 
 static sp_status source_map(kc_load *L, char err[SP_ERR_LEN])
@@ -251,48 +286,83 @@ static void damaged(kc_load *L, const char *why)
              why);
 }
 
-/*
- * Tries the entry. Returns SP_OK with rep->outcome saying whether *pk was
- * filled (SP_KC_HIT) or why not; SP_ERR_NOMEM when the key does not fit.
- */
-static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
+/* Opens entry L->name for content sha: its descriptor, or -1 with
+ * rep->outcome saying why not (MISS, WEAKER, DAMAGED). */
+static int open_entry(kc_head *h, uint8_t raw[KC_HEAD], kc_load *L, const uint8_t sha[32])
+{
+    kc_verdict v;
+    struct stat est;
+    int fd = kc_entry_open(h, raw, &est, &v, L->dirfd, L->name);
+    L->rep->outcome = v.outcome;
+    if (fd < 0) {
+        if (v.outcome == SP_KC_DAMAGED)
+            damaged(L, v.why);
+        return -1;
+    }
+    if (h->kind != L->want.kind || memcmp(h->density, L->want.density, 32))
+        damaged(L, "made for another key kind or circuit");
+    else if (h->src_size != L->len || memcmp(h->src_sha, sha, 32))
+        damaged(L, "it holds another key than its name says");
+    else if (h->level < L->want.level)
+        L->rep->outcome = SP_KC_WEAKER;
+    else
+        return fd;
+    close(fd);
+    return -1;
+}
+
+/* Reads the entry of L->sha (the file's content, known): a hit, or why not. */
+static sp_status read_known(sp_g16_pk *pk, kc_load *L)
 {
     kc_head h;
     uint8_t raw[KC_HEAD];
-    struct stat est;
-    kc_verdict v;
-    kc_stamp stamp;
-    int fd = kc_entry_open(&h, raw, &est, &v, L->dirfd, L->name);
-    if (fd < 0) {
-        L->rep->outcome = v.outcome;
-        if (v.outcome == SP_KC_DAMAGED)
-            damaged(L, v.why);
+    name_entry(L, L->sha);
+    int fd = open_entry(&h, raw, L, L->sha);
+    if (fd < 0)
         return SP_OK;
+    read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw, .threads = L->rq->threads};
+    sp_progress_begin("key: reading the cached key", KC_HEAD + h.payload + KC_TRAILER);
+    read_run(&rt);
+    sp_progress_end();
+    L->rep->t_entry = rt.seconds;
+    if (rt.st == SP_OK) {
+        L->rep->outcome = SP_KC_HIT;
+        kc_touch(fd);
+        write_ref(L);
+    } else if (rt.st == SP_ERR_FORMAT) {
+        damaged(L, rt.why);
     }
-    if (h.kind != L->want.kind || memcmp(h.density, L->want.density, 32)) {
-        damaged(L, "made for another key kind or circuit");
-    } else if (h.src_size != L->len) {
-        L->rep->outcome = SP_KC_STALE;
-    } else if (h.level < L->want.level) {
-        L->rep->outcome = SP_KC_WEAKER;
-    } else if (L->stampable && kc_stamp_get(&stamp, raw, h.src_sha) == 0 && same_identity(&stamp, &L->st)) {
-        /* the file is as it was when it was hashed to this content: the
-         * entry alone (a damaged one is checked again below, hashing then) */
-        read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw, .threads = L->rq->threads};
-        sp_progress_begin("key: reading the cached key", KC_HEAD + h.payload + KC_TRAILER);
-        read_run(&rt);
-        sp_progress_end();
-        L->rep->t_entry = rt.seconds;
-        L->rep->identity = 1;
-        if (rt.st == SP_OK)
-            L->rep->outcome = SP_KC_HIT;
-        else if (rt.st == SP_ERR_FORMAT)
-            damaged(L, rt.why);
-        close(fd);
-        return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
+    close(fd);
+    return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
+}
+
+/* Hashes the key file into L->sha (with the progress line). */
+static void hash_file(kc_load *L)
+{
+    hash_task ht = {.L = L, .report = 1};
+    sp_progress_begin("key: hashing it for the cache", L->len);
+    hash_run(&ht);
+    sp_progress_end();
+    memcpy(L->sha, ht.out, 32);
+    L->have_sha = 1;
+    L->hash_ns = ht.started_ns;
+    L->rep->t_hash += ht.seconds;
+}
+
+/* With a reference but no stamp to trust: hashes the key file while
+ * reading the entry of the reference's content. Returns as read_known;
+ * rep->outcome STALE when the file holds another content now. */
+static sp_status read_hashing(sp_g16_pk *pk, kc_load *L)
+{
+    kc_head h;
+    uint8_t raw[KC_HEAD];
+    name_entry(L, L->ref.src_sha);
+    int fd = open_entry(&h, raw, L, L->ref.src_sha);
+    hash_task ht = {.L = L, .report = 1};
+    read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw, .st = SP_ERR_FORMAT};
+    if (fd < 0) {
+        hash_file(L);
     } else {
-        hash_task ht = {.L = L, .report = 1};
-        read_task rt = {.pk = pk, .fd = fd, .head = &h, .raw = raw};
         sp_progress_begin("key: reading the cached key", L->len + KC_HEAD + h.payload + KC_TRAILER);
         run_two(L->rq->threads, hash_run, &ht, read_run, &rt);
         sp_progress_end();
@@ -301,24 +371,53 @@ static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
         L->hash_ns = ht.started_ns;
         L->rep->t_hash = ht.seconds;
         L->rep->t_entry = rt.seconds;
-        if (rt.st == SP_OK && memcmp(ht.out, h.src_sha, 32) != 0) {
-            sp_g16_pk_free(pk);
-            rt.st = SP_ERR_FORMAT;
-            L->rep->outcome = SP_KC_STALE;
-        } else if (rt.st == SP_OK) {
-            L->rep->outcome = SP_KC_HIT;
-            stamp_entry(L, &est, h.src_sha);
-        } else if (rt.st == SP_ERR_FORMAT) {
-            if (memcmp(ht.out, h.src_sha, 32) != 0)
-                L->rep->outcome = SP_KC_STALE; /* outdated anyway */
-            else
-                damaged(L, rt.why);
-        }
-        close(fd);
-        return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
     }
-    close(fd);
-    return SP_OK;
+    if (memcmp(L->sha, L->ref.src_sha, 32) != 0) {
+        if (rt.st == SP_OK)
+            sp_g16_pk_free(pk);
+        L->rep->outcome = SP_KC_STALE;
+        L->rep->warning[0] = 0; /* an entry of the old content, damaged or not, is not this load's concern */
+    } else if (fd >= 0 && rt.st == SP_OK) {
+        L->rep->outcome = SP_KC_HIT;
+        kc_touch(fd);
+        write_ref(L);
+    } else if (fd >= 0 && rt.st == SP_ERR_FORMAT) {
+        damaged(L, rt.why);
+    }
+    if (fd >= 0)
+        close(fd);
+    return rt.st == SP_ERR_NOMEM ? SP_ERR_NOMEM : SP_OK;
+}
+
+/*
+ * Looks for the key's entry. Returns SP_OK with rep->outcome saying whether
+ * *pk was filled (SP_KC_HIT) or why not; SP_ERR_NOMEM when the key does not
+ * fit. Unless a hit, L->sha holds the file's content when have_sha.
+ */
+static sp_status try_entry(sp_g16_pk *pk, kc_load *L)
+{
+    L->have_ref = kc_ref_get(&L->ref, L->dirfd, L->ref_name) == 0;
+    if (L->have_ref && L->stampable && L->ref.stamped && same_identity(&L->ref.stamp, &L->st)) {
+        /* the file is as it was when it was hashed to this content (a
+         * damaged entry is checked again below, hashing then) */
+        memcpy(L->sha, L->ref.src_sha, 32);
+        L->have_sha = 1;
+        L->rep->identity = 1;
+        return read_known(pk, L);
+    }
+    if (L->have_ref) {
+        sp_status st = read_hashing(pk, L);
+        if (st != SP_OK || L->rep->outcome != SP_KC_STALE)
+            return st;
+    } else {
+        hash_file(L);
+    }
+    /* the content is known now: its entry, which another path may have made */
+    sp_kc_outcome was = L->rep->outcome;
+    sp_status st = read_known(pk, L);
+    if (was == SP_KC_STALE && L->rep->outcome == SP_KC_MISS)
+        L->rep->outcome = SP_KC_STALE;
+    return st;
 }
 
 /* ---- a miss: check the key file, then store its entry ---- */
@@ -375,7 +474,17 @@ static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LE
     write_task w = {.L = L, .pk = pk};
     kc_head size;
     kc_head_of(&size, pk);
-    sp_progress_begin("key: writing its cache entry", KC_HEAD + size.payload + KC_TRAILER);
+    uint64_t bytes = KC_HEAD + size.payload + KC_TRAILER, total = 0;
+    sp_kc_report *rep = L->rep;
+    rep->max_bytes = L->rq->max_bytes ? L->rq->max_bytes : SP_KC_DEFAULT_MAX;
+    if (bytes > rep->max_bytes) {
+        snprintf(rep->warning, SP_ERR_LEN,
+                 "key cache: not stored: its entry would take %.2f GiB, more than the cache's cap of %.2f GiB",
+                 (double)bytes / (1 << 30), (double)rep->max_bytes / (1 << 30));
+        return SP_OK;
+    }
+    kc_evict(&total, &rep->evicted, L->dirfd, rep->max_bytes, bytes, L->name);
+    sp_progress_begin("key: writing its cache entry", bytes);
     run_two(L->rq->threads, hash_run, &again, write_run, &w);
     sp_progress_end();
     if (memcmp(again.out, L->sha, 32) != 0) {
@@ -387,8 +496,10 @@ static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LE
     if (w.st == SP_OK)
         w.st = kc_entry_publish(&w.pend, L->dirfd, L->name, w.why);
     if (w.st == SP_OK) {
-        L->rep->stored = 1;
-        stamp_entry(L, NULL, L->sha);
+        rep->stored = 1;
+        rep->entry_bytes = bytes;
+        rep->cache_bytes = total + bytes;
+        write_ref(L);
     } else
         snprintf(L->rep->warning, SP_ERR_LEN, "key cache: not stored in %.100s: %.120s", L->dir, w.why);
     L->rep->t_store = now_s() - t0;
@@ -406,6 +517,7 @@ static sp_status check_and_store(sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LEN]
         L->have_sha = 1;
         L->hash_ns = ht.started_ns;
         L->rep->t_hash = ht.seconds;
+        name_entry(L, L->sha);
     } else {
         parse_run(&pt);
     }
@@ -435,15 +547,10 @@ static void prepare(kc_load *L, const char *dir)
     size_t n = strlen(canon) < sizeof L->want.path ? strlen(canon) : sizeof L->want.path - 1;
     memcpy(L->want.path, canon, n); /* information only: a long path is cut */
     L->want.path[n] = 0;
-    kc_entry_name(L->name, L->want.build, rq->kind, L->want.density, canon);
+    kc_ref_name(L->ref_name, L->want.build, rq->kind, L->want.density, canon);
     L->dirfd = kc_dir_open(dir, L->rep->warning);
-    if (L->dirfd < 0) {
+    if (L->dirfd < 0)
         L->rep->outcome = SP_KC_UNUSABLE;
-        return;
-    }
-    int w = snprintf(L->rep->entry, sizeof L->rep->entry, "%s/%s", dir, L->name);
-    if (w < 0 || (size_t)w >= sizeof L->rep->entry)
-        L->rep->entry[0] = 0;
 }
 
 sp_status sp_kc_load(sp_g16_pk *pk, sp_kc_report *rep, const char *dir, const sp_kc_request *rq,

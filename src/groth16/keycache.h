@@ -10,7 +10,7 @@
  *     the file at every load (util/sha256.h: about 1.5 GB/s with the SHA
  *     extensions, a small fraction of what checking the points costs),
  *     except when the file's identity (device, inode, size, mtime and
- *     ctime to the ns) is exactly what the entry's stamp recorded when the
+ *     ctime to the ns) is exactly what its reference's stamp recorded when the
  *     file was hashed to this content: on local file systems the kernel
  *     sets ctime on every change and no one can set it back, so a file
  *     with that ctime has not changed since. Stamps are written only when
@@ -42,9 +42,16 @@
  * bit rot, a bug), not an attacker; the structural check still keeps a
  * forged entry from making the prover read outside its arrays.
  *
- * Entries are named after the key file's canonical path (with the curve,
- * the build and the densities): a key file replaced in place reuses its
- * entry, so the cache holds at most one entry per key file and build.
+ * Entries are named after the key file's content (its SHA-256, with the
+ * curve, the build and the densities): the same key at two paths shares
+ * one entry. Each path has a small reference to the content it last held
+ * (and the stamp above), so that a load finds its entry without hashing
+ * when the stamp allows, and with one hash otherwise; a path whose file
+ * changed finds the new content's entry, if another path made it.
+ * The entries' bytes are kept under a cap (request max_bytes): writing one
+ * first removes the least recently used entries (the one a load read or
+ * wrote last is the most recent) as needed, and an entry larger than the
+ * cap is not written.
  * An entry is written to a temporary file (unnamed where the file system
  * allows) and renamed into place, mode 0600 in a 0700 directory: a reader
  * sees a whole entry or none, and two processes writing the same entry
@@ -63,6 +70,9 @@
 #include "groth16/params.h"
 
 #define SP_KC_PATH 4096
+
+/* The entries' bytes a cache keeps at most unless told otherwise. */
+#define SP_KC_DEFAULT_MAX ((uint64_t)4 << 30)
 
 typedef enum { SP_KC_ZKEY = 1, SP_KC_PARAMS = 2 } sp_kc_kind;
 
@@ -90,6 +100,7 @@ typedef struct {
     unsigned flags;                /* 0 or SP_G16_SKIP_SUBGROUP_CHECK */
     int threads;                   /* >= 1 */
     int store;                     /* write the entry when the key had to be read and checked */
+    uint64_t max_bytes;            /* the cap on the entries' bytes; 0: SP_KC_DEFAULT_MAX */
 } sp_kc_request;
 
 typedef struct {
@@ -102,8 +113,12 @@ typedef struct {
     /* Seconds: hashing the key file, reading the entry, reading and
      * checking the key file, writing the entry. */
     double t_hash, t_entry, t_check, t_store;
-    int identity; /* the key file matched the entry's stamp: not hashed */
-    int stamped;  /* this load wrote the entry's stamp */
+    int identity; /* the key file matched its reference's stamp: not hashed */
+    int stamped;  /* this load wrote the stamp */
+    /* When stored: the entry's bytes, the entries' bytes with it, the cap
+     * and the entries evicted to make room. */
+    uint64_t entry_bytes, cache_bytes, max_bytes;
+    size_t evicted;
 } sp_kc_report;
 
 /*
@@ -135,29 +150,37 @@ typedef struct {
     char name[256];        /* the file's name in the directory */
     uint64_t bytes;        /* its size */
     int temp;              /* a temporary file an interrupted write left */
+    int ref;               /* a key file's reference (source, source_sha256 and target below) */
     int readable;          /* the header below was read (else only name and bytes) */
     int this_build;        /* made by a build with this one's curve and representation */
+    uint8_t build[32];     /* the fingerprint of the build that made it (sp_kc_fingerprint) */
+    char target[256];      /* a reference: the entry it names */
+    int64_t used;          /* Unix seconds: last served or written (the file's mtime) */
     char curve[16];
     sp_kc_kind kind;
     int subgroup_checked;  /* its key passed the subgroup checks (else only the curve checks) */
     uint64_t source_size;
     uint8_t source_sha256[32];
     int64_t created;       /* Unix seconds */
-    char source[SP_KC_PATH]; /* the key file's canonical path */
+    char source[SP_KC_PATH]; /* the key file's canonical path (an entry: the first to make it) */
 } sp_kc_file;
+
+/* This build's representation fingerprint, as entries record it (another
+ * curve's instance in the same binary has its own). */
+void sp_kc_fingerprint(uint8_t out[32]);
 
 /* Called once per file; returns 0 to go on, anything else to stop. */
 typedef int (*sp_kc_list_fn)(void *ctx, const sp_kc_file *f);
 
 /*
- * Lists the cache's files (entries of every curve and build, and
- * temporary files) in directory order. A missing directory lists nothing.
+ * Lists the cache's files (entries of every curve and build, references
+ * and temporary files) in directory order. A missing directory lists nothing.
  * Returns SP_OK, or SP_ERR_IO (the directory cannot be read; err says why).
  */
 sp_status sp_kc_list(const char *dir, sp_kc_list_fn fn, void *ctx, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
- * Removes every entry and temporary file of the cache (files named as
+ * Removes every entry, reference and temporary file of the cache (files named as
  * this module names them; nothing else in dir is touched).
  * On output: *removed files and *bytes freed (either may be NULL).
  * Returns SP_OK (also for a missing directory), or SP_ERR_IO with err

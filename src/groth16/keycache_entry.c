@@ -22,7 +22,7 @@
 
 static const char MAGIC[8] = {'S', 'P', 'K', 'C', 'A', 'C', 'H', 'E'};
 static const char SUFFIX[] = ".spkc";
-static const char TMP_MARK[] = ".spkc.tmp-";
+static const char REF_SUFFIX[] = ".spref";
 
 /* Bump when the in-memory layout of points, field elements or the CSR
  * matrices changes in a way the sizes below do not show. */
@@ -72,7 +72,7 @@ static uint32_t stamp_crc(const uint8_t st[KC_STAMP_BYTES], const uint8_t src_sh
     return sp_crc32c(sp_crc32c(0, st, STAMP_CRC_AT), src_sha, 32);
 }
 
-static void stamp_pack(uint8_t out[KC_STAMP_BYTES], const kc_stamp *s, const uint8_t src_sha[32])
+void kc_stamp_pack(uint8_t out[KC_STAMP_BYTES], const kc_stamp *s, const uint8_t src_sha[32])
 {
     memset(out, 0, KC_STAMP_BYTES);
     sp_bin_put_u64(out, s->dev);
@@ -109,9 +109,8 @@ int kc_keeps_ctime(int fd)
     return 0;
 }
 
-int kc_stamp_get(kc_stamp *s, const uint8_t raw[KC_HEAD], const uint8_t src_sha[32])
+int kc_stamp_get(kc_stamp *s, const uint8_t p[KC_STAMP_BYTES], const uint8_t src_sha[32])
 {
-    const uint8_t *p = raw + KC_STAMP_AT;
     if (sp_bin_le32(p + 48) != 1 || sp_bin_le32(p + STAMP_CRC_AT) != stamp_crc(p, src_sha))
         return -1;
     s->dev = get64(p);
@@ -121,21 +120,6 @@ int kc_stamp_get(kc_stamp *s, const uint8_t raw[KC_HEAD], const uint8_t src_sha[
     s->ctime_ns = (int64_t)get64(p + 32);
     s->hashed_ns = (int64_t)get64(p + 40);
     return 0;
-}
-
-int kc_stamp_put(int dirfd, const char *name, const struct stat *entry, const kc_stamp *s,
-                 const uint8_t src_sha[32])
-{
-    uint8_t b[KC_STAMP_BYTES];
-    struct stat now;
-    int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0)
-        return -1;
-    int ok = !entry || (fstat(fd, &now) == 0 && now.st_dev == entry->st_dev && now.st_ino == entry->st_ino);
-    stamp_pack(b, s, src_sha);
-    ok = ok && pwrite(fd, b, sizeof b, KC_STAMP_AT) == (ssize_t)sizeof b;
-    close(fd);
-    return ok ? 0 : -1;
 }
 
 /* Returns 0 when raw starts like an entry of any build (magic, format, header size). */
@@ -206,47 +190,62 @@ void kc_density_digest(uint8_t out[32], const sp_g16_density *d)
     sp_sha256_final(out, &c);
 }
 
-void kc_entry_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind kind, const uint8_t density[32],
-                   const char *canon)
+/* 40 hex digits of the SHA-256 of what binds a file, then "-<curve><suffix>". */
+static void name_of(char out[KC_NAME_MAX], const char *tag, const uint8_t build[32], sp_kc_kind kind,
+                    const uint8_t density[32], const void *what, size_t what_len, const char *suffix)
 {
-    static const char tag[] = "snarkpipe key cache entry name";
     uint8_t d[32], k[4];
     sp_bin_put_u32(k, (uint32_t)kind);
     sp_sha256_ctx c;
     sp_sha256_init(&c);
-    sp_sha256_update(&c, tag, sizeof tag);
+    sp_sha256_update(&c, tag, strlen(tag) + 1);
     sp_sha256_update(&c, build, 32);
     sp_sha256_update(&c, k, 4);
     sp_sha256_update(&c, density, 32);
-    sp_sha256_update(&c, canon, strlen(canon));
+    sp_sha256_update(&c, what, what_len);
     sp_sha256_final(d, &c);
     for (int i = 0; i < 20; i++)
         snprintf(out + 2 * i, 3, "%02x", d[i]);
-    snprintf(out + 40, KC_NAME_MAX - 40, "-%s%s", KC_CURVE, SUFFIX);
+    snprintf(out + 40, KC_NAME_MAX - 40, "-%s%s", KC_CURVE, suffix);
 }
 
-/* 40 hex digits, '-', then anything ending in ".spkc" (an entry of any curve). */
-static int is_entry_name(const char *n)
+void kc_entry_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind kind, const uint8_t density[32],
+                   const uint8_t src_sha[32])
 {
-    size_t len = strlen(n), sl = sizeof SUFFIX - 1;
-    if (len < 41 + sl || n[40] != '-' || strcmp(n + len - sl, SUFFIX))
+    name_of(out, "snarkpipe key cache entry of a content", build, kind, density, src_sha, 32, SUFFIX);
+}
+
+void kc_ref_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind kind, const uint8_t density[32],
+                 const char *canon)
+{
+    name_of(out, "snarkpipe key cache reference of a path", build, kind, density, canon, strlen(canon), REF_SUFFIX);
+}
+
+/* 40 hex digits, '-', then anything ending in suffix. */
+static int is_name(const char *n, const char *suffix)
+{
+    size_t len = strlen(n), sl = strlen(suffix);
+    if (len < 41 + sl || n[40] != '-' || strcmp(n + len - sl, suffix))
         return 0;
     return strspn(n, "0123456789abcdef") == 40;
 }
 
-/* "." + an entry's name + ".tmp-" + anything: a temporary file of a write. */
+int kc_is_entry_name(const char *n) { return is_name(n, SUFFIX); }
+int kc_is_ref_name(const char *n) { return is_name(n, REF_SUFFIX); }
+
+/* "." + an entry's or a reference's name + ".tmp-" + anything: a temporary file of a write. */
 static int is_temp_name(const char *n)
 {
-    const char *m = n[0] == '.' ? strstr(n, TMP_MARK) : NULL;
+    const char *m = n[0] == '.' ? strstr(n, ".tmp-") : NULL;
     if (!m)
         return 0;
     char e[KC_NAME_MAX];
-    size_t k = (size_t)(m - (n + 1)) + sizeof SUFFIX - 1;
+    size_t k = (size_t)(m - (n + 1));
     if (k >= sizeof e)
         return 0;
     memcpy(e, n + 1, k);
     e[k] = 0;
-    return is_entry_name(e);
+    return kc_is_entry_name(e) || kc_is_ref_name(e);
 }
 
 /* ---- payload ---- */
@@ -668,35 +667,54 @@ void kc_entry_drop(kc_pending *p, int dirfd)
 
 /* ---- listing and clearing ---- */
 
-static void describe(sp_kc_file *f, int dirfd, const char *name, uint64_t bytes)
+static void describe_entry(sp_kc_file *f, int fd)
 {
     uint8_t raw[KC_HEAD], build[32];
     kc_head h;
+    if (pread(fd, raw, KC_HEAD, 0) != KC_HEAD || head_unpack(&h, raw) != 0)
+        return;
+    kc_build_fingerprint(build);
+    f->readable = 1;
+    f->this_build = !strcmp(h.curve, KC_CURVE) && !memcmp(h.build, build, 32);
+    memcpy(f->build, h.build, 32);
+    memcpy(f->curve, h.curve, sizeof f->curve);
+    f->kind = (sp_kc_kind)h.kind;
+    f->subgroup_checked = h.level == KC_LEVEL_SUBGROUP;
+    f->source_size = h.src_size;
+    memcpy(f->source_sha256, h.src_sha, 32);
+    f->created = h.created;
+    snprintf(f->source, sizeof f->source, "%s", h.path);
+}
+
+static void describe(sp_kc_file *f, int dirfd, const char *name, const struct stat *st)
+{
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
-    f->bytes = bytes;
+    f->bytes = (uint64_t)st->st_size;
+    f->used = (int64_t)st->st_mtim.tv_sec;
     f->temp = is_temp_name(name);
+    f->ref = !f->temp && kc_is_ref_name(name);
+    if (f->ref) {
+        kc_ref *r = malloc(sizeof *r);
+        if (r && kc_ref_get(r, dirfd, name) == 0) {
+            f->readable = 1;
+            memcpy(f->source_sha256, r->src_sha, 32);
+            snprintf(f->source, sizeof f->source, "%s", r->path);
+            snprintf(f->target, sizeof f->target, "%s", r->entry);
+        }
+        free(r);
+        return;
+    }
     int fd = f->temp ? -1 : openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return;
-    if (pread(fd, raw, KC_HEAD, 0) == KC_HEAD && head_unpack(&h, raw) == 0) {
-        kc_build_fingerprint(build);
-        f->readable = 1;
-        f->this_build = !strcmp(h.curve, KC_CURVE) && !memcmp(h.build, build, 32);
-        memcpy(f->curve, h.curve, sizeof f->curve);
-        f->kind = (sp_kc_kind)h.kind;
-        f->subgroup_checked = h.level == KC_LEVEL_SUBGROUP;
-        f->source_size = h.src_size;
-        memcpy(f->source_sha256, h.src_sha, 32);
-        f->created = h.created;
-        snprintf(f->source, sizeof f->source, "%s", h.path);
-    }
+    describe_entry(f, fd);
     close(fd);
 }
 
-/* Calls fn(ctx, directory fd, name, size) for each file of ours in dir
+/* Calls fn(ctx, directory fd, name, its stat) for each file of ours in dir
  * until it returns non-zero (negative: an error already in err). */
-static sp_status walk(const char *dir, int (*fn)(void *, int, const char *, uint64_t), void *ctx,
+static sp_status walk(const char *dir, int (*fn)(void *, int, const char *, const struct stat *), void *ctx,
                       char err[SP_ERR_LEN])
 {
     DIR *d = opendir(dir);
@@ -710,10 +728,10 @@ static sp_status walk(const char *dir, int (*fn)(void *, int, const char *, uint
     struct dirent *e;
     while (!stop && (e = readdir(d)) != NULL) {
         struct stat st;
-        if ((!is_entry_name(e->d_name) && !is_temp_name(e->d_name)) ||
+        if ((!kc_is_entry_name(e->d_name) && !kc_is_ref_name(e->d_name) && !is_temp_name(e->d_name)) ||
             fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
-        stop = fn(ctx, dfd, e->d_name, (uint64_t)st.st_size);
+        stop = fn(ctx, dfd, e->d_name, &st);
     }
     closedir(d);
     return stop < 0 ? SP_ERR_IO : SP_OK;
@@ -724,13 +742,13 @@ typedef struct {
     void *ctx;
 } list_ctx;
 
-static int list_one(void *vctx, int dfd, const char *name, uint64_t bytes)
+static int list_one(void *vctx, int dfd, const char *name, const struct stat *st)
 {
     list_ctx *l = vctx;
     sp_kc_file *f = malloc(sizeof *f);
     if (!f)
         return 0;
-    describe(f, dfd, name, bytes);
+    describe(f, dfd, name, st);
     int stop = l->fn(l->ctx, f);
     free(f);
     return stop ? 1 : 0;
@@ -748,7 +766,7 @@ typedef struct {
     char *err;
 } clear_ctx;
 
-static int clear_one(void *vctx, int dfd, const char *name, uint64_t bytes)
+static int clear_one(void *vctx, int dfd, const char *name, const struct stat *st)
 {
     clear_ctx *c = vctx;
     if (unlinkat(dfd, name, 0) != 0) {
@@ -756,7 +774,7 @@ static int clear_one(void *vctx, int dfd, const char *name, uint64_t bytes)
         return -1;
     }
     c->removed++;
-    c->bytes += bytes;
+    c->bytes += (uint64_t)st->st_size;
     return 0;
 }
 
@@ -770,3 +788,5 @@ sp_status sp_kc_clear(const char *dir, size_t *removed, uint64_t *bytes, char er
         *bytes = c.bytes;
     return st;
 }
+
+void sp_kc_fingerprint(uint8_t out[32]) { kc_build_fingerprint(out); }

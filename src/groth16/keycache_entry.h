@@ -23,7 +23,7 @@
  *   172      4  h_kind        176  8  n_h          184  4  has_qap
  *   192      8  QAP A entries 200  8  QAP B entries 208  8  mpc bytes
  *   224    736  the key file's canonical path, NUL-terminated (information only)
- *   960     64  the key file's stamp (below); not covered by the CRC
+ *   960     64  reserved (zeros; not covered by the CRC)
  *  1024      -  payload: alpha1 beta1 delta1 beta2 gamma2 delta2, ic, a, b1, b2,
  *               c, h; with the QAP: A row offsets, columns, values, then B's;
  *               the mpc bytes
@@ -32,13 +32,28 @@
  *               accidents, and the CRC costs a fifth as much to check on
  *               every load)
  *
- * The stamp (format 3) records the key file's identity when its content
- * was hashed to src_sha: device, inode, size, mtime and ctime in ns, then
- * when the hash began (realtime ns), a version word (1; 0: no stamp) and a
- * CRC-32C of those 60 bytes followed by src_sha, so that a stamp vouches
- * only for the content this entry holds. It is the one part of an entry
- * rewritten in place (keycache.c says when); its own CRC makes a torn or
- * damaged stamp no stamp.
+ * An entry is named after what it holds: the SHA-256 of the key file's
+ * content with the build, the key kind and the densities (kc_entry_name),
+ * so one content has one entry whatever paths it is read from. A key
+ * file's path has a reference (kc_ref_name, from its canonical path), a
+ * small file saying which content the path held when it was last hashed,
+ * and, when keycache.c allows, the file's identity then (the stamp):
+ * device, inode, size, mtime and ctime in ns, when the hash began (realtime
+ * ns), a version word (1; 0: no stamp) and a CRC-32C of those 60 bytes
+ * followed by the content's SHA-256, so that a stamp vouches only for that
+ * content. Reference layout (little-endian):
+ *
+ *     0      8  magic "SPKCREF1"
+ *     8     32  the content's SHA-256
+ *    40     64  the stamp (version 0: none)
+ *   104     96  the entry's name when the reference was written (listing, clean-up)
+ *   200      4  path length L (< SP_KC_PATH)
+ *   204      L  the key file's canonical path
+ *   204+L    4  CRC-32C of every byte before it
+ *
+ * References are rewritten whole (a temporary file renamed into place).
+ * Entries are evicted least recently used first: an entry's mtime is when
+ * it last served a load or was written (kc_touch).
  */
 #ifndef SP_GROTH16_KEYCACHE_ENTRY_H
 #define SP_GROTH16_KEYCACHE_ENTRY_H
@@ -48,7 +63,7 @@
 #include <sys/stat.h>
 #include "groth16/keycache.h"
 
-#define KC_FORMAT 3
+#define KC_FORMAT 4
 #define KC_HEAD 1024
 #define KC_TRAILER 4
 #define KC_PATH_ROOM 736
@@ -94,19 +109,12 @@ typedef struct {
  * then does a stamp describe the file. */
 int kc_keeps_ctime(int fd);
 
-/* Returns 0 and fills *s when raw's stamp is present, intact and made for
- * content src_sha; -1 otherwise. */
-int kc_stamp_get(kc_stamp *s, const uint8_t raw[KC_HEAD], const uint8_t src_sha[32]);
+/* The stamp's 64 bytes for s and content src_sha. */
+void kc_stamp_pack(uint8_t out[KC_STAMP_BYTES], const kc_stamp *s, const uint8_t src_sha[32]);
 
-/*
- * Writes stamp s (for content src_sha) into entry `name` of dirfd, in
- * place, when that name is still the file `entry` describes (same device
- * and inode; NULL: whatever entry has the name, which the stamp's binding
- * to src_sha makes safe). Returns 0, or -1 when it could not (nothing to
- * undo: a partial write is a stamp that fails its CRC).
- */
-int kc_stamp_put(int dirfd, const char *name, const struct stat *entry, const kc_stamp *s,
-                 const uint8_t src_sha[32]);
+/* Returns 0 and fills *s when the stamp p is present, intact and made for
+ * content src_sha; -1 otherwise. */
+int kc_stamp_get(kc_stamp *s, const uint8_t p[KC_STAMP_BYTES], const uint8_t src_sha[32]);
 
 /* This build's representation, hashed (curve, limbs, struct sizes,
  * moduli, Montgomery one, byte order, representation version). */
@@ -115,9 +123,17 @@ void kc_build_fingerprint(uint8_t out[32]);
 /* Digest of the densities a .params key is expanded with; zeros for NULL. */
 void kc_density_digest(uint8_t out[32], const sp_g16_density *d);
 
-/* The entry's file name for a key file (canonical path) of this build. */
+/* The entry's file name for a key content (its SHA-256) of this build. */
 void kc_entry_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind kind, const uint8_t density[32],
-                   const char *canon);
+                   const uint8_t src_sha[32]);
+
+/* The reference's file name for a key file (canonical path) of this build. */
+void kc_ref_name(char out[KC_NAME_MAX], const uint8_t build[32], sp_kc_kind kind, const uint8_t density[32],
+                 const char *canon);
+
+/* 1 when n is named as an entry / a reference of any curve is, else 0. */
+int kc_is_entry_name(const char *n);
+int kc_is_ref_name(const char *n);
 
 /* The header of pk's entry (counts from pk; the caller fills the rest). */
 void kc_head_of(kc_head *h, const sp_g16_pk *pk);
@@ -177,5 +193,39 @@ sp_status kc_entry_publish(kc_pending *p, int dirfd, const char *name, char why[
 
 /* Closes and removes the pending entry. */
 void kc_entry_drop(kc_pending *p, int dirfd);
+
+/* ---- references and the size cap (keycache_dir.c) ---- */
+
+/* A key file's reference (layout above). */
+typedef struct {
+    uint8_t src_sha[32];
+    int stamped; /* stamp holds the file's identity when it was hashed to src_sha */
+    kc_stamp stamp;
+    char entry[KC_NAME_MAX];
+    char path[SP_KC_PATH];
+} kc_ref;
+
+/* Reads reference `name` of dirfd. Returns 0 (*r filled), or -1 when there
+ * is none or it is damaged (then it is as if there were none). */
+int kc_ref_get(kc_ref *r, int dirfd, const char *name);
+
+/* Writes reference `name` (a temporary file renamed into place, mode 0600).
+ * Returns 0, or -1 when it could not (nothing left behind). */
+int kc_ref_put(int dirfd, const char *name, const kc_ref *r);
+
+/* Marks the open entry fd as used now (its mtime; nothing when it cannot). */
+void kc_touch(int fd);
+
+/*
+ * Makes room for an entry of `incoming` bytes under the cap: removes the
+ * least recently used entries (oldest mtime first) until the entries'
+ * bytes plus incoming are at most cap, then the references whose entry is
+ * gone. keep names the entry being written: never removed, its present
+ * bytes not counted (it is replaced). Temporary files of writes in
+ * progress are left alone.
+ * On output: *total the entries' bytes left (incoming not counted),
+ *   *evicted the entries removed.
+ */
+void kc_evict(uint64_t *total, size_t *evicted, int dirfd, uint64_t cap, uint64_t incoming, const char *keep);
 
 #endif

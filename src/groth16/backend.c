@@ -5,9 +5,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "groth16/backend.h"
-#include "groth16/prove.h"
 #include "ntt/hstep.h"
 #include "util/progress.h"
+
+sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk)
+{
+    return pk->h_kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO;
+}
 
 static int cpu_threads(const sp_backend *be)
 {

@@ -27,6 +27,10 @@
 
 typedef struct sp_backend sp_backend;
 
+/* The roots family the H step must use for a key: snarkjs keys were made
+ * with 5^t, bellperson keys with 7^t (ntt.h). */
+sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk);
+
 /*
  * One proof's device half, the input of sp_backend.prove: the H step and
  * every MSM of the Groth16 recipe (groth16/prove.h) for one witness.

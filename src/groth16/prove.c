@@ -21,11 +21,6 @@ sp_g16_prove_opts sp_g16_prove_opts_default(void)
     return o;
 }
 
-sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk)
-{
-    return pk->h_kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO;
-}
-
 static void add_affine_g1(sp_g1_jac *r, const sp_g1_affine *p) { sp_g1_jac_add_affine_var(r, r, p); }
 
 static void mul_affine_g1(sp_g1_jac *r, const sp_g1_affine *p, const sp_fr *k)

@@ -43,10 +43,6 @@ typedef struct {
  * fresh r and s, no fill. */
 sp_g16_prove_opts sp_g16_prove_opts_default(void);
 
-/* The roots family the H step must use for a key: snarkjs keys were made
- * with 5^t, bellperson keys with 7^t (ntt.h). */
-sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk);
-
 /*
  * A proof in two halves, so the engine can hold the device only for the
  * first: start runs the H step and the MSMs in one backend call

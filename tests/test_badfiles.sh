@@ -84,23 +84,23 @@ done <<'EOF'
 zkey    zkey_cut0.zkey                        empty
 zkey    zkey_cut3.zkey                        too short for the magic
 zkey    zkey_cut11.zkey                       ends inside the header
-zkey    zkey_cut30.zkey                       claims 10 sections.*truncated
-zkey    zkey_cut100.zkey                      claims 10 sections.*truncated
-zkey    zkey_cut2104.zkey                     section 6 claims 384 bytes
-zkey    zkey_cut4111.zkey                     section 10 claims
-zkey    zkey_cut4207.zkey                     section 10 claims 624 bytes, only 623 left
-export  zkey_cut2104.zkey                     section 6 claims
+zkey    zkey_cut30.zkey                       section count is larger than the file
+zkey    zkey_cut100.zkey                      section count is larger than the file
+zkey    zkey_cut2104.zkey                     a section is larger than the rest of the file
+zkey    zkey_cut4111.zkey                     a section is larger than the rest of the file
+zkey    zkey_cut4207.zkey                     a section is larger than the rest of the file
+export  zkey_cut2104.zkey                     a section is larger than the rest of the file
 zkey    zkey_magic.zkey                       wrong magic number
-zkey    zkey_version.zkey                     version 7
-export  zkey_version.zkey                     version 7
-zkey    zkey_sec9_size_beyond_file.zkey       section 9 claims
-zkey    zkey_sec9_one_point_short.zkey        section 9 \(H\): expected 4 points \(384 bytes\), section holds 288 bytes
+zkey    zkey_version.zkey                     version not supported
+export  zkey_version.zkey                     version not supported
+zkey    zkey_sec9_size_beyond_file.zkey       a section is larger than the rest of the file
+zkey    zkey_sec9_one_point_short.zkey        section 9 \(H\): not the size of the points the header calls for
 zkey    zkey_sec10_listed_as_9.zkey           section 9 .*more than once
 # .zkey: header and contents
-zkey    zkey_nvars_lie.zkey                   expected 1000 points
-export  zkey_nvars_lie.zkey                   expected 1000 points
-zkey    zkey_domain_not_pow2.zkey             domain size 3 is not a power of two
-zkey    zkey_coef_wire_out_of_range.zkey      section 4.*wire 1000
+zkey    zkey_nvars_lie.zkey                   not the size of the points the header calls for
+export  zkey_nvars_lie.zkey                   not the size of the points the header calls for
+zkey    zkey_domain_not_pow2.zkey             the domain size is not a power of two
+zkey    zkey_coef_wire_out_of_range.zkey      section 4.*row or wire outside
 zkey    zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
 export  zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
 zkey    zkey_ic0_x_above_p.zkey               section 3 \(IC\): point 0: coordinate >= p
@@ -110,8 +110,8 @@ export  zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order sub
 key     zkey_alpha1_outside_subgroup.zkey     alpha1: not in the prime-order subgroup
 key     zkey_ic0_off_curve.zkey               section 3 \(IC\): point 0: not on the curve
 key     zkey_ic0_x_above_p.zkey               section 3 \(IC\): point 0: coordinate >= p
-key     zkey_version.zkey                     version 7
-key     zkey_cut2104.zkey                     section 6 claims
+key     zkey_version.zkey                     version not supported
+key     zkey_cut2104.zkey                     a section is larger than the rest of the file
 key@bls12-381 $bn/circuit_final.zkey          zkey is for bn254 \(bn128\) but this is the bls12-381 prover
 zkey    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
 info    zkey_b2_off_curve.zkey                section 7 \(B2\): point 1: not on the curve
@@ -122,18 +122,18 @@ zkey@bn254 $m/circuit_final.zkey              zkey is for bls12-381 but this is 
 r1cs    r1cs_cut0.r1cs                        empty
 r1cs    r1cs_cut3.r1cs                        too short for the magic
 r1cs    r1cs_cut11.r1cs                       ends inside the header
-r1cs    r1cs_cut30.r1cs                       claims 3 sections.*truncated
-r1cs    r1cs_cut100.r1cs                      section 2 claims 120 bytes
-r1cs    r1cs_cut132.r1cs                      section 2 claims 120 bytes
-r1cs    r1cs_cut167.r1cs                      section 1 claims 64 bytes
-r1cs    r1cs_cut263.r1cs                      section 3 claims 32 bytes, only 31 left
-r1csinfo r1cs_cut167.r1cs                     section 1 claims 64 bytes
+r1cs    r1cs_cut30.r1cs                       section count is larger than the file
+r1cs    r1cs_cut100.r1cs                      a section is larger than the rest of the file
+r1cs    r1cs_cut132.r1cs                      a section is larger than the rest of the file
+r1cs    r1cs_cut167.r1cs                      a section is larger than the rest of the file
+r1cs    r1cs_cut263.r1cs                      a section is larger than the rest of the file
+r1csinfo r1cs_cut167.r1cs                     a section is larger than the rest of the file
 r1cs    r1cs_magic.r1cs                       wrong magic number
-r1cs    r1cs_sec1_size_beyond_file.r1cs       section 1 claims 264 bytes
+r1cs    r1cs_sec1_size_beyond_file.r1cs       a section is larger than the rest of the file
 r1cs    r1cs_nconstraints_lie.r1cs            section 2: section ends inside constraint 1
-r1cs    r1cs_wire_out_of_range.r1cs           refers to wire 99, nWires is 4
-r1cs    r1cs_coef_above_r.r1cs                coefficient of wire 2 is not below r
-r1csinfo r1cs_coef_above_r.r1cs               coefficient of wire 2 is not below r
+r1cs    r1cs_wire_out_of_range.r1cs           refers to a wire past nWires
+r1cs    r1cs_coef_above_r.r1cs                a coefficient is not below r
+r1csinfo r1cs_coef_above_r.r1cs               a coefficient is not below r
 r1cs@bls12-381 $bn/circuit.r1cs               r1cs is for bn254 \(bn128\) but this is the bls12-381 prover
 r1csinfo@bls12-381 $bn/circuit.r1cs           r1cs is for bn254 \(bn128\) but this is the bls12-381 prover
 r1cs@bn254 $m/circuit.r1cs                    r1cs is for bls12-381 but this is the bn254 \(bn128\) prover
@@ -141,9 +141,9 @@ r1cs@bn254 $m/circuit.r1cs                    r1cs is for bls12-381 but this is 
 wtns    wtns_cut0.wtns                        empty
 wtns    wtns_cut3.wtns                        too short for the magic
 wtns    wtns_cut11.wtns                       ends inside the header
-wtns    wtns_cut30.wtns                       claims 2 sections.*truncated
-wtns    wtns_cut100.wtns                      section 2 claims 128 bytes
-wtns    wtns_cut203.wtns                      section 2 claims 128 bytes, only 127 left
+wtns    wtns_cut30.wtns                       section count is larger than the file
+wtns    wtns_cut100.wtns                      a section is larger than the rest of the file
+wtns    wtns_cut203.wtns                      a section is larger than the rest of the file
 wtns    wtns_magic.wtns                       wrong magic number
 wtns    wtns_count_lie.wtns                   128 bytes, expected 5 values
 wtns    wtns_value_above_r.wtns               value 2 is not below r
@@ -154,16 +154,16 @@ wtns    $bn/witness.wtns                      wtns is for bn254 \(bn128\) but th
 # bellperson .params and .vk
 params  params_cut0.params                    too short for the 864-byte verifying-key header
 params  params_cut100.params                  too short for the 864-byte verifying-key header
-params  params_cut1068.params                 h claims 3 points
-params  params_cut2039.params                 b_g2 claims 1 points
-params  params_cut2135.params                 b_g2 claims 1 points \(192 bytes\), only 191 bytes left
-params  params_h_count_lie.params             h claims 2147483647 points
+params  params_cut1068.params                 h claims more points than the rest of the file holds
+params  params_cut2039.params                 b_g2 claims more points than the rest of the file holds
+params  params_cut2135.params                 b_g2 claims more points than the rest of the file holds
+params  params_h_count_lie.params             h claims more points than the rest of the file holds
 params  params_ic0_off_curve.params           ic point 0: not on the curve
 params  params_ic0_outside_subgroup.params    ic point 0: not in the prime-order subgroup
 params  params_ic0_compressed_flag.params     ic point 0: bad flag bits
 key     bpvk_cut0.vk                          too short
 key     bpvk_cut530.vk                        too short for the 864-byte verifying-key header
-key     bpvk_cut963.vk                        ic claims 2 points
+key     bpvk_cut963.vk                        ic claims more points than the rest of the file holds
 key     bpvk_alpha_outside_subgroup.vk        alpha_g1: not in the prime-order subgroup
 key     params_ic0_off_curve.params           ic point 0: not on the curve
 key     params_ic0_outside_subgroup.params    ic point 0: not in the prime-order subgroup

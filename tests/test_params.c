@@ -410,8 +410,8 @@ static void test_damaged_params(sp_rng *rng)
         CHECKF(sp_bp_params_parse(&t, f, cut, &d, 0, 1, err) != SP_OK, "prefix %zu accepted", cut);
     }
     uint8_t big[4] = {0xff, 0xff, 0xff, 0xff}, one[4] = {0, 0, 0, 31}, x[96], inf[96] = {0x40};
-    expect(f, len, &d, h - 4, big, 4, 0, 0, SP_ERR_TRUNCATED, "params: h claims 4294967295 points");
-    expect(f, len, &d, 0, NULL, 0, 1, 0, SP_ERR_FORMAT, "params: 1 unexpected bytes after the last vector");
+    expect(f, len, &d, h - 4, big, 4, 0, 0, SP_ERR_TRUNCATED, "params: h claims more points than the rest of the file holds");
+    expect(f, len, &d, 0, NULL, 0, 1, 0, SP_ERR_FORMAT, "params: unexpected bytes after the last vector");
     expect(f, len, &d, bg2 - 4, one, 4, 0, 0, SP_ERR_TRUNCATED, NULL);
     memcpy(x, f + h, 96);
     x[0] |= 0x80;
@@ -437,17 +437,17 @@ static void test_damaged_params(sp_rng *rng)
     sp_g16_density d2;
     CHECK(sp_g16_density_from_pk(&d2, &pk) == SP_OK);
     d2.b[0] ^= 1;
-    expect(f, len, &d2, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: a / b hold");
+    expect(f, len, &d2, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: a or b does not hold as many points");
     d2.b[0] ^= 1;
     d2.n_public = 1;
-    expect(f, len, &d2, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: the density is for 20 wires / 1 public");
+    expect(f, len, &d2, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: the density's wires or public inputs are not the file's");
     sp_g16_density_free(&d2);
     /* h one point short: the domain is no power of two. */
     uint8_t *g = malloc(len);
     memcpy(g, f, h);
     memcpy(g + h, f + h + 96, len - h - 96);
     g[h - 1] = 30;
-    expect(g, len - 96, &d, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: h holds 30 points");
+    expect(g, len - 96, &d, 0, NULL, 0, 0, 0, SP_ERR_FORMAT, "params: h must hold n - 1 points");
     free(g);
     int iters = sp_test_iters(300), accepted = 0;
     uint8_t *m = malloc(len);

@@ -411,8 +411,7 @@ static void test_points(const zfile *z)
     uint8_t *h = edit(z, 9, &len);
     memset(h + G1B, 0, G1B);
     expect_section(z, 9, h, len, 0, SP_ERR_FORMAT, "zkey section 9 (H): point 1: point at infinity not allowed");
-    snprintf(want, sizeof want, "zkey section 9 (H): expected 4 points (%d bytes), section holds %d bytes",
-             4 * G1B, 3 * G1B);
+    snprintf(want, sizeof want, "zkey section 9 (H): not the size of the points the header calls for");
     expect_section(z, 9, h, len - G1B, 0, SP_ERR_FORMAT, want);
     free(h);
     uint8_t *ic = edit(z, 3, &len);
@@ -430,18 +429,18 @@ static void test_header(const zfile *z)
     expect_section(z, 2, h, len, 0, SP_ERR_FORMAT, "zkey section 2 (header): nPublic");
     tg_put32(h + PRIMES + 4, 1);
     tg_put32(h + PRIMES + 8, 6); /* domain 6 */
-    expect_section(z, 2, h, len, 0, SP_ERR_FORMAT, "zkey section 2 (header): domain size 6");
+    expect_section(z, 2, h, len, 0, SP_ERR_FORMAT, "zkey section 2 (header): the domain size is not a power of two");
     tg_put32(h + PRIMES + 8, 4);
     h[PRIMES + 12 + FPB] ^= 4; /* alpha1.y */
     expect_section(z, 2, h, len, 0, SP_ERR_NOT_ON_CURVE, "zkey section 2 (header): alpha1: not on the curve");
     h[PRIMES + 12 + FPB] ^= 4;
-    snprintf(want, sizeof want, "zkey section 2 (header): %zu bytes, expected %zu", len + 1, len);
+    snprintf(want, sizeof want, "zkey section 2 (header): not the %zu bytes of a", len);
     expect_section(z, 2, h, len + 1, 0, SP_ERR_FORMAT, want);
     h[4] ^= 1; /* q changes */
     expect_section(z, 2, h, len, 0, SP_ERR_UNSUPPORTED, "zkey: base field");
     free(h);
     uint8_t proto[4] = {2, 0, 0, 0};
-    expect_section(z, 1, proto, 4, 0, SP_ERR_UNSUPPORTED, "zkey: protocol 2 (PLONK)");
+    expect_section(z, 1, proto, 4, 0, SP_ERR_UNSUPPORTED, "zkey: protocol PLONK");
 
     /* The other curve's key: refused, naming both curves. */
     size_t bl;
@@ -470,10 +469,10 @@ static void test_coefs(const zfile *z)
     uint8_t save[44];
     memcpy(save, e, 44);
     tg_put32(e, 2);
-    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): entry 1: matrix 2");
+    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): entry 1: the matrix is neither");
     memcpy(e, save, 44);
     tg_put32(e + 4, 4); /* row = domain size */
-    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): entry 1: row 4");
+    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): entry 1: row or wire outside");
     memcpy(e, save, 44);
     tg_put32(e + 8, 4); /* wire = nVars */
     expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): entry 1: row");
@@ -484,7 +483,7 @@ static void test_coefs(const zfile *z)
     expect_section(z, 4, c, len, 0, SP_ERR_NOT_CANONICAL, "zkey section 4 (coefficients): entry 1: value >= r");
     memcpy(e, save, 44);
     tg_put32(c, tg_le32(c) + 1);
-    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): 5 entries need 224 bytes");
+    expect_section(z, 4, c, len, 0, SP_ERR_FORMAT, "zkey section 4 (coefficients): not the size its count");
     free(c);
 }
 
@@ -495,7 +494,7 @@ static void test_container(const zfile *z)
     tg_put32(m + 64, 2);
     expect_section(z, 10, m, len, 0, SP_ERR_TRUNCATED, "zkey section 10 (MPC parameters): ends inside");
     tg_put32(m + 64, 1);
-    expect_section(z, 10, m, len + 1, 0, SP_ERR_FORMAT, "zkey section 10 (MPC parameters): 1 bytes after");
+    expect_section(z, 10, m, len + 1, 0, SP_ERR_FORMAT, "zkey section 10 (MPC parameters): bytes after the last");
     tg_put32(m + 64 + 4 + 3 * G1B + G2B + 64 + 4, 100); /* paramsLen */
     expect_section(z, 10, m, len, 0, SP_ERR_TRUNCATED, "zkey section 10 (MPC parameters): contribution 1");
     free(m);

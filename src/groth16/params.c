@@ -150,14 +150,13 @@ static sp_status vec_at(bp_vec *v, uint64_t *pos, size_t len, const uint8_t *d, 
 {
     uint64_t psize = g2 ? G2U : G1U;
     if (len - *pos < 4) {
-        sp_bin_errf(err, "%s: file ends before the %s count (offset %" PRIu64 ")", what, name, *pos);
+        sp_bin_errf(err, "%s: file ends before the %s count", what, name);
         return SP_ERR_TRUNCATED;
     }
     v->n = be32(d + *pos);
     *pos += 4;
     if ((uint64_t)v->n * psize > len - *pos) {
-        sp_bin_errf(err, "%s: %s claims %" PRIu32 " points (%" PRIu64 " bytes), only %" PRIu64 " bytes left", what,
-                    name, v->n, (uint64_t)v->n * psize, (uint64_t)(len - *pos));
+        sp_bin_errf(err, "%s: %s claims more points than the rest of the file holds", what, name);
         return SP_ERR_TRUNCATED;
     }
     v->off = *pos;
@@ -173,7 +172,7 @@ static sp_status layout(bp_layout *lo, const uint8_t *d, size_t len, int full, c
     sp_status st;
     memset(lo, 0, sizeof *lo);
     if (len < VK_HEAD) {
-        sp_bin_errf(err, "%s: %zu bytes, too short for the %d-byte verifying-key header", what, len, VK_HEAD);
+        sp_bin_errf(err, "%s: too short for the %d-byte verifying-key header", what, VK_HEAD);
         return SP_ERR_TRUNCATED;
     }
     if ((st = vec_at(&lo->ic, &pos, len, d, 0, what, "ic", err)) != SP_OK)
@@ -185,7 +184,7 @@ static sp_status layout(bp_layout *lo, const uint8_t *d, size_t len, int full, c
                  (st = vec_at(&lo->bg2, &pos, len, d, 1, what, "b_g2", err)) != SP_OK))
         return st;
     if (pos != len) {
-        sp_bin_errf(err, "%s: %" PRIu64 " unexpected bytes after the last vector", what, (uint64_t)(len - pos));
+        sp_bin_errf(err, "%s: unexpected bytes after the last vector", what);
         return SP_ERR_FORMAT;
     }
     if (lo->ic.n == 0) {
@@ -201,29 +200,26 @@ static sp_status check_counts(const bp_layout *lo, const sp_g16_density *d, char
     uint64_t n_vars = (uint64_t)lo->ic.n + lo->l.n, n = (uint64_t)lo->h.n + 1;
     unsigned log2;
     if (n_vars > UINT32_MAX) {
-        sp_bin_errf(err, "params: %" PRIu64 " wires (ic + l) exceed 2^32 - 1", n_vars);
+        sp_bin_errf(err, "params: ic and l hold more than 2^32 - 1 wires");
         return SP_ERR_FORMAT;
     }
     if (!sp_g16_domain_log2(&log2, n)) {
-        sp_bin_errf(err, "params: h holds %" PRIu32 " points; it must hold n - 1 for a power-of-two domain n",
-                    lo->h.n);
+        sp_bin_errf(err, "params: h must hold n - 1 points for a power-of-two domain n, and does not");
         return SP_ERR_FORMAT;
     }
     if (lo->bg1.n != lo->bg2.n) {
-        sp_bin_errf(err, "params: b_g1 holds %" PRIu32 " points, b_g2 %" PRIu32, lo->bg1.n, lo->bg2.n);
+        sp_bin_errf(err, "params: b_g1 and b_g2 hold different numbers of points");
         return SP_ERR_FORMAT;
     }
     if (!d) {
         if (lo->a.n != n_vars || lo->bg1.n != n_vars) {
-            sp_bin_errf(err, "params: a and b hold %" PRIu32 " and %" PRIu32 " points for %" PRIu64
-                        " wires: the circuit's density is needed", lo->a.n, lo->bg1.n, n_vars);
+            sp_bin_errf(err, "params: a and b do not hold a point per wire: the circuit's density is needed");
             return SP_ERR_FORMAT;
         }
         return SP_OK;
     }
     if (d->n_vars != n_vars || d->n_public + 1ULL != lo->ic.n) {
-        sp_bin_errf(err, "params: the density is for %" PRIu32 " wires / %" PRIu32 " public, the file has %" PRIu64
-                    " / %" PRIu32, d->n_vars, d->n_public, n_vars, lo->ic.n - 1);
+        sp_bin_errf(err, "params: the density's wires or public inputs are not the file's");
         return SP_ERR_FORMAT;
     }
     size_t ca = sp_g16_density_count(d->a, d->n_vars), cb = sp_g16_density_count(d->b, d->n_vars);
@@ -232,8 +228,7 @@ static sp_status check_counts(const bp_layout *lo, const sp_g16_density *d, char
         return SP_ERR_INVALID_ARG;
     }
     if (ca != lo->a.n || cb != lo->bg1.n) {
-        sp_bin_errf(err, "params: a / b hold %" PRIu32 " / %" PRIu32 " points, the circuit's densities have %zu / %zu",
-                    lo->a.n, lo->bg1.n, ca, cb);
+        sp_bin_errf(err, "params: a or b does not hold as many points as the circuit's densities have");
         return SP_ERR_FORMAT;
     }
     return SP_OK;
@@ -359,7 +354,7 @@ sp_status sp_bp_params_parse(sp_g16_pk *pk, const uint8_t *data, size_t len, con
         return st;
     uint32_t n_vars = lo.ic.n + lo.l.n;
     if (sp_g16_pk_alloc(pk, n_vars, lo.ic.n - 1, lo.h.n + 1, SP_G16_H_BELLPERSON) != SP_OK) {
-        sp_bin_errf(err, "params: out of memory for %" PRIu32 " wires", n_vars);
+        sp_bin_errf(err, "params: out of memory for the key");
         return SP_ERR_NOMEM;
     }
     int sub = !(flags & SP_G16_SKIP_SUBGROUP_CHECK); /* progress: a unit a point decoded, one a point checked */

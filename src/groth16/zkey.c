@@ -62,13 +62,13 @@ static sp_status check_protocol(const sp_binfile *bf, char *err)
     if (st != SP_OK)
         return st;
     if (s->size != 4) {
-        sp_bin_errf(err, "zkey section 1 (protocol): %" PRIu64 " bytes, expected 4", s->size);
+        sp_bin_errf(err, "zkey section 1 (protocol): not 4 bytes");
         return SP_ERR_FORMAT;
     }
     uint32_t proto = sp_bin_le32(bf->data + s->offset);
     if (proto != 1) {
         const char *what = proto == 2 ? "PLONK" : proto == 10 ? "FFLONK" : "unknown";
-        sp_bin_errf(err, "zkey: protocol %" PRIu32 " (%s); only Groth16 (1) is supported", proto, what);
+        sp_bin_errf(err, "zkey: protocol %s; only Groth16 is supported", what);
         return SP_ERR_UNSUPPORTED;
     }
     return SP_OK;
@@ -91,8 +91,8 @@ static sp_status check_primes(sp_bin_cursor *c, char *err)
         if (curve != SP_CURVE_ID_NONE)
             sp_curve_mismatch_msg(err, SP_ERR_LEN, "zkey", curve);
         else
-            sp_bin_errf(err, "zkey: base field (%" PRIu32 " bytes) of no curve snarkpipe knows (this is the %s "
-                        "prover)", n8q, sp_curve_label(SP_CURVE_ID_THIS));
+            sp_bin_errf(err, "zkey: base field of no curve snarkpipe knows (this is the %s prover)",
+                        sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
     if (!sp_bin_u32(c, &n8r) || !sp_bin_bytes(c, &fr, n8r < 256 ? n8r : 256)) {
@@ -100,8 +100,7 @@ static sp_status check_primes(sp_bin_cursor *c, char *err)
         return SP_ERR_TRUNCATED;
     }
     if (n8r != SP_FR_BYTES || memcmp(fr, r, SP_FR_BYTES)) {
-        sp_bin_errf(err, "zkey: scalar field (%" PRIu32 " bytes) is not %s's r", n8r,
-                    sp_curve_label(SP_CURVE_ID_THIS));
+        sp_bin_errf(err, "zkey: scalar field is not %s's r", sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
     return SP_OK;
@@ -142,8 +141,8 @@ static sp_status read_header(zk_header *h, const sp_binfile *bf, unsigned flags,
     if ((st = check_primes(&c, err)) != SP_OK)
         return st;
     if (s->size != HEADER_BYTES) {
-        sp_bin_errf(err, "zkey section 2 (header): %" PRIu64 " bytes, expected %d for %s", s->size,
-                    HEADER_BYTES, sp_curve_label(SP_CURVE_ID_THIS));
+        sp_bin_errf(err, "zkey section 2 (header): not the %d bytes of a %s header", HEADER_BYTES,
+                    sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_FORMAT;
     }
     const uint8_t *p = bf->data + s->offset + PRIMES_BYTES;
@@ -151,13 +150,11 @@ static sp_status read_header(zk_header *h, const sp_binfile *bf, unsigned flags,
     h->n_public = sp_bin_le32(p + 4);
     h->domain_size = sp_bin_le32(p + 8);
     if (!sp_g16_domain_log2(&h->log2, h->domain_size)) {
-        sp_bin_errf(err, "zkey section 2 (header): domain size %" PRIu32 " is not a power of two >= 2",
-                    h->domain_size);
+        sp_bin_errf(err, "zkey section 2 (header): the domain size is not a power of two >= 2");
         return SP_ERR_FORMAT;
     }
     if (h->n_vars == 0 || h->n_public >= h->n_vars || h->n_public >= h->domain_size) {
-        sp_bin_errf(err, "zkey section 2 (header): nPublic %" PRIu32 " must be below nVars %" PRIu32
-                    " and the domain size %" PRIu32, h->n_public, h->n_vars, h->domain_size);
+        sp_bin_errf(err, "zkey section 2 (header): nPublic must be below nVars and the domain size, and is not");
         return SP_ERR_FORMAT;
     }
     return header_points(h, p + 12, flags, err);
@@ -172,8 +169,8 @@ static sp_status point_section(const sp_bin_section **s, const sp_binfile *bf, u
         return st;
     uint64_t want = n * (g2 ? G2B : G1B);
     if ((*s)->size != want) {
-        sp_bin_errf(err, "zkey section %" PRIu32 " (%s): expected %" PRIu64 " points (%" PRIu64
-                    " bytes), section holds %" PRIu64 " bytes", id, section_name(id), n, want, (*s)->size);
+        sp_bin_errf(err, "zkey section %" PRIu32 " (%s): not the size of the points the header calls for", id,
+                    section_name(id));
         return SP_ERR_FORMAT;
     }
     return SP_OK;
@@ -211,14 +208,13 @@ static sp_status check_sizes(const zk_header *h, const sp_binfile *bf, uint32_t 
     if ((st = section(&s, bf, 4, 1, err)) != SP_OK)
         return st;
     if (s->size < 4) {
-        sp_bin_errf(err, "zkey section 4 (coefficients): %" PRIu64 " bytes, too short for the count", s->size);
+        sp_bin_errf(err, "zkey section 4 (coefficients): too short for the count");
         return SP_ERR_TRUNCATED;
     }
     *n_coefs = sp_bin_le32(bf->data + s->offset);
     uint64_t want = 4 + (uint64_t)*n_coefs * COEF_BYTES;
     if (s->size != want) {
-        sp_bin_errf(err, "zkey section 4 (coefficients): %" PRIu32 " entries need %" PRIu64
-                    " bytes, section holds %" PRIu64, *n_coefs, want, s->size);
+        sp_bin_errf(err, "zkey section 4 (coefficients): not the size its count of entries calls for");
         return SP_ERR_FORMAT;
     }
     return SP_OK;
@@ -267,14 +263,13 @@ static sp_status scan_coefs(uint64_t nnz[2], const uint8_t *p, uint32_t n, const
         sp_fr v;
         coef_at(&e, p);
         if (e.m > 1) {
-            sp_bin_errf(err, "zkey section 4 (coefficients): entry %" PRIu32 ": matrix %" PRIu32
-                        " (expected 0 = A or 1 = B)", i, e.m);
+            sp_bin_errf(err, "zkey section 4 (coefficients): entry %" PRIu32 ": the matrix is neither 0 (A) nor 1 (B)",
+                        i);
             return SP_ERR_FORMAT;
         }
         if (e.row >= h->domain_size || e.wire >= h->n_vars) {
-            sp_bin_errf(err, "zkey section 4 (coefficients): entry %" PRIu32 ": row %" PRIu32 ", wire %" PRIu32
-                        " outside the domain size %" PRIu32 " / nVars %" PRIu32, i, e.row, e.wire,
-                        h->domain_size, h->n_vars);
+            sp_bin_errf(err, "zkey section 4 (coefficients): entry %" PRIu32 ": row or wire outside the domain size "
+                        "or nVars", i);
             return SP_ERR_FORMAT;
         }
         if (!coef_value(&v, e.value)) {
@@ -327,7 +322,7 @@ static sp_status read_coefs(sp_g16_pk *pk, uint32_t *n_b, const sp_binfile *bf, 
     if ((st = scan_coefs(nnz, p + 4, n, h, err)) != SP_OK)
         return st;
     if (sp_g16_pk_alloc_qap(pk, nnz[0], nnz[1]) != SP_OK) {
-        sp_bin_errf(err, "zkey: out of memory for %" PRIu32 " QAP coefficients", n);
+        sp_bin_errf(err, "zkey: out of memory for the QAP coefficients");
         return SP_ERR_NOMEM;
     }
     fill_qap(pk, p + 4, n);
@@ -341,29 +336,27 @@ static sp_status read_coefs(sp_g16_pk *pk, uint32_t *n_b, const sp_binfile *bf, 
 static sp_status check_mpc(uint32_t *n_contrib, const uint8_t *p, uint64_t size, char *err)
 {
     if (size < MPC_HEAD) {
-        sp_bin_errf(err, "zkey section 10 (MPC parameters): %" PRIu64 " bytes, need at least %d", size, MPC_HEAD);
+        sp_bin_errf(err, "zkey section 10 (MPC parameters): shorter than its %d-byte head", MPC_HEAD);
         return SP_ERR_TRUNCATED;
     }
     uint32_t n = sp_bin_le32(p + 64);
     uint64_t pos = MPC_HEAD;
     for (uint32_t i = 0; i < n; i++) {
         if (size - pos < CONTRIB_FIXED) {
-            sp_bin_errf(err, "zkey section 10 (MPC parameters): ends inside contribution %" PRIu32 " of %" PRIu32,
-                        i + 1, n);
+            sp_bin_errf(err, "zkey section 10 (MPC parameters): ends inside contribution %" PRIu32, i + 1);
             return SP_ERR_TRUNCATED;
         }
         uint32_t params = sp_bin_le32(p + pos + CONTRIB_FIXED - 4);
         pos += CONTRIB_FIXED;
         if (size - pos < params) {
-            sp_bin_errf(err, "zkey section 10 (MPC parameters): contribution %" PRIu32 " claims %" PRIu32
-                        " parameter bytes, %" PRIu64 " left", i + 1, params, size - pos);
+            sp_bin_errf(err, "zkey section 10 (MPC parameters): contribution %" PRIu32 " claims more parameter bytes "
+                        "than the section has left", i + 1);
             return SP_ERR_TRUNCATED;
         }
         pos += params;
     }
     if (pos != size) {
-        sp_bin_errf(err, "zkey section 10 (MPC parameters): %" PRIu64 " bytes after %" PRIu32 " contributions",
-                    size - pos, n);
+        sp_bin_errf(err, "zkey section 10 (MPC parameters): bytes after the last contribution");
         return SP_ERR_FORMAT;
     }
     *n_contrib = n;
@@ -446,8 +439,7 @@ static sp_status parse_bf(sp_g16_pk *pk, sp_zkey_info *info_out, const sp_binfil
     if (st == SP_OK)
         st = read_mpc(&info, &mpc, &mpc_len, bf, err);
     if (st == SP_OK && sp_g16_pk_alloc(pk, h.n_vars, h.n_public, h.domain_size, SP_G16_H_SNARKJS) != SP_OK) {
-        sp_bin_errf(err, "zkey: out of memory for %" PRIu32 " wires and %" PRIu32 " domain points", h.n_vars,
-                    h.domain_size);
+        sp_bin_errf(err, "zkey: out of memory for the key");
         st = SP_ERR_NOMEM;
     }
     if (st == SP_OK) {
@@ -512,7 +504,7 @@ static sp_status read_vk_bf(sp_g16_vk *vk, sp_zkey_info *info, const sp_binfile 
     if (st == SP_OK)
         st = read_mpc(info, NULL, NULL, bf, err);
     if (st == SP_OK && sp_g16_vk_alloc(vk, h.n_public) != SP_OK) {
-        sp_bin_errf(err, "zkey: out of memory for %" PRIu32 " IC points", h.n_public + 1);
+        sp_bin_errf(err, "zkey: out of memory for the IC points");
         st = SP_ERR_NOMEM;
     }
     if (st == SP_OK)

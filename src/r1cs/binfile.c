@@ -27,7 +27,7 @@ static sp_status parse_header(sp_binfile *bf, const char *magic, uint32_t min_ve
     sp_bin_cursor c = {bf->data, bf->len};
     const uint8_t *m;
     if (!sp_bin_bytes(&c, &m, 4)) {
-        sp_bin_errf(err, "%s: file of %zu bytes is too short for the magic number", magic, bf->len);
+        sp_bin_errf(err, "%s: the file is too short for the magic number", magic);
         return SP_ERR_TRUNCATED;
     }
     for (int i = 0; i < 4; i++)
@@ -38,17 +38,16 @@ static sp_status parse_header(sp_binfile *bf, const char *magic, uint32_t min_ve
         return SP_ERR_FORMAT;
     }
     if (!sp_bin_u32(&c, &bf->version) || !sp_bin_u32(&c, &bf->n_sections)) {
-        sp_bin_errf(err, "%s: file ends inside the header (%zu bytes)", magic, bf->len);
+        sp_bin_errf(err, "%s: file ends inside the header", magic);
         return SP_ERR_TRUNCATED;
     }
     if (bf->version < min_version || bf->version > max_version) {
-        sp_bin_errf(err, "%s: version %" PRIu32 " not supported (expected %" PRIu32 "..%" PRIu32 ")", magic,
-                    bf->version, min_version, max_version);
+        sp_bin_errf(err, "%s: version not supported (this reader takes %" PRIu32 "..%" PRIu32 ")", magic,
+                    min_version, max_version);
         return SP_ERR_FORMAT;
     }
     if (bf->n_sections > c.left / 12) { /* every section header takes 12 bytes */
-        sp_bin_errf(err, "%s: header claims %" PRIu32 " sections, the file has room for %" PRIu64, magic,
-                    bf->n_sections, c.left / 12);
+        sp_bin_errf(err, "%s: the header's section count is larger than the file", magic);
         return SP_ERR_TRUNCATED;
     }
     bf->sections = calloc(bf->n_sections ? bf->n_sections : 1, sizeof *bf->sections);
@@ -60,19 +59,17 @@ static sp_status parse_header(sp_binfile *bf, const char *magic, uint32_t min_ve
         sp_bin_section *s = &bf->sections[i];
         const uint8_t *payload;
         if (!sp_bin_u32(&c, &s->id) || !sp_bin_u64(&c, &s->size)) {
-            sp_bin_errf(err, "%s: file ends inside the header of section %" PRIu32 " of %" PRIu32, magic, i + 1,
-                        bf->n_sections);
+            sp_bin_errf(err, "%s: file ends inside a section header", magic);
             return SP_ERR_TRUNCATED;
         }
         s->offset = (uint64_t)(c.p - bf->data);
         if (!sp_bin_bytes(&c, &payload, s->size)) {
-            sp_bin_errf(err, "%s: section %" PRIu32 " claims %" PRIu64 " bytes, only %" PRIu64 " left in the file",
-                        magic, s->id, s->size, c.left);
+            sp_bin_errf(err, "%s: a section is larger than the rest of the file", magic);
             return SP_ERR_TRUNCATED;
         }
     }
     if (c.left) {
-        sp_bin_errf(err, "%s: %" PRIu64 " unexpected bytes after the last section", magic, c.left);
+        sp_bin_errf(err, "%s: unexpected bytes after the last section", magic);
         return SP_ERR_FORMAT;
     }
     return SP_OK;

@@ -129,7 +129,11 @@ static inline void sp_bin_put_u64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* snprintf into err, which may be NULL (the message is dropped then). */
+/* snprintf into err, which may be NULL (the message is dropped then).
+ * The readers' messages name the check that failed and never quote what
+ * the file holds, in any form (bytes, counts, sizes, ids, versions,
+ * primes): the daemon answers them to clients that name files they may
+ * not read. A count or size larger than the file is said to be so. */
 void sp_bin_errf(char err[SP_ERR_LEN], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*

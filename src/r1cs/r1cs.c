@@ -18,18 +18,11 @@ sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prim
         return SP_ERR_UNSUPPORTED;
     }
     if (n8 != SP_FR_BYTES) {
-        sp_bin_errf(err, "%s: field elements of %" PRIu32 " bytes; this is the %s prover (32-byte scalars)", where,
-                    n8, sp_curve_label(SP_CURVE_ID_THIS));
+        sp_bin_errf(err, "%s: field elements of another size than 32 bytes; this is the %s prover (32-byte scalars)",
+                    where, sp_curve_label(SP_CURVE_ID_THIS));
         return SP_ERR_UNSUPPORTED;
     }
-    uint64_t l[SP_FR_LIMBS];
-    for (int i = 0; i < SP_FR_LIMBS; i++) {
-        l[i] = 0;
-        for (int k = 0; k < 8; k++)
-            l[i] |= (uint64_t)prime[8 * i + k] << (8 * k);
-    }
-    sp_bin_errf(err, "%s: unsupported prime 0x%016" PRIx64 "%016" PRIx64 "%016" PRIx64 "%016" PRIx64
-                     " (this is the %s prover; snarkpipe knows bls12-381 and bn254)", where, l[3], l[2], l[1], l[0],
+    sp_bin_errf(err, "%s: the prime is neither bls12-381's nor bn254's scalar field (this is the %s prover)", where,
                 sp_curve_label(SP_CURVE_ID_THIS));
     return SP_ERR_UNSUPPORTED;
 }
@@ -40,11 +33,11 @@ static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_
     uint32_t n8;
     const uint8_t *prime;
     if (!sp_bin_u32(&c, &n8)) {
-        sp_bin_errf(err, "r1cs section 1: %" PRIu64 " bytes, too short for a header", s->size);
+        sp_bin_errf(err, "r1cs section 1: too short for a header");
         return SP_ERR_FORMAT;
     }
     if (!sp_bin_bytes(&c, &prime, n8)) {
-        sp_bin_errf(err, "r1cs section 1: %" PRIu64 " bytes, too short for a %" PRIu32 "-byte prime", s->size, n8);
+        sp_bin_errf(err, "r1cs section 1: the prime's size is larger than the section");
         return SP_ERR_FORMAT;
     }
     sp_status st = sp_fmt_check_prime("r1cs", n8, prime, err);
@@ -52,18 +45,16 @@ static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_
         return st;
     if (!sp_bin_u32(&c, &h->n_wires) || !sp_bin_u32(&c, &h->n_outputs) || !sp_bin_u32(&c, &h->n_pub_inputs) ||
         !sp_bin_u32(&c, &h->n_prv_inputs) || !sp_bin_u64(&c, &h->n_labels) || !sp_bin_u32(&c, &h->n_constraints)) {
-        sp_bin_errf(err, "r1cs section 1: %" PRIu64 " bytes, too short for a header", s->size);
+        sp_bin_errf(err, "r1cs section 1: too short for a header");
         return SP_ERR_FORMAT;
     }
     if (c.left) {
-        sp_bin_errf(err, "r1cs section 1: %" PRIu64 " bytes, %" PRIu64 " more than a header", s->size, c.left);
+        sp_bin_errf(err, "r1cs section 1: longer than a header");
         return SP_ERR_FORMAT;
     }
     uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs + h->n_prv_inputs;
     if (named > h->n_wires) {
-        sp_bin_errf(err, "r1cs section 1: 1 + %" PRIu32 " outputs + %" PRIu32 " public + %" PRIu32
-                         " private inputs exceed nWires = %" PRIu32, h->n_outputs, h->n_pub_inputs,
-                    h->n_prv_inputs, h->n_wires);
+        sp_bin_errf(err, "r1cs section 1: 1 + outputs + public + private inputs exceed nWires");
         return SP_ERR_FORMAT;
     }
     return SP_OK;
@@ -77,15 +68,14 @@ static sp_status count_entries(uint64_t nnz[3], const sp_r1cs_header *h, sp_bin_
         for (int m = 0; m < 3; m++) {
             uint32_t k;
             if (!sp_bin_u32(&c, &k) || k > c.left / (4 + SP_FR_BYTES)) {
-                sp_bin_errf(err, "r1cs section 2: section ends inside constraint %" PRIu32 " (%s) of %" PRIu32, i,
-                            LC_NAME[m], h->n_constraints);
+                sp_bin_errf(err, "r1cs section 2: section ends inside constraint %" PRIu32 " (%s)", i, LC_NAME[m]);
                 return SP_ERR_TRUNCATED;
             }
             for (uint32_t t = 0; t < k; t++) {
                 uint32_t wire = sp_bin_le32(c.p + (size_t)t * (4 + SP_FR_BYTES));
                 if (wire >= h->n_wires) {
-                    sp_bin_errf(err, "r1cs section 2: constraint %" PRIu32 " (%s) refers to wire %" PRIu32
-                                     ", nWires is %" PRIu32, i, LC_NAME[m], wire, h->n_wires);
+                    sp_bin_errf(err, "r1cs section 2: constraint %" PRIu32 " (%s) refers to a wire past nWires", i,
+                                LC_NAME[m]);
                     return SP_ERR_FORMAT;
                 }
             }
@@ -95,8 +85,7 @@ static sp_status count_entries(uint64_t nnz[3], const sp_r1cs_header *h, sp_bin_
         }
     }
     if (c.left) {
-        sp_bin_errf(err, "r1cs section 2: %" PRIu64 " bytes left after the %" PRIu32 " constraints", c.left,
-                    h->n_constraints);
+        sp_bin_errf(err, "r1cs section 2: bytes left after the last constraint");
         return SP_ERR_FORMAT;
     }
     return SP_OK;
@@ -133,8 +122,8 @@ static sp_status fill_entries(sp_r1cs *cs, sp_bin_cursor c, char *err)
                 uint64_t at = pos[m]++;
                 mat[m]->col[at] = sp_bin_le32(c.p);
                 if (sp_fr_from_bytes_le(&mat[m]->val[at], c.p + 4) != SP_OK) {
-                    sp_bin_errf(err, "r1cs section 2: constraint %" PRIu32 " (%s): coefficient of wire %" PRIu32
-                                     " is not below r", i, LC_NAME[m], mat[m]->col[at]);
+                    sp_bin_errf(err, "r1cs section 2: constraint %" PRIu32 " (%s): a coefficient is not below r", i,
+                                LC_NAME[m]);
                     return SP_ERR_NOT_CANONICAL;
                 }
             }
@@ -154,7 +143,7 @@ static sp_status parse_constraints(sp_r1cs *cs, const sp_binfile *bf, const sp_b
     sp_csr *mat[3] = {&cs->a, &cs->b, &cs->c};
     for (int m = 0; m < 3; m++) {
         if (csr_alloc(mat[m], cs->h.n_constraints, nnz[m]) != SP_OK) {
-            sp_bin_errf(err, "r1cs: out of memory for %" PRIu64 " entries of %s", nnz[m], LC_NAME[m]);
+            sp_bin_errf(err, "r1cs: out of memory for the entries of %s", LC_NAME[m]);
             return SP_ERR_NOMEM;
         }
     }

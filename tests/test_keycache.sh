@@ -18,6 +18,10 @@
 #      root): hits still served, a miss proves with one warning line; a
 #      write that fails midway (file size limit, as a full disk) leaves
 #      nothing; a directory others may write is not used
+#   i. one key at two paths: one entry, listed with both paths
+#   j. the cap: SNARKPIPE_CACHE_MAX=0 is off, an entry over the cap is not
+#      written, the least recently used entries go first (--key-cache-max)
+#   k. entries of both curves are listed as usable by this snarkpipe
 # Usage: tests/test_keycache.sh BUILD (run.sh passes it).
 set -u
 build=${1:-build}
@@ -69,10 +73,12 @@ cp "$vec/circuit_final.zkey" "$T/k.zkey"
 # a. second prove from the cache
 expect 0 "a: first prove" prove a1 "$T/k.zkey"
 expect_out '"key_cache":\{"state":"miss","stored":true' "a: first prove checks the key and stores its entry"
+check "a: one line says so: size, where, the cap, how to turn it off" test "$(grep -c "^snarkpipe prove: key cache: kept the checked key ([0-9.]* KiB) in $T/cache for fast loads; the cache holds [0-9.]* KiB of its 4.00 GiB cap; --no-key-cache or SNARKPIPE_CACHE_MAX=0 turn it off$" "$T/out")" = 1
 check "a: one entry, mode 0600 in a 0700 directory" test "$(entries "$T/cache")" = 1 -a \
     "$(stat -c %a "$T/cache")" = 700 -a "$(stat -c %a "$T"/cache/*.spkc)" = 600
 expect 0 "a: second prove" prove a2 "$T/k.zkey"
 expect_out '"key_cache":\{"state":"hit","stored":false' "a: second prove uses the entry"
+check "a: no notice for a hit" test "$(grep -c 'key cache:' "$T/out")" = 0
 check "a: identical proofs" cmp -s "$T/a1.proof.json" "$T/a2.proof.json"
 check "a: identical public signals" cmp -s "$T/a1.public.json" "$T/a2.public.json"
 check "a: the proof snarkjs makes with the same r, s" cmp -s "$T/a2.proof.json" "$vec/proof_fixed_rs.json"
@@ -104,7 +110,7 @@ expect 0 "b: key A replaced by key B" prove b4 "$T/kx.zkey"
 expect_out '"state":"stale","stored":true' "b: the entry is not used, the new key checked and stored"
 expect 0 "b: the proof verifies with B's vkey" "$bin" verify "$T/kb.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
 expect 1 "b: and not with A's" "$bin" verify "$T/ka.vkey.json" "$T/b4.public.json" "$T/b4.proof.json"
-check "b: one entry per key file" test "$(entries "$T/cache")" = 2
+check "b: one entry per key content (k, A, B)" test "$(entries "$T/cache")" = 3
 # b2. the stamp: a key file whose ctime is over 2 s old is hashed once more and
 # its identity recorded; then trusted without hashing, until the file changes,
 # even in place with the same size and its mtime put back (a cache of its own:
@@ -161,7 +167,7 @@ expect_out "key $T/k.zkey \([0-9]+ bytes, now: same size\)" "d: and its key file
 expect 0 "d: cache list --json" "$bin" --json cache list
 expect_out '"entries":\[\{"file":"[0-9a-f]{40}-bls12-381.spkc"' "d: JSON listing"
 expect 0 "d: cache clear" "$bin" cache clear
-expect_out "removed 2 file" "d: both entries removed"
+expect_out "removed 5 file" "d: the three entries and the two paths' references removed"
 check "d: no entry left" test "$(entries "$T/cache")" = 0
 expect 0 "d: after clear" prove d2 "$T/k.zkey"
 expect_out '"state":"miss"' "d: a miss again"
@@ -236,11 +242,11 @@ as_user chmod 500 "$ro"
 expect 0 "h: read-only directory, cached key" ro_prove h2 "$T/k.zkey"
 expect_out '"state":"hit"' "h: a hit from a read-only directory"
 check "h: no warning for a hit" test "$(grep -c 'key cache:' "$T/out")" = 0
-cp "$T/k.zkey" "$T/k2.zkey" && chmod 644 "$T/k2.zkey"
+cp "$T/ka.zkey" "$T/k2.zkey" && chmod 644 "$T/k2.zkey"
 expect 0 "h: read-only directory, new key" ro_prove h3 "$T/k2.zkey"
 expect_out '"state":"miss","stored":false' "h: proved without storing"
 check "h: one warning line" test "$(grep -c '^snarkpipe prove: key cache: not stored in .*: cannot write there' "$T/out")" = 1
-expect 0 "h: the proof verifies" "$bin" verify "$vec/verification_key.json" "$T/ro/h3.public.json" "$T/ro/h3.proof.json"
+expect 0 "h: the proof verifies" "$bin" verify "$T/ka.vkey.json" "$T/ro/h3.public.json" "$T/ro/h3.proof.json"
 as_user chmod 700 "$ro"
 rm -rf "$T/fsz" && mkdir "$T/fsz"
 expect 0 "h: a write that fails midway" bash -c "trap '' XFSZ; ulimit -f 64; SNARKPIPE_CACHE_DIR='$T/fsz' exec '$bin' --json prove '$T/k.zkey' '$vec/witness.wtns' '$T/h4.proof.json' '$T/h4.public.json'"
@@ -253,6 +259,70 @@ expect 0 "h: a directory others may write" prove h5 "$T/k.zkey"
 expect_out '"state":"unusable"' "h: not used"
 expect_out "key cache: .*not private to this user \(owner [0-9]+, mode 777\); not used" "h: one warning says why"
 chmod 700 "$T/cache"
+
+# i. one key at two paths
+export SNARKPIPE_CACHE_DIR=$T/cache_i
+cp "$T/k.zkey" "$T/k_other.zkey"
+expect 0 "i: the key at one path" prove i1 "$T/k.zkey"
+expect_out '"state":"miss","stored":true' "i: stored"
+expect 0 "i: the same key at another path" prove i2 "$T/k_other.zkey"
+expect_out '"state":"hit","stored":false' "i: a hit: the entry is the content's"
+check "i: one entry" test "$(entries "$T/cache_i")" = 1
+check "i: identical proofs" cmp -s "$T/i1.proof.json" "$T/i2.proof.json"
+expect 0 "i: cache list" "$bin" cache list
+expect_out "key $T/k.zkey \([0-9]+ bytes, now: same size\)" "i: lists the first path"
+expect_out "key $T/k_other.zkey \([0-9]+ bytes, now: same size\)" "i: and the second"
+expect_out "^1 file\(s\), .* cap, in $T/cache_i \(and 2 key path reference\(s\)\)" "i: one entry, two references"
+expect 0 "i: cache list --json" "$bin" --json cache list
+expect_out '"paths":\[\{"key":"[^"]*k(_other)?.zkey","now":"same size"\},\{"key":"[^"]*k(_other)?.zkey"' "i: both paths in JSON"
+
+# j. the cap
+export SNARKPIPE_CACHE_DIR=$T/cache_j
+expect 0 "j: SNARKPIPE_CACHE_MAX=0" env SNARKPIPE_CACHE_MAX=0 "$bin" --json prove "$T/k.zkey" "$vec/witness.wtns" \
+    "$T/j0.proof.json" "$T/j0.public.json"
+expect_out '"key_cache":\{"state":"off"' "j: the cache is off"
+check "j: nothing written" test ! -e "$T/cache_j"
+expect 0 "j: a cap below the entry" env SNARKPIPE_CACHE_MAX=64K "$bin" --json prove "$T/k.zkey" "$vec/witness.wtns" \
+    "$T/j1.proof.json" "$T/j1.public.json"
+expect_out '"stored":false' "j: not stored"
+check "j: one warning says why" test "$(grep -c '^snarkpipe prove: key cache: not stored: its entry would take [0-9.]* MiB, more than the cache.s cap of 0.1 MiB$' "$T/out")" = 1
+expect 64 "j: a bad --key-cache-max" "$bin" prove --key-cache-max 4GB "$T/k.zkey" "$vec/witness.wtns" "$T/j.json" "$T/jp.json"
+size=$(stat -c %s "$T/k.zkey")
+cap=$((size * 5 / 2)) # the entries are a little smaller than their keys: room for two
+for k in k ka kb; do
+    expect 0 "j: $k under a cap of two entries" prove "j_$k" --key-cache-max "$cap" "$T/$k.zkey"
+    expect_out '"stored":true' "j: $k stored"
+done
+expect_out "1 least recently used entry removed to make room" "j: the third removed one"
+check "j: two entries left" test "$(entries "$T/cache_j")" = 2
+"$bin" --json cache list >"$T/list.json"
+ent_of() { node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+for (const e of j.entries) for (const p of e.paths) if (p.key.endsWith("/" + process.argv[2])) console.log(e.file);' "$T/list.json" "$1"; }
+ek=$(ent_of k.zkey) eka=$(ent_of ka.zkey) ekb=$(ent_of kb.zkey)
+check "j: k's entry, the least recently used, is the one gone" test -z "$ek" -a -n "$eka" -a -n "$ekb"
+touch -d @1000 "$T/cache_j/$eka"
+touch -d @2000 "$T/cache_j/$ekb"
+expect 0 "j: ka again: a hit" prove j_ka2 --key-cache-max "$cap" "$T/ka.zkey"
+expect_out '"state":"hit"' "j: hit"
+check "j: a hit marks its entry used now" test "$(stat -c %Y "$T/cache_j/$eka")" -gt 2000
+expect 0 "j: k again, stored" prove j_k2 --key-cache-max "$cap" "$T/k.zkey"
+check "j: kb's entry, now the least recently used, is the one gone" test ! -e "$T/cache_j/$ekb" -a -e "$T/cache_j/$eka"
+"$bin" --json cache list >"$T/list.json"
+expect 0 "j: cache list" "$bin" cache list --key-cache-max "$cap"
+expect_out "^2 file\(s\), [0-9.]+ MiB of the [0-9.]+ MiB cap" "j: the total against the cap"
+check "j: most recently used first" test "$(grep -c spkc "$T/out")" = 2 -a "$(grep -m1 spkc "$T/out")" = "$(ent_of k.zkey)"
+
+# k. both curves' entries
+export SNARKPIPE_CACHE_DIR=$T/cache_k
+bn=$here/vectors/chain1021_bn128
+expect 0 "k: a bls12-381 key" prove k1 "$T/k.zkey"
+expect 0 "k: a bn254 key" "$bin" --quiet prove "$bn/circuit_final.zkey" "$bn/witness.wtns" "$T/k2.json" "$T/k2p.json"
+expect 0 "k: cache list" "$bin" cache list
+expect_out "usable, bls12-381 zkey key" "k: the bls12-381 entry is usable"
+expect_out "usable, bn254 zkey key" "k: and so is the bn254 one"
+check "k: nothing marked another build" test "$(grep -c 'other build' "$T/out")" = 0
+expect 0 "k: the bn254 key again" "$bin" --json prove "$bn/circuit_final.zkey" "$bn/witness.wtns" "$T/k3.json" "$T/k3p.json"
+expect_out '"state":"hit"' "k: prove uses it"
 
 echo "test_keycache.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

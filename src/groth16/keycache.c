@@ -479,8 +479,8 @@ static sp_status store_entry(const sp_g16_pk *pk, kc_load *L, char err[SP_ERR_LE
     rep->max_bytes = L->rq->max_bytes ? L->rq->max_bytes : SP_KC_DEFAULT_MAX;
     if (bytes > rep->max_bytes) {
         snprintf(rep->warning, SP_ERR_LEN,
-                 "key cache: not stored: its entry would take %.2f GiB, more than the cache's cap of %.2f GiB",
-                 (double)bytes / (1 << 30), (double)rep->max_bytes / (1 << 30));
+                 "key cache: not stored: its entry would take %.1f MiB, more than the cache's cap of %.1f MiB",
+                 (double)bytes / (1 << 20), (double)rep->max_bytes / (1 << 20));
         return SP_OK;
     }
     kc_evict(&total, &rep->evicted, L->dirfd, rep->max_bytes, bytes, L->name);

@@ -20,14 +20,20 @@ typedef struct {
     const char *name;
     unsigned log_nodes, layers, challenges;
     unsigned base_levels, sub_arity, top_arity; /* 8-ary base tree, then Filecoin's sub/top levels */
+    unsigned drg, exp, label;                   /* parents; 0: Filecoin's 6, 8 and 37 */
 } preset_;
 
 /* Filecoin's v1.1 PoRep parameters: 2 layers and 2 challenges for the test
  * sizes; 11 layers and 176 challenges over 10 partitions (18 each, the
- * count rounded up) for 32 and 64 GiB; trees 8-0-0, 8-8-0 and 8-8-2. */
+ * count rounded up) for 32 and 64 GiB; trees 8-0-0, 8-8-0 and 8-8-2.
+ * "tiny" is the smallest shape with every part (4 nodes in one 4-ary
+ * level, 2 layers, one challenge, one parent of each kind, labels of 2
+ * parents): a circuit to try things on, set up in seconds. */
 static const preset_ PRESETS[] = {
-    {"2KiB", 6, 2, 2, 2, 0, 0},     {"8MiB", 18, 2, 2, 6, 0, 0},  {"512MiB", 24, 2, 2, 8, 0, 0},
-    {"32GiB", 30, 11, 18, 9, 8, 0}, {"64GiB", 31, 11, 18, 9, 8, 2},
+    {"tiny", 2, 2, 1, 0, 4, 0, 1, 1, 2},
+    {"2KiB", 6, 2, 2, 2, 0, 0, 0, 0, 0},     {"8MiB", 18, 2, 2, 6, 0, 0, 0, 0, 0},
+    {"512MiB", 24, 2, 2, 8, 0, 0, 0, 0, 0},  {"32GiB", 30, 11, 18, 9, 8, 0, 0, 0, 0},
+    {"64GiB", 31, 11, 18, 9, 8, 2, 0, 0, 0},
 };
 
 sp_status sp_porep_preset(sp_porep_params *p, const char *name)
@@ -41,9 +47,9 @@ sp_status sp_porep_preset(sp_porep_params *p, const char *name)
         p->nodes = (uint64_t)1 << q->log_nodes;
         p->layers = q->layers;
         p->challenges = q->challenges;
-        p->drg_parents = 6;
-        p->exp_parents = 8;
-        p->label_parents = SP_POREP_TOTAL_PARENTS;
+        p->drg_parents = q->drg ? q->drg : 6;
+        p->exp_parents = q->exp ? q->exp : 8;
+        p->label_parents = q->label ? q->label : SP_POREP_TOTAL_PARENTS;
         p->d_depth = q->log_nodes;
         for (unsigned l = 0; l < q->base_levels; l++)
             p->arity[p->levels++] = 8;
@@ -95,6 +101,11 @@ sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
+uint64_t sp_porep_public_count(const sp_porep_params *p)
+{
+    return 3 + (uint64_t)p->challenges * (p->drg_parents + p->exp_parents + 4);
+}
+
 void sp_porep_overrides_init(sp_porep_overrides *o)
 {
     o->challenges = o->layers = o->nodes = o->drg_parents = o->exp_parents = o->label_parents = SP_POREP_UNSET;
@@ -105,7 +116,7 @@ sp_status sp_porep_params_from(sp_porep_params *p, const char *preset, const sp_
 {
     const char *name = preset ? preset : "2KiB";
     if (sp_porep_preset(p, name) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "porep-like: unknown preset '%.40s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", name);
+        snprintf(err, SP_ERR_LEN, "porep-like: unknown preset '%.40s' (tiny, 2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", name);
         return SP_ERR_INVALID_ARG;
     }
     int custom = 0;
@@ -505,7 +516,7 @@ sp_status sp_porep_open(sp_porep **out, const sp_porep_params *p, char err[SP_ER
     c->n_parents = p->drg_parents + p->exp_parents;
     for (uint32_t l = 0; l < p->levels; l++)
         c->n_sib += p->arity[l] - 1u;
-    c->shape.n_public = 3 + (uint64_t)p->challenges * (c->n_parents + 4);
+    c->shape.n_public = sp_porep_public_count(p);
     sp_porep_inst *x = NULL;
     sp_porep_input in = {0, 0};
     if ((st = sp_porep_inst_make(&x, c, &in, 1, err)) == SP_OK)

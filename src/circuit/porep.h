@@ -71,10 +71,15 @@ typedef struct {
 /*
  * The parameters of a named preset: "2KiB", "8MiB", "512MiB", "32GiB",
  * "64GiB" (Filecoin's sector sizes: layers, challenges per partition and
- * tree shapes as Filecoin's v1.1 parameters have them).
+ * tree shapes as Filecoin's v1.1 parameters have them), and "tiny" (every
+ * part at its smallest: about 235,000 constraints, 2^18 after padding).
  * Returns SP_OK or SP_ERR_INVALID_ARG (unknown name).
  */
 sp_status sp_porep_preset(sp_porep_params *p, const char *name) SP_WARN_UNUSED;
+
+/* The public inputs (ONE not counted) of the circuit p describes, without
+ * building it: what a key made for it must have. */
+uint64_t sp_porep_public_count(const sp_porep_params *p);
 
 /* Checks p (sizes in range, tree shape covering nodes). Returns SP_OK,
  * SP_ERR_INVALID_ARG with err saying what is wrong, or SP_ERR_UNSUPPORTED

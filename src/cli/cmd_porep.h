@@ -13,7 +13,7 @@
 #include "circuit/post.h"
 
 #define SP_CLI_POREP_USAGE                                                                              \
-    "  --preset NAME        porep-like: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 2KiB); the\n"       \
+    "  --preset NAME        porep-like: tiny, 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 2KiB); the\n" \
     "                       options below override it\n"                                              \
     "  --challenges N --layers L --nodes N --drg-parents K --exp-parents K --label-parents K\n"       \
     "                       the circuit's shape (--nodes: 32-byte nodes, a power of two; the\n"       \

@@ -201,16 +201,20 @@ static int native_open(prove_state *s, const prove_args *a, const sp_cli_key_hea
     int rc = sp_cli_porep_params(&p, &a->po, "prove", USAGE);
     if (rc != SP_CLI_NEXT)
         return rc;
-    sp_status st = sp_porep_open(&s->porep, &p, err);
+    /* the public inputs first: a formula, where the wires need the circuit counted */
+    uint64_t n_public = sp_porep_public_count(&p);
+    sp_status st = n_public == h->n_public ? sp_porep_open(&s->porep, &p, err) : SP_OK;
     if (st != SP_OK)
         return sp_cli_fail("prove", st, err);
-    const sp_native_circuit *nc = sp_porep_native(s->porep);
-    if (nc->n_vars != h->n_vars || nc->n_public != h->n_public) {
+    const sp_native_circuit *nc = s->porep ? sp_porep_native(s->porep) : NULL;
+    if (!nc || nc->n_vars != h->n_vars) {
+        char has[80];
+        snprintf(has, sizeof has, "%llu %s", (unsigned long long)(nc ? nc->n_vars : n_public),
+                 nc ? "wires" : "public inputs");
         snprintf(err, sizeof err,
-                 "the porep-like circuit of these options (preset %s: %llu wires, %llu public) is not the key's "
-                 "(%u wires, %u public): give the preset and options the key was made with",
-                 p.preset[0] ? p.preset : "custom", (unsigned long long)nc->n_vars,
-                 (unsigned long long)nc->n_public, h->n_vars, h->n_public);
+                 "the porep-like circuit of these options (preset %s: %s) is not the key's (%u wires, %u public "
+                 "inputs): give the preset and options the key was made with",
+                 p.preset[0] ? p.preset : "custom", has, h->n_vars, h->n_public);
         return sp_cli_fail_file("prove", a->zkey, SP_ERR_INVALID_ARG, err);
     }
     return SP_EXIT_OK;

@@ -436,32 +436,54 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
 
 /* ---- tests ---- */
 
-const char *const sp_circom_native_names[] = {"Fr_int_add", "Fr_int_sub", "Fr_int_gte", "Fr_int_mul",
-                                              "Fr_int_square", "Fr_F1m_add", "Fr_F1m_sub", "Fr_F1m_mul",
-                                              "Fr_F1m_square", "Fr_F1m_toMontgomery", "Fr_F1m_fromMontgomery",
-                                              NULL};
+/* How each native's arguments are made from the elements A, B, R in
+ * test_op: 'A', 'B', 'R' an element's address, 'a', 'b', 'r' its limbs,
+ * 's' the limbs n8 bytes after R's. */
+static const struct {
+    const char *name, *args;
+} test_args_[] = {
+    {"Fr_int_add", "abr"},    {"Fr_int_sub", "abr"},    {"Fr_int_gte", "ab"},   {"Fr_int_mul", "abr"},
+    {"Fr_int_square", "ar"},  {"Fr_F1m_add", "abr"},    {"Fr_F1m_sub", "abr"},  {"Fr_F1m_mul", "abr"},
+    {"Fr_F1m_square", "ar"},  {"Fr_F1m_toMontgomery", "ar"}, {"Fr_F1m_fromMontgomery", "ar"},
+    {"Fr_copy", "RA"},        {"Fr_int_gt", "ab"},      {"Fr_int_eq", "ab"},    {"Fr_toNormal", "A"},
+    {"Fr_isNegative", "A"},   {"Fr_getLsb32", "A"},     {"Fr_int_div", "abrs"},
+};
 
-sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint32_t *a, const uint32_t *b,
-                            uint32_t *out, uint64_t *ret, char err[SP_ERR_LEN])
+const char *const sp_circom_native_names[] = {
+    "Fr_int_add", "Fr_int_sub", "Fr_int_gte", "Fr_int_mul", "Fr_int_square", "Fr_F1m_add", "Fr_F1m_sub",
+    "Fr_F1m_mul", "Fr_F1m_square", "Fr_F1m_toMontgomery", "Fr_F1m_fromMontgomery", "Fr_copy", "Fr_int_gt",
+    "Fr_int_eq", "Fr_toNormal", "Fr_isNegative", "Fr_getLsb32", "Fr_int_div", NULL};
+
+sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint8_t *a, const uint8_t *b,
+                            uint8_t *out, uint64_t *ret, char err[SP_ERR_LEN])
 {
-    size_t len;
+    size_t len, n8 = 4u * c->n32, el = 8 + 2 * n8;
     uint8_t *mem = sp_wasm_memory(c->in, &len);
-    size_t n8 = 4u * c->n32, pa = len - 4 * n8, pb = pa + n8, pr = pb + n8; /* the top 4 n8 bytes */
     int f = sp_wasm_func_by_name(c->m, name);
-    if (f < 0 || len < 4 * n8) {
+    const char *spec = NULL;
+    for (size_t k = 0; k < sizeof test_args_ / sizeof test_args_[0]; k++)
+        if (!strcmp(test_args_[k].name, name))
+            spec = test_args_[k].args;
+    if (f < 0 || !spec || len < 3 * el) {
         snprintf(err, SP_ERR_LEN, "circom: no function %s", name);
         return SP_ERR_INVALID_ARG;
     }
-    memcpy(mem + pa, a, n8);
-    memcpy(mem + pb, b, n8);
-    memset(mem + pr, 0, 2 * n8);
-    int binary = strcmp(name, "Fr_int_square") && strcmp(name, "Fr_F1m_square") && strcmp(name, "Fr_F1m_toMontgomery") &&
-                 strcmp(name, "Fr_F1m_fromMontgomery");
-    uint64_t args[3] = {pa, binary ? pb : pr, pr};
+    size_t pa = len - 3 * el, pb = pa + el, pr = pb + el; /* the top of memory */
+    memcpy(mem + pa, a, 8 + n8);
+    memcpy(mem + pb, b, 8 + n8);
+    memset(mem + pr, 0, el);
+    uint64_t args[4];
+    for (int k = 0; spec[k]; k++) {
+        char ch = spec[k];
+        size_t base = ch == 'A' || ch == 'a' ? pa : ch == 'B' || ch == 'b' ? pb : pr;
+        args[k] = base + (ch >= 'a' ? 8 : 0) + (ch == 's' ? n8 : 0);
+    }
+    *ret = 0;
     sp_wasm_enable_natives(c->in, natives);
     sp_status st = sp_wasm_call(c->in, f, args, ret, err);
     sp_wasm_enable_natives(c->in, c->opts.natives && c->n32 % 2 == 0);
     mem = sp_wasm_memory(c->in, &len);
-    memcpy(out, mem + pr, 2 * n8);
+    memcpy(out, mem + pr, el);
+    memcpy(out + el, mem + pa, 8 + n8);
     return st;
 }

@@ -75,13 +75,14 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
 
 /* ---- for the tests: the natives against the module's own code ---- */
 
-/* Runs the module's function `name` (a raw field operation on limbs in
- * memory: Fr_F1m_mul, Fr_int_add, ...) on operands a and b (n32 words
- * each; b unused by unary ones), natively or interpreted as natives says,
- * and returns the result words (up to 2 * n32) in out and its i32 result
- * in *ret. Uses memory the circuit's code does not. */
-sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint32_t *a, const uint32_t *b,
-                            uint32_t *out, uint64_t *ret, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+/* Runs the module's function `name` (one of sp_circom_native_names),
+ * natively or interpreted as natives says, on elements a and b (8 header
+ * bytes, then n32 words; raw operations take their limbs), placed in
+ * memory the circuit's code does not use (the top). On output: out holds
+ * the result element (8 + 8 n32 bytes: a double-width product fits), then
+ * a as the call left it (8 + 4 n32 bytes); *ret the i32 result. */
+sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint8_t *a, const uint8_t *b,
+                            uint8_t *out, uint64_t *ret, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* The names of the natively run operations, NULL-terminated. */
 extern const char *const sp_circom_native_names[];

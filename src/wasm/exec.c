@@ -169,7 +169,10 @@ enter: /* fidx, fp (arguments in place), ret_ip */
             in->sp_top = fp + t->n_params;
             sp_wasm_host_fn fn = g->code ? m->natives[g->native].fn : in->hosts[fidx];
             in->trap[0] = 0;
-            if (fn(in, in->ctx, fp, &ret)) {
+            int rc = fn(in, in->ctx, fp, &ret);
+            if (rc == SP_WASM_DECLINE && g->code)
+                goto run_code;
+            if (rc) {
                 if (!in->trap[0])
                     sp_wasm_trap(in, "%s trapped", func_name(m, fidx, nb));
                 goto fail;
@@ -186,6 +189,7 @@ enter: /* fidx, fp (arguments in place), ret_ip */
             ip = ret_ip;
             goto *labels[ip->op];
         }
+    run_code:
         if (in->depth >= m->lim.max_call_depth || in->depth >= in->n_frames) {
             sp_wasm_trap(in, "call stack exhausted (more than %u nested calls)", in->depth);
             goto fail;

@@ -93,6 +93,8 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
             sub_n(r, r, f->q, f->n);
     }
     memcpy(f->r2, r, sizeof r);
+    for (unsigned i = 0; i < f->n; i++)
+        f->half[i] = f->q[i] >> 1 | (i + 1 < f->n ? f->q[i + 1] << 63 : 0);
 }
 
 void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -159,7 +161,7 @@ static int n_int_sub(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *r
     OPERANDS(2);
     if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
         return 1;
-    *ret = sub_n(z, x, y, n);
+    *ret = sub_n(z, x, y, n) ? 0xffffffffu : 0; /* the module's borrow is -1 */
     return !store(in, a[2], z, n);
 }
 
@@ -252,7 +254,154 @@ static int n_from_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t 
     return !store(in, a[1], z, n);
 }
 
+/* ---- element-level operations: an element is [i32 short value][i32
+ * type: bit 31 long, bit 30 Montgomery][n64 limbs] ---- */
+
+static int n_copy(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    unsigned words = FIELD->n + 1;
+    uint8_t *d = at(in, a[0], 8u * words), *s = at(in, a[1], 8u * words);
+    if (!d || !s)
+        return 1;
+    for (unsigned i = 0; i < words; i++) /* word by word, ascending, as the module does */
+        memmove(d + 8 * i, s + 8 * i, 8);
+    return 0;
+}
+
+static int n_int_gt(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    (void)z;
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    *ret = (uint64_t)!gte_n(y, x, n);
+    return 0;
+}
+
+static int n_int_eq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    (void)z;
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    *ret = (uint64_t)!memcmp(x, y, 8u * n);
+    return 0;
+}
+
+/* Fr_toNormal(p): a long Montgomery element becomes long normal. */
+static int to_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
+{
+    uint8_t *e = at(in, p, 8 + 8u * f->n);
+    if (!e)
+        return 1;
+    if ((e[7] & 0x40) && (e[7] & 0x80)) {
+        uint64_t x[SP_FN_MAX_LIMBS], one[SP_FN_MAX_LIMBS] = {1};
+        memcpy(e + 4, "\0\0\0\x80", 4);
+        memcpy(x, e + 8, 8u * f->n);
+        sp_fn_mont_mul(f, x, x, one);
+        memcpy(e + 8, x, 8u * f->n);
+    }
+    return 0;
+}
+
+static int n_to_normal(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    uint8_t *e = at(in, a[0], 8);
+    if (!e)
+        return 1;
+    return (e[7] & 0x40) ? to_normal(in, FIELD, (uint32_t)a[0]) : 0;
+}
+
+static int n_is_negative(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    uint8_t *e = at(in, a[0], 8);
+    if (!e)
+        return 1;
+    if (!(e[7] & 0x80)) {
+        int32_t v;
+        memcpy(&v, e, 4);
+        *ret = v < 0;
+        return 0;
+    }
+    uint64_t x[SP_FN_MAX_LIMBS];
+    if (to_normal(in, FIELD, (uint32_t)a[0]) || !load(in, x, (uint32_t)a[0] + 8ull, FIELD->n))
+        return 1;
+    *ret = (uint64_t)!gte_n(FIELD->half, x, FIELD->n);
+    return 0;
+}
+
+static int n_get_lsb32(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    uint8_t *e = at(in, a[0], 8);
+    uint32_t v;
+    if (!e)
+        return 1;
+    if (e[7] & 0x80) {
+        if (to_normal(in, FIELD, (uint32_t)a[0]) || !(e = at(in, a[0], 12)))
+            return 1;
+        memcpy(&v, e + 8, 4);
+    } else {
+        memcpy(&v, e, 4);
+    }
+    *ret = v;
+    return 0;
+}
+
+/* x / y and x mod y of n-limb integers, by the bits of x. */
+static void divmod(uint64_t *q, uint64_t *r, const uint64_t *x, const uint64_t *y, unsigned n)
+{
+    memset(q, 0, 8u * n);
+    memset(r, 0, 8u * (n + 1));
+    uint64_t yy[SP_FN_MAX_LIMBS + 1] = {0};
+    memcpy(yy, y, 8u * n);
+    for (unsigned i = 64 * n; i-- > 0;) {
+        uint64_t carry = (x[i / 64] >> (i % 64)) & 1;
+        for (unsigned j = 0; j <= n; j++) {
+            uint64_t t = r[j];
+            r[j] = t << 1 | carry;
+            carry = t >> 63;
+        }
+        if (gte_n(r, yy, n + 1)) {
+            sub_n(r, r, yy, n + 1);
+            q[i / 64] |= 1ull << (i % 64);
+        }
+    }
+}
+
+static int overlap(uint64_t a, uint64_t b, unsigned bytes)
+{
+    return (uint32_t)a < (uint64_t)(uint32_t)b + bytes && (uint32_t)b < (uint64_t)(uint32_t)a + bytes;
+}
+
+/* Fr_int_div(x, y, c, r): quotient to c, remainder to r. Division by
+ * zero, a missing output or overlapping operands are the module's to do. */
+static int n_int_div(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    OPERANDS(2);
+    uint64_t rem[SP_FN_MAX_LIMBS + 1];
+    unsigned b = 8u * n;
+    if (!(uint32_t)a[2] || !(uint32_t)a[3] || overlap(a[2], a[3], b) || overlap(a[0], a[2], b) ||
+        overlap(a[0], a[3], b) || overlap(a[1], a[2], b) || overlap(a[1], a[3], b))
+        return SP_WASM_DECLINE;
+    if (!load(in, x, a[0], n) || !load(in, y, a[1], n))
+        return 1;
+    uint64_t nz = 0;
+    for (unsigned i = 0; i < n; i++)
+        nz |= y[i];
+    if (!nz)
+        return SP_WASM_DECLINE;
+    divmod(z, rem, x, y, n);
+    return !store(in, a[2], z, n) || !store(in, a[3], rem, n);
+}
+
 const sp_wasm_native sp_fn_natives[] = {
+    {"Fr_copy", "ii:", n_copy},
+    {"Fr_int_gt", "ii:i", n_int_gt},
+    {"Fr_int_eq", "ii:i", n_int_eq},
+    {"Fr_toNormal", "i:", n_to_normal},
+    {"Fr_isNegative", "i:i", n_is_negative},
+    {"Fr_getLsb32", "i:i", n_get_lsb32},
+    {"Fr_int_div", "iiii:", n_int_div},
     {"Fr_int_add", "iii:i", n_int_add},
     {"Fr_int_sub", "iii:i", n_int_sub},
     {"Fr_int_gte", "ii:i", n_int_gte},

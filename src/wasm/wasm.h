@@ -41,7 +41,10 @@ sp_wasm_limits sp_wasm_limits_default(void);
 typedef int (*sp_wasm_host_fn)(sp_wasm_inst *in, void *ctx, const uint64_t *args, uint64_t *ret);
 
 /* Native replacements of module functions found by name (the name
- * section), with their expected signature; see sp_wasm_module_load. */
+ * section), with their expected signature; see sp_wasm_module_load. A
+ * native may return SP_WASM_DECLINE instead, for cases it leaves to the
+ * module: the module's own function then runs. */
+#define SP_WASM_DECLINE 2
 typedef struct {
     const char *name;
     const char *sig;     /* "iii:" = (i32,i32,i32)->(); "ii:i"; 'l' for i64 */

@@ -312,9 +312,11 @@ static int wrong_kind(dreq *r, const sub_in *in, int native, const char *id)
 }
 
 /* Parses and submits; answers every failure itself. Returns the job
- * (a watcher reference) or NULL. */
-static djob *submit(sp_dmn *d, dreq *r)
+ * (a watcher reference) or NULL; *again set when it is the job its
+ * request id already named (same circuit and inputs: nothing new runs). */
+static djob *submit(sp_dmn *d, dreq *r, int *again)
 {
+    *again = 0;
     char err[SP_ERR_LEN];
     if (atomic_load(&d->draining)) {
         sp_dmn_http_header(r, "Retry-After", "5");
@@ -350,7 +352,13 @@ static djob *submit(sp_dmn *d, dreq *r)
                       in.inputs ? NULL : in.len, NULL, 0, in.inputs};
         size_t qpos = 0;
         int code = sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err);
-        if (code != 202) {
+        if (code == 200) {
+            for (size_t k = 0; w && k < in.n; k++)
+                free(w[k]);
+            sp_dmn_reg_unref(d, c); /* the job holds its own reference */
+            c = NULL;
+            *again = 1;
+        } else if (code != 202) {
             for (size_t k = 0; w && k < in.n; k++)
                 free(w[k]);
             if (code == 503) /* only for what passes: a job that can never fit is a 4xx (no retry loop) */
@@ -518,6 +526,8 @@ static void accepted(dreq *r, const djob *j)
 }
 
 void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
+static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict);
+
 {
     if (sp_dmn_farm_on(d)) {
         sub_in in;
@@ -527,11 +537,14 @@ void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
         sub_free(&in);
         return;
     }
-    djob *j = submit(d, r);
-    if (j) {
+    int again;
+    djob *j = submit(d, r, &again);
+    if (j && again) /* a retry of a submit: its job as GET /v1/jobs/ID shows it */
+        answer_job(d, r, j, sp_dmn_jobs_wait(d, j, 0), 0);
+    else if (j)
         accepted(r, j);
         sp_dmn_jobs_put(d, j);
-    }
+    if (j)
 }
 
 /* wait_ms argument: default def, capped at server.max_wait; -1 when bad (answered). */
@@ -648,7 +661,8 @@ void sp_dmn_api_prove(sp_dmn *d, dreq *r)
         sub_free(&in);
         return;
     }
-    djob *j = submit(d, r);
+    int again; /* a retry waits for the job its request id names, like the first request */
+    djob *j = submit(d, r, &again);
     if (!j)
         return;
     int done = sp_dmn_jobs_wait(d, j, wait);
@@ -659,8 +673,18 @@ void sp_dmn_api_prove(sp_dmn *d, dreq *r)
 void sp_dmn_api_pause(sp_dmn *d, dreq *r)
 {
     int resume = !strcmp(sp_dmn_req_path(r), "/v1/resume");
-    sp_engine_pause(d->eng, !resume);
-    atomic_store(&d->paused, !resume);
+    char err[SP_ERR_LEN];
+    pthread_mutex_lock(&d->submit_mu); /* the file and the engine agree, whatever the order of two requests */
+    sp_status st = sp_dmn_state_set_paused(d, !resume, err); /* kept for a restart, or nothing changes */
+    if (st == SP_OK) {
+        sp_engine_pause(d->eng, !resume);
+        atomic_store(&d->paused, !resume);
+    }
+    pthread_mutex_unlock(&d->submit_mu);
+    if (st != SP_OK) {
+        sp_dmn_http_error(r, 500, "state_write_failed", "%s", err);
+        return;
+    }
     if (resume && d->farm)
         sp_dmn_farm_nudge(d); /* claims again now */
     SP_DMN_LOGI("dispatch %s", resume ? "resumed" : "paused");

@@ -90,6 +90,10 @@ static const opt opts_[] = {
     {"server", "unix_mode", T_OCTAL, 0, OFF(unix_mode), 0, 0, 0777, NULL, "0660", "permissions of unix sockets"},
     {"server", "max_body", T_BYTES, F_RELOAD, OFF(max_body), 0, 4 * KIB, BIG, NULL, "256MiB",
      "request bodies above this get 413"},
+    {"server", "body_memory", T_BYTES, 0, OFF(body_memory), 0, 0, BIG, NULL, "auto",
+     "bytes of request bodies held at once over all connections, taken out of engine.budget (the engine gets the "
+     "rest); a body that would go over it gets 503 with Retry-After before it is read, one larger than all of it "
+     "413; auto = an eighth of the budget"},
     {"server", "max_connections", T_INT, 0, OFF(max_connections), 0, 1, 100000, NULL, "64",
      "connections served at once (one thread each)"},
     {"server", "max_connections_per_address", T_INT, 0, OFF(max_connections_per_address), 0, 0, 100000, NULL, "32",

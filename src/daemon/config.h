@@ -60,6 +60,7 @@ typedef struct {
     int insecure;            /* allow a non-loopback TCP listener without a token */
     int unix_mode;           /* permission bits of unix sockets */
     size_t max_body;         /* request bodies above this get 413 */
+    size_t body_memory;      /* bytes of bodies held at once, all connections (0 = an eighth of the budget) */
     int max_connections;
     int max_connections_per_address; /* TCP connections from one client address (0 = no limit) */
     long connection_timeout_ms; /* idle connections are closed after this */

@@ -445,8 +445,8 @@ static int keep_connected(sp_dmn_farm *f, int *fresh)
     if (released)
         SP_DMN_LOGI("farm: %zu partition(s) claimed by an earlier run of node %s queued again", released, f->name);
     if (recent)
-        SP_DMN_LOGW("farm: an earlier instance of node %s was alive within the last lease: two daemons with one node "
-                    "id? (farm.node_id must be unique)", f->name);
+        SP_DMN_LOGW("farm: an earlier instance of node %s was alive within the last lease and did not leave (it "
+                    "died?)", f->name);
     pthread_mutex_lock(&f->mu);
     f->connected = 1;
     pthread_mutex_unlock(&f->mu);
@@ -596,6 +596,8 @@ static void node_name(sp_dmn_farm *f, const char *cfg)
 {
     char host[256] = "";
     if (*cfg)
+    if (st == SP_OK && (st = sp_dmn_q_node_lock(f->q, f->name, err)) == SP_ERR_INVALID_ARG) /* a new session */
+        SP_DMN_LOGE("farm: %s", err);
         snprintf(host, sizeof host, "%s", cfg);
     else if (gethostname(host, sizeof host - 1) != 0 || !*host)
         snprintf(host, sizeof host, "node");
@@ -759,3 +761,5 @@ void sp_dmn_farm_stop(sp_dmn *d)
     d->farm = NULL;
     farm_free(f);
 }
+    if (st == SP_OK) /* a live daemon with this node id: this one does not start */
+        st = sp_dmn_q_node_lock(f->q, f->name, err);

@@ -452,6 +452,17 @@ void sp_dmn_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
                     x.db_errors, x.reconnects};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_%s_total %s\n# TYPE snarkpipe_farm_%s_total counter\n"
+int sp_dmn_farm_connected(sp_dmn *d)
+{
+    sp_dmn_farm *f = d->farm;
+    if (!f)
+        return -1;
+    pthread_mutex_lock(&f->mu);
+    int c = f->connected;
+    pthread_mutex_unlock(&f->mu);
+    return c;
+}
+
                       "snarkpipe_farm_%s_total %llu\n", what[i][0], what[i][1], what[i][0], what[i][0],
                       (unsigned long long)v[i]);
     sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_db_seconds_total Time in database statements: side=worker "

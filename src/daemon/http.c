@@ -1,8 +1,9 @@
 /*
  * HTTP on libmicrohttpd (internal.h): one MHD daemon per listener, one
  * thread per connection (handlers may block: a key load, an await), the
- * request body collected in memory up to server.max_body, the bearer
- * token checked before the body is read, and the route table.
+ * request body collected in memory up to server.max_body, all bodies
+ * together up to server.body_memory (taken out of the engine's budget),
+ * the bearer token checked before the body is read, and the route table.
  *
  * Early answers. A request whose Content-Length is over the limit, or
  * whose token is missing or wrong, is answered in the first call, before
@@ -19,7 +20,13 @@
  *     127.0.0.1 makes a browser send "Host: evil.example"), and an Origin
  *     or Sec-Fetch-Site that is not this daemon's own (CSRF): 403;
  *   - a job whose Content-Length is over what its circuit can take, or
- *     whose partitions can never fit the engine (api.c): 413, 422.
+ *     whose partitions can never fit the engine (api.c): 413, 422;
+ *   - a URL whose path or arguments hold a control byte (%00 .. %1f,
+ *     %7f, escaped or not): 400;
+ *   - a body larger than server.body_memory: 413; one that does not fit
+ *     in what the other bodies leave of it: 503 with Retry-After (its
+ *     memory is reserved whole before it is read; a chunked body's as
+ *     it grows, answered 503 at its end when it runs out).
  *
  * Slow clients. MHD's connection_timeout is an idle timeout: a client
  * that sends one header line every few seconds resets it for ever, and
@@ -32,6 +39,7 @@
  * purpose: an await) there is no deadline. TCP listeners also cap the
  * connections of one client address (max_connections_per_address).
  */
+#include <errno.h>
 #include <microhttpd.h>
 #include <sys/socket.h>
 #include <stdarg.h>
@@ -52,6 +60,8 @@ struct dreq {
     char *body;
     size_t len, cap;
     int too_large;    /* the body went over max_body */
+    int no_memory;    /* a chunked body went over server.body_memory */
+    size_t reserved;  /* bytes of server.body_memory this request holds */
     int answered;     /* a response is queued */
     int n_hdr;
     char hdr[MAX_RESP_HEADERS][2][128];
@@ -85,9 +95,12 @@ static void count_code(sp_dmn *d, int code)
     atomic_fetch_add(&d->http_codes[k], 1);
 }
 
+static void mark_responding(struct MHD_Connection *con, int on);
+
 static void send_resp(dreq *r, int code, const char *ct, char *body, size_t len, enum MHD_ResponseMemoryMode mode)
 {
     count_code(r->d, code);
+    mark_responding(r->con, 1);
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, mode);
     if (!resp) {
         if (mode == MHD_RESPMEM_MUST_FREE)
@@ -168,6 +181,7 @@ static const route routes_[] = {
     {"GET", "/", sp_dmn_api_page, 1},
     {"GET", "/index.html", sp_dmn_api_page, 1},
     {"GET", "/healthz", sp_dmn_api_healthz, 1},
+    {"GET", "/readyz", sp_dmn_api_readyz, 1},
     {"GET", "/metrics", sp_dmn_api_metrics, 0},
     {"GET", "/v1/status", sp_dmn_api_status, 0},
     {"GET", "/v1/circuits", sp_dmn_api_circuits_list, 0},
@@ -265,12 +279,75 @@ static int cross_site(sp_dmn *d, dreq *r, const dlistener *l)
     return 0;
 }
 
+/* MHD decodes the URL path and its arguments through this. A decoded
+ * NUL would end the C string early ("A%00zzz" read as "A"), and no name
+ * here holds a control byte: one marks the connection's request, which
+ * first_call refuses, and becomes '?' meanwhile. */
+static size_t unescape(void *cls, struct MHD_Connection *con, char *s)
+{
+    size_t n = MHD_http_unescape(s);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+            s[i] = '?';
+            bad = 1;
+        }
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    dconn *c = ci ? ci->socket_context : NULL;
+    if (bad && c)
+        c->bad_url = 1;
+    return n;
+}
+
+/* 1 when the request's URL held a control byte; clears the mark. */
+static int take_bad_url(struct MHD_Connection *con)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    dconn *c = ci ? ci->socket_context : NULL;
+    int bad = c && c->bad_url;
+    if (c)
+        c->bad_url = 0;
+    return bad;
+}
+
+/* Takes n bytes of server.body_memory for r; 0, or -1 when they are not there. */
+static int reserve_body(sp_dmn *d, dreq *r, size_t n)
+{
+    size_t cur = atomic_load(&d->body_bytes);
+    do {
+        if (n > d->body_cap - cur)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&d->body_bytes, &cur, cur + n));
+    r->reserved += n;
+    return 0;
+}
+
+/* A body of n bytes (Content-Length) is given its memory before it is
+ * read: its buffer is allocated whole, so it never grows by doubling. */
+static void admit_body(sp_dmn *d, dreq *r, unsigned long long n)
+{
+    if (n > d->body_cap) {
+        sp_dmn_http_error(r, 413, "body_too_large", "the body has %llu bytes; the bodies held at once take at most "
+                          "%zu (server.body_memory)", n, d->body_cap);
+    } else if (reserve_body(d, r, (size_t)n + 1) != 0 || !(r->body = malloc((size_t)n + 1))) {
+        sp_dmn_http_header(r, "Retry-After", "1");
+        sp_dmn_http_error(r, 503, "busy", "the request bodies in memory are at their cap (server.body_memory, %zu "
+                          "bytes); try again shortly", d->body_cap);
+    } else {
+        r->cap = (size_t)n + 1;
+    }
+}
+
 /* First call of a request: checks what can be refused before the body. */
 static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
 {
     int known;
     char allow[64], tok[8];
     framing fr = {0, 0};
+    if (take_bad_url(r->con)) {
+        sp_dmn_http_error(r, 400, "bad_request", "the URL holds a control byte (such as %%00), escaped or not");
+        return;
+    }
     MHD_get_connection_values(r->con, MHD_HEADER_KIND, count_framing, &fr);
     if (fr.n_cl > 1 || (fr.n_cl && fr.has_te)) {
         sp_dmn_http_error(r, 400, "bad_request", fr.n_cl > 1 ? "two Content-Length headers" : "Content-Length together "
@@ -302,6 +379,8 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
                           "(server.max_body)", cl, max);
     else if (rt && (rt->fn == sp_dmn_api_jobs_submit || rt->fn == sp_dmn_api_prove))
         sp_dmn_api_jobs_early(d, r, cl ? n : 0);
+    if (!r->answered && n > 0)
+        admit_body(d, r, n);
 }
 
 static void dispatch(sp_dmn *d, dreq *r)
@@ -310,6 +389,12 @@ static void dispatch(sp_dmn *d, dreq *r)
     char allow[64];
     if (r->too_large) {
         sp_dmn_http_error(r, 413, "body_too_large", "the body is over %zu bytes (server.max_body)", sp_dmn_max_body(d));
+        return;
+    }
+    if (r->no_memory) {
+        sp_dmn_http_header(r, "Retry-After", "1");
+        sp_dmn_http_error(r, 503, "busy", "the request bodies in memory reached their cap (server.body_memory, %zu "
+                          "bytes) while this one came; try again shortly", d->body_cap);
         return;
     }
     const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
@@ -328,17 +413,19 @@ static void dispatch(sp_dmn *d, dreq *r)
 static int append_body(sp_dmn *d, dreq *r, const char *data, size_t n)
 {
     size_t max = sp_dmn_max_body(d);
-    if (r->too_large || r->len + n > max) {
+    if (r->too_large || r->no_memory)
+        return 0;
+    if (r->len + n > max) {
         r->too_large = 1;
         return 0;
     }
-    if (r->len + n + 1 > r->cap) {
+    if (r->len + n + 1 > r->cap) { /* a chunked body: grows within server.body_memory */
         size_t nc = r->cap ? r->cap : 65536;
         while (nc < r->len + n + 1)
             nc *= 2;
-        char *nb = realloc(r->body, nc);
+        char *nb = reserve_body(d, r, nc - r->cap) == 0 ? realloc(r->body, nc) : NULL;
         if (!nb) {
-            r->too_large = 1; /* answered 413: the memory for it is not there */
+            r->no_memory = 1; /* answered 503 at its end: the memory for it is not there now */
             return 0;
         }
         r->body = nb;
@@ -404,17 +491,79 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls, 
         sp_dmn_deadlines(r->d, &header_ms, &body_ms);
         set_deadline(r->d, con, header_ms); /* a kept-alive connection's next request */
         atomic_fetch_sub(&r->d->active_requests, 1);
+        atomic_fetch_sub(&r->d->body_bytes, r->reserved);
         free(r->body);
         free(r);
     }
+    take_bad_url(con); /* a request MHD refused itself leaves no mark for the next one */
+    mark_responding(con, 0);
     *con_cls = NULL;
+}
+
+/* MHD's own error answers. For a request it refuses while parsing the
+ * headers (a Content-Length that is not one number: "5, 5") MHD builds
+ * its answer, then builds its header again and sends it twice
+ * (libmicrohttpd 0.9.75). It logs the error before it builds anything,
+ * on the connection's own thread (one thread per connection): the one
+ * answer is written there, as JSON like every other, and the socket's
+ * sending side shut, so that MHD's copy fails to go and MHD closes the
+ * connection. this_con is the thread's connection (set by on_uri). */
+static _Thread_local struct MHD_Connection *this_con;
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con)
+{
+    this_con = con;
+    return NULL; /* the request's first on_request call still sees *con_cls NULL */
+}
+
+static void answer_for_mhd(sp_dmn *d, int code)
+{
+    const union MHD_ConnectionInfo *fi = this_con ? MHD_get_connection_info(this_con,
+                                                                            MHD_CONNECTION_INFO_CONNECTION_FD) : NULL;
+    const union MHD_ConnectionInfo *ci = this_con ? MHD_get_connection_info(this_con,
+                                                                            MHD_CONNECTION_INFO_SOCKET_CONTEXT) : NULL;
+    dconn *c = ci ? ci->socket_context : NULL;
+    if (!fi || !c || c->responding) /* an answer of ours is under way: MHD only closes the connection */
+        return;
+    const char *detail = code == 413 ? "the body is too large (Content-Length)" : code == 414 ? "the URL is too long"
+                       : code == 431 ? "the headers are too large" : code == 505 ? "this HTTP version is not served"
+                       : "malformed request (request line or headers, such as a Content-Length that is not one number)";
+    char body[200], msg[512];
+    int bl = snprintf(body, sizeof body, "{\"error\":\"%s\",\"detail\":\"%s\"}", code == 413 ? "body_too_large"
+                      : "bad_request", detail);
+    int n = snprintf(msg, sizeof msg, "HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                     "Cache-Control: no-store\r\nContent-Length: %d\r\n\r\n%s", code,
+                     MHD_get_reason_phrase_for((unsigned)code), bl, body);
+    for (int off = 0, tries = 0; off < n && tries < 100; tries++) { /* a fresh socket's buffer takes it at once */
+        ssize_t k = send(fi->connect_fd, msg + off, (size_t)(n - off), MSG_NOSIGNAL);
+        if (k > 0)
+            off += (int)k;
+        else if (k < 0 && errno != EAGAIN && errno != EINTR)
+            break;
+        else
+            usleep(10000);
+    }
+    shutdown(fi->connect_fd, SHUT_WR);
+    c->responding = 1;
+    count_code(d, code);
 }
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char msg[512];
+    unsigned code;
     vsnprintf(msg, sizeof msg, fmt, ap);
     SP_DMN_LOGD("http: %s", msg);
+    if (sscanf(msg, "Error processing request (HTTP response code is %u", &code) == 1 && code >= 400 && code < 600)
+        answer_for_mhd(cls, (int)code);
+}
+
+static void mark_responding(struct MHD_Connection *con, int on)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    dconn *c = ci ? ci->socket_context : NULL;
+    if (c)
+        c->responding = on;
 }
 
 /* Connection opened / closed (MHD calls CLOSED before it closes the
@@ -482,7 +631,7 @@ sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN])
             MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->cfg.max_connections,
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
             MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection, d,
-            MHD_OPTION_END);
+            MHD_OPTION_UNESCAPE_CALLBACK, unescape, d, MHD_OPTION_URI_LOG_CALLBACK, on_uri, d, MHD_OPTION_END);
         if (!m) {
             snprintf(err, SP_ERR_LEN, "cannot start the HTTP server on %.200s", d->ls[i].text);
             return SP_ERR_IO;

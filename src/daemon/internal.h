@@ -181,6 +181,8 @@ typedef struct djob {
     char id[40];
     char request_id[128];
     char circuit_id[64];
+    uint8_t payload[32];       /* SHA-256 of its circuit and inputs: a reused request id is compared with it */
+    int has_payload;           /* 0: a result restored without one (never equal) */
     dcircuit *circ;            /* referenced until the job finishes */
     int priority;
     size_t n_parts;
@@ -232,8 +234,9 @@ typedef struct {
 
 /* Submits: records the job in the state directory (its .wtns files or its
  * inputs, with fsync) and gives it to the engine. Returns 202 (*out a referenced job:
- * drop with sp_dmn_jobs_put), 409 (request id of a job still held, finished
- * or not), 413 (more partitions than the engine ever holds), 422 (a
+ * drop with sp_dmn_jobs_put), 200 (the request id names a job still held,
+ * finished or not, of the same circuit and inputs: *out is that job, and
+ * nothing new runs), 409 (it names one of other inputs), 413 (more partitions than the engine ever holds), 422 (a
  * partition larger than the whole engine budget), 500 (the state
  * directory cannot record it), 503 (engine full for now, or shutting
  * down), 400. The circuit reference passes to the job on success. */
@@ -242,8 +245,10 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
  * id, or, when why_bad says it cannot run (or the circuit is gone, or a
  * witness is bad), records it as failed. */
 void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad);
-/* At start: a finished job's result (JSON text), finished age_ms ago. */
-void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms);
+/* At start: a finished job's result (JSON text), finished age_ms ago;
+ * payload its recorded digest (NULL when the file had none). */
+void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms,
+                              const uint8_t *payload);
 /* 1 when a job has this job id (no reference taken). */
 int sp_dmn_jobs_get_quiet(sp_dmn *d, const char *id);
 /* Finds id (job id, else request id) and takes a watcher reference. */
@@ -290,8 +295,18 @@ void sp_dmn_jobs_free_all(sp_dmn *d);
 
 int sp_dmn_state_on(const sp_dmn *d);
 double sp_dmn_state_now_unix_ms(void);
+/* Creates state_dir and takes its lock (state_dir/daemon.lock, held
+ * until the process ends): a second daemon on one state directory would
+ * run the first one's jobs again. Returns SP_OK, or SP_ERR_IO with err
+ * (naming the pid of the daemon that holds the lock when that is why). */
+sp_status sp_dmn_state_lock(sp_dmn *d, char err[SP_ERR_LEN]);
 /* Creates state_dir and its circuits/, jobs/, uploads/; sets upload_dir. */
 sp_status sp_dmn_state_init(sp_dmn *d, char err[SP_ERR_LEN]);
+/* The paused state (POST /v1/pause) kept across restarts: state_dir/paused
+ * exists while paused. set writes or removes it durably (SP_OK or the
+ * error; nothing without a state directory); get says 1 when it exists. */
+sp_status sp_dmn_state_set_paused(sp_dmn *d, int paused, char err[SP_ERR_LEN]);
+int sp_dmn_state_paused(sp_dmn *d);
 struct iovec;
 /* Writes sub/name atomically and durably (tmp, fsync, rename, fsync dir). */
 sp_status sp_dmn_state_put(sp_dmn *d, const char *sub, const char *name, const struct iovec *iov, int n,
@@ -442,6 +457,7 @@ void sp_dmn_api_resume(sp_dmn *d, dreq *r);
 int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length);
 void sp_dmn_api_page(sp_dmn *d, dreq *r);
 void sp_dmn_api_healthz(sp_dmn *d, dreq *r);
+void sp_dmn_api_readyz(sp_dmn *d, dreq *r);
 void sp_dmn_api_status(sp_dmn *d, dreq *r);
 void sp_dmn_api_metrics(sp_dmn *d, dreq *r);
 
@@ -456,6 +472,9 @@ extern const char sp_dmn_page_html[];
 struct sp_dmn_farm;
 /* 1 when this daemon is a farm node. */
 int sp_dmn_farm_on(const sp_dmn *d);
+/* 1 while the farm's worker is connected to the queue database, 0 while
+ * it is not, -1 when this daemon is no farm node. */
+int sp_dmn_farm_connected(sp_dmn *d);
 /* After the engine runs and the circuits are registered: connects (the
  * schema migrated), starts the worker. SP_OK, or an error with err (the
  * daemon does not start). */
@@ -512,6 +531,8 @@ void sp_dmn_farm_metrics(sp_dmn *d, char **buf, size_t *len, size_t *cap);
 typedef struct dconn {
     int fd;
     double deadline;           /* sp_dmn_wire_now_ms; 0 = none (a request being answered) */
+    int bad_url;               /* the request's URL held a control byte (its thread only) */
+    int responding;            /* a response of ours is queued for its request (its thread only) */
     struct dconn *prev, *next;
 } dconn;
 
@@ -542,8 +563,11 @@ struct sp_dmn {
     atomic_int draining;       /* no new jobs */
     atomic_int stopping;       /* waits end now */
     atomic_int paused;
+    int state_lock_fd;         /* state_dir/daemon.lock, locked (-1: none) */
     double t_start;            /* sp_dmn_wire_now_ms at start */
     size_t engine_budget;      /* the engine's resolved byte budget */
+    size_t body_cap;           /* server.body_memory resolved: taken out of engine.budget */
+    atomic_size_t body_bytes;  /* bytes of request bodies reserved now (http.c) */
     pthread_mutex_t submit_mu; /* one submission at a time: request-id check, state file, engine */
     pthread_mutex_t conn_mu;   /* conns (a leaf) */
     dconn *conns;

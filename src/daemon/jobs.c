@@ -22,8 +22,10 @@
  * crash the jobs without a result run again under their ids, and results
  * still within result_ttl are served again. A request id names one job
  * while the daemon holds it (running, or finished and kept): a client
- * that lost the answer to its submit retries with the same request id,
- * gets 409, and awaits the job by that id; so no job runs twice.
+ * that lost the answer to its submit retries with the same request id
+ * and is answered with that job (the same circuit and inputs: their
+ * SHA-256 is kept with the job and its result) or 409 (other ones); so no
+ * job runs twice.
  * Jobs cancelled by a shutdown (not by their client) keep their file and
  * run after the restart.
  */
@@ -38,6 +40,7 @@
 #include "groth16/params.h"
 #include "r1cs/r1cs.h"
 #include "util/clock.h"
+#include "util/sha256.h"
 
 #define FINISHED_KEPT_MAX 8192 /* finished entries kept at most, whatever result_ttl says */
 
@@ -262,6 +265,31 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
 
 /* ---- submit, find, wait, cancel ---- */
 
+/* SHA-256 of what a job proves: its circuit and each partition's
+ * witness values or native input (the priority is not part of it). */
+static void payload_digest(uint8_t out[32], const char *circuit, const job_spec *s, uint32_t n_vars)
+{
+    sp_sha256_ctx h;
+    uint8_t b[32];
+    sp_sha256_init(&h);
+    sp_sha256_update(&h, circuit, strlen(circuit) + 1);
+    for (size_t k = 0; k < s->n; k++) {
+        if (s->inputs) {
+            for (int i = 0; i < 8; i++)
+                b[i] = (uint8_t)(s->inputs[k].seed >> (8 * i));
+            for (int i = 0; i < 4; i++)
+                b[8 + i] = (uint8_t)(s->inputs[k].partition >> (8 * i));
+            sp_sha256_update(&h, b, 12);
+            continue;
+        }
+        for (uint32_t i = 0; i < n_vars; i++) {
+            sp_fr_to_bytes_le(b, &s->witness[k][i]);
+            sp_sha256_update(&h, b, 32);
+        }
+    }
+    sp_sha256_final(out, &h);
+}
+
 static djob *find_request_locked(djobs *t, const char *rid)
 {
     for (djob *j = t->head; j; j = j->next)
@@ -300,14 +328,22 @@ static int never_fits(sp_dmn *d, const dcircuit *c, size_t n, char err[SP_ERR_LE
 }
 
 /* Under submit_mu: the checks, the id, the state file, the engine. */
-static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, size_t *queue_pos, char err[SP_ERR_LEN])
+static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, djob **again, size_t *queue_pos,
+                         char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&d->jobs.mu);
     djob *held = *j->request_id ? find_request_locked(&d->jobs, j->request_id) : NULL;
+    if (held && held->has_payload && !memcmp(held->payload, j->payload, 32)) { /* a retry: its job, once */
+        held->watchers++;
+        *again = held;
+        pthread_mutex_unlock(&d->jobs.mu);
+        return 200;
+    }
     if (atomic_load(&d->draining) || held) {
         if (held)
-            snprintf(err, SP_ERR_LEN, "request_id '%.60s' names job %s (%s); GET /v1/jobs/%.60s reads it",
-                     j->request_id, held->id, held->finished ? "finished" : "not finished", j->request_id);
+            snprintf(err, SP_ERR_LEN, "request_id '%.40s' names job %.40s (%s), whose circuit or inputs are not "
+                     "these; GET /v1/jobs/%.40s reads it", j->request_id, held->id, held->finished ? "finished"
+                     : "not finished", j->request_id);
         else
             snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
         pthread_mutex_unlock(&d->jobs.mu);
@@ -376,8 +412,10 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
     j->watchers = 1;
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
+    payload_digest(j->payload, c->id, s, c->n_vars);
+    j->has_payload = 1;
     pthread_mutex_lock(&d->submit_mu);
-    code = submit_locked(d, c, s, j, queue_pos, err);
+    code = submit_locked(d, c, s, j, out, queue_pos, err);
     pthread_mutex_unlock(&d->submit_mu);
     if (code != 202) {
         free(j);
@@ -392,7 +430,7 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
 
 /* A finished entry holding result (taken); the state directory gets it too when record. */
 static void add_finished(sp_dmn *d, const char *id, const char *rid, const char *circuit, size_t n_parts,
-                         sp_status st, char *result, size_t len, double age_ms)
+                         sp_status st, char *result, size_t len, double age_ms, const uint8_t *payload)
 {
     djob *j = calloc(1, sizeof *j);
     if (!j) {
@@ -404,6 +442,8 @@ static void add_finished(sp_dmn *d, const char *id, const char *rid, const char 
     snprintf(j->request_id, sizeof j->request_id, "%s", rid ? rid : "");
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", circuit ? circuit : "");
     j->n_parts = n_parts;
+    if ((j->has_payload = payload != NULL))
+        memcpy(j->payload, payload, 32);
     j->status = st;
     j->result = result;
     j->result_len = len;
@@ -414,7 +454,8 @@ static void add_finished(sp_dmn *d, const char *id, const char *rid, const char 
     pthread_mutex_unlock(&d->jobs.mu);
 }
 
-void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms)
+void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const char *result, size_t len, double age_ms,
+                              const uint8_t *payload)
 {
     sp_json_doc *doc = NULL;
     char *copy = malloc(len + 1);
@@ -430,7 +471,7 @@ void sp_dmn_jobs_adopt_result(sp_dmn *d, const char *id, sp_status st, const cha
     copy[len] = 0;
     add_finished(d, id, rid && rid->type == SP_JSON_STRING ? rid->text : NULL,
                  c && c->type == SP_JSON_STRING ? c->text : NULL, np && np->type == SP_JSON_NUMBER ?
-                 (size_t)strtoull(np->text, NULL, 10) : 0, st, copy, len, age_ms);
+                 (size_t)strtoull(np->text, NULL, 10) : 0, st, copy, len, age_ms, payload);
     sp_json_free(doc);
 }
 
@@ -459,7 +500,7 @@ static void restore_failed(sp_dmn *d, const restore_spec *rs, const char *why)
     char err[SP_ERR_LEN];
     if (sp_dmn_state_job_result(d, &tmp, sp_dmn_state_now_unix_ms(), err) == SP_OK)
         sp_dmn_state_job_forget(d, rs->id, ".job");
-    add_finished(d, rs->id, rs->request_id, rs->circuit, rs->n, res.status, text, len, 0);
+    add_finished(d, rs->id, rs->request_id, rs->circuit, rs->n, res.status, text, len, 0, NULL);
 }
 
 void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)

@@ -8,7 +8,9 @@
  * decision: only regular files under the directories of keys.key_dirs,
  * checked twice, as written (so that a path outside gets the same answer
  * whether or not the file exists) and once symbolic links are resolved
- * (so that a link inside cannot point outside). keys.any_key_path = yes
+ * (so that a link inside cannot point outside). The links are resolved
+ * even when what they lead to is missing: a link to a file outside is
+ * refused the same way whether that file exists or not. keys.any_key_path = yes
  * restores the old, unlimited behaviour for trusted clients. Uploads and
  * [circuit.*] sections are not limited: the first brings its own bytes,
  * the second is the operator's own file.
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "daemon/internal.h"
 
 /* 1 when path, as written, lies strictly below dir: dir + '/' + a rest
@@ -60,6 +63,58 @@ static int below_any(const char *path, const char *dirs, int resolved)
     return 0;
 }
 
+/* Resolves path as realpath(3) does, except that from the first
+ * component that does not exist on, the rest is kept as written. On
+ * output: out the result, *exists whether every component exists.
+ * Returns 0, or -1 (a loop of links, or a path too long). */
+static int resolve_lenient(char out[PATH_MAX], int *exists, const char *path)
+{
+    char todo[PATH_MAX], link[PATH_MAX], next[PATH_MAX];
+    int links = 0;
+    *exists = 1;
+    if (snprintf(todo, sizeof todo, "%s", path) >= (int)sizeof todo || todo[0] != '/')
+        return -1;
+    strcpy(out, "/");
+    const char *p = todo;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            return 0;
+        size_t n = strcspn(p, "/"), ol = strlen(out);
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+            if (n == 2 && ol > 1) /* up one: out never ends with '/' but for the root */
+                out[strrchr(out, '/') == out ? 1 : (size_t)(strrchr(out, '/') - out)] = 0;
+            p += n;
+            continue;
+        }
+        if (ol + 1 + n >= PATH_MAX)
+            return -1;
+        snprintf(out + ol, PATH_MAX - ol, "%s%.*s", ol > 1 ? "/" : "", (int)n, p);
+        p += n;
+        struct stat st;
+        if (lstat(out, &st) != 0) { /* missing, or not to be looked into: the rest as written */
+            *exists = 0;
+            size_t l = strlen(out);
+            return l + strlen(p) < PATH_MAX ? (strcat(out, p), 0) : -1;
+        }
+        if (!S_ISLNK(st.st_mode))
+            continue;
+        ssize_t k = readlink(out, link, sizeof link - 1);
+        if (k < 0 || ++links > 40)
+            return -1;
+        link[k] = 0;
+        if (link[0] == '/')
+            strcpy(out, "/");
+        else
+            out[strrchr(out, '/') == out ? 1 : (size_t)(strrchr(out, '/') - out)] = 0;
+        if (snprintf(next, sizeof next, "%s/%s", link, p) >= (int)sizeof next)
+            return -1;
+        strcpy(todo, next);
+        p = todo;
+    }
+}
+
 int sp_dmn_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t resolved_len, char err[SP_ERR_LEN])
 {
     char dirs[SP_DMN_CONF_PATH], real[PATH_MAX];
@@ -80,13 +135,18 @@ int sp_dmn_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t re
                      "instead (multipart/form-data)");
         return 403;
     }
-    if (!realpath(path, real)) {
-        snprintf(err, SP_ERR_LEN, "%.200s: %s", path, strerror(errno));
+    int exists = 0;
+    if (resolve_lenient(real, &exists, path) != 0) {
+        snprintf(err, SP_ERR_LEN, "%.200s cannot be resolved (a loop of links, or too long)", path);
         return 400;
     }
-    if (!any && !below_any(real, dirs, 1)) {
+    if (!any && !below_any(real, dirs, 1)) { /* before looking whether it exists */
         snprintf(err, SP_ERR_LEN, "%.200s leads outside the directories of keys.key_dirs", path);
         return 403;
+    }
+    if (!exists || !realpath(path, real)) {
+        snprintf(err, SP_ERR_LEN, "%.200s: %s", path, strerror(exists ? errno : ENOENT));
+        return 400;
     }
     struct stat st;
     if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -80,6 +80,13 @@ void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t
  * On output: *released the partitions so released; *recent 1 when such an
  * instance was seen within lease_ms (two live daemons with one node id?).
  */
+/* Takes node `name`'s lock on q's connection (a session advisory lock:
+ * held while the connection lives, gone with a daemon that died), so that
+ * two live daemons never share a node id. Again after each reconnection.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (another live connection holds it:
+ * err says so) or SP_ERR_IO. */
+sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN]);
+
 sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
                            size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN]);
 /* A clean exit: the instance's claims are queued again (not counted as

@@ -28,6 +28,8 @@ sp_status sp_dmn_q_ensure(sp_dmn_queue *q, char err[SP_ERR_LEN])
 int sp_dmn_q_connected(const sp_dmn_queue *q) { return 0; }
 void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t *reconnects)
 { *ms = 0; *calls = *reconnects = 0; }
+sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN])
+{ return sp_dmn_q_ensure(q, err); }
 sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
                            size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
 { return sp_dmn_q_ensure(q, err); }

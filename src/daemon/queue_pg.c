@@ -424,6 +424,22 @@ sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_
     qp p = {0};
     sp_dmn_qpg_text(&p, inst);
     PGresult *r = sp_dmn_qpg_query(q,
+sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_dmn_qpg_text(&p, name);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT pg_try_advisory_lock(716513123, hashtext($1))", &p, 0, err);
+    if (!r)
+        return SP_ERR_IO;
+    int held = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (held)
+        return SP_OK;
+    snprintf(err, SP_ERR_LEN, "node id '%.64s' is in use by a live daemon of this farm (it holds the id's lock in the "
+             "queue database): give each daemon its own farm.node_id", name);
+    return SP_ERR_INVALID_ARG;
+}
+
         "WITH rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL,"
         "  attempts = greatest(attempts - 1, 0) WHERE state = 'claimed' AND claimed_by = $1 RETURNING 1),"
         " gone AS (DELETE FROM sp_nodes WHERE instance = $1 RETURNING 1)"

@@ -266,6 +266,15 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
         return st;
     sp_engine_config ec = d->cfg.eng;
     ec.timeline_path = path;
+    /* Request bodies are memory too: their cap comes out of the budget. */
+    size_t total = ec.budget_bytes ? ec.budget_bytes : sp_engine_default_budget();
+    d->body_cap = d->cfg.body_memory ? d->cfg.body_memory : total / 8;
+    if (d->body_cap >= total) {
+        snprintf(err, SP_ERR_LEN, "server.body_memory (%zu bytes) must be below engine.budget (%zu): request bodies "
+                 "are counted in the budget", d->body_cap, total);
+        return SP_ERR_INVALID_ARG;
+    }
+    ec.budget_bytes = total - d->body_cap;
     if ((st = sp_engine_create(&d->eng, &ec, err)) != SP_OK)
         return st;
     if ((st = sp_dmn_trk_start(d, err)) != SP_OK)
@@ -330,6 +339,7 @@ static void init_state(sp_dmn *d)
     pthread_mutex_init(&d->trk.mu, NULL);
     pthread_cond_init(&d->trk.cv, NULL);
     d->trk.fd = d->trk.wfd = -1;
+    d->state_lock_fd = -1;
     d->t_start = sp_dmn_wire_now_ms();
     uint8_t r[3] = {0};
     if (sp_os_random(r, sizeof r) != SP_OK) { /* the tag only keeps ids of two runs apart */
@@ -520,9 +530,15 @@ int sp_dmn_main(int argc, char **argv)
         sigaddset(&set, SIGHUP);
         pthread_sigmask(SIG_BLOCK, &set, NULL);
         signal(SIGPIPE, SIG_IGN);
-        rc = open_listeners(d, err);
+        /* the state directory's lock first: a second daemon on it touches nothing, not even a socket */
+        rc = sp_dmn_state_on(d) && sp_dmn_state_lock(d, err) != SP_OK ? EXIT_RUNTIME_ : open_listeners(d, err);
         if (rc == EXIT_OK_ && (make_upload_dir(d, err) != SP_OK || start_engine(d, err) != SP_OK))
             rc = EXIT_RUNTIME_;
+        if (rc == EXIT_OK_ && sp_dmn_state_paused(d)) { /* before the restored jobs: none of them starts */
+            sp_engine_pause(d->eng, 1);
+            atomic_store(&d->paused, 1);
+            SP_DMN_LOGI("dispatch paused (as it was when the daemon stopped; POST /v1/resume resumes it)");
+        }
         if (rc == EXIT_OK_) {
             sync_config_circuits(d);
             sp_dmn_state_restore_circuits(d);
@@ -545,6 +561,8 @@ int sp_dmn_main(int argc, char **argv)
         if (rc == EXIT_OK_)
             SP_DMN_LOGI("stopped");
     }
+    if (d->state_lock_fd >= 0)
+        close(d->state_lock_fd);
     sp_dmn_conf_free(&d->cfg);
     free(d);
     return rc;

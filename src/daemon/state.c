@@ -16,7 +16,12 @@
  *                                  [{seed, partition}, ...] instead of
  *                                  lengths, and nothing follows it
  *   state_dir/jobs/<job id>.result a finished job: one line of JSON
- *                                  {id, status, done_ms}, then its result
+ *                                  {id, status, done_ms, payload (the
+ *                                  SHA-256 of its circuit and inputs,
+ *                                  hex)}, then its result
+ *   state_dir/paused               there while dispatch is paused
+ *   state_dir/daemon.lock          flock'ed by the daemon using the
+ *                                  directory; holds its pid
  *
  * Every file is written by sp_file_write_atomicv (util/file.h): whole to
  * a temporary file beside it (mode 0600: jobs hold witnesses), fsync'ed,
@@ -33,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -63,6 +69,55 @@ static int fsync_dir(const char *dir)
     int rc = fsync(fd);
     close(fd);
     return rc;
+}
+
+sp_status sp_dmn_state_lock(sp_dmn *d, char err[SP_ERR_LEN])
+{
+    char p[SP_DMN_CONF_PATH + 32], pid[32] = "";
+    if (mkdir(d->cfg.state_dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, SP_ERR_LEN, "state_dir %.200s: %s", d->cfg.state_dir, strerror(errno));
+        return SP_ERR_IO;
+    }
+    sub_path(p, sizeof p, d, "daemon.lock", NULL);
+    int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        snprintf(err, SP_ERR_LEN, "state_dir lock %.200s: %s", p, strerror(errno));
+        return SP_ERR_IO;
+    }
+    /* flock: released by the kernel when the process ends, however it ends */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        ssize_t k = pread(fd, pid, sizeof pid - 1, 0);
+        pid[k > 0 ? strcspn(pid, "\n") : 0] = 0;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, SP_ERR_LEN, "state_dir %.150s is in use by another daemon (pid %.20s); one state "
+                     "directory serves one daemon", d->cfg.state_dir, pid[0] ? pid : "unknown");
+        else
+            snprintf(err, SP_ERR_LEN, "state_dir lock %.200s: %s", p, strerror(e));
+        return SP_ERR_IO;
+    }
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+        SP_DMN_LOGW("state_dir lock %s: cannot record this pid: %s", p, strerror(errno));
+    d->state_lock_fd = fd;
+    return SP_OK;
+}
+
+sp_status sp_dmn_state_set_paused(sp_dmn *d, int paused, char err[SP_ERR_LEN])
+{
+    if (!sp_dmn_state_on(d))
+        return SP_OK;
+    struct iovec v = {(void *)"paused\n", 7};
+    return paused ? sp_dmn_state_put(d, "paused", NULL, &v, 1, err) : sp_dmn_state_del(d, "paused", NULL, err);
+}
+
+int sp_dmn_state_paused(sp_dmn *d)
+{
+    char p[SP_DMN_CONF_PATH + 32];
+    struct stat st;
+    sub_path(p, sizeof p, d, "paused", NULL);
+    return sp_dmn_state_on(d) && lstat(p, &st) == 0;
 }
 
 sp_status sp_dmn_state_init(sp_dmn *d, char err[SP_ERR_LEN])
@@ -407,9 +462,11 @@ sp_status sp_dmn_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms,
 {
     if (!sp_dmn_state_on(d))
         return SP_OK;
-    char head[200], name[64];
-    int hl = snprintf(head, sizeof head, "{\"id\":\"%s\",\"status\":%d,\"done_ms\":%.0f}\n", j->id, (int)j->status,
-                      done_unix_ms);
+    char head[300], name[64], hex[65] = "";
+    for (int i = 0; j->has_payload && i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", j->payload[i]);
+    int hl = snprintf(head, sizeof head, "{\"id\":\"%s\",\"status\":%d,\"done_ms\":%.0f,\"payload\":\"%s\"}\n", j->id,
+                      (int)j->status, done_unix_ms, hex);
     struct iovec v[2] = {{head, (size_t)hl}, {j->result, j->result_len}};
     snprintf(name, sizeof name, "%s.result", j->id);
     return sp_dmn_state_put(d, "jobs", name, v, 2, err);
@@ -464,9 +521,18 @@ static void restore_result(sp_dmn *d, const char *name, double now_unix)
     sp_json_doc *doc = text ? read_head(text, len, &body, err) : NULL;
     const sp_json_val *h = doc ? sp_json_root(doc) : NULL;
     double done = h ? jnum(h, "done_ms") : 0;
+    const sp_json_val *ph = h ? sp_json_get(h, "payload") : NULL;
+    uint8_t payload[32];
+    int has_payload = ph && ph->type == SP_JSON_STRING && ph->n == 64;
+    for (int i = 0; has_payload && i < 32; i++) {
+        unsigned v;
+        has_payload = sscanf(ph->text + 2 * i, "%2x", &v) == 1;
+        payload[i] = (uint8_t)v;
+    }
     if (h && now_unix - done < (double)d->cfg.result_ttl_ms) {
         size_t blen = len - (size_t)(body - text);
-        sp_dmn_jobs_adopt_result(d, id, (sp_status)(int)jnum(h, "status"), (const char *)body, blen, now_unix - done);
+        sp_dmn_jobs_adopt_result(d, id, (sp_status)(int)jnum(h, "status"), (const char *)body, blen, now_unix - done,
+                                 has_payload ? payload : NULL);
     } else {
         if (!h)
             SP_DMN_LOGE("state: jobs/%s unreadable (%s); removed", name, text ? err : "cannot read it");

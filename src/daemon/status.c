@@ -1,4 +1,4 @@
-/* GET /v1/status, /metrics, /healthz and / (internal.h). */
+/* GET /v1/status, /metrics, /healthz, /readyz and / (internal.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +24,37 @@ static void rss(size_t *now, size_t *peak)
         fclose(f);
 }
 
-/* ---- / and /healthz ---- */
+/* ---- /, /healthz and /readyz ---- */
 
 void sp_dmn_api_page(sp_dmn *d, dreq *r)
 {
     sp_dmn_http_send_static(r, 200, "text/html; charset=utf-8", sp_dmn_page_html, strlen(sp_dmn_page_html));
 }
 
-void sp_dmn_api_healthz(sp_dmn *d, dreq *r)
+/* /healthz is liveness: the process answers (503 only while it shuts
+ * down; a queue database that is away is no reason to restart it).
+ * /readyz is readiness: it takes jobs now (503 while it shuts down or
+ * while a farm node's queue database is unreachable). A farm node's
+ * answers both say how its queue stands. */
+static void health(sp_dmn *d, dreq *r, int readiness)
 {
-    static const char ok[] = "{\"status\":\"ok\"}", drain[] = "{\"status\":\"draining\"}";
-    if (atomic_load(&d->draining))
-        sp_dmn_http_send_static(r, 503, "application/json", drain, sizeof drain - 1);
-    else
-        sp_dmn_http_send_static(r, 200, "application/json", ok, sizeof ok - 1);
+    int q = sp_dmn_farm_connected(d), draining = atomic_load(&d->draining);
+    int down = q == 0, code = draining || (readiness && down) ? 503 : 200;
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    sp_jw_key(&w, "status");
+    sp_jw_string(&w, draining ? "draining" : !down ? "ok" : readiness ? "not_ready" : "degraded");
+    if (q >= 0) {
+        sp_jw_key(&w, "queue");
+        sp_jw_string(&w, down ? "unreachable" : "connected");
+    }
+    sp_jw_end_object(&w);
+    sp_dmn_http_send_json(r, code, &w);
 }
+
+void sp_dmn_api_healthz(sp_dmn *d, dreq *r) { health(d, r, 0); }
+void sp_dmn_api_readyz(sp_dmn *d, dreq *r) { health(d, r, 1); }
 
 /* ---- /v1/status ---- */
 
@@ -95,6 +111,8 @@ static void memory_json(sp_dmn *d, sp_json_writer *w, const sp_engine_status *st
     kv_u64(w, "pool_idle_bytes", st->pool_idle_bytes);
     kv_u64(w, "pool_buffers", st->pool_buffers);
     kv_u64(w, "freeing_bytes", st->freeing_bytes);
+    kv_u64(w, "request_body_bytes", atomic_load(&d->body_bytes));
+    kv_u64(w, "request_body_limit_bytes", d->body_cap);
     kv_u64(w, "process_rss_bytes", now);
     kv_u64(w, "process_rss_peak_bytes", peak);
     sp_jw_end_object(w);

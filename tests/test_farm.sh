@@ -24,6 +24,20 @@
 #      farm.max_attempts claims, and so does one whose claims were all lost.
 #   g. a node takes a job for a circuit only another node has, named by the
 #      digest that node recorded;
+#   h. leases tied to progress, with a fourth node n4 whose prover hangs
+#      (SP_FARM_TEST_WEDGE): its claim is given up as stalled after
+#      farm.progress_timeout and proved by n2 within 2 of n4's leases; with
+#      farm.max_run, given up as run_limit; the attempts table (in the job's
+#      JSON) says who tried what and how it ended;
+#   i. per-client limits (farm.max_queued_per_client: 429 past it) and
+#      deadlines (farm.job_deadline: a job nobody takes fails, saying why);
+#   j. memory-aware claiming: n4 with farm.memory of 2.5 partitions never
+#      holds 3 at once (from the attempts' times), and finishes the job;
+#   k. retention: a node asking for a short result_ttl deletes no job
+#      another live node asks to keep;
+#   l. a schema-1 database (made with SP_QUEUE_SCHEMA_STOP=1) holding a
+#      queued and a claimed partition is migrated by a starting node and
+#      its job completes;
 #   f. clean stops: the daemons leave the farm (no node rows, no claims).
 # Skipped (exit 77) when the daemon or the farm is not built, or PostgreSQL
 # is not installed. Usage: tests/test_farm.sh BUILD. SP_TEST_VERBOSE=1
@@ -125,7 +139,7 @@ cl() { local i=$1; shift; "$bin" client --addr "unix:$T/d$i.sock" --timeout-ms 6
 start 1 n1
 start 2 n2
 start 3 n3
-check "the farm's schema is made (version 1)" '[ "$(pg_sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 1 ]'
+check "the farm's schema is made (version 2)" '[ "$(pg_sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 2 ]'
 check "three nodes in the farm" '[ "$(pg_sql "SELECT count(*) FROM sp_nodes")" = 3 ]'
 expect 0 "status names the farm node" cl 1 status
 expect_out '"farm":\{"node":"n1"' "status: farm member"
@@ -178,12 +192,14 @@ for c in 0 1 2 3; do client "$c" >"$T/client$c.log" 2>&1 & cpids+=($!); done
 
 # freeze_holding I COND TRIES PAUSE: stops nI at a moment it holds claims
 # (partitions claimed by it that meet the SQL condition COND), trying TRIES
-# times PAUSE s apart; held = their count then (0: never caught, nI runs on)
+# times PAUSE s apart; held = their count then (0: never caught, nI runs on),
+# holding = "job index epoch" of each, read in the same statement
 freeze_holding() {
     held=0
     for _ in $(seq "$3"); do
         kill -STOP "${dpid[$1]}"
-        held=$(pg_sql "SELECT count(*) FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n$1/%' AND $2")
+        holding=$(pg_sql "SELECT job_id || ' ' || idx || ' ' || epoch FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n$1/%' AND $2")
+        held=$(grep -c . <<<"$holding")
         [ "$held" -gt 0 ] && return
         kill -CONT "${dpid[$1]}"
         sleep "$4"
@@ -193,7 +209,7 @@ freeze_holding() {
 # n2 frozen while it holds claims (so they are held for sure), then kill -9 and a restart
 freeze_holding 2 true 200 0.05
 check "n2 held claims when it was killed ($held)" '[ "$held" -gt 0 ]'
-orphans=$(pg_sql "SELECT job_id || ' ' || idx || ' ' || epoch FROM sp_parts WHERE state = 'claimed' AND claimed_by LIKE 'n2/%'")
+orphans=$holding
 kill -9 "${dpid[2]}"; wait "${dpid[2]}" 2>/dev/null
 start 2 n2b # its start hands back what the killed run held, unless the lease ran out first and others took it
 # n3 leaves for good once it has proved something
@@ -373,6 +389,156 @@ mkdir -p "$T/res/dd"
 expect 0 "n1 takes a job for D by its digest" cl 1 prove --circuit "$dD" --out-dir "$T/res/dd" "$T/wD_0.wtns" "$T/wD_1.wtns"
 expect 0 "n2 proved it" "$bin" verify "$T/D.vk.json" "$T/res/dd/public_1.json" "$T/res/dd/proof_1.json"
 check "with D's witnesses" 'cmp -s "$T/res/dd/public_1.json" <("$bin" --quiet prove "$T/D.zkey" "$T/wD_1.wtns" /dev/null /dev/stdout 2>/dev/null)'
+
+# ---- h. leases tied to progress: a wedged prover ----
+conf4() { # conf4 EXTRA_FARM_LINES [SED]: node n4 (circuit A as a4), lease 3 s
+    conf 3 | sed -e "s/d3.sock/d4.sock/; s/ready3/ready4/; s/node_id = n3/node_id = n4/; s/^lease = 2s/lease = 3s/" \
+        -e "s/circuit.a3/circuit.a4/; ${2:-}"
+    printf '[farm]\n%b' "$1"
+}
+start4() { # start4 LOG EXTRA_FARM_LINES [ENV [SED]]: n4 with extra [farm] lines
+    conf4 "$2" "${4:-}" >"$T/d4.conf"
+    rm -f "$T/ready4"
+    env ${3:-SP_NONE=} "$bin" daemon --config "$T/d4.conf" 2>>"$T/$1.log" &
+    dpid[4]=$!
+    pids+=($!)
+    for _ in $(seq 300); do [ -s "$T/ready4" ] && return 0; kill -0 "${dpid[4]}" 2>/dev/null || break; sleep 0.1; done
+    echo "daemon n4 did not start:"; tail -20 "$T/$1.log"; exit 1
+}
+stop4() { kill -TERM "${dpid[4]}"; wait "${dpid[4]}"; rc4=$?; }
+jid_of() { pg_sql "SELECT id FROM sp_jobs WHERE request_id = '$1'"; }
+att() { # att RID COLUMNS: its attempts, oldest first, one per line
+    pg_sql "SELECT $2 FROM sp_attempts a JOIN sp_jobs j ON j.id = a.job_id WHERE j.request_id = '$1' ORDER BY a.started_at, a.idx"
+}
+wait_sql() { # wait_sql SQL WANT [TRIES]: polls until SQL answers WANT (0.1 s apart)
+    for _ in $(seq "${3:-600}"); do [ "$(pg_sql "$1")" = "$2" ] && return 0; sleep 0.1; done; return 1
+}
+held_by() { echo "SELECT count(*) FROM sp_attempts a JOIN sp_jobs j ON j.id = a.job_id WHERE j.request_id = '$1' AND a.node LIKE '$2/%'"; }
+expect 0 "pause n1" cl 1 pause
+expect 0 "pause n2" cl 2 pause
+start4 n4a 'progress_timeout = 1s\nmax_run = 0\n' SP_FARM_TEST_WEDGE='*'
+expect 0 "submit a job for the wedged n4" cl 4 submit --circuit a4 --request-id wedged "$T/wA_8.wtns"
+check "n4 claims it" 'wait_sql "$(held_by wedged n4)" 1'
+expect 0 "resume n2" cl 2 resume
+mkdir -p "$T/res/wedged"
+expect 0 "the wedged claim is proved elsewhere" cl 2 await --wait-ms 60000 --out-dir "$T/res/wedged" wedged
+expect 0 "its proof verifies" "$bin" verify "$T/A.vk.json" "$T/wA_8.pub.json" "$T/res/wedged/proof_0.json"
+check "n4's attempt ended stalled, n2's proved it" \
+    '[ "$(att wedged "split_part(a.node, '"'"'/'"'"', 1) || '"'"' '"'"' || a.outcome" | tr "\n" " ")" = "n4 stalled n2 proved " ]'
+gap=$(pg_sql "SELECT extract(epoch FROM max(a.started_at) - min(a.started_at)) FROM sp_attempts a JOIN sp_jobs j ON j.id = a.job_id WHERE j.request_id = 'wedged'")
+check "taken over within 2 of n4's leases (3 s each): after $gap s" 'awk -v g="$gap" "BEGIN { exit !(g < 6) }"'
+check "n4 counts the stall" '[ "$(cl 4 metrics | awk '"'"'$1 == "snarkpipe_farm_claims_stalled_total" {print $2}'"'"')" = 1 ]'
+curl -s --unix-socket "$T/d2.sock" "http://localhost/v1/jobs/wedged" >"$T/wedged.json"
+check "the job's JSON has no attempts unless asked" '! grep -q "\"attempts\"" "$T/wedged.json"'
+curl -s --unix-socket "$T/d1.sock" "http://localhost/v1/jobs/wedged?attempts=1" >"$T/wedged_att.json"
+check "?attempts=1 lists both attempts" \
+    'grep -Eq "\"attempts\":\[\{\"partition\":0,\"claim\":[0-9]+,\"node\":\"n4/[0-9a-f]+\",\"start_ms\":[0-9.]+,\"end_ms\":[0-9.]+,\"outcome\":\"stalled\",\"error\":\"no progress for 1000 ms[^\"]*\"\},\{[^}]*\"node\":\"n2/[^}]*\"outcome\":\"proved\"\}\]\}$" "$T/wedged_att.json"'
+check "and keeps the result whole" 'grep -q "^{\"job_id\":\"f[0-9]*\"" "$T/wedged_att.json" && cmp -s <(sed "s/,\"attempts\":.*//" "$T/wedged_att.json") <(sed "s/}$//" "$T/wedged.json") && [ -s "$T/wedged.json" ]'
+stop4; check "a wedged n4 still stops on SIGTERM (exit 0)" '[ "$rc4" = 0 ]'
+# a run-time limit: the wedged claim runs past farm.max_run (its progress timeout is long)
+expect 0 "pause n2" cl 2 pause
+start4 n4b 'progress_timeout = 1h\nmax_run = 1s\n' SP_FARM_TEST_WEDGE='*'
+expect 0 "submit a job for the wedged n4 again" cl 4 submit --circuit a4 --request-id overran "$T/wA_9.wtns"
+check "n4 claims it" 'wait_sql "$(held_by overran n4)" 1'
+expect 0 "resume n2" cl 2 resume
+expect 0 "the overrunning claim is proved elsewhere" cl 2 await --wait-ms 60000 overran
+check "n4's attempt ended run_limit" '[ "$(att overran "a.outcome" | head -1)" = run_limit ]'
+check "saying why" '[ "$(att overran "a.error" | head -1)" = "ran past farm.max_run (1000 ms) on node n4" ]'
+stop4
+# every attempt recorded for a failed job, in its answer: the unsatisfied witness of e.
+"$bin" --json client --addr "unix:$T/d1.sock" await unsat >"$T/unsat.json" 2>&1
+check "a failed job's answer lists its 4 attempts" '[ "$(grep -o "\"outcome\":\"[a-z_]*\"" "$T/unsat.json" | sort | uniq -c | awk "{print \$1}")" = 4 ]'
+
+# ---- i. per-client limits and deadlines ----
+expect 0 "pause n2" cl 2 pause
+start4 n4c 'max_queued_per_client = 2\njob_deadline = 2s\n'
+expect 0 "pause n4" cl 4 pause
+expect 0 "a first queued job" cl 4 submit --circuit a4 --request-id q1 "$T/wA_1.wtns"
+expect 0 "a second" cl 4 submit --circuit a4 --request-id q2 "$T/wA_2.wtns"
+expect 2 "a third from the same client is refused" cl 4 submit --circuit a4 --request-id q3 "$T/wA_3.wtns"
+expect_out "HTTP 429 too_many_queued" "429 too_many_queued"
+check "the client is n4's (no token), counted in the database" \
+    '[ "$(pg_sql "SELECT count(*) FROM sp_jobs WHERE client = '"'"'node:n4'"'"' AND state = '"'"'queued'"'"'")" = 2 ]'
+expect 0 "n1 (no limit) still takes jobs" cl 1 submit --circuit alpha --request-id q4 "$T/wA_4.wtns"
+expect 2 "nobody takes q1 before its deadline: it fails" cl 4 await --wait-ms 60000 q1
+expect_out "deadline_passed" "deadline_passed"
+expect_out "still queued at its deadline \(farm.job_deadline\): [0-9]+ live node\(s\) prove its circuit but none took them" \
+    "saying that live nodes prove it but none took it"
+expect 2 "and q2" cl 4 await --wait-ms 60000 q2
+expect 0 "the client may queue again" cl 4 submit --circuit a4 --request-id q5 "$T/wA_5.wtns"
+expect 0 "cancel it" cl 4 cancel q5
+expect 0 "evict D on n2: no live node proves it" cl 2 evict only-on-n2
+check "n2 no longer lists D in the farm" 'wait_sql "SELECT count(*) FROM sp_nodes WHERE '"'"'$dD'"'"' = ANY(digests)" 0'
+expect 0 "a job for D through n4" cl 4 submit --circuit "$dD" --request-id nobody "$T/wD_0.wtns"
+expect 2 "fails at its deadline" cl 4 await --wait-ms 60000 nobody
+expect_out "no live node of the farm proves its circuit" "saying that no live node proves it"
+expect 0 "resume n1" cl 1 resume
+expect 0 "resume n2" cl 2 resume
+expect 0 "q4 completes" cl 1 await --wait-ms 60000 q4
+stop4
+
+# ---- j. memory-aware claiming ----
+start4 n4d ''
+expect 0 "pause n1" cl 1 pause
+expect 0 "pause n2" cl 2 pause
+expect 0 "a job on n4 (its key loads)" cl 4 prove --circuit a4 --out-dir "$T/res/load4" "$T/wA_6.wtns"
+pb=$(cl 4 status | grep -o '"id":"a4","digest":"[0-9a-f]*","partition_bytes":[0-9]*' | grep -o '[0-9]*$')
+check "n4 knows what a partition of A weighs ($pb bytes)" '[ "${pb:-0}" -gt 0 ]'
+stop4
+start4 n4e "max_claims = 8\nmemory = $((pb * 5 / 2))\n"
+w8=(); for i in $(seq 10 17); do w8+=("$T/wA_$i.wtns"); done
+mkdir -p "$T/res/mem"
+expect 0 "an 8-partition job on n4 alone (memory for 2.5 partitions, 8 claims)" cl 4 prove --circuit a4 --request-id mem --out-dir "$T/res/mem" "${w8[@]}"
+check "every partition answers its witness" 'for i in $(seq 0 7); do cmp -s "$T/res/mem/public_$i.json" "$T/wA_$((10 + i)).pub.json" || exit 1; done'
+over=$(pg_sql "SELECT max(c) FROM (SELECT (SELECT count(*) FROM sp_attempts b WHERE b.job_id = a.job_id AND b.node = a.node
+                 AND b.started_at <= a.started_at AND (b.ended_at IS NULL OR b.ended_at > a.started_at)) AS c
+               FROM sp_attempts a JOIN sp_jobs j ON j.id = a.job_id WHERE j.request_id = 'mem') s")
+check "n4 never held more than 2 at once ($over)" '[ "$over" -ge 1 ] && [ "$over" -le 2 ]'
+stop4
+expect 0 "resume n1" cl 1 resume
+expect 0 "resume n2" cl 2 resume
+
+# ---- k. retention: the longest any live node asks for ----
+# n1 and n2 ask for 30 minutes, n4 now for 1 s; one job asks for an hour itself
+start4 n4f 'poll = 100ms\n' '' 's/^result_ttl = 30m/result_ttl = 1s/'
+check "n4 asks for 1 s of retention" 'wait_sql "SELECT count(*) FROM sp_nodes WHERE name = '"'"'n4'"'"' AND keep_ms = 1000" 1'
+pg_sql "UPDATE sp_jobs SET finished_at = now() - interval '20 minutes' WHERE request_id IN ('q4', 'mem');
+        UPDATE sp_jobs SET finished_at = now() - interval '40 minutes' WHERE request_id IN ('nobody', 'overran');
+        UPDATE sp_jobs SET keep_ms = 3600000 WHERE request_id = 'overran'" >/dev/null
+check "a job finished longer ago than every retention is deleted" 'wait_sql "SELECT count(*) FROM sp_jobs WHERE request_id = '"'"'nobody'"'"'" 0 900'
+s0=$(cl 4 metrics | awk '$1 == "snarkpipe_farm_db_statements_total{side=\"worker\"}" {print $2}')
+for _ in $(seq 600); do # n4's housekeeping has run several times since (every 4 polls)
+    [ "$(cl 4 metrics | awk '$1 == "snarkpipe_farm_db_statements_total{side=\"worker\"}" {print $2}')" -gt $((s0 + 60)) ] && break; sleep 0.1
+done
+check "n4 keeps what the other live nodes ask to keep (30 m)" '[ "$(pg_sql "SELECT count(*) FROM sp_jobs WHERE request_id IN ('"'"'q4'"'"', '"'"'mem'"'"')")" = 2 ]'
+check "and what a job asks to keep itself (1 h)" '[ "$(pg_sql "SELECT count(*) FROM sp_jobs WHERE request_id = '"'"'overran'"'"'")" = 1 ]'
+stop4
+
+# ---- l. a schema-1 database migrated ----
+pg_sql "CREATE DATABASE farm1" >/dev/null
+V1_URL="host=$PG_DIR dbname=farm1 user=sp"
+conf 1 | sed -e "s|^queue = .*|queue = $V1_URL|; s/d1.sock/d5.sock/; s/ready1/ready5/; s/node_id = n1/node_id = n5/" >"$T/d5.conf"
+SP_QUEUE_SCHEMA_STOP=1 "$bin" daemon --config "$T/d5.conf" >"$T/out" 2>&1; rc=$?
+check "SP_QUEUE_SCHEMA_STOP=1 leaves a schema-1 database (exit $rc)" '[ "$rc" = 2 ] && grep -q "left at schema version 1" "$T/out"'
+v1sql() { pg_as "$PG_BIN/psql" -h "$PG_DIR" -U sp -d farm1 -qAt -v ON_ERROR_STOP=1 -c "$1"; }
+read -r dA inA pubA <<<"$(pg_sql "SELECT j.circuit_digest, encode(p.input, 'hex'), encode(p.expect_pub, 'hex') FROM sp_parts p
+                                  JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = 'r1' AND p.idx = 0" | tr '|' ' ')"
+inB=$(pg_sql "SELECT encode(p.input, 'hex') || ' ' || encode(p.expect_pub, 'hex') FROM sp_parts p JOIN sp_jobs j ON j.id = p.job_id WHERE j.request_id = 'r1' AND p.idx = 1")
+v1sql "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority, n_parts, submitted_by)
+       VALUES ('old', '$dA', 'alpha', false, 2, 0, 2, 'n0');
+       INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, input, expect_pub, state, claimed_by, lease_until, epoch, attempts)
+       SELECT id, 0, '$dA', 0, '\\x$inA'::bytea, '\\x$pubA'::bytea, 'queued', NULL, NULL, 0, 0 FROM sp_jobs WHERE request_id = 'old';
+       INSERT INTO sp_parts (job_id, idx, circuit_digest, priority, input, expect_pub, state, claimed_by, lease_until, epoch, attempts)
+       SELECT id, 1, '$dA', 0, '\\x${inB% *}'::bytea, '\\x${inB#* }'::bytea, 'claimed', 'n0/dead', now() - interval '1 minute', 1, 1
+       FROM sp_jobs WHERE request_id = 'old'" >/dev/null
+rm -f "$T/ready5"; "$bin" daemon --config "$T/d5.conf" 2>>"$T/n5.log" & dpid[5]=$!; pids+=($!)
+for _ in $(seq 300); do [ -s "$T/ready5" ] && break; sleep 0.1; done
+mkdir -p "$T/res/old"
+expect 0 "a node on it migrates it and proves the old job" cl 5 await --wait-ms 60000 --out-dir "$T/res/old" old
+check "schema version 2 now" '[ "$(v1sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 2 ]'
+check "the old job's proofs answer its witnesses" 'cmp -s "$T/res/old/public_0.json" "$T/wA_3.pub.json" && cmp -s "$T/res/old/public_1.json" "$T/wA_4.pub.json"'
+check "the claim of the dead node was an attempt, expired" '[ "$(v1sql "SELECT outcome FROM sp_attempts WHERE idx = 1 ORDER BY epoch LIMIT 1")" = expired ]'
+kill -TERM "${dpid[5]}"; wait "${dpid[5]}"
 
 # ---- f. clean stops ----
 for i in 1 2; do

@@ -135,6 +135,17 @@ static const opt opts_[] = {
      "claims of one partition (failures, lost nodes) before its job fails"},
     {"farm", "db_connections", T_INT, 0, OFF(db_connections), 0, 1, 16, NULL, "4",
      "database connections of the HTTP side (submit, await, cancel)"},
+    {"farm", "progress_timeout", T_MS, 0, OFF(progress_timeout_ms), 0, 1000, BIG, NULL, "5m",
+     "a claim's lease is renewed only while its partition moves to a next stage within this long; a stalled one "
+     "is given up (another node takes it)"},
+    {"farm", "max_run", T_MS, 0, OFF(max_run_ms), 0, 0, BIG, NULL, "1h",
+     "a partition running longer than this on a node is cancelled and given up (0 = no limit)"},
+    {"farm", "job_deadline", T_MS, 0, OFF(job_deadline_ms), 0, 0, BIG, NULL, "0",
+     "a job submitted here fails when a partition of it is still queued this long after submission (0 = never)"},
+    {"farm", "max_queued_per_client", T_INT, 0, OFF(max_queued_per_client), 0, 0, 1 << 30, NULL, "0",
+     "jobs one client (its bearer token) may have queued in the farm through this node (0 = no limit; 429 past it)"},
+    {"farm", "memory", T_BYTES, 0, OFF(farm_memory), 0, 0, BIG, NULL, "auto",
+     "bytes of the partitions this node holds at once, each weighed by its circuit (auto = the engine budget)"},
 
     /* ---- key residency ---- */
     {"keys", "hot_budget", T_BYTES, F_RELOAD, OFF(hot_budget), 0, 0, BIG, NULL, "auto",

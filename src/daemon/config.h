@@ -94,6 +94,11 @@ typedef struct {
     int max_claims;          /* partitions held at once (0 = the engine's workers) */
     int max_attempts;        /* claims of one partition before its job fails */
     int db_connections;      /* connections of the HTTP side */
+    long progress_timeout_ms; /* a claim without a stage event this long is given up */
+    long max_run_ms;         /* a partition running longer is cancelled and given up (0 = no limit) */
+    long job_deadline_ms;    /* jobs submitted here fail when still queued this long after (0 = never) */
+    int max_queued_per_client; /* queued jobs per client (bearer token) through this node (0 = no limit) */
+    size_t farm_memory;      /* bytes of partitions claimed at once (0 = the engine budget) */
 
     /* [circuit.ID] sections, in file order */
     sp_dmn_conf_circuit *circuits;

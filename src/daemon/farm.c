@@ -1,13 +1,16 @@
 /*
- * The farm's worker (issue 13; farm.h has the threads and locks, queue.h
+ * The farm's worker (farm.h has the threads and locks, queue.h
  * the database model, ARCHITECTURE.md "The farm" the whole picture).
  *
  * One loop on the worker thread: keep the connection (reconnecting with
  * backoff), store what the engine finished (fenced by the claim's epoch),
  * assemble the jobs whose last proof it stored (every proof verified
- * again), renew the leases of what it holds (heartbeat, every lease / 3,
- * and at once when a job was cancelled), claim as many partitions as its
- * engine has room for, and sleep on the connection's socket (LISTEN) and a
+ * again), renew the leases of what it holds while it makes progress
+ * (heartbeat, every lease / 3, and at once when a job was cancelled: a
+ * claim that moved to no next stage within farm.progress_timeout, or ran
+ * past farm.max_run, is given up instead), queue again the claims of
+ * nodes that went (reap), claim as many partitions as its engine has room
+ * for in count and in bytes (farm.memory), and sleep on the connection's socket (LISTEN) and a
  * wake-up pipe until a notification, a finished partition or the next
  * poll. Each partition is a one-partition engine job whose proof the
  * engine verifies before it comes back.
@@ -133,6 +136,18 @@ static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep
     return 0;
 }
 
+/* The test hook $SP_FARM_TEST_WEDGE: a prover that hangs, neither
+ * proving nor failing, until the node stops. Returns 1 then. */
+static int wedged(sp_dmn_farm *f)
+{
+    SP_DMN_LOGW("farm: SP_FARM_TEST_WEDGE: this claim hangs until the node stops");
+    pthread_mutex_lock(&f->mu);
+    while (!f->stopping)
+        pthread_cond_wait(&f->cv_start, &f->mu);
+    pthread_mutex_unlock(&f->mu);
+    return 1;
+}
+
 /* Loads the circuit (a reference), keeps its verifying key for assembly,
  * decodes the input, submits a one-partition engine job. */
 static void start_claim(sp_dmn_farm *f, fclaim *fc)
@@ -147,11 +162,17 @@ static void start_claim(sp_dmn_farm *f, fclaim *fc)
     dcircuit *c = NULL;
     if (!*id)
         return start_failed(f, fc, 0, 0, "this node no longer has the circuit", "");
+    if (*f->wedge && (!strcmp(f->wedge, "*") || !strcmp(f->wedge, id)) && wedged(f))
+        return start_failed(f, fc, 0, 1, "the node stopped", "");
     if (sp_dmn_reg_acquire(d, id, &c, err) != 200)
         return start_failed(f, fc, 0, 0, "its key did not load here: ", err);
+    size_t abc = 0, rest = 0;
+    int sized = sp_engine_partition_bytes(d->eng, c->id, &abc, &rest) == SP_OK;
     pthread_mutex_lock(&f->mu);
     if (!fcc->have_pvk && sp_g16_pvk_init(&fcc->pvk, &c->pk.vk, err) == SP_OK)
         fcc->have_pvk = 1;
+    if (sized) /* its true weight, from now on and for the claims to come */
+        fc->bytes = fcc->part_bytes = abc + rest;
     pthread_mutex_unlock(&f->mu);
     sp_fr *w = NULL;
     sp_porep_input in;
@@ -322,28 +343,141 @@ static void settle_all(sp_dmn_farm *f, asm_list *a)
     }
 }
 
-/* Renews the leases of every claim not yet settled; those no longer ours
- * are marked lost (their engine jobs cancelled: a cancelled job, a claim
- * taken over after a lease ran out). */
+/* fc, claimed but never started (the starter has stopped, or it was
+ * given up), handed back: not an attempt. Under f->mu. */
+static void hand_back_locked(fclaim *fc)
+{
+    fc->state = FC_FAILED;
+    fc->by_us = 1;
+    snprintf(fc->err, sizeof fc->err, "the node stopped before starting it");
+}
+
+/* The stage a claim is in, as progress is judged: waiting for the
+ * starter, being started (key, input), each engine state, ended. */
+static int stage_of(const fclaim *fc, int engine_state)
+{
+    switch (fc->state) {
+    case FC_STARTING:
+        return fc->taken;
+    case FC_RUNNING:
+        return 2 + engine_state;
+    default:
+        return 100;
+    }
+}
+
+/* The engine state of each running claim's partition (-1 when unknown),
+ * into eng[] in list order; f->mu held. */
+static void engine_states_locked(sp_dmn_farm *f, const sp_engine_status *es, int *eng)
+{
+    size_t i = 0;
+    for (fclaim *fc = f->claims; fc; fc = fc->next, i++) {
+        eng[i] = -1;
+        char rid[64];
+        snprintf(rid, sizeof rid, "f%lld.%u.%lld", (long long)fc->c.job, fc->c.idx, (long long)fc->c.epoch);
+        for (size_t k = 0; es && fc->state == FC_RUNNING && k < es->n_jobs; k++)
+            if (!strcmp(es->jobs[k].request_id, rid) && es->jobs[k].n_partitions)
+                eng[i] = (int)es->jobs[k].parts[0].state;
+    }
+}
+
+/* A claim given up by this node: released (fenced) as an attempt. */
+typedef struct {
+    sp_dmn_q_claim c;
+    const char *code;
+    char why[160];
+} give_up;
+
+/* Sorts the claims not yet settled: those that made progress within
+ * farm.progress_timeout and stay within farm.max_run go to h (renewed);
+ * the others are marked lost (their engine jobs cancelled) and go to g
+ * (given up). f->mu held. */
+static void judge_locked(sp_dmn_farm *f, const int *eng, double now, sp_dmn_q_hold *h, size_t *nh, give_up *g,
+                         size_t *ng)
+{
+    size_t i = 0;
+    for (fclaim *fc = f->claims; fc; fc = fc->next, i++) {
+        if (fc->lost)
+            continue;
+        int st = stage_of(fc, eng[i]);
+        if (st != fc->stage) {
+            fc->stage = st;
+            fc->progress_ms = now;
+        }
+        int open = fc->state == FC_STARTING || fc->state == FC_RUNNING;
+        int overran = open && f->max_run_ms > 0 && now - fc->claimed_ms > (double)f->max_run_ms;
+        int stalled = open && now - fc->progress_ms > (double)f->progress_ms;
+        if (!overran && !stalled) {
+            h[(*nh)++] = (sp_dmn_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
+            continue;
+        }
+        give_up *x = &g[(*ng)++];
+        x->c = (sp_dmn_q_claim){.job = fc->c.job, .idx = fc->c.idx, .epoch = fc->c.epoch, .attempts = fc->c.attempts};
+        x->code = overran ? "run_limit" : "stalled";
+        if (overran)
+            snprintf(x->why, sizeof x->why, "ran past farm.max_run (%ld ms) on node %s", f->max_run_ms, f->name);
+        else
+            snprintf(x->why, sizeof x->why, "no progress for %ld ms (farm.progress_timeout) on node %s, %s",
+                     f->progress_ms, f->name, fc->state == FC_RUNNING && eng[i] >= 0
+                     ? sp_engine_part_state_str((sp_engine_part_state)eng[i]) : "starting");
+        fc->lost = fc->given_up = 1;
+        if (fc->ej)
+            sp_engine_cancel(f->d->eng, fc->ej);
+        if (fc->state == FC_STARTING && !fc->taken) /* never to start: dropped at the next settle */
+            hand_back_locked(fc);
+    }
+}
+
+/* Gives up the claims in g: queued again for another node (an attempt). */
+static void give_up_all(sp_dmn_farm *f, const give_up *g, size_t n)
+{
+    char err[SP_ERR_LEN];
+    for (size_t i = 0; i < n; i++) {
+        int done = 0;
+        sp_status st = sp_dmn_q_release(f->q, f->inst, &g[i].c, 0, 1, f->max_attempts, g[i].code, g[i].why, &done,
+                                        err);
+        sp_dmn_farm_count(f, !strcmp(g[i].code, "stalled") ? &f->stalled : &f->overran, 1);
+        if (st != SP_OK)
+            SP_DMN_LOGW("farm: giving up f%lld partition %u: %s (its lease lapses instead)", (long long)g[i].c.job,
+                        g[i].c.idx, err);
+        else
+            SP_DMN_LOGW("farm: f%lld partition %u given up: %s", (long long)g[i].c.job, g[i].c.idx, g[i].why);
+    }
+}
+
+/* Renews the leases of the claims that make progress; gives up the
+ * others; those no longer ours are marked lost (their engine jobs
+ * cancelled: a cancelled job, a claim taken over after a lease ran out). */
 static sp_status heartbeat(sp_dmn_farm *f, char err[SP_ERR_LEN])
 {
+    sp_engine_status es;
+    int have_es = sp_engine_status_get(f->d->eng, &es) == SP_OK;
     pthread_mutex_lock(&f->mu);
-    size_t n = 0;
-    sp_dmn_q_hold *h = malloc((f->n_claims ? f->n_claims : 1) * sizeof *h);
-    for (fclaim *fc = f->claims; h && fc; fc = fc->next)
-        if (!fc->lost)
-            h[n++] = (sp_dmn_q_hold){fc->c.job, fc->c.idx, fc->c.epoch, 0};
+    size_t n = 0, ng = 0, m = f->n_claims ? f->n_claims : 1;
+    sp_dmn_q_hold *h = malloc(m * sizeof *h);
+    give_up *g = malloc(m * sizeof *g);
+    int *eng = malloc(m * sizeof *eng);
+    if (h && g && eng) {
+        engine_states_locked(f, have_es ? &es : NULL, eng);
+        judge_locked(f, eng, sp_dmn_wire_now_ms(), h, &n, g, &ng);
+    }
     const char **dig = NULL;
     size_t nd = sp_dmn_farm_digests_locked(f, 0, &dig);
     pthread_mutex_unlock(&f->mu);
+    free(eng);
+    if (have_es)
+        sp_engine_status_free(&es);
     int node_lost = 0;
-    sp_status st = h && dig ? sp_dmn_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, h, n,
-                                                 &node_lost, err) : SP_ERR_NOMEM;
+    sp_status st = h && g && dig ? sp_dmn_q_heartbeat(f->q, f->inst, f->name, f->capacity, dig, nd,
+                                                      f->d->cfg.result_ttl_ms, f->lease_ms, h, n, &node_lost, err)
+                                 : SP_ERR_NOMEM;
     free(dig);
     if (st == SP_OK && node_lost) {
         sp_dmn_farm_count(f, &f->node_restarts, 1);
         SP_DMN_LOGW("farm: this node's row was gone from the database (an outage longer than 10 leases?); made again");
     }
+    if (g)
+        give_up_all(f, g, ng);
     pthread_mutex_lock(&f->mu);
     for (size_t i = 0; st == SP_OK && i < n; i++) {
         if (h[i].held)
@@ -359,17 +493,33 @@ static sp_status heartbeat(sp_dmn_farm *f, char err[SP_ERR_LEN])
     }
     pthread_mutex_unlock(&f->mu);
     free(h);
+    free(g);
     return st;
 }
 
-/* Claims what the engine has room for. */
-/* fc, claimed but never started (the starter has stopped), handed back:
- * not an attempt. Under f->mu. */
-static void hand_back_locked(fclaim *fc)
+
+/* The digests to claim and what a partition of each weighs; those that
+ * can never fit farm.memory here are left out, one whose weight is not
+ * known yet (its key never loaded here) weighs all the room left (so it
+ * is claimed alone, and its first start tells). f->mu held. Returns the
+ * count (dig and bytes malloc'ed, or NULL when none). */
+static size_t claim_digests_locked(sp_dmn_farm *f, uint64_t room_bytes, const char ***dig, uint64_t **bytes)
 {
-    fc->state = FC_FAILED;
-    fc->by_us = 1;
-    snprintf(fc->err, sizeof fc->err, "the node stopped before starting it");
+    size_t nd = sp_dmn_farm_digests_locked(f, 0, dig), k = 0;
+    *bytes = nd ? malloc(nd * sizeof **bytes) : NULL;
+    if (!*bytes) {
+        free(*dig);
+        *dig = NULL;
+        return 0;
+    }
+    sp_dmn_farm_bytes_locked(f, *dig, nd, *bytes);
+    for (size_t i = 0; i < nd; i++) {
+        if ((*bytes)[i] > f->memory)
+            continue;
+        (*dig)[k] = (*dig)[i];
+        (*bytes)[k++] = (*bytes)[i] ? (*bytes)[i] : room_bytes;
+    }
+    return k;
 }
 
 static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
@@ -378,21 +528,28 @@ static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
     /* paused (POST /v1/pause): claim nothing, so that others take the work */
     int hold = f->draining || atomic_load(&f->d->paused);
     size_t room = hold || (size_t)f->capacity <= f->n_claims ? 0 : (size_t)f->capacity - f->n_claims;
+    uint64_t held = 0; /* what the claims not yet ended weigh, lost ones included (still in the engine) */
+    for (fclaim *fc = f->claims; fc; fc = fc->next) {
+        held += fc->bytes;
+        room = fc->given_up && !(fc->state == FC_FAILED && !fc->taken) ? 0 : room;
+    }
+    uint64_t room_bytes = held < f->memory ? f->memory - held : 0;
     const char **dig = NULL;
-    size_t nd = room ? sp_dmn_farm_digests_locked(f, 0, &dig) : 0;
+    uint64_t *bytes = NULL;
+    size_t nd = room && room_bytes ? claim_digests_locked(f, room_bytes, &dig, &bytes) : 0;
     pthread_mutex_unlock(&f->mu);
-    if (!room || !nd) {
+    if (!nd) {
         free(dig);
+        free(bytes);
         return SP_OK;
     }
     sp_dmn_q_claim *c = NULL;
     size_t n = 0;
-    sp_status st = sp_dmn_q_claim_parts(f->q, f->inst, dig, nd, room, f->lease_ms, f->max_attempts, &c, &n, err);
-    free(dig);
-    if (st != SP_OK || !n)
-        return st;
+    sp_status st = sp_dmn_q_claim_parts(f->q, f->inst, dig, bytes, nd, room, room_bytes, f->lease_ms,
+                                        f->max_attempts, &c, &n, err);
+    double now = sp_dmn_wire_now_ms();
     pthread_mutex_lock(&f->mu);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; st == SP_OK && i < n; i++) {
         fclaim *fc = calloc(1, sizeof *fc);
         if (!fc) /* its lease lapses and another node takes it */
             continue;
@@ -400,6 +557,10 @@ static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
         fc->c = c[i];
         c[i].input = c[i].expect_pub = NULL; /* moved */
         fc->state = FC_STARTING;
+        for (size_t k = 0; k < nd; k++)
+            if (!strcmp(dig[k], fc->c.digest))
+                fc->bytes = bytes[k];
+        fc->claimed_ms = fc->progress_ms = now;
         if (f->stopping) /* claimed while the node stopped: nobody starts it any more */
             hand_back_locked(fc);
         fc->next = f->claims;
@@ -411,8 +572,10 @@ static sp_status claim_some(sp_dmn_farm *f, char err[SP_ERR_LEN])
     }
     pthread_cond_signal(&f->cv_start);
     pthread_mutex_unlock(&f->mu);
+    free(dig);
+    free(bytes);
     sp_dmn_q_claims_free(c, n);
-    return SP_OK;
+    return st;
 }
 
 /* ---- the loop ---- */
@@ -433,11 +596,14 @@ static int keep_connected(sp_dmn_farm *f, int *fresh)
         SP_DMN_LOGW("farm: lost the queue database (%s); reconnecting", f->desc);
     }
     sp_status st = sp_dmn_q_ensure(f->q, err);
+    if (st == SP_OK && (st = sp_dmn_q_node_lock(f->q, f->name, err)) == SP_ERR_INVALID_ARG) /* a new session */
+        SP_DMN_LOGE("farm: %s", err);
     const char **dig = NULL;
     size_t nd = st == SP_OK ? sp_dmn_farm_digests(f, 0, &dig) : 0, released = 0;
     int recent = 0;
     if (st == SP_OK)
-        st = dig ? sp_dmn_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->lease_ms, &released, &recent, err)
+        st = dig ? sp_dmn_q_node_up(f->q, f->inst, f->name, f->capacity, dig, nd, f->d->cfg.result_ttl_ms,
+                                    f->lease_ms, &released, &recent, err)
                  : SP_ERR_NOMEM;
     free(dig);
     if (st != SP_OK)
@@ -500,9 +666,15 @@ static void pass(sp_dmn_farm *f, loop_clock *k, int fresh)
     for (size_t i = 0; i < a.n; i++)
         sp_dmn_farm_assemble(f, a.ids[i], err);
     if (now >= k->next_hb) {
-        if (heartbeat(f, err) != SP_OK) {
+        size_t reaped = 0;
+        if (heartbeat(f, err) != SP_OK || sp_dmn_q_reap(f->q, f->lease_ms, &reaped, err) != SP_OK) {
             sp_dmn_farm_count(f, &f->db_errors, 1);
             SP_DMN_LOGW("farm: heartbeat: %s", err);
+        }
+        if (reaped) {
+            sp_dmn_farm_count(f, &f->reaped, reaped);
+            SP_DMN_LOGI("farm: %zu claim(s) whose lease ran out or whose node went queued again", reaped);
+            k->want_claim = 1;
         }
         k->next_hb = now + (double)f->lease_ms / 3;
     }
@@ -523,12 +695,14 @@ static void pass(sp_dmn_farm *f, loop_clock *k, int fresh)
         k->next_poll = now + (double)f->poll_ms;
     }
     if (now >= k->next_janitor) {
-        size_t failed = 0;
-        if (sp_dmn_q_janitor(f->q, f->max_attempts, f->d->cfg.result_ttl_ms, f->lease_ms, &failed, err) != SP_OK)
+        size_t failed = 0, late = 0;
+        if (sp_dmn_q_janitor(f->q, f->max_attempts, f->d->cfg.result_ttl_ms, f->lease_ms, &failed, &late, err) != SP_OK)
             SP_DMN_LOGW("farm: housekeeping: %s", err);
-        else if (failed)
+        if (failed)
             SP_DMN_LOGW("farm: %zu job(s) failed: a partition was claimed %d times without a proof", failed,
                         f->max_attempts);
+        if (late)
+            SP_DMN_LOGW("farm: %zu job(s) failed: past their deadline with partitions nobody took", late);
         k->next_janitor = now + JANITOR_POLLS * (double)f->poll_ms;
     }
     if (k->want_claim) {
@@ -596,8 +770,6 @@ static void node_name(sp_dmn_farm *f, const char *cfg)
 {
     char host[256] = "";
     if (*cfg)
-    if (st == SP_OK && (st = sp_dmn_q_node_lock(f->q, f->name, err)) == SP_ERR_INVALID_ARG) /* a new session */
-        SP_DMN_LOGE("farm: %s", err);
         snprintf(host, sizeof host, "%s", cfg);
     else if (gethostname(host, sizeof host - 1) != 0 || !*host)
         snprintf(host, sizeof host, "node");
@@ -661,6 +833,11 @@ sp_status sp_dmn_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
     node_name(f, cfg->node_id);
     f->lease_ms = cfg->lease_ms;
     f->poll_ms = cfg->poll_ms;
+    f->progress_ms = cfg->progress_timeout_ms;
+    f->max_run_ms = cfg->max_run_ms;
+    f->memory = cfg->farm_memory ? cfg->farm_memory : d->engine_budget;
+    const char *wedge = getenv("SP_FARM_TEST_WEDGE");
+    snprintf(f->wedge, sizeof f->wedge, "%s", wedge ? wedge : "");
     f->max_attempts = cfg->max_attempts;
     f->pool_max = cfg->db_connections;
     sp_engine_status es;
@@ -676,6 +853,8 @@ sp_status sp_dmn_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "pipe: %s", strerror(errno));
     if (st == SP_OK)
         st = sp_dmn_q_open(&f->q, f->conninfo, 1, err);
+    if (st == SP_OK) /* a live daemon with this node id: this one does not start */
+        st = sp_dmn_q_node_lock(f->q, f->name, err);
     if (st == SP_OK)
         st = sp_dmn_q_listen(f->q, err);
     if (st == SP_OK) {
@@ -690,8 +869,9 @@ sp_status sp_dmn_farm_start(sp_dmn *d, char err[SP_ERR_LEN])
             sp_dmn_farm_stop(d);
             return SP_ERR_NOMEM;
         }
-        SP_DMN_LOGI("farm: node %s (instance %s) on %s: up to %d partitions at once, lease %ld ms, poll %ld ms",
-                    f->name, f->inst, f->desc, f->capacity, f->lease_ms, f->poll_ms);
+        SP_DMN_LOGI("farm: node %s (instance %s) on %s: up to %d partitions and %llu bytes at once, lease %ld ms, "
+                    "poll %ld ms, progress timeout %ld ms", f->name, f->inst, f->desc, f->capacity,
+                    (unsigned long long)f->memory, f->lease_ms, f->poll_ms, f->progress_ms);
         return SP_OK;
     }
     farm_free(f);
@@ -729,7 +909,9 @@ size_t sp_dmn_farm_live(sp_dmn *d)
     if (!f)
         return 0;
     pthread_mutex_lock(&f->mu);
-    size_t n = f->n_claims;
+    size_t n = 0; /* lost ones are owed to nobody: a drain does not wait for a wedged prover */
+    for (fclaim *fc = f->claims; fc; fc = fc->next)
+        n += !fc->lost;
     pthread_mutex_unlock(&f->mu);
     return n;
 }
@@ -761,5 +943,3 @@ void sp_dmn_farm_stop(sp_dmn *d)
     d->farm = NULL;
     farm_free(f);
 }
-    if (st == SP_OK) /* a live daemon with this node id: this one does not start */
-        st = sp_dmn_q_node_lock(f->q, f->name, err);

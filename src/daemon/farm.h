@@ -38,8 +38,14 @@ typedef struct fclaim {
     fc_state state;
     int taken;                /* the starter works on it */
     int lost;                 /* no longer ours (heartbeat): dropped without a write */
+    int given_up;             /* lost because it stalled or overran here: the node claims nothing
+                                 more until it ends (a wedged prover is fed no more work) */
     int permanent;            /* FC_FAILED: the input itself is bad (the job fails at once) */
     int by_us;                /* FC_FAILED: cancelled by this node's shutdown (not an attempt) */
+    uint64_t bytes;           /* its weight against farm.memory (its circuit's partition bytes) */
+    double claimed_ms;        /* sp_dmn_wire_now_ms when claimed (farm.max_run counts from here) */
+    double progress_ms;       /* when it last moved to a next stage (farm.progress_timeout) */
+    int stage;                /* the stage it was last seen in (farm.c's stage_of) */
     dcircuit *circ;           /* referenced while in the engine */
     sp_engine_job *ej;        /* set while the engine holds it */
     uint8_t proof[192];
@@ -62,6 +68,8 @@ typedef struct fcirc {
     sp_g16_pvk pvk;
     int gone;                 /* unregistered, or replaced by a newer entry */
     int recorded;             /* its facts are in the database (sp_circuits) */
+    uint64_t part_bytes;      /* what one partition reserves in the engine (0: not known yet, the key
+                                 never loaded here) */
     struct fcirc *next;
 } fcirc;
 
@@ -70,8 +78,10 @@ typedef struct sp_dmn_farm {
     char conninfo[SP_DMN_CONF_PATH];
     char desc[256];           /* conninfo without its password */
     char name[64], inst[96];  /* node id; instance = node id + "/" + random hex */
-    long lease_ms, poll_ms;
+    long lease_ms, poll_ms, progress_ms, max_run_ms;
     int capacity, max_attempts;
+    uint64_t memory;          /* bytes of partitions held at once (farm.memory) */
+    char wedge[64];           /* tests: claims of this circuit id ("*": all) never start ($SP_FARM_TEST_WEDGE) */
     sp_dmn_queue *q;              /* the worker's connection */
     pthread_t worker, starter;
     int worker_started, starter_started;
@@ -97,6 +107,7 @@ typedef struct sp_dmn_farm {
     uint64_t http_calls, http_reconnects;
     /* counters since start */
     uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
+    uint64_t stalled, overran, reaped;
     double wk_ms;             /* the worker connection's statement time, count and reconnections, */
     uint64_t wk_calls, wk_reconnects; /* published by the worker after each pass */
 } sp_dmn_farm;
@@ -115,6 +126,9 @@ void sp_dmn_farm_refresh(sp_dmn_farm *f);
  * entries. _locked: f->mu held. */
 size_t sp_dmn_farm_digests_locked(sp_dmn_farm *f, int with_pvk, const char ***out);
 size_t sp_dmn_farm_digests(sp_dmn_farm *f, int with_pvk, const char ***out);
+/* bytes[i]: what a partition of dig[i] reserves here (0: not known yet);
+ * f->mu held. */
+void sp_dmn_farm_bytes_locked(sp_dmn_farm *f, const char *const *dig, size_t n, uint64_t *bytes);
 /* A live entry of digest (with_pvk: holding its verifying key), or NULL;
  * f->mu held. */
 fcirc *sp_dmn_farm_by_digest_locked(sp_dmn_farm *f, const char *digest, int with_pvk);

@@ -14,6 +14,7 @@
 #include "daemon/log.h"
 #include "util/buf.h"
 #include "util/clock.h"
+#include "util/sha256.h"
 
 /* ---- the pool ---- */
 
@@ -83,6 +84,28 @@ void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q)
 
 /* ---- submit ---- */
 
+/* Who submits, as the per-client limit counts: the bearer token this
+ * node takes (a digest of it, never the token), else the node itself. */
+static void client_id(sp_dmn *d, char out[40])
+{
+    char tok[4096];
+    sp_dmn_token(d, tok, sizeof tok);
+    if (!*tok) {
+        snprintf(out, 40, "node:%.33s", d->farm->name);
+        return;
+    }
+    sp_sha256_ctx h;
+    uint8_t dg[32];
+    sp_sha256_init(&h);
+    sp_sha256_update(&h, "snarkpipe farm client\n", 22);
+    sp_sha256_update(&h, tok, strlen(tok));
+    sp_sha256_final(dg, &h);
+    memset(tok, 0, sizeof tok);
+    snprintf(out, 40, "token:");
+    for (int i = 0; i < 16; i++)
+        snprintf(out + 6 + 2 * i, 3, "%02x", dg[i]);
+}
+
 int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN])
 {
     sp_dmn_farm *f = d->farm;
@@ -121,8 +144,11 @@ int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char e
 int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
 {
     sp_dmn_farm *f = d->farm;
+    char client[40];
+    client_id(d, client);
     sp_dmn_q_job qj = {j->request_id, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
-                   j->input, j->input_len, j->expect_pub, f->name};
+                   j->input, j->input_len, j->expect_pub, f->name, client, d->cfg.max_queued_per_client,
+                   d->cfg.result_ttl_ms, d->cfg.job_deadline_ms};
     sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
     if (!q)
         return 503;
@@ -161,6 +187,37 @@ static void head(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
     sp_jw_string(w, in->circuit);
 }
 
+/* "attempts": each claim of the job's partitions (sp_dmn_q_attempt). */
+static void attempts_json(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
+{
+    sp_jw_key(w, "attempts");
+    sp_jw_begin_array(w);
+    for (size_t i = 0; i < in->n_att; i++) {
+        const sp_dmn_q_attempt *a = &in->att[i];
+        sp_jw_begin_object(w);
+        sp_jw_key(w, "partition");
+        sp_jw_u64(w, a->idx);
+        sp_jw_key(w, "claim");
+        sp_jw_u64(w, (uint64_t)a->epoch);
+        sp_jw_key(w, "node");
+        sp_jw_string(w, a->node);
+        sp_jw_key(w, "start_ms");
+        sp_jw_double(w, a->start_ms);
+        if (a->end_ms >= 0) {
+            sp_jw_key(w, "end_ms");
+            sp_jw_double(w, a->end_ms);
+        }
+        sp_jw_key(w, "outcome");
+        sp_jw_string(w, *a->outcome ? a->outcome : "running");
+        if (*a->error) {
+            sp_jw_key(w, "error");
+            sp_jw_string(w, a->error);
+        }
+        sp_jw_end_object(w);
+    }
+    sp_jw_end_array(w);
+}
+
 /* A failed or cancelled job's answer (the result of a completed one is
  * stored whole by its assembler). */
 static void ended(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
@@ -177,6 +234,8 @@ static void ended(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
     sp_jw_key(w, "partitions");
     sp_jw_u64(w, in->n_parts);
     sp_dmn_jobs_timings_json(w, t, 1);
+    if (in->att)
+        attempts_json(w, in);
     sp_jw_end_object(w);
 }
 
@@ -200,19 +259,21 @@ static void pending(sp_json_writer *w, const sp_dmn_q_jobinfo *in)
     for (size_t k = 0; in->part_node && k < in->n_parts; k++)
         sp_jw_string(w, in->part_node[k]);
     sp_jw_end_array(w);
+    if (in->att)
+        attempts_json(w, in);
     sp_jw_end_object(w);
 }
 
 /* One look at job key (with parts, its partitions' states too): 200 with
  * *in, or an HTTP error code (err). */
-static int look(sp_dmn_farm *f, const char *key, int parts, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
+static int look(sp_dmn_farm *f, const char *key, int parts, int attempts, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
 {
     int code = 503;
     for (int again = 0; again < 2 && code == 503; again++) { /* once more on a connection cut meanwhile */
         sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
         if (!q)
             return 503;
-        code = sp_dmn_q_job_get(q, key, parts, in, err);
+        code = sp_dmn_q_job_get(q, key, parts, attempts, in, err);
         int cut = !sp_dmn_q_connected(q);
         sp_dmn_farm_conn_put(f, q);
         if (!cut)
@@ -244,6 +305,35 @@ static void wait_for(sp_dmn_farm *f, int64_t id, uint64_t *gen, double deadline)
     pthread_mutex_unlock(&f->mu);
 }
 
+/* A completed job's stored result (an object) with "attempts" added
+ * before its closing brace; left as it is when out of memory. */
+static void with_attempts(sp_dmn_q_jobinfo *in)
+{
+    sp_json_writer w;
+    sp_jw_init(&w, 0);
+    sp_jw_begin_object(&w);
+    attempts_json(&w, in);
+    sp_jw_end_object(&w);
+    size_t n = 0;
+    char *a = NULL;
+    if (sp_jw_finish(&a, &n, &w) != SP_OK)
+        a = NULL;
+    size_t end = in->result_len;
+    while (end && in->result[end - 1] != '}')
+        end--;
+    char *b = a && end > 1 && n > 2 ? malloc(end + n) : NULL;
+    if (b) { /* result up to its '}', a comma, the attempts object's inside, '}' */
+        memcpy(b, in->result, end - 1);
+        b[end - 1] = ',';
+        memcpy(b + end, a + 1, n - 1);
+        b[end + n - 1] = 0;
+        free(in->result);
+        in->result = b;
+        in->result_len = end + n - 1;
+    }
+    free(a);
+}
+
 static void answer(dreq *r, int code, const char *error, const char *err)
 {
     if (code == 503)
@@ -262,7 +352,7 @@ void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int 
     uint64_t gen = f->done_gen;
     pthread_mutex_unlock(&f->mu);
     for (;;) {
-        code = look(f, key, 0, &in, err);
+        code = look(f, key, 0, 0, &in, err);
         if (code != 200 || in.state != SP_DMN_QJ_QUEUED || sp_dmn_wire_now_ms() >= deadline ||
             atomic_load(&d->stopping))
             break;
@@ -270,15 +360,20 @@ void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int 
         sp_dmn_q_jobinfo_free(&in);
         wait_for(f, id, &gen, deadline);
     }
-    if (code == 200 && in.state == SP_DMN_QJ_QUEUED && !strict) { /* still pending: with its partitions' states */
-        sp_dmn_q_jobinfo_free(&in);
-        code = look(f, key, 1, &in, err);
+    /* ?attempts=1: with the claims of its partitions (a failed job always) */
+    const char *aa = sp_dmn_req_arg(r, "attempts");
+    int att = aa && (!strcmp(aa, "1") || !strcmp(aa, "true"));
+    if (code == 200 && ((in.state == SP_DMN_QJ_QUEUED && !strict) || att || in.state == SP_DMN_QJ_FAILED)) {
+        sp_dmn_q_jobinfo_free(&in); /* looked at again, with its partitions' states or its attempts */
+        code = look(f, key, !strict, att || in.state == SP_DMN_QJ_FAILED, &in, err);
     }
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
         return;
     }
     if (in.state == SP_DMN_QJ_COMPLETED) {
+        if (in.att)
+            with_attempts(&in);
         sp_dmn_http_send(r, 200, "application/json", in.result, in.result_len);
         in.result = NULL; /* taken */
         sp_dmn_q_jobinfo_free(&in);
@@ -312,7 +407,7 @@ void sp_dmn_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
     sp_dmn_farm *f = d->farm;
     char err[SP_ERR_LEN];
     sp_dmn_q_jobinfo in;
-    int code = look(f, key, 0, &in, err); /* a request id names the job too */
+    int code = look(f, key, 0, 0, &in, err); /* a request id names the job too */
     if (code != 200) {
         answer(r, code, code == 404 ? "unknown_job" : "queue_unavailable", err);
         return;
@@ -357,10 +452,22 @@ void sp_dmn_farm_api_cancel(sp_dmn *d, dreq *r, const char *key)
 
 /* ---- status and metrics ---- */
 
+int sp_dmn_farm_connected(sp_dmn *d)
+{
+    sp_dmn_farm *f = d->farm;
+    if (!f)
+        return -1;
+    pthread_mutex_lock(&f->mu);
+    int c = f->connected;
+    pthread_mutex_unlock(&f->mu);
+    return c;
+}
+
 typedef struct {
     int connected;
     size_t claims, engine;
     uint64_t claimed, stored, fenced, released, failed, lost, assembled, rejected, db_errors, node_restarts;
+    uint64_t stalled, overran, reaped;
     double wk_ms, http_ms;    /* statement time: the worker's (proving), the HTTP side's (clients) */
     uint64_t wk_calls, http_calls, reconnects;
 } farm_figures;
@@ -369,8 +476,9 @@ static void figures(sp_dmn_farm *f, farm_figures *x)
 {
     pthread_mutex_lock(&f->mu);
     *x = (farm_figures){f->connected, f->n_claims, f->n_engine, f->claimed, f->stored, f->fenced, f->released,
-                        f->failed, f->lost, f->assembled, f->rejected, f->db_errors, f->node_restarts, f->wk_ms,
-                        f->http_ms, f->wk_calls, f->http_calls, f->wk_reconnects + f->http_reconnects};
+                        f->failed, f->lost, f->assembled, f->rejected, f->db_errors, f->node_restarts, f->stalled,
+                        f->overran, f->reaped, f->wk_ms, f->http_ms, f->wk_calls, f->http_calls,
+                        f->wk_reconnects + f->http_reconnects};
     pthread_mutex_unlock(&f->mu);
 }
 
@@ -395,11 +503,13 @@ void sp_dmn_farm_status_json(sp_dmn *d, sp_json_writer *w)
     sp_jw_u64(w, (uint64_t)f->capacity);
     sp_jw_key(w, "claims_held");
     sp_jw_u64(w, x.claims);
+    sp_jw_key(w, "memory");
+    sp_jw_u64(w, f->memory);
     static const char *names[] = {"claimed", "stored", "fenced", "released", "failed", "lost", "assembled",
                                   "rejected_at_assembly", "db_errors", "db_reconnects", "db_statements_worker",
-                                  "db_statements_http"};
+                                  "db_statements_http", "stalled", "over_max_run", "reaped"};
     uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
-                    x.db_errors, x.reconnects, x.wk_calls, x.http_calls};
+                    x.db_errors, x.reconnects, x.wk_calls, x.http_calls, x.stalled, x.overran, x.reaped};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         sp_jw_key(w, names[i]);
         sp_jw_u64(w, v[i]);
@@ -418,6 +528,8 @@ void sp_dmn_farm_status_json(sp_dmn *d, sp_json_writer *w)
             sp_jw_string(w, c->id);
             sp_jw_key(w, "digest");
             sp_jw_string(w, c->digest);
+            sp_jw_key(w, "partition_bytes"); /* its weight against farm.memory (0: not known yet) */
+            sp_jw_u64(w, c->part_bytes);
             sp_jw_end_object(w);
         }
     pthread_mutex_unlock(&f->mu);
@@ -447,22 +559,14 @@ void sp_dmn_farm_metrics(sp_dmn *d, char **b, size_t *len, size_t *cap)
         {"jobs_assembled", "Jobs completed by this node (every proof verified again)."},
         {"proofs_rejected", "Assemblies that found stored proofs that do not verify (queued again)."},
         {"db_errors", "Failed database operations of the worker."},
-        {"db_reconnects", "Reconnections to the database."}};
+        {"db_reconnects", "Reconnections to the database."},
+        {"claims_stalled", "Claims given up: no progress within farm.progress_timeout."},
+        {"claims_over_max_run", "Claims given up: running past farm.max_run."},
+        {"claims_reaped", "Claims of other nodes (lease ran out, node gone) queued again by this node."}};
     uint64_t v[] = {x.claimed, x.stored, x.fenced, x.released, x.failed, x.lost, x.assembled, x.rejected,
-                    x.db_errors, x.reconnects};
+                    x.db_errors, x.reconnects, x.stalled, x.overran, x.reaped};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_%s_total %s\n# TYPE snarkpipe_farm_%s_total counter\n"
-int sp_dmn_farm_connected(sp_dmn *d)
-{
-    sp_dmn_farm *f = d->farm;
-    if (!f)
-        return -1;
-    pthread_mutex_lock(&f->mu);
-    int c = f->connected;
-    pthread_mutex_unlock(&f->mu);
-    return c;
-}
-
                       "snarkpipe_farm_%s_total %llu\n", what[i][0], what[i][1], what[i][0], what[i][0],
                       (unsigned long long)v[i]);
     sp_buf_printf(b, len, cap, "# HELP snarkpipe_farm_db_seconds_total Time in database statements: side=worker "

@@ -155,10 +155,25 @@ void sp_dmn_farm_refresh(sp_dmn_farm *f)
         if (!c->gone && !c->recorded && nt < sizeof todo / sizeof todo[0])
             todo[nt++] = c;
     }
+    for (fcirc *c = f->circs; c; c = c->next) { /* a hot key tells what its partitions weigh */
+        size_t abc = 0, rest = 0;
+        if (!c->gone && sp_engine_partition_bytes(f->d->eng, c->id, &abc, &rest) == SP_OK)
+            c->part_bytes = abc + rest;
+    }
     pthread_mutex_unlock(&f->mu);
     free(ids);
     for (size_t i = 0; i < nt; i++) /* entries stay until the farm stops */
         record(f, todo[i]);
+}
+
+void sp_dmn_farm_bytes_locked(sp_dmn_farm *f, const char *const *dig, size_t n, uint64_t *bytes)
+{
+    for (size_t i = 0; i < n; i++) {
+        bytes[i] = 0;
+        for (fcirc *c = f->circs; c; c = c->next)
+            if (!c->gone && !strcmp(c->digest, dig[i]) && c->part_bytes > bytes[i])
+                bytes[i] = c->part_bytes;
+    }
 }
 
 /* The distinct digests this node proves (when with_pvk: only those whose

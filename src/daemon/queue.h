@@ -1,6 +1,6 @@
 /*
  * The farm's queue: jobs and their partitions kept in a database that
- * every daemon of a farm shares (issue 13). This header is the whole
+ * every daemon of a farm shares. This header is the whole
  * interface the daemon uses; daemon/queue_pg.c implements it on
  * PostgreSQL through libpq, and is built only when libpq is installed
  * (without it sp_dmn_q_open says so). Nothing here knows HTTP or the engine.
@@ -11,15 +11,23 @@
  *     file, or a native circuit's seed and partition number);
  *   - a daemon (a node; one row per running instance) claims queued
  *     partitions of the digests it has registered, at most as many as it
- *     can take, with FOR UPDATE SKIP LOCKED, each claim bumping the
- *     partition's epoch (the fencing token); it renews the leases of what
- *     it works on by heartbeat; a partition whose lease ran out, or whose
- *     instance is gone or unknown, is claimable again;
+ *     can take (in claims and in bytes of its memory budget), reading a
+ *     partial index of queued partitions in priority and age order with
+ *     FOR UPDATE SKIP LOCKED, each claim bumping the partition's epoch
+ *     (the fencing token) and opening a row of sp_attempts; it renews the
+ *     leases only of the claims whose proving makes progress (the caller
+ *     decides); a claim whose lease ran out, or whose instance is gone or
+ *     unknown, is queued again by any node (sp_dmn_q_reap);
  *   - a proof is stored only by the instance holding the claim of that
  *     epoch, so a late writer whose claim was taken over changes nothing
  *     (never a proof counted twice); a job completes when every partition
  *     holds a proof the assembling node verified again (a bad one is
  *     queued again);
+ *   - a job may carry a deadline (failed when a partition of it is still
+ *     queued then), its submitter's client id (queued jobs per client are
+ *     limited) and its submitter's result retention; finished jobs are
+ *     deleted only after the longest retention of the job and of every
+ *     live node;
  *   - NOTIFY wakes the nodes (channel sp_work: new or released work;
  *     sp_done: a job finished, payload its id; sp_cancel: a job was
  *     cancelled); nodes also poll, since a notification is lost while a
@@ -42,7 +50,7 @@
 typedef struct sp_dmn_queue sp_dmn_queue;
 
 #define SP_DMN_Q_DIGEST_HEX 65  /* 64 hex digits of a SHA-256 and a NUL */
-#define SP_DMN_Q_SCHEMA 1       /* the schema version this code writes */
+#define SP_DMN_Q_SCHEMA 2       /* the schema version this code writes */
 
 /* 1 when the queue is built in (libpq was found), else 0. */
 int sp_dmn_q_available(void);
@@ -72,14 +80,6 @@ void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t
 
 /* ---- nodes ---- */
 
-/*
- * Starts instance `inst` of node `name` (or renews its row): capacity,
- * and the circuit digests it proves (n_dig of them). Earlier instances of
- * the same name are gone (a restart of this host): their rows go and
- * their claims are queued again at once.
- * On output: *released the partitions so released; *recent 1 when such an
- * instance was seen within lease_ms (two live daemons with one node id?).
- */
 /* Takes node `name`'s lock on q's connection (a session advisory lock:
  * held while the connection lives, gone with a daemon that died), so that
  * two live daemons never share a node id. Again after each reconnection.
@@ -87,8 +87,18 @@ void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t
  * err says so) or SP_ERR_IO. */
 sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN]);
 
+/*
+ * Starts instance `inst` of node `name` (or renews its row): capacity,
+ * the circuit digests it proves (n_dig of them) and how long it asks
+ * finished jobs to be kept (keep_ms). Earlier instances of
+ * the same name are gone (a restart of this host): their rows go and
+ * their claims are queued again at once.
+ * On output: *released the partitions so released; *recent 1 when such an
+ * instance was seen within lease_ms (two live daemons with one node id?).
+ */
 sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                           size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN]);
+                           size_t n_dig, long keep_ms, long lease_ms, size_t *released, int *recent,
+                           char err[SP_ERR_LEN]);
 /* A clean exit: the instance's claims are queued again (not counted as
  * attempts) and its row goes. */
 sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN]);
@@ -119,13 +129,17 @@ typedef struct {
     const uint8_t *const *expect_pub; /* NULL, or n rows of n_public * 32 bytes (canonical
                                          little-endian): what each proof's publics must be */
     const char *node;         /* the submitting node's name */
+    const char *client;       /* who submitted it (queued jobs are limited per client) */
+    int max_queued;           /* the client's queued jobs at most (0: no limit) */
+    long keep_ms;             /* the submitter's retention of finished jobs */
+    long deadline_ms;         /* > 0: fails when a partition is still queued this long after submission */
 } sp_dmn_q_job;
 
 /*
  * Inserts a job and its partitions (one transaction) and wakes the nodes.
  * Returns 202 (*id its number, *ahead the unfinished jobs of at least its
  * priority before it), 409 (request_id names a job still kept: *id is
- * that job), 503 (the database is unreachable: err), 500 (another
+ * that job), 429 (the client has max_queued jobs queued: err), 503 (the database is unreachable: err), 500 (another
  * database error: err).
  */
 int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN]);
@@ -147,14 +161,35 @@ typedef struct {
      * "failed", "cancelled") and the node that holds or proved it ("" none) */
     char (*part_state)[12];
     char (*part_node)[64];
+    struct sp_dmn_q_attempt *att; /* with attempts: the claims made, oldest first */
+    size_t n_att;
 } sp_dmn_q_jobinfo;
+
+/* One claim of a partition (sp_attempts): the node instance, when it
+ * began and ended (ms since the job's submission; end < 0 while open),
+ * and how it ended: "proved", "late" (its proof came after the claim was
+ * taken over), "expired" (its lease ran out or its node went), "stalled"
+ * (no progress within farm.progress_timeout), "run_limit" (ran past
+ * farm.max_run), "handed_back" (its node stopped), "cancelled", or the
+ * error code of a failure ("" while open). */
+typedef struct sp_dmn_q_attempt {
+    uint32_t idx;
+    int64_t epoch;
+    char node[96];
+    double start_ms, end_ms;
+    char outcome[24];
+    char error[200];
+} sp_dmn_q_attempt;
 
 /*
  * Reads job `key`: "f<number>" is a job id, anything else a request id.
- * With parts, a pending job's partition states too.
+ * With parts, a pending job's partition states too; with attempts, its
+ * attempts (at most SP_DMN_Q_MAX_ATTEMPTS_SHOWN, the latest).
  * Returns 200 (*info filled; free with sp_dmn_q_jobinfo_free), 404, 503, 500.
  */
-int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobinfo *info, char err[SP_ERR_LEN]);
+#define SP_DMN_Q_MAX_ATTEMPTS_SHOWN 256
+int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, int attempts, sp_dmn_q_jobinfo *info,
+                     char err[SP_ERR_LEN]);
 void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *info);
 
 /*
@@ -182,14 +217,25 @@ typedef struct {
 } sp_dmn_q_claim;
 
 /*
- * Claims up to max claimable partitions of the given digests (queued, or
- * claimed under a lease that ran out or by an instance that is gone or
- * unknown; fewer than max_attempts claims so far), best first (priority,
- * then the oldest job, then the partition index), for lease_ms.
+ * Claims queued partitions of the given digests (fewer than max_attempts
+ * claims so far), best first (priority, then the oldest job, then the
+ * partition index), for lease_ms: at most max of them, and only a prefix
+ * of that order whose memory fits room_bytes (a partition of dig[i]
+ * weighs bytes[i]). Each claim opens a row of the attempts table.
  * On output: *out n claims (free with sp_dmn_q_claims_free).
  */
-sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
-                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, const uint64_t *bytes,
+                               size_t n_dig, size_t max, uint64_t room_bytes, long lease_ms, int max_attempts,
+                               sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
+/* The statement sp_dmn_q_claim_parts runs, for EXPLAIN in the benchmark
+ * (its parameters: instance, digests, max, lease, max attempts, bytes,
+ * room). */
+const char *sp_dmn_q_claim_sql(void);
+
+/* Queues again every claim nobody holds any more (its lease ran out, or
+ * its instance is gone or unknown, judged with lease_ms), closing its
+ * attempt as "expired", and wakes the nodes. *n the claims so queued. */
+sp_status sp_dmn_q_reap(sp_dmn_queue *q, long lease_ms, size_t *n, char err[SP_ERR_LEN]);
 void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n);
 
 typedef struct {
@@ -199,12 +245,12 @@ typedef struct {
     int held;                 /* output of sp_dmn_q_heartbeat */
 } sp_dmn_q_hold;
 
-/* Renews the instance's row and the leases of the partitions it holds
- * (h[0..n)); h[i].held = 0 for one that is no longer its claim (taken
- * over, cancelled, failed). *node_lost 1 when the instance's row had gone
- * (it is made again). */
+/* Renews the instance's row and the leases of the partitions given
+ * (h[0..n): those it holds and works on); h[i].held = 0 for one that is
+ * no longer its claim (taken over, cancelled, failed). *node_lost 1 when
+ * the instance's row had gone (it is made again). */
 sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             size_t n_dig, long keep_ms, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
                              char err[SP_ERR_LEN]);
 
 typedef struct {
@@ -224,8 +270,9 @@ sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim
 /* Gives a claim up (fenced). fail = 0: queued again for any node,
  * counted as an attempt when count_attempt (then, when it was the
  * max_attempts-th claim, the job fails instead); fail = 1: the partition
- * failed for good. A failing job gets code and why. *done 0 when the
- * claim was no longer ours. */
+ * failed for good. A failing job gets code and why; the attempt ends
+ * with code as its outcome ("handed_back" when not counted). *done 0
+ * when the claim was no longer ours. */
 sp_status sp_dmn_q_release(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, int fail, int count_attempt,
                            int max_attempts, const char *code, const char *why, int *done, char err[SP_ERR_LEN]);
 
@@ -278,11 +325,14 @@ sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn
 sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
                               size_t *n, char err[SP_ERR_LEN]);
 
-/* Housekeeping: fails the jobs with a partition claimed max_attempts
- * times that is not held now; deletes finished jobs older than ttl_ms and
- * instance rows not seen for 10 leases. *failed the jobs failed. */
-sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
-                           char err[SP_ERR_LEN]);
+/* Housekeeping: fails the jobs with a queued partition claimed
+ * max_attempts times (*failed) and the jobs past their deadline with a
+ * partition still queued (*late; the reason says whether any live node
+ * proves the circuit); deletes finished jobs older than the longest of
+ * their own retention, keep_ms and every node's, and instance rows not
+ * seen for 10 leases. */
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long keep_ms, long lease_ms, size_t *failed,
+                           size_t *late, char err[SP_ERR_LEN]);
 
 /* ---- notifications ---- */
 

@@ -31,7 +31,8 @@ void sp_dmn_q_stats(const sp_dmn_queue *q, double *ms, uint64_t *calls, uint64_t
 sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN])
 { return sp_dmn_q_ensure(q, err); }
 sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                           size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
+                           size_t n_dig, long keep_ms, long lease_ms, size_t *released, int *recent,
+                           char err[SP_ERR_LEN])
 { return sp_dmn_q_ensure(q, err); }
 sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN])
 { return sp_dmn_q_ensure(q, err); }
@@ -43,18 +44,23 @@ int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, 
 { sp_dmn_q_ensure(q, err); return 503; }
 int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
 { sp_dmn_q_ensure(q, err); return 503; }
-int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobinfo *info, char err[SP_ERR_LEN])
+int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, int attempts, sp_dmn_q_jobinfo *info,
+                     char err[SP_ERR_LEN])
 { sp_dmn_q_ensure(q, err); return 503; }
 void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *info) {}
 int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_running, sp_dmn_qj_state *state,
                     char err[SP_ERR_LEN])
 { sp_dmn_q_ensure(q, err); return 503; }
-sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
-                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, const uint64_t *bytes,
+                               size_t n_dig, size_t max, uint64_t room_bytes, long lease_ms, int max_attempts,
+                               sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
 { *out = NULL; *n = 0; return sp_dmn_q_ensure(q, err); }
+const char *sp_dmn_q_claim_sql(void) { return ""; }
+sp_status sp_dmn_q_reap(sp_dmn_queue *q, long lease_ms, size_t *n, char err[SP_ERR_LEN])
+{ *n = 0; return sp_dmn_q_ensure(q, err); }
 void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n) {}
 sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             size_t n_dig, long keep_ms, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
                              char err[SP_ERR_LEN])
 { return sp_dmn_q_ensure(q, err); }
 sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim *c, const sp_dmn_q_proof *p,
@@ -69,9 +75,9 @@ sp_status sp_dmn_q_assemble(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn fn
 sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_dig, int64_t *ids, size_t max,
                               size_t *n, char err[SP_ERR_LEN])
 { *n = 0; return sp_dmn_q_ensure(q, err); }
-sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
-                           char err[SP_ERR_LEN])
-{ return sp_dmn_q_ensure(q, err); }
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long keep_ms, long lease_ms, size_t *failed,
+                           size_t *late, char err[SP_ERR_LEN])
+{ *failed = *late = 0; return sp_dmn_q_ensure(q, err); }
 sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN]) { return sp_dmn_q_ensure(q, err); }
 int sp_dmn_q_socket(const sp_dmn_queue *q) { return -1; }
 sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),

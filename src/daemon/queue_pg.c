@@ -221,14 +221,41 @@ static const char *const schema_v1[] = {
     " proof bytea, publics bytea, proved_by text, synth_ms float8, gpu_ms float8, finish_ms float8,"
     " last_error text, PRIMARY KEY (job_id, idx))",
     /* inputs are stored as they are: compressing a witness costs the server
-     * milliseconds per 100 KB (measured: bench/NOTES.md, "The farm") */
+     * milliseconds per 100 KB, more than storing it saves */
     "ALTER TABLE sp_parts ALTER COLUMN input SET STORAGE EXTERNAL",
     "CREATE INDEX sp_parts_claimable ON sp_parts (circuit_digest, priority DESC, job_id, idx)"
     " WHERE state IN ('queued', 'claimed')",
     "CREATE INDEX sp_parts_holder ON sp_parts (claimed_by) WHERE state = 'claimed'",
     NULL};
 
-static const char *const *const migrations[SP_DMN_Q_SCHEMA] = {schema_v1};
+/* Version 2: claims read a partial index of the queued partitions in
+ * the claim's order (expired claims are queued again by a separate
+ * statement instead of being scanned for); a job counts its partitions
+ * without a proof (n_left: NULL when unknown, then counted), so that
+ * ready jobs are found by an index; attempts, deadlines, clients and
+ * retention. */
+static const char *const schema_v2[] = {
+    "ALTER TABLE sp_nodes ADD COLUMN keep_ms bigint NOT NULL DEFAULT 0",
+    "ALTER TABLE sp_jobs ADD COLUMN n_left int, ADD COLUMN keep_ms bigint NOT NULL DEFAULT 0,"
+    " ADD COLUMN deadline_at timestamptz, ADD COLUMN client text NOT NULL DEFAULT ''",
+    "UPDATE sp_jobs j SET n_left = (SELECT count(*) FROM sp_parts p WHERE p.job_id = j.id AND p.state <> 'done')"
+    " WHERE j.state = 'queued'",
+    "ALTER TABLE sp_parts ADD COLUMN claimed_at timestamptz",
+    "CREATE TABLE sp_attempts ("
+    " job_id bigint NOT NULL REFERENCES sp_jobs (id) ON DELETE CASCADE, idx int NOT NULL, epoch bigint NOT NULL,"
+    " node text NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), ended_at timestamptz,"
+    " outcome text NOT NULL DEFAULT '', error text NOT NULL DEFAULT '', PRIMARY KEY (job_id, idx, epoch))",
+    "INSERT INTO sp_attempts (job_id, idx, epoch, node) SELECT job_id, idx, epoch, claimed_by FROM sp_parts"
+    " WHERE state = 'claimed' AND claimed_by IS NOT NULL",
+    "DROP INDEX sp_parts_claimable",
+    "CREATE INDEX sp_parts_queue ON sp_parts (circuit_digest, priority DESC, job_id, idx) WHERE state = 'queued'",
+    "CREATE INDEX sp_parts_retried ON sp_parts (job_id, idx) WHERE state = 'queued' AND attempts > 0",
+    "CREATE INDEX sp_jobs_ready ON sp_jobs (id) WHERE state = 'queued' AND (n_left IS NULL OR n_left <= 0)",
+    "CREATE INDEX sp_jobs_deadline ON sp_jobs (deadline_at) WHERE state = 'queued' AND deadline_at IS NOT NULL",
+    "CREATE INDEX sp_jobs_client ON sp_jobs (client) WHERE state = 'queued'",
+    NULL};
+
+static const char *const *const migrations[SP_DMN_Q_SCHEMA] = {schema_v1, schema_v2};
 
 static sp_status migrate_locked(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
@@ -244,7 +271,11 @@ static sp_status migrate_locked(sp_dmn_queue *q, char err[SP_ERR_LEN])
                  "to %d: upgrade snarkpipe", v, SP_DMN_Q_SCHEMA);
         return SP_ERR_FORMAT;
     }
-    for (long long to = v + 1; to <= SP_DMN_Q_SCHEMA; to++) {
+    /* SP_QUEUE_SCHEMA_STOP=N stops at version N (the migration's test
+     * makes an old database with it) */
+    const char *stop = getenv("SP_QUEUE_SCHEMA_STOP");
+    long long target = stop && atoll(stop) > 0 && atoll(stop) < SP_DMN_Q_SCHEMA ? atoll(stop) : SP_DMN_Q_SCHEMA;
+    for (long long to = v + 1; to <= target; to++) {
         sp_status st = sp_dmn_qpg_exec(q, "BEGIN", NULL, err);
         for (const char *const *s = migrations[to - 1]; st == SP_OK && *s; s++)
             st = sp_dmn_qpg_exec(q, *s, NULL, err);
@@ -259,6 +290,10 @@ static sp_status migrate_locked(sp_dmn_queue *q, char err[SP_ERR_LEN])
             sp_dmn_qpg_rollback(q);
             return st;
         }
+    }
+    if (target < SP_DMN_Q_SCHEMA) {
+        snprintf(err, SP_ERR_LEN, "the queue database is left at schema version %lld (SP_QUEUE_SCHEMA_STOP)", target);
+        return SP_ERR_FORMAT;
     }
     return SP_OK;
 }
@@ -364,16 +399,17 @@ sp_status sp_dmn_q_ensure(sp_dmn_queue *q, char err[SP_ERR_LEN])
 
 /* Renews (or makes) the instance's row. */
 sp_status sp_dmn_qpg_node_row(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *digs,
-                              char err[SP_ERR_LEN])
+                              long keep_ms, char err[SP_ERR_LEN])
 {
     qp p = {0};
     sp_dmn_qpg_text(&p, inst);
     sp_dmn_qpg_text(&p, name);
     sp_dmn_qpg_i64(&p, capacity);
     sp_dmn_qpg_text(&p, digs);
-    return sp_dmn_qpg_exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests) VALUES ($1, $2, $3, $4::text[])"
-                   " ON CONFLICT (instance) DO UPDATE SET last_seen = now(), capacity = EXCLUDED.capacity,"
-                   " digests = EXCLUDED.digests", &p, err);
+    sp_dmn_qpg_i64(&p, keep_ms);
+    return sp_dmn_qpg_exec(q, "INSERT INTO sp_nodes (instance, name, capacity, digests, keep_ms)"
+                   " VALUES ($1, $2, $3, $4::text[], $5) ON CONFLICT (instance) DO UPDATE SET last_seen = now(),"
+                   " capacity = EXCLUDED.capacity, digests = EXCLUDED.digests, keep_ms = EXCLUDED.keep_ms", &p, err);
 }
 
 char *sp_dmn_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
@@ -388,42 +424,6 @@ char *sp_dmn_qpg_digests(const char *const *dig, size_t n, char err[SP_ERR_LEN])
     return b;
 }
 
-sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                           size_t n_dig, long lease_ms, size_t *released, int *recent, char err[SP_ERR_LEN])
-{
-    *released = 0;
-    *recent = 0;
-    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
-    if (!digs)
-        return SP_ERR_INVALID_ARG;
-    sp_status st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, err);
-    free(digs);
-    if (st != SP_OK)
-        return st;
-    qp p = {0};
-    sp_dmn_qpg_text(&p, inst);
-    sp_dmn_qpg_text(&p, name);
-    sp_dmn_qpg_i64(&p, lease_ms);
-    PGresult *r = sp_dmn_qpg_query(q,
-        "WITH old AS (DELETE FROM sp_nodes WHERE name = $2 AND instance <> $1 RETURNING instance, last_seen),"
-        " rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL"
-        "  WHERE state = 'claimed' AND claimed_by IN (SELECT instance FROM old) RETURNING 1)"
-        " SELECT (SELECT count(*) FROM rel),"
-        "  (SELECT count(*) FROM old WHERE last_seen > now() - $3::bigint * interval '1 millisecond'),"
-        "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
-    if (!r)
-        return SP_ERR_IO;
-    *released = (size_t)sp_dmn_qpg_ll(r, 0, 0);
-    *recent = sp_dmn_qpg_ll(r, 0, 1) > 0;
-    PQclear(r);
-    return SP_OK;
-}
-
-sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN])
-{
-    qp p = {0};
-    sp_dmn_qpg_text(&p, inst);
-    PGresult *r = sp_dmn_qpg_query(q,
 sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_LEN])
 {
     qp p = {0};
@@ -440,10 +440,54 @@ sp_status sp_dmn_q_node_lock(sp_dmn_queue *q, const char *name, char err[SP_ERR_
     return SP_ERR_INVALID_ARG;
 }
 
+sp_status sp_dmn_q_node_up(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
+                           size_t n_dig, long keep_ms, long lease_ms, size_t *released, int *recent,
+                           char err[SP_ERR_LEN])
+{
+    *released = 0;
+    *recent = 0;
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
+    if (!digs)
+        return SP_ERR_INVALID_ARG;
+    sp_status st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, keep_ms, err);
+    free(digs);
+    if (st != SP_OK)
+        return st;
+    qp p = {0};
+    sp_dmn_qpg_text(&p, inst);
+    sp_dmn_qpg_text(&p, name);
+    sp_dmn_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_dmn_qpg_query(q,
+        "WITH old AS (DELETE FROM sp_nodes WHERE name = $2 AND instance <> $1 RETURNING instance, last_seen),"
+        " rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL"
+        "  WHERE state = 'claimed' AND claimed_by IN (SELECT instance FROM old) RETURNING job_id, idx, epoch),"
+        " att AS (UPDATE sp_attempts a SET ended_at = now(), outcome = 'expired', error = 'its node restarted'"
+        "  FROM rel WHERE a.job_id = rel.job_id AND a.idx = rel.idx AND a.epoch = rel.epoch AND a.ended_at IS NULL"
+        "  RETURNING 1)"
+        " SELECT (SELECT count(*) FROM rel),"
+        "  (SELECT count(*) FROM old WHERE last_seen > now() - $3::bigint * interval '1 millisecond'),"
+        "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
+    if (!r)
+        return SP_ERR_IO;
+    *released = (size_t)sp_dmn_qpg_ll(r, 0, 0);
+    *recent = sp_dmn_qpg_ll(r, 0, 1) > 0;
+    PQclear(r);
+    return SP_OK;
+}
+
+sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_dmn_qpg_text(&p, inst);
+    PGresult *r = sp_dmn_qpg_query(q,
         "WITH rel AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL,"
-        "  attempts = greatest(attempts - 1, 0) WHERE state = 'claimed' AND claimed_by = $1 RETURNING 1),"
+        "  attempts = greatest(attempts - 1, 0) WHERE state = 'claimed' AND claimed_by = $1"
+        "  RETURNING job_id, idx, epoch),"
+        " att AS (UPDATE sp_attempts a SET ended_at = now(), outcome = 'handed_back', error = 'its node stopped'"
+        "  FROM rel WHERE a.job_id = rel.job_id AND a.idx = rel.idx AND a.epoch = rel.epoch AND a.ended_at IS NULL"
+        "  RETURNING 1),"
         " gone AS (DELETE FROM sp_nodes WHERE instance = $1 RETURNING 1)"
-        " SELECT (SELECT count(*) FROM rel), (SELECT count(*) FROM gone),"
+        " SELECT (SELECT count(*) FROM rel), (SELECT count(*) FROM gone), (SELECT count(*) FROM att),"
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
     PQclear(r);
     return r ? SP_OK : SP_ERR_IO;

@@ -57,9 +57,10 @@ int32_t sp_dmn_qpg_i32_at(const PGresult *r, int row, int col);
 double sp_dmn_qpg_f64_at(const PGresult *r, int row, int col);   /* 0 for NULL */
 uint8_t *sp_dmn_qpg_dup(const PGresult *r, int row, int col, size_t *len); /* a malloc'ed bytea, NULL for NULL */
 
-/* Makes or renews instance inst's row (digs: a text[] literal). */
+/* Makes or renews instance inst's row (digs: a text[] literal; keep_ms
+ * the retention of finished jobs it asks for). */
 sp_status sp_dmn_qpg_node_row(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *digs,
-                              char err[SP_ERR_LEN]);
+                              long keep_ms, char err[SP_ERR_LEN]);
 
 /* The digests as a text[] literal "{d1,d2}" (malloc'ed; each must be 64
  * lowercase hex digits), or NULL with err. */

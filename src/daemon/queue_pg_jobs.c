@@ -48,6 +48,28 @@ int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, 
 
 /* ---- jobs ---- */
 
+/* Inside the submit's transaction: 429 when job's client already has
+ * max_queued jobs queued, else 0 (503/500 on a database error). The
+ * client's lock makes concurrent submits of one client count in turn. */
+static int client_room(sp_dmn_queue *q, const sp_dmn_q_job *job, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_dmn_qpg_text(&p, job->client ? job->client : "");
+    sp_dmn_qpg_i64(&p, job->max_queued);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT pg_advisory_xact_lock(716513122, hashtext($1)),"
+                                  " (SELECT count(*) FROM (SELECT 1 FROM sp_jobs WHERE client = $1 AND state = 'queued'"
+                                  " LIMIT $2) s)", &p, 0, err);
+    if (!r)
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
+    long long n = sp_dmn_qpg_ll(r, 0, 1);
+    PQclear(r);
+    if (n < job->max_queued)
+        return 0;
+    snprintf(err, SP_ERR_LEN, "this client has %lld jobs queued in the farm, the most it may (farm.max_queued_per_client):"
+             " await some first", n);
+    return 429;
+}
+
 int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
 {
     *id = 0;
@@ -55,6 +77,11 @@ int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint6
     int have_rid = job->request_id && *job->request_id;
     if (sp_dmn_qpg_exec(q, "BEGIN", NULL, err) != SP_OK)
         return sp_dmn_qpg_broken(q) ? 503 : 500;
+    int code = job->max_queued > 0 ? client_room(q, job, err) : 0;
+    if (code) {
+        sp_dmn_qpg_rollback(q);
+        return code;
+    }
     qp p = {0};
     sp_dmn_qpg_text(&p, have_rid ? job->request_id : NULL);
     sp_dmn_qpg_text(&p, job->digest);
@@ -64,9 +91,14 @@ int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint6
     sp_dmn_qpg_i64(&p, job->priority);
     sp_dmn_qpg_i64(&p, (int64_t)job->n);
     sp_dmn_qpg_text(&p, job->node);
+    sp_dmn_qpg_text(&p, job->client ? job->client : "");
+    sp_dmn_qpg_i64(&p, job->keep_ms);
+    sp_dmn_qpg_i64(&p, job->deadline_ms);
     PGresult *r = sp_dmn_qpg_query(q, "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority,"
-                           " n_parts, submitted_by) VALUES ($1, $2, $3, $4::boolean, $5, $6, $7, $8) RETURNING id",
-                        &p, 0, err);
+                           " n_parts, n_left, submitted_by, client, keep_ms, deadline_at)"
+                           " VALUES ($1, $2, $3, $4::boolean, $5, $6, $7, $7, $8, $9, $10,"
+                           " CASE WHEN $11::bigint > 0 THEN now() + $11::bigint * interval '1 millisecond' END)"
+                           " RETURNING id", &p, 0, err);
     if (!r) {
         int dup = !strcmp(q->sqlstate, "23505");
         sp_dmn_qpg_rollback(q);
@@ -156,7 +188,44 @@ static int parts_of(sp_dmn_queue *q, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
     return 200;
 }
 
-int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
+/* The job's attempts, the latest SP_DMN_Q_MAX_ATTEMPTS_SHOWN, oldest first. */
+static int attempts_of(sp_dmn_queue *q, sp_dmn_q_jobinfo *in, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_dmn_qpg_i64(&p, in->id);
+    sp_dmn_qpg_i64(&p, SP_DMN_Q_MAX_ATTEMPTS_SHOWN);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT * FROM (SELECT a.idx, a.epoch, a.node,"
+        " (extract(epoch FROM a.started_at - j.submitted_at) * 1000)::float8,"
+        " COALESCE((extract(epoch FROM a.ended_at - j.submitted_at) * 1000)::float8, -1), a.outcome, a.error"
+        " FROM sp_attempts a JOIN sp_jobs j ON j.id = a.job_id WHERE a.job_id = $1"
+        " ORDER BY a.started_at DESC, a.idx DESC LIMIT $2) t ORDER BY 4, 1", &p, 0, err);
+    if (!r)
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
+    size_t n = (size_t)PQntuples(r);
+    in->att = calloc(n ? n : 1, sizeof *in->att);
+    if (!in->att) {
+        PQclear(r);
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return 503;
+    }
+    for (size_t k = 0; k < n; k++) {
+        sp_dmn_q_attempt *a = &in->att[k];
+        int row = (int)k;
+        a->idx = (uint32_t)sp_dmn_qpg_ll(r, row, 0);
+        a->epoch = sp_dmn_qpg_ll(r, row, 1);
+        snprintf(a->node, sizeof a->node, "%s", PQgetvalue(r, row, 2));
+        a->start_ms = atof(PQgetvalue(r, row, 3));
+        a->end_ms = atof(PQgetvalue(r, row, 4));
+        snprintf(a->outcome, sizeof a->outcome, "%s", PQgetvalue(r, row, 5));
+        snprintf(a->error, sizeof a->error, "%s", PQgetvalue(r, row, 6));
+    }
+    in->n_att = n;
+    PQclear(r);
+    return 200;
+}
+
+int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, int attempts, sp_dmn_q_jobinfo *in,
+                     char err[SP_ERR_LEN])
 {
     memset(in, 0, sizeof *in);
     int64_t id = 0;
@@ -199,6 +268,8 @@ int sp_dmn_q_job_get(sp_dmn_queue *q, const char *key, int parts, sp_dmn_q_jobin
         return 503;
     }
     int code = parts && in->state == SP_DMN_QJ_QUEUED ? parts_of(q, in, err) : 200;
+    if (code == 200 && attempts)
+        code = attempts_of(q, in, err);
     if (code != 200)
         sp_dmn_q_jobinfo_free(in);
     return code;
@@ -209,6 +280,9 @@ void sp_dmn_q_jobinfo_free(sp_dmn_q_jobinfo *in)
     free(in->result);
     free(in->part_state);
     free(in->part_node);
+    free(in->att);
+    in->att = NULL;
+    in->n_att = 0;
     in->result = NULL;
     in->part_state = NULL;
     in->part_node = NULL;
@@ -224,7 +298,9 @@ int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_runnin
         "WITH j AS (UPDATE sp_jobs SET state = 'cancelled', error = 'cancelled', detail = 'cancelled by a client',"
         "  finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING id),"
         " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j)"
-        "  AND state IN ('queued', 'claimed') RETURNING 1)"
+        "  AND state IN ('queued', 'claimed') RETURNING 1),"
+        " a AS (UPDATE sp_attempts SET ended_at = now(), outcome = 'cancelled' WHERE job_id IN (SELECT id FROM j)"
+        "  AND ended_at IS NULL RETURNING 1)"
         " SELECT (SELECT count(*) FROM j), (SELECT count(*) FROM sp_parts WHERE job_id = $1"
         "  AND state IN ('claimed', 'done')), (SELECT state FROM sp_jobs WHERE id = $1), (SELECT count(*) FROM c),"
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
@@ -252,31 +328,67 @@ int sp_dmn_q_cancel(sp_dmn_queue *q, int64_t id, int *cancelled, int *was_runnin
     "(p.lease_until IS NULL OR p.lease_until < now() OR NOT EXISTS (SELECT 1 FROM sp_nodes n"          \
     " WHERE n.instance = p.claimed_by AND n.last_seen > now() - " L "::bigint * interval '1 millisecond'))"
 
-sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, size_t n_dig, size_t max,
-                               long lease_ms, int max_attempts, sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
+/* Each digest's queued partitions are read from the partial index
+ * sp_parts_queue in the claim's order (an index scan stopping after max
+ * unlocked rows, never a sort of the queue); the best max of those whose
+ * memory fits are claimed. */
+static const char CLAIM_SQL[] =
+    "WITH d AS (SELECT * FROM unnest($2::text[], $6::bigint[]) AS d(digest, bytes)),"
+    " c AS (SELECT x.job_id, x.idx, x.priority, d.bytes FROM d CROSS JOIN LATERAL"
+    "  (SELECT p.job_id, p.idx, p.priority FROM sp_parts p WHERE p.circuit_digest = d.digest AND p.state = 'queued'"
+    "   AND p.attempts < $5 ORDER BY p.priority DESC, p.job_id, p.idx LIMIT $3 FOR UPDATE SKIP LOCKED) x),"
+    " k AS (SELECT job_id, idx FROM (SELECT job_id, idx, sum(bytes) OVER w AS run, row_number() OVER w AS nth FROM c"
+    "  WINDOW w AS (ORDER BY priority DESC, job_id, idx ROWS UNBOUNDED PRECEDING)) s WHERE run <= $7 AND nth <= $3),"
+    " u AS (UPDATE sp_parts p SET state = 'claimed', claimed_by = $1, epoch = p.epoch + 1, attempts = p.attempts + 1,"
+    "  lease_until = now() + $4::bigint * interval '1 millisecond', claimed_at = now(),"
+    "  first_claim = COALESCE(p.first_claim, now())"
+    "  FROM k WHERE p.job_id = k.job_id AND p.idx = k.idx"
+    "  RETURNING p.job_id, p.idx, p.epoch, p.attempts, p.circuit_digest, p.input, p.expect_pub),"
+    " a AS (INSERT INTO sp_attempts (job_id, idx, epoch, node) SELECT job_id, idx, epoch, $1 FROM u)"
+    " SELECT job_id, idx, epoch, attempts, circuit_digest, input, expect_pub FROM u";
+
+const char *sp_dmn_q_claim_sql(void) { return CLAIM_SQL; }
+
+/* "{a,b,...}" of n unsigned integers. */
+static char *u64_array(const uint64_t *v, size_t n)
+{
+    size_t cap = n * 22 + 3, len = 0;
+    char *b = malloc(cap);
+    if (!b)
+        return NULL;
+    b[len++] = '{';
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(b + len, cap - len, "%s%llu", i ? "," : "",
+                                (unsigned long long)(v[i] > INT64_MAX ? INT64_MAX : v[i]));
+    snprintf(b + len, cap - len, "}");
+    return b;
+}
+
+sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, const uint64_t *bytes,
+                               size_t n_dig, size_t max, uint64_t room_bytes, long lease_ms, int max_attempts,
+                               sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
 {
     *out = NULL;
     *n = 0;
     if (!max || !n_dig)
         return SP_OK;
-    char *digs = sp_dmn_qpg_digests(dig, n_dig, err);
-    if (!digs)
-        return SP_ERR_INVALID_ARG;
+    char *digs = sp_dmn_qpg_digests(dig, n_dig, err), *b = digs ? u64_array(bytes, n_dig) : NULL;
+    if (!b) {
+        free(digs);
+        if (digs)
+            snprintf(err, SP_ERR_LEN, "out of memory");
+        return digs ? SP_ERR_NOMEM : SP_ERR_INVALID_ARG;
+    }
     qp p = {0};
     sp_dmn_qpg_text(&p, inst);
     sp_dmn_qpg_text(&p, digs);
     sp_dmn_qpg_i64(&p, (int64_t)max);
     sp_dmn_qpg_i64(&p, lease_ms);
     sp_dmn_qpg_i64(&p, max_attempts);
-    PGresult *r = sp_dmn_qpg_query(q,
-        "WITH c AS (SELECT p.job_id, p.idx FROM sp_parts p"
-        "  WHERE p.circuit_digest = ANY($2::text[]) AND p.attempts < $5"
-        "  AND (p.state = 'queued' OR (p.state = 'claimed' AND " NOT_HELD("$4") "))"
-        "  ORDER BY p.priority DESC, p.job_id, p.idx LIMIT $3 FOR UPDATE OF p SKIP LOCKED)"
-        " UPDATE sp_parts p SET state = 'claimed', claimed_by = $1, epoch = p.epoch + 1, attempts = p.attempts + 1,"
-        "  lease_until = now() + $4::bigint * interval '1 millisecond', first_claim = COALESCE(p.first_claim, now())"
-        " FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx"
-        " RETURNING p.job_id, p.idx, p.epoch, p.attempts, p.circuit_digest, p.input, p.expect_pub", &p, 1, err);
+    sp_dmn_qpg_text(&p, b);
+    sp_dmn_qpg_i64(&p, room_bytes > INT64_MAX ? INT64_MAX : (int64_t)room_bytes);
+    PGresult *r = sp_dmn_qpg_query(q, CLAIM_SQL, &p, 1, err);
+    free(b);
     free(digs);
     if (!r)
         return SP_ERR_IO;
@@ -312,6 +424,27 @@ void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n)
     free(c);
 }
 
+sp_status sp_dmn_q_reap(sp_dmn_queue *q, long lease_ms, size_t *n, char err[SP_ERR_LEN])
+{
+    *n = 0;
+    qp p = {0};
+    sp_dmn_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_dmn_qpg_query(q,
+        "WITH r AS (UPDATE sp_parts p SET state = 'queued', claimed_by = NULL, lease_until = NULL,"
+        "  last_error = 'its claim by ' || p.claimed_by || ' lapsed (the lease ran out or the node went)'"
+        "  WHERE p.state = 'claimed' AND " NOT_HELD("$1") " RETURNING p.job_id, p.idx, p.epoch),"
+        " a AS (UPDATE sp_attempts a SET ended_at = now(), outcome = 'expired',"
+        "  error = 'the lease ran out or the node went' FROM r"
+        "  WHERE a.job_id = r.job_id AND a.idx = r.idx AND a.epoch = r.epoch AND a.ended_at IS NULL RETURNING 1)"
+        " SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM a),"
+        "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM r LIMIT 1) n)", &p, 0, err);
+    if (!r)
+        return SP_ERR_IO;
+    *n = (size_t)sp_dmn_qpg_ll(r, 0, 0);
+    PQclear(r);
+    return SP_OK;
+}
+
 /* "{a,b,...}" of n integers picked by get. */
 static char *int_array(const sp_dmn_q_hold *h, size_t n, int which)
 {
@@ -329,7 +462,7 @@ static char *int_array(const sp_dmn_q_hold *h, size_t n, int which)
 }
 
 sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name, int capacity, const char *const *dig,
-                             size_t n_dig, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
+                             size_t n_dig, long keep_ms, long lease_ms, sp_dmn_q_hold *h, size_t n, int *node_lost,
                              char err[SP_ERR_LEN])
 {
     *node_lost = 0;
@@ -340,12 +473,13 @@ sp_status sp_dmn_q_heartbeat(sp_dmn_queue *q, const char *inst, const char *name
     sp_dmn_qpg_text(&p, inst);
     sp_dmn_qpg_i64(&p, capacity);
     sp_dmn_qpg_text(&p, digs);
-    PGresult *r = sp_dmn_qpg_run(q, "UPDATE sp_nodes SET last_seen = now(), capacity = $2, digests = $3::text[]"
-                         " WHERE instance = $1", &p, 0, PGRES_COMMAND_OK, err);
+    sp_dmn_qpg_i64(&p, keep_ms);
+    PGresult *r = sp_dmn_qpg_run(q, "UPDATE sp_nodes SET last_seen = now(), capacity = $2, digests = $3::text[],"
+                         " keep_ms = $4 WHERE instance = $1", &p, 0, PGRES_COMMAND_OK, err);
     sp_status st = r ? SP_OK : SP_ERR_IO;
     if (r && !strcmp(PQcmdTuples(r), "0")) { /* the row went (a janitor after a long outage): make it again */
         *node_lost = 1;
-        st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, err);
+        st = sp_dmn_qpg_node_row(q, inst, name, capacity, digs, keep_ms, err);
     }
     PQclear(r);
     free(digs);
@@ -395,16 +529,23 @@ sp_status sp_dmn_q_store(sp_dmn_queue *q, const char *inst, const sp_dmn_q_claim
     sp_dmn_qpg_f64(&p, pr->synth_ms);
     sp_dmn_qpg_f64(&p, pr->gpu_ms);
     sp_dmn_qpg_f64(&p, pr->finish_ms);
+    /* the job's n_left, under its row lock, tells exactly one store that
+     * it was the last; a job whose count is unknown (NULL) counts */
     PGresult *r = sp_dmn_qpg_query(q,
         "WITH s AS (UPDATE sp_parts SET state = 'done', proof = $5, publics = $6, proved_by = $4, synth_ms = $7,"
         "  gpu_ms = $8, finish_ms = $9, lease_until = NULL"
-        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
-        " SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM sp_parts q WHERE q.job_id = $1 AND q.idx <> $2"
-        "  AND q.state <> 'done')", &p, 0, err);
+        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1),"
+        " a AS (UPDATE sp_attempts SET ended_at = now(),"
+        "  outcome = CASE WHEN EXISTS (SELECT 1 FROM s) THEN 'proved' ELSE 'late' END,"
+        "  error = CASE WHEN EXISTS (SELECT 1 FROM s) THEN '' ELSE 'its proof came after the claim was lost' END"
+        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND ended_at IS NULL RETURNING 1),"
+        " j AS (UPDATE sp_jobs SET n_left = n_left - 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM s) RETURNING n_left)"
+        " SELECT (SELECT count(*) FROM s), (SELECT n_left FROM j),"
+        "  (SELECT count(*) FROM sp_parts q WHERE q.job_id = $1 AND q.idx <> $2 AND q.state <> 'done')", &p, 0, err);
     if (!r)
         return SP_ERR_IO;
     *stored = sp_dmn_qpg_ll(r, 0, 0) > 0;
-    *last = *stored && sp_dmn_qpg_ll(r, 0, 1) == 0;
+    *last = *stored && (PQgetisnull(r, 0, 1) ? sp_dmn_qpg_ll(r, 0, 2) == 0 : sp_dmn_qpg_ll(r, 0, 1) <= 0);
     PQclear(r);
     return SP_OK;
 }
@@ -420,7 +561,10 @@ static sp_status fail_part(sp_dmn_queue *q, const qp *p, const char *where, int 
         " j AS (UPDATE sp_jobs SET state = 'failed', error = $6, detail = $7, finished_at = now()"
         "  WHERE id IN (SELECT job_id FROM f) AND state = 'queued' RETURNING id),"
         " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j) AND idx <> $2"
-        "  AND state IN ('queued', 'claimed') RETURNING 1)"
+        "  AND state IN ('queued', 'claimed') RETURNING 1),"
+        " a AS (UPDATE sp_attempts SET ended_at = now(), outcome = CASE WHEN idx = $2 THEN $6 ELSE 'cancelled' END,"
+        "  error = CASE WHEN idx = $2 THEN left($5, 200) ELSE 'its job failed' END"
+        "  WHERE job_id IN (SELECT job_id FROM f) AND ended_at IS NULL RETURNING 1)"
         " SELECT (SELECT count(*) FROM f), (SELECT count(*) FROM c),"
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
         where);
@@ -457,10 +601,13 @@ sp_status sp_dmn_q_release(sp_dmn_queue *q, const char *inst, const sp_dmn_q_cla
                          done, err);
     }
     sp_dmn_qpg_i64(&p, count_attempt ? 0 : 1);
+    sp_dmn_qpg_text(&p, count_attempt ? code : "handed_back");
     PGresult *r = sp_dmn_qpg_query(q,
         "WITH r AS (UPDATE sp_parts SET state = 'queued', claimed_by = NULL, lease_until = NULL, last_error = $5,"
         "  attempts = greatest(attempts - $6, 0)"
-        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1)"
+        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND claimed_by = $4 AND state = 'claimed' RETURNING 1),"
+        " a AS (UPDATE sp_attempts SET ended_at = now(), outcome = $7, error = left($5, 200)"
+        "  WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND ended_at IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING 1)"
         " SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM r) n)",
         &p, 0, err);
     if (!r)
@@ -501,7 +648,9 @@ static sp_status apply_verdict(sp_dmn_queue *q, int64_t id, const sp_dmn_q_verdi
     PGresult *r = sp_dmn_qpg_query(q, "WITH u AS (UPDATE sp_parts SET state = 'queued', proof = NULL, publics = NULL,"
                            " proved_by = NULL, claimed_by = NULL, lease_until = NULL,"
                            " last_error = 'its stored proof did not verify when the job was assembled'"
-                           " WHERE job_id = $1 AND idx = ANY($2::int[]) AND state = 'done' RETURNING 1)"
+                           " WHERE job_id = $1 AND idx = ANY($2::int[]) AND state = 'done' RETURNING 1),"
+                           " j AS (UPDATE sp_jobs SET n_left = n_left + (SELECT count(*) FROM u) WHERE id = $1"
+                           " RETURNING 1)"
                            " SELECT (SELECT count(*) FROM u),"
                            " (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM u LIMIT 1) n)", &p, 0, err);
     free(arr);
@@ -553,6 +702,12 @@ static sp_status assemble_tx(sp_dmn_queue *q, int64_t id, sp_dmn_q_assemble_fn f
             first = fc;
     }
     sp_status st = r ? SP_OK : SP_ERR_IO;
+    if (r && !ready) { /* its count of partitions left was wrong or unknown: right it (under the job's lock) */
+        PGresult *u = sp_dmn_qpg_query(q, "UPDATE sp_jobs SET n_left = (SELECT count(*) FROM sp_parts WHERE job_id = $1"
+                                      " AND state <> 'done') WHERE id = $1 RETURNING 1", &p, 0, err);
+        st = u ? SP_OK : SP_ERR_IO;
+        PQclear(u);
+    }
     if (ready) {
         sp_dmn_q_asm_job aj = {id, PQgetvalue(j, 0, 1), PQgetvalue(j, 0, 2), PQgetvalue(j, 0, 3), n,
                            first < 0 ? 0 : first, atof(PQgetvalue(j, 0, 5))};
@@ -597,8 +752,8 @@ sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_
     qp p = {0};
     sp_dmn_qpg_text(&p, digs);
     sp_dmn_qpg_i64(&p, (int64_t)max);
-    PGresult *r = sp_dmn_qpg_query(q, "SELECT j.id FROM sp_jobs j WHERE j.state = 'queued' AND j.circuit_digest = ANY($1::text[])"
-                           " AND NOT EXISTS (SELECT 1 FROM sp_parts p WHERE p.job_id = j.id AND p.state <> 'done')"
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT j.id FROM sp_jobs j WHERE j.state = 'queued'"
+                           " AND (j.n_left IS NULL OR j.n_left <= 0) AND j.circuit_digest = ANY($1::text[])"
                            " ORDER BY j.id LIMIT $2", &p, 0, err);
     free(digs);
     if (!r)
@@ -609,16 +764,13 @@ sp_status sp_dmn_q_ready_jobs(sp_dmn_queue *q, const char *const *dig, size_t n_
     return SP_OK;
 }
 
-sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long lease_ms, size_t *failed,
-                           char err[SP_ERR_LEN])
+/* Fails the jobs with a queued partition that used up its attempts. */
+static sp_status fail_exhausted(sp_dmn_queue *q, int max_attempts, size_t *failed, char err[SP_ERR_LEN])
 {
-    *failed = 0;
     qp p = {0};
     sp_dmn_qpg_i64(&p, max_attempts);
-    sp_dmn_qpg_i64(&p, lease_ms);
     PGresult *r = sp_dmn_qpg_query(q, "SELECT p.job_id, p.idx, p.attempts, COALESCE(p.last_error, '') FROM sp_parts p"
-                           " WHERE p.attempts >= $1 AND (p.state = 'queued' OR (p.state = 'claimed' AND "
-                           NOT_HELD("$2") ")) LIMIT 100", &p, 0, err);
+                           " WHERE p.state = 'queued' AND p.attempts > 0 AND p.attempts >= $1 LIMIT 100", &p, 0, err);
     if (!r)
         return SP_ERR_IO;
     sp_status st = SP_OK;
@@ -632,22 +784,63 @@ sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long ttl_ms, long 
         sp_dmn_qpg_text(&f, PQgetvalue(r, i, 0));
         sp_dmn_qpg_text(&f, PQgetvalue(r, i, 1));
         sp_dmn_qpg_i64(&f, max_attempts);
-        sp_dmn_qpg_i64(&f, lease_ms);
+        sp_dmn_qpg_i64(&f, 0);
         sp_dmn_qpg_text(&f, why);
         sp_dmn_qpg_text(&f, "prove_failed");
         sp_dmn_qpg_text(&f, detail);
         int done = 0;
-        st = fail_part(q, &f, "p.job_id = $1 AND p.idx = $2 AND p.attempts >= $3 AND (p.state = 'queued' OR"
-                              " (p.state = 'claimed' AND " NOT_HELD("$4") "))", &done, err);
+        st = fail_part(q, &f, "p.job_id = $1 AND p.idx = $2 AND p.state = 'queued' AND p.attempts >= $3"
+                              " AND p.attempts > $4", &done, err);
         *failed += (size_t)done;
     }
     PQclear(r);
-    if (st != SP_OK)
-        return st;
+    return st;
+}
+
+/* Fails the jobs past their deadline with a partition still queued. */
+static sp_status fail_late(sp_dmn_queue *q, long lease_ms, size_t *late, char err[SP_ERR_LEN])
+{
+    qp p = {0};
+    sp_dmn_qpg_i64(&p, lease_ms);
+    PGresult *r = sp_dmn_qpg_query(q,
+        "WITH l AS (SELECT j.id, (SELECT count(*) FROM sp_parts p WHERE p.job_id = j.id AND p.state = 'queued') AS waiting,"
+        "  (SELECT count(*) FROM sp_nodes n WHERE j.circuit_digest = ANY(n.digests)"
+        "   AND n.last_seen > now() - $1::bigint * interval '1 millisecond') AS provers"
+        "  FROM sp_jobs j WHERE j.state = 'queued' AND j.deadline_at < now()"
+        "  AND EXISTS (SELECT 1 FROM sp_parts p WHERE p.job_id = j.id AND p.state = 'queued')"
+        "  ORDER BY j.deadline_at LIMIT 100),"
+        " j AS (UPDATE sp_jobs j SET state = 'failed', error = 'deadline_passed', finished_at = now(),"
+        "  detail = l.waiting || ' of its ' || j.n_parts || ' partitions were still queued at its deadline (farm.job_deadline): '"
+        "  || CASE WHEN l.provers = 0 THEN 'no live node of the farm proves its circuit'"
+        "  ELSE l.provers || ' live node(s) prove its circuit but none took them in time' END"
+        "  FROM l WHERE j.id = l.id AND j.state = 'queued' RETURNING j.id),"
+        " c AS (UPDATE sp_parts SET state = 'cancelled' WHERE job_id IN (SELECT id FROM j)"
+        "  AND state IN ('queued', 'claimed') RETURNING 1),"
+        " a AS (UPDATE sp_attempts SET ended_at = now(), outcome = 'cancelled', error = 'its job passed its deadline'"
+        "  WHERE job_id IN (SELECT id FROM j) AND ended_at IS NULL RETURNING 1)"
+        " SELECT (SELECT count(*) FROM j),"
+        "  (SELECT count(*) FROM (SELECT pg_notify('sp_done', 'f' || id), pg_notify('sp_cancel', 'f' || id) FROM j) n)",
+        &p, 0, err);
+    if (!r)
+        return SP_ERR_IO;
+    *late = (size_t)sp_dmn_qpg_ll(r, 0, 0);
+    PQclear(r);
+    return SP_OK;
+}
+
+sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long keep_ms, long lease_ms, size_t *failed,
+                           size_t *late, char err[SP_ERR_LEN])
+{
+    *failed = *late = 0;
+    if (fail_exhausted(q, max_attempts, failed, err) != SP_OK || fail_late(q, lease_ms, late, err) != SP_OK)
+        return SP_ERR_IO;
+    /* kept for the longest retention asked: the job's own, this node's and every node's in the farm */
     qp t = {0};
-    sp_dmn_qpg_i64(&t, ttl_ms);
-    if (sp_dmn_qpg_exec(q, "DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs WHERE state <> 'queued'"
-                " AND finished_at < now() - $1::bigint * interval '1 millisecond' LIMIT 1000)", &t, err) != SP_OK)
+    sp_dmn_qpg_i64(&t, keep_ms);
+    if (sp_dmn_qpg_exec(q, "WITH m AS (SELECT greatest($1::bigint, (SELECT max(keep_ms) FROM sp_nodes)) AS ms)"
+                " DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs, m WHERE state <> 'queued'"
+                " AND finished_at < now() - m.ms * interval '1 millisecond'"
+                " AND finished_at < now() - keep_ms * interval '1 millisecond' LIMIT 1000)", &t, err) != SP_OK)
         return SP_ERR_IO;
     qp l = {0};
     sp_dmn_qpg_i64(&l, lease_ms);

@@ -380,8 +380,8 @@ sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char
     while (j < n && (head[j] == ' ' || head[j] == '\n' || head[j] == '\r' || head[j] == '\t'))
         j++;
     static const struct { const char *magic; sp_cli_file_kind kind; } magics[] = {
-        {"r1cs", SP_FILE_R1CS}, {"wtns", SP_FILE_WTNS}, {"zkey", SP_FILE_ZKEY}};
-    for (size_t k = 0; k < 3 && *kind == SP_FILE_UNKNOWN; k++)
+        {"r1cs", SP_FILE_R1CS}, {"wtns", SP_FILE_WTNS}, {"zkey", SP_FILE_ZKEY}, {"ptau", SP_FILE_PTAU}};
+    for (size_t k = 0; k < sizeof magics / sizeof magics[0] && *kind == SP_FILE_UNKNOWN; k++)
         if (n >= 4 && !memcmp(head, magics[k].magic, 4))
             *kind = magics[k].kind;
     sp_cli_bp_layout lay;
@@ -407,7 +407,7 @@ sp_status sp_cli_detect(sp_cli_file_kind *kind, sp_cli_bp_layout *bp, const char
     else
         describe_magic(what, sizeof what, head, n);
     snprintf(err, SP_ERR_LEN,
-             "%s: unknown file type (%" PRIu64 " bytes, %s): expected .r1cs, .wtns, .zkey, bellperson "
+             "%s: unknown file type (%" PRIu64 " bytes, %s): expected .r1cs, .wtns, .zkey, .ptau, bellperson "
              ".params/.vk/proof, or snarkjs JSON", path, size, what);
     return SP_ERR_FORMAT;
 }

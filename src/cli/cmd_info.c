@@ -12,16 +12,17 @@
 #include "cli/cmds.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
+#include "groth16/ptau.h"
 #include "groth16/zkey.h"
 #include "synth/synth.h"
 #include "util/curves.h"
 
 static const char USAGE[] =
     "usage: snarkpipe info [--json] [--check] [<file>]\n"
-    "Prints what the file is (.r1cs, .wtns, .zkey, bellperson .params/.vk/proof, proof.json,\n"
+    "Prints what the file is (.r1cs, .wtns, .zkey, .ptau, bellperson .params/.vk/proof, proof.json,\n"
     "public.json, verification_key.json), its curve and its sizes; --json prints one JSON\n"
-    "object; --check also validates every point of a .zkey. Without a file: the version and\n"
-    "the curves of this snarkpipe.\n";
+    "object; --check also validates every point of a .zkey, and of a .ptau the points a setup\n"
+    "reads. Without a file: the version and the curves of this snarkpipe.\n";
 
 /* ---- one record, printed as "key: value" lines or one JSON object ---- */
 
@@ -142,6 +143,50 @@ static int info_zkey(const char *path, int check)
     rec_str("cs_hash", hash);
     rec_str("checked", check ? "every point" : "header and verifying key");
     rec_end();
+    return SP_EXIT_OK;
+}
+
+/* Every point of a .ptau's sections (--check): what any setup may read. */
+static sp_status check_ptau_points(const sp_ptau *p, char *err)
+{
+    static const uint32_t ids[] = {2, 3, 4, 5, 6, 12, 13, 14, 15};
+    sp_status st = SP_OK;
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0] && st == SP_OK; k++) {
+        uint64_t n = p->sec[ids[k]] ? sp_ptau_section_points(p, ids[k]) : 0;
+        void *buf = n ? malloc(n * (sp_ptau_section_is_g2(ids[k]) ? sizeof(sp_g2_affine) : sizeof(sp_g1_affine)))
+                      : NULL;
+        if (n && !buf) {
+            snprintf(err, SP_ERR_LEN, "out of memory for %llu points", (unsigned long long)n);
+            st = SP_ERR_NOMEM;
+        } else if (n) {
+            st = sp_ptau_read_points(buf, p, ids[k], 0, n, 1, sp_cli_threads(), err);
+        }
+        free(buf);
+    }
+    return st;
+}
+
+static int info_ptau(const char *path, int check)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_ptau p;
+    sp_status st = sp_ptau_open(&p, path, err);
+    if (st == SP_OK && check)
+        st = check_ptau_points(&p, err);
+    if (st != SP_OK) {
+        sp_ptau_close(&p);
+        return sp_cli_fail_file("info", path, st, err);
+    }
+    rec_begin(path, "ptau", "snarkjs powers of tau");
+    rec_curve();
+    rec_u64("power", p.power);
+    rec_u64("ceremony_power", p.ceremony_power);
+    rec_u64("max_constraints", ((uint64_t)1 << p.power) - 1); /* less the public signals */
+    rec_u64("contributions", p.n_contributions);
+    rec_str("prepared_phase2", p.prepared ? "yes" : "no (snarkjs powersoftau prepare phase2 makes it)");
+    rec_str("checked", check ? "every point" : "structure and sizes");
+    rec_end();
+    sp_ptau_close(&p);
     return SP_EXIT_OK;
 }
 
@@ -290,6 +335,7 @@ int sp_cli_info(int argc, char **argv)
     case SP_FILE_BP_VK: return info_bp(path, &lay);
     case SP_FILE_BP_PROOF: return info_bp_proof(path);
     case SP_FILE_JSON: return info_json(path);
+    case SP_FILE_PTAU: return info_ptau(path, check);
     case SP_FILE_UNKNOWN: break;
     }
     return sp_cli_fail("info", SP_ERR_FORMAT, "unknown file type");

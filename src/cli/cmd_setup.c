@@ -7,12 +7,18 @@
 #include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
+#include "groth16/ptau_setup.h"
 #include "groth16/setup.h"
 #include "groth16/zkey.h"
 
 static const char SETUP_USAGE[] =
-    "usage: snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs|.sprec> <out>\n"
-    "A circuit-specific Groth16 setup from fresh random toxic waste, for development and tests:\n"
+    "usage: snarkpipe setup [--vkey-json FILE] <circuit.r1cs> <pot.ptau> <circuit_0000.zkey>\n"
+    "       snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs|.sprec> <out>\n"
+    "With a .ptau: the Groth16 setup from a powers-of-tau ceremony, the key `snarkjs groth16 setup`\n"
+    "writes (byte for byte): the start of phase 2, for `snarkjs zkey contribute` / `zkey beacon`.\n"
+    "The .ptau must be prepared for phase 2 (`snarkjs powersoftau prepare phase2`) and of a power\n"
+    "at least the circuit's domain.\n"
+    "Without: a circuit-specific setup from fresh random toxic waste, for development and tests:\n"
     "NOT a ceremony. <out> is a snarkjs .zkey, or with --bellperson a bellperson .params.\n"
     "  --vk FILE          also write the bellperson .vk verifying key\n"
     "  --vkey-json FILE   also write the snarkjs verification_key.json\n"
@@ -55,12 +61,35 @@ static int write_vk(const char *cmd, const char *path, const sp_g16_vk *vk, int 
 typedef struct {
     int bellperson;
     const char *r1cs, *out, *vk, *vkey_json;
+    const char *ptau; /* the ceremony form: setup r1cs ptau out */
     const char *backend; /* sp_backend_open name */
 } setup_args;
+
+/* The ceremony form's checks: a .ptau in the middle, no bellperson output. */
+static int ptau_args(setup_args *a, const char *ptau)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_cli_file_kind kind;
+    sp_status st = sp_cli_detect(&kind, NULL, ptau, err);
+    if (st != SP_OK)
+        return sp_cli_fail_file("setup", ptau, st, err);
+    if (kind != SP_FILE_PTAU)
+        return sp_cli_usage("setup", SETUP_USAGE, "with 3 files the second is the powers of tau: %s is not a "
+                            "snarkjs .ptau", ptau);
+    if (a->bellperson || a->vk)
+        return sp_cli_usage("setup", SETUP_USAGE, "--bellperson and --vk are for the development setup; a "
+                            "ceremony setup writes a snarkjs .zkey");
+    if (a->backend && strcmp(a->backend, "cpu") && strcmp(a->backend, "auto"))
+        return sp_cli_usage("setup", SETUP_USAGE, "the setup from a .ptau runs on the CPU (--backend %s)",
+                            a->backend);
+    a->ptau = ptau;
+    return 0;
+}
 
 static int setup_parse(setup_args *a, int argc, char **argv)
 {
     int npos = 0;
+    const char *pos[3];
     for (int i = 1; i < argc; i++) {
         int missing = 0, h = sp_cli_arg("setup", SETUP_USAGE, argc, argv, &i);
         const char *v;
@@ -79,15 +108,23 @@ static int setup_parse(setup_args *a, int argc, char **argv)
             return sp_cli_usage("setup", SETUP_USAGE, "%s needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return sp_cli_usage("setup", SETUP_USAGE, "unknown option %s", argv[i]);
-        } else if (npos == 2) {
+        } else if (npos == 3) {
             return sp_cli_usage("setup", SETUP_USAGE, "too many arguments");
         } else {
-            *(npos++ ? &a->out : &a->r1cs) = argv[i];
+            pos[npos++] = argv[i];
         }
     }
-    if (npos != 2)
-        return sp_cli_usage("setup", SETUP_USAGE, "expected 2 file arguments, got %d", npos);
+    if (npos < 2)
+        return sp_cli_usage("setup", SETUP_USAGE, "expected 2 or 3 file arguments, got %d", npos);
+    a->r1cs = pos[0];
+    a->out = pos[npos - 1];
+    if (npos == 3)
+        return ptau_args(a, pos[1]);
     char err[SP_ERR_LEN];
+    sp_cli_file_kind out_kind;
+    if (sp_cli_detect(&out_kind, NULL, a->out, err) == SP_OK && out_kind == SP_FILE_PTAU)
+        return sp_cli_usage("setup", SETUP_USAGE, "%s is a .ptau, not an output: the setup from it is `snarkpipe "
+                            "setup %s %s circuit_0000.zkey`", a->out, a->r1cs, a->out);
     if ((a->bellperson || a->vk) && sp_bp_curve_check(err) != SP_OK)
         return sp_cli_fail("setup", SP_ERR_UNSUPPORTED, err);
     return 0;
@@ -139,6 +176,45 @@ static int setup_run(sp_g16_pk *pk, const setup_args *a, const sp_r1cs *cs, setu
     return st == SP_OK ? SP_EXIT_OK : sp_cli_fail("setup", st, err);
 }
 
+/* `setup circuit.r1cs pot.ptau out.zkey`: the ceremony setup. */
+static int setup_ptau(const setup_args *a)
+{
+    char err[SP_ERR_LEN] = "";
+    double t0 = sp_cli_now();
+    sp_r1cs cs;
+    sp_ptau pt;
+    sp_g16_pk pk;
+    sp_status st = sp_r1cs_read(&cs, a->r1cs, err);
+    if (st != SP_OK)
+        return sp_cli_fail_file("setup", a->r1cs, st, err);
+    if ((st = sp_ptau_open(&pt, a->ptau, err)) != SP_OK) {
+        sp_r1cs_free(&cs);
+        return sp_cli_fail_file("setup", a->ptau, st, err);
+    }
+    st = sp_g16_setup_ptau(&pk, &cs, &pt, sp_cli_threads(), err);
+    sp_r1cs_free(&cs);
+    sp_ptau_close(&pt);
+    if (st != SP_OK)
+        return sp_cli_fail("setup", st, err);
+    double t_setup = sp_cli_now() - t0;
+    st = sp_zkey_write_setup(a->out, &pk, err);
+    int rc = st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file("setup", a->out, st, err);
+    if (rc == SP_EXIT_OK && a->vkey_json)
+        rc = write_vk("setup", a->vkey_json, &pk.vk, 0);
+    char hash[129];
+    for (int i = 0; i < 64; i++)
+        snprintf(hash + 2 * i, 3, "%02x", pk.mpc[i]);
+    if (rc == SP_EXIT_OK && sp_cli_g.json)
+        printf("{\"op\":\"setup\",\"format\":\"zkey\",\"from\":\"ptau\",\"n_vars\":%u,\"n_public\":%u,"
+               "\"log_size\":%u,\"threads\":%d,\"cs_hash\":\"%s\",\"seconds\":{\"setup\":%.6f,\"total\":%.6f}}\n",
+               pk.n_vars, pk.vk.n_public, pk.log2_domain, sp_cli_threads(), hash, t_setup, sp_cli_now() - t0);
+    else if (rc == SP_EXIT_OK && !sp_cli_g.quiet)
+        printf("setup: %u wires, %u public, domain 2^%u, from %s: %s written in %.2f s\n  circuit hash %s\n",
+               pk.n_vars, pk.vk.n_public, pk.log2_domain, a->ptau, a->out, sp_cli_now() - t0, hash);
+    sp_g16_pk_free(&pk);
+    return rc;
+}
+
 int sp_cli_setup(int argc, char **argv)
 {
     setup_args a;
@@ -146,6 +222,8 @@ int sp_cli_setup(int argc, char **argv)
     int rc = setup_parse(&a, argc, argv);
     if (rc)
         return rc < 0 ? SP_EXIT_OK : rc;
+    if (a.ptau)
+        return setup_ptau(&a);
     fprintf(stderr, "snarkpipe setup: WARNING: this is a development setup, NOT a trusted ceremony. Whoever ran "
                     "it could have kept the toxic waste and forge proofs. Use it for tests only.\n");
     char err[SP_ERR_LEN] = "", be_name[32] = "";

@@ -262,9 +262,7 @@ static void par_copy(void *dst, const void *src, size_t bytes, int threads)
     sp_par_run(sp_par_threads_for(threads, bytes, (size_t)1 << 22), copy_worker, &c);
 }
 
-/* Copies the circuit's A and B into the key's whole-domain QAP matrices,
- * adding the input-consistency rows to A. */
-static sp_status fill_qap(sp_g16_pk *pk, const sp_r1cs *cs, int threads)
+sp_status sp_g16_pk_fill_qap(sp_g16_pk *pk, const sp_r1cs *cs, int threads)
 {
     uint32_t npub = pk->vk.n_public, nc = cs->h.n_constraints;
     sp_status st = sp_g16_pk_alloc_qap(pk, cs->a.nnz + npub + 1, cs->b.nnz);
@@ -375,7 +373,7 @@ sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, 
     sp_g16_circuit c = {cs->h.n_wires, sp_r1cs_n_public(&cs->h), cs->h.n_constraints, r1cs_wires_at, NULL,
                         (void *)cs};
     sp_status st = sp_g16_setup_circuit(pk, &c, kind, be, threads, err);
-    if (st == SP_OK && (st = fill_qap(pk, cs, threads)) != SP_OK) {
+    if (st == SP_OK && (st = sp_g16_pk_fill_qap(pk, cs, threads)) != SP_OK) {
         snprintf(err, SP_ERR_LEN, "out of memory for the key's QAP matrices");
         sp_g16_pk_free(pk);
     }

@@ -40,6 +40,14 @@ sp_status sp_g16_setup_be(sp_g16_pk *pk, const sp_r1cs *cs, sp_g16_h_kind kind, 
                           char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
+ * Copies the circuit's A and B into the key's whole-domain QAP matrices
+ * (sp_g16_pk_alloc_qap), adding the input-consistency rows to A.
+ * On input: pk allocated for cs (domain_size rows, vk.n_public).
+ * Returns SP_OK or SP_ERR_NOMEM.
+ */
+sp_status sp_g16_pk_fill_qap(sp_g16_pk *pk, const sp_r1cs *cs, int threads) SP_WARN_UNUSED;
+
+/*
  * A circuit as the setup needs it: its sizes and, at a point tau, every
  * wire's QAP polynomials. wires_at: on input lag[j] = L_j(tau) for the n
  * rows of the domain; on output a[i], b[i], c[i] = A_i(tau), B_i(tau),

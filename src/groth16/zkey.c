@@ -635,7 +635,8 @@ static sp_status check_writable(const sp_g16_pk *pk, char *err)
     return SP_OK;
 }
 
-sp_status sp_zkey_write(const char *path, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+static sp_status write_in_order(const char *path, const sp_g16_pk *pk, const uint32_t order[10],
+                                char err[SP_ERR_LEN])
 {
     sp_binw *w = NULL;
     size_t n_c = (size_t)pk->n_vars - pk->vk.n_public - 1;
@@ -644,7 +645,8 @@ sp_status sp_zkey_write(const char *path, const sp_g16_pk *pk, char err[SP_ERR_L
         st = sp_binw_open(&w, path, "zkey", 1, 10, err);
     if (st != SP_OK)
         return st;
-    for (uint32_t id = 1; id <= 10 && st == SP_OK; id++) {
+    for (int i = 0; i < 10 && st == SP_OK; i++) {
+        uint32_t id = order[i];
         if ((st = sp_binw_section(w, id, err)) != SP_OK)
             break;
         switch (id) {
@@ -665,4 +667,16 @@ sp_status sp_zkey_write(const char *path, const sp_g16_pk *pk, char err[SP_ERR_L
         return st;
     }
     return sp_binw_close(w, err);
+}
+
+sp_status sp_zkey_write(const char *path, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+{
+    static const uint32_t by_id[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    return write_in_order(path, pk, by_id, err);
+}
+
+sp_status sp_zkey_write_setup(const char *path, const sp_g16_pk *pk, char err[SP_ERR_LEN])
+{
+    static const uint32_t setup[10] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 10}; /* zkey_new.js */
+    return write_in_order(path, pk, setup, err);
 }

@@ -98,4 +98,9 @@ sp_status sp_zkey_read_vk(sp_g16_vk *vk, sp_zkey_info *info, const char *path, u
  */
 sp_status sp_zkey_write(const char *path, const sp_g16_pk *pk, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/* As sp_zkey_write with the sections in the order `snarkjs groth16 setup`
+ * writes them (1, 2, 4, 3, 9, 8, 5, 6, 7, 10): for a key of
+ * sp_g16_setup_ptau (groth16/ptau_setup.h), snarkjs' file byte for byte. */
+sp_status sp_zkey_write_setup(const char *path, const sp_g16_pk *pk, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 #endif

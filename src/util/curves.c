@@ -98,12 +98,13 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off)
 
 static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
-/* An iden3 binfile (.zkey, .r1cs, .wtns): the section holding the prime
- * (2 for a zkey, where the base field prime comes first; 1 otherwise),
- * found by walking the section table. */
+/* An iden3 binfile (.zkey, .r1cs, .wtns, .ptau): the section holding the
+ * prime (2 for a zkey, where the base field prime comes first; 1
+ * otherwise, the base field's for a ptau), found by walking the section
+ * table. */
 static sp_curve_id sniff_binfile(int fd, uint64_t size, const uint8_t head[12])
 {
-    int zkey = !memcmp(head, "zkey", 4);
+    int zkey = !memcmp(head, "zkey", 4), base = zkey || !memcmp(head, "ptau", 4);
     uint32_t want = zkey ? 2 : 1, n_sections = le32(head + 8);
     uint64_t pos = 12;
     for (uint32_t i = 0; i < n_sections && i < 64 && pos + 12 <= size; i++) { /* iden3 files have a few */
@@ -118,7 +119,7 @@ static sp_curve_id sniff_binfile(int fd, uint64_t size, const uint8_t head[12])
             n8 = le32(prime);
             if (n8 > sizeof prime || len < 4 + (uint64_t)n8 || !read_at(fd, prime, n8, pos + 16))
                 break;
-            return zkey ? sp_curve_from_base_prime(prime, n8) : sp_curve_from_scalar_prime(prime, n8);
+            return base ? sp_curve_from_base_prime(prime, n8) : sp_curve_from_scalar_prime(prime, n8);
         }
         if (len > size - pos - 12)
             break; /* a section that claims more than the file holds */
@@ -152,7 +153,8 @@ sp_curve_id sp_curve_of_file(int fd, uint64_t size)
     size_t n = size < sizeof head ? (size_t)size : sizeof head, j = 0;
     if (n < 4 || !read_at(fd, head, n, 0))
         return SP_CURVE_ID_NONE;
-    if (n >= 12 && (!memcmp(head, "zkey", 4) || !memcmp(head, "r1cs", 4) || !memcmp(head, "wtns", 4)))
+    if (n >= 12 && (!memcmp(head, "zkey", 4) || !memcmp(head, "r1cs", 4) || !memcmp(head, "wtns", 4) ||
+                    !memcmp(head, "ptau", 4)))
         return sniff_binfile(fd, size, head);
     if (n >= 8 && !memcmp(head, "SPREC\0\1\0", 8))
         return SP_CURVE_ID_BLS12_381; /* porep-like recordings are BLS12-381's (circuit/rec.h) */

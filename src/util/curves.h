@@ -57,8 +57,9 @@ size_t sp_curve_fp_bytes(sp_curve_id c);
 /*
  * The curve a file says it is for, from its bytes alone (untrusted: read
  * with bounds, never trusting a length): the prime of an iden3 container
- * (.zkey: section 2's base-field prime; .r1cs, .wtns: section 1's scalar
- * prime, the sections found by walking the section table), a .sprec
+ * (.zkey: section 2's base-field prime; .ptau: section 1's base-field
+ * prime; .r1cs, .wtns: section 1's scalar prime, the sections found by
+ * walking the section table), a .sprec
  * recording (BLS12-381's, circuit/rec.h), the top-level "curve" member of
  * snarkjs JSON (up to 16 MiB).
  * On input: fd a regular file open for reading, size its length.

@@ -272,6 +272,8 @@ EOF
 expect 64 "--curve bls12-381 against curve = bn254" "$bin" --curve bls12-381 daemon --config "$T/d.conf" --check-config
 expect_out "curve = bn254, but this is the bls12-381 daemon" "  (says so)"
 start run4 || exit 1
+grep -q "info  engine: curve bn254, backends cpu" "$T/run4.log" && ok "bn254: the start log names the curve" ||
+    bad "bn254: the start log names the curve"
 expect 0 "bn254 status" cl status
 expect_out '"curve":"bn254"' "  (the daemon's curve)"
 mkdir -p "$T/o4"

@@ -3,7 +3,8 @@
  * engine (engine/engine.h). Not part of the library: it is linked into
  * the `snarkpipe` tool when libmicrohttpd and libinih are present
  * (Makefile). config.h and snarkpipe.conf.example describe the options;
- * internal.h how the parts fit; `snarkpipe client` speaks this API.
+ * internal.h how the parts fit; `snarkpipe client` speaks this API;
+ * docs/api.md describes it for its users, with examples a test runs.
  *
  * API. Bodies and answers are JSON unless said otherwise. Every request
  * but GET / and GET /healthz carries "Authorization: Bearer <token>" when
@@ -22,7 +23,8 @@
  * named circuit's witnesses can take; refused before they are read when
  * announced) / too_many_partitions (more than engine.max_partitions), 415
  * unsupported_media_type (also text/plain and form-urlencoded state
- * changes), 422 bad_key (also a key of another native shape) / bad_params
+ * changes), 422 bad_key (also a key of another native shape, or of the other
+ * curve: the detail says to start a daemon with --curve) / bad_params
  * (native parameters the circuit refuses) / job_too_large (a partition
  * over the whole engine budget), 500 state_write_failed (the state directory cannot record the
  * change: nothing changed), 503 busy / shutting_down (with Retry-After:
@@ -58,7 +60,9 @@
  *                              Location: /v1/jobs/ID.
  *   GET    /v1/jobs/ID?wait_ms=N   await (ID = job id or request id; N capped by
  *                              server.max_wait): 200 with the result, or {status: "pending",
- *                              partition_states: [...]} when it is not done yet.
+ *                              partition_states: [...], progress: {partitions, partitions_done,
+ *                              stage, percent, per_partition: [{stage, percent}]}} when it is
+ *                              not done yet (jobs.c: how progress is estimated).
  *   DELETE /v1/jobs/ID         cancel: 200 {job_id, cancelled, was_running, status}.
  *   POST   /v1/prove?wait_ms=N submit (same bodies) and wait: 200 completed, 422 unsatisfied
  *                              witness, 409 cancelled, 500 other failures (each with the
@@ -85,8 +89,9 @@
  * cancelled, error?, detail?, partitions, verified, proofs: [{partition,
  * proof: <snarkjs proof.json>, public: <snarkjs public.json>, bellperson:
  * <base64 of the 192-byte proof> (BLS12-381 daemons only)}], timings_ms:
- * {queue_wait, synthesis, gpu, finish, total}} (stage times are sums over
- * partitions; queue_wait is submission to the first synthesis).
+ * {queue_wait, synthesis, device, finish, total}} (stage times are sums over
+ * partitions; device: the device lock held, whatever the backend;
+ * queue_wait is submission to the first synthesis).
  */
 #ifndef SP_DAEMON_DAEMON_H
 #define SP_DAEMON_DAEMON_H

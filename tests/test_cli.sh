@@ -9,6 +9,13 @@
 #   e. tampered proof / public input -> rejected by both verifiers
 #   f. a witness that breaks a constraint -> exit 2 naming its index
 #   g. --insecure-fixed-rs 12345,67890 reproduces proof_fixed_rs.json byte for byte
+#   h. mistakes named before any key is loaded: swapped arguments, circuit
+#      inputs for a witness, a circuit for a key, the other curve's witness,
+#      another circuit's witness, an output directory that does not exist,
+#      an output that is an input (no key cache entry is written: the key
+#      was never loaded; tests/test_porep_cli.sh times them on a large key);
+#      one usage line for a usage error, "did you mean" for commands and
+#      options; snarkjs' `groth16 prove|verify` forms and orders
 #   plus exit codes of usage errors, info and the bench --json lines.
 # Usage: tests/test_cli.sh BUILD (the build dir holding snarkpipe; run.sh passes it).
 # Prints failures and a summary; SP_TEST_VERBOSE=1 lists every check.
@@ -236,6 +243,65 @@ expect 2 "prove: a FIFO as the witness" timeout 20 "$bin" prove "$m/circuit_fina
 expect 2 "verify: a FIFO as the key" timeout 20 "$bin" verify "$T/fifo" "$T/fifo" "$T/fifo"
 expect 2 "info: a FIFO" timeout 20 "$bin" info "$T/fifo"
 expect_out "is not a regular file" "  (says why)"
+
+echo "# h: mistakes named at once; usage lines; snarkjs' forms"
+c=$vec/chain1021_bls12381
+bnv=$vec/chain1021_bn128
+export SNARKPIPE_CACHE_DIR=$T/cache_h
+early() { # NAME REGEX CMD...: exit 2, the message matches, and no key was loaded (no cache entry)
+    expect 2 "$1" "${@:3}"
+    expect_out "$2" "  (says: $2)"
+    expect 0 "  (before loading the key: nothing cached)" test -z "$(ls -A "$T/cache_h" 2>/dev/null)"
+}
+early "swapped key and witness" "witness.wtns and .*circuit_final.zkey look swapped \(the order is prove <circuit.zkey> <witness.wtns>" \
+    "$bin" prove "$c/witness.wtns" "$c/circuit_final.zkey" "$T/h.json" "$T/h_pub.json"
+early "circuit inputs where the witness belongs" "public.json is JSON, not a witness \(.wtns\): .*snarkjs wtns calculate circuit.wasm input.json witness.wtns" \
+    "$bin" prove "$c/circuit_final.zkey" "$c/public.json" "$T/h.json" "$T/h_pub.json"
+early "a circuit where the key belongs" "is a circuit \(.r1cs\), not a proving key \(.zkey\): make a key from the circuit first \(.snarkpipe setup" \
+    "$bin" prove "$c/circuit.r1cs" "$c/witness.wtns" "$T/h.json" "$T/h_pub.json"
+early "the other curve's witness" "wtns is for bn254 \(bn128\) but this is the bls12-381 prover; the key .* is for bls12-381" \
+    "$bin" prove "$c/circuit_final.zkey" "$bnv/witness.wtns" "$T/h.json" "$T/h_pub.json"
+early "another circuit's witness" "expected 1024 values \(nVars of the key .*\), file holds 4: the witness is of another circuit" \
+    "$bin" prove "$c/circuit_final.zkey" "$m/witness.wtns" "$T/h.json" "$T/h_pub.json"
+early "an output directory that does not exist" "cannot write $T/nodir/h.json: the directory $T/nodir does not exist \(create it first" \
+    "$bin" prove "$c/circuit_final.zkey" "$c/witness.wtns" "$T/nodir/h.json" "$T/h_pub.json"
+cp "$c/witness.wtns" "$T/h.wtns"
+early "an output that is an input" "h.wtns is an input and an output" \
+    "$bin" prove "$c/circuit_final.zkey" "$T/h.wtns" "$T/h.wtns" "$T/h_pub.json"
+early "a porep-like preset that is not the key's" "the porep-like circuit of these options \(preset 2KiB: 39 public inputs\) is not the key's \(1024 wires, 2 public inputs\)" \
+    "$bin" prove --circuit porep-like --preset 2KiB "$c/circuit_final.zkey" "$T/h.json" "$T/h_pub.json"
+unset SNARKPIPE_CACHE_DIR
+short_usage() { # NAME REGEX CMD...: exit 64, the message matches, then one usage form (not the whole help)
+    expect 64 "$1" "${@:3}"
+    expect_out "$2" "  (says: $2)"
+    expect 0 "  (at most 4 lines: the message, the usage form, where the rest is)" test "$(wc -l <"$T/out")" -le 4
+}
+short_usage "no command" "^usage: snarkpipe .*COMMAND" "$bin"
+short_usage "prove with one file" "expected 4 file arguments, got 1" "$bin" prove "$c/circuit_final.zkey"
+short_usage "verify with one file" "expected 3 file arguments, got 1" "$bin" verify "$c/verification_key.json"
+short_usage "prov" "unknown command 'prov' \(did you mean prove\?\)" "$bin" prov a b c d
+short_usage "proove" "unknown command 'proove' \(did you mean prove\?\)" "$bin" proove a b c d
+short_usage "verfy" "unknown command 'verfy' \(did you mean verify\?\)" "$bin" verfy a b c
+short_usage "client statsu" "unknown command 'statsu' \(did you mean status\?\)" "$bin" client statsu
+short_usage "prove --verfy" "unknown option --verfy \(did you mean --verify\?\)" "$bin" prove --verfy a b c d
+short_usage "prove --key-cache-dri=x" "unknown option --key-cache-dri=x \(did you mean --key-cache-dir\?\)" \
+    "$bin" prove --key-cache-dri=x a b c d
+short_usage "--quite" "unknown option '--quite' \(did you mean --quiet\?\)" "$bin" --quite prove a b c d
+short_usage "no suggestion for a word like none" "unknown command 'frobnicate' \(snarkpipe help: the commands\)" \
+    "$bin" frobnicate
+short_usage "groth16 with another verb" "groth16 contribute: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup" \
+    "$bin" groth16 contribute a b
+expect 0 "groth16 prove (snarkjs' form and order)" "$bin" --quiet groth16 prove "$c/circuit_final.zkey" "$c/witness.wtns" \
+    "$T/g16.json" "$T/g16_pub.json"
+expect 0 "groth16 verify (snarkjs' form and order)" "$bin" groth16 verify "$c/verification_key.json" "$T/g16_pub.json" "$T/g16.json"
+expect_out "^OK$" "  (OK)"
+snarkjs_verify "snarkjs verifies the groth16 prove form's proof" "$c/verification_key.json" "$T/g16_pub.json" "$T/g16.json"
+expect 0 "g16p, g16v: snarkjs' short forms" bash -c "'$bin' --quiet g16p '$c/circuit_final.zkey' '$c/witness.wtns' \
+    '$T/g16p.json' '$T/g16p_pub.json' && '$bin' g16v '$c/verification_key.json' '$T/g16p_pub.json' '$T/g16p.json'"
+expect_out "^OK$" "  (OK)"
+expect 0 "groth16 prove of a bn128 key: the curve from its files" "$bin" --quiet groth16 prove "$bnv/circuit_final.zkey" \
+    "$bnv/witness.wtns" "$T/g16bn.json" "$T/g16bn_pub.json"
+expect 0 "  (verifies)" "$bin" groth16 verify "$bnv/verification_key.json" "$T/g16bn_pub.json" "$T/g16bn.json"
 
 echo "test_cli.sh: $pass checks ok, $fail failed"
 [ "$fail" -eq 0 ]

@@ -86,6 +86,33 @@ static sp_status slurp(uint8_t **out, size_t *len, const char *path, const char 
     return SP_OK;
 }
 
+/* circom --sym writes <name>.sym beside the folder <name>_js/ of the
+ * .wasm (or the user keeps it beside the .wasm): when there, missing
+ * inputs are named (sp_circom_set_sym). Absent or unreadable: nothing. */
+static void attach_sym(sp_circom *c, const char *wasm)
+{
+    size_t n = strlen(wasm);
+    if (n < 5 || strcmp(wasm + n - 5, ".wasm") || n > 4000)
+        return;
+    char path[4200], err[SP_ERR_LEN];
+    const char *slash = strrchr(wasm, '/'), *base = slash ? slash + 1 : wasm;
+    int dir_len = (int)(base - wasm);
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            snprintf(path, sizeof path, "%.*s.sym", (int)(n - 5), wasm);
+        else
+            snprintf(path, sizeof path, "%.*s../%.*s.sym", dir_len, wasm, (int)(n - 5 - (size_t)dir_len), base);
+        uint8_t *sym;
+        size_t len;
+        if (slurp(&sym, &len, path, "sym", MAX_INPUT_BYTES, err) == SP_OK) {
+            if (sp_circom_set_sym(c, (const char *)sym, len) != SP_OK)
+                fprintf(stderr, "snarkpipe: out of memory for %s (missing inputs will not be named)\n", path);
+            free(sym);
+            return;
+        }
+    }
+}
+
 typedef struct {
     double t_load, t_witness;
     uint32_t witness_size;
@@ -118,6 +145,7 @@ static int compute(uint8_t **wtns, size_t *wtns_len, wtns_times *t, const char *
         free(in);
         return sp_cli_fail_file(cmd, wasm, st, err);
     }
+    attach_sym(c, wasm);
     t->t_load = sp_cli_now() - t0;
     t->witness_size = sp_circom_witness_size(c);
     t0 = sp_cli_now();

@@ -41,6 +41,7 @@ struct sp_circom {
     int exc_code;              /* the last exceptionHandler code, 0 = none */
     char errstr[SP_ERR_LEN];   /* printErrorMessage's text so far */
     char msgstr[1024];         /* the log line being built */
+    char *sym;                 /* the symbol file's text (NUL-terminated), or NULL */
 };
 
 sp_circom_opts sp_circom_opts_default(void)
@@ -274,6 +275,7 @@ void sp_circom_close(sp_circom *c)
     sp_wasm_inst_free(c->in);
     sp_wasm_module_free(c->m);
     free(c->hosts);
+    free(c->sym);
     free(c);
 }
 
@@ -337,6 +339,59 @@ static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v
     return st;
 }
 
+sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return SP_ERR_NOMEM;
+    memcpy(copy, sym, len);
+    copy[len] = 0;
+    free(c->sym);
+    c->sym = copy;
+    return SP_OK;
+}
+
+/* Appends to err the main component's input signals (from the symbol
+ * file: "main.<name>" or "main.<name>[...]", an input when the module
+ * knows its hash) that root does not give. */
+static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_LEN])
+{
+    char last[256] = "";
+    size_t k = strlen(err);
+    int listed = 0;
+    for (const char *line = c->sym; line && *line;) {
+        const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
+        const char *nm = line;
+        for (int commas = 0; commas < 3 && nm < end; nm++)
+            commas += *nm == ',';
+        line = eol ? eol + 1 : end;
+        if (end - nm < 6 || strncmp(nm, "main.", 5))
+            continue;
+        nm += 5;
+        size_t n = strcspn(nm, "[.\r\n");
+        if (n >= sizeof last || n == 0 || (nm[n] == '.' ) || (size_t)(end - nm) < n)
+            continue;
+        char base[256];
+        memcpy(base, nm, n);
+        base[n] = 0;
+        if (!strcmp(base, last))
+            continue;
+        snprintf(last, sizeof last, "%s", base);
+        uint64_t args[2], size;
+        fnv(args, base);
+        char e2[SP_ERR_LEN];
+        if (sp_wasm_call(c->in, c->fx[X_SIG_SIZE], args, &size, e2) != SP_OK || (int32_t)(uint32_t)size < 0 ||
+            sp_json_get(root, base))
+            continue;
+        k += (size_t)snprintf(err + k, k < SP_ERR_LEN ? SP_ERR_LEN - k : 0, "%s%s", listed++ ? ", " : " (missing: ",
+                              base);
+        if (k >= SP_ERR_LEN)
+            return;
+    }
+    if (listed && k + 1 < SP_ERR_LEN)
+        snprintf(err + k, SP_ERR_LEN - k, ")");
+}
+
 static sp_status set_inputs(sp_circom *c, const sp_json_val *root, char err[SP_ERR_LEN])
 {
     uint64_t zero = 0, count = 0, need;
@@ -356,6 +411,7 @@ static sp_status set_inputs(sp_circom *c, const sp_json_val *root, char err[SP_E
     if (count < (uint32_t)need) {
         snprintf(err, SP_ERR_LEN, "Not all inputs have been set. Only %llu out of %u", (unsigned long long)count,
                  (uint32_t)need);
+        name_missing(c, root, err);
         return SP_ERR_INVALID_ARG;
     }
     return SP_OK;

@@ -73,6 +73,15 @@ uint32_t sp_circom_witness_size(const sp_circom *c);
 sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, uint8_t **wtns, size_t *wtns_len,
                             char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/*
+ * Gives c the circuit's symbol file (circom --sym: lines "label,wire,
+ * component,name"), from which the names of the main component's input
+ * signals are known: a later "Not all inputs have been set" then names
+ * the signals missing. sym[0..len) is copied; malformed lines are skipped.
+ * Returns SP_OK or SP_ERR_NOMEM.
+ */
+sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len) SP_WARN_UNUSED;
+
 /* ---- for the tests: the natives against the module's own code ---- */
 
 /* Runs the module's function `name` (one of sp_circom_native_names),

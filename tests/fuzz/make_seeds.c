@@ -52,6 +52,9 @@ static void snarkjs_files(void)
     copy_file("r1cs", "multiplier-bn128.r1cs", BN "circuit.r1cs");
     put_file_and_cuts("wtns", "multiplier.wtns", MUL "witness.wtns", bin_cuts, 5);
     copy_file("wtns", "multiplier-bn128.wtns", BN "witness.wtns");
+    static const size_t wasm_cuts[] = {0, 8, 100, 1000};
+    put_file_and_cuts("wasm", "multiplier.wasm", MUL "circuit.wasm", wasm_cuts, 4);
+    copy_file("wasm", "multiplier-bn128.wasm", BN "circuit.wasm");
     static const size_t zkey_cuts[] = {0, 60, 1000, 4000};
     put_file_and_cuts("zkey", "multiplier-final.zkey", MUL "circuit_final.zkey", zkey_cuts, 4);
     copy_file("zkey", "multiplier-0000.zkey", MUL "circuit_0000.zkey");

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# `snarkpipe wtns calculate` and `snarkpipe fullprove` (circom's .wasm run
+# natively) against snarkjs 0.7.6, on both curves:
+#   a. the committed vectors (tests/vectors/*/circuit.wasm): our .wtns is
+#      snarkjs' witness.wtns byte for byte; fullprove with their keys gives
+#      proofs snarkjs verifies (also as `groth16 fullprove`);
+#   b. circuits compiled here by circom 2 from circomlib (tests/circom/:
+#      Poseidon Merkle paths, SHA-256, MiMC7 + Pedersen, the Poseidon /
+#      MiMCSponge preimage of test_bn254.sh) for bn128 and bls12381, on
+#      random valid inputs (seed printed; SP_SEED replays): our .wtns equals
+#      snarkjs wtns calculate's byte for byte, with the native field
+#      operations and without; fullprove proofs verify in snarkjs;
+#   c. bad inputs exit 2 naming the cause as snarkjs does (a missing
+#      signal, named when the circuit's .sym is beside its .wasm; an extra
+#      one; a wrong array length; a non-number; a failing assert, naming
+#      the template and line) and snarkjs refuses them too; a .wasm that is
+#      not a circom witness generator, and damaged ones, exit 2.
+# Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
+# Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
+set -u
+build=${1:-build}
+bin=$build/snarkpipe
+here=$(cd "$(dirname "$0")" && pwd)
+vec=$here/vectors
+[ -x "$bin" ] || { echo "test_wtns: $bin not found (build first)"; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "test_wtns: node and npm are required"; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_wtns.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+snarkjs=$(need_snarkjs "$build") || exit 1
+circom=$(need_circom "$build") && circom=$(realpath "$circom") || exit 1
+seed=${SP_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "test_wtns: seed $seed (replay: SP_SEED=$seed)"
+
+same_wtns() { # NAME WASM INPUT: ours (natives on and off) = snarkjs'
+    expect 0 "$1: snarkjs wtns calculate" "$snarkjs" wtns calculate "$2" "$3" "$T/sj.wtns"
+    expect 0 "$1: wtns calculate" "$bin" wtns calculate "$2" "$3" "$T/our.wtns"
+    expect 0 "$1: the .wtns is snarkjs', byte for byte" cmp "$T/our.wtns" "$T/sj.wtns"
+    expect 0 "$1: wtns calculate --no-native-field" "$bin" wtns calculate --no-native-field "$2" "$3" "$T/slow.wtns"
+    expect 0 "$1:   the same bytes" cmp "$T/slow.wtns" "$T/sj.wtns"
+}
+
+fullprove_verifies() { # NAME INPUT WASM ZKEY VKEY [snarkpipe fullprove form...]
+    local name=$1 input=$2 wasm=$3 zkey=$4 vk=$5
+    shift 5
+    expect 0 "$name: ${*:-fullprove}" "$bin" "${@:-fullprove}" --quiet "$input" "$wasm" "$zkey" "$T/p.json" "$T/pub.json"
+    expect 0 "$name:   snarkjs verifies the proof" "$snarkjs" groth16 verify "$vk" "$T/pub.json" "$T/p.json"
+    expect_out "OK!" "$name:   (OK)"
+}
+
+echo "# a. the committed vectors"
+for d in "$vec"/multiplier_bn128 "$vec"/chain1021_bn128 "$vec"/multiplier_bls12381 "$vec"/chain1021_bls12381; do
+    c=$(basename "$d")
+    expect 0 "$c: wtns calculate" "$bin" wtns calculate "$d/circuit.wasm" "$d/input.json" "$T/$c.wtns"
+    expect 0 "$c:   = snarkjs' witness.wtns" cmp "$T/$c.wtns" "$d/witness.wtns"
+    fullprove_verifies "$c" "$d/input.json" "$d/circuit.wasm" "$d/circuit_final.zkey" "$d/verification_key.json"
+done
+d=$vec/chain1021_bn128
+fullprove_verifies "groth16 fullprove" "$d/input.json" "$d/circuit.wasm" "$d/circuit_final.zkey" \
+    "$d/verification_key.json" groth16 fullprove
+expect 2 "fullprove: a bls12381 circuit's witness with a bn128 key" "$bin" fullprove --quiet "$vec/chain1021_bls12381/input.json" \
+    "$vec/chain1021_bls12381/circuit.wasm" "$d/circuit_final.zkey" "$T/p.json" "$T/pub.json"
+expect_out "bls12-381|prime" "  (names the curves)"
+
+# compile CIRCUIT_NAME PRIME MAIN_LINE: BUILD/wtns-circuits/<name>_<prime>/ with
+# <name>.r1cs, <name>.sym, <name>_js/<name>.wasm (kept while the sources match)
+cache=$build/wtns-circuits
+compile() {
+    local name=$1 prime=$2 main=$3 dir key
+    dir=$cache/${name}_$prime
+    key=$(cat "$here/circom/wtns_lib.circom" "$here/circom/preimage.circom" | cksum)" $main"
+    if [ "$(cat "$dir/.key" 2>/dev/null)" != "$key" ]; then
+        rm -rf "$dir" && mkdir -p "$dir/lib/circomlib" || return 1
+        cp -r "$build/npm/node_modules/circomlib/circuits" "$dir/lib/circomlib/"
+        cp "$here/circom/wtns_lib.circom" "$here/circom/preimage.circom" "$dir/"
+        printf 'pragma circom 2.0.0;\ninclude "wtns_lib.circom";\n%s\n' "$main" >"$dir/$name.circom"
+        # circom2 runs as WebAssembly with the working directory as its only file system
+        (cd "$dir" && "$circom" "$name.circom" --r1cs --wasm --sym --prime "$prime" -l lib -o . >compile.log 2>&1) ||
+            { echo "FAIL circom2 could not compile $name for $prime:"; tail -5 "$dir/compile.log"; return 1; }
+        echo "$key" >"$dir/.key"
+    fi
+    echo "$dir"
+}
+
+# inputs KIND SEED: a random valid input.json for a circuit kind
+inputs() {
+    node -e '
+const [kind, seed, primeName] = process.argv.slice(1);
+let s = BigInt(seed) * 6364136223846793005n + 1442695040888963407n;
+const mask = (1n << 64n) - 1n;
+const next = () => { s = (s * 6364136223846793005n + 1442695040888963407n) & mask; return s; };
+const below = (n) => { let x = 0n; for (let i = 0; i < 5; i++) x = (x << 64n) | next(); return x % n; };
+const p = primeName === "bn128"
+    ? 21888242871839275222246405745257275088548364400416034343698204186575808495617n
+    : 52435875175126190479447740508185965836491006296208211946934063021066497490945n;
+const el = () => { const x = below(p); const f = next() % 3n;
+    return f === 0n ? x.toString() : f === 1n ? "0x" + x.toString(16) : Number(x % 1000000n); };
+const bit = () => Number(next() & 1n);
+let o;
+if (kind === "merkle") o = { leaf: [below(1n << 64n).toString(), Number(next() % 1000n)],
+    path: [[el(), el(), el()], [el(), el(), el()]], index: [[bit(), bit(), bit()], [bit(), bit(), bit()]] };
+else if (kind === "sha") o = { in: Array.from({length: 16}, bit) };
+else if (kind === "mp") o = { x: el(), k: el(), bits: Array.from({length: 8}, bit) };
+else o = { secret: below(1000000000n).toString(), nonce: el(), limit: "1000000000" };
+process.stdout.write(JSON.stringify(o));' "$1" "$2" "$3"
+}
+
+echo "# b. circomlib circuits, random inputs"
+merkle_bn=$(compile merkle bn128 "component main = PoseidonMerkle(2, 3);") || exit 1
+merkle_bls=$(compile merkle bls12381 "component main = PoseidonMerkle(2, 3);") || exit 1
+sha=$(compile sha bn128 "component main = Sha256Bits(16);") || exit 1
+mp_bn=$(compile mp bn128 "component main {public [x]} = MimcPedersen(8);") || exit 1
+mp_bls=$(compile mp bls12381 "component main {public [x]} = MimcPedersen(8);") || exit 1
+pre=$(compile preimage bn128 'include "preimage.circom";') || exit 1
+# (the preimage file declares its own main; its include above adds nothing else)
+for spec in "merkle $merkle_bn bn128" "merkle $merkle_bls bls12381" "sha $sha bn128" "mp $mp_bn bn128" \
+    "mp $mp_bls bls12381" "preimage $pre bn128"; do
+    set -- $spec
+    kind=$1 dir=$2 prime=$3 name=$(basename "$2" | sed 's/_[^_]*$//')
+    wasm=$dir/${name}_js/$name.wasm
+    for k in 1 2 3; do
+        inputs "$kind" $((seed + k)) "$prime" >"$T/in.json"
+        same_wtns "$name/$prime input $k" "$wasm" "$T/in.json"
+    done
+    if [ "$kind" != sha ]; then # sha: 30k constraints; the setup alone would dominate the test
+        expect 0 "$name/$prime: setup" "$bin" setup --quiet "$dir/$name.r1cs" "$T/k.zkey"
+        expect 0 "$name/$prime: export-vkey" "$bin" export-vkey "$T/k.zkey" "$T/vk.json"
+        fullprove_verifies "$name/$prime" "$T/in.json" "$wasm" "$T/k.zkey" "$T/vk.json"
+    fi
+done
+
+echo "# c. bad inputs"
+wasm=$merkle_bn/merkle_js/merkle.wasm
+inputs merkle "$seed" bn128 >"$T/good.json"
+bad() { # NAME JSON REGEX: we and snarkjs refuse it; our message matches REGEX
+    printf '%s' "$2" >"$T/bad.json"
+    expect 2 "$1" "$bin" wtns calculate "$wasm" "$T/bad.json" "$T/bad.wtns"
+    expect_out "$3" "  (says: $3)"
+    expect 1 "  and wrote nothing" test -e "$T/bad.wtns"
+    expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$wasm" "$T/bad.json" "$T/sjbad.wtns"
+}
+edit() { node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1])); '"$1"'; process.stdout.write(JSON.stringify(o));' "$T/good.json"; }
+bad "a missing signal" "$(edit 'delete o.index')" "Not all inputs have been set. Only 4 out of 10.*missing: index"
+bad "an extra signal" "$(edit 'o.extra = 1')" "Signal extra not found"
+bad "a wrong array length" "$(edit 'o.path[1].pop()')" "Not enough values for input signal path"
+bad "too many values" "$(edit 'o.leaf.push(1)')" "Too many values for input signal leaf"
+bad "a non-number" "$(edit 'o.path[0][1] = "12abc"')" 'input signal path: "12abc" is not a number'
+bad "a fraction" "$(edit 'o.leaf[0] = 1.5')" "input signal leaf: 1.5 is not an integer"
+bad "a failing assert" "$(edit 'o.leaf[1] = (1n << 64n).toString()')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
+bad "a failing constraint" "$(edit 'o.index[0][0] = 2')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
+bad "not JSON" "{\"leaf\": [1, 2" "input: json: "
+# the missing signal without the .sym: the count only
+mkdir -p "$T/nosym" && cp "$wasm" "$T/nosym/"
+edit 'delete o.index' >"$T/bad.json"
+expect 2 "a missing signal, no .sym" "$bin" wtns calculate "$T/nosym/merkle.wasm" "$T/bad.json" "$T/bad.wtns"
+expect_out "Not all inputs have been set. Only 4 out of 10" "  (the count)"
+expect 2 "a .wasm that is not one" "$bin" wtns calculate "$vec/chain1021_bn128/input.json" "$T/good.json" "$T/x.wtns"
+expect_out "not a WebAssembly" "  (says so)"
+expect 2 "a missing .wasm" "$bin" wtns calculate "$T/none.wasm" "$T/good.json" "$T/x.wtns"
+expect 64 "wtns without calculate" "$bin" wtns "$wasm" "$T/good.json" "$T/x.wtns"
+for k in 1 2 3 4 5 6; do # damaged modules: an error, never a crash
+    node -e '
+const fs = require("fs"); const b = fs.readFileSync(process.argv[1]); let s = BigInt(process.argv[2]);
+for (let i = 0; i < 4; i++) { s = (s * 6364136223846793005n + 1n) & ((1n << 64n) - 1n);
+  const at = Number(s % BigInt(b.length)); b[at] ^= 1 << Number((s >> 32n) % 8n); }
+fs.writeFileSync(process.argv[3], b);' "$wasm" $((seed + k)) "$T/damaged.wasm"
+    rc=0
+    "$bin" wtns calculate --max-seconds 20 "$T/damaged.wasm" "$T/good.json" "$T/d.wtns" >"$T/out" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL damaged module $k: exit $rc"; head -5 "$T/out"; fi
+done
+
+echo "test_wtns.sh: $pass checks ok, $fail failed"
+[ "$fail" -eq 0 ]

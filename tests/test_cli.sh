@@ -15,7 +15,7 @@
 #      an output that is an input (no key cache entry is written: the key
 #      was never loaded; tests/test_porep_cli.sh times them on a large key);
 #      one usage line for a usage error, "did you mean" for commands and
-#      options; snarkjs' `groth16 prove|verify` forms and orders
+#      options; snarkjs' `groth16 prove|verify|fullprove` forms and orders
 #   plus exit codes of usage errors, info and the bench --json lines.
 # Usage: tests/test_cli.sh BUILD (the build dir holding snarkpipe; run.sh passes it).
 # Prints failures and a summary; SP_TEST_VERBOSE=1 lists every check.
@@ -255,7 +255,7 @@ early() { # NAME REGEX CMD...: exit 2, the message matches, and no key was loade
 }
 early "swapped key and witness" "witness.wtns and .*circuit_final.zkey look swapped \(the order is prove <circuit.zkey> <witness.wtns>" \
     "$bin" prove "$c/witness.wtns" "$c/circuit_final.zkey" "$T/h.json" "$T/h_pub.json"
-early "circuit inputs where the witness belongs" "public.json is JSON, not a witness \(.wtns\): .*snarkjs wtns calculate circuit.wasm input.json witness.wtns" \
+early "circuit inputs where the witness belongs" "public.json is JSON, not a witness \(.wtns\): .*snarkpipe wtns calculate circuit.wasm input.json witness.wtns.*snarkpipe fullprove" \
     "$bin" prove "$c/circuit_final.zkey" "$c/public.json" "$T/h.json" "$T/h_pub.json"
 early "a circuit where the key belongs" "is a circuit \(.r1cs\), not a proving key \(.zkey\): make a key from the circuit first \(.snarkpipe setup" \
     "$bin" prove "$c/circuit.r1cs" "$c/witness.wtns" "$T/h.json" "$T/h_pub.json"
@@ -299,6 +299,13 @@ snarkjs_verify "snarkjs verifies the groth16 prove form's proof" "$c/verificatio
 expect 0 "g16p, g16v: snarkjs' short forms" bash -c "'$bin' --quiet g16p '$c/circuit_final.zkey' '$c/witness.wtns' \
     '$T/g16p.json' '$T/g16p_pub.json' && '$bin' g16v '$c/verification_key.json' '$T/g16p_pub.json' '$T/g16p.json'"
 expect_out "^OK$" "  (OK)"
+expect 0 "groth16 fullprove (snarkjs' form and order)" "$bin" --quiet groth16 fullprove "$c/input.json" "$c/circuit.wasm" \
+    "$c/circuit_final.zkey" "$T/g16f.json" "$T/g16f_pub.json"
+snarkjs_verify "snarkjs verifies the groth16 fullprove form's proof" "$c/verification_key.json" "$T/g16f_pub.json" "$T/g16f.json"
+expect 0 "  (the public signals of the witness)" cmp "$T/g16f_pub.json" "$c/public.json"
+expect 0 "g16f: snarkjs' short form" "$bin" --quiet g16f "$c/input.json" "$c/circuit.wasm" "$c/circuit_final.zkey" \
+    "$T/g16f2.json" "$T/g16f2_pub.json"
+expect 0 "  (verifies)" "$bin" verify "$c/verification_key.json" "$T/g16f2_pub.json" "$T/g16f2.json"
 expect 0 "groth16 prove of a bn128 key: the curve from its files" "$bin" --quiet groth16 prove "$bnv/circuit_final.zkey" \
     "$bnv/witness.wtns" "$T/g16bn.json" "$T/g16bn_pub.json"
 expect 0 "  (verifies)" "$bin" groth16 verify "$bnv/verification_key.json" "$T/g16bn_pub.json" "$T/g16bn.json"

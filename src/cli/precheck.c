@@ -47,8 +47,10 @@ static void hint(char *out, size_t n, const sp_cli_arg_file *f, int cnt, int k, 
             return;
         }
     if (f[k].want == SP_FILE_WTNS && got == SP_FILE_JSON)
-        snprintf(out, n, ": circuit inputs (input.json) are not a witness; compute the witness from them first, "
-                         "e.g. `snarkjs wtns calculate circuit.wasm input.json witness.wtns`");
+        snprintf(out, n, ": circuit inputs (input.json) are not a witness; compute the witness from them first "
+                         "(`snarkpipe wtns calculate circuit.wasm input.json witness.wtns`, or snarkjs' command of "
+                         "that name), or prove from the inputs in one step (`snarkpipe fullprove input.json "
+                         "circuit.wasm circuit.zkey proof.json public.json`)");
     else if (f[k].want == SP_FILE_ZKEY && got == SP_FILE_R1CS)
         snprintf(out, n, ": make a key from the circuit first (`snarkpipe setup circuit.r1cs circuit.zkey`)");
     else if (f[k].want == SP_FILE_ZKEY && got == SP_FILE_PTAU)
@@ -63,7 +65,7 @@ static void hint(char *out, size_t n, const sp_cli_arg_file *f, int cnt, int k, 
 int sp_cli_check_files(const char *cmd, const char *order, const sp_cli_arg_file *f, int n)
 {
     sp_cli_file_kind kinds[8];
-    char err[SP_ERR_LEN] = "", why[SP_ERR_LEN + 256];
+    char err[SP_ERR_LEN] = "", why[2 * SP_ERR_LEN + 1024];
     if (n > 8)
         n = 8;
     for (int k = 0; k < n; k++) {
@@ -74,7 +76,7 @@ int sp_cli_check_files(const char *cmd, const char *order, const sp_cli_arg_file
     for (int k = 0; k < n; k++) {
         if (kinds[k] == f[k].want || kinds[k] == SP_FILE_UNKNOWN)
             continue; /* unknown: the file's reader says what is wrong with it */
-        char h[SP_ERR_LEN];
+        char h[1024];
         hint(h, sizeof h, f, n, k, kinds[k], kinds, order);
         snprintf(why, sizeof why, "%s is %s, not %s%s", f[k].path, kind_name(kinds[k]), kind_name(f[k].want), h);
         fprintf(stderr, "snarkpipe %s: %s\n", cmd, why);

@@ -71,7 +71,7 @@ LIB     := $(BUILD)/libsnarkpipe.a
 # Poseidon with neptune's vectors are BLS12-381's, and so is the native
 # circuits' layer under them (src/circuit: constants of BLS12-381's Fr,
 # values packed in its 255 bits, .sprec recordings; refused on BN254).
-TESTS_ONLY_BLS12_381 := test_params test_porep test_post test_poseidon test_circuit test_bits test_sha_gadget
+TESTS_ONLY_BLS12_381 := test_params test_porep test_post test_post_engine test_poseidon test_circuit test_bits test_sha_gadget
 TESTS_ONLY_BN254     :=
 # The unit tests of the arithmetic layers (field, curve, pairing, msm, ntt),
 # for `make test-arith`.

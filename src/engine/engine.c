@@ -382,14 +382,17 @@ static void partition_bytes(const sp_engine *e, circuit *c)
     size_t g1_n = nv > pk->n_h ? nv : pk->n_h; /* the largest G1 MSM */
     size_t w1 = (size_t)1 << (sp_msm_auto_window(g1_n, 1) - 1);
     size_t w2 = (size_t)1 << (sp_msm_auto_window(nv, 2) - 1);
-    c->abc_bytes = 3 * sizeof(sp_fr) * (size_t)pk->domain_size;
+    /* A native circuit's witness, made by synthesis and done with when
+     * a, b, c are (after the device call), rides in the same pooled block,
+     * after them: a fresh multi-GiB witness a partition cost a first touch
+     * of every page, which made engine synthesis much slower than
+     * `bench witness`. */
+    c->abc_bytes = 3 * sizeof(sp_fr) * (size_t)pk->domain_size + (c->nat ? nv * sizeof(sp_fr) : 0);
     c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
                     (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
                     (size_t)e->cfg.finish_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
     /* the MSMs' endomorphism split: one G1 MSM at a time, the G2 beside it */
     c->rest_bytes += sp_msm_g1_endo_bytes(g1_n) + sp_msm_g2_endo_bytes(nv);
-    if (c->nat) /* the witness, made by synthesis */
-        c->rest_bytes += nv * sizeof(sp_fr);
 }
 
 /* Attaches c's key to every device that takes it (c->dev_mask). A device

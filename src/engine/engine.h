@@ -148,8 +148,9 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
  * inputs instead of witnesses, and their synthesis is the circuit's
  * witness generation (the witness and a, b, c in one pass, on
  * synth_threads threads; every constraint checked when check_witness).
- * nat and pk are borrowed as for sp_engine_register. The witness's bytes
- * count in the partition's reservation.
+ * nat and pk are borrowed as for sp_engine_register. The witness is made
+ * in the partition's a, b, c block, after c (pooled with it, counted in
+ * its bytes).
  * Returns as sp_engine_register; SP_ERR_INVALID_ARG also when nat's sizes
  *   do not match pk.
  */
@@ -331,7 +332,8 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st) SP_WARN_UNUSE
 void sp_engine_status_free(sp_engine_status *st);
 
 /* The bytes one partition of a registered circuit reserves: a, b, c
- * (abc) and the prover's other buffers (rest). Returns SP_ERR_INVALID_ARG
+ * (abc; with a native circuit's witness) and the prover's other buffers
+ * (rest). Returns SP_ERR_INVALID_ARG
  * for an unknown id. */
 sp_status sp_engine_partition_bytes(sp_engine *e, const char *circuit_id, size_t *abc, size_t *rest) SP_WARN_UNUSED;
 

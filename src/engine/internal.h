@@ -55,9 +55,10 @@ struct part {
     part_heap *heap;       /* the queue that holds it, or NULL */
     size_t hpos;           /* its position there */
     sp_fr *w;              /* witness (job->owns_witness: freed after the device call); a native
-                              circuit's is made by synthesis */
+                              circuit's is made by synthesis in the a, b, c block, after c */
     const void *input;     /* a native circuit's input (in job->inputs), else NULL */
-    void *abc;             /* a, b, c: one block of 3 * domain_size values, or NULL */
+    void *abc;             /* a, b, c: one block of 3 * domain_size values (and a native
+                              circuit's witness), or NULL */
     size_t res_abc;        /* budget bytes held for the a, b, c block (0 once released) */
     size_t res_rest;       /* budget bytes held for the prover's other buffers */
     sp_g16_partial partial;

@@ -154,7 +154,7 @@ void sp_eng_mem_pool_drain_locked(sp_engine *e, trash *t)
 
 void sp_eng_mem_trash_witness_locked(sp_engine *e, part *p, trash *t)
 {
-    if (p->w && p->job->owns_witness)
+    if (p->w && p->job->owns_witness && !p->job->circ->nat) /* a native one lives in the a, b, c block */
         trash_add(t, p->w, sizeof(sp_fr) * p->job->circ->pk->n_vars, 0, 0);
     p->w = NULL;
 }

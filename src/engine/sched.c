@@ -164,7 +164,7 @@ static int dispatch_one_locked(sp_engine *e, trash *t)
         return 0;
     /* The pool grows only while nothing waits for a device: pinning a new
      * block stalls every device call of the process while it runs (the
-     * driver holds its lock; ~1 s for 768 MiB on the H200, bench/NOTES.md),
+     * driver holds its lock, for about a second per GiB),
      * and synthesis further ahead of the devices gains nothing. So the
      * pool stays within synthesis workers + GPU workers blocks of a size,
      * what pool_prefill makes by default. */
@@ -221,14 +221,8 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
     sp_fr *a = p->abc, *b = a + n, *cc = b + n;
     sp_synth_ctl ctl = {e->cfg.bw_throttle ? &e->throttle : NULL, &p->job->abort, 0, &e->yields};
     int nt = e->cfg.synth_threads;
-    if (c->nat) {
-        /* The witness goes to the prover, then back to the freeing thread
-         * with the job's other owned witnesses. */
-        if (!p->w && !(p->w = malloc(sizeof(sp_fr) * (size_t)c->nat->n_vars))) {
-            snprintf(err, SP_ERR_LEN, "out of memory for the witness (%llu values)",
-                     (unsigned long long)c->nat->n_vars);
-            return SP_ERR_NOMEM;
-        }
+    if (c->nat) { /* the witness in the block, after a, b, c (partition_bytes) */
+        p->w = cc + n;
         return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
     }
     if (c->cs)

@@ -525,9 +525,9 @@ static void accepted(dreq *r, const djob *j)
     sp_dmn_http_send_json(r, 202, &w);
 }
 
-void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
 static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict);
 
+void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
 {
     if (sp_dmn_farm_on(d)) {
         sub_in in;
@@ -543,8 +543,8 @@ static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict);
         answer_job(d, r, j, sp_dmn_jobs_wait(d, j, 0), 0);
     else if (j)
         accepted(r, j);
-        sp_dmn_jobs_put(d, j);
     if (j)
+        sp_dmn_jobs_put(d, j);
 }
 
 /* wait_ms argument: default def, capped at server.max_wait; -1 when bad (answered). */

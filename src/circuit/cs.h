@@ -47,19 +47,11 @@
 #include <stdint.h>
 #include "snarkpipe.h"
 #include "field/field.h"
-
-typedef uint32_t sp_var;
-#define SP_CS_ONE ((sp_var)0)
+#include "circuit/rows.h"
 
 typedef enum { SP_CS_COUNT = 0, SP_CS_WITNESS = 1, SP_CS_RECORD = 2 } sp_cs_mode;
 
 typedef struct sp_cs_rec sp_cs_rec; /* recorded matrices (rec.h) */
-
-/* One term k * var of a linear combination (RECORD mode only). */
-typedef struct {
-    sp_var var;
-    sp_fr k;
-} sp_cs_term;
 
 /*
  * A linear combination: its value (kept in every mode) and, in RECORD
@@ -201,14 +193,5 @@ void sp_cs_skip(sp_cs *cs, uint64_t n_vars, uint64_t n_rows);
 /* RECORD: hands the recording to the caller (who frees it with
  * sp_cs_rec_free) and leaves the system without one. NULL otherwise. */
 sp_cs_rec *sp_cs_take_rec(sp_cs *cs);
-
-/*
- * The tail of the QAP vectors after the n_rows constraints (synth.h's
- * layout): a[n_rows + s] = w[s] for s = 0..n_public, b = c = 0 there, and
- * zeros up to n. On input: w holds at least n_public + 1 values.
- * Returns SP_ERR_INVALID_ARG when n < n_rows + n_public + 1.
- */
-sp_status sp_cs_abc_tail(sp_fr *a, sp_fr *b, sp_fr *c, size_t n, uint64_t n_rows, const sp_fr *w,
-                         uint64_t n_public) SP_WARN_UNUSED;
 
 #endif

@@ -32,7 +32,9 @@
 #include "snarkpipe.h"
 #include "field/field.h"
 #include "r1cs/r1cs.h"
-#include "circuit/cs.h"
+#include "circuit/rows.h"
+
+typedef struct sp_cs_rec sp_cs_rec;
 
 typedef struct {
     uint64_t *row; /* n_rows + 1 */

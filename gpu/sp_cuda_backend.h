@@ -1,15 +1,17 @@
 /*
- * What the CUDA proving backend (gpu/backend_cuda.c) needs beyond the core
- * of sp_cuda.h: the H step of the Groth16 prover on the device (gpu/hstep.cu)
- * and host-side helpers (gpu/host.cu). Plain C interface; nothing here
- * needs CUDA headers. Errors as in sp_cuda.h: SP_ERR_GPU with the call,
- * file, line and CUDA message in sp_cuda_error(ctx); nothing aborts.
+ * What the CUDA proving backend (gpu/backend/) needs beyond the core of
+ * sp_cuda.h: the H step of the Groth16 prover on the device
+ * (gpu/ntt/h_step.cu), the setup's fixed-base multiplication
+ * (gpu/curve/fixed_base.cu) and host-side functions (gpu/core/host.cu).
+ * Plain C interface; nothing here needs CUDA headers. Errors as in
+ * sp_cuda.h: SP_ERR_GPU with the call, file, line and CUDA message in
+ * sp_cuda_error(ctx); nothing aborts.
  */
 #ifndef SP_GPU_SP_CUDA_BACKEND_H
 #define SP_GPU_SP_CUDA_BACKEND_H
 
 #include <stddef.h>
-#include "sp_cuda.h"
+#include "gpu/sp_cuda.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +59,7 @@ sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *
                          const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
                          int bellperson) SP_WARN_UNUSED;
 
-/* ---- fixed-base multiplication for the setup (gpu/fixed_base.cu) ---- */
+/* ---- fixed-base multiplication for the setup (gpu/curve/fixed_base.cu) ---- */
 
 /*
  * out[i] = [k[i]] base for i < n: the contract of
@@ -116,7 +118,7 @@ sp_status sp_cuda_host_register(sp_cuda *ctx, const void *p, size_t bytes) SP_WA
 void sp_cuda_host_unregister(const void *p);
 
 /*
- * A staged upload (host.cu): host data of any kind, pageable too, copied
+ * A staged upload (core/host.cu): host data of any kind, pageable too, copied
  * to the device through a ring of pinned buffers, on a stream and a host
  * thread of its own, so that the caller's device work goes on meanwhile
  * (the CUDA backend uploads a proof's witness during its H step). From
@@ -145,7 +147,7 @@ sp_status sp_cuda_upload_start(sp_cuda_upload *u, void *dev, const void *src, si
  * with the reason in err (err_len bytes, NUL-terminated). */
 sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *err, size_t err_len) SP_WARN_UNUSED;
 
-/* ---- the proving backend (backend_cuda.c) ---- */
+/* ---- the proving backend (backend/backend_cuda.c) ---- */
 
 /*
  * Device memory cap of a CUDA backend (sp_cuda_set_mem_limit on its
@@ -161,7 +163,7 @@ void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes);
 /*
  * Precomputed window tables at key_attach (sp_cuda_msm_table_add): for
  * the key's resident G1 arrays of at least min_points points (default
- * SP_CUDA_MSM_BA2_MIN), H first, then A, B1 and C (their MSMs reach the
+ * SP_CUDA_MSM_BATCH_AFFINE_MIN), H first, then A, B1 and C (their MSMs reach the
  * table when the witness scalars are dense; 0/1-heavy ones are gathered
  * first and run without it), a table is made when it fits in what is left
  * of the backend's table budget and the device keeps free, beside it, the
@@ -170,8 +172,7 @@ void sp_backend_cuda_set_mem_limit(sp_backend *be, size_t bytes);
  * The budget is in bytes for all the backend's tables: SP_CUDA_MSM_TABLES
  * in the environment at open (util/bytes.h's syntax; 0 = no tables), by
  * default the device memory (the cap when set) over
- * SP_CB_TABLES_DEFAULT_DIV of backend_cuda.c (bench/NOTES.md has the
- * measurements it follows). Tables go with their key at key_detach; the
+ * SP_CB_TABLES_DEFAULT_DIV of backend/backend_cuda.c. Tables go with their key at key_detach; the
  * attach log names the tables made and their build times.
  * sp_backend_cuda_set_tables sets both for the next key_attach (tests);
  * sp_backend_cuda_table_bytes returns the device bytes of the tables kept.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # GPU-vs-CPU equality tests, end-to-end proofs on the GPU and the GPU
 # tables, in one go, on a machine with a CUDA device (gpu/sp_cuda.h,
-# gpu/backend_cuda.c; the checks in tests/gpu/, the timings in bench/gpu/).
+# gpu/backend/; the checks in tests/gpu/, the timings in bench/gpu/).
 # Under 10 minutes on an H200.
 #
 #   scripts/gpu-check.sh [BUILD_DIR] [options]

@@ -43,6 +43,5 @@ void bench_msm_acc(chk_env *env);     /* G1 XYZZ vs batch-affine at 2^24.., prof
 void bench_msm_witness(chk_env *env); /* plain vs split on 70% 0/1 scalars */
 void bench_stream(chk_env *env);      /* G1 MSM with resident vs streamed bases */
 void bench_msm_precomp(chk_env *env); /* plain vs precomputed tables, G1 2^22.., G2 */
-void bench_ba_forms(chk_env *env);    /* the batch-affine kernel forms side by side */
 
 #endif

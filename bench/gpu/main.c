@@ -1,28 +1,24 @@
 /*
- * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp |
- *            --ba-forms]
- *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--ntt-impl N] [--device N] [--no-bench]
+ * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp]
+ *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N] [--no-bench]
  * gpu_bench --curve
  *
  * The GPU timing runs, then their table. Built for one curve, the build's
  * (--curve prints it). --witness times only the plain vs split MSMs on
  * witness-like scalars; --msm-table only the modmul rates, the NTT at 2^24
- * and 2^26 and the MSM variants side by side (G1 2^22, 2^24, 2^26 unless
- * --quick; G2 2^22) and the plain vs precomputed-table MSMs; --ntt-ba the
- * NTT rows and the G1 accumulations side by side with their phases;
- * --ntt-table only the modmul rates and every NTT implementation at 2^22,
- * 2^24, .. --ntt (forward and inverse apart; --ntt-impl N: only
- * implementation N's rows, for a profiler); --stream only the rows of G1
- * MSMs with resident and streamed bases; --precomp only the modmul rates
- * and the plain vs precomputed-table rows (G1 2^22 to --g1, G2 2^22 to
- * --g2 with both Fp2 multiplications: window, table size, build time,
- * phases; G2 over G1 at each size); --ba-forms only the batch-affine
- * kernel forms (sp_cuda_set_ba_form) side by side, plain and over the
- * model's table, G1 2^22 to --g1 and G2 2^22 to --g2, with their phases
- * and G2 over G1 per form. Every timed call's result is checked (the
- * discrete-log oracle or the CPU): exit status 0 only when all were right.
- * "The modmul rates" include the latency of one Fp inversion in one
- * thread (Euclid and Fermat: what ba_top waits for once a round).
+ * and 2^26 in every form and the MSM accumulations side by side (G1
+ * 2^22, 2^24, 2^26 unless --quick; G2 2^22) and the plain vs
+ * precomputed-table MSMs; --ntt-ba the default NTT's rows and the G1
+ * accumulations side by side with their phases; --ntt-table only the
+ * modmul rates and every NTT form at 2^22, 2^24, .. --ntt (forward and
+ * inverse apart); --stream only the rows of G1 MSMs with resident and
+ * streamed bases; --precomp only the modmul rates and the plain vs
+ * precomputed-table rows (G1 2^22 to --g1, G2 2^22 to --g2: window, table
+ * size, build time, phases; G2 over G1 at each size). Every timed call's
+ * result is checked (the discrete-log oracle or the CPU): exit status 0
+ * only when all were right. "The modmul rates" include the latency of one
+ * Fp inversion in one thread (Euclid and Fermat: what the batch-affine
+ * rounds wait for once a round).
  * gpu_check's options (--no-checks, --only) are accepted and change
  * nothing here, so that one command line serves both programs
  * (scripts/gpu-check.sh); --no-bench leaves out every timing.
@@ -81,8 +77,8 @@ int main(int argc, char **argv)
     chk_opts o;
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
-                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp | --ba-forms] "
-                         "[--g1 LOG] [--g2 LOG] [--ntt-impl N] [--ntt LOG] [--device N]");
+                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp] "
+                         "[--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
     if (rc)
@@ -94,17 +90,12 @@ int main(int argc, char **argv)
     if (o.bench && o.stream) {
         bench_stream(&env);
         bench_table_print();
-    } else if (o.bench && o.ba_forms) {
-        bench_field(&env);
-        bench_ba_forms(&env);
-        bench_table_print();
     } else if (o.bench && o.precomp) {
         bench_field(&env); /* the modmul rates the MSMs are made of */
         bench_msm_precomp(&env);
         bench_table_print();
     } else if (o.bench && env.ntt_table) {
-        if (env.ntt_impl < 0)
-            bench_field(&env);
+        bench_field(&env);
         bench_ntt(&env);
         bench_table_print();
     } else if (o.bench && env.sweep) {

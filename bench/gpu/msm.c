@@ -3,9 +3,9 @@
  * below r unless stated, every timed configuration's warm-up call checked
  * against the discrete-log oracle (tests/gpu/gpu_check.h).
  *
- * The variant table times each (multiplication, accumulation variant)
- * configuration of chk_msm_cfgs at G1 2^22, 2^24, 2^26 (not with --quick)
- * and G2 2^22, side by side. Large base sets are a progression of period
+ * The accumulation table times each configuration of chk_msm_cfgs (but
+ * the check-only one of few threads) at G1 2^22, 2^24, 2^26 (not with
+ * --quick) and G2 2^22, side by side. Large base sets are a progression of period
  * 2^20 (G1) or 2^18 (G2) made on the host once and tiled on the device, so
  * 2^26 G1 bases cost one 2^20 progression; the oracle reads the logs
  * modulo the period, so it stays exact.
@@ -106,10 +106,9 @@ static void window_sweep(chk_env *env, const chk_grp *g, const void *db, const v
     }
 }
 
-/* Rows for the default configuration at 2^min_log .. 2^max_log (step 2),
- * with the sppark anchors; the window sweep at 2^22 and up when sweep. */
-static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, unsigned max_log,
-                         const char *const *anchors, int sweep)
+/* Rows for the default configuration at 2^min_log .. 2^max_log (step 2);
+ * the window sweep at 2^22 and up when sweep. */
+static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, unsigned max_log, int sweep)
 {
     const chk_grp *g = in->g;
     chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -124,15 +123,15 @@ static void default_rows(chk_env *env, const bench_in *in, unsigned min_log, uns
         double ms = bench_time_msm(env, in, n, want, k <= 20 ? 7 : 3, what);
         if (ms < 0)
             return;
-        bench_table_row(what, size, ms, "ms", anchors[(k - 16) / 2]);
+        bench_table_row(what, size, ms, "ms", "");
         if (sweep && k >= 22)
             window_sweep(env, g, in->db, in->ds, n, k, want, "", sweep_all, 4);
     }
 }
 
-/* The variant table: ms[k][c] for the sizes 2^logs[k] and every
- * configuration c (the PTX one only at the smallest size, it is the
- * slowest by far); rows go to the main table too. */
+/* The accumulation table: ms[k][c] for the sizes 2^logs[k] and every
+ * configuration c with the device's count of threads; rows go to the main
+ * table too. */
 #define BENCH_MAX_SIZES 4
 static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs, int nlogs,
                          double ms[][CHK_MSM_NCFG])
@@ -144,12 +143,8 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
         chk_oracle(env, g, want, in->sc, n, NULL, &in->b0, &in->d, in->period);
         for (int c = 0; c < CHK_MSM_NCFG; c++) {
             ms[k][c] = -1;
-            /* above the smallest size only the accumulations, even/odd v2
-             * (the multiplications and the XYZZ variants are known) */
-            if (k > 0 && (chk_msm_cfgs[c].impl != 2 || chk_msm_cfgs[c].variant != 2))
-                continue;
-            if (g->group == 1 && chk_msm_cfgs[c].fp2 != chk_msm_cfgs[0].fp2)
-                continue; /* G2's Fp2 multiplication alone: the same G1 code */
+            if (chk_msm_cfgs[c].ba_threads)
+                continue; /* a check's shape, not a product's */
             chk_msm_use(env, &chk_msm_cfgs[c]);
             char what[96], size[16];
             snprintf(what, sizeof what, "%s MSM, %s", g->name, chk_msm_cfgs[c].name);
@@ -164,7 +159,7 @@ static void variant_rows(chk_env *env, const bench_in *in, const unsigned *logs,
 
 static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MSM_NCFG])
 {
-    printf("\nMSM variants, ms (median of 3; bases+scalars on device, random scalars):\n|  |");
+    printf("\nMSM accumulations, ms (median of 3; bases+scalars on device, random scalars):\n|  |");
     for (int c = 0; c < CHK_MSM_NCFG; c++)
         printf(" %s |", chk_msm_cfgs[c].name);
     printf("\n|---|");
@@ -180,7 +175,7 @@ static void print_matrix(const char *const *label, int nrows, double ms[][CHK_MS
 }
 
 /* The window sweep with the last configuration's G1 accumulation (the
- * batch-affine items) at 2^22 and up: the check of its cost model. */
+ * batch-affine rounds) at 2^22 and up: the check of its cost model. */
 static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, unsigned nlogs)
 {
     static const unsigned cs[4] = {16, 18, 20, 22}; /* W = 16, 15, 13, 12 (the model: 16 at 2^22, 15 at 2^24, 13 at 2^26) */
@@ -201,15 +196,6 @@ static void acc_sweep(chk_env *env, const bench_in *in, const unsigned *logs, un
 
 void bench_msm(chk_env *env)
 {
-#if SP_CURVE_BN254 /* issue 12's target; the sppark figures below are BLS12-381's */
-    static const char *const g1_anchor[6] = {"", "", "", "", "target 60", ""};
-#else
-    static const char *const g1_anchor[6] = {"sppark 8.8 ms (host bases)", "sppark 23.3 ms",
-                                             "sppark 30.4 ms", "sppark 58.1 ms",
-                                             "sppark 172.8 ms; target 90",
-                                             "sppark 602.4 ms; target 300"};
-#endif
-    static const char *const g2_anchor[6] = {"", "", "", "", "", ""};
     unsigned g1 = env->max_g1, g2 = env->max_g2; /* --quick: 24 unless --g1 (main.c) */
     if (g1 > 26)
         g1 = 26;
@@ -225,7 +211,7 @@ void bench_msm(chk_env *env)
     bench_in in;
     if (bench_in_make(env, &in, &chk_grp_g1, g1 > 22 ? g1 : 22, 20)) {
         if (!env->table)
-            default_rows(env, &in, 16, env->quick ? 18 : 20, g1_anchor, 0);
+            default_rows(env, &in, 16, env->quick ? 18 : 20, 0);
         variant_rows(env, &in, logs1, (int)n1, ms);
         if (!env->table) { /* window sweep, in the default configuration */
             chk_msm_use(env, &chk_msm_cfgs[0]);
@@ -243,7 +229,7 @@ void bench_msm(chk_env *env)
     bench_in_free(env, &in);
     if (bench_in_make(env, &in, &chk_grp_g2, g2, 18)) {
         if (!env->table)
-            default_rows(env, &in, 16, env->quick ? 16 : 20, g2_anchor, 0);
+            default_rows(env, &in, 16, env->quick ? 16 : 20, 0);
         variant_rows(env, &in, logs2, 1, ms + n1);
     }
     bench_in_free(env, &in);
@@ -360,12 +346,12 @@ void bench_msm_witness(chk_env *env)
 }
 
 /* G1, random scalars, bases and scalars on the device: the default
- * configuration and the other accumulation side by side at 2^24 .. max_g1
- * (step 2), each call's phases printed (the batch-affine rounds' kernels
- * too). */
+ * configuration (by size: batch-affine here) and the XYZZ accumulation
+ * side by side at 2^24 .. max_g1 (step 2), each call's phases printed (the
+ * batch-affine rounds' kernels too). */
 void bench_msm_acc(chk_env *env)
 {
-    const chk_msm_cfg *cfgs[2] = {&chk_msm_cfgs[0], &chk_msm_cfgs[CHK_MSM_NCFG - 1]};
+    const chk_msm_cfg *cfgs[2] = {&chk_msm_cfgs[0], &chk_msm_cfgs[1]};
     unsigned max = env->max_g1 > 26 ? 26 : env->max_g1;
     bench_in in;
     if (max >= 24 && bench_in_make(env, &in, &chk_grp_g1, max, 20)) {

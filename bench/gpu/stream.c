@@ -30,7 +30,7 @@ static double time_g1(chk_env *env, const void *b, const sp_scalar *s, size_t n,
     return bench_median(t, 3) * 1e3;
 }
 
-static void bench_size(chk_env *env, unsigned k, const char *anchor)
+static void bench_size(chk_env *env, unsigned k)
 {
     size_t n = (size_t)1 << k;
     void *b_pin = NULL, *b_dev = NULL;
@@ -62,7 +62,7 @@ static void bench_size(chk_env *env, unsigned k, const char *anchor)
         snprintf(what, sizeof what, "G1 MSM, bases streamed from pinned host, %u chunk%s", parts[i],
                  parts[i] > 1 ? "s (copies overlapped)" : " (copy, then compute)");
         ms = time_g1(env, b_pin, s_pin, n, n / parts[i], 0, &want, what);
-        bench_table_row(what, size, ms, "ms", anchor);
+        bench_table_row(what, size, ms, "ms", "");
         if (i == 1) {
             size_t held = sp_cuda_scratch_bytes(env->cu);
             size_t model = sp_cuda_msm_stream_bytes(env->cu, 1, n, n / 4, SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
@@ -82,8 +82,8 @@ out:
 void bench_stream(chk_env *env)
 {
     if (env->max_g1 >= 22)
-        bench_size(env, 22, "sppark 58.1 ms (host bases)");
+        bench_size(env, 22);
     if (env->max_g1 >= 24)
-        bench_size(env, 24, "sppark 172.8 ms (host bases)");
+        bench_size(env, 24);
     chk_tally();
 }

@@ -21,7 +21,7 @@
  * which the Montgomery code relies on (mont.h, fp_x86.c).
  *
  * One source for every backend: the CPU fields (fp.c, fr.c through
- * field_tmpl.h, fp_x86.c) and the CUDA backend (gpu/field.cuh), which
+ * field_tmpl.h, fp_x86.c) and the CUDA backend (gpu/field/field.cuh), which
  * reads each 64-bit limb as two 32-bit words, low word first. Plain macros
  * so that both C11 and CUDA C++ can use them in constant expressions.
  * tools/gen_frobenius.py prints the values from the curve parameters.

@@ -112,7 +112,7 @@ struct sp_backend {
      *   it), msm_a, msm_b1, msm_c, msm_b2, and with in->fill: fill (its
      *   duration, beside the witness MSMs), ab_up (then a and b sent from
      *   the fill's thread, in place of copy_ab) and fill_wait (what the H
-     *   step waited for both after the witness MSMs) (gpu/backend_proof.c).
+     *   step waited for both after the witness MSMs) (gpu/backend/backend_proof.c).
      *   Stages that run beside others (wit_up, fill, ab_up) are those
      *   sp_backend_side_stage names.
      */
@@ -202,7 +202,7 @@ sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *base
 /*
  * Backends other than cpu come from providers that the program linking
  * them registers (the CUDA backend registers itself when its object is
- * linked in: gpu/backend_cuda.c), so the library never names one.
+ * linked in: gpu/backend/backend_cuda.c), so the library never names one.
  * A provider answers to `prefix` and `prefix:N`; `auto_name` is what
  * "auto" tries first (NULL: not tried).
  */

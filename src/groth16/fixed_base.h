@@ -29,7 +29,7 @@ sp_status sp_g1_fixed_base_mul_var(sp_g1_affine *out, const sp_g1_affine *base, 
 sp_status sp_g2_fixed_base_mul_var(sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k, size_t n,
                                    int threads) SP_WARN_UNUSED;
 
-/* The window table both the CPU and the GPU (gpu/fixed_base.cu) use:
+/* The window table both the CPU and the GPU (gpu/curve/fixed_base.cu) use:
  * 32 windows of 8 bits, 255 nonzero digits each. */
 #define SP_FB_WINDOWS 32
 #define SP_FB_DIGITS 255

@@ -38,7 +38,6 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
     env->max_g1 = 26;
     env->max_g2 = 22;
     env->max_ntt = 26;
-    env->ntt_impl = -1;
     if (argc == 2 && !strcmp(argv[1], "--curve"))
         return 1;
     for (int i = 1; i < argc; i++) {
@@ -60,8 +59,6 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             o->stream = 1;
         else if (!strcmp(argv[i], "--precomp"))
             o->precomp = 1;
-        else if (!strcmp(argv[i], "--ba-forms"))
-            o->ba_forms = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--only"))
             o->only = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))
@@ -70,8 +67,6 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             env->max_g2 = (unsigned)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--ntt"))
             env->max_ntt = (unsigned)atoi(argv[++i]), sizes_set |= 2;
-        else if (i + 1 < argc && !strcmp(argv[i], "--ntt-impl"))
-            env->ntt_impl = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--device"))
             o->device = atoi(argv[++i]);
         else {
@@ -354,56 +349,18 @@ void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind
 
 /* ---- the MSM configurations ---- */
 
-/* The first is the context's default (sp_cuda_create). */
+/* The first is the context's default (sp_cuda_create); the last the
+ * batch-affine accumulation (bench/gpu/msm.c sweeps its windows). */
 const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG] = {
-    {2, 2, SP_CUDA_MSM_ACC_DEFAULT, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT,
-     0, "even/odd, v2, accumulation by size (default)"},
-    {1, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "64-bit"},
-    {0, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "PTX"},
-    {2, 0, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v0"},
-    {2, 1, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v1"},
-    {2, 2, 0, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, v2, XYZZ"},
-    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, 0, 0, "even/odd, batch-affine rounds (G1), Fermat inversion"},
-    {2, 2, 1, SP_CUDA_FP2_MUL_DEFAULT, SP_BA_INV_VAR, 0, "even/odd, batch-affine rounds (G1), binary inversion"},
-    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_APPLY_LEAN,
-     0, "even/odd, batch-affine items, other Fp2 mul (G2), lean sums only"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, 0,
-     0, "even/odd, batch-affine items, forms 0 (Fermat, sums whole, one item a step)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN,
-     0, "even/odd, batch-affine items, G2 lean sums on one lane"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT | SP_BA_APPLY_LEAN | SP_BA_APPLY_LANES,
-     0, "even/odd, batch-affine items, G2 lean sums over two lanes"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_G2_NORM,
-     0, "even/odd, batch-affine items, G2 inverting den itself"},
-    {2, 2, 2, !SP_CUDA_FP2_MUL_DEFAULT, SP_BA_G2_NORM | SP_BA_DENS_PIPE,
-     0, "even/odd, batch-affine items, other Fp2 mul, G2 norms and the dens pipeline (Fermat)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, (SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_DENS_PAIR) | SP_BA_DENS_PIPE,
-     0, "even/odd, batch-affine items, the dens pipeline"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
-     0, "even/odd, batch-affine items, the other bucket reduction (running sums / split)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_LISTS_FILL,
-     0, "even/odd, batch-affine items, the other items' buckets (max-scan / filled)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_PARTS_3,
-     0, "even/odd, batch-affine items, the split's parts at the other occupancy (3 / 4 blocks)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_CHAINS,
-     0, "even/odd, batch-affine items, the rounds in the other number of chains (1 / 2)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_APPLY_PIPE, 0,
-     "even/odd, batch-affine items, the sums' loads the other way (pipelined / in step)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 256,
-     "even/odd, batch-affine items, rounds of 256 threads (many items a thread)"},
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_APPLY_PIPE, 256,
-     "even/odd, batch-affine items, the other sums' loads, rounds of 256 threads"},
-    /* last: the accumulation whose windows the sweep times */
-    {2, 2, 2, SP_CUDA_FP2_MUL_DEFAULT, SP_CUDA_BA_FORM_DEFAULT, 0, "even/odd, batch-affine items"},
+    {SP_CUDA_ACC_BY_SIZE, 0, "accumulation by size (default)"},
+    {SP_CUDA_ACC_XYZZ, 0, "XYZZ"},
+    {SP_CUDA_ACC_BATCH_AFFINE, 256, "batch-affine, rounds of 256 threads (many items a thread)"},
+    {SP_CUDA_ACC_BATCH_AFFINE, 0, "batch-affine"},
 };
 
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg)
 {
-    sp_cuda_set_mul_impl(env->cu, cfg->impl);
-    sp_cuda_set_msm_variant(env->cu, cfg->variant);
     sp_cuda_set_msm_acc(env->cu, cfg->acc);
-    sp_cuda_set_fp2_mul(env->cu, cfg->fp2);
-    sp_cuda_set_ba_form(env->cu, cfg->ba);
     sp_cuda_set_ba_threads(env->cu, cfg->ba_threads);
 }
 

@@ -12,8 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "curve/curve.h"
-#include "gpu/backend_cuda.h"
+#include "gpu/backend/backend_cuda.h"
 #include "gpu/sp_cuda.h"
+#include "gpu/sp_cuda_tune.h"
 #include "test.h"
 
 typedef struct {
@@ -26,9 +27,7 @@ typedef struct {
     int sweep;     /* --ntt-ba: only the NTT rows 2^16.. of both passes (even/odd) and the
                     * G1 accumulations side by side with their phase times */
     int ntt_table; /* --ntt-table: only the modmul rates and the NTT rows of every
-                    * implementation, 2^22 to --ntt */
-    int ntt_impl;  /* --ntt-impl N: of the NTT rows only implementation N (no modmul
-                    * rows with --ntt-table); -1 for all */
+                    * form, 2^22 to --ntt */
     unsigned max_g1, max_g2, max_ntt; /* largest log2 sizes timed */
 } chk_env;
 
@@ -41,7 +40,6 @@ typedef struct {
     int witness;       /* --witness */
     int stream;        /* --stream */
     int precomp;       /* --precomp */
-    int ba_forms;      /* --ba-forms */
     const char *only;  /* --only field|ntt|msm|split|hstep|backend, or NULL */
 } chk_opts;
 /* Fills *o and env's sizes and flags from argv. Returns 0; 1 for a lone
@@ -120,18 +118,17 @@ extern const char *const chk_wit_name[W_KINDS];
 /* Witness-like scalars of the given distribution. */
 void chk_witness_scalars(chk_env *env, uint64_t *sc, size_t n, chk_wit_kind kind);
 
-/* One (multiplication, accumulation variant, G1 accumulation, G2
- * batch-affine Fp2 multiplication, batch-affine kernel forms, rounds'
- * threads) configuration of the device MSM (sp_cuda_set_mul_impl,
- * sp_cuda_set_msm_variant, sp_cuda_set_msm_acc, sp_cuda_set_fp2_mul,
- * sp_cuda_set_ba_form, sp_cuda_set_ba_threads). The first is the
- * context's default; every equality check runs all of them. */
+/* One (bucket accumulation, rounds' threads) configuration of the device
+ * MSM (sp_cuda_set_msm_acc, sp_cuda_set_ba_threads): the default (by
+ * size), each accumulation forced, the batch-affine rounds with many items
+ * a thread; the last is the batch-affine one. The first is the context's
+ * default; every equality check runs all of them. */
 typedef struct {
-    int impl, variant, acc, fp2, ba;
+    int acc;             /* SP_CUDA_ACC_* */
     unsigned ba_threads; /* sp_cuda_set_ba_threads: 0 by the device */
     const char *name;
 } chk_msm_cfg;
-#define CHK_MSM_NCFG 23
+#define CHK_MSM_NCFG 4
 extern const chk_msm_cfg chk_msm_cfgs[CHK_MSM_NCFG];
 /* Selects cfg on env->cu (restore with the default, cfg 0). */
 void chk_msm_use(chk_env *env, const chk_msm_cfg *cfg);

@@ -303,7 +303,7 @@ static void check_backend_tables(chk_env *env, sp_backend *be, sp_backend *cpu, 
     compare_prove(env, be, cpu, pk, d, &dense, 0, "resident, MSM tables, dense witness");
     be->key_detach(be, pk);
     CHECKF(sp_backend_cuda_table_bytes(be) == 0, "MSM tables kept after key_detach");
-    sp_backend_cuda_set_tables(be, 0, SP_CUDA_MSM_BA2_MIN);
+    sp_backend_cuda_set_tables(be, 0, SP_CUDA_MSM_BATCH_AFFINE_MIN);
     CHECKF(be->key_attach(be, pk, err) == SP_OK, "key_attach: %s", err);
     CHECKF(sp_backend_cuda_table_bytes(be) == 0, "MSM tables with a budget of 0");
     free(dense.w);

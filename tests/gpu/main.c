@@ -11,7 +11,7 @@
  * own keeps a fault in one, which leaves the CUDA context unusable, from
  * failing the others).
  * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba, --ntt-table,
- * --precomp, --ba-forms, --g1, --g2, --ntt, --ntt-impl) are accepted and change nothing here, so that one command
+ * --precomp, --g1, --g2, --ntt) are accepted and change nothing here, so that one command
  * line serves both programs (scripts/gpu-check.sh). Exit status 0 only
  * when every check passed.
  */

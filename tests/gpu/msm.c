@@ -13,16 +13,12 @@
 #include "gpu_check.h"
 
 /* Runs the GPU MSM in every configuration with poisoned output and
- * compares with want (G1 skips the configurations that differ from the
- * default's in the Fp2 multiplication alone); leaves the default
- * configuration selected. */
+ * compares with want; leaves the default configuration selected. */
 static void run_cmp_split(chk_env *env, const chk_grp *g, int split, const void *want,
                           const void *aff, const uint64_t *sc, size_t n, unsigned window,
                           const char *what)
 {
     for (int c = 0; c < CHK_MSM_NCFG; c++) {
-        if (g->group == 1 && chk_msm_cfgs[c].fp2 != chk_msm_cfgs[0].fp2)
-            continue;
         unsigned char got[sizeof(sp_g2_jac)];
         memset(got, 0xa5, sizeof got);
         chk_msm_use(env, &chk_msm_cfgs[c]);
@@ -309,50 +305,11 @@ static void table_cmp(chk_env *env, const chk_grp *g, const void *want, const vo
         sp_cuda_set_msm_ba_group(env->cu, old);
     }
     table_one(env, g, T_PLAIN, want, db, ds, n, tc == 8 ? 9 : 8, 0, what); /* another layout */
-    if (g->group == 2) { /* the other Fp2 multiplication over the table */
-        char w[96];
-        snprintf(w, sizeof w, "%s, the other Fp2 multiplication", what);
-        int f = sp_cuda_set_fp2_mul(env->cu, !SP_CUDA_FP2_MUL_DEFAULT);
-        table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
-        sp_cuda_set_fp2_mul(env->cu, f);
-    }
-    /* the batch-affine kernel forms: none, each alone, the default with
-     * the other bucket reduction, with the other items' buckets and with
-     * the split's parts at 3 blocks, in the other number of chains, with
-     * the sums' loads the other way, the 128-thread sums, the sums over
-     * two lanes, the default's bits without the norms and with the dens
-     * pipeline, all (and the dens pipeline and the max-scan in two
-     * chains) */
-    static const int forms[] = {0, SP_BA_INV_VAR, SP_BA_APPLY_LEAN, SP_BA_DENS_PAIR, SP_BA_WIDE_ITEMS,
-                                SP_BA_G2_NORM, SP_BA_DENS_PIPE, SP_BA_REDUCE_SPLIT, SP_BA_LISTS_FILL,
-                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_REDUCE_SPLIT,
-                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_LISTS_FILL,
-                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_PARTS_3,
-                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_CHAINS,
-                                SP_CUDA_BA_FORM_DEFAULT ^ SP_BA_APPLY_PIPE,
-                                SP_BA_APPLY_LEAN | SP_BA_APPLY_128, SP_BA_APPLY_LEAN | SP_BA_APPLY_LANES,
-                                SP_CUDA_BA_FORM_DEFAULT & ~SP_BA_G2_NORM,
-                                SP_CUDA_BA_FORM_DEFAULT | SP_BA_DENS_PIPE | SP_BA_G2_NORM, SP_BA_FORM_ALL,
-                                SP_BA_DENS_PIPE | SP_BA_CHAINS};
-    for (size_t fi = 0; fi < sizeof forms / sizeof forms[0]; fi++) {
-        if (forms[fi] == SP_CUDA_BA_FORM_DEFAULT)
-            continue; /* ran above */
-        char w[96];
-        snprintf(w, sizeof w, "%s, batch-affine form %d", what, forms[fi]);
-        int f = sp_cuda_set_ba_form(env->cu, forms[fi]);
-        table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
-        sp_cuda_set_ba_form(env->cu, f);
-    }
-    /* many items a thread (rounds of 256 threads), the sums' loads both ways */
+    /* many items a thread (rounds of 256 threads) */
     unsigned thr = sp_cuda_set_ba_threads(env->cu, 256);
-    for (int pi = 0; pi < 2; pi++) {
-        const int form = SP_CUDA_BA_FORM_DEFAULT ^ (pi ? SP_BA_APPLY_PIPE : 0);
-        char w[96];
-        snprintf(w, sizeof w, "%s, rounds of 256 threads, form %d", what, form);
-        int f = sp_cuda_set_ba_form(env->cu, form);
-        table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
-        sp_cuda_set_ba_form(env->cu, f);
-    }
+    char w[96];
+    snprintf(w, sizeof w, "%s, rounds of 256 threads", what);
+    table_one(env, g, T_PLAIN, want, db, ds, n, 0, 1, w);
     sp_cuda_set_ba_threads(env->cu, thr);
     int old = sp_cuda_set_msm_table(env->cu, 0);
     table_one(env, g, T_PLAIN, want, db, ds, n, 0, 0, what);
@@ -461,7 +418,7 @@ static void check_tables(chk_env *env, const chk_grp *g, unsigned max_log)
 void chk_msm(chk_env *env)
 {
     chk_msm_use(env, &chk_msm_cfgs[0]);
-    printf("  (every comparison runs each multiplication and accumulation variant:");
+    printf("  (every comparison runs each accumulation:");
     for (int c = 0; c < CHK_MSM_NCFG; c++)
         printf(" %s%s", chk_msm_cfgs[c].name, c + 1 < CHK_MSM_NCFG ? ";" : ")\n");
     check_group(env, &chk_grp_g1, env->quick ? 14 : 20);

@@ -56,8 +56,8 @@ out:
 
 void chk_ntt(chk_env *env)
 {
-    /* the fused passes change shape at 2^10 (two passes) and 2^19 (three),
-     * ntt_fs.cu (5..8) starts at 2^12: up to 2^20 for them even with --quick */
+    /* the passes change shape at 2^10 (two passes) and 2^19 (three), the
+     * column twiddles start at 2^12: up to 2^20 for them even with --quick */
     unsigned max = env->quick ? 14 : 20, fmax = 20;
     sp_fr *dev = NULL;
     if (!chk_ok(env, sp_cuda_malloc(env->cu, (void **)&dev, ((size_t)1 << fmax) * sizeof(sp_fr)),
@@ -66,27 +66,21 @@ void chk_ntt(chk_env *env)
         return;
     }
     unsigned long before = sp_test_failures;
-    int dflt = sp_cuda_set_mul_impl(env->cu, 0), dflt_ntt = sp_cuda_set_ntt_impl(env->cu, 0);
-    /* ntt.cu, ntt_fused.cu by stages, rounds of 3, 2, 3; ntt_fs.cu's four;
-     * 9 (by size); ntt_fs.cu's two-barrier passes; 11 (by size); 8 with
-     * three blocks per SM; two-barrier passes with derived positions, with
-     * two and three blocks per SM, with blocks of 256 and 128 threads (2
-     * and 1 columns in 8- and 9-stage passes: every size from 2^15, where
-     * 2^17 and 2^18 have 9-stage passes, 2^16 8-stage ones) */
-    for (int ntt = 0; ntt < 17; ntt++) {
-        sp_cuda_set_ntt_impl(env->cu, ntt);
-        for (int impl = ntt < 2 ? 0 : 2; impl < 3; impl++) { /* PTX, 64-bit, even/odd */
-            sp_cuda_set_mul_impl(env->cu, impl);
-            for (unsigned k = 0; k <= max; k++)
-                check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
-            for (unsigned k = 1; k <= max; k += 3)
-                check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
-            for (unsigned k = max + 1; ntt >= 1 && k <= fmax; k += k < 18 && ntt < 13 ? 3 : 1)
-                check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
-        }
+    /* by size (the default), in place, rounds of two, column twiddles
+     * (every size from max + 1: 2^17 and 2^18 have 9-stage passes of 2
+     * columns, 2^16 8-stage ones of 4) */
+    const int dflt = sp_cuda_set_ntt_form(env->cu, SP_CUDA_NTT_BY_SIZE);
+    for (int form = SP_CUDA_NTT_BY_SIZE; form <= SP_CUDA_NTT_COLUMNS; form++) {
+        sp_cuda_set_ntt_form(env->cu, form);
+        for (unsigned k = 0; k <= max; k++)
+            check_size(env, k, SP_NTT_ROOTS_SNARKJS, dev);
+        for (unsigned k = 1; k <= max; k += 3)
+            check_size(env, k, SP_NTT_ROOTS_ZKCRYPTO, dev);
+        for (unsigned k = max + 1; form != SP_CUDA_NTT_IN_PLACE && k <= fmax;
+             k += k < 18 && form != SP_CUDA_NTT_COLUMNS ? 3 : 1)
+            check_size(env, k, k & 1 ? SP_NTT_ROOTS_ZKCRYPTO : SP_NTT_ROOTS_SNARKJS, dev);
     }
-    sp_cuda_set_mul_impl(env->cu, dflt);
-    sp_cuda_set_ntt_impl(env->cu, dflt_ntt);
+    sp_cuda_set_ntt_form(env->cu, dflt);
     /* bad input: a host pointer is refused, not dereferenced */
     sp_cuda_ntt_domain *gd = NULL;
     if (chk_ok(env, sp_cuda_ntt_domain_create(env->cu, &gd, 4, SP_NTT_ROOTS_SNARKJS), "domain")) {
@@ -97,9 +91,8 @@ void chk_ntt(chk_env *env)
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 29, SP_NTT_ROOTS_SNARKJS) == SP_ERR_INVALID_ARG);
     CHECK(sp_cuda_ntt_domain_create(env->cu, &gd, 4, 3) == SP_ERR_INVALID_ARG);
     printf("  ntt 2^0..2^%u forward and inverse equal to the CPU (snarkjs roots; zkcrypto "
-           "every third size; plain and fused passes with all three multiplications, the "
-           "fused rounds of 2 and 3 stages and the column-twiddle passes with the even/odd "
-           "one; fused up to 2^%u): %s\n", max, fmax,
+           "every third size; by size, in place, rounds of two and column twiddles; the "
+           "passes up to 2^%u): %s\n", max, fmax,
            sp_test_failures == before ? "yes" : "NO");
     sp_cuda_dev_free(env->cu, dev);
     chk_tally();

@@ -13,10 +13,12 @@
 #   - plan: the claim's plan (EXPLAIN of the statement the daemon logged,
 #     with its parameters, in a transaction rolled back): the index it
 #     reads and whether it sorts sp_parts rows (it must not);
+#   - isolated claim p50 / p99 ms: the same statement's execution time
+#     (EXPLAIN ANALYZE, in a transaction rolled back, 30 runs, the daemon
+#     paused): without the daemon's connection and scheduling around it;
 #   - schema-1 claim p50 / p99 ms: for comparison, the claim statement of
 #     schema version 1 (before the partial index in claim order), with its
-#     index, timed the same way on the same rows (EXPLAIN ANALYZE, rolled
-#     back, 10 runs).
+#     index, timed the same way on the same rows (10 runs).
 #
 #   bench/farm-queue.sh [BUILD [SIZES [SECONDS]]]
 #   defaults: build, "10000 100000 1000000", 20
@@ -49,12 +51,12 @@ pg_sql "SELECT pg_reload_conf()" >/dev/null
     printf '[keys]\nload_threads = 1\n[circuit.c]\nzkey = %s\n' "$T/c.zkey"
     printf '[farm]\nqueue = %s\nnode_id = bench\npoll = 1s\nmax_claims = 8\n' "$PG_URL"
 } >"$T/d.conf"
-"$build/snarkpipe-daemon" --config "$T/d.conf" 2>>"$T/d.log" &
+"$bin" daemon --config "$T/d.conf" 2>>"$T/d.log" &
 dp=$!
 for _ in $(seq 600); do [ -s "$T/ready" ] && break; sleep 0.1; done
 [ -s "$T/ready" ] || { echo "farm-queue.sh: the daemon did not start"; tail "$T/d.log"; exit 1; }
 cl() { "$bin" client --addr "unix:$T/d.sock" "$@"; }
-cl prove --circuit c --request-id template --out-dir "$T/tpl" "$T/c.wtns" >/dev/null || { echo "farm-queue.sh: the template job failed"; exit 1; }
+mkdir -p "$T/tpl"; cl prove --circuit c --request-id template --out-dir "$T/tpl" "$T/c.wtns" >/dev/null || { echo "farm-queue.sh: the template job failed"; exit 1; }
 pg_sql "CREATE TABLE bench_tpl AS SELECT j.circuit_digest AS digest, j.n_public, p.input, p.expect_pub
         FROM sp_jobs j JOIN sp_parts p ON p.job_id = j.id WHERE j.request_id = 'template'" >/dev/null
 
@@ -89,8 +91,8 @@ last_claim() {
 done_count() { cl metrics | awk '$1 == "snarkpipe_farm_proofs_stored_total" { print $2 }'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}'); drain window ${secs} s"
-printf '| queued partitions | fill s | claim p50 ms | claim p99 ms | claims timed | drain partitions/s | plan of the claim | schema-1 claim p50 ms | schema-1 claim p99 ms |\n'
-printf '|--:|--:|--:|--:|--:|--:|---|--:|--:|\n'
+printf '| queued partitions | fill s | claim p50 ms | claim p99 ms | claims timed | drain partitions/s | plan of the claim | isolated claim p50 ms | isolated claim p99 ms | schema-1 claim p50 ms | schema-1 claim p99 ms |\n'
+printf '|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n'
 for n in $sizes; do
     cl pause >/dev/null
     for _ in $(seq 100); do [ "$(pg_sql "SELECT count(*) FROM sp_parts WHERE state = 'claimed'")" = 0 ] && break; sleep 0.2; done
@@ -114,13 +116,18 @@ for n in $sizes; do
     read -r p50 p99 <<<"$(claim_ms "$off" | pct)"
     nclaims=$(claim_ms "$off" | wc -l)
     last_claim | sed 's/EXECUTE bench_claim(/EXPLAIN EXECUTE bench_claim(/' >"$T/explain.sql"
-    plan=$(pg_as "$PG_BIN/psql" -h "$PG_DIR" -U sp -d farm -qAt -v ON_ERROR_STOP=1 -c "BEGIN" -f "$T/explain.sql" -c "ROLLBACK" 2>&1)
+    plan=$({ echo "BEGIN;"; cat "$T/explain.sql"; echo "ROLLBACK;"; } | pg_as "$PG_BIN/psql" -h "$PG_DIR" -U sp -d farm -qAt -v ON_ERROR_STOP=1 2>&1)
     echo "$plan" >"$T/plan_$n.txt"
     idx=$(echo "$plan" | grep -o "Index Scan using sp_parts_queue on sp_parts" | head -1 | awk '{print $4}')
     # a Sort whose subtree reads sp_parts would sort the queue; the one over the candidates reads the CTE only
     sorts=$(echo "$plan" | awk '/Sort  \(/ { d = index($0, "->"); s = 1; next } s && /->/ { if (index($0, "->") <= d) s = 0 }
                                 s && /(Scan|Scan using [a-z_0-9]*) on sp_parts/ { bad = 1 } END { print bad ? "SORTS sp_parts" : "no sort of sp_parts" }')
     seq=$(echo "$plan" | grep -q "Seq Scan on sp_parts" && echo ", SEQ SCAN of sp_parts")
+    for _ in $(seq 30); do
+        { echo "BEGIN;"; sed 's/^EXPLAIN EXECUTE/EXPLAIN (ANALYZE) EXECUTE/' "$T/explain.sql"; echo "ROLLBACK;"; } |
+            pg_as "$PG_BIN/psql" -h "$PG_DIR" -U sp -d farm -qAt | awk '/Execution Time:/ { print $3 }'
+    done >"$T/iso_$n.txt"
+    read -r i50 i99 <<<"$(pct <"$T/iso_$n.txt")"
     # schema 1's claim, for comparison: 10 runs rolled back
     dig=$(pg_sql "SELECT digest FROM bench_tpl")
     pg_sql "$V1_INDEX" >/dev/null
@@ -132,7 +139,7 @@ for n in $sizes; do
     read -r v50 v99 <<<"$(pct <"$T/v1_$n.txt")"
     awk -v n="$n" -v f="$(awk -v a="$f0" -v b="$f1" 'BEGIN{print b - a}')" -v p50="$p50" -v p99="$p99" -v c="$nclaims" \
         -v r="$(awk -v a="$d0" -v b="$d1" -v s="$t0" -v e="$t1" 'BEGIN{printf "%.1f", (b - a) / (e - s)}')" \
-        -v plan="Index Scan using ${idx:-NONE}, $sorts$seq" -v v50="$v50" -v v99="$v99" \
-        'BEGIN { printf "| %d | %.1f | %s | %s | %d | %s | %s | %s | %s |\n", n, f, p50, p99, c, r, plan, v50, v99 }'
+        -v plan="Index Scan using ${idx:-NONE}, $sorts$seq" -v v50="$v50" -v v99="$v99" -v i50="$i50" -v i99="$i99" \
+        'BEGIN { printf "| %d | %.1f | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", n, f, p50, p99, c, r, plan, i50, i99, v50, v99 }'
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

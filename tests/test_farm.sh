@@ -481,6 +481,7 @@ stop4
 start4 n4d ''
 expect 0 "pause n1" cl 1 pause
 expect 0 "pause n2" cl 2 pause
+mkdir -p "$T/res/load4"
 expect 0 "a job on n4 (its key loads)" cl 4 prove --circuit a4 --out-dir "$T/res/load4" "$T/wA_6.wtns"
 pb=$(cl 4 status | grep -o '"id":"a4","digest":"[0-9a-f]*","partition_bytes":[0-9]*' | grep -o '[0-9]*$')
 check "n4 knows what a partition of A weighs ($pb bytes)" '[ "${pb:-0}" -gt 0 ]'
@@ -500,7 +501,7 @@ expect 0 "resume n2" cl 2 resume
 
 # ---- k. retention: the longest any live node asks for ----
 # n1 and n2 ask for 30 minutes, n4 now for 1 s; one job asks for an hour itself
-start4 n4f 'poll = 100ms\n' '' 's/^result_ttl = 30m/result_ttl = 1s/'
+start4 n4f '' '' 's/^poll = 500ms/poll = 100ms/; s/^result_ttl = 30m/result_ttl = 1s/'
 check "n4 asks for 1 s of retention" 'wait_sql "SELECT count(*) FROM sp_nodes WHERE name = '"'"'n4'"'"' AND keep_ms = 1000" 1'
 pg_sql "UPDATE sp_jobs SET finished_at = now() - interval '20 minutes' WHERE request_id IN ('q4', 'mem');
         UPDATE sp_jobs SET finished_at = now() - interval '40 minutes' WHERE request_id IN ('nobody', 'overran');

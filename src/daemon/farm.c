@@ -360,7 +360,7 @@ static int stage_of(const fclaim *fc, int engine_state)
     case FC_STARTING:
         return fc->taken;
     case FC_RUNNING:
-        return 2 + engine_state;
+        return 10 + engine_state; /* 9: in the engine, its state not known */
     default:
         return 100;
     }

@@ -138,10 +138,11 @@ typedef struct {
 /*
  * Inserts a job and its partitions (one transaction) and wakes the nodes.
  * Returns 202 (*id its number, *ahead the unfinished jobs of at least its
- * priority before it), 409 (request_id names a job still kept: *id is
+ * priority before it, counted up to SP_DMN_Q_AHEAD_MAX), 409 (request_id names a job still kept: *id is
  * that job), 429 (the client has max_queued jobs queued: err), 503 (the database is unreachable: err), 500 (another
  * database error: err).
  */
+#define SP_DMN_Q_AHEAD_MAX 10000
 int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN]);
 
 typedef enum { SP_DMN_QJ_QUEUED = 0, SP_DMN_QJ_COMPLETED, SP_DMN_QJ_FAILED, SP_DMN_QJ_CANCELLED } sp_dmn_qj_state;

@@ -11,6 +11,9 @@
 #include <string.h>
 #include "daemon/queue_pg.h"
 
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x)
+
 /* ---- circuits ---- */
 
 sp_status sp_dmn_q_circuit_put(sp_dmn_queue *q, const char *digest, const char *name, uint32_t n_vars,
@@ -136,8 +139,10 @@ int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint6
     sp_dmn_qpg_i64(&w, jid);
     sp_dmn_qpg_i64(&w, job->priority);
     sp_dmn_qpg_text(&w, job->digest);
-    r = st == SP_OK ? sp_dmn_qpg_query(q, "SELECT (SELECT count(*) FROM sp_jobs WHERE state = 'queued' AND priority >= $2"
-                               " AND id < $1), pg_notify('sp_work', $3)", &w, 0, err) : NULL;
+    /* counted up to SP_DMN_Q_AHEAD_MAX, so that a submit stays cheap behind any backlog */
+    r = st == SP_OK ? sp_dmn_qpg_query(q, "SELECT (SELECT count(*) FROM (SELECT 1 FROM sp_jobs WHERE state = 'queued'"
+                               " AND priority >= $2 AND id < $1 LIMIT " TEXT_OF(SP_DMN_Q_AHEAD_MAX) ") a),"
+                               " pg_notify('sp_work', $3)", &w, 0, err) : NULL;
     if (r)
         *ahead = (uint64_t)sp_dmn_qpg_ll(r, 0, 0);
     PQclear(r);

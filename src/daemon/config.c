@@ -162,6 +162,8 @@ static const opt opts_[] = {
      "threads decoding a key (0 = all cores)"},
     {"keys", "cache_dir", T_STR, F_RELOAD, STR(key_cache_dir), 0, 0, NULL, "",
      "directory of the key cache: keys checked once load from there next time (empty = no cache)"},
+    {"keys", "cache_max", T_BYTES, F_RELOAD, OFF(key_cache_max), 0, 1 << 20, BIG, NULL, "4G",
+     "the key cache's cap: the least recently used entries make room for a new one"},
     {"keys", "key_dirs", T_STR, F_RELOAD, STR(key_dirs), 0, 0, NULL, "",
      "':'-separated directories whose files POST /v1/circuits may register by path (empty = none)"},
     {"keys", "any_key_path", T_BOOL, F_RELOAD, OFF(any_key_path), 0, 0, 1, NULL, "no",

@@ -82,6 +82,7 @@ typedef struct {
     int skip_subgroup_check; /* keys from a trusted source only */
     int load_threads;        /* threads to decode a key (0 = all cores) */
     char key_cache_dir[SP_DMN_CONF_PATH]; /* the key cache (groth16/keycache.h); empty = none */
+    size_t key_cache_max;    /* its cap on the entries' bytes */
     char key_dirs[SP_DMN_CONF_PATH];     /* ':'-separated directories registration by path may read */
     int any_key_path;        /* registration by path may name any file the daemon can read */
     size_t max_circuits;     /* circuits registered at once */

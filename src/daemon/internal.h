@@ -583,6 +583,7 @@ typedef struct {
     long min_idle_ms, idle_demote_ms;
     int skip_subgroup_check, load_threads;
     char cache_dir[SP_DMN_CONF_PATH]; /* keys.cache_dir; "" = no key cache */
+    size_t cache_max;                 /* keys.cache_max */
 } key_policy;
 void sp_dmn_key_policy(sp_dmn *d, key_policy *p);
 /* server.header_timeout and body_timeout (reloadable). */

@@ -140,16 +140,18 @@ static void unload_parsed(dcircuit *c)
 }
 
 /* The key from its mapped file, through the key cache when one is set. */
-static sp_status load_key(dcircuit *c, const char *cache_dir, sp_kc_kind kind, const sp_g16_density *den,
+static sp_status load_key(dcircuit *c, const key_policy *kp, sp_kc_kind kind, const sp_g16_density *den,
                           unsigned flags, int threads, char err[SP_ERR_LEN])
 {
+    const char *cache_dir = kp->cache_dir;
     c->last_key_cache = 0;
     if (!*cache_dir)
         return kind == SP_KC_ZKEY ? sp_zkey_parse(&c->pk, NULL, c->map_key, c->map_key_len, flags, threads, err)
                                   : sp_bp_params_parse(&c->pk, c->map_key, c->map_key_len, den, flags, threads, err);
     sp_kc_report rep;
     sp_kc_request rq = {.kind = kind, .path = kind == SP_KC_ZKEY ? c->zkey : c->params, .data = c->map_key,
-                        .len = c->map_key_len, .density = den, .flags = flags, .threads = threads, .store = 1};
+                        .len = c->map_key_len, .density = den, .flags = flags, .threads = threads, .store = 1,
+                        .max_bytes = kp->cache_max};
     sp_status st = sp_kc_load(&c->pk, &rep, cache_dir, &rq, err);
     c->last_key_cache = (int)rep.outcome;
     if (*rep.warning)
@@ -173,12 +175,12 @@ static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
         c->has_cs = st == SP_OK;
     }
     if (st == SP_OK && *c->zkey) {
-        st = load_key(c, kp.cache_dir, SP_KC_ZKEY, NULL, flags, threads, err);
+        st = load_key(c, &kp, SP_KC_ZKEY, NULL, flags, threads, err);
     } else if (st == SP_OK) {
         sp_g16_density den;
         st = sp_g16_density_from_r1cs(&den, &c->cs);
         if (st == SP_OK) {
-            st = load_key(c, kp.cache_dir, SP_KC_PARAMS, &den, flags, threads, err);
+            st = load_key(c, &kp, SP_KC_PARAMS, &den, flags, threads, err);
             sp_g16_density_free(&den);
         } else {
             snprintf(err, SP_ERR_LEN, "densities of %.180s: %s", c->r1cs, sp_status_str(st));

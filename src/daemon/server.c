@@ -77,6 +77,7 @@ void sp_dmn_key_policy(sp_dmn *d, key_policy *p)
     p->skip_subgroup_check = d->cfg.skip_subgroup_check;
     p->load_threads = d->cfg.load_threads;
     snprintf(p->cache_dir, sizeof p->cache_dir, "%s", d->cfg.key_cache_dir);
+    p->cache_max = d->cfg.key_cache_max;
     pthread_mutex_unlock(&d->cfg_mu);
 }
 

@@ -91,9 +91,8 @@ static const opt opts_[] = {
     {"server", "max_body", T_BYTES, F_RELOAD, OFF(max_body), 0, 4 * KIB, BIG, NULL, "256MiB",
      "request bodies above this get 413"},
     {"server", "body_memory", T_BYTES, 0, OFF(body_memory), 0, 0, BIG, NULL, "auto",
-     "bytes of request bodies held at once over all connections, taken out of engine.budget (the engine gets the "
-     "rest); a body that would go over it gets 503 with Retry-After before it is read, one larger than all of it "
-     "413; auto = an eighth of the budget"},
+     "bytes of request bodies held at once, taken out of engine.budget; a body past what is left gets 503 "
+     "(Retry-After) before it is read; auto = an eighth of the budget"},
     {"server", "max_connections", T_INT, 0, OFF(max_connections), 0, 1, 100000, NULL, "64",
      "connections served at once (one thread each)"},
     {"server", "max_connections_per_address", T_INT, 0, OFF(max_connections_per_address), 0, 0, 100000, NULL, "32",

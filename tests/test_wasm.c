@@ -492,7 +492,7 @@ static void test_invalid(sp_rng *rng)
  * give edge limbs (p - 1, 0). */
 static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned n32, int it)
 {
-    static const uint32_t types[3] = {0, 0x80000000u, 0xc0000000u};
+    static const uint32_t types[4] = {0, 0x80000000u, 0xc0000000u, 0x40000000u};
     uint32_t w[SP_CIRCOM_MAX_N32], head[2];
     for (unsigned j = 0; j < n32; j++)
         w[j] = it == 1 ? p[j] - (j == 0) : it == 2 ? 0 : (uint32_t)sp_rng_u64(rng);
@@ -501,7 +501,7 @@ static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned 
     if (it != 1)
         w[n32 - 1] %= p[n32 - 1];
     head[0] = (uint32_t)sp_rng_u64(rng);
-    head[1] = types[sp_rng_u64(rng) % 3];
+    head[1] = types[sp_rng_u64(rng) % 4];
     memcpy(e, head, 8);
     memcpy(e + 8, w, 4 * n32);
 }
@@ -511,12 +511,12 @@ static void check_natives(sp_rng *rng, sp_circom *c, const char *dir)
 {
     unsigned n32 = sp_circom_n32(c);
     const uint32_t *p = sp_circom_prime(c);
-    size_t out_len = (8 + 8 * n32) + (8 + 4 * n32);
+    size_t out_len = (8 + 8 * n32) + 2 * (8 + 4 * n32);
     char err[SP_ERR_LEN];
     for (const char *const *name = sp_circom_native_names; *name; name++)
         for (int it = 0; it < sp_test_iters(100); it++) {
             uint8_t a[8 + 4 * SP_CIRCOM_MAX_N32], b[8 + 4 * SP_CIRCOM_MAX_N32];
-            uint8_t r0[16 + 12 * SP_CIRCOM_MAX_N32], r1[16 + 12 * SP_CIRCOM_MAX_N32];
+            uint8_t r0[24 + 16 * SP_CIRCOM_MAX_N32], r1[24 + 16 * SP_CIRCOM_MAX_N32];
             uint64_t ret0 = 0, ret1 = 0;
             random_element(a, rng, p, n32, it < 4 ? it : 4);
             random_element(b, rng, p, n32, it < 8 ? it % 4 : 4);

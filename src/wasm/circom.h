@@ -89,7 +89,8 @@ sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len) SP_WARN_U
  * bytes, then n32 words; raw operations take their limbs), placed in
  * memory the circuit's code does not use (the top). On output: out holds
  * the result element (8 + 8 n32 bytes: a double-width product fits), then
- * a as the call left it (8 + 4 n32 bytes); *ret the i32 result. */
+ * a and b as the call left them (8 + 4 n32 bytes each); *ret the i32
+ * result. */
 sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint8_t *a, const uint8_t *b,
                             uint8_t *out, uint64_t *ret, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 

@@ -14,13 +14,14 @@
  */
 #include <string.h>
 #include "wasm/frnative.h"
+#include "wasm/internal.h"
 
 typedef unsigned __int128 u128;
 
-static uint8_t *at(sp_wasm_inst *in, uint64_t p, size_t n)
+static inline uint8_t *at(sp_wasm_inst *in, uint64_t p, size_t n)
 {
-    size_t len;
-    uint8_t *mem = sp_wasm_memory(in, &len);
+    size_t len = in->mem_len;
+    uint8_t *mem = in->mem;
     if ((uint32_t)p + (uint64_t)n > len) {
         sp_wasm_trap(in, "out of bounds memory access in a field operation (address %u)", (uint32_t)p);
         return NULL;
@@ -95,6 +96,7 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
     memcpy(f->r2, r, sizeof r);
     for (unsigned i = 0; i < f->n; i++)
         f->half[i] = f->q[i] >> 1 | (i + 1 < f->n ? f->q[i + 1] << 63 : 0);
+    sp_fn_mont_mul(f, f->r3, f->r2, f->r2);
 }
 
 void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -263,8 +265,11 @@ static int n_copy(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     uint8_t *d = at(in, a[0], 8u * words), *s = at(in, a[1], 8u * words);
     if (!d || !s)
         return 1;
-    for (unsigned i = 0; i < words; i++) /* word by word, ascending, as the module does */
-        memmove(d + 8 * i, s + 8 * i, 8);
+    for (unsigned i = 0; i < words; i++) { /* word by word, ascending, as the module does */
+        uint64_t w;
+        memcpy(&w, s + 8 * i, 8);
+        memcpy(d + 8 * i, &w, 8);
+    }
     return 0;
 }
 
@@ -352,6 +357,19 @@ static void divmod(uint64_t *q, uint64_t *r, const uint64_t *x, const uint64_t *
 {
     memset(q, 0, 8u * n);
     memset(r, 0, 8u * (n + 1));
+    int one_limb = 1;
+    for (unsigned i = 1; i < n; i++)
+        one_limb &= !y[i];
+    if (one_limb) { /* a one-limb divisor: limb by limb, from the top */
+        u128 rem = 0;
+        for (unsigned i = n; i-- > 0;) {
+            u128 cur = rem << 64 | x[i];
+            q[i] = (uint64_t)(cur / y[0]);
+            rem = cur % y[0];
+        }
+        r[0] = (uint64_t)rem;
+        return;
+    }
     uint64_t yy[SP_FN_MAX_LIMBS + 1] = {0};
     memcpy(yy, y, 8u * n);
     for (unsigned i = 64 * n; i-- > 0;) {
@@ -394,7 +412,234 @@ static int n_int_div(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *r
     return !store(in, a[2], z, n) || !store(in, a[3], rem, n);
 }
 
+/* Fr_rawCopyS2L(limbs, v): the small integer v as a long normal value. */
+static void s2l(const sp_fn_field *f, uint8_t *limbs, int64_t v)
+{
+    uint64_t x[SP_FN_MAX_LIMBS] = {0};
+    x[0] = v > 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
+    if (v <= 0 && x[0]) /* Fr_F1m_neg */
+        sub_n(x, f->q, x, f->n);
+    memcpy(limbs, x, 8u * f->n);
+}
+
+static void set_type(uint8_t *e, uint32_t t)
+{
+    memcpy(e + 4, &t, 4);
+}
+
+static int32_t short_of(const uint8_t *e)
+{
+    int32_t v;
+    memcpy(&v, e, 4);
+    return v;
+}
+
+/* Fr_toMontgomery(e) on an element already bounds-checked. */
+static void el_to_mont(const sp_fn_field *f, uint8_t *e)
+{
+    uint64_t x[SP_FN_MAX_LIMBS];
+    if (e[7] & 0x40)
+        return;
+    if (e[7] & 0x80) {
+        set_type(e, 0xc0000000u);
+    } else {
+        s2l(f, e + 8, short_of(e));
+    }
+    memcpy(x, e + 8, 8u * f->n);
+    sp_fn_mont_mul(f, x, x, f->r2);
+    memcpy(e + 8, x, 8u * f->n);
+    if (!(e[7] & 0x80))
+        set_type(e, 0x40000000u);
+}
+
+/* Limb operations of the element natives: r = op(a, b) on limbs. */
+static void limb_add(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
+{
+    uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
+    memcpy(x, a, 8u * f->n);
+    memcpy(y, b, 8u * f->n);
+    if (add_n(z, x, y, f->n) || gte_n(z, f->q, f->n))
+        sub_n(z, z, f->q, f->n);
+    memcpy(r, z, 8u * f->n);
+}
+
+static void limb_sub(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
+{
+    uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
+    memcpy(x, a, 8u * f->n);
+    memcpy(y, b, 8u * f->n);
+    if (sub_n(z, x, y, f->n))
+        add_n(z, z, f->q, f->n);
+    memcpy(r, z, 8u * f->n);
+}
+
+static void limb_mul(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
+{
+    uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS];
+    memcpy(x, a, 8u * f->n);
+    memcpy(y, b, 8u * f->n);
+    sp_fn_mont_mul(f, x, x, y);
+    memcpy(r, x, 8u * f->n);
+}
+
+typedef void (*limb_op)(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b);
+
+/* Fr_add and Fr_sub (R, A, B): the cases of the module's code in its
+ * order, conversions of A or B in place included. */
+static int add_sub(sp_wasm_inst *in, const sp_fn_field *f, const uint64_t *a, int sub)
+{
+    size_t el = 8 + 8u * f->n;
+    uint8_t *r = at(in, a[0], el), *x = at(in, a[1], el), *y = at(in, a[2], el), tmp[8 * SP_FN_MAX_LIMBS];
+    limb_op op = sub ? limb_sub : limb_add;
+    if (!r || !x || !y)
+        return 1;
+    if (x[7] & 0x80) {
+        if (y[7] & 0x80) {
+            if ((x[7] & 0x40) || (y[7] & 0x40)) {
+                el_to_mont(f, (x[7] & 0x40) ? y : x);
+                set_type(r, 0xc0000000u);
+            } else {
+                set_type(r, 0x80000000u);
+            }
+            op(f, r + 8, x + 8, y + 8);
+        } else if (x[7] & 0x40) {
+            el_to_mont(f, y);
+            set_type(r, 0xc0000000u);
+            op(f, r + 8, x + 8, y + 8);
+        } else {
+            set_type(r, 0x80000000u);
+            s2l(f, tmp, short_of(y));
+            op(f, r + 8, x + 8, tmp);
+        }
+    } else if (y[7] & 0x80) {
+        if (y[7] & 0x40) {
+            el_to_mont(f, x);
+            set_type(r, 0xc0000000u);
+            op(f, r + 8, x + 8, y + 8);
+        } else {
+            set_type(r, 0x80000000u);
+            s2l(f, tmp, short_of(x));
+            op(f, r + 8, tmp, y + 8);
+        }
+    } else {
+        int64_t v = sub ? (int64_t)short_of(x) - short_of(y) : (int64_t)short_of(x) + short_of(y);
+        int64_t over = v >> 31;
+        if (over == 0 || over == -1) {
+            int32_t lo = (int32_t)(uint32_t)(uint64_t)v;
+            memcpy(r, &lo, 4);
+            set_type(r, 0);
+        } else {
+            set_type(r, 0x80000000u);
+            s2l(f, r + 8, v);
+        }
+    }
+    return 0;
+}
+
+static int n_fr_add(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return add_sub(in, FIELD, a, 0);
+}
+
+static int n_fr_sub(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return add_sub(in, FIELD, a, 1);
+}
+
+static int n_fr_mul(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    size_t el = 8 + 8u * f->n;
+    uint8_t *r = at(in, a[0], el), *x = at(in, a[1], el), *y = at(in, a[2], el);
+    if (!r || !x || !y)
+        return 1;
+    if (!(x[7] & 0x80) && !(y[7] & 0x80)) {
+        int64_t v = (int64_t)short_of(x) * short_of(y), over = v >> 31;
+        if (over == 0 || over == -1) {
+            int32_t lo = (int32_t)(uint32_t)(uint64_t)v;
+            memcpy(r, &lo, 4);
+            set_type(r, 0);
+        } else {
+            set_type(r, 0x80000000u);
+            s2l(f, r + 8, v);
+        }
+        return 0;
+    }
+    if (!(x[7] & 0x80) || !(y[7] & 0x80)) { /* one short: it goes to Montgomery form first */
+        uint8_t *lng = (x[7] & 0x80) ? x : y;
+        el_to_mont(f, (x[7] & 0x80) ? y : x);
+        set_type(r, (lng[7] & 0x40) ? 0xc0000000u : 0x80000000u);
+        limb_mul(f, r + 8, x + 8, y + 8);
+        return 0;
+    }
+    int ma = (x[7] & 0x40) != 0, mb = (y[7] & 0x40) != 0;
+    set_type(r, ma == mb ? 0xc0000000u : 0x80000000u);
+    limb_mul(f, r + 8, x + 8, y + 8);
+    if (!ma && !mb) /* normal times normal: to Montgomery form with R^3 */
+        limb_mul(f, r + 8, (const uint8_t *)f->r3, r + 8);
+    return 0;
+}
+
+static int n_fr_to_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    uint8_t *e = at(in, a[0], 8);
+    if (!e)
+        return 1;
+    if (!(e[7] & 0x40) && !(e = at(in, a[0], 8 + 8u * FIELD->n)))
+        return 1;
+    el_to_mont(FIELD, e);
+    return 0;
+}
+
+static int n_is_true(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    uint8_t *e = at(in, a[0], 8);
+    if (!e)
+        return 1;
+    if (e[7] & 0x80) {
+        uint64_t x[SP_FN_MAX_LIMBS], nz = 0;
+        if (!load(in, x, (uint32_t)a[0] + 8ull, FIELD->n))
+            return 1;
+        for (unsigned i = 0; i < FIELD->n; i++)
+            nz |= x[i];
+        *ret = nz != 0;
+    } else {
+        *ret = short_of(e) != 0;
+    }
+    return 0;
+}
+
+/* Fr_eqR(A, B): a short operand beside a long one becomes long normal in
+ * place, a Montgomery one beside a normal one normal, as the module does. */
+static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    size_t el = 8 + 8u * f->n;
+    uint8_t *x = at(in, a[0], el), *y = at(in, a[1], el);
+    if (!x || !y)
+        return 1;
+    if (!(x[7] & 0x80) && !(y[7] & 0x80)) {
+        *ret = short_of(x) == short_of(y);
+        return 0;
+    }
+    uint8_t *s = (x[7] & 0x80) ? y : x;
+    if (!(s[7] & 0x80)) {
+        s2l(f, s + 8, short_of(s));
+        set_type(s, 0x80000000u);
+    }
+    if ((x[7] & 0x40) != (y[7] & 0x40))
+        to_normal(in, f, (uint32_t)((x[7] & 0x40) ? a[0] : a[1]));
+    *ret = !memcmp(x + 8, y + 8, 8u * f->n);
+    return 0;
+}
+
 const sp_wasm_native sp_fn_natives[] = {
+    {"Fr_add", "iii:", n_fr_add},
+    {"Fr_sub", "iii:", n_fr_sub},
+    {"Fr_mul", "iii:", n_fr_mul},
+    {"Fr_toMontgomery", "i:", n_fr_to_mont},
+    {"Fr_isTrue", "i:i", n_is_true},
+    {"Fr_eqR", "ii:i", n_eq_r},
     {"Fr_copy", "ii:", n_copy},
     {"Fr_int_gt", "ii:i", n_int_gt},
     {"Fr_int_eq", "ii:i", n_int_eq},

@@ -16,6 +16,7 @@ typedef struct {
     uint64_t np;                    /* -q^-1 mod 2^64 */
     uint64_t r2[SP_FN_MAX_LIMBS];   /* R^2 mod q, R = 2^(64 n) */
     uint64_t half[SP_FN_MAX_LIMBS]; /* (q - 1) / 2: above it, a value is negative */
+    uint64_t r3[SP_FN_MAX_LIMBS];   /* R^3 mod q: normal times normal to Montgomery */
 } sp_fn_field;
 
 /* On input: prime[0..n32), least significant word first, odd, n32 even

@@ -102,6 +102,8 @@ fid=$(sed -n 's/.*"job_id":"\([^"]*\)".*/\1/p' "$T/out" | head -1)
 check "  the job failed ($fid)" "grep -q '\"status\":\"failed\"' '$T/out' && [ -n '$fid' ]"
 wait_log "job $fid: failed"
 check "failed is logged with the reason" "grep -Eq 'info  job $fid: failed after [0-9.]+ ms: .+' '$log'"
+expect 0 "a request id with control characters" cl prove --json --circuit small --request-id $'r\e[31m\tx' small.wtns
+check "  is logged without them" "grep -q \"request_id 'r \\[31m x'\" '$log' && ! grep -q \$'\\e' '$log'"
 expect 0 "pause" cl pause
 expect 0 "submit while paused" cl submit --circuit small small.wtns
 cid=$(cat "$T/out")

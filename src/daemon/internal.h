@@ -197,6 +197,7 @@ typedef struct djob {
     int client_cancelled;      /* DELETE /v1/jobs/ID (not a shutdown) */
     int watchers;              /* HTTP threads reading it: not reaped while > 0 */
     size_t queue_pos;          /* unfinished jobs of at least its priority when it was queued */
+    atomic_int percent;        /* the highest progress percent answered (it never goes back) */
     struct djob *prev, *next;
 } djob;
 

@@ -648,8 +648,8 @@ const char *sp_dmn_part_state_name(sp_engine_part_state s)
  *   queued 0, synthesis 5, device_queue 25, device 30 + 55 x the
  *   backend's steps reported / the steps of the last device call that
  *   ended (at most 80), finish 90, done, failed and cancelled 100;
- * the job's percent is their mean, and its stage that of its first
- * partition not finished. A partition on the device is at "device:STEP",
+ * the job's percent is their mean (never less than it was answered
+ * before), and its stage that of its first partition not finished. A partition on the device is at "device:STEP",
  * STEP the last step the backend reported done ("device" before the first).
  */
 static int part_progress(sp_dmn *d, const djob *j, uint32_t k, sp_engine_part_state s, char stage[48])
@@ -671,7 +671,7 @@ static int part_progress(sp_dmn *d, const djob *j, uint32_t k, sp_engine_part_st
     return p < 80 ? p : 80;
 }
 
-static void progress_json(sp_dmn *d, sp_json_writer *w, const djob *j, const sp_engine_job_status *js)
+static void progress_json(sp_dmn *d, sp_json_writer *w, djob *j, const sp_engine_job_status *js)
 {
     size_t n = js ? js->n_partitions : j->n_parts, done = 0, sum = 0, first = n;
     char stage[48], job_stage[48] = "queued";
@@ -702,8 +702,12 @@ static void progress_json(sp_dmn *d, sp_json_writer *w, const djob *j, const sp_
     sp_jw_u64(w, done);
     sp_jw_key(w, "stage");
     sp_jw_string(w, js && first == n ? "done" : job_stage);
+    /* an estimate: a later call of another step count must not move it back */
+    int pct = js && n ? (int)(sum / n) : 0, seen = atomic_load(&j->percent);
+    while (pct > seen && !atomic_compare_exchange_weak(&j->percent, &seen, pct))
+        ;
     sp_jw_key(w, "percent");
-    sp_jw_u64(w, js && n ? sum / n : 0);
+    sp_jw_u64(w, (uint64_t)(pct > seen ? pct : seen));
     sp_jw_end_object(w);
 }
 

@@ -36,8 +36,8 @@ void sp_dmn_log(sp_dmn_log_level lv, const char *fmt, ...)
     int k = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
     va_end(ap);
     n = k < 0 ? n : n + (size_t)k >= sizeof line - 1 ? sizeof line - 2 : n + (size_t)k;
-    for (size_t i = 0; i < n; i++) /* one message, one line */
-        if (line[i] == '\n' || line[i] == '\r')
+    for (size_t i = 0; i < n; i++) /* one message, one line; no terminal control from a client's text */
+        if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
             line[i] = ' ';
     line[n++] = '\n';
     ssize_t w = write(STDERR_FILENO, line, n);

@@ -3,7 +3,10 @@
  *   2024-05-01T12:00:00.123Z info  listening on 127.0.0.1:7420
  * filtered by a level that SIGHUP may change. Messages name jobs,
  * circuits, files and sizes, never witness values (README.md, threat
- * model). Thread-safe: each line is formatted first and written with one
+ * model); control characters (a client's request id may hold any) are
+ * written as spaces. At info: the start (curve, backends), each job's
+ * submission, start, proved partitions, end (with its duration or its
+ * reason) and each refused registration. Thread-safe: each line is formatted first and written with one
  * call.
  */
 #ifndef SP_DAEMON_LOG_H

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The native porep-like circuit through the CLI, against the real snarkjs
-# 0.7.6, on a small shape (about 2^18 constraints):
+# 0.7.6, on its smallest shape (the "tiny" preset, about 2^18 constraints):
+#   0. README.md's porep-like steps, run as written there (gen-circuit,
+#      setup, prove, export-vkey, verify: "OK"); their key serves below,
+#      first to time mistakes on it: each reported within 1 s (ten times
+#      the aim) and before the key is read (no key cache entry), where a
+#      full load of this key checks its points for seconds
 #   a. gen-circuit writes .r1cs, .wtns and the recorded .sprec (--check on);
 #      --dry-run gives the sizes the files have
-#   b. our setup from the .r1cs -> snarkjs proves with that .zkey and the
-#      .wtns and verifies; we verify snarkjs' proof
+#   b. the README's setup (the same .r1cs) -> snarkjs proves with that
+#      .zkey and the .wtns and verifies; we verify snarkjs' proof
 #   c. our native prove (--circuit porep-like: the witness made in-process,
 #      no .wtns) -> snarkjs verifies it; its public.json is snarkjs' byte for
 #      byte; another partition gives other public inputs, also verified
@@ -27,6 +32,48 @@ snarkjs=$(need_snarkjs "$build") || exit 1
 
 shape=(--kind porep-like --nodes 4 --layers 2 --challenges 1 --drg-parents 1 --exp-parents 1 --label-parents 2)
 pshape=("${shape[@]:2}")
+export SNARKPIPE_CACHE_DIR=$T/cache
+
+# 0. the README's steps, each line as it is written there; `make` is this
+# build (BUILD linked as build/ beside the scratch folder)
+here=$(cd "$(dirname "$0")" && pwd)
+sed -n '/<!-- porep-like steps: begin -->/,/<!-- porep-like steps: end -->/p' "$here/../README.md" |
+    sed '/^```/d;/^<!--/d;/^make\b/d' >"$T/readme.sh"
+check_lines=$(grep -c 'build/snarkpipe' "$T/readme.sh")
+expect 0 "README: the porep-like steps are there (5 commands)" test "$check_lines" = 5
+mkdir -p "$T/readme" && ln -s "$(cd "$build" && pwd)" "$T/readme/build"
+expect 0 "README: the steps run as written" bash -c "cd '$T/readme' && set -e && . '$T/readme.sh'"
+expect_out "^OK$" "README: the last step verifies the proof"
+expect 0 "README: snarkjs verifies that proof too" "$snarkjs" groth16 verify "$T/readme/porep/verification_key.json" \
+    "$T/readme/porep/public.json" "$T/readme/porep/proof.json"
+expect_out "OK!" "README: snarkjs says OK"
+big=$T/readme/porep/tiny.zkey
+now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+early() { # NAME REGEX CMD...: exit 2 within 1 s, the message matches, nothing cached
+    local t0 t1
+    t0=$(now_ms)
+    expect 2 "$1" env SNARKPIPE_CACHE_DIR="$T/cache_early" "${@:3}"
+    t1=$(now_ms)
+    expect_out "$2" "  (says: $2)"
+    expect 0 "  (within 1 s: $((t1 - t0)) ms)" test $((t1 - t0)) -lt 1000
+    expect 0 "  (before reading the key: nothing cached)" test -z "$(ls -A "$T/cache_early" 2>/dev/null)"
+}
+rp=$T/readme/porep
+early "large key: swapped arguments" "look swapped" "$bin" prove "$rp/tiny.wtns" "$big" "$T/e.json" "$T/e_pub.json"
+early "large key: circuit inputs for a witness" "wtns calculate" "$bin" prove "$big" "$rp/public.json" "$T/e.json" "$T/e_pub.json"
+early "large key: the other curve's witness" "is for bn254 \(bn128\) but this is the bls12-381 prover" \
+    "$bin" prove "$big" "$here/vectors/chain1021_bn128/witness.wtns" "$T/e.json" "$T/e_pub.json"
+early "large key: another circuit's witness" "of another circuit" \
+    "$bin" prove "$big" "$here/vectors/multiplier_bls12381/witness.wtns" "$T/e.json" "$T/e_pub.json"
+early "large key: no output directory" "does not exist" "$bin" prove "$big" "$rp/tiny.wtns" "$T/none/e.json" "$T/e_pub.json"
+early "large key: a preset not the key's" "preset 2KiB: 39 public inputs\) is not the key's" \
+    "$bin" prove --circuit porep-like --preset 2KiB "$big" "$T/e.json" "$T/e_pub.json"
+early "large key: a shape with as many public inputs" "preset custom: 280713 wires\) is not the key's" \
+    "$bin" prove --circuit porep-like --nodes 8 --layers 2 --challenges 1 --drg-parents 1 --exp-parents 1 \
+    --label-parents 2 "$big" "$T/e.json" "$T/e_pub.json"
+"$bin" --json gen-circuit --kind porep-like --preset tiny --dry-run | sed 's/"preset":"[^"]*",//' >"$T/tiny.json"
+"$bin" --json gen-circuit "${shape[@]}" --dry-run | sed 's/"preset":"[^"]*",//' >"$T/shape.json"
+expect 0 "the tiny preset is this test's shape (the same sizes)" cmp "$T/tiny.json" "$T/shape.json"
 
 # a. the files, and the sizes --dry-run announces
 expect 0 "gen-circuit porep-like --check" "$bin" gen-circuit "${shape[@]}" --check --record "$T/c.sprec" \
@@ -41,8 +88,9 @@ expect_out "\"wires\":$wires[,}]" "the .r1cs has the announced wires"
     "$T/none.r1cs" "$T/none.wtns"
 expect 1 "dry run wrote no file" test -e "$T/none.r1cs"
 
-# b. our setup; snarkjs proves and verifies; we verify its proof
-expect 0 "setup from the .r1cs" "$bin" --quiet setup "$T/c.r1cs" "$T/c.zkey"
+# b. the README's key (its circuit is this one); snarkjs proves and verifies; we verify its proof
+expect 0 "the README's circuit is this one" cmp "$T/readme/porep/tiny.r1cs" "$T/c.r1cs"
+cp "$T/readme/porep/tiny.zkey" "$T/c.zkey"
 expect 0 "export-vkey" "$bin" --quiet export-vkey "$T/c.zkey" "$T/vk.json"
 expect 0 "snarkjs groth16 prove" "$snarkjs" groth16 prove "$T/c.zkey" "$T/c.wtns" "$T/sj_proof.json" "$T/sj_public.json"
 expect 0 "snarkjs verifies its proof" "$snarkjs" groth16 verify "$T/vk.json" "$T/sj_public.json" "$T/sj_proof.json"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "circuit/bits.h"
-#include "circuit/gadget_impl.h"
+#include "circuit/gadget.h"
 #include "circuit/u32.h"
 #include "test_gadget.h"
 

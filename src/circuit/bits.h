@@ -32,37 +32,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "circuit/bit_types.h"
 #include "circuit/cs.h"
 
-enum { SP_BIT_CONST = 0, SP_BIT_IS = 1, SP_BIT_NOT = 2 };
-
-typedef struct {
-    sp_var var;   /* the variable (SP_BIT_IS, SP_BIT_NOT); 0 for constants */
-    uint8_t kind; /* SP_BIT_CONST, SP_BIT_IS, SP_BIT_NOT */
-    uint8_t val;  /* the bit's value, 0 or 1 */
-} sp_bit;
-
-/* A field element variable and its value. */
-typedef struct {
-    sp_var var;
-    sp_fr val;
-} sp_num;
-
-/* The constant bit v (0 or 1). */
-static inline sp_bit sp_bit_const(int v)
-{
-    sp_bit b = {0, SP_BIT_CONST, (uint8_t)(v != 0)};
-    return b;
-}
-/* The negation (free: flips the kind or the constant). */
-static inline sp_bit sp_bit_not(sp_bit a)
-{
-    if (a.kind != SP_BIT_CONST)
-        a.kind = (uint8_t)(SP_BIT_IS + SP_BIT_NOT - a.kind);
-    a.val ^= 1;
-    return a;
-}
-static inline int sp_bit_is_const(const sp_bit *a) { return a->kind == SP_BIT_CONST; }
 
 /*
  * On output: *r a new bit variable of value v (0/1), booleanity enforced
@@ -158,5 +130,26 @@ void sp_num_cond_swap(sp_cs *cs, sp_num *l, sp_num *r, const sp_bit *c, const sp
  * sp_bits_debug_tamper(UINT64_MAX, NULL) disarms it.
  */
 void sp_bits_debug_tamper(uint64_t wire, const char *path);
+
+/* ---- for the other gadgets of src/circuit (u32.c, the tests) ---- */
+
+/*
+ * RECORD helpers for packed sums (heap sp_lc, grown as needed): lc +=
+ * (neg ? -1 : 1) * 2^i * bit, a constant bit or the 1 of a negation going
+ * into the integer kpos (added) or kneg (subtracted) instead of a term;
+ * sp_gl_lc_consts then adds one ONE term for them.
+ */
+void sp_gl_lc_bit_pow2(sp_cs *cs, sp_lc *lc, const sp_bit *b, unsigned i, int neg, uint64_t kpos[4],
+                       uint64_t kneg[4]);
+void sp_gl_lc_consts(sp_cs *cs, sp_lc *lc, const uint64_t kpos[4], const uint64_t kneg[4]);
+
+/* sp_num_to_bits_le_strict with the bits taken from the integer c (< 2^255)
+ * instead of x's canonical value: tests use it to play a prover who
+ * claims the decomposition of x + r. */
+void sp_gl_num_to_bits_strict_from(sp_cs *cs, sp_bit out[255], const sp_num *x, const uint64_t c[4]);
+
+/* z = x XOR y for two plain variables of values xv, yv (bits.c): 1 new
+ * variable (its value in *zv), 1 constraint (2x) * y = x + y - z. */
+sp_var sp_gl_xor_var(sp_cs *cs, sp_var x, int xv, sp_var y, int yv, int *zv);
 
 #endif

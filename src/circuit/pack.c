@@ -2,7 +2,7 @@
  * conditional swap (bits.h). */
 #include <string.h>
 #include "circuit/bits.h"
-#include "circuit/gadget_impl.h"
+#include "circuit/gadget.h"
 
 /* ---- RECORD helpers ---- */
 
@@ -104,6 +104,13 @@ void sp_bits_enforce_eq(sp_cs *cs, const sp_bit *a, const sp_bit *b, size_t n)
         if (i < m) /* something to enforce in this chunk */
             enforce_packed(cs, a + s, b + s, m, 0, NULL);
     }
+}
+
+void sp_bit_enforce_eq(sp_cs *cs, const sp_bit *a, const sp_bit *b)
+{
+    if (a->kind == SP_BIT_CONST && b->kind == SP_BIT_CONST && a->val == b->val)
+        return;
+    sp_bits_enforce_eq(cs, a, b, 1);
 }
 
 void sp_num_alloc(sp_cs *cs, sp_num *r, const sp_fr *v)

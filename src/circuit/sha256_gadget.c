@@ -1,6 +1,6 @@
 /* SHA-256 circuit (sha256_gadget.h). */
 #include <string.h>
-#include "circuit/gadget_impl.h"
+#include "circuit/gadget.h"
 #include "circuit/sha256_gadget.h"
 #include "util/sha256.h"
 

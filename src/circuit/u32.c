@@ -1,6 +1,6 @@
 /* 32-bit word gadgets (u32.h). */
 #include <string.h>
-#include "circuit/gadget_impl.h"
+#include "circuit/gadget.h"
 #include "circuit/u32.h"
 
 static inline uint32_t rotr32(uint32_t x, unsigned n) { return n ? (x >> n) | (x << (32 - n)) : x; }

@@ -1,6 +1,6 @@
 /*
- * Internal to the bit-level gadgets of src/circuit (bits.c, u32.c,
- * sha256_gadget.c, merkle_sha256.c); not part of the public API.
+ * Internal to the bit-level gadgets of src/circuit (bits.c, pack.c,
+ * u32.c, sha256_gadget.c; defined in gadget.c); not part of the public API.
  *
  * What makes the gadgets fast in WITNESS mode: every constraint they make
  * has small-integer values on its three sides (a bit is 0/1, an xor's
@@ -11,12 +11,12 @@
  * sp_cs_enforce through its documented fields only (val, t[0..n)), which
  * is all gl_lc relies on.
  */
-#ifndef SP_CIRCUIT_GADGET_IMPL_H
-#define SP_CIRCUIT_GADGET_IMPL_H
+#ifndef SP_CIRCUIT_GADGET_H
+#define SP_CIRCUIT_GADGET_H
 
 #include <assert.h>
 #include <stdint.h>
-#include "circuit/bits.h"
+#include "circuit/bit_types.h"
 #include "circuit/cs.h"
 
 /* k * R mod r for k = -2..2 (Montgomery forms of small integers);
@@ -30,7 +30,8 @@ static inline const sp_fr *gl_k(int k)
 
 static inline int gl_rec(const sp_cs *cs) { return cs->mode == SP_CS_RECORD; }
 
-/* Debug hook (bits.h, sp_bits_debug_tamper): armed when either is set. */
+/* Debug hook (bits.h, sp_bits_debug_tamper, sets them): armed when either
+ * is set. */
 extern _Thread_local uint64_t sp_gl_tamper_wire_;
 extern _Thread_local const char *sp_gl_tamper_path_;
 /* Whether this allocation is the one to get wrong (disarms the hook). */
@@ -157,24 +158,5 @@ static inline sp_var gl_alloc_num(sp_cs *cs, sp_fr *v)
         sp_fr_add(v, v, gl_k(1));
     return sp_cs_alloc(cs, v);
 }
-
-/*
- * RECORD helpers for packed sums (heap sp_lc, the lead's growth): lc +=
- * (neg ? -1 : 1) * 2^i * bit, a constant bit or the 1 of a negation going
- * into the integer kpos (added) or kneg (subtracted) instead of a term;
- * sp_gl_lc_consts then adds one ONE term for them.
- */
-void sp_gl_lc_bit_pow2(sp_cs *cs, sp_lc *lc, const sp_bit *b, unsigned i, int neg, uint64_t kpos[4],
-                       uint64_t kneg[4]);
-void sp_gl_lc_consts(sp_cs *cs, sp_lc *lc, const uint64_t kpos[4], const uint64_t kneg[4]);
-
-/* sp_num_to_bits_le_strict with the bits taken from the integer c (< 2^255)
- * instead of x's canonical value: tests use it to play a prover who
- * claims the decomposition of x + r. */
-void sp_gl_num_to_bits_strict_from(sp_cs *cs, sp_bit out[255], const sp_num *x, const uint64_t c[4]);
-
-/* z = x XOR y for two plain variables of values xv, yv (bits.c): 1 new
- * variable (its value in *zv), 1 constraint (2x) * y = x + y - z. */
-sp_var sp_gl_xor_var(sp_cs *cs, sp_var x, int xv, sp_var y, int yv, int *zv);
 
 #endif

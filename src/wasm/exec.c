@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "wasm/internal.h"
 
@@ -56,7 +57,8 @@ void sp_wasm_inst_free(sp_wasm_inst *in)
 {
     if (!in)
         return;
-    free(in->mem);
+    if (in->mem)
+        munmap(in->mem, in->mem_reserved);
     free(in->globals);
     free(in->table);
     free(in->stack);
@@ -72,19 +74,14 @@ static const char *func_name(const sp_wasm_module *m, uint32_t f, char buf[32])
     return buf;
 }
 
-/* memory.grow: the old size in pages, or -1 when refused. */
+/* memory.grow: the old size in pages, or -1 when refused. The memory's
+ * whole reservation is mapped at instantiation (pages untouched until
+ * used, zero when first read), so growing moves nothing. */
 static int64_t mem_grow(sp_wasm_inst *in, uint32_t pages)
 {
     uint64_t old = in->mem_len / W_PAGE, want = old + pages;
     if (want > in->m->mem_max)
         return -1;
-    if (!pages)
-        return (int64_t)old;
-    uint8_t *p = realloc(in->mem, (size_t)(want * W_PAGE));
-    if (!p)
-        return -1;
-    memset(p + in->mem_len, 0, (size_t)(pages * (uint64_t)W_PAGE));
-    in->mem = p;
     in->mem_len = (size_t)(want * W_PAGE);
     return (int64_t)old;
 }
@@ -259,6 +256,25 @@ L_RETURN: {
     goto *labels[ip->op];
 }
 L_CALL_NATIVE:
+    if (in->natives_on) { /* b: the native's index, parameters, results */
+        uint32_t np = (uint32_t)(ip->b >> 8) & 0xff, nr = (uint32_t)(ip->b >> 16) & 0xff;
+        uint64_t ret = 0, *args = sp - np;
+        in->sp_top = sp;
+        in->trap[0] = 0;
+        int rc = m->natives[ip->b & 0xff].fn(in, in->ctx, args, &ret);
+        if (rc == 0) {
+            if (nr)
+                args[0] = ret;
+            sp = args + nr;
+            NEXT;
+        }
+        if (rc != SP_WASM_DECLINE) {
+            if (!in->trap[0])
+                sp_wasm_trap(in, "%s trapped", func_name(m, ip->a, nb));
+            goto fail;
+        }
+    }
+    /* fall through: the module's own function */
 L_CALL:
     fidx = ip->a;
     fp = sp - m->types[m->funcs[fidx].type].n_params;
@@ -497,7 +513,15 @@ sp_status sp_wasm_instantiate(sp_wasm_inst **out, const sp_wasm_module *m, const
     in->ctx = ctx;
     in->n_frames = m->lim.max_call_depth;
     in->mem_len = (size_t)m->mem_min * W_PAGE;
-    if (!(in->mem = calloc(in->mem_len ? in->mem_len : 1, 1)) ||
+    in->mem_reserved = (size_t)(m->mem_max ? m->mem_max : 1) * W_PAGE;
+    in->mem = mmap(NULL, in->mem_reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (in->mem == MAP_FAILED) {
+        in->mem = NULL;
+        return inst_fail(in, err, SP_ERR_NOMEM, "cannot reserve the module's memory");
+    }
+    if (!m->has_memory)
+        in->mem_len = 0;
+    if (
         !(in->globals = calloc(m->n_globals + 1, sizeof *in->globals)) ||
         !(in->table = calloc(m->table_size + 1, sizeof *in->table)) ||
         !(in->stack = malloc((size_t)m->lim.max_stack * sizeof *in->stack)) ||

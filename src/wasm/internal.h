@@ -118,7 +118,7 @@ struct sp_wasm_inst {
     const sp_wasm_host_fn *hosts;
     void *ctx;
     uint8_t *mem;
-    size_t mem_len;
+    size_t mem_len, mem_reserved; /* in use; mapped (the maximum) */
     uint64_t *globals;
     uint32_t *table;
     uint64_t *stack, *stack_end, *sp_top; /* sp_top: first free slot between calls */

@@ -613,8 +613,11 @@ static void rebind_calls(sp_wasm_module *m)
     for (uint32_t f = m->n_imports; f < m->n_funcs; f++)
         for (uint32_t i = 0; i < m->funcs[f].n_code; i++) {
             w_ins *in = &m->funcs[f].code[i];
-            if (in->op == W_OP_CALL && in->a >= m->n_imports && m->funcs[in->a].native >= 0)
+            if (in->op == W_OP_CALL && in->a >= m->n_imports && m->funcs[in->a].native >= 0) {
+                const w_type *t = &m->types[m->funcs[in->a].type];
                 in->op = W_OP_CALL_NATIVE;
+                in->b = (uint64_t)m->funcs[in->a].native | (uint64_t)t->n_params << 8 | (uint64_t)t->n_results << 16;
+            }
         }
 }
 
@@ -635,6 +638,8 @@ sp_status sp_wasm_module_load(sp_wasm_module **out, const uint8_t *bytes, size_t
     if (m->lim.max_pages > 65536)
         m->lim.max_pages = 65536;
     m->start = -1;
+    if (n_natives > 256)
+        n_natives = 256; /* the index travels in 8 bits (rebind_calls) */
     if (n_natives && (m->natives = malloc(n_natives * sizeof *natives))) {
         memcpy(m->natives, natives, n_natives * sizeof *natives);
         m->n_natives = n_natives;

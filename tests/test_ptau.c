@@ -6,8 +6,11 @@
  * the setup's every point must equal [A_i(tau)] G etc. computed from the
  * scalars by the QAP code (another route to L_j(tau)), the key must read
  * back from its .zkey (in snarkjs' setup section order) and prove, and
- * every proof is verified. Then damaged files: each is refused with the
- * status and message of its fault. BLAKE2b against known answers.
+ * every proof is verified. snarkjs' own files (tests/vectors/ptau: a
+ * power-2 ceremony, prepared and not, and its `groth16 setup` of the
+ * multiplier): read as they are, the setup equal to snarkjs' byte for
+ * byte. Then damaged files: each is refused with the status and message
+ * of its fault. BLAKE2b against known answers.
  * (`snarkjs zkey verify` and byte equality with snarkjs' own setup are
  * checked by tests/test_ptau.sh.)
  */
@@ -420,6 +423,37 @@ static void check_setups(sp_rng *rng)
     free(file);
 }
 
+/* ---- snarkjs' files ---- */
+
+static void check_snarkjs_files(void)
+{
+    char err[SP_ERR_LEN] = "", path[] = "/tmp/sp_test_ptau_XXXXXX";
+    sp_ptau p, raw;
+    sp_g16_pk pk;
+    const char *dir = "tests/vectors/ptau/";
+    CHECKF(sp_ptau_open(&p, "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS ".ptau", err) == SP_OK, "%s", err);
+    CHECK(p.power == 2 && p.ceremony_power == 2 && p.n_contributions == 1 && p.prepared);
+    CHECKF(sp_ptau_open(&raw, "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS "_raw.ptau", err) == SP_OK, "%s", err);
+    CHECK(raw.power == 2 && raw.n_contributions == 1 && !raw.prepared);
+    sp_ptau_close(&raw);
+    sp_r1cs cs = load_r1cs("tests/vectors/multiplier_" SP_CURVE_SNARKJS "/circuit.r1cs");
+    CHECKF(sp_g16_setup_ptau(&pk, &cs, &p, 2, err) == SP_OK, "setup from snarkjs' ptau: %s", err);
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    size_t mine_len, want_len;
+    CHECKF(sp_zkey_write_setup(path, &pk, err) == SP_OK, "%s", err);
+    uint8_t *mine = sp_test_load(path, &mine_len);
+    uint8_t *want = sp_test_load("tests/vectors/ptau/multiplier_" SP_CURVE_SNARKJS "_0000.zkey", &want_len);
+    CHECKF(mine_len == want_len && !memcmp(mine, want, want_len), "%s: not snarkjs' groth16 setup byte for byte",
+           dir);
+    free(mine), free(want);
+    unlink(path);
+    sp_g16_pk_free(&pk);
+    sp_r1cs_free(&cs);
+    sp_ptau_close(&p);
+}
+
 /* ---- damaged files ---- */
 
 static void expect_parse(const char *what, const uint8_t *f, size_t len, sp_status want, const char *msg)
@@ -608,6 +642,7 @@ int main(void)
     sp_rng rng;
     sp_test_begin("test_ptau", &rng);
     check_blake2b(&rng);
+    check_snarkjs_files();
     check_damaged(&rng);
     check_setups(&rng);
     return sp_test_done();

@@ -296,6 +296,9 @@ expect 0 "groth16 prove (snarkjs' form and order)" "$bin" --quiet groth16 prove 
 expect 0 "groth16 verify (snarkjs' form and order)" "$bin" groth16 verify "$c/verification_key.json" "$T/g16_pub.json" "$T/g16.json"
 expect_out "^OK$" "  (OK)"
 snarkjs_verify "snarkjs verifies the groth16 prove form's proof" "$c/verification_key.json" "$T/g16_pub.json" "$T/g16.json"
+expect 2 "verify with public.json and proof.json swapped" "$bin" verify "$c/verification_key.json" "$T/g16.json" "$T/g16_pub.json"
+expect_out "public signals and proof look swapped \(the order is verify <verification_key.json> <public.json> <proof.json>\)" \
+    "  (says so)"
 expect 0 "g16p, g16v: snarkjs' short forms" bash -c "'$bin' --quiet g16p '$c/circuit_final.zkey' '$c/witness.wtns' \
     '$T/g16p.json' '$T/g16p_pub.json' && '$bin' g16v '$c/verification_key.json' '$T/g16p_pub.json' '$T/g16p.json'"
 expect_out "^OK$" "  (OK)"

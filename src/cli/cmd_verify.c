@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/precheck.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
@@ -112,6 +113,10 @@ int sp_cli_verify(int argc, char **argv)
     sp_g16_vk vk;
     sp_g16_proof proof;
     memset(&vk, 0, sizeof vk);
+    rc = sp_cli_check_json_order("verify", "the order is verify <verification_key.json> <public.json> <proof.json>",
+                                 pos[1], pos[2]);
+    if (rc != SP_EXIT_OK)
+        return rc;
     rc = sp_cli_read_vk(&vk, NULL, "verify", pos[0]);
     if (rc == SP_EXIT_OK)
         rc = read_proof(&proof, pos[2]);

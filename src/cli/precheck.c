@@ -210,3 +210,24 @@ int sp_cli_check_output(const char *cmd, const char *path, const char *const *in
     }
     return SP_EXIT_OK;
 }
+
+/* The first byte of path that is not blank, or 0. */
+static int first_byte(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    int ch = 0;
+    while (f && (ch = fgetc(f)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
+    }
+    if (f)
+        fclose(f);
+    return ch == EOF ? 0 : ch;
+}
+
+int sp_cli_check_json_order(const char *cmd, const char *order, const char *public_path, const char *proof_path)
+{
+    if (first_byte(public_path) != '{' || first_byte(proof_path) != '[')
+        return SP_EXIT_OK;
+    fprintf(stderr, "snarkpipe %s: %s holds an object and %s an array: public signals and proof look swapped (%s)\n",
+            cmd, public_path, proof_path, order);
+    return SP_EXIT_RUNTIME;
+}

@@ -63,4 +63,12 @@ int sp_cli_check_witness(const char *cmd, const char *path, const char *key_path
  */
 int sp_cli_check_output(const char *cmd, const char *path, const char *const *inputs, int n);
 
+/*
+ * Checks that public.json and proof.json are not given the other way
+ * round (public signals are a JSON array, a snarkjs proof an object), from
+ * their first bytes. A file that is neither is left to its reader.
+ * Returns SP_EXIT_OK or SP_EXIT_RUNTIME after a message quoting order.
+ */
+int sp_cli_check_json_order(const char *cmd, const char *order, const char *public_path, const char *proof_path);
+
 #endif

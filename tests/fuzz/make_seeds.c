@@ -59,6 +59,11 @@ static void snarkjs_files(void)
     put_file_and_cuts("zkey", "multiplier-final.zkey", MUL "circuit_final.zkey", zkey_cuts, 4);
     copy_file("zkey", "multiplier-0000.zkey", MUL "circuit_0000.zkey");
     copy_file("zkey", "multiplier-bn128.zkey", BN "circuit_final.zkey");
+    static const size_t ptau_cuts[] = {0, 11, 30, 200, 3000};
+    put_file_and_cuts("ptau", "pot2.ptau", VEC "ptau/pot2_bls12381.ptau", ptau_cuts, 5);
+    copy_file("ptau", "pot2-raw.ptau", VEC "ptau/pot2_bls12381_raw.ptau");
+    copy_file("ptau", "pot2-bn128.ptau", VEC "ptau/pot2_bn128.ptau");
+    copy_file("ptau", "pot2-bn128-raw.ptau", VEC "ptau/pot2_bn128_raw.ptau");
 
     static const size_t json_cuts[] = {0, 1, 30, 300};
     put_file_and_cuts("proof_json", "multiplier-proof.json", MUL "proof.json", json_cuts, 4);

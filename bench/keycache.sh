@@ -33,6 +33,7 @@ bin=$build/snarkpipe
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_bench_keycache.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export SNARKPIPE_CACHE_DIR=$T/cache
+export SNARKPIPE_CACHE_MAX=1T # the key cache's cap: room for the entry of any size measured
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 now() { date +%s.%N; }

@@ -524,8 +524,19 @@ static void fuse(w_ins *code, uint32_t n)
 {
     for (uint32_t i = 0; i + 1 < n; i++) {
         w_ins *a = &code[i], *b = &code[i + 1];
+        if (a->op == W_OP_CONST) {
+            uint32_t op = b->op == W_OP_I32_ADD ? W_OP_CONST_ADD32 : b->op == W_OP_I32_MUL ? W_OP_CONST_MUL32
+                        : b->op == W_OP_I32_AND ? W_OP_CONST_AND32 : b->op == W_OP_CONST ? W_OP_CONST_CONST : 0;
+            if (op)
+                a->op = op; /* the constant stays in b; CONST_CONST reads the second from the next slot */
+            continue;
+        }
         if (a->op != W_OP_LOCAL_GET)
             continue;
+        if (b->op == W_OP_I32_ADD) {
+            a->op = W_OP_LGET_ADD32;
+            continue;
+        }
         if (i + 2 < n && b->op == W_OP_CONST && code[i + 2].op == W_OP_I32_ADD)
             *a = (w_ins){W_OP_LGET_CONST_ADD32, a->a, (uint32_t)b->b};
         else if (b->op == W_OP_LOCAL_GET)

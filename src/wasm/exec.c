@@ -477,6 +477,28 @@ L_LGET_LOAD8U: {
     ip++;
     NEXT;
 }
+L_CONST_ADD32: /* an i32 operator with the constant before it; ip + 1 skipped */
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] + (uint32_t)ip->b);
+    ip++;
+    NEXT;
+L_CONST_MUL32:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b);
+    ip++;
+    NEXT;
+L_CONST_AND32:
+    sp[-1] = (uint32_t)sp[-1] & (uint32_t)ip->b;
+    ip++;
+    NEXT;
+L_CONST_CONST:
+    sp[0] = ip->b;
+    sp[1] = ip[1].b;
+    sp += 2;
+    ip++;
+    NEXT;
+L_LGET_ADD32:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] + (uint32_t)fp[ip->a]);
+    ip++;
+    NEXT;
 
 oob:
     sp_wasm_trap(in, "out of bounds memory access in %s", func_name(m, (uint32_t)(f - m->funcs), nb));

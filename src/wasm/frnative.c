@@ -633,7 +633,37 @@ static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     return 0;
 }
 
+/* Fr_toInt(A): the value as a 32-bit integer, negative ones (above
+ * (q - 1) / 2) as their negation's low word negated. A long A is made
+ * normal in place, as the module does; the one short the module negates
+ * into a long (-2^31) is left to it. */
+static int n_to_int(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    uint8_t *e = at(in, a[0], 8);
+    if (!e)
+        return 1;
+    if (!(e[7] & 0x80)) {
+        int32_t v = short_of(e);
+        if (v == INT32_MIN)
+            return SP_WASM_DECLINE;
+        *ret = (uint32_t)v;
+        return 0;
+    }
+    uint64_t x[SP_FN_MAX_LIMBS];
+    if (to_normal(in, f, (uint32_t)a[0]) || !load(in, x, (uint32_t)a[0] + 8ull, f->n))
+        return 1;
+    if (gte_n(f->half, x, f->n)) {
+        *ret = (uint32_t)x[0];
+    } else {
+        sub_n(x, f->q, x, f->n);
+        *ret = (uint32_t)(0u - (uint32_t)x[0]);
+    }
+    return 0;
+}
+
 const sp_wasm_native sp_fn_natives[] = {
+    {"Fr_toInt", "i:i", n_to_int},
     {"Fr_add", "iii:", n_fr_add},
     {"Fr_sub", "iii:", n_fr_sub},
     {"Fr_mul", "iii:", n_fr_mul},

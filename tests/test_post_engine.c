@@ -4,8 +4,10 @@
  * at a higher priority must pass every porep-like partition still queued.
  * Checked from the TIMELINE's order of events, never from timings: the
  * post partition is the next one dispatched after its submission, and the
- * device's next pickup after it is ready; no porep-like partition
- * dispatched after the post's submission reaches the device before it.
+ * device's next pickup after it is ready (with two workers on the device:
+ * neither holds a partition waiting for the device lock); no porep-like
+ * partition dispatched after the post's submission reaches the device
+ * before it.
  * Every proof is verified again here, and every partition's public inputs
  * are its own instance's (the witness made in a pooled block that held
  * another partition's before).
@@ -132,6 +134,17 @@ static void check_order(const char *path, uint64_t post)
     /* the next dispatch after its submission, the next pickup after it is ready */
     CHECK(tl_find(v, n, (size_t)sub + 1, "DISPATCH", 0) == disp);
     CHECK(tl_find(v, n, (size_t)queued + 1, "GPU_PICKUP", 0) == pick);
+    /* when it was queued, at most one partition held the device: the one
+     * whose call was running (its GPU_END comes before the claim is given
+     * up, so a partition picked up later is never counted) */
+    size_t held = 0;
+    for (long i = 0; i < queued; i++) {
+        if (strcmp(v[i].ev, "GPU_PICKUP"))
+            continue;
+        for (long k = queued + 1; k < (long)n; k++)
+            held += !strcmp(v[k].ev, "GPU_END") && v[k].job == v[i].job && v[k].part == v[i].part;
+    }
+    CHECKF(held <= 1, "%zu partitions held the device when the post job was ready", held);
     /* porep-like partitions dispatched after the post's submission: some
      * (the post did pass a queue), and none on the device before it */
     size_t late = 0;
@@ -140,8 +153,8 @@ static void check_order(const char *path, uint64_t post)
             continue;
         late++;
         for (long k = 0; k < (long)n; k++)
-            if (!strcmp(v[k].ev, "GPU_START") && v[k].job == v[i].job && v[k].part == v[i].part)
-                CHECKF(k > start, "j%llu partition %d reached the device before the post job",
+            if (!strcmp(v[k].ev, "GPU_PICKUP") && v[k].job == v[i].job && v[k].part == v[i].part)
+                CHECKF(k > pick, "j%llu partition %d reached the device before the post job",
                        (unsigned long long)v[i].job, v[i].part);
     }
     CHECKF(late > 0, "no porep-like partition was still queued when the post job came");
@@ -180,7 +193,7 @@ int main(void)
     close(fd);
     sp_engine_config cfg = sp_engine_config_default();
     cfg.max_parallel_synthesis = 1; /* one partition synthesized at a time: the order is the queue's */
-    cfg.gpu_workers_per_device = 1;
+    cfg.gpu_workers_per_device = 2; /* one may hold a partition while the other's call runs */
     cfg.synth_threads = 2;
     cfg.timeline_path = tl;
     sp_engine *e = NULL;

@@ -116,6 +116,10 @@ typedef struct {
     double lock_held_ms;   /* under mu */
     uint64_t calls;        /* under mu */
     int busy;              /* under mu */
+    int claimed;           /* under mu: a worker holds a partition for this device whose device call
+                              has not ended; no other worker takes one meanwhile, so the next one is
+                              chosen when the device frees (the best queued then, e.g. a job of
+                              higher priority that came during the call) */
     size_t keys;           /* circuits attached here, under mu */
 } device;
 

@@ -332,6 +332,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     p->gpu_ms = t2 - t1;
     d->lock_held_ms += t2 - t1;
     d->calls++;
+    d->claimed = 0; /* the device's next partition is taken now */
+    pthread_cond_broadcast(&e->cv_gpu);
     pthread_mutex_unlock(&e->mu);
     /* the finish's G2 scalars, made without the lock (~150 ms at 2^24) */
     if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
@@ -344,12 +346,15 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     job *j = p->job;
     char err[SP_ERR_LEN] = "";
     sp_status st = SP_ERR_CANCELLED;
-    TL(e, "GPU_PICKUP", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d", p->index, w->dev_index, w->dev->label,
-       w->local);
-    if (!atomic_load(&j->abort))
+    int called = !atomic_load(&j->abort);
+    if (called)
         st = gpu_call(e, w, p, err);
     trash t = {0};
     pthread_mutex_lock(&e->mu);
+    if (!called) {
+        w->dev->claimed = 0;
+        pthread_cond_broadcast(&e->cv_gpu);
+    }
     if (st == SP_OK) {
         p->have_partial = 1;
         sp_eng_mem_trash_witness_locked(e, p, &t); /* the partial holds what finishing needs */
@@ -393,8 +398,8 @@ static void *gpu_main(void *arg)
     sp_engine *e = w->e;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        part *p;
-        while (!(p = gq_take_locked(e, w->dev_index)) && !e->stopping)
+        part *p = NULL;
+        while (!e->stopping && (w->dev->claimed || !(p = gq_take_locked(e, w->dev_index))))
             pthread_cond_wait(&e->cv_gpu, &e->mu);
         if (!p)
             break;
@@ -402,6 +407,9 @@ static void *gpu_main(void *arg)
         p->state = SP_PART_GPU;
         p->dev = w->dev_index;
         w->dev->busy++;
+        w->dev->claimed = 1;
+        TL(e, "GPU_PICKUP", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d", p->index, w->dev_index,
+           w->dev->label, w->local);
         pthread_mutex_unlock(&e->mu);
         gpu_one(e, w, p);
         pthread_mutex_lock(&e->mu);

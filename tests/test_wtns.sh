@@ -12,9 +12,10 @@
 #      operations and without; fullprove proofs verify in snarkjs;
 #   c. bad inputs exit 2 naming the cause as snarkjs does (a missing
 #      signal, named when the circuit's .sym is beside its .wasm; an extra
-#      one; a wrong array length; a non-number; a failing assert, naming
-#      the template and line) and snarkjs refuses them too; a .wasm that is
-#      not a circom witness generator, and damaged ones, exit 2.
+#      one, which circom's code gives size 0, so "too many values"; a wrong
+#      array length; a non-number; a failing assert, naming the template and
+#      line) and snarkjs refuses them too; a .wasm that is not a circom
+#      witness generator, and damaged ones, exit 2.
 # Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
 # Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
 set -u
@@ -143,8 +144,8 @@ bad() { # NAME JSON REGEX: we and snarkjs refuse it; our message matches REGEX
     expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$wasm" "$T/bad.json" "$T/sjbad.wtns"
 }
 edit() { node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1])); '"$1"'; process.stdout.write(JSON.stringify(o));' "$T/good.json"; }
-bad "a missing signal" "$(edit 'delete o.index')" "Not all inputs have been set. Only 4 out of 10.*missing: index"
-bad "an extra signal" "$(edit 'o.extra = 1')" "Signal extra not found"
+bad "a missing signal" "$(edit 'delete o.index')" "Not all inputs have been set. Only 8 out of 14 \(missing: index\)"
+bad "an extra signal" "$(edit 'o.extra = 1')" "Too many values for input signal extra .*not an input of the circuit"
 bad "a wrong array length" "$(edit 'o.path[1].pop()')" "Not enough values for input signal path"
 bad "too many values" "$(edit 'o.leaf.push(1)')" "Too many values for input signal leaf"
 bad "a non-number" "$(edit 'o.path[0][1] = "12abc"')" 'input signal path: "12abc" is not a number'
@@ -156,7 +157,7 @@ bad "not JSON" "{\"leaf\": [1, 2" "input: json: "
 mkdir -p "$T/nosym" && cp "$wasm" "$T/nosym/"
 edit 'delete o.index' >"$T/bad.json"
 expect 2 "a missing signal, no .sym" "$bin" wtns calculate "$T/nosym/merkle.wasm" "$T/bad.json" "$T/bad.wtns"
-expect_out "Not all inputs have been set. Only 4 out of 10" "  (the count)"
+expect_out "Not all inputs have been set. Only 8 out of 14" "  (the count)"
 expect 2 "a .wasm that is not one" "$bin" wtns calculate "$vec/chain1021_bn128/input.json" "$T/good.json" "$T/x.wtns"
 expect_out "not a WebAssembly" "  (says so)"
 expect 2 "a missing .wasm" "$bin" wtns calculate "$T/none.wasm" "$T/good.json" "$T/x.wtns"

@@ -318,8 +318,9 @@ static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v
     if ((st = sp_cv_flatten(&flat, &n_flat, v, name, err)) != SP_OK)
         return st;
     if (n_flat != (uint32_t)size) {
-        snprintf(err, SP_ERR_LEN, "%s values for input signal %.150s (%zu given, %u expected)",
-                 n_flat < (uint32_t)size ? "Not enough" : "Too many", name, n_flat, (uint32_t)size);
+        snprintf(err, SP_ERR_LEN, "%s values for input signal %.150s (%zu given, %u expected%s)",
+                 n_flat < (uint32_t)size ? "Not enough" : "Too many", name, n_flat, (uint32_t)size,
+                 size ? "" : ": not an input of the circuit");
         free(flat);
         return SP_ERR_INVALID_ARG;
     }
@@ -353,7 +354,7 @@ sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len)
 
 /* Appends to err the main component's input signals (from the symbol
  * file: "main.<name>" or "main.<name>[...]", an input when the module
- * knows its hash) that root does not give. */
+ * gives its hash a size: other names get 0) that root does not give. */
 static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_LEN])
 {
     char last[256] = "";
@@ -380,7 +381,7 @@ static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_
         uint64_t args[2], size;
         fnv(args, base);
         char e2[SP_ERR_LEN];
-        if (sp_wasm_call(c->in, c->fx[X_SIG_SIZE], args, &size, e2) != SP_OK || (int32_t)(uint32_t)size < 0 ||
+        if (sp_wasm_call(c->in, c->fx[X_SIG_SIZE], args, &size, e2) != SP_OK || (int32_t)(uint32_t)size <= 0 ||
             sp_json_get(root, base))
             continue;
         k += (size_t)snprintf(err + k, k < SP_ERR_LEN ? SP_ERR_LEN - k : 0, "%s%s", listed++ ? ", " : " (missing: ",

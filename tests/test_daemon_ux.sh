@@ -9,8 +9,8 @@
 #   c. a pending job's "progress" (partitions, partitions_done, stage,
 #      percent, one entry per partition) while it waits and once it runs,
 #      its percent never going back; the status page's lanes and JSON name
-#      the device (cpu0), not a GPU: "device" queues, states, timings and
-#      metrics;
+#      the devices (two CPU devices: cpu0, cpu1), not a GPU: "device" queues,
+#      states, timings and metrics;
 #   d. client prove without an output option is a usage error (nothing
 #      sent); with --json it prints the answer; an output directory that is
 #      missing is refused before anything is sent;
@@ -60,6 +60,7 @@ cd "$T" || exit 1
 sock=$T/d.sock
 cat >d.conf <<EOF
 [engine]
+backends = cpu,cpu
 synth_threads = 1
 backend_threads = 1
 finish_threads = 1
@@ -79,7 +80,7 @@ cl() { "$bin" client --addr "unix:$sock" "$@"; }
 get() { cl --json "$@"; } # a route's answer on stdout
 
 # ---- a. the curve ----
-check "the start is logged with the curve and backends" "grep -Eq 'info  engine: curve bls12-381, backends cpu' '$log'"
+check "the start is logged with the curve and backends" "grep -Eq 'info  engine: curve bls12-381, backends cpu,cpu, ' '$log'"
 expect 2 "a bn128 key on a BLS12-381 daemon" cl register --id bn --zkey "$T/bn128.zkey"
 expect_out "HTTP 422 bad_key: zkey is for bn254 \(bn128\) but this daemon proves bls12-381; start one with \`--curve bn254\` \(or \`\[engine\] curve = bn254\`\) for this key" \
     "  says how to get a daemon for it"
@@ -138,11 +139,11 @@ check "  its percent never went back nor past 100" "[ $back = 0 ]"
 check "  the job completed" "grep -q '\"status\":\"completed\"' '$T/p'"
 check "  timings name the device, not a GPU" "grep -q '\"timings_ms\":{\"queue_wait\":[0-9.]*,\"synthesis\":[0-9.]*,\"device\":' '$T/p'"
 get status >"$T/s" 2>&1
-check "status: lanes named after the CPU device" "grep -Eq '\"lanes\":\[\"synth 0\",(\"synth [0-9]+\",)*\"cpu0 w0\",' '$T/s'"
+check "status: lanes named after the CPU devices (cpu0, cpu1)" "grep -Eq '\"lanes\":\[\"synth 0\",(\"synth [0-9]+\",)*\"cpu0 w0\",(\"cpu0 w[0-9]+\",)*\"cpu1 w0\",' '$T/s'"
 check "status: the device queue" "grep -q '\"queues\":{\"dispatch\":[0-9]*,\"device\":[0-9]*' '$T/s'"
 check "status: no gpu anywhere" "! grep -qi 'gpu' '$T/s'"
 get metrics >"$T/m" 2>&1
-check "metrics: device names" "grep -q '^snarkpipe_device_busy_ratio{device=\"cpu\"}' '$T/m' && grep -q 'snarkpipe_queue_depth{queue=\"device\"}' '$T/m' && grep -q 'stage=\"device\"' '$T/m'"
+check "metrics: device names" "grep -q '^snarkpipe_device_busy_ratio{device=\"cpu#2\"}' '$T/m' && grep -q 'snarkpipe_queue_depth{queue=\"device\"}' '$T/m' && grep -q 'stage=\"device\"' '$T/m'"
 check "metrics: no gpu anywhere" "! grep -qi 'gpu' '$T/m'"
 
 # ---- d. client prove's outputs ----

@@ -270,6 +270,9 @@ early "an output that is an input" "h.wtns is an input and an output" \
     "$bin" prove "$c/circuit_final.zkey" "$T/h.wtns" "$T/h.wtns" "$T/h_pub.json"
 early "a porep-like preset that is not the key's" "the porep-like circuit of these options \(preset 2KiB: 39 public inputs\) is not the key's \(1024 wires, 2 public inputs\)" \
     "$bin" prove --circuit porep-like --preset 2KiB "$c/circuit_final.zkey" "$T/h.json" "$T/h_pub.json"
+expect 2 "setup: an output directory that does not exist, before the setup" "$bin" setup "$c/circuit.r1cs" "$T/nodir/x.zkey"
+expect_out "cannot write $T/nodir/x.zkey: the directory $T/nodir does not exist" "  (says so)"
+expect 0 "  (before the setup: no warning that it runs)" bash -c "! grep -q WARNING '$T/out'"
 unset SNARKPIPE_CACHE_DIR
 short_usage() { # NAME REGEX CMD...: exit 64, the message matches, then one usage form (not the whole help)
     expect 64 "$1" "${@:3}"

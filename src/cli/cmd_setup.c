@@ -4,6 +4,7 @@
 #include "circuit/rec.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/precheck.h"
 #include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
@@ -16,8 +17,8 @@ static const char SETUP_USAGE[] =
     "       snarkpipe setup [--bellperson] [--vk FILE] [--vkey-json FILE] <circuit.r1cs|.sprec> <out>\n"
     "With a .ptau: the Groth16 setup from a powers-of-tau ceremony, the key `snarkjs groth16 setup`\n"
     "writes (byte for byte): the start of phase 2, for `snarkjs zkey contribute` / `zkey beacon`.\n"
-    "The .ptau must be prepared for phase 2 (`snarkjs powersoftau prepare phase2`) and of a power\n"
-    "at least the circuit's domain.\n"
+    "The .ptau must be of a power at least the circuit's domain; prepared for phase 2 or not (the\n"
+    "setup then computes the Lagrange points `snarkjs powersoftau prepare phase2` would add).\n"
     "Without: a circuit-specific setup from fresh random toxic waste, for development and tests:\n"
     "NOT a ceremony. <out> is a snarkjs .zkey, or with --bellperson a bellperson .params.\n"
     "  --vk FILE          also write the bellperson .vk verifying key\n"
@@ -107,7 +108,7 @@ static int setup_parse(setup_args *a, int argc, char **argv)
         } else if (missing) {
             return sp_cli_usage("setup", SETUP_USAGE, "%s needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return sp_cli_usage("setup", SETUP_USAGE, "unknown option %s", argv[i]);
+            return sp_cli_unknown_opt("setup", SETUP_USAGE, argv[i]);
         } else if (npos == 3) {
             return sp_cli_usage("setup", SETUP_USAGE, "too many arguments");
         } else {
@@ -222,6 +223,9 @@ int sp_cli_setup(int argc, char **argv)
     int rc = setup_parse(&a, argc, argv);
     if (rc)
         return rc < 0 ? SP_EXIT_OK : rc;
+    const char *ins[] = {a.r1cs, a.ptau}; /* the output checked before the setup's work */
+    if ((rc = sp_cli_check_output("setup", a.out, ins, 2)) != SP_EXIT_OK)
+        return rc;
     if (a.ptau)
         return setup_ptau(&a);
     fprintf(stderr, "snarkpipe setup: WARNING: this is a development setup, NOT a trusted ceremony. Whoever ran "

@@ -13,6 +13,7 @@
 #include "groth16/zkey.h"
 #include "r1cs/binfile.h"
 #include "util/curves.h"
+#include "util/file.h"
 #include "field/field.h"
 
 static const char *kind_name(sp_cli_file_kind k)
@@ -211,10 +212,12 @@ int sp_cli_check_output(const char *cmd, const char *path, const char *const *in
     return SP_EXIT_OK;
 }
 
-/* The first byte of path that is not blank, or 0. */
+/* The first byte of path that is not blank, or 0 (also when it is not a
+ * regular file: opened without blocking, a FIFO is left to its reader). */
 static int first_byte(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    char err[SP_ERR_LEN];
+    FILE *f = sp_file_fopen_regular(path, "rb", "input", err);
     int ch = 0;
     while (f && (ch = fgetc(f)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
     }

@@ -41,6 +41,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sp_farm_soak.XXXXXX")
 declare -A dpid
 cleanup() { for p in "${dpid[@]}"; do kill -9 "$p" 2>/dev/null; done; pg_destroy; [ -n "${SOAK_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
+PG_DURABLE=1 # the server is crashed: what it acknowledged must survive
 pg_create "$(mktemp -d "${TMPDIR:-/tmp}/sp_farm_soak_pg.XXXXXX")" || exit 1
 RANDOM=$seed
 echo "farm-soak.sh: seed $seed, $jobs jobs, $lanes lanes, chaos every ~${chaos_s} s, work directory $T"

@@ -1,7 +1,10 @@
 # A throwaway PostgreSQL cluster for the farm's tests and benchmarks
 # (bash, sourced): made under a temporary directory, listening on a unix
 # socket there only (no TCP), trust authentication, fsync off (nothing
-# here must survive a machine crash), removed by pg_destroy.
+# here must survive a machine crash), removed by pg_destroy. Commits are
+# asynchronous (a crash of PostgreSQL itself may lose the last ones)
+# unless PG_DURABLE=1: then a commit is in the WAL (in the page cache)
+# before it is acknowledged, so it survives kill -9 of the server.
 #
 #   pg_find               sets PG_BIN to the directory of initdb and pg_ctl
 #                         (PostgreSQL from Debian: /usr/lib/postgresql/N/bin);
@@ -47,7 +50,7 @@ pg_create() {
 
 pg_start_() {
     pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-        -o "-k $PG_DIR -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" \
+        -o "-k $PG_DIR -c listen_addresses= -c fsync=off -c synchronous_commit=$([ -n "${PG_DURABLE:-}" ] && echo on || echo off) -c full_page_writes=off -c max_connections=100" \
         start >/dev/null 2>&1 || { echo "postgres did not start:"; tail -5 "$PG_DIR/server.log"; return 1; }
 }
 

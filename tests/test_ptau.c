@@ -4,12 +4,14 @@
  * tau, alpha, beta (fresh seed) by scalar arithmetic and fixed-base
  * multiplication, its Lagrange sections by an inverse NTT of the powers;
  * the setup's every point must equal [A_i(tau)] G etc. computed from the
- * scalars by the QAP code (another route to L_j(tau)), the key must read
+ * scalars by the QAP code (another route to L_j(tau)), and the setup from
+ * the same file without its Lagrange sections (which it then makes by an
+ * inverse DFT over the points) must be the same key; the key must read
  * back from its .zkey (in snarkjs' setup section order) and prove, and
  * every proof is verified. snarkjs' own files (tests/vectors/ptau: a
  * power-2 ceremony, prepared and not, and its `groth16 setup` of the
- * multiplier): read as they are, the setup equal to snarkjs' byte for
- * byte. Then damaged files: each is refused with the status and message
+ * multiplier): read as they are, the setup from either equal to snarkjs'
+ * byte for byte. Then damaged files: each is refused with the status and message
  * of its fault. BLAKE2b against known answers.
  * (`snarkjs zkey verify` and byte equality with snarkjs' own setup are
  * checked by tests/test_ptau.sh.)
@@ -320,6 +322,21 @@ static void check_file(const char *what, const sp_g16_pk *pk, const sp_r1cs *cs,
     unlink(path);
 }
 
+/* The setups of cs from two files agree (points and circuit hash). */
+static void check_same(const char *what, const sp_r1cs *cs, const uint8_t *f1, size_t l1, const uint8_t *f2,
+                       size_t l2)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_ptau p1, p2;
+    sp_g16_pk k1, k2;
+    CHECK(sp_ptau_parse(&p1, f1, l1, err) == SP_OK && sp_ptau_parse(&p2, f2, l2, err) == SP_OK);
+    CHECKF(sp_g16_setup_ptau(&k1, cs, &p1, 2, err) == SP_OK, "%s: %s", what, err);
+    CHECKF(sp_g16_setup_ptau(&k2, cs, &p2, 3, err) == SP_OK, "%s: %s", what, err);
+    CHECKF(tg_pk_equal(&k1, &k2), "%s: the keys from the prepared and unprepared files differ", what);
+    sp_g16_pk_free(&k1), sp_g16_pk_free(&k2);
+    sp_ptau_close(&p1), sp_ptau_close(&p2);
+}
+
 static void check_circuit(const char *what, const sp_r1cs *cs, const uint8_t *file, size_t len, const toxic *t,
                           const sp_fr *w, size_t wn)
 {
@@ -402,7 +419,8 @@ static void check_setups(sp_rng *rng)
     sp_fr_random(&t.alpha, rng);
     sp_fr_random(&t.beta, rng);
     size_t len, wn;
-    uint8_t *file = make_ptau(&len, &t, 1);
+    size_t rlen;
+    uint8_t *file = make_ptau(&len, &t, 1), *raw = make_ptau(&rlen, &t, 0);
     char err[SP_ERR_LEN] = "";
     static const char *circuits[] = {"multiplier", "chain1021"}; /* domains 4 < 2^power, 1024 = 2^power */
     for (int k = 0; k < 2; k++) {
@@ -413,14 +431,16 @@ static void check_setups(sp_rng *rng)
         sp_fr *w = NULL;
         CHECKF(sp_wtns_read(&w, &wn, path, err) == SP_OK, "%s: %s", path, err);
         check_circuit(circuits[k], &cs, file, len, &t, w, wn);
+        check_same(circuits[k], &cs, file, len, raw, rlen);
         free(w);
         sp_r1cs_free(&cs);
     }
     sp_r1cs rc;
     random_circuit(&rc, rng, 300, 200);
     check_circuit("random circuit", &rc, file, len, &t, NULL, 0);
+    check_same("random circuit", &rc, file, len, raw, rlen);
     sp_r1cs_free(&rc);
-    free(file);
+    free(file), free(raw);
 }
 
 /* ---- snarkjs' files ---- */
@@ -428,30 +448,32 @@ static void check_setups(sp_rng *rng)
 static void check_snarkjs_files(void)
 {
     char err[SP_ERR_LEN] = "", path[] = "/tmp/sp_test_ptau_XXXXXX";
-    sp_ptau p, raw;
+    sp_ptau p[2];
     sp_g16_pk pk;
-    const char *dir = "tests/vectors/ptau/";
-    CHECKF(sp_ptau_open(&p, "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS ".ptau", err) == SP_OK, "%s", err);
-    CHECK(p.power == 2 && p.ceremony_power == 2 && p.n_contributions == 1 && p.prepared);
-    CHECKF(sp_ptau_open(&raw, "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS "_raw.ptau", err) == SP_OK, "%s", err);
-    CHECK(raw.power == 2 && raw.n_contributions == 1 && !raw.prepared);
-    sp_ptau_close(&raw);
+    CHECKF(sp_ptau_open(&p[0], "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS ".ptau", err) == SP_OK, "%s", err);
+    CHECK(p[0].power == 2 && p[0].ceremony_power == 2 && p[0].n_contributions == 1 && p[0].prepared);
+    CHECKF(sp_ptau_open(&p[1], "tests/vectors/ptau/pot2_" SP_CURVE_SNARKJS "_raw.ptau", err) == SP_OK, "%s", err);
+    CHECK(p[1].power == 2 && p[1].n_contributions == 1 && !p[1].prepared);
     sp_r1cs cs = load_r1cs("tests/vectors/multiplier_" SP_CURVE_SNARKJS "/circuit.r1cs");
-    CHECKF(sp_g16_setup_ptau(&pk, &cs, &p, 2, err) == SP_OK, "setup from snarkjs' ptau: %s", err);
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    size_t mine_len, want_len;
-    CHECKF(sp_zkey_write_setup(path, &pk, err) == SP_OK, "%s", err);
-    uint8_t *mine = sp_test_load(path, &mine_len);
+    size_t want_len;
     uint8_t *want = sp_test_load("tests/vectors/ptau/multiplier_" SP_CURVE_SNARKJS "_0000.zkey", &want_len);
-    CHECKF(mine_len == want_len && !memcmp(mine, want, want_len), "%s: not snarkjs' groth16 setup byte for byte",
-           dir);
-    free(mine), free(want);
+    for (int k = 0; k < 2; k++) { /* from the prepared file, then from the one before `prepare phase2` */
+        size_t mine_len = 0;
+        CHECKF(sp_g16_setup_ptau(&pk, &cs, &p[k], 2, err) == SP_OK, "setup from snarkjs' ptau %d: %s", k, err);
+        CHECKF(sp_zkey_write_setup(path, &pk, err) == SP_OK, "%s", err);
+        uint8_t *mine = sp_test_load(path, &mine_len);
+        CHECKF(mine_len == want_len && !memcmp(mine, want, want_len),
+               "not snarkjs' groth16 setup byte for byte (from the %s file)", k ? "unprepared" : "prepared");
+        free(mine);
+        sp_g16_pk_free(&pk);
+    }
+    free(want);
     unlink(path);
-    sp_g16_pk_free(&pk);
     sp_r1cs_free(&cs);
-    sp_ptau_close(&p);
+    sp_ptau_close(&p[0]), sp_ptau_close(&p[1]);
 }
 
 /* ---- damaged files ---- */
@@ -623,7 +645,7 @@ static void check_damaged(sp_rng *rng)
     char err[SP_ERR_LEN] = "";
     sp_r1cs mul = load_r1cs("tests/vectors/multiplier_" SP_CURVE_SNARKJS "/circuit.r1cs");
     sp_r1cs chain = load_r1cs("tests/vectors/chain1021_" SP_CURVE_SNARKJS "/circuit.r1cs");
-    expect_setup("unprepared", u, ulen, &mul, SP_ERR_UNSUPPORTED, "snarkjs powersoftau prepare phase2");
+    check_same("unprepared, power 3", &mul, f, len, u, ulen);
     expect_setup("too small", f, len, &chain, SP_ERR_UNSUPPORTED, "use a .ptau of power 10 or more");
     check_points_refused(f, len, &mul);
     sp_ptau p;

@@ -183,7 +183,7 @@ static int info_ptau(const char *path, int check)
     rec_u64("ceremony_power", p.ceremony_power);
     rec_u64("max_constraints", ((uint64_t)1 << p.power) - 1); /* less the public signals */
     rec_u64("contributions", p.n_contributions);
-    rec_str("prepared_phase2", p.prepared ? "yes" : "no (snarkjs powersoftau prepare phase2 makes it)");
+    rec_str("prepared_phase2", p.prepared ? "yes" : "no (`snarkpipe setup` takes it as it is)");
     rec_str("checked", check ? "every point" : "structure and sizes");
     rec_end();
     sp_ptau_close(&p);

@@ -128,6 +128,90 @@ static sp_status PF(ptau_comb)(PAFF *out, size_t n, const ptau_term *t, int nt, 
     return st;
 }
 
+/* ---- Lagrange points from the powers (a .ptau not prepared for phase 2) ---- */
+
+/* r = [k] p; p Jacobian. */
+static void PLOCAL(gmul)(PJAC *r, const PJAC *p, const sp_scalar *k)
+{
+    uint64_t e[4];
+    PJAC q = *p;
+    int len = scalar_short(e, k);
+    if (len < 0) {
+        PF(jac_neg)(&q, p);
+        len = -len;
+    }
+    if (len == 1 && e[0] == 1)
+        *r = q;
+    else
+        PF(mul_var)(r, &q, e, (size_t)len);
+}
+
+typedef struct {
+    PJAC *a;
+    const sp_scalar *k; /* per point (scaling) or per twiddle index */
+    size_t n, half, step;
+} PLOCAL(ntt_ctx);
+
+static void PLOCAL(scale_task)(void *arg, int tid, size_t task)
+{
+    const PLOCAL(ntt_ctx) *c = arg;
+    size_t lo = task * NTT_TASK, hi = lo + NTT_TASK < c->n ? lo + NTT_TASK : c->n;
+    for (size_t i = lo; i < hi; i++)
+        PLOCAL(gmul)(&c->a[i], &c->a[i], &c->k[i]);
+}
+
+/* One radix-2 stage over blocks of 2 half: (u, v) -> (u + w v, u - w v),
+ * w = k[j step] for the j-th butterfly of a block. */
+static void PLOCAL(stage_task)(void *arg, int tid, size_t task)
+{
+    const PLOCAL(ntt_ctx) *c = arg;
+    size_t lo = task * NTT_TASK, hi = lo + NTT_TASK < c->n / 2 ? lo + NTT_TASK : c->n / 2;
+    for (size_t b = lo; b < hi; b++) {
+        size_t j = b % c->half, i0 = (b / c->half) * 2 * c->half + j, i1 = i0 + c->half;
+        PJAC t = c->a[i1], nt;
+        if (j)
+            PLOCAL(gmul)(&t, &c->a[i1], &c->k[j * c->step]);
+        PF(jac_neg)(&nt, &t);
+        PF(jac_add_var)(&c->a[i1], &c->a[i0], &nt);
+        PF(jac_add_var)(&c->a[i0], &c->a[i0], &t);
+    }
+}
+
+/*
+ * out[j] = sum_i [pre[i] / n omega^(-ij)] in[i] for j < n = 2^log_n: the
+ * inverse DFT of the points (in[i] = tau^i G gives L_j(tau) G). tw[j] =
+ * omega^(-j) for j < n / 2 and pre[i] (pre_i / n folded in) are canonical
+ * scalars. In place over a Jacobian copy, radix 2, the butterflies of a
+ * stage on all threads.
+ */
+static sp_status PF(ptau_intt)(PAFF *out, const PAFF *in, unsigned log_n, const sp_scalar *tw, const sp_scalar *pre,
+                               int threads)
+{
+    size_t n = (size_t)1 << log_n;
+    PJAC *a = malloc(sizeof *a * n), *b = malloc(sizeof *b * n);
+    if (!a || !b) {
+        free(a), free(b);
+        return SP_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        PF(jac_from_affine)(&b[i], &in[i]);
+    PLOCAL(ntt_ctx) c = {b, pre, n, 0, 0};
+    sp_par_tasks(threads, (n + NTT_TASK - 1) / NTT_TASK, PLOCAL(scale_task), &c);
+    for (size_t i = 0; i < n; i++) /* bit-reversed order in, natural order out */
+        a[bit_reverse(i, log_n)] = b[i];
+    c.a = a;
+    c.k = tw;
+    for (size_t half = 1; half < n; half *= 2) {
+        c.half = half;
+        c.step = n / (2 * half);
+        sp_par_tasks(threads, (n / 2 + NTT_TASK - 1) / NTT_TASK, PLOCAL(stage_task), &c);
+    }
+    PLOCAL(aff_ctx) ac = {out, a, n};
+    sp_par_tasks(threads, (n + COMB_TASK - 1) / COMB_TASK, PLOCAL(aff_task), &ac);
+    free(a), free(b);
+    return SP_OK;
+}
+
 #undef PC_CAT2
 #undef PC_CAT
 #undef PF

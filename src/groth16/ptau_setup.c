@@ -21,6 +21,7 @@
 
 #define BIG_COLUMN 128  /* entries from which a column is one MSM */
 #define COMB_TASK 256   /* wires per task of the entry-by-entry sums */
+#define NTT_TASK 64     /* butterflies (or points) per task of the point NTT */
 #define HASH_CHUNK 512  /* H-hash points made at once (on the stack) */
 /* snarkjs hashes the H points 2^14 at a time, each chunk a full 2^14 (a
  * quirk of zkey_new.js's hashHPoints): past 2^14 it hashes n points, not
@@ -75,6 +76,14 @@ static int scalar_short(uint64_t e[4], const sp_scalar *s)
     int neg_shorter = ln < ls || (ln == ls && neg[ln - 1] < s->l[ls - 1]);
     memcpy(e, neg_shorter ? neg : s->l, sizeof neg);
     return neg_shorter ? -ln : ls;
+}
+
+static size_t bit_reverse(size_t i, unsigned bits)
+{
+    size_t r = 0;
+    for (unsigned b = 0; b < bits; b++)
+        r |= ((i >> b) & 1) << (bits - 1 - b);
+    return r;
 }
 
 #define G g1
@@ -326,6 +335,75 @@ static void lag_free(lagrange *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The inverse DFT's scalars for a domain of n = 2^log_n: tw[j] =
+ * omega_n^-j (j < n/2); pre[i] = 1/n (all i), or with odd, omega_2n^-i / 2n
+ * (the odd points of the 2n-point basis, lag_compute). Canonical. */
+static sp_status intt_scalars(sp_scalar *tw, sp_scalar *pre, unsigned log_n, int odd)
+{
+    size_t n = (size_t)1 << log_n;
+    sp_fr w, wi, x, f, step;
+    if (sp_ntt_root_of_unity(&w, log_n, SP_NTT_ROOTS_SNARKJS) != SP_OK ||
+        sp_ntt_root_of_unity(&step, log_n + 1, SP_NTT_ROOTS_SNARKJS) != SP_OK)
+        return SP_ERR_INVALID_ARG;
+    sp_fr_inv(&wi, &w);
+    sp_fr_set_one(&x);
+    for (size_t j = 0; j < n / 2; j++) {
+        sp_scalar_from_fr(&tw[j], &x);
+        sp_fr_mul(&x, &x, &wi);
+    }
+    sp_fr_set_u64(&f, odd ? 2 * (uint64_t)n : n);
+    sp_fr_inv(&f, &f);
+    sp_fr_inv(&step, &step);
+    for (size_t i = 0; i < n; i++) {
+        sp_scalar_from_fr(&pre[i], &f);
+        if (odd)
+            sp_fr_mul(&f, &f, &step);
+    }
+    return SP_OK;
+}
+
+/* Lagrange points of a .ptau not prepared for phase 2, as `snarkjs
+ * powersoftau prepare phase2` makes them: the inverse DFT of the first n
+ * powers of each series; H from tau^i - tau^(i+n), i < n (tau^(2n-1) taken
+ * as 0 when the file has none, as snarkjs does). */
+static sp_status lag_compute(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int threads, char *err)
+{
+    size_t n = pk->domain_size;
+    uint64_t have = sp_ptau_section_points(p, SP_PTAU_TAU_G1), m = 2 * n < have ? 2 * n : have;
+    sp_scalar *tw = malloc(sizeof *tw * (n / 2 + 1)), *pre = malloc(sizeof *pre * n);
+    sp_g1_affine *t1 = malloc(sizeof *t1 * 2 * n), *d = malloc(sizeof *d * n);
+    sp_status st = tw && pre && t1 && d ? SP_OK : SP_ERR_NOMEM;
+    if (st == SP_OK && (st = sp_ptau_read_points(t1, p, SP_PTAU_TAU_G1, 0, m, 1, threads, err)) == SP_OK &&
+        (st = sp_ptau_read_points(l->alpha, p, SP_PTAU_ALPHA_TAU_G1, 0, n, 1, threads, err)) == SP_OK &&
+        (st = sp_ptau_read_points(l->beta, p, SP_PTAU_BETA_TAU_G1, 0, n, 1, threads, err)) == SP_OK &&
+        (st = sp_ptau_read_points(l->tau2, p, SP_PTAU_TAU_G2, 0, n, 1, threads, err)) == SP_OK) {
+        for (size_t i = 0; i < n; i++) { /* d[i] = tau^i - tau^(i+n) */
+            sp_g1_jac j;
+            sp_g1_affine neg;
+            sp_g1_jac_from_affine(&j, &t1[i]);
+            if (i + n < m) {
+                sp_g1_affine_neg(&neg, &t1[i + n]);
+                sp_g1_jac_add_affine_var(&j, &j, &neg);
+            }
+            sp_g1_jac_to_affine(&d[i], &j);
+        }
+        sp_progress_part("Lagrange points");
+        if ((st = intt_scalars(tw, pre, pk->log2_domain, 1)) == SP_OK)
+            st = sp_g1_ptau_intt(pk->h, d, pk->log2_domain, tw, pre, threads);
+        if (st == SP_OK && (st = intt_scalars(tw, pre, pk->log2_domain, 0)) == SP_OK &&
+            (st = sp_g1_ptau_intt(l->tau, t1, pk->log2_domain, tw, pre, threads)) == SP_OK &&
+            (st = sp_g1_ptau_intt(l->alpha, l->alpha, pk->log2_domain, tw, pre, threads)) == SP_OK &&
+            (st = sp_g1_ptau_intt(l->beta, l->beta, pk->log2_domain, tw, pre, threads)) == SP_OK)
+            st = sp_g2_ptau_intt(l->tau2, l->tau2, pk->log2_domain, tw, pre, threads);
+        if (st != SP_OK)
+            sp_bin_errf(err, "setup: the Lagrange points: %s", sp_status_str(st));
+    } else if (st == SP_ERR_NOMEM) {
+        sp_bin_errf(err, "out of memory for the powers of a domain of %zu", n);
+    }
+    free(tw), free(pre), free(t1), free(d);
+    return st;
+}
+
 static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int threads, char *err)
 {
     size_t n = pk->domain_size;
@@ -337,6 +415,13 @@ static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int thre
         return SP_ERR_NOMEM;
     }
     sp_status st;
+    if (!p->prepared) {
+        if ((st = lag_compute(l, pk, p, threads, err)) != SP_OK ||
+            (st = sp_ptau_read_points(&pk->vk.alpha1, p, SP_PTAU_ALPHA_TAU_G1, 0, 1, 1, 1, err)) != SP_OK ||
+            (st = sp_ptau_read_points(&pk->vk.beta1, p, SP_PTAU_BETA_TAU_G1, 0, 1, 1, 1, err)) != SP_OK)
+            return st;
+        return sp_ptau_read_points(&pk->vk.beta2, p, SP_PTAU_BETA_G2, 0, 1, 1, 1, err);
+    }
     if ((st = sp_ptau_read_points(l->tau, p, SP_PTAU_LAG_TAU_G1, n - 1, n, 1, threads, err)) != SP_OK ||
         (st = sp_ptau_read_points(l->tau2, p, SP_PTAU_LAG_TAU_G2, n - 1, n, 1, threads, err)) != SP_OK ||
         (st = sp_ptau_read_points(l->alpha, p, SP_PTAU_LAG_ALPHA_TAU_G1, n - 1, n, 1, threads, err)) != SP_OK ||
@@ -382,11 +467,6 @@ static sp_status wire_points(sp_g16_pk *pk, const sp_r1cs *cs, const lagrange *l
 
 static sp_status check_fit(const sp_r1cs *cs, const sp_ptau *p, unsigned log_n, char *err)
 {
-    if (!p->prepared) {
-        sp_bin_errf(err, "the .ptau is not prepared for phase 2 (no Lagrange sections 12..15): run `snarkjs "
-                    "powersoftau prepare phase2 in.ptau out.ptau` and give the output");
-        return SP_ERR_UNSUPPORTED;
-    }
     if (log_n > SP_NTT_MAX_LOG) {
         sp_bin_errf(err, "circuit needs a domain of 2^%u rows, the largest supported is 2^%d", log_n,
                     SP_NTT_MAX_LOG);

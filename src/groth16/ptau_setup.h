@@ -17,14 +17,16 @@
 #include "r1cs/r1cs.h"
 
 /*
- * On input: cs a circuit of this build's curve; ptau an opened .ptau,
- *   prepared for phase 2 (sections 12..15), of a power at least the
- *   circuit's domain (2^k >= constraints + public signals + 1); threads >= 1.
+ * On input: cs a circuit of this build's curve; ptau an opened .ptau of a
+ *   power at least the circuit's domain (2^k >= constraints + public
+ *   signals + 1); threads >= 1. Prepared for phase 2, its Lagrange points
+ *   are read (sections 12..15); if not, they are computed from the powers
+ *   as `snarkjs powersoftau prepare phase2` would (an inverse DFT over the
+ *   points, for the circuit's domain only): the same key either way.
  * On output: *pk a snarkjs-convention key with its QAP matrices and, as
  *   pk->mpc, section 10 of a new key (the csHash, no contributions); the
  *   caller frees it with sp_g16_pk_free. Zeroed on failure.
- * Returns SP_OK, SP_ERR_UNSUPPORTED (ptau not prepared, or too small for
- *   the circuit), SP_ERR_INVALID_ARG (domain beyond SP_NTT_MAX_LOG), a
+ * Returns SP_OK, SP_ERR_UNSUPPORTED (ptau too small for the circuit), SP_ERR_INVALID_ARG (domain beyond SP_NTT_MAX_LOG), a
  *   point's status from sp_ptau_read_points, SP_ERR_NOMEM; err says why
  *   and what to do.
  */

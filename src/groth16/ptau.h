@@ -1,5 +1,5 @@
 /*
- * snarkjs powers-of-tau files (.ptau, docs/formats.md §5): the reader the
+ * snarkjs powers-of-tau files (.ptau, docs/formats.md §9): the reader the
  * ceremony setup (groth16/ptau_setup.c) and `snarkpipe info` use.
  *
  * A .ptau is an iden3 binfile (magic "ptau", version 1) whose sections

@@ -228,10 +228,6 @@ typedef struct {
 sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *const *dig, const uint64_t *bytes,
                                size_t n_dig, size_t max, uint64_t room_bytes, long lease_ms, int max_attempts,
                                sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN]);
-/* The statement sp_dmn_q_claim_parts runs, for EXPLAIN in the benchmark
- * (its parameters: instance, digests, max, lease, max attempts, bytes,
- * room). */
-const char *sp_dmn_q_claim_sql(void);
 
 /* Queues again every claim nobody holds any more (its lease ran out, or
  * its instance is gone or unknown, judged with lease_ms), closing its

@@ -55,7 +55,6 @@ sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *co
                                size_t n_dig, size_t max, uint64_t room_bytes, long lease_ms, int max_attempts,
                                sp_dmn_q_claim **out, size_t *n, char err[SP_ERR_LEN])
 { *out = NULL; *n = 0; return sp_dmn_q_ensure(q, err); }
-const char *sp_dmn_q_claim_sql(void) { return ""; }
 sp_status sp_dmn_q_reap(sp_dmn_queue *q, long lease_ms, size_t *n, char err[SP_ERR_LEN])
 { *n = 0; return sp_dmn_q_ensure(q, err); }
 void sp_dmn_q_claims_free(sp_dmn_q_claim *c, size_t n) {}

@@ -352,8 +352,6 @@ static const char CLAIM_SQL[] =
     " a AS (INSERT INTO sp_attempts (job_id, idx, epoch, node) SELECT job_id, idx, epoch, $1 FROM u)"
     " SELECT job_id, idx, epoch, attempts, circuit_digest, input, expect_pub FROM u";
 
-const char *sp_dmn_q_claim_sql(void) { return CLAIM_SQL; }
-
 /* "{a,b,...}" of n unsigned integers. */
 static char *u64_array(const uint64_t *v, size_t n)
 {

@@ -185,6 +185,15 @@ check "  a plain progress line on stderr" "grep -Eq '^snarkpipe client: job j[^:
 check "  no carriage return" "! grep -q \$'\\r' '$T/plain.err'"
 expect 0 "  its proof verifies" "$bin" verify small_vk.json o3/public_0.json o3/proof_0.json
 cl pause >/dev/null
+expect 0 "submit for await on a terminal" cl submit --circuit small --request-id aw-tty small.wtns
+mkdir -p o5
+bg_prove "$T/tty2" "SP_TEST_PROGRESS_NOW=1 script -q -e -c \"'$bin' client --addr 'unix:$sock' await --out-dir o5 aw-tty\" /dev/null"
+shown_then_resume "$T/tty2" $'\rjob j[^:]*: 0/1, queued'
+wait "$bgpid"; rc=$?
+check "await on a terminal: exits 0 ($rc)" "[ $rc = 0 ]"
+check "  a progress line was drawn" "grep -q \$'\\rjob j[^:]*: 0/1, queued' '$T/tty2'"
+expect 0 "  its proof verifies" "$bin" verify small_vk.json o5/public_0.json o5/proof_0.json
+cl pause >/dev/null
 expect 0 "submit for await" cl submit --circuit small --request-id aw small.wtns
 bg_prove "$T/await" "'$bin' --quiet client --addr 'unix:$sock' await --out-dir o4 aw 2>'$T/await.err'"
 sleep 1.5

@@ -5,8 +5,11 @@
  * same number under porep-like load. Prints side by side the post job's
  * latency (p50, max, ratio to isolation) and the porep-like throughput
  * (partitions a minute) over the whole load phase and while a post job
- * was in the engine. Times come from the engine's TIMELINE (JOB_SUBMIT,
- * JOB_DONE, FINISH_END), so the two circuits are measured on one clock.
+ * was in the engine. Under load each post job is submitted after a pause
+ * drawn uniformly from [0, the mean device call), so it lands anywhere in
+ * a porep-like partition's call. Times come from the engine's TIMELINE
+ * (JOB_SUBMIT, JOB_DONE, FINISH_END), so the two circuits are measured on
+ * one clock.
  *
  * Options:
  *   --porep-zkey FILE --post-zkey FILE  keys made for the shapes (else a
@@ -250,6 +253,19 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* The mean device call so far (the lock held per call, every device). */
+static double mean_call_ms(sp_engine *e)
+{
+    sp_engine_status st;
+    double ms = 0, calls = 0;
+    if (sp_engine_status_get(e, &st) != SP_OK)
+        return 0;
+    for (size_t i = 0; i < st.n_devices; i++)
+        ms += st.devices[i].lock_held_ms, calls += (double)st.devices[i].partitions;
+    sp_engine_status_free(&st);
+    return calls ? ms / calls : 0;
+}
+
 static int run(const args_ *a, sp_engine *e, const char *tl, const sp_native_circuit *rn,
                const sp_native_circuit *qn)
 {
@@ -274,8 +290,9 @@ static int run(const args_ *a, sp_engine *e, const char *tl, const sp_native_cir
             break;
     } while (!f.failed);
     int ok = !f.failed;
+    unsigned rs = 12345;
     for (int i = 0; ok && i < n; i++) {
-        sleep_ms(200 + 137 * i % 400); /* land at different points of a partition */
+        sleep_ms((long)(rand_r(&rs) % 1000 * mean_call_ms(e) / 1000)); /* anywhere in a device call */
         ok = (load[i] = post_job(e, (uint32_t)(n + i), err)) != 0;
     }
     atomic_store(&f.stop, 1);

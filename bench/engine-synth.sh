@@ -12,7 +12,9 @@
 #   engine          `bench pipeline` with one partition at a time (-j 1 -p 1,
 #                   one synthesis worker, so nothing else runs beside a
 #                   synthesis), each partition's synth_ms from the TIMELINE
-#                   (the warm-up job's left out): median and max
+#                   (the warm-up job's left out): median and max; every
+#                   constraint checked (check_witness=1, the default)
+#   engine, no check  the same with check_witness=0 (as bench witness runs)
 #   engine (old)    the same with OLD_SNARKPIPE, another build's binary, for
 #                   a before/after comparison
 # Env: JOBS (engine partitions timed, default 8), REPS (bench witness runs,
@@ -50,10 +52,10 @@ done
 # median and max of the numbers on stdin
 stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- -"; exit } printf "%.1f %.1f\n", v[int((NR + 1) / 2)], v[NR] }'; }
 
-engine_row() { # label binary
+engine_row() { # label binary check_witness
     "$2" --quiet --threads "$threads" bench pipeline --circuit "$kind" "${shape[@]}" --zkey "$key" \
         --skip-subgroup-check -c "$jobs" -j 1 -p 1 --no-isolation --set synth=1 --set synth_threads="$threads" \
-        --timeline "$T/tl" >/dev/null
+        --set check_witness="$3" --timeline "$T/tl" >/dev/null
     read -r med max < <(grep ',SYNTH_END,' "$T/tl" | tail -n +2 | sed 's/.*synth_ms=\([0-9.]*\).*/\1/' | stats)
     printf "%-16s %10s %10s %12s %12s\n" "$1" - - "$med" "$max"
 }
@@ -67,6 +69,10 @@ if [ "$kind" = porep-like ]; then
     printf "%-16s %10.1f %10.1f %12s %12s\n" "bench witness" "$(echo "$cold * 1000" | bc -l)" \
         "$(echo "$warm * 1000" | bc -l)" - -
 fi
-engine_row engine "$bin"
-[ -n "$old" ] && engine_row "engine (old)" "$old"
+engine_row engine "$bin" 1
+engine_row "engine, no check" "$bin" 0
+if [ -n "$old" ]; then
+    engine_row "engine (old)" "$old" 1
+    engine_row "old, no check" "$old" 0
+fi
 exit 0

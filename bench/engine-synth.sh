@@ -66,8 +66,7 @@ if [ "$kind" = porep-like ]; then
     "$bin" --json bench witness "${shape[@]}" --threads-list "$threads" --reps "$reps" >"$T/w.json"
     cold=$(sed -n 's/.*"cold_s":\([0-9.e-]*\).*/\1/p' "$T/w.json" | head -1)
     warm=$(sed -n 's/.*"warm_s":\([0-9.e-]*\).*/\1/p' "$T/w.json" | head -1)
-    printf "%-16s %10.1f %10.1f %12s %12s\n" "bench witness" "$(echo "$cold * 1000" | bc -l)" \
-        "$(echo "$warm * 1000" | bc -l)" - -
+    awk -v c="$cold" -v w="$warm" 'BEGIN { printf "%-16s %10.1f %10.1f %12s %12s\n", "bench witness", c * 1000, w * 1000, "-", "-" }'
 fi
 engine_row engine "$bin" 1
 engine_row "engine, no check" "$bin" 0

@@ -226,9 +226,9 @@ static int sec_imports(sp_wasm_rd *r, sp_wasm_module *m)
     for (uint32_t i = 0; i < n; i++) {
         uint8_t kind;
         uint32_t ti;
+        m->n_imports = i + 1; /* first: the names are freed with the module even when one fails */
         if (!(m->imp_module[i] = name(r)) || !(m->imp_field[i] = name(r)) || !sp_wasm_rd_u8(r, &kind))
             return 0;
-        m->n_imports = i + 1;
         if (kind != 0)
             return sp_wasm_rd_fail(r, SP_ERR_UNSUPPORTED, "import %s.%s is not a function (kind %u)",
                                    m->imp_module[i], m->imp_field[i], kind);

@@ -14,7 +14,6 @@
  *   paused     a paused daemon forgot it on restart
  *   request-id a reused request id got 409 without its payload compared
  *   symlink    a link in key_dirs told whether its target outside exists
- *   framing    "Content-Length: 5, 5" got two status lines
  * The daemon binary is ../snarkpipe next to this program (make test builds it).
  */
 #include <ctype.h>
@@ -590,32 +589,6 @@ static void test_symlink(void)
     CHECK(stop(&p, SIGTERM) == 0);
 }
 
-/* ---- framing: one answer, one status line ---- */
-
-static void test_framing(void)
-{
-    proc p = {0};
-    if (start_with(&p, "framing", NULL)) {
-        CHECK(0);
-        return;
-    }
-    static const char *const bad[] = {"Content-Length: 5, 5", "Content-Length: 5,5", "Content-Length: +5",
-                                      "Content-Length: 5x", "Content-Length: 99999999999999999999999"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char req[400], resp[4096];
-        int n = snprintf(req, sizeof req, "POST /v1/jobs?circuit=A HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-                         "application/octet-stream\r\n%s\r\nConnection: close\r\n\r\nhello", bad[i]);
-        int st = raw_call(&p.ux, req, (size_t)n, resp, sizeof resp);
-        int lines = 0;
-        for (const char *q = resp; (q = strstr(q, "HTTP/1.")); q++)
-            lines += q == resp || q[-1] == '\n';
-        int want = strchr(bad[i], '9') ? 413 : 400; /* digits past 2^64: too large */
-        CHECKF(st == want && lines == 1 && strstr(resp, "\"error\":"), "%s: HTTP %d, %d status lines:\n%s", bad[i], st,
-               lines, resp);
-    }
-    CHECK(stop(&p, SIGTERM) == 0);
-}
-
 int main(int argc, char **argv)
 {
     sp_test_begin("test_daemon_guard", &rng_);
@@ -638,7 +611,6 @@ int main(int argc, char **argv)
     test_paused(&a);
     test_request_id(&a);
     test_symlink();
-    test_framing();
     if (!sp_test_failures) {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir_);

@@ -39,7 +39,6 @@
  * purpose: an await) there is no deadline. TCP listeners also cap the
  * connections of one client address (max_connections_per_address).
  */
-#include <errno.h>
 #include <microhttpd.h>
 #include <sys/socket.h>
 #include <stdarg.h>
@@ -95,12 +94,9 @@ static void count_code(sp_dmn *d, int code)
     atomic_fetch_add(&d->http_codes[k], 1);
 }
 
-static void mark_responding(struct MHD_Connection *con, int on);
-
 static void send_resp(dreq *r, int code, const char *ct, char *body, size_t len, enum MHD_ResponseMemoryMode mode)
 {
     count_code(r->d, code);
-    mark_responding(r->con, 1);
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, mode);
     if (!resp) {
         if (mode == MHD_RESPMEM_MUST_FREE)
@@ -496,74 +492,14 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls, 
         free(r);
     }
     take_bad_url(con); /* a request MHD refused itself leaves no mark for the next one */
-    mark_responding(con, 0);
     *con_cls = NULL;
-}
-
-/* MHD's own error answers. For a request it refuses while parsing the
- * headers (a Content-Length that is not one number: "5, 5") MHD builds
- * its answer, then builds its header again and sends it twice
- * (libmicrohttpd 0.9.75). It logs the error before it builds anything,
- * on the connection's own thread (one thread per connection): the one
- * answer is written there, as JSON like every other, and the socket's
- * sending side shut, so that MHD's copy fails to go and MHD closes the
- * connection. this_con is the thread's connection (set by on_uri). */
-static _Thread_local struct MHD_Connection *this_con;
-
-static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con)
-{
-    this_con = con;
-    return NULL; /* the request's first on_request call still sees *con_cls NULL */
-}
-
-static void answer_for_mhd(sp_dmn *d, int code)
-{
-    const union MHD_ConnectionInfo *fi = this_con ? MHD_get_connection_info(this_con,
-                                                                            MHD_CONNECTION_INFO_CONNECTION_FD) : NULL;
-    const union MHD_ConnectionInfo *ci = this_con ? MHD_get_connection_info(this_con,
-                                                                            MHD_CONNECTION_INFO_SOCKET_CONTEXT) : NULL;
-    dconn *c = ci ? ci->socket_context : NULL;
-    if (!fi || !c || c->responding) /* an answer of ours is under way: MHD only closes the connection */
-        return;
-    const char *detail = code == 413 ? "the body is too large (Content-Length)" : code == 414 ? "the URL is too long"
-                       : code == 431 ? "the headers are too large" : code == 505 ? "this HTTP version is not served"
-                       : "malformed request (request line or headers, such as a Content-Length that is not one number)";
-    char body[200], msg[512];
-    int bl = snprintf(body, sizeof body, "{\"error\":\"%s\",\"detail\":\"%s\"}", code == 413 ? "body_too_large"
-                      : "bad_request", detail);
-    int n = snprintf(msg, sizeof msg, "HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                     "Cache-Control: no-store\r\nContent-Length: %d\r\n\r\n%s", code,
-                     MHD_get_reason_phrase_for((unsigned)code), bl, body);
-    for (int off = 0, tries = 0; off < n && tries < 100; tries++) { /* a fresh socket's buffer takes it at once */
-        ssize_t k = send(fi->connect_fd, msg + off, (size_t)(n - off), MSG_NOSIGNAL);
-        if (k > 0)
-            off += (int)k;
-        else if (k < 0 && errno != EAGAIN && errno != EINTR)
-            break;
-        else
-            usleep(10000);
-    }
-    shutdown(fi->connect_fd, SHUT_WR);
-    c->responding = 1;
-    count_code(d, code);
 }
 
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char msg[512];
-    unsigned code;
     vsnprintf(msg, sizeof msg, fmt, ap);
     SP_DMN_LOGD("http: %s", msg);
-    if (sscanf(msg, "Error processing request (HTTP response code is %u", &code) == 1 && code >= 400 && code < 600)
-        answer_for_mhd(cls, (int)code);
-}
-
-static void mark_responding(struct MHD_Connection *con, int on)
-{
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    dconn *c = ci ? ci->socket_context : NULL;
-    if (c)
-        c->responding = on;
 }
 
 /* Connection opened / closed (MHD calls CLOSED before it closes the
@@ -631,7 +567,7 @@ sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN])
             MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->cfg.max_connections,
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
             MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection, d,
-            MHD_OPTION_UNESCAPE_CALLBACK, unescape, d, MHD_OPTION_URI_LOG_CALLBACK, on_uri, d, MHD_OPTION_END);
+            MHD_OPTION_UNESCAPE_CALLBACK, unescape, d, MHD_OPTION_END);
         if (!m) {
             snprintf(err, SP_ERR_LEN, "cannot start the HTTP server on %.200s", d->ls[i].text);
             return SP_ERR_IO;

@@ -533,7 +533,6 @@ typedef struct dconn {
     int fd;
     double deadline;           /* sp_dmn_wire_now_ms; 0 = none (a request being answered) */
     int bad_url;               /* the request's URL held a control byte (its thread only) */
-    int responding;            /* a response of ours is queued for its request (its thread only) */
     struct dconn *prev, *next;
 } dconn;
 

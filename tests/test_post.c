@@ -57,6 +57,32 @@ static void test_presets(void)
     CHECK(sp_post_check(&p, err) == SP_ERR_INVALID_ARG && strstr(err, "sectors"));
 }
 
+/* The wired S-boxes: 4 rows each (sp_poseidon_gadget_rows_wired), every
+ * constraint satisfied, the digest the native hash's, on random inputs. */
+static void test_wired_poseidon(sp_rng *rng)
+{
+    const unsigned ar[] = {2, 4, 8, 11};
+    for (size_t i = 0; i < 4; i++) {
+        sp_fr in[11], want, got;
+        sp_var v[11];
+        for (unsigned k = 0; k < ar[i]; k++)
+            sp_fr_random(&in[k], rng);
+        sp_poseidon_hash(&want, sp_poseidon_params(ar[i]), in);
+        sp_cs cs;
+        CHECK(sp_cs_open(&cs, SP_CS_WITNESS, 1) == SP_OK);
+        cs.sbox_wire = 1;
+        for (unsigned k = 0; k < ar[i]; k++)
+            v[k] = sp_cs_alloc(&cs, &in[k]);
+        uint64_t r0 = cs.next_row;
+        sp_poseidon_gadget_var(&cs, &got, v, in, ar[i]);
+        CHECKF(sp_cs_status(&cs) == SP_OK, "arity %u: %s", ar[i], cs.err);
+        CHECK(sp_fr_eq(&got, &want));
+        CHECK(cs.next_row - r0 == sp_poseidon_gadget_rows_wired(ar[i]) + 1); /* + the digest's row */
+        CHECK(sp_poseidon_gadget_rows_wired(ar[i]) * 3 == sp_poseidon_gadget_rows(ar[i]) * 4);
+        sp_cs_close(&cs);
+    }
+}
+
 static void test_params_from(void)
 {
     char err[SP_ERR_LEN];
@@ -182,6 +208,7 @@ int main(void)
     sp_test_begin("test_post", &rng);
     test_presets();
     test_params_from();
+    test_wired_poseidon(&rng);
     for (int i = 0; i < sp_test_iters(2); i++) {
         test_small(&rng, 1);
         test_small(&rng, 0);

@@ -24,6 +24,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const [modules, ...rest] = process.argv.slice(2);
 const sep = rest.indexOf("--");
@@ -36,9 +37,20 @@ const calldataFiles = rest.slice(sep + 1);
 
 const require = createRequire(path.join(path.resolve(modules), "noop.js"));
 const solc = require("solc");
-const { createEVM } = require("@ethereumjs/evm");
-const { Common, Mainnet, Hardfork } = require("@ethereumjs/common");
-const { hexToBytes, bytesToHex } = require("@ethereumjs/util");
+// ethereumjs through its ES module build: its CommonJS build requires
+// @noble/curves, which is ES modules only, and node before 20.19 cannot
+// require those (Debian 12's node is 18).
+async function importModule(name) {
+    const dir = path.join(path.resolve(modules), name);
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+    let entry = pkg.exports?.["."]?.import ?? pkg.module ?? pkg.main;
+    if (entry && typeof entry === "object") entry = entry.default;
+    if (typeof entry !== "string") throw new Error(`${name}: no ES module entry in its package.json`);
+    return import(pathToFileURL(path.join(dir, entry)).href);
+}
+const { createEVM } = await importModule("@ethereumjs/evm");
+const { Common, Mainnet, Hardfork } = await importModule("@ethereumjs/common");
+const { hexToBytes, bytesToHex } = await importModule("@ethereumjs/util");
 
 // BN254: base field prime p, group order r.
 const P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;

@@ -395,8 +395,8 @@ static int quotes_bytes(const char *text, const uint8_t *secret, size_t n)
 /* Registers a file holding secret (at secret_at, after head) as what
  * ("zkey", "params", "r1cs" beside a good key); the answer must be a 4xx
  * that quotes none of the secret's bytes. */
-static void register_secret(const sp_dmn_addr *a, const circ *good, const char *what, const uint8_t *head,
-                            size_t head_len, size_t secret_at, const char *secret)
+static void register_secret(const sp_dmn_addr *a, const circ *good, const char *good_r1cs, const char *what,
+                            const uint8_t *head, size_t head_len, size_t secret_at, const char *secret)
 {
     char path[500], body[1500];
     static int k;
@@ -412,7 +412,7 @@ static void register_secret(const sp_dmn_addr *a, const circ *good, const char *
     if (!strcmp(what, "zkey"))
         snprintf(body, sizeof body, "{\"id\":\"S\",\"zkey\":\"%s\",\"preload\":true}", path);
     else if (!strcmp(what, "params"))
-        snprintf(body, sizeof body, "{\"id\":\"S\",\"params\":\"%s\",\"r1cs\":\"%s\"}", path, path);
+        snprintf(body, sizeof body, "{\"id\":\"S\",\"params\":\"%s\",\"r1cs\":\"%s\"}", path, good_r1cs);
     else
         snprintf(body, sizeof body, "{\"id\":\"S\",\"zkey\":\"%s\",\"r1cs\":\"%s\"}", good->zkey, path);
     sp_dmn_http_resp r;
@@ -430,20 +430,23 @@ static void test_leak(const circ *a)
         CHECK(0);
         return;
     }
+    char r1cs[500], err[SP_ERR_LEN];
+    snprintf(r1cs, sizeof r1cs, "%s/A.r1cs", keys_); /* a good r1cs beside a params file: the params reader runs */
+    CHECKF(sp_r1cs_write(r1cs, &a->fx.cs, err) == SP_OK, "%s", err);
     static const uint8_t none[1];
     static const uint8_t zk1[] = {'z', 'k', 'e', 'y', 1, 0, 0, 0};               /* then a section count */
     static const uint8_t zk2[] = {'z', 'k', 'e', 'y', 1, 0, 0, 0, 1, 0, 0, 0};   /* then an id and a size */
     static const uint8_t zk3[] = {'z', 'k', 'e', 'y', 1, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0,
                                   1, 0, 0, 0, 2, 0, 0, 0}; /* protocol 1, then section 2's size */
     static const uint8_t r1[] = {'r', '1', 'c', 's', 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0};
-    register_secret(&p.ux, a, "params", none, 0, 864, "SECRET-PASSWORD"); /* the review's "ic claims" */
-    register_secret(&p.ux, a, "zkey", zk1, sizeof zk1, 8, "SECRET-PASSWORD");
-    register_secret(&p.ux, a, "zkey", zk2, sizeof zk2, 12, "SECRET-PASSWORD");
-    register_secret(&p.ux, a, "zkey", zk3, sizeof zk3, 32, "SECRET-PASSWORD");
-    register_secret(&p.ux, a, "zkey", zk1, 4, 4, "SECRET-PASSWORD"); /* the version */
-    register_secret(&p.ux, a, "r1cs", r1, sizeof r1, 24, "SECRET-PASSWORD");
-    register_secret(&p.ux, a, "r1cs", r1, 12, 12, "SECRET-PASSWORD");
-    register_secret(&p.ux, a, "params", none, 0, 0, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "params", none, 0, 864, "SECRET-PASSWORD"); /* the review's "ic claims" */
+    register_secret(&p.ux, a, r1cs, "zkey", zk1, sizeof zk1, 8, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "zkey", zk2, sizeof zk2, 12, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "zkey", zk3, sizeof zk3, 32, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "zkey", zk1, 4, 4, "SECRET-PASSWORD"); /* the version */
+    register_secret(&p.ux, a, r1cs, "r1cs", r1, sizeof r1, 24, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "r1cs", r1, 12, 12, "SECRET-PASSWORD");
+    register_secret(&p.ux, a, r1cs, "params", none, 0, 0, "SECRET-PASSWORD");
     CHECK(stop(&p, SIGTERM) == 0);
 }
 

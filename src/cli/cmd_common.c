@@ -218,7 +218,10 @@ int sp_cli_unknown_opt(const char *cmd, const char *usage, const char *opt)
     size_t lw = strcspn(opt, "=");
     for (const char *p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
         size_t n = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
-        if (n > 2 && (p == usage || p[-1] == ' ' || p[-1] == '[' || p[-1] == '(' || p[-1] == '|'))
+        /* the option itself never: usage may name it where this command
+         * does not take it (a global option given after the command) */
+        if (n > 2 && (p == usage || p[-1] == ' ' || p[-1] == '[' || p[-1] == '(' || p[-1] == '|') &&
+            !(n == lw && !strncmp(p, opt, lw)))
             closer(&best, &best_d, opt, lw, p, n);
     }
     if (best)

@@ -505,14 +505,14 @@ static const struct {
     {"Fr_copy", "RA"},        {"Fr_int_gt", "ab"},      {"Fr_int_eq", "ab"},    {"Fr_toNormal", "A"},
     {"Fr_isNegative", "A"},   {"Fr_getLsb32", "A"},     {"Fr_int_div", "abrs"},
     {"Fr_add", "RAB"},        {"Fr_sub", "RAB"},        {"Fr_mul", "RAB"},      {"Fr_toMontgomery", "A"},
-    {"Fr_isTrue", "A"},       {"Fr_eqR", "AB"},         {"Fr_toInt", "A"},
+    {"Fr_isTrue", "A"},       {"Fr_eqR", "AB"},         {"Fr_toInt", "A"},      {"Fr_gtR", "AB"},
 };
 
 const char *const sp_circom_native_names[] = {
     "Fr_int_add", "Fr_int_sub", "Fr_int_gte", "Fr_int_mul", "Fr_int_square", "Fr_F1m_add", "Fr_F1m_sub",
     "Fr_F1m_mul", "Fr_F1m_square", "Fr_F1m_toMontgomery", "Fr_F1m_fromMontgomery", "Fr_copy", "Fr_int_gt",
     "Fr_int_eq", "Fr_toNormal", "Fr_isNegative", "Fr_getLsb32", "Fr_int_div", "Fr_add", "Fr_sub", "Fr_mul",
-    "Fr_toMontgomery", "Fr_isTrue", "Fr_eqR", "Fr_toInt", NULL};
+    "Fr_toMontgomery", "Fr_isTrue", "Fr_eqR", "Fr_toInt", "Fr_gtR", NULL};
 
 sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint8_t *a, const uint8_t *b,
                             uint8_t *out, uint64_t *ret, char err[SP_ERR_LEN])

@@ -633,6 +633,35 @@ static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     return 0;
 }
 
+/* Fr_gtR(A, B): A > B with values above (q - 1) / 2 negative; a short
+ * operand beside a long one becomes long normal in place and both become
+ * normal, as the module does. */
+static int n_gt_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    size_t el = 8 + 8u * f->n;
+    uint8_t *x = at(in, a[0], el), *y = at(in, a[1], el);
+    if (!x || !y)
+        return 1;
+    if (!(x[7] & 0x80) && !(y[7] & 0x80)) {
+        *ret = short_of(x) > short_of(y);
+        return 0;
+    }
+    uint8_t *s = (x[7] & 0x80) ? y : x;
+    if (!(s[7] & 0x80)) {
+        s2l(f, s + 8, short_of(s));
+        set_type(s, 0x80000000u);
+    }
+    if (to_normal(in, f, (uint32_t)a[0]) || to_normal(in, f, (uint32_t)a[1]))
+        return 1;
+    uint64_t u[SP_FN_MAX_LIMBS], v[SP_FN_MAX_LIMBS];
+    memcpy(u, x + 8, 8u * f->n);
+    memcpy(v, y + 8, 8u * f->n);
+    int nu = !gte_n(f->half, u, f->n), nv = !gte_n(f->half, v, f->n);
+    *ret = nu != nv ? (uint64_t)nv : (uint64_t)!gte_n(v, u, f->n);
+    return 0;
+}
+
 /* Fr_toInt(A): the value as a 32-bit integer, negative ones (above
  * (q - 1) / 2) as their negation's low word negated. A long A is made
  * normal in place, as the module does; the one short the module negates
@@ -664,6 +693,7 @@ static int n_to_int(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
 
 const sp_wasm_native sp_fn_natives[] = {
     {"Fr_toInt", "i:i", n_to_int},
+    {"Fr_gtR", "ii:i", n_gt_r},
     {"Fr_add", "iii:", n_fr_add},
     {"Fr_sub", "iii:", n_fr_sub},
     {"Fr_mul", "iii:", n_fr_mul},

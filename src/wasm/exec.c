@@ -80,7 +80,7 @@ static const char *func_name(const sp_wasm_module *m, uint32_t f, char buf[32])
 static int64_t mem_grow(sp_wasm_inst *in, uint32_t pages)
 {
     uint64_t old = in->mem_len / W_PAGE, want = old + pages;
-    if (want > in->m->mem_max)
+    if (want > in->m->mem_max || want * W_PAGE > in->mem_reserved)
         return -1;
     in->mem_len = (size_t)(want * W_PAGE);
     return (int64_t)old;
@@ -535,11 +535,16 @@ sp_status sp_wasm_instantiate(sp_wasm_inst **out, const sp_wasm_module *m, const
     in->ctx = ctx;
     in->n_frames = m->lim.max_call_depth;
     in->mem_len = (size_t)m->mem_min * W_PAGE;
-    in->mem_reserved = (size_t)(m->mem_max ? m->mem_max : 1) * W_PAGE;
-    in->mem = mmap(NULL, in->mem_reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (in->mem == MAP_FAILED) {
+    /* the maximum, or as much of it as the system lends (strict overcommit) */
+    for (uint64_t pages = m->mem_max > m->mem_min ? m->mem_max : (m->mem_min ? m->mem_min : 1);; pages /= 2) {
+        if (pages < m->mem_min || pages == 0)
+            return inst_fail(in, err, SP_ERR_NOMEM, "cannot reserve the module's memory");
+        in->mem_reserved = (size_t)pages * W_PAGE;
+        in->mem = mmap(NULL, in->mem_reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (in->mem != MAP_FAILED)
+            break;
         in->mem = NULL;
-        return inst_fail(in, err, SP_ERR_NOMEM, "cannot reserve the module's memory");
     }
     if (!m->has_memory)
         in->mem_len = 0;

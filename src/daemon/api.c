@@ -445,7 +445,8 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
     if (code == 503)
         sp_dmn_http_header(r, "Retry-After", "1");
     sp_dmn_http_error(r, code, code == 400 ? "bad_witness" : code == 404 ? "unknown_circuit" : code == 409
-                      ? "duplicate_request_id" : code == 503 ? "queue_unavailable" : "queue_error", "%s", err);
+                      ? "duplicate_request_id" : code == 503 ? "queue_unavailable" : code == 429
+                      ? "too_many_queued" : "queue_error", "%s", err);
     return 0;
 }
 

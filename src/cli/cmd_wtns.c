@@ -88,13 +88,13 @@ static sp_status slurp(uint8_t **out, size_t *len, const char *path, const char 
 
 /* circom --sym writes <name>.sym beside the folder <name>_js/ of the
  * .wasm (or the user keeps it beside the .wasm): when there, missing
- * inputs are named (sp_circom_set_sym). Absent or unreadable: nothing. */
+ * inputs are named (sp_circom_set_sym_path; read only then). */
 static void attach_sym(sp_circom *c, const char *wasm)
 {
     size_t n = strlen(wasm);
     if (n < 5 || strcmp(wasm + n - 5, ".wasm") || n > 4000)
         return;
-    char path[4200], err[SP_ERR_LEN];
+    char path[4200];
     const char *slash = strrchr(wasm, '/'), *base = slash ? slash + 1 : wasm;
     int dir_len = (int)(base - wasm);
     for (int k = 0; k < 2; k++) {
@@ -102,12 +102,9 @@ static void attach_sym(sp_circom *c, const char *wasm)
             snprintf(path, sizeof path, "%.*s.sym", (int)(n - 5), wasm);
         else
             snprintf(path, sizeof path, "%.*s../%.*s.sym", dir_len, wasm, (int)(n - 5 - (size_t)dir_len), base);
-        uint8_t *sym;
-        size_t len;
-        if (slurp(&sym, &len, path, "sym", MAX_INPUT_BYTES, err) == SP_OK) {
-            if (sp_circom_set_sym(c, (const char *)sym, len) != SP_OK)
-                fprintf(stderr, "snarkpipe: out of memory for %s (missing inputs will not be named)\n", path);
-            free(sym);
+        if (access(path, R_OK) == 0) {
+            if (sp_circom_set_sym_path(c, path) != SP_OK)
+                fprintf(stderr, "snarkpipe: out of memory (missing inputs will not be named)\n");
             return;
         }
     }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "util/file.h"
 #include "util/json.h"
 #include "wasm/circom.h"
 #include "wasm/circom_value.h"
@@ -41,7 +43,7 @@ struct sp_circom {
     int exc_code;              /* the last exceptionHandler code, 0 = none */
     char errstr[SP_ERR_LEN];   /* printErrorMessage's text so far */
     char msgstr[1024];         /* the log line being built */
-    char *sym;                 /* the symbol file's text (NUL-terminated), or NULL */
+    char *sym_path;            /* the symbol file, or NULL */
 };
 
 sp_circom_opts sp_circom_opts_default(void)
@@ -275,7 +277,7 @@ void sp_circom_close(sp_circom *c)
     sp_wasm_inst_free(c->in);
     sp_wasm_module_free(c->m);
     free(c->hosts);
-    free(c->sym);
+    free(c->sym_path);
     free(c);
 }
 
@@ -340,16 +342,36 @@ static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v
     return st;
 }
 
-sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len)
+sp_status sp_circom_set_sym_path(sp_circom *c, const char *path)
 {
-    char *copy = malloc(len + 1);
+    char *copy = strdup(path);
     if (!copy)
         return SP_ERR_NOMEM;
-    memcpy(copy, sym, len);
-    copy[len] = 0;
-    free(c->sym);
-    c->sym = copy;
+    free(c->sym_path);
+    c->sym_path = copy;
     return SP_OK;
+}
+
+/* The symbol file's text, NUL-terminated (free()), or NULL. */
+static char *read_sym(const char *path)
+{
+    char err[SP_ERR_LEN];
+    int fd;
+    uint64_t size;
+    if (!path || sp_file_open_regular(&fd, &size, path, "sym", err) != SP_OK)
+        return NULL;
+    char *b = size < ((uint64_t)1 << 30) ? malloc((size_t)size + 1) : NULL;
+    size_t got = 0;
+    while (b && got < size) {
+        ssize_t n = read(fd, b + got, (size_t)size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (b)
+        b[got] = 0;
+    return b;
 }
 
 /* Appends to err the main component's input signals (from the symbol
@@ -360,7 +382,8 @@ static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_
     char last[256] = "";
     size_t k = strlen(err);
     int listed = 0;
-    for (const char *line = c->sym; line && *line;) {
+    char *sym = read_sym(c->sym_path);
+    for (const char *line = sym; line && *line;) {
         const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
         const char *nm = line;
         for (int commas = 0; commas < 3 && nm < end; nm++)
@@ -387,8 +410,9 @@ static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_
         k += (size_t)snprintf(err + k, k < SP_ERR_LEN ? SP_ERR_LEN - k : 0, "%s%s", listed++ ? ", " : " (missing: ",
                               base);
         if (k >= SP_ERR_LEN)
-            return;
+            break;
     }
+    free(sym);
     if (listed && k + 1 < SP_ERR_LEN)
         snprintf(err + k, SP_ERR_LEN - k, ")");
 }

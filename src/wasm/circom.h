@@ -74,13 +74,14 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
                             char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
- * Gives c the circuit's symbol file (circom --sym: lines "label,wire,
- * component,name"), from which the names of the main component's input
- * signals are known: a later "Not all inputs have been set" then names
- * the signals missing. sym[0..len) is copied; malformed lines are skipped.
+ * Gives c the path of the circuit's symbol file (circom --sym: lines
+ * "label,wire,component,name"), from which the names of the main
+ * component's input signals are known: a later "Not all inputs have been
+ * set" then names the signals missing. The file is read only then (it can
+ * be large); unreadable or malformed lines are passed over.
  * Returns SP_OK or SP_ERR_NOMEM.
  */
-sp_status sp_circom_set_sym(sp_circom *c, const char *sym, size_t len) SP_WARN_UNUSED;
+sp_status sp_circom_set_sym_path(sp_circom *c, const char *path) SP_WARN_UNUSED;
 
 /* ---- for the tests: the natives against the module's own code ---- */
 

@@ -188,47 +188,137 @@ static void hash_g2s(sp_blake2b_ctx *h, const sp_g2_affine *p, size_t n, int wit
     }
 }
 
-/* The point snarkjs makes from the bytes past tauG1 (SNARKJS_H_CHUNK):
- * their two coordinates read as Montgomery-form integers, reduced mod p,
- * minus t, by the chord rule (no curve equation: the bytes are no point). */
+/* ---- snarkjs' field arithmetic on unreduced values ----
+ * The bytes past tauG1 that snarkjs hashes (SNARKJS_H_CHUNK) are no field
+ * elements: its WebAssembly code (wasmcurves' f1m) takes them as they are,
+ * below 2^(64 N) but not below q, and its results then depend on how each
+ * operation reduces. These are those operations, word for word in effect:
+ * add and sub wrap at 2^(64 N) and correct by q once, the Montgomery
+ * product is exact and subtracts q once. */
+
+typedef struct {
+    uint64_t l[SP_FP_LIMBS];
+} wfe;
+
+/* r = a + b (sub = 0) or a - b (sub = 1) mod 2^(64 N); returns the carry / borrow. */
+static uint64_t w_addsub(wfe *r, const wfe *a, const uint64_t *b, int sub)
+{
+    uint64_t c = 0;
+    for (int i = 0; i < SP_FP_LIMBS; i++) {
+        unsigned __int128 t = sub ? (unsigned __int128)a->l[i] - b[i] - c : (unsigned __int128)a->l[i] + b[i] + c;
+        r->l[i] = (uint64_t)t;
+        c = (uint64_t)(t >> 64) & 1;
+    }
+    return c;
+}
+
+static int w_ge_q(const wfe *a)
+{
+    for (int i = SP_FP_LIMBS - 1; i >= 0; i--)
+        if (a->l[i] != SP_FP_MODULUS[i])
+            return a->l[i] > SP_FP_MODULUS[i];
+    return 1;
+}
+
+static void w_add(wfe *r, const wfe *a, const wfe *b)
+{
+    if (w_addsub(r, a, b->l, 0) || w_ge_q(r))
+        w_addsub(r, r, SP_FP_MODULUS, 1);
+}
+
+static void w_sub(wfe *r, const wfe *a, const wfe *b)
+{
+    if (w_addsub(r, a, b->l, 1))
+        w_addsub(r, r, SP_FP_MODULUS, 0);
+}
+
+/* (a b + m q) / 2^(64 N), m making it exact (CIOS), less q once when >= q. */
+static void w_mul(wfe *r, const wfe *a, const wfe *b)
+{
+    enum { N = SP_FP_LIMBS };
+    uint64_t t[N + 2] = {0}, n0 = 1, q0 = SP_FP_MODULUS[0];
+    for (int k = 0; k < 6; k++) /* q0^-1 mod 2^64 by Newton's iteration */
+        n0 *= 2 - q0 * n0;
+    n0 = 0 - n0;
+    for (int i = 0; i < N; i++) {
+        unsigned __int128 c = 0;
+        for (int j = 0; j < N; j++) {
+            c += (unsigned __int128)a->l[j] * b->l[i] + t[j];
+            t[j] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[N];
+        t[N] = (uint64_t)c;
+        t[N + 1] = (uint64_t)(c >> 64);
+        uint64_t m = t[0] * n0;
+        c = ((unsigned __int128)m * SP_FP_MODULUS[0] + t[0]) >> 64;
+        for (int j = 1; j < N; j++) {
+            c += (unsigned __int128)m * SP_FP_MODULUS[j] + t[j];
+            t[j - 1] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[N];
+        t[N - 1] = (uint64_t)c;
+        t[N] = t[N + 1] + (uint64_t)(c >> 64);
+    }
+    memcpy(r->l, t, sizeof r->l);
+    if (t[N] || w_ge_q(r))
+        w_addsub(r, r, SP_FP_MODULUS, 1);
+}
+
+static void w_load(wfe *r, const uint8_t *le)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < SP_FP_BYTES; i++)
+        r->l[i / 8] |= (uint64_t)le[i] << (8 * (i % 8));
+}
+
+/* A value congruent to a as an sp_fp (both Montgomery form, R = 2^(64 N)). */
+static void w_to_fp(sp_fp *r, wfe a)
+{
+    while (w_ge_q(&a))
+        w_addsub(&a, &a, SP_FP_MODULUS, 1);
+    memcpy(r->l, a.l, sizeof r->l);
+}
+
+/* out = g - t as snarkjs computes it (g1m_subAffine: g + (-t) by the
+ * madd-2007-bl formulas of g1m_addAffine, then to affine), g the raw bytes
+ * past tauG1 (raw[0..2 SP_FP_BYTES)). */
 static sp_status beyond_point(sp_g1_affine *out, const uint8_t *raw, const sp_g1_affine *t)
 {
-    sp_fp xy[2], lam, d, u;
-    for (int k = 0; k < 2; k++) {
-        uint64_t l[SP_FP_LIMBS] = {0};
-        for (int i = 0; i < SP_FP_BYTES; i++)
-            l[i / 8] |= (uint64_t)raw[k * SP_FP_BYTES + i] << (8 * (i % 8));
-        for (;;) { /* subtract p while l >= p */
-            int ge = 1;
-            for (int i = SP_FP_LIMBS - 1; i >= 0; i--)
-                if (l[i] != SP_FP_MODULUS[i]) {
-                    ge = l[i] > SP_FP_MODULUS[i];
-                    break;
-                }
-            if (!ge)
-                break;
-            uint64_t borrow = 0;
-            for (int i = 0; i < SP_FP_LIMBS; i++) {
-                uint64_t m = SP_FP_MODULUS[i], v = l[i];
-                l[i] = v - m - borrow;
-                borrow = (v < m) || (v - m < borrow);
-            }
-        }
-        memcpy(xy[k].l, l, sizeof l);
-    }
-    sp_fp_sub(&d, &t->x, &xy[0]); /* g - t = g + (-t): slope (-t.y - g.y) / (t.x - g.x) */
-    if (sp_fp_is_zero(&d))
+    wfe x1, y1, x2, y2, zero = {{0}}, h, d, hh, i4, j, r, v, r2, v2, x3, y3, yj, z3;
+    w_load(&x1, raw);
+    w_load(&y1, raw + SP_FP_BYTES);
+    memcpy(x2.l, t->x.l, sizeof x2.l);
+    memcpy(y2.l, t->y.l, sizeof y2.l);
+    w_sub(&y2, &zero, &y2); /* -t */
+    if (!memcmp(&x1, &x2, sizeof x1))
+        return SP_ERR_FORMAT; /* snarkjs would double: not a case of its files */
+    w_sub(&h, &x2, &x1);
+    w_sub(&d, &y2, &y1);
+    w_mul(&hh, &h, &h);
+    w_add(&i4, &hh, &hh);
+    w_add(&i4, &i4, &i4);
+    w_mul(&j, &h, &i4);
+    w_add(&r, &d, &d);
+    w_mul(&v, &x1, &i4);
+    w_mul(&r2, &r, &r);
+    w_add(&v2, &v, &v);
+    w_sub(&x3, &r2, &j);
+    w_sub(&x3, &x3, &v2);
+    w_mul(&yj, &y1, &j);
+    w_add(&yj, &yj, &yj);
+    w_sub(&y3, &v, &x3);
+    w_mul(&y3, &y3, &r);
+    w_sub(&y3, &y3, &yj);
+    w_add(&z3, &h, &h);
+    sp_g1_jac p; /* from here on the values only need to be congruent */
+    w_to_fp(&p.x, x3);
+    w_to_fp(&p.y, y3);
+    w_to_fp(&p.z, z3);
+    if (sp_fp_is_zero(&p.z))
         return SP_ERR_FORMAT;
-    sp_fp_inv(&d, &d);
-    sp_fp_add(&u, &t->y, &xy[1]);
-    sp_fp_neg(&u, &u);
-    sp_fp_mul(&lam, &u, &d);
-    sp_fp_sqr(&out->x, &lam);
-    sp_fp_sub(&out->x, &out->x, &xy[0]);
-    sp_fp_sub(&out->x, &out->x, &t->x);
-    sp_fp_sub(&u, &xy[0], &out->x);
-    sp_fp_mul(&out->y, &lam, &u);
-    sp_fp_sub(&out->y, &out->y, &xy[1]);
+    sp_g1_jac_to_affine(out, &p);
     return SP_OK;
 }
 

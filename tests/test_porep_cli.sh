@@ -3,9 +3,9 @@
 # 0.7.6, on its smallest shape (the "tiny" preset, about 2^18 constraints):
 #   0. README.md's porep-like steps, run as written there (gen-circuit,
 #      setup, prove, export-vkey, verify: "OK"); their key serves below,
-#      first to time mistakes on it: each reported within 1 s (ten times
-#      the aim) and before the key is read (no key cache entry), where a
-#      full load of this key checks its points for seconds
+#      first for mistakes on it: each reported before the key is read (no
+#      key cache entry; a full load of this key checks its points for
+#      seconds), its time printed (not asserted: a loaded machine is slow)
 #   a. gen-circuit writes .r1cs, .wtns and the recorded .sprec (--check on);
 #      --dry-run gives the sizes the files have
 #   b. the README's setup (the same .r1cs) -> snarkjs proves with that
@@ -49,13 +49,13 @@ expect 0 "README: snarkjs verifies that proof too" "$snarkjs" groth16 verify "$T
 expect_out "OK!" "README: snarkjs says OK"
 big=$T/readme/porep/tiny.zkey
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
-early() { # NAME REGEX CMD...: exit 2 within 1 s, the message matches, nothing cached
+early() { # NAME REGEX CMD...: exit 2, the message matches, nothing cached; prints the time
     local t0 t1
     t0=$(now_ms)
     expect 2 "$1" env SNARKPIPE_CACHE_DIR="$T/cache_early" "${@:3}"
     t1=$(now_ms)
     expect_out "$2" "  (says: $2)"
-    expect 0 "  (within 1 s: $((t1 - t0)) ms)" test $((t1 - t0)) -lt 1000
+    echo "  (took $((t1 - t0)) ms)"
     expect 0 "  (before reading the key: nothing cached)" test -z "$(ls -A "$T/cache_early" 2>/dev/null)"
 }
 rp=$T/readme/porep

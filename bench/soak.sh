@@ -25,7 +25,7 @@
 # SOAK_LANES, SOAK_SIZES (constraint counts, default "256 2048 16384 65536",
 # drawn 50/25/15/10 %), SOAK_BUDGET (engine budget, default 256MiB),
 # SOAK_SEED, SOAK_KILL, SOAK_KILL_EVERY, SOAK_KEEP=1 keeps the work directory.
-# Prints a summary (and a markdown block for bench/NOTES.md) at the end.
+# Prints a summary (and the same as a markdown table) at the end.
 set -u
 build=${1:-build}
 bin=$(cd "$(dirname "$build/snarkpipe")" && pwd)/snarkpipe

@@ -515,8 +515,8 @@ int sp_dmn_main(int argc, char **argv)
     init_state(d);
     /* Connection threads come and go, and glibc gives new threads new
      * arenas (up to 8 per core) that keep what was freed in them: cap the
-     * arenas unless the operator chose (MALLOC_ARENA_MAX). In the soak
-     * (bench/NOTES.md) this took the peak RSS from 443 to 368 MiB. */
+     * arenas unless the operator chose (MALLOC_ARENA_MAX), which keeps
+     * the soak's peak RSS well lower. */
     if (!getenv("MALLOC_ARENA_MAX"))
         mallopt(M_ARENA_MAX, 4);
     d->argc = argc;

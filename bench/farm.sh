@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Farm throughput (issue 13): the same batch of jobs through one daemon
+# Farm throughput: the same batch of jobs through one daemon
 # alone (no database), then through a farm of 1, 2 and 3 daemons on one
 # PostgreSQL queue (a throwaway cluster on a unix socket, tests/pg.sh),
 # all on this machine with CPU backends (one thread each for synthesis,

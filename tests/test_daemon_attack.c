@@ -1,5 +1,5 @@
 /*
- * The daemon under attack and faults (issue 16): each test replays one
+ * The daemon under attack and faults: each test replays one
  * attack or fault of the review, bounded and on loopback or a unix socket
  * only, and checks the fixed behaviour: a clear error and a daemon that
  * keeps answering. On the code before the fix each of them fails.

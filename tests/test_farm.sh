@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A proving farm (issue 13): three daemons on this machine share one
+# A proving farm: three daemons on this machine share one
 # PostgreSQL queue (a throwaway cluster, tests/pg.sh), CPU backends, small
 # generated circuits. Each daemon names the circuits its own way (one has
 # the key under another path); they match by content digest. n3 lacks B.

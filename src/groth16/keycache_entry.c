@@ -790,3 +790,70 @@ sp_status sp_kc_clear(const char *dir, size_t *removed, uint64_t *bytes, char er
 }
 
 void sp_kc_fingerprint(uint8_t out[32]) { kc_build_fingerprint(out); }
+
+/* ---- references from key paths to contents ---- */
+
+static const char REF_MAGIC[8] = {'S', 'P', 'K', 'C', 'R', 'E', 'F', '1'};
+
+enum { REF_SHA = 8, REF_STAMP = 40, REF_ENTRY = 104, REF_LEN = 200, REF_PATH = 204 };
+
+int kc_ref_get(kc_ref *r, int dirfd, const char *name)
+{
+    uint8_t b[REF_PATH + SP_KC_PATH + 4];
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022))
+        n = pread(fd, b, sizeof b, 0);
+    close(fd);
+    if (n < REF_PATH + 4 || memcmp(b, REF_MAGIC, 8))
+        return -1;
+    uint32_t len = sp_bin_le32(b + REF_LEN);
+    if (len >= SP_KC_PATH || (size_t)n != REF_PATH + (size_t)len + 4 ||
+        sp_bin_le32(b + REF_PATH + len) != sp_crc32c(0, b, REF_PATH + len) || b[REF_ENTRY + KC_NAME_MAX - 1])
+        return -1;
+    memset(r, 0, sizeof *r);
+    memcpy(r->src_sha, b + REF_SHA, 32);
+    r->stamped = kc_stamp_get(&r->stamp, b + REF_STAMP, r->src_sha) == 0;
+    memcpy(r->entry, b + REF_ENTRY, KC_NAME_MAX);
+    memcpy(r->path, b + REF_PATH, len);
+    r->path[len] = 0;
+    return 0;
+}
+
+int kc_ref_put(int dirfd, const char *name, const kc_ref *r)
+{
+    uint8_t b[REF_PATH + SP_KC_PATH + 4], rnd[8] = {0};
+    char tmp[KC_NAME_MAX + 32];
+    size_t len = strnlen(r->path, SP_KC_PATH - 1);
+    memset(b, 0, REF_PATH);
+    memcpy(b, REF_MAGIC, 8);
+    memcpy(b + REF_SHA, r->src_sha, 32);
+    if (r->stamped)
+        kc_stamp_pack(b + REF_STAMP, &r->stamp, r->src_sha);
+    snprintf((char *)b + REF_ENTRY, KC_NAME_MAX, "%s", r->entry);
+    sp_bin_put_u32(b + REF_LEN, (uint32_t)len);
+    memcpy(b + REF_PATH, r->path, len);
+    sp_bin_put_u32(b + REF_PATH + len, sp_crc32c(0, b, REF_PATH + len));
+    if (sp_os_random(rnd, sizeof rnd) != SP_OK) { /* a name collision would only make this write fail */
+        pid_t pid = getpid();
+        memcpy(rnd, &pid, sizeof pid);
+    }
+    int w = snprintf(tmp, sizeof tmp, ".%s.tmp-%02x%02x%02x%02x%02x%02x%02x%02x", name, rnd[0], rnd[1], rnd[2],
+                     rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
+    if (w < 0 || (size_t)w >= sizeof tmp)
+        return -1;
+    int fd = openat(dirfd, tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    size_t total = REF_PATH + len + 4;
+    int ok = write(fd, b, total) == (ssize_t)total;
+    ok = close(fd) == 0 && ok;
+    if (!ok || renameat(dirfd, tmp, dirfd, name) != 0) {
+        unlinkat(dirfd, tmp, 0);
+        return -1;
+    }
+    return 0;
+}

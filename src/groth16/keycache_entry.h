@@ -194,7 +194,7 @@ sp_status kc_entry_publish(kc_pending *p, int dirfd, const char *name, char why[
 /* Closes and removes the pending entry. */
 void kc_entry_drop(kc_pending *p, int dirfd);
 
-/* ---- references and the size cap (keycache_dir.c) ---- */
+/* ---- references (keycache_entry.c) ---- */
 
 /* A key file's reference (layout above). */
 typedef struct {
@@ -212,6 +212,8 @@ int kc_ref_get(kc_ref *r, int dirfd, const char *name);
 /* Writes reference `name` (a temporary file renamed into place, mode 0600).
  * Returns 0, or -1 when it could not (nothing left behind). */
 int kc_ref_put(int dirfd, const char *name, const kc_ref *r);
+
+/* ---- the size cap and the listing (keycache_dir.c) ---- */
 
 /* Marks the open entry fd as used now (its mtime; nothing when it cannot). */
 void kc_touch(int fd);

@@ -28,53 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "backend_cuda.h"
-#include "backend_cuda_impl.h"
+#include "backend_common.h"
 #include "util/bytes.h"
 
 typedef sp_cb_impl cuda_impl;
 typedef sp_cb_resident resident;
 typedef sp_cb_streamed streamed;
 
-double sp_cb_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-void sp_cb_stage(sp_backend *be, const char *name, double t0)
-{
-    if (be->stage_hook)
-        be->stage_hook(be->stage_ctx, name, sp_cb_now_ms() - t0);
-}
-
-sp_status sp_cb_fail(const cuda_impl *c, sp_status st, const char *what, char err[SP_ERR_LEN])
-{
-    if (st == SP_ERR_GPU)
-        snprintf(err, SP_ERR_LEN, "%s: %s: %s", c->name, what, sp_cuda_error(c->cu));
-    else
-        snprintf(err, SP_ERR_LEN, "%s: %s: %s", c->name, what, sp_status_str(st));
-    return st;
-}
-
-int sp_cb_host_threads(const sp_backend *be)
-{
-    long n = be->threads > 0 ? be->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* ---- residency table (callers hold mu) ---- */
-
-const void *sp_cb_resident_view(const cuda_impl *c, const void *host, size_t bytes)
-{
-    const char *p = host;
-    for (size_t i = 0; i < c->n_res; i++) {
-        const char *h = c->res[i].host;
-        if (p >= h && bytes <= c->res[i].bytes && (size_t)(p - h) <= c->res[i].bytes - bytes)
-            return (const char *)c->res[i].dev + (p - h);
-    }
-    return NULL;
-}
 
 static resident *resident_find(cuda_impl *c, const void *host)
 {

@@ -1,7 +1,7 @@
 /*
  * One proof's device half on the CUDA backend (sp_backend.prove), and the
  * warm-up at key attach, which runs the same device work on stand-in
- * values (backend_cuda_impl.h).
+ * values (backend_common.h).
  *
  * One proof with a, b, c ready (the engine's), in order (the context's
  * stream unless said):
@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "backend_cuda_impl.h"
+#include "backend_common.h"
 #include "groth16/prove.h"
 
 /* The staging ring: 4 pinned buffers of up to 64 MiB each (256 MiB per

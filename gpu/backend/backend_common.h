@@ -2,14 +2,15 @@
  * The CUDA backend's state and the functions its two files share:
  * backend_cuda.c (residency of keys, host memory, opening, the provider)
  * and backend_proof.c (one proof's device half, sp_backend.prove, and the
- * warm-up at key attach). Plain C; internal to gpu/.
+ * warm-up at key attach). The small helpers both use are defined in
+ * backend_common.c, below both. Plain C; internal to gpu/.
  *
  * Locking: mu covers every field and all device work; the functions below
  * whose names end in _locked are called with mu held and the device bound
  * (sp_cuda_bind).
  */
-#ifndef SP_GPU_BACKEND_CUDA_IMPL_H
-#define SP_GPU_BACKEND_CUDA_IMPL_H
+#ifndef SP_GPU_BACKEND_COMMON_H
+#define SP_GPU_BACKEND_COMMON_H
 
 #include <pthread.h>
 #include "groth16/backend.h"

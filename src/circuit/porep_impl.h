@@ -90,6 +90,19 @@ int sp_porep_sparse_tree(sp_fr *root, sp_fr *sib, const sp_porep_tree *t, const 
 
 /* A tree_d node natively (merkle_sha256.h's node on the children's
  * little-endian bytes). */
+/* A preset's tree: `base` levels of arity 8, then the sub- and top-tree
+ * arities where not 0, appended to arity[*levels..] (*levels advanced). */
+void sp_porep_tree_levels(uint8_t *arity, uint32_t *levels, unsigned base, unsigned sub, unsigned top);
+
+/*
+ * Checks a tree's level arities (each 2, 4, 8 or 16) and counts nodes'
+ * bits: on output *log_nodes = ceil(log2(nodes)) and *tree_bits = the sum
+ * of log2 of the arities. Returns SP_OK, or SP_ERR_INVALID_ARG with err
+ * naming the level, prefixed by `what` (the circuit's name).
+ */
+sp_status sp_porep_tree_check(unsigned *log_nodes, unsigned *tree_bits, uint64_t nodes, const uint8_t *arity,
+                              uint32_t levels, const char *what, char err[SP_ERR_LEN]);
+
 void sp_porep_sha_node(sp_fr *out, const sp_fr *left, const sp_fr *right);
 
 #endif

@@ -46,12 +46,7 @@ sp_status sp_post_preset(sp_post_params *p, const char *name)
         p->sectors = q->sectors;
         p->challenges = POST_CHALLENGES;
         p->sbox_wire = 1;
-        for (unsigned l = 0; l < q->base_levels; l++)
-            p->arity[p->levels++] = 8;
-        if (q->sub_arity)
-            p->arity[p->levels++] = (uint8_t)q->sub_arity;
-        if (q->top_arity)
-            p->arity[p->levels++] = (uint8_t)q->top_arity;
+        sp_porep_tree_levels(p->arity, &p->levels, q->base_levels, q->sub_arity, q->top_arity);
         return SP_OK;
     }
     return SP_ERR_INVALID_ARG;
@@ -61,19 +56,9 @@ sp_status sp_post_check(const sp_post_params *p, char err[SP_ERR_LEN])
 {
     if (sp_native_curve_check(err) != SP_OK)
         return SP_ERR_UNSUPPORTED;
-    unsigned log_nodes = 0, tree_bits = 0;
-    while (log_nodes < 64 && ((uint64_t)1 << log_nodes) < p->nodes)
-        log_nodes++;
-    for (unsigned l = 0; l < p->levels && l < SP_POREP_MAX_LEVELS; l++) {
-        unsigned a = p->arity[l], k = 0;
-        while ((1u << k) < a)
-            k++;
-        if (a < 2 || a > 16 || (1u << k) != a) {
-            snprintf(err, SP_ERR_LEN, "window-post-like: tree level %u has arity %u (2, 4, 8 or 16)", l, a);
-            return SP_ERR_INVALID_ARG;
-        }
-        tree_bits += k;
-    }
+    unsigned log_nodes, tree_bits;
+    if (sp_porep_tree_check(&log_nodes, &tree_bits, p->nodes, p->arity, p->levels, "window-post-like", err) != SP_OK)
+        return SP_ERR_INVALID_ARG;
     const char *why = NULL;
     if (p->nodes < 2 || ((uint64_t)1 << log_nodes) != p->nodes || log_nodes > 40)
         why = "the sector's node count must be a power of two from 2 to 2^40";

@@ -10,6 +10,8 @@
 #define SP_TEST_DAEMON_H
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -143,6 +145,51 @@ static inline int stop(proc *p, int sig)
     waitpid(p->pid, NULL, 0);
     p->pid = 0;
     return -1;
+}
+
+/* ---- raw connections (bytes on the wire, for malformed requests) ---- */
+
+/* A connection to a (a unix socket, or TCP on loopback); -1 when none. */
+static inline int raw_dial(const sp_dmn_addr *a)
+{
+    int fd;
+    if (a->is_unix) {
+        struct sockaddr_un su = {0};
+        su.sun_family = AF_UNIX;
+        snprintf(su.sun_path, sizeof su.sun_path, "%s", a->path);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&su, sizeof su) != 0) {
+            close(fd);
+            return -1;
+        }
+        return fd;
+    }
+    struct sockaddr_in si = {0};
+    si.sin_family = AF_INET;
+    si.sin_port = htons((uint16_t)atoi(a->port));
+    si.sin_addr.s_addr = htonl(0x7f000001); /* loopback only */
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&si, sizeof si) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Reads what comes on fd until it closes or timeout_ms passes without a
+ * byte; into resp (NUL-terminated). Returns the byte count. */
+static inline size_t raw_read(int fd, char *resp, size_t n, int timeout_ms)
+{
+    size_t got = 0;
+    struct pollfd pf = {fd, POLLIN, 0};
+    while (got + 1 < n && poll(&pf, 1, timeout_ms) == 1) {
+        ssize_t k = recv(fd, resp + got, n - 1 - got, 0);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    resp[got] = 0;
+    return got;
 }
 
 /* ---- HTTP helpers ---- */

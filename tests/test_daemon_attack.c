@@ -30,49 +30,15 @@ static char keys_[400]; /* keys.key_dirs of the daemons here */
 
 /* ---- raw connections ---- */
 
-static int dial(const sp_dmn_addr *a)
-{
-    int fd;
-    if (a->is_unix) {
-        struct sockaddr_un su = {0};
-        su.sun_family = AF_UNIX;
-        snprintf(su.sun_path, sizeof su.sun_path, "%s", a->path);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&su, sizeof su) != 0) {
-            close(fd);
-            return -1;
-        }
-        return fd;
-    }
-    struct sockaddr_in si = {0};
-    si.sin_family = AF_INET;
-    si.sin_port = htons((uint16_t)atoi(a->port));
-    si.sin_addr.s_addr = htonl(0x7f000001); /* loopback only */
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&si, sizeof si) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* Sends req as it is and returns the status of the answer (-1: none
  * within timeout_ms); the start of the answer into resp. */
 static int raw_call(const sp_dmn_addr *a, const char *req, char *resp, size_t n, int timeout_ms)
 {
-    int fd = dial(a);
+    int fd = raw_dial(a);
     if (fd < 0)
         return -1;
     send(fd, req, strlen(req), MSG_NOSIGNAL);
-    size_t got = 0;
-    struct pollfd pf = {fd, POLLIN, 0};
-    while (got + 1 < n && poll(&pf, 1, timeout_ms) == 1) {
-        ssize_t k = recv(fd, resp + got, n - 1 - got, 0);
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    resp[got] = 0;
+    size_t got = raw_read(fd, resp, n, timeout_ms);
     close(fd);
     int st = -1;
     return got > 12 && sscanf(resp, "HTTP/1.1 %d", &st) == 1 ? st : -1;
@@ -314,7 +280,7 @@ static void *trickle_fn(void *arg)
     trickle *t = arg;
     int fd[64], n = t->n < 64 ? t->n : 64;
     for (int i = 0; i < n; i++) {
-        fd[i] = dial(t->a);
+        fd[i] = raw_dial(t->a);
         if (fd[i] >= 0)
             send(fd[i], "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", 40, MSG_NOSIGNAL);
     }
@@ -381,7 +347,7 @@ static void test_slowloris(void)
         CHECK(0);
         return;
     }
-    int fd = dial(&p.tcp);
+    int fd = raw_dial(&p.tcp);
     const char *head = "POST /v1/jobs?circuit=A HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
                        "Content-Length: 100000\r\n\r\nwtns";
     send(fd, head, strlen(head), MSG_NOSIGNAL);
@@ -395,7 +361,7 @@ static void test_slowloris(void)
     /* one address holds at most 3 connections; the 4th is closed at once */
     int held[4];
     for (int i = 0; i < 4; i++)
-        held[i] = dial(&p.tcp);
+        held[i] = raw_dial(&p.tcp);
     CHECK(held[3] >= 0 && closed_within(held[3], 2000));
     CHECK(held[0] >= 0 && !closed_within(held[0], 100));
     for (int i = 0; i < 4; i++)

@@ -25,21 +25,6 @@
 
 static char keys_[400]; /* keys.key_dirs of the daemons here */
 
-static int dial(const sp_dmn_addr *a)
-{
-    struct sockaddr_un su = {0};
-    if (!a->is_unix)
-        return -1;
-    su.sun_family = AF_UNIX;
-    snprintf(su.sun_path, sizeof su.sun_path, "%s", a->path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&su, sizeof su) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 static int send_all(int fd, const void *b, size_t n)
 {
     const char *p = b;
@@ -53,22 +38,6 @@ static int send_all(int fd, const void *b, size_t n)
     return 0;
 }
 
-/* Reads what comes on fd until it closes or timeout_ms passes without a
- * byte; into resp (NUL-terminated). Returns the byte count. */
-static size_t read_answer(int fd, char *resp, size_t n, int timeout_ms)
-{
-    size_t got = 0;
-    struct pollfd pf = {fd, POLLIN, 0};
-    while (got + 1 < n && poll(&pf, 1, timeout_ms) == 1) {
-        ssize_t k = recv(fd, resp + got, n - 1 - got, 0);
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    resp[got] = 0;
-    return got;
-}
-
 static int status_of(const char *resp)
 {
     int st = -1;
@@ -78,11 +47,11 @@ static int status_of(const char *resp)
 /* Sends req on a new connection; the answer's status (-1: none), the answer into resp. */
 static int raw_call(const sp_dmn_addr *a, const char *req, size_t len, char *resp, size_t n)
 {
-    int fd = dial(a);
+    int fd = raw_dial(a);
     if (fd < 0)
         return -1;
     send_all(fd, req, len);
-    read_answer(fd, resp, n, 10000);
+    raw_read(fd, resp, n, 10000);
     close(fd);
     return status_of(resp);
 }
@@ -202,19 +171,19 @@ static void test_bodies(void)
     memset(junk, 'x', 9 * MIB);
     CHECK(status_num(&p.ux, "memory", "request_body_limit_bytes") == 8 * MIB);
     /* one 5 MiB body in flight: its memory is taken at its headers */
-    int fd0 = dial(&p.ux);
+    int fd0 = raw_dial(&p.ux);
     upload_head(head, sizeof head, 5 * MIB, 0);
     CHECK(fd0 >= 0 && send_all(fd0, head, strlen(head)) == 0 && send_all(fd0, junk, 1 * MIB) == 0);
     /* others of 5 MiB now: refused at their headers, before a byte of body is sent */
     int refused = 0, retry = 0;
     for (int i = 0; i < HELD; i++) {
-        int fd = dial(&p.ux);
+        int fd = raw_dial(&p.ux);
         if (fd < 0 || send_all(fd, head, strlen(head)) != 0) {
             if (fd >= 0)
                 close(fd);
             continue;
         }
-        read_answer(fd, resp, sizeof resp, 10000);
+        raw_read(fd, resp, sizeof resp, 10000);
         refused += status_of(resp) == 503 && strstr(resp, "server.body_memory") != NULL;
         retry += strcasestr(resp, "\r\nRetry-After: ") != NULL;
         close(fd);
@@ -227,7 +196,7 @@ static void test_bodies(void)
           !strcasestr(resp, "Retry-After"));
     /* the first one finishes: read whole, answered (a bad upload) */
     CHECK(send_all(fd0, junk, 4 * MIB) == 0);
-    read_answer(fd0, resp, sizeof resp, 30000);
+    raw_read(fd0, resp, sizeof resp, 30000);
     CHECKF(status_of(resp) == 400, "the held body's answer: %.200s", resp);
     close(fd0);
     /* its memory comes back: another 5 MiB body is read (answered 400, not 503) */
@@ -245,7 +214,7 @@ static void test_bodies(void)
     CHECK(raw_call(&p.ux, req, strlen(head) + 5 * MIB, resp, sizeof resp) == 400);
     free(req);
     /* a chunked body grows within the cap: past it, drained and answered 503 */
-    int fd = dial(&p.ux);
+    int fd = raw_dial(&p.ux);
     upload_head(head, sizeof head, 0, 1);
     int ok = fd >= 0 && send_all(fd, head, strlen(head)) == 0;
     for (int i = 0; ok && i < 9; i++) {
@@ -255,7 +224,7 @@ static void test_bodies(void)
     }
     ok = ok && send_all(fd, "0\r\n\r\n", 5) == 0;
     if (fd >= 0) {
-        read_answer(fd, resp, sizeof resp, 30000);
+        raw_read(fd, resp, sizeof resp, 30000);
         close(fd);
     }
     CHECKF(ok && status_of(resp) == 503 && strcasestr(resp, "Retry-After"), "chunked past the cap: %.200s", resp);

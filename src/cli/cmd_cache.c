@@ -182,7 +182,11 @@ static int collect(void *vctx, const sp_kc_file *f)
 static int by_use(const void *x, const void *y)
 {
     const sp_kc_file *a = *(sp_kc_file *const *)x, *b = *(sp_kc_file *const *)y;
-    return a->used != b->used ? (a->used > b->used ? -1 : 1) : strcmp(a->name, b->name);
+    if (a->used != b->used)
+        return a->used > b->used ? -1 : 1;
+    if (a->used_nsec != b->used_nsec)
+        return a->used_nsec > b->used_nsec ? -1 : 1;
+    return strcmp(a->name, b->name);
 }
 
 /* An entry this snarkpipe proves with: this instance's, or in the

@@ -156,6 +156,7 @@ typedef struct {
     uint8_t build[32];     /* the fingerprint of the build that made it (sp_kc_fingerprint) */
     char target[256];      /* a reference: the entry it names */
     int64_t used;          /* Unix seconds: last served or written (the file's mtime) */
+    long used_nsec;        /* and its nanoseconds, so that order agrees with eviction's */
     char curve[16];
     sp_kc_kind kind;
     int subgroup_checked;  /* its key passed the subgroup checks (else only the curve checks) */

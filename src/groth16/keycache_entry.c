@@ -692,6 +692,7 @@ static void describe(sp_kc_file *f, int dirfd, const char *name, const struct st
     snprintf(f->name, sizeof f->name, "%s", name);
     f->bytes = (uint64_t)st->st_size;
     f->used = (int64_t)st->st_mtim.tv_sec;
+    f->used_nsec = st->st_mtim.tv_nsec;
     f->temp = is_temp_name(name);
     f->ref = !f->temp && kc_is_ref_name(name);
     if (f->ref) {

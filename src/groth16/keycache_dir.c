@@ -67,7 +67,7 @@ static int entries_of(kc_item **items, size_t *n, uint64_t *total, int dirfd)
             cap = grow;
         }
         kc_item *it = &(*items)[(*n)++];
-        snprintf(it->name, sizeof it->name, "%s", e->d_name);
+        memcpy(it->name, e->d_name, strlen(e->d_name) + 1); /* length checked above */
         it->bytes = (uint64_t)st.st_size;
         it->used = st.st_mtim;
         *total += it->bytes;

@@ -516,6 +516,27 @@ fail:
     return -1;
 }
 
+/* Maps in->mem_reserved bytes at a 2 MiB boundary, advised for huge
+ * pages: a circom module fills its memory front to back, and with 4 KiB
+ * pages each of those pages is a fault of its own (most of a witness's
+ * system time). Returns 1, or 0 when the system lends no such mapping. */
+static int mem_reserve(sp_wasm_inst *in)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t len = in->mem_reserved + huge;
+    uint8_t *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED)
+        return 0;
+    uint8_t *d = (uint8_t *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+    if (d > raw)
+        munmap(raw, (size_t)(d - raw));
+    if (raw + len > d + in->mem_reserved)
+        munmap(d + in->mem_reserved, (size_t)(raw + len - (d + in->mem_reserved)));
+    madvise(d, in->mem_reserved, MADV_HUGEPAGE); /* advice only: without it, small pages */
+    in->mem = d;
+    return 1;
+}
+
 static sp_status inst_fail(sp_wasm_inst *in, char err[SP_ERR_LEN], sp_status st, const char *msg)
 {
     snprintf(err, SP_ERR_LEN, "wasm: %s", msg);
@@ -540,11 +561,8 @@ sp_status sp_wasm_instantiate(sp_wasm_inst **out, const sp_wasm_module *m, const
         if (pages < m->mem_min || pages == 0)
             return inst_fail(in, err, SP_ERR_NOMEM, "cannot reserve the module's memory");
         in->mem_reserved = (size_t)pages * W_PAGE;
-        in->mem = mmap(NULL, in->mem_reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-        if (in->mem != MAP_FAILED)
+        if (mem_reserve(in))
             break;
-        in->mem = NULL;
     }
     if (!m->has_memory)
         in->mem_len = 0;

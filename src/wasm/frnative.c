@@ -18,6 +18,16 @@
 
 typedef unsigned __int128 u128;
 
+/* n limbs from s to d (either may be unaligned): one inlined 32-byte move
+ * for the common 4-limb primes, not a call into the library's memmove. */
+static inline void limbs_cp(void *d, const void *s, unsigned n)
+{
+    if (n == 4)
+        memcpy(d, s, 32);
+    else
+        memcpy(d, s, 8u * n);
+}
+
 static inline uint8_t *at(sp_wasm_inst *in, uint64_t p, size_t n)
 {
     size_t len = in->mem_len;
@@ -34,7 +44,7 @@ static int load(sp_wasm_inst *in, uint64_t *v, uint64_t p, unsigned n)
     uint8_t *s = at(in, p, 8u * n);
     if (!s)
         return 0;
-    memcpy(v, s, 8u * n);
+    limbs_cp(v, s, n);
     return 1;
 }
 
@@ -43,7 +53,7 @@ static int store(sp_wasm_inst *in, uint64_t p, const uint64_t *v, unsigned n)
     uint8_t *d = at(in, p, 8u * n);
     if (!d)
         return 0;
-    memcpy(d, v, 8u * n);
+    limbs_cp(d, v, n);
     return 1;
 }
 
@@ -99,9 +109,12 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
     sp_fn_mont_mul(f, f->r3, f->r2, f->r2);
 }
 
-void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+/* The Montgomery product for n limbs; inlined with n a constant for the
+ * common 4-limb primes (bn128, bls12381), where the unrolled loops keep t
+ * in registers. */
+static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *f, uint64_t *r, const uint64_t *a,
+                                                             const uint64_t *b, unsigned n)
 {
-    unsigned n = f->n;
     uint64_t t[SP_FN_MAX_LIMBS + 2] = {0};
     for (unsigned i = 0; i < n; i++) {
         uint64_t c = 0;
@@ -127,7 +140,40 @@ void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const 
     }
     if (t[n] || gte_n(t, f->q, n))
         sub_n(t, t, f->q, n);
-    memcpy(r, t, 8u * n);
+    limbs_cp(r, t, n);
+}
+
+/* a R^-1: the Montgomery product of a and 1 (the rounds after the first
+ * add nothing, so only their reductions are left). */
+static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
+{
+    unsigned n = f->n;
+    uint64_t t[SP_FN_MAX_LIMBS + 1] = {0};
+    limbs_cp(t, a, n);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t m = t[0] * f->np;
+        u128 s = (u128)m * f->q[0] + t[0];
+        uint64_t c = (uint64_t)(s >> 64);
+        for (unsigned j = 1; j < n; j++) {
+            s = (u128)m * f->q[j] + t[j] + c;
+            t[j - 1] = (uint64_t)s;
+            c = (uint64_t)(s >> 64);
+        }
+        s = (u128)t[n] + c;
+        t[n - 1] = (uint64_t)s;
+        t[n] = (uint64_t)(s >> 64);
+    }
+    if (t[n] || gte_n(t, f->q, n))
+        sub_n(t, t, f->q, n);
+    limbs_cp(r, t, n);
+}
+
+void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    if (f->n == 4)
+        mont_mul_n(f, r, a, b, 4);
+    else
+        mont_mul_n(f, r, a, b, f->n);
 }
 
 static void mul_full(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)
@@ -248,11 +294,10 @@ static int n_to_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *r
 static int n_from_mont(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
 {
     OPERANDS(1);
-    uint64_t one[SP_FN_MAX_LIMBS] = {1};
     (void)y;
     if (!load(in, x, a[0], n))
         return 1;
-    sp_fn_mont_mul(FIELD, z, x, one);
+    mont_redc(FIELD, z, x);
     return !store(in, a[1], z, n);
 }
 
@@ -300,11 +345,11 @@ static int to_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
     if (!e)
         return 1;
     if ((e[7] & 0x40) && (e[7] & 0x80)) {
-        uint64_t x[SP_FN_MAX_LIMBS], one[SP_FN_MAX_LIMBS] = {1};
+        uint64_t x[SP_FN_MAX_LIMBS];
         memcpy(e + 4, "\0\0\0\x80", 4);
-        memcpy(x, e + 8, 8u * f->n);
-        sp_fn_mont_mul(f, x, x, one);
-        memcpy(e + 8, x, 8u * f->n);
+        limbs_cp(x, e + 8, f->n);
+        mont_redc(f, x, x);
+        limbs_cp(e + 8, x, f->n);
     }
     return 0;
 }
@@ -371,7 +416,7 @@ static void divmod(uint64_t *q, uint64_t *r, const uint64_t *x, const uint64_t *
         return;
     }
     uint64_t yy[SP_FN_MAX_LIMBS + 1] = {0};
-    memcpy(yy, y, 8u * n);
+    limbs_cp(yy, y, n);
     for (unsigned i = 64 * n; i-- > 0;) {
         uint64_t carry = (x[i / 64] >> (i % 64)) & 1;
         for (unsigned j = 0; j <= n; j++) {
@@ -419,7 +464,7 @@ static void s2l(const sp_fn_field *f, uint8_t *limbs, int64_t v)
     x[0] = v > 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
     if (v <= 0 && x[0]) /* Fr_F1m_neg */
         sub_n(x, f->q, x, f->n);
-    memcpy(limbs, x, 8u * f->n);
+    limbs_cp(limbs, x, f->n);
 }
 
 static void set_type(uint8_t *e, uint32_t t)
@@ -445,9 +490,9 @@ static void el_to_mont(const sp_fn_field *f, uint8_t *e)
     } else {
         s2l(f, e + 8, short_of(e));
     }
-    memcpy(x, e + 8, 8u * f->n);
+    limbs_cp(x, e + 8, f->n);
     sp_fn_mont_mul(f, x, x, f->r2);
-    memcpy(e + 8, x, 8u * f->n);
+    limbs_cp(e + 8, x, f->n);
     if (!(e[7] & 0x80))
         set_type(e, 0x40000000u);
 }
@@ -456,30 +501,30 @@ static void el_to_mont(const sp_fn_field *f, uint8_t *e)
 static void limb_add(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
 {
     uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
-    memcpy(x, a, 8u * f->n);
-    memcpy(y, b, 8u * f->n);
+    limbs_cp(x, a, f->n);
+    limbs_cp(y, b, f->n);
     if (add_n(z, x, y, f->n) || gte_n(z, f->q, f->n))
         sub_n(z, z, f->q, f->n);
-    memcpy(r, z, 8u * f->n);
+    limbs_cp(r, z, f->n);
 }
 
 static void limb_sub(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
 {
     uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
-    memcpy(x, a, 8u * f->n);
-    memcpy(y, b, 8u * f->n);
+    limbs_cp(x, a, f->n);
+    limbs_cp(y, b, f->n);
     if (sub_n(z, x, y, f->n))
         add_n(z, z, f->q, f->n);
-    memcpy(r, z, 8u * f->n);
+    limbs_cp(r, z, f->n);
 }
 
 static void limb_mul(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
 {
     uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS];
-    memcpy(x, a, 8u * f->n);
-    memcpy(y, b, 8u * f->n);
+    limbs_cp(x, a, f->n);
+    limbs_cp(y, b, f->n);
     sp_fn_mont_mul(f, x, x, y);
-    memcpy(r, x, 8u * f->n);
+    limbs_cp(r, x, f->n);
 }
 
 typedef void (*limb_op)(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b);
@@ -655,8 +700,8 @@ static int n_gt_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     if (to_normal(in, f, (uint32_t)a[0]) || to_normal(in, f, (uint32_t)a[1]))
         return 1;
     uint64_t u[SP_FN_MAX_LIMBS], v[SP_FN_MAX_LIMBS];
-    memcpy(u, x + 8, 8u * f->n);
-    memcpy(v, y + 8, 8u * f->n);
+    limbs_cp(u, x + 8, f->n);
+    limbs_cp(v, y + 8, f->n);
     int nu = !gte_n(f->half, u, f->n), nv = !gte_n(f->half, v, f->n);
     *ret = nu != nv ? (uint64_t)nv : (uint64_t)!gte_n(v, u, f->n);
     return 0;

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "snarkpipe.h"
 #include "groth16/keys.h"
+#include "groth16/ptau_comb.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
 
@@ -156,6 +157,20 @@ struct sp_backend {
      * device in chunks by every MSM over them, because they did not fit.
      * NULL for backends without device memory (cpu). */
     void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, size_t *resident, size_t *streamed);
+    /* The setup from a .ptau on the device (groth16/ptau_setup.h): the
+     * contracts and the points of sp_g1_ptau_comb / sp_g2_ptau_comb and
+     * sp_g1_ptau_intt / sp_g2_ptau_intt (groth16/ptau_comb.h), with
+     * be->threads host threads. NULL: the setup uses those CPU functions,
+     * as it does when one returns SP_ERR_NOMEM (device memory short).
+     * Returns SP_OK or an error with err filled. */
+    sp_status (*ptau_comb_g1)(sp_backend *be, sp_g1_affine *out, size_t n, const sp_ptau_sparse *t, int nt,
+                              char err[SP_ERR_LEN]);
+    sp_status (*ptau_comb_g2)(sp_backend *be, sp_g2_affine *out, size_t n, const sp_ptau_sparse *t, int nt,
+                              char err[SP_ERR_LEN]);
+    sp_status (*ptau_intt_g1)(sp_backend *be, sp_g1_affine *out, const sp_g1_affine *in, unsigned log_n,
+                              const sp_scalar *tw, const sp_scalar *pre, char err[SP_ERR_LEN]);
+    sp_status (*ptau_intt_g2)(sp_backend *be, sp_g2_affine *out, const sp_g2_affine *in, unsigned log_n,
+                              const sp_scalar *tw, const sp_scalar *pre, char err[SP_ERR_LEN]);
 };
 
 /*

@@ -1,9 +1,9 @@
 /*
- * Sparse combinations of points for one group, instantiated by
- * ptau_setup.c for g1 and g2 (the includer defines G and the types
- * ptau_col and ptau_term). For every wire w < n:
- *     out[w] = sum over the terms t, over the entries k of column w of t->m:
- *              [t->m->s[k]] t->bases[t->m->row[k]]
+ * Sparse combinations of points and the inverse DFT over points for one
+ * group (ptau_comb.h), instantiated by ptau_comb.c for g1 and g2 (the
+ * includer defines G). For every wire w < n:
+ *     out[w] = sum over the terms t, over the entries k of column w of t:
+ *              [t->s[k]] t->bases[t->row[k]]
  * A column with at least BIG_COLUMN entries is one Pippenger MSM on all
  * threads (circom's constant wire 0 holds a coefficient in most rows);
  * the rest, a few entries each, are summed entry by entry on all threads,
@@ -20,7 +20,7 @@
 #define PLOCAL(name) PC_CAT(PC_CAT(G, _), name)
 
 typedef struct {
-    const ptau_term *t;
+    const sp_ptau_sparse *t;
     int nt;
     PJAC *acc;
     size_t n;
@@ -59,8 +59,8 @@ static void PLOCAL(comb_task)(void *arg, int tid, size_t task)
             continue; /* done by the MSM */
         PF(jac_set_inf)(&c->acc[w]);
         for (int i = 0; i < c->nt; i++) {
-            const ptau_col *m = c->t[i].m;
-            const PAFF *bases = c->t[i].bases;
+            const sp_ptau_sparse *m = &c->t[i];
+            const PAFF *bases = m->bases;
             for (uint64_t k = m->start[w]; k < m->start[w + 1]; k++)
                 PLOCAL(add_entry)(&c->acc[w], &bases[m->row[k]], &m->s[k]);
         }
@@ -68,14 +68,14 @@ static void PLOCAL(comb_task)(void *arg, int tid, size_t task)
 }
 
 /* A long column: one MSM per term, the bases gathered. */
-static sp_status PLOCAL(comb_big)(PJAC *acc, const ptau_term *t, int nt, size_t w, int threads)
+static sp_status PLOCAL(comb_big)(PJAC *acc, const sp_ptau_sparse *t, int nt, size_t w, int threads)
 {
     sp_msm_config cfg = sp_msm_config_default();
     cfg.threads = threads;
     PF(jac_set_inf)(acc);
     for (int i = 0; i < nt; i++) {
-        const ptau_col *m = t[i].m;
-        const PAFF *bases = t[i].bases;
+        const sp_ptau_sparse *m = &t[i];
+        const PAFF *bases = m->bases;
         uint64_t k0 = m->start[w], len = m->start[w + 1] - k0;
         if (!len)
             continue;
@@ -108,7 +108,7 @@ static void PLOCAL(aff_task)(void *arg, int tid, size_t task)
 }
 
 /* out[w] for w < n, as the comment at the top says. */
-static sp_status PF(ptau_comb)(PAFF *out, size_t n, const ptau_term *t, int nt, int threads)
+sp_status PF(ptau_comb)(PAFF *out, size_t n, const sp_ptau_sparse *t, int nt, int threads)
 {
     PJAC *acc = malloc(sizeof *acc * (n ? n : 1));
     if (!acc)
@@ -184,7 +184,7 @@ static void PLOCAL(stage_task)(void *arg, int tid, size_t task)
  * scalars. In place over a Jacobian copy, radix 2, the butterflies of a
  * stage on all threads.
  */
-static sp_status PF(ptau_intt)(PAFF *out, const PAFF *in, unsigned log_n, const sp_scalar *tw, const sp_scalar *pre,
+sp_status PF(ptau_intt)(PAFF *out, const PAFF *in, unsigned log_n, const sp_scalar *tw, const sp_scalar *pre,
                                int threads)
 {
     size_t n = (size_t)1 << log_n;

@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "groth16/backend.h"
+#include "groth16/ptau_comb.h"
 #include "groth16/ptau_setup.h"
 #include "groth16/setup.h"
 #include "msm/msm.h"
@@ -19,9 +21,6 @@
 #include "util/par.h"
 #include "util/progress.h"
 
-#define BIG_COLUMN 128  /* entries from which a column is one MSM */
-#define COMB_TASK 256   /* wires per task of the entry-by-entry sums */
-#define NTT_TASK 64     /* butterflies (or points) per task of the point NTT */
 #define HASH_CHUNK 512  /* H-hash points made at once (on the stack) */
 /* snarkjs hashes the H points 2^14 at a time, each chunk a full 2^14 (a
  * quirk of zkey_new.js's hashHPoints): past 2^14 it hashes n points, not
@@ -36,62 +35,12 @@ typedef struct {
     sp_scalar *s;
 } ptau_col;
 
-/* A matrix and the points its rows stand for. */
-typedef struct {
-    const ptau_col *m;
-    const void *bases;
-} ptau_term;
-
-static uint64_t column_len(const ptau_term *t, int nt, size_t w)
+/* The sparse term of m over bases (n_bases points). */
+static sp_ptau_sparse term_of(const ptau_col *m, const void *bases, size_t n_bases)
 {
-    uint64_t n = 0;
-    for (int i = 0; i < nt; i++)
-        n += t[i].m->start[w + 1] - t[i].m->start[w];
-    return n;
+    sp_ptau_sparse t = {m->start, m->row, m->s, bases, n_bases};
+    return t;
 }
-
-static int limbs_len(const uint64_t *l)
-{
-    int n = 4;
-    while (n > 0 && !l[n - 1])
-        n--;
-    return n;
-}
-
-/* e = s or r - s, whichever is shorter; returns its limb count, negated
- * when e = r - s (the base is then negated). */
-static int scalar_short(uint64_t e[4], const sp_scalar *s)
-{
-    uint64_t neg[4], borrow = 0;
-    int ls = limbs_len(s->l);
-    if (ls == 0)
-        return 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t m = SP_FR_MODULUS[i], v = s->l[i];
-        uint64_t d = m - v - borrow;
-        borrow = (m < v) || (m - v < borrow);
-        neg[i] = d;
-    }
-    int ln = limbs_len(neg);
-    int neg_shorter = ln < ls || (ln == ls && neg[ln - 1] < s->l[ls - 1]);
-    memcpy(e, neg_shorter ? neg : s->l, sizeof neg);
-    return neg_shorter ? -ln : ls;
-}
-
-static size_t bit_reverse(size_t i, unsigned bits)
-{
-    size_t r = 0;
-    for (unsigned b = 0; b < bits; b++)
-        r |= ((i >> b) & 1) << (bits - 1 - b);
-    return r;
-}
-
-#define G g1
-#include "groth16/ptau_comb_tmpl.h"
-#undef G
-#define G g2
-#include "groth16/ptau_comb_tmpl.h"
-#undef G
 
 /* ---- the circuit by columns ---- */
 
@@ -425,40 +374,14 @@ static void lag_free(lagrange *l)
     memset(l, 0, sizeof *l);
 }
 
-/* The inverse DFT's scalars for a domain of n = 2^log_n: tw[j] =
- * omega_n^-j (j < n/2); pre[i] = 1/n (all i), or with odd, omega_2n^-i / 2n
- * (the odd points of the 2n-point basis, lag_compute). Canonical. */
-static sp_status intt_scalars(sp_scalar *tw, sp_scalar *pre, unsigned log_n, int odd)
-{
-    size_t n = (size_t)1 << log_n;
-    sp_fr w, wi, x, f, step;
-    if (sp_ntt_root_of_unity(&w, log_n, SP_NTT_ROOTS_SNARKJS) != SP_OK ||
-        sp_ntt_root_of_unity(&step, log_n + 1, SP_NTT_ROOTS_SNARKJS) != SP_OK)
-        return SP_ERR_INVALID_ARG;
-    sp_fr_inv(&wi, &w);
-    sp_fr_set_one(&x);
-    for (size_t j = 0; j < n / 2; j++) {
-        sp_scalar_from_fr(&tw[j], &x);
-        sp_fr_mul(&x, &x, &wi);
-    }
-    sp_fr_set_u64(&f, odd ? 2 * (uint64_t)n : n);
-    sp_fr_inv(&f, &f);
-    sp_fr_inv(&step, &step);
-    for (size_t i = 0; i < n; i++) {
-        sp_scalar_from_fr(&pre[i], &f);
-        if (odd)
-            sp_fr_mul(&f, &f, &step);
-    }
-    return SP_OK;
-}
-
 /* Lagrange points of a .ptau not prepared for phase 2, as `snarkjs
  * powersoftau prepare phase2` makes them: the inverse DFT of the first n
  * powers of each series; H from tau^i - tau^(i+n), i < n (tau^(2n-1) taken
  * as 0 when the file has none, as snarkjs does). */
-static sp_status lag_compute(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int threads, char *err)
+static sp_status lag_compute(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, sp_backend *be, int threads, char *err)
 {
     size_t n = pk->domain_size;
+    unsigned log_n = pk->log2_domain;
     uint64_t have = sp_ptau_section_points(p, SP_PTAU_TAU_G1), m = 2 * n < have ? 2 * n : have;
     sp_scalar *tw = malloc(sizeof *tw * (n / 2 + 1)), *pre = malloc(sizeof *pre * n);
     sp_g1_affine *t1 = malloc(sizeof *t1 * 2 * n), *d = malloc(sizeof *d * n);
@@ -478,14 +401,14 @@ static sp_status lag_compute(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int t
             sp_g1_jac_to_affine(&d[i], &j);
         }
         sp_progress_part("Lagrange points");
-        if ((st = intt_scalars(tw, pre, pk->log2_domain, 1)) == SP_OK)
-            st = sp_g1_ptau_intt(pk->h, d, pk->log2_domain, tw, pre, threads);
-        if (st == SP_OK && (st = intt_scalars(tw, pre, pk->log2_domain, 0)) == SP_OK &&
-            (st = sp_g1_ptau_intt(l->tau, t1, pk->log2_domain, tw, pre, threads)) == SP_OK &&
-            (st = sp_g1_ptau_intt(l->alpha, l->alpha, pk->log2_domain, tw, pre, threads)) == SP_OK &&
-            (st = sp_g1_ptau_intt(l->beta, l->beta, pk->log2_domain, tw, pre, threads)) == SP_OK)
-            st = sp_g2_ptau_intt(l->tau2, l->tau2, pk->log2_domain, tw, pre, threads);
-        if (st != SP_OK)
+        if ((st = sp_ptau_intt_scalars(tw, pre, log_n, 1)) == SP_OK)
+            st = sp_g1_ptau_intt_be(be, pk->h, d, log_n, tw, pre, threads, err);
+        if (st == SP_OK && (st = sp_ptau_intt_scalars(tw, pre, log_n, 0)) == SP_OK &&
+            (st = sp_g1_ptau_intt_be(be, l->tau, t1, log_n, tw, pre, threads, err)) == SP_OK &&
+            (st = sp_g1_ptau_intt_be(be, l->alpha, l->alpha, log_n, tw, pre, threads, err)) == SP_OK &&
+            (st = sp_g1_ptau_intt_be(be, l->beta, l->beta, log_n, tw, pre, threads, err)) == SP_OK)
+            st = sp_g2_ptau_intt_be(be, l->tau2, l->tau2, log_n, tw, pre, threads, err);
+        if (st != SP_OK && st != SP_ERR_GPU)
             sp_bin_errf(err, "setup: the Lagrange points: %s", sp_status_str(st));
     } else if (st == SP_ERR_NOMEM) {
         sp_bin_errf(err, "out of memory for the powers of a domain of %zu", n);
@@ -494,7 +417,7 @@ static sp_status lag_compute(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int t
     return st;
 }
 
-static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int threads, char *err)
+static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, sp_backend *be, int threads, char *err)
 {
     size_t n = pk->domain_size;
     memset(l, 0, sizeof *l);
@@ -506,7 +429,7 @@ static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int thre
     }
     sp_status st;
     if (!p->prepared) {
-        if ((st = lag_compute(l, pk, p, threads, err)) != SP_OK ||
+        if ((st = lag_compute(l, pk, p, be, threads, err)) != SP_OK ||
             (st = sp_ptau_read_points(&pk->vk.alpha1, p, SP_PTAU_ALPHA_TAU_G1, 0, 1, 1, 1, err)) != SP_OK ||
             (st = sp_ptau_read_points(&pk->vk.beta1, p, SP_PTAU_BETA_TAU_G1, 0, 1, 1, 1, err)) != SP_OK)
             return st;
@@ -525,8 +448,9 @@ static sp_status lag_read(lagrange *l, sp_g16_pk *pk, const sp_ptau *p, int thre
     return sp_ptau_read_points(&pk->vk.beta2, p, SP_PTAU_BETA_G2, 0, 1, 1, 1, err);
 }
 
-/* A, B1, B2, IC and C from the Lagrange points. */
-static sp_status wire_points(sp_g16_pk *pk, const sp_r1cs *cs, const lagrange *l, int threads)
+/* A, B1, B2, IC and C from the Lagrange points; err filled on failure. */
+static sp_status wire_points(sp_g16_pk *pk, const sp_r1cs *cs, const lagrange *l, sp_backend *be, int threads,
+                             char *err)
 {
     ptau_col a, b, c;
     uint32_t nv = pk->n_vars, npub = pk->vk.n_public;
@@ -535,23 +459,28 @@ static sp_status wire_points(sp_g16_pk *pk, const sp_r1cs *cs, const lagrange *l
         col_free(&a);
     if (st == SP_OK && (st = col_from_csr(&c, &cs->c, nv, 0)) != SP_OK)
         col_free(&a), col_free(&b);
-    if (st != SP_OK)
+    if (st != SP_OK) {
+        sp_bin_errf(err, "setup: out of memory for the circuit's columns");
         return st;
-    ptau_term ta = {&a, l->tau}, tb1 = {&b, l->tau}, tb2 = {&b, l->tau2};
-    ptau_term k[3] = {{&a, l->beta}, {&b, l->alpha}, {&c, l->tau}};
+    }
+    size_t n = pk->domain_size;
+    sp_ptau_sparse ta = term_of(&a, l->tau, n), tb1 = term_of(&b, l->tau, n), tb2 = term_of(&b, l->tau2, n);
+    sp_ptau_sparse k[3] = {term_of(&a, l->beta, n), term_of(&b, l->alpha, n), term_of(&c, l->tau, n)};
     sp_g1_affine *kp = malloc(sizeof *kp * nv);
     sp_progress_part("A");
-    st = kp ? sp_g1_ptau_comb(pk->a, nv, &ta, 1, threads) : SP_ERR_NOMEM;
+    st = kp ? sp_g1_ptau_comb_be(be, pk->a, nv, &ta, 1, threads, err) : SP_ERR_NOMEM;
     sp_progress_part("B");
-    if (st == SP_OK && (st = sp_g1_ptau_comb(pk->b1, nv, &tb1, 1, threads)) == SP_OK)
-        st = sp_g2_ptau_comb(pk->b2, nv, &tb2, 1, threads);
+    if (st == SP_OK && (st = sp_g1_ptau_comb_be(be, pk->b1, nv, &tb1, 1, threads, err)) == SP_OK)
+        st = sp_g2_ptau_comb_be(be, pk->b2, nv, &tb2, 1, threads, err);
     sp_progress_part("C");
-    if (st == SP_OK && (st = sp_g1_ptau_comb(kp, nv, k, 3, threads)) == SP_OK) {
+    if (st == SP_OK && (st = sp_g1_ptau_comb_be(be, kp, nv, k, 3, threads, err)) == SP_OK) {
         memcpy(pk->vk.ic, kp, sizeof *kp * (npub + 1));
         memcpy(pk->c, kp + npub + 1, sizeof *kp * (nv - npub - 1));
     }
     free(kp);
     col_free(&a), col_free(&b), col_free(&c);
+    if (st != SP_OK && st != SP_ERR_GPU)
+        sp_bin_errf(err, "setup: %s", sp_status_str(st));
     return st;
 }
 
@@ -574,6 +503,12 @@ static sp_status check_fit(const sp_r1cs *cs, const sp_ptau *p, unsigned log_n, 
 sp_status sp_g16_setup_ptau(sp_g16_pk *pk, const sp_r1cs *cs, const sp_ptau *ptau, int threads,
                             char err[SP_ERR_LEN])
 {
+    return sp_g16_setup_ptau_be(pk, cs, ptau, NULL, threads, err);
+}
+
+sp_status sp_g16_setup_ptau_be(sp_g16_pk *pk, const sp_r1cs *cs, const sp_ptau *ptau, sp_backend *be, int threads,
+                               char err[SP_ERR_LEN])
+{
     unsigned log_n = sp_g16_ptau_domain_log(&cs->h);
     memset(pk, 0, sizeof *pk);
     sp_status st = check_fit(cs, ptau, log_n, err);
@@ -588,9 +523,9 @@ sp_status sp_g16_setup_ptau(sp_g16_pk *pk, const sp_r1cs *cs, const sp_ptau *pta
     }
     sp_progress_begin("setup", 0);
     sp_progress_part("read ptau");
-    st = lag_read(&l, pk, ptau, threads, err);
-    if (st == SP_OK && (st = wire_points(pk, cs, &l, threads)) != SP_OK)
-        sp_bin_errf(err, "setup: %s", sp_status_str(st));
+    st = lag_read(&l, pk, ptau, be, threads, err);
+    if (st == SP_OK)
+        st = wire_points(pk, cs, &l, be, threads, err);
     lag_free(&l);
     sp_g1_generator(&pk->vk.delta1);
     sp_g2_generator(&pk->vk.gamma2);

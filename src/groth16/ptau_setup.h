@@ -33,6 +33,13 @@
 sp_status sp_g16_setup_ptau(sp_g16_pk *pk, const sp_r1cs *cs, const sp_ptau *ptau, int threads,
                             char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/* As sp_g16_setup_ptau, the heavy sums on be (groth16/backend.h: its
+ * ptau_ members, where it has them; NULL: the CPU); the same key. Also
+ * returns the device's error, SP_ERR_GPU. */
+typedef struct sp_backend sp_backend;
+sp_status sp_g16_setup_ptau_be(sp_g16_pk *pk, const sp_r1cs *cs, const sp_ptau *ptau, sp_backend *be, int threads,
+                               char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* The domain snarkjs gives a circuit: log2 of the smallest power of two
  * >= n_constraints + n_public + 1 (at least 1). */
 unsigned sp_g16_ptau_domain_log(const sp_r1cs_header *h);

@@ -21,6 +21,7 @@
  * The daemon binary is ../snarkpipe next to this program (make test builds it).
  */
 #include "test_daemon.h"
+#include "circuit/post.h"
 
 /* ---- in-process units ---- */
 
@@ -219,26 +220,56 @@ static void test_native_forms(void)
     const sp_json_val *o = doc ? sp_json_root(doc) : NULL;
     CHECK(o && sp_dmn_native_from_json(&b, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) == 0);
     CHECK(sp_dmn_native_equal(&a, &b));
-    sp_porep_params pa;
+    sp_dmn_native_circ *nc = NULL;
 #if SP_CURVE_BN254 /* porep-like is BLS12-381's: its forms are read, the circuit is refused */
-    CHECKF(sp_dmn_native_params(&b, &pa, err) == SP_ERR_UNSUPPORTED && strstr(err, "bls12-381's"), "%s", err);
+    CHECKF(sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG && strstr(err, "bls12-381's"), "%s", err);
+    CHECKF(sp_dmn_native_open(&nc, &b, err) != SP_OK && !nc && strstr(err, "bls12-381's"), "%s", err);
 #else
     sp_porep_params pb;
     sp_porep_overrides ov = {1, 3, 16, SP_POREP_UNSET, SP_POREP_UNSET, 20};
-    CHECK(sp_dmn_native_params(&b, &pa, err) == SP_OK && sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK &&
-          !memcmp(&pa, &pb, sizeof pa)); /* what the CLI's --preset 8MiB --nodes 16 ... means */
-    b.ov.nodes = 12;
-    CHECK(!sp_dmn_native_equal(&a, &b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG);
+    sp_porep *pc = NULL;
+    CHECK(sp_dmn_native_check(&b, err) == SP_OK && sp_dmn_native_open(&nc, &b, err) == SP_OK);
+    CHECK(sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK && sp_porep_open(&pc, &pb, err) == SP_OK);
+    if (nc && pc) { /* what the CLI's --preset 8MiB --nodes 16 ... means: the same circuit */
+        const sp_native_circuit *x = sp_dmn_native_nc(nc), *y = sp_porep_native(pc);
+        CHECK(x->n_vars == y->n_vars && x->n_rows == y->n_rows && x->n_public == y->n_public);
+        CHECK(!strcmp(sp_dmn_native_preset(nc), pb.preset) && !strcmp(sp_dmn_native_kind(nc), "porep-like"));
+    }
+    sp_porep_close(pc);
+    b.v[2] = 12; /* nodes: not a power of two */
+    CHECK(!sp_dmn_native_equal(&a, &b) && sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG);
+    /* window-post-like: its own parameters, resolved as the CLI's --kind window-post-like ... */
+    sp_dmn_native p;
+    sp_dmn_native_init(&p);
+    sp_post_params qa;
+    sp_post *qc = NULL;
+    sp_dmn_native_circ *pn = NULL;
+    CHECK(sp_dmn_native_set(&p, "sectors", "2", err) == 1 && sp_dmn_native_set(&p, "native", "window-post-like", err)
+          == 1 && sp_dmn_native_set(&p, "challenges", "2", err) == 1 && sp_dmn_native_set(&p, "nodes", "64", err) == 1);
+    CHECKF(sp_dmn_native_open(&pn, &p, err) == SP_OK, "%s", err);
+    CHECK(sp_post_params_from(&qa, NULL, 2, 2, 64, err) == SP_OK && sp_post_open(&qc, &qa, err) == SP_OK);
+    if (pn && qc) {
+        const sp_native_circuit *x = sp_dmn_native_nc(pn), *y = sp_post_native(qc);
+        CHECK(x->n_vars == y->n_vars && x->n_rows == y->n_rows && x->n_public == y->n_public);
+        CHECK(!strcmp(sp_dmn_native_kind(pn), "window-post-like") && !strcmp(sp_dmn_native_preset(pn), qa.preset));
+    }
+    sp_post_close(qc);
+    sp_dmn_native_close(pn);
+    CHECK(sp_dmn_native_set(&p, "layers", "2", err) == 1 && sp_dmn_native_check(&p, err) == SP_ERR_INVALID_ARG &&
+          strstr(err, "window-post-like takes no parameter 'layers'"));
+    sp_dmn_native_init(&p);
+    CHECK(sp_dmn_native_set(&p, "native", "porep-like", err) == 1 && sp_dmn_native_set(&p, "sectors", "2", err) == 1 &&
+          sp_dmn_native_check(&p, err) == SP_ERR_INVALID_ARG && strstr(err, "porep-like takes no parameter 'sectors'"));
 #endif
+    sp_dmn_native_close(nc);
     sp_dmn_native_init(&b);
-    b.ov.nodes = 4;
-    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_params(&b, &pa, err) == SP_ERR_INVALID_ARG &&
-          strstr(err, "without"));
+    b.v[2] = 4;
+    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG && strstr(err, "without"));
     sp_json_free(doc);
     free(text);
     static const char *bad_params[] = {"{\"native\":1}", "{\"native_params\":[]}",
                                        "{\"native_params\":{\"nodes\":-4}}", "{\"native_params\":{\"nodes\":4.0}}",
-                                       "{\"native_params\":{\"preset\":2}}", "{\"native_params\":{\"sectors\":1}}"};
+                                       "{\"native_params\":{\"preset\":2}}", "{\"native_params\":{\"sector\":1}}"};
     for (size_t i = 0; i < sizeof bad_params / sizeof bad_params[0]; i++) {
         CHECK(sp_json_parse(&doc, bad_params[i], strlen(bad_params[i]), NULL, err, sizeof err) == SP_OK);
         o = sp_json_root(doc);

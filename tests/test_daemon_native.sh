@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `snarkpipe daemon` with native porep-like circuits: jobs that carry
-# inputs (a seed and a partition each) instead of witnesses. One small key
-# (the shape of test_porep_cli.sh, about 2^18 constraints) is made once and
-# serves every circuit here:
+# `snarkpipe daemon` with native circuits (porep-like, window-post-like):
+# jobs that carry inputs (a seed and a partition each) instead of
+# witnesses. One small porep-like key (the shape of test_porep_cli.sh,
+# about 2^18 constraints) serves every porep-like circuit here, and one
+# small window-post-like key (2 sectors of 2 challenges, 64 nodes) the
+# window-post-like ones:
 #   a. --check-config takes a native [circuit.*] section and refuses bad ones
 #      (an unknown kind, a shape the circuit refuses, a native circuit with
 #      an r1cs);
@@ -13,7 +15,10 @@
 #   c. jobs from 2 clients at once on two native circuits: every proof
 #      verified by the daemon; one checked with `snarkpipe verify`, its
 #      public.json byte for byte what `snarkpipe prove --circuit porep-like`
-#      gives for the same seed and partition;
+#      gives for the same seed and partition; a window-post-like job on a
+#      circuit of the configuration and one registered through the API,
+#      checked with `snarkpipe verify`, its public.json that of the
+#      witness gen-circuit writes for the same seed and partition;
 #   d. bad jobs refused: witnesses for a native circuit and inputs for a
 #      file circuit (400), bad seeds and partitions (400 bad_input), more
 #      inputs than engine.max_partitions (413); the seed's string form and
@@ -48,6 +53,15 @@ shape=(--nodes 4 --layers 2 --challenges 1 --drg-parents 1 --exp-parents 1 --lab
 rows=$("$bin" --json gen-circuit --kind porep-like "${shape[@]}" --dry-run | sed -n 's/.*"constraints":\([0-9]*\).*/\1/p')
 rm -f "$T/c.r1cs" "$T/c.wtns"
 "$bin" --quiet gen-circuit --constraints 64 --public 2 --seed 7 "$T/f.r1cs" "$T/f.wtns" || exit 1
+pshape=(--sectors 2 --challenges 2 --nodes 64)
+"$bin" --quiet gen-circuit --kind window-post-like "${pshape[@]}" --seed 9 --partition 3 "$T/p.r1cs" "$T/p.wtns" ||
+    exit 1
+"$bin" --quiet setup "$T/p.r1cs" "$T/p.zkey" >/dev/null 2>&1 || { echo "setup (window-post-like) failed"; exit 1; }
+"$bin" --quiet export-vkey "$T/p.zkey" "$T/pvk.json" || exit 1
+prows=$("$bin" --json gen-circuit --kind window-post-like "${pshape[@]}" --dry-run |
+    sed -n 's/.*"constraints":\([0-9]*\).*/\1/p')
+expect 0 "window-post-like seed 9 partition 3 from its .wtns (the reference)" "$bin" --quiet prove \
+    --skip-subgroup-check "$T/p.zkey" "$T/p.wtns" "$T/pref_proof.json" "$T/pref_public.json"
 "$bin" --quiet setup "$T/f.r1cs" "$T/f.zkey" >/dev/null 2>&1 || exit 1
 expect 0 "CLI native prove, seed 5 partition 1 (the reference)" "$bin" --quiet prove --skip-subgroup-check \
     --circuit porep-like "${shape[@]}" --seed 5 --partition 1 "$T/c.zkey" "$T/ref_proof.json" "$T/ref_public.json"
@@ -82,6 +96,12 @@ exp_parents = 1
 label_parents = 2
 [circuit.file]
 zkey = $T/f.zkey
+[circuit.cfgp]
+zkey = $T/p.zkey
+native = window-post-like
+sectors = 2
+challenges = 2
+nodes = 64
 EOF
 expect 0 "a native section passes --check-config" "$bin" daemon --config "$T/d.conf" --check-config
 bad_conf() { # bad_conf NAME REGEX LINE...: the config with the native section's lines replaced is refused
@@ -97,6 +117,8 @@ bad_conf "an unknown preset" "unknown preset '3KiB'" "native = porep-like" "pres
 bad_conf "parameters without native" "without native" "nodes = 4"
 bad_conf "a native circuit with an r1cs" "zkey only" "native = porep-like" "r1cs = $T/f.r1cs"
 bad_conf "a parameter that is no number" "layers: '2x'" "native = porep-like" "layers = 2x"
+bad_conf "a parameter of another kind" "window-post-like takes no parameter 'layers'" "native = window-post-like" \
+    "layers = 2"
 
 cl() { "$bin" client --addr "unix:$sock" "$@"; }
 start() { # start LOGNAME: runs the daemon, waits for its ready file
@@ -154,7 +176,19 @@ expect 64 "client: parameters without --native" cl register --id x6 --zkey "$T/c
 refuse "native_params of the wrong type" 400 bad_request /v1/circuits \
     "{\"id\":\"x7\",\"zkey\":\"$T/c.zkey\",\"native\":\"porep-like\",\"native_params\":{\"nodes\":\"4\"}}"
 refuse "an unknown parameter" 400 bad_request /v1/circuits \
+    "{\"id\":\"x8\",\"zkey\":\"$T/c.zkey\",\"native\":\"porep-like\",\"native_params\":{\"sector\":4}}"
+refuse "window-post-like's parameter for porep-like" 422 bad_params /v1/circuits \
     "{\"id\":\"x8\",\"zkey\":\"$T/c.zkey\",\"native\":\"porep-like\",\"native_params\":{\"sectors\":4}}"
+expect_out "porep-like takes no parameter 'sectors'" "  the detail names the parameter"
+expect 0 "circuits (window-post-like)" cl circuits
+expect_out '"id":"cfgp","tier":"hot","kind":"window-post-like","native_params":\{"preset":"custom","challenges":2,"nodes":64,"sectors":2\},"constraints":'"$prows," \
+    "the config's window-post-like circuit is described with its parameters and constraints"
+expect 0 "register window-post-like by path" cl register --id apip --zkey "$T/p.zkey" --native window-post-like \
+    "${pshape[@]}"
+expect_out '"id":"apip","tier":"hot","kind":"window-post-like"' "the answer describes it"
+expect 2 "window-post-like with a key of another shape" cl register --id x10 --zkey "$T/p.zkey" \
+    --native window-post-like --sectors 3 --challenges 2 --nodes 64
+expect_out "HTTP 422 bad_key: the key .* is not the circuit's \(window-post-like custom" "  422 bad_key, naming the kind"
 refuse "native_params without native" 422 bad_params /v1/circuits \
     "{\"id\":\"x9\",\"zkey\":\"$T/c.zkey\",\"native_params\":{\"nodes\":4}}"
 
@@ -174,6 +208,19 @@ expect 0 "snarkpipe verify: seed 5 partition 1" "$bin" verify "$T/vk.json" "$T/o
 expect 0 "its public.json is the CLI's, byte for byte" cmp "$T/oa/public_1.json" "$T/ref_public.json"
 expect 1 "partition 0 has other public inputs" cmp -s "$T/oa/public_0.json" "$T/ref_public.json"
 expect 0 "snarkpipe verify: client B's proof" "$bin" verify "$T/vk.json" "$T/ob/public_0.json" "$T/ob/proof_0.json"
+for pc in cfgp apip; do
+    mkdir -p "$T/op_$pc"
+    expect 0 "window-post-like job on $pc (seed 9 partitions 3 and 0)" cl --json prove --circuit "$pc" --input 9:3 \
+        --input 9:0 --out-dir "$T/op_$pc"
+    expect_out '"status":"completed","partitions":2,"verified":true' "  $pc: 2 proofs, verified by the daemon"
+    expect 0 "  snarkpipe verify: $pc partition 3" "$bin" verify "$T/pvk.json" "$T/op_$pc/public_0.json" \
+        "$T/op_$pc/proof_0.json"
+    expect 0 "  its public.json is that of gen-circuit's witness, byte for byte" cmp "$T/op_$pc/public_0.json" \
+        "$T/pref_public.json"
+    expect 0 "  snarkpipe verify: $pc partition 0" "$bin" verify "$T/pvk.json" "$T/op_$pc/public_1.json" \
+        "$T/op_$pc/proof_1.json"
+    expect 1 "  partition 0 has other public inputs" cmp -s "$T/op_$pc/public_1.json" "$T/pref_public.json"
+done
 
 # ---- d. bad jobs ----
 expect 2 "witnesses for a native circuit" cl submit --circuit cfgn "$T/f.wtns"

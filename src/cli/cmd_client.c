@@ -33,12 +33,16 @@ static const char USAGE[] =
     "  submit   --circuit ID [--priority N] [--request-id R] WTNS...   (prints the job id)\n"
     "  prove | submit --circuit ID --input SEED:PARTITION...   a native circuit's job: one input\n"
     "           per partition (SEED 0..2^64-1, PARTITION 0..2^32-1), the witness made by the daemon\n"
+    "  prove | submit --circuit ID --input-json FILE...   a job of a circuit registered with its\n"
+    "           .wasm: one input.json per partition, the witness made by the daemon\n"
     "  await    [--wait-ms N] [OUT] JOB\n"
     "  cancel   JOB\n"
     "  status | metrics | circuits | healthz\n"
     "  register --id ID (--zkey PATH | --params PATH --r1cs PATH) [--r1cs PATH] [--no-preload] [--upload]\n"
+    "           [--wasm PATH]   a circom circuit's .wasm (with its zkey): its jobs carry input.json\n"
     "           [--native porep-like [--preset NAME] [--challenges N] [--layers N] [--nodes N]\n"
     "            [--drg-parents N] [--exp-parents N] [--label-parents N]]   a native circuit (zkey only)\n"
+    "           [--native window-post-like [--preset NAME] [--sectors N] [--challenges N] [--nodes N]]\n"
     "  evict    ID\n"
     "  pause | resume\n"
     "OUT: --proof FILE.json --public FILE.json --bin FILE.bin (one partition), or --out-dir DIR\n"
@@ -50,12 +54,14 @@ static const char USAGE[] =
     "defaults to $SNARKPIPE_TOKEN_FILE. --wait-ms bounds the whole wait (default 600000).\n"
     "Exit: 0 done, 2 error or failed job, 64 usage, 75 still pending when the wait ran out.\n";
 
+#define N_NATIVE 8
+
 typedef struct {
     sp_dmn_addr addr;
     char token[4096];
     long timeout_ms;
     /* command options */
-    const char *circuit, *request_id, *priority, *proof, *pub, *bin, *out_dir, *id, *zkey, *params, *r1cs;
+    const char *circuit, *request_id, *priority, *proof, *pub, *bin, *out_dir, *id, *zkey, *params, *r1cs, *wasm;
     long wait_ms;
     int no_preload, upload;
     const char *args[4096];
@@ -63,15 +69,17 @@ typedef struct {
     /* native circuits: a job's inputs (as given, SEED:PARTITION) and a registration's kind and parameters */
     const char *inputs[4096];
     int n_inputs;
-    const char *native, *nparam[7]; /* NATIVE_PARAMS order */
+    const char *json_inputs[4096]; /* --input-json files (a .wasm circuit's job) */
+    int n_json_inputs;
+    const char *native, *nparam[N_NATIVE]; /* NATIVE_PARAMS order */
 } client;
 
-/* The daemon's names of a native circuit's parameters (daemon/native.h),
- * and the client's options that give them. */
-static const char *const NATIVE_PARAMS[7] = {"preset", "challenges", "layers", "nodes", "drg_parents",
-                                             "exp_parents", "label_parents"};
-static const char *const NATIVE_OPTS[7] = {"--preset", "--challenges", "--layers", "--nodes", "--drg-parents",
-                                           "--exp-parents", "--label-parents"};
+/* The daemon's names of a native circuit's parameters (daemon/native.h:
+ * each kind takes some of them), and the client's options that give them. */
+static const char *const NATIVE_PARAMS[N_NATIVE] = {"preset", "challenges", "layers", "nodes", "drg_parents",
+                                                    "exp_parents", "label_parents", "sectors"};
+static const char *const NATIVE_OPTS[N_NATIVE] = {"--preset", "--challenges", "--layers", "--nodes", "--drg-parents",
+                                                  "--exp-parents", "--label-parents", "--sectors"};
 
 /* ---- HTTP ---- */
 
@@ -410,6 +418,9 @@ static int build_jobs_body(client *c, mpart *m, char *ct, size_t ct_len)
     for (int i = 0; i < c->n_args; i++)
         if (add_file_part(m, "witness", c->args[i]))
             return -1;
+    for (int i = 0; i < c->n_json_inputs; i++)
+        if (add_file_part(m, "input", c->json_inputs[i]))
+            return -1;
     return mp_end(m, ct, ct_len);
 }
 
@@ -515,9 +526,10 @@ static int check_outputs(const client *c)
 
 static int cmd_submit(client *c, int prove)
 {
-    if (!c->circuit || (c->n_args < 1) == (c->n_inputs < 1))
+    if (!c->circuit || (c->n_args > 0) + (c->n_inputs > 0) + (c->n_json_inputs > 0) != 1)
         return sp_cli_usage("client", USAGE, "%s needs --circuit ID and at least one .wtns file, or (a native "
-                            "circuit) --input SEED:PARTITION options", prove ? "prove" : "submit");
+                            "circuit) --input SEED:PARTITION options, or (a circuit with its .wasm) --input-json "
+                            "FILE options: one of the three", prove ? "prove" : "submit");
     int orc = prove ? check_outputs(c) : 0;
     if (orc)
         return orc;
@@ -559,10 +571,10 @@ static int cmd_submit(client *c, int prove)
 
 /* The native parameters given, checked as integers (the preset as it is);
  * v[k] their decimal text. 0, or a usage exit code. */
-static int native_values(const client *c, char v[7][24])
+static int native_values(const client *c, char v[N_NATIVE][24])
 {
     int any = 0;
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < N_NATIVE; k++) {
         uint64_t x;
         v[k][0] = 0;
         if (!c->nparam[k])
@@ -581,13 +593,13 @@ static int native_values(const client *c, char v[7][24])
 }
 
 /* The native members of a JSON registration. */
-static void native_json(sp_json_writer *w, const client *c, char v[7][24])
+static void native_json(sp_json_writer *w, const client *c, char v[N_NATIVE][24])
 {
     sp_jw_key(w, "native");
     sp_jw_string(w, c->native);
     sp_jw_key(w, "native_params");
     sp_jw_begin_object(w);
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < N_NATIVE; k++)
         if (v[k][0]) {
             sp_jw_key(w, NATIVE_PARAMS[k]);
             if (k == 0)
@@ -600,10 +612,12 @@ static void native_json(sp_json_writer *w, const client *c, char v[7][24])
 
 static int cmd_register(client *c)
 {
-    char nv[7][24];
+    char nv[N_NATIVE][24];
     int urc;
     if (!c->id || (!c->zkey == !c->params) || (c->params && !c->r1cs))
         return sp_cli_usage("client", USAGE, "register needs --id and --zkey, or --params with --r1cs");
+    if (c->wasm && !c->zkey)
+        return sp_cli_usage("client", USAGE, "--wasm goes with the circuit's --zkey");
     if ((urc = native_values(c, nv)) != 0)
         return urc;
     char ct[128];
@@ -616,11 +630,12 @@ static int cmd_register(client *c)
         mp_part(&m, "preload", NULL, (const uint8_t *)(c->no_preload ? "no" : "yes"), c->no_preload ? 2 : 3);
         if (c->native)
             mp_part(&m, "native", NULL, (const uint8_t *)c->native, strlen(c->native));
-        for (int k = 0; k < 7 && c->native; k++)
+        for (int k = 0; k < N_NATIVE && c->native; k++)
             if (nv[k][0])
                 mp_part(&m, NATIVE_PARAMS[k], NULL, (const uint8_t *)nv[k], strlen(nv[k]));
         if (add_file_part(&m, c->zkey ? "zkey" : "params", c->zkey ? c->zkey : c->params) ||
-            (c->r1cs && add_file_part(&m, "r1cs", c->r1cs)) || mp_end(&m, ct, sizeof ct)) {
+            (c->r1cs && add_file_part(&m, "r1cs", c->r1cs)) || (c->wasm && add_file_part(&m, "wasm", c->wasm)) ||
+            mp_end(&m, ct, sizeof ct)) {
             free(m.buf);
             return SP_EXIT_RUNTIME;
         }
@@ -630,8 +645,9 @@ static int cmd_register(client *c)
         sp_json_writer w;
         sp_jw_init(&w, 0);
         sp_jw_begin_object(&w);
-        const char *kv[4][2] = {{"id", c->id}, {"zkey", c->zkey}, {"params", c->params}, {"r1cs", c->r1cs}};
-        for (int i = 0; i < 4; i++)
+        const char *kv[5][2] = {{"id", c->id}, {"zkey", c->zkey}, {"params", c->params}, {"r1cs", c->r1cs},
+                                {"wasm", c->wasm}};
+        for (int i = 0; i < 5; i++)
             if (kv[i][1]) {
                 sp_jw_key(&w, kv[i][0]);
                 sp_jw_string(&w, kv[i][1]);
@@ -724,12 +740,12 @@ static int command_opts(client *c, int argc, char **argv, int i)
             {"--circuit", &c->circuit}, {"--request-id", &c->request_id}, {"--priority", &c->priority},
             {"--proof", &c->proof}, {"--public", &c->pub}, {"--bin", &c->bin}, {"--out-dir", &c->out_dir},
             {"--id", &c->id}, {"--zkey", &c->zkey}, {"--params", &c->params}, {"--r1cs", &c->r1cs},
-            {"--native", &c->native}};
+            {"--native", &c->native}, {"--wasm", &c->wasm}};
         int hit = 0;
         for (size_t k = 0; k < sizeof str / sizeof str[0] && !hit && !missing; k++)
             if ((v = sp_cli_opt(argc, argv, &i, str[k].name, &missing)))
                 *str[k].dst = v, hit = 1;
-        for (int k = 0; k < 7 && !hit && !missing; k++)
+        for (int k = 0; k < N_NATIVE && !hit && !missing; k++)
             if ((v = sp_cli_opt(argc, argv, &i, NATIVE_OPTS[k], &missing)))
                 c->nparam[k] = v, hit = 1;
         if (hit)
@@ -739,6 +755,13 @@ static int command_opts(client *c, int argc, char **argv, int i)
                 return sp_cli_usage("client", USAGE, "more than %zu --input options",
                                     sizeof c->inputs / sizeof c->inputs[0]);
             c->inputs[c->n_inputs++] = v;
+            continue;
+        }
+        if (!missing && (v = sp_cli_opt(argc, argv, &i, "--input-json", &missing))) {
+            if (c->n_json_inputs == (int)(sizeof c->json_inputs / sizeof c->json_inputs[0]))
+                return sp_cli_usage("client", USAGE, "more than %zu --input-json options",
+                                    sizeof c->json_inputs / sizeof c->json_inputs[0]);
+            c->json_inputs[c->n_json_inputs++] = v;
             continue;
         }
         if (!missing && (v = sp_cli_opt(argc, argv, &i, "--wait-ms", &missing))) {

@@ -12,6 +12,10 @@
  * A native circuit's job (daemon/native.h) carries inputs instead, in JSON
  * only: {"circuit", "priority", "request_id", "inputs": [{"seed": S,
  * "partition": P}, ...]}; the engine makes each partition's witness.
+ * A circuit registered with its .wasm (daemon/wasmcirc.h) takes
+ * input.json texts in the same three bodies: the raw body, file parts
+ * "input", or JSON "inputs": [{signals}, ...]; its synthesis workers run
+ * the .wasm. What the body holds is read as what the circuit takes.
  * Query arguments fill in what a body does not say.
  */
 #include <errno.h>
@@ -86,6 +90,10 @@ typedef struct {
     uint8_t **decoded;      /* base64 bodies, freed with the input */
     sp_dmn_form_part *parts;
     sp_json_doc *doc;
+    const sp_json_val *ins; /* JSON "inputs", read once the circuit's kind is known (sub_resolve) */
+    int is_json, n_form_witness, n_form_input;
+    int resolved;           /* sub_resolve done, for takes */
+    sp_dmn_takes takes;
     sp_porep_input *inputs; /* a native job: n_inputs of them (NULL: witnesses) */
     size_t n_inputs;
 } sub_in;
@@ -153,15 +161,22 @@ static int sub_from_form(dreq *r, sub_in *in)
         return -1;
     }
     size_t nw = 0;
-    for (size_t i = 0; i < np; i++)
-        nw += !strcmp(in->parts[i].name, "witness");
+    for (size_t i = 0; i < np; i++) {
+        in->n_form_witness += !strcmp(in->parts[i].name, "witness");
+        in->n_form_input += !strcmp(in->parts[i].name, "input");
+    }
+    nw = (size_t)in->n_form_witness + (size_t)in->n_form_input;
+    if (in->n_form_witness && in->n_form_input) {
+        sp_dmn_http_error(r, 400, "bad_request", "give \"witness\" parts or \"input\" parts (input.json), not both");
+        return -1;
+    }
     if (sub_alloc(in, nw)) {
         sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
         return -1;
     }
     for (size_t i = 0; i < np; i++) {
         const sp_dmn_form_part *p = &in->parts[i];
-        if (!strcmp(p->name, "witness")) {
+        if (!strcmp(p->name, "witness") || !strcmp(p->name, "input")) {
             in->data[in->n] = p->data;
             in->len[in->n++] = p->len;
         } else if (sub_field(r, in, p->name, (const char *)p->data, p->len)) {
@@ -185,21 +200,17 @@ static int sub_from_json(dreq *r, sub_in *in)
     }
     if (pr && sub_field(r, in, "priority", pr->text, pr->n))
         return -1;
-    const sp_json_val *ins = sp_json_get(o, "inputs");
-    if (ins && ws) {
-        sp_dmn_http_error(r, 400, "bad_request", "give \"witnesses\" or \"inputs\" (a native circuit's), not both");
+    in->is_json = 1;
+    in->ins = sp_json_get(o, "inputs");
+    if (in->ins && ws) {
+        sp_dmn_http_error(r, 400, "bad_request", "give \"witnesses\" or \"inputs\", not both");
         return -1;
     }
-    if (ins) {
-        char err[SP_ERR_LEN];
-        int rc = sp_dmn_native_inputs(&in->inputs, &in->n_inputs, ins, err);
-        if (rc)
-            sp_dmn_http_error(r, rc == -2 ? 503 : 400, rc == -2 ? "out_of_memory" : "bad_input", "%s", err);
-        return rc ? -1 : 0;
-    }
+    if (in->ins)
+        return 0; /* read once the circuit's kind is known */
     if (!ws || ws->type != SP_JSON_ARRAY) {
         sp_dmn_http_error(r, 400, "bad_request", "\"witnesses\" must be an array of base64 .wtns files (or, for a "
-                          "native circuit, \"inputs\" an array of {\"seed\", \"partition\"})");
+                          "native circuit or one with its .wasm, \"inputs\" an array of its inputs)");
         return -1;
     }
     if (sub_alloc(in, ws->n)) {
@@ -265,8 +276,8 @@ int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
 {
     const char *id = sp_dmn_req_arg(r, "circuit");
     uint32_t n_vars = 0, domain = 0;
-    int native = 0;
-    if (!id || sp_dmn_reg_facts(d, id, &n_vars, &domain, &native) != 0)
+    sp_dmn_takes takes = SP_DMN_TAKES_WITNESS;
+    if (!id || sp_dmn_reg_facts(d, id, &n_vars, &domain, &takes) != 0)
         return 0; /* the circuit is named in the body, or unknown: answered once the body is in */
     /* a, b, c alone (3 x domain x 32 bytes) already over the whole budget: no partition can ever run */
     unsigned long long abc = 3ULL * domain * 32;
@@ -275,12 +286,14 @@ int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
                           "budget (%zu, engine.budget)", id, abc, d->engine_budget);
         return 1;
     }
+    if (takes == SP_DMN_TAKES_INPUT_JSON)
+        return 0; /* an input.json has no size the circuit bounds: server.max_body does */
     /* The largest body of the most witnesses the engine can ever hold: a
      * .wtns is 32 bytes a value plus a header (4 KiB of room given);
      * base64 in JSON takes 4/3; parts and fields get 512 bytes each. */
     unsigned long long w = 32ULL * n_vars + 4096, parts = d->cfg.eng.max_partitions, cap = w;
     const char *kind = "raw .wtns";
-    if (native) { /* JSON inputs: an item is at most about 60 bytes, given twice that */
+    if (takes == SP_DMN_TAKES_SEEDS) { /* JSON inputs: an item is at most about 60 bytes, given twice that */
         cap = parts * 128 + 65536;
         kind = "JSON (inputs)";
     } else if (is_type(r, "multipart/form-data")) {
@@ -298,17 +311,84 @@ int sp_dmn_api_jobs_early(sp_dmn *d, dreq *r, unsigned long long content_length)
     return 0;
 }
 
-/* A job must carry what its circuit takes: inputs for a native circuit,
- * witnesses for the others. Returns 1 after answering 400 when not. */
-static int wrong_kind(dreq *r, const sub_in *in, int native, const char *id)
+/* JSON "inputs" of a circuit with its .wasm: each item an input.json
+ * object, written back as text into the input's data; 0 or -1 answered. */
+static int json_texts(dreq *r, sub_in *in)
 {
-    if (native && !in->inputs)
-        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' is native (porep-like): a job carries inputs, JSON "
-                          "{\"circuit\", \"inputs\": [{\"seed\": S, \"partition\": P}, ...]}, not witnesses", id);
-    else if (!native && in->inputs)
-        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' takes witnesses (.wtns); \"inputs\" are for native "
-                          "circuits", id);
-    return native != (in->inputs != NULL);
+    const sp_json_val *a = in->ins;
+    if (a->type != SP_JSON_ARRAY || a->n == 0) {
+        sp_dmn_http_error(r, 400, "bad_input", "\"inputs\" must be an array of one or more input.json objects");
+        return -1;
+    }
+    if (sub_alloc(in, a->n)) {
+        sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < a->n; k++) {
+        sp_json_writer w;
+        sp_jw_init(&w, 0);
+        sp_json_emit(&w, a->items[k]);
+        char *t = NULL;
+        size_t tl = 0;
+        if (sp_jw_finish(&t, &tl, &w) != SP_OK) {
+            sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
+            return -1;
+        }
+        in->decoded[k] = (uint8_t *)t;
+        in->data[k] = (const uint8_t *)t;
+        in->len[k] = tl;
+        in->n = k + 1;
+    }
+    return 0;
+}
+
+/* Reads what the body carries as what the circuit takes (from its facts,
+ * or once acquired: the same answer unless it was registered again
+ * meanwhile). Returns 0, or -1 after answering 400 (a body of another
+ * kind than the circuit takes, or a bad input). */
+static int sub_resolve(dreq *r, sub_in *in, sp_dmn_takes takes, const char *id)
+{
+    char err[SP_ERR_LEN];
+    if (in->resolved && in->takes == takes)
+        return 0;
+    if (in->resolved) {
+        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' was registered again as another kind meanwhile", id);
+        return -1;
+    }
+    in->resolved = 1;
+    in->takes = takes;
+    int witnesses = in->is_json ? !in->ins : in->n_form_witness || (!in->n_form_input && !in->parts);
+    if (takes == SP_DMN_TAKES_SEEDS) {
+        if (!in->ins) {
+            sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' is native: a job carries inputs, JSON {\"circuit\", "
+                              "\"inputs\": [{\"seed\": S, \"partition\": P}, ...]}, not witnesses", id);
+            return -1;
+        }
+        int rc = sp_dmn_native_inputs(&in->inputs, &in->n_inputs, in->ins, err);
+        if (rc)
+            sp_dmn_http_error(r, rc == -2 ? 503 : 400, rc == -2 ? "out_of_memory" : "bad_input", "%s", err);
+        return rc ? -1 : 0;
+    }
+    if (takes == SP_DMN_TAKES_WITNESS) {
+        if (witnesses)
+            return 0;
+        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' takes witnesses (.wtns); inputs are for native "
+                          "circuits and circuits registered with their .wasm", id);
+        return -1;
+    }
+    if (in->is_json ? !in->ins : in->n_form_witness) {
+        sp_dmn_http_error(r, 400, "bad_request", "circuit '%s' has its .wasm: a job carries input.json (the raw body, "
+                          "\"input\" parts, or JSON \"inputs\": [{...}, ...]), not witnesses", id);
+        return -1;
+    }
+    if (in->is_json && json_texts(r, in))
+        return -1;
+    for (size_t k = 0; k < in->n; k++)
+        if (sp_dmn_wasmc_check_input((const char *)in->data[k], in->len[k], err)) {
+            sp_dmn_http_error(r, 400, "bad_input", "input %zu: %s", k, err);
+            return -1;
+        }
+    return 0;
 }
 
 /* Parses and submits; answers every failure itself. Returns the job
@@ -328,28 +408,30 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
     dcircuit *c = NULL;
     if (sub_parse(r, &in) == 0) {
         uint32_t nv, dom;
-        int native = 0;
+        sp_dmn_takes takes;
         if (!in.circuit[0])
             sp_dmn_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if (sp_dmn_reg_facts(d, in.circuit, &nv, &dom, &native) == 0 && wrong_kind(r, &in, native, in.circuit))
+        else if (sp_dmn_reg_facts(d, in.circuit, &nv, &dom, &takes) == 0 && sub_resolve(r, &in, takes, in.circuit))
             ; /* answered before the key is loaded for nothing */
         else if (in.n == 0 && !in.inputs)
-            sp_dmn_http_error(r, 400, "bad_witness", "no witness in the request");
+            sp_dmn_http_error(r, 400, in.takes == SP_DMN_TAKES_INPUT_JSON ? "bad_input" : "bad_witness",
+                              "no %s in the request", in.takes == SP_DMN_TAKES_INPUT_JSON ? "input" : "witness");
         else {
             int code = sp_dmn_reg_acquire(d, in.circuit, &c, err);
             if (code != 200)
                 sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
-            else if (wrong_kind(r, &in, c->porep != NULL, c->id)) { /* registered again meanwhile */
+            else if (sub_resolve(r, &in, sp_dmn_reg_takes(c), c->id)) { /* registered again meanwhile */
                 sp_dmn_reg_unref(d, c);
                 c = NULL;
             }
         }
     }
-    sp_fr **w = c && !in.inputs ? parse_witnesses(r, &in, c) : NULL;
-    if (w || (c && in.inputs)) {
+    int json_in = c && in.takes == SP_DMN_TAKES_INPUT_JSON;
+    sp_fr **w = c && !in.inputs && !json_in ? parse_witnesses(r, &in, c) : NULL;
+    if (w || (c && (in.inputs || json_in))) {
         size_t n = in.inputs ? in.n_inputs : in.n;
         job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, n, in.inputs ? NULL : in.data,
-                      in.inputs ? NULL : in.len, NULL, 0, in.inputs};
+                      in.inputs ? NULL : in.len, NULL, 0, in.inputs, json_in};
         size_t qpos = 0;
         int code = sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err);
         if (code == 200) {
@@ -469,7 +551,7 @@ static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
                 sp_dmn_http_header(r, "Retry-After", "1");
             sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
                               : "queue_error", "%s", err);
-        } else if (wrong_kind(r, in, ri.native, in->circuit))
+        } else if (sub_resolve(r, in, ri.native ? SP_DMN_TAKES_SEEDS : SP_DMN_TAKES_WITNESS, in->circuit))
             ; /* answered */
         else if (in->n == 0 && !in->inputs)
             sp_dmn_http_error(r, 400, "bad_witness", "no witness in the request");
@@ -746,8 +828,7 @@ static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, con
  * at: 0, or 422 with *bad_params set (err says why). */
 static int native_check(const sp_dmn_native *n, int *bad_params, char err[SP_ERR_LEN])
 {
-    sp_porep_params pp;
-    if (!sp_dmn_native_given(n) || sp_dmn_native_params(n, &pp, err) == SP_OK)
+    if (!sp_dmn_native_given(n) || sp_dmn_native_check(n, err) == SP_OK)
         return 0;
     *bad_params = 1;
     return 422;
@@ -772,7 +853,7 @@ static int native_fields(sp_dmn_native *n, const sp_dmn_form_part *parts, size_t
     return 0;
 }
 
-/* multipart: id, preload, zkey or params (+ r1cs) files. The id is
+/* multipart: id, preload, zkey or params (+ r1cs, + wasm) files. The id is
  * reserved before a byte is written: a second upload under the same id is
  * refused (409) and cannot touch the first one's files. */
 static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char err[SP_ERR_LEN])
@@ -784,15 +865,16 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
         return 400;
     const sp_dmn_form_part *pid = sp_dmn_form_get(parts, np, "id"), *pz = sp_dmn_form_get(parts, np, "zkey"),
                        *pp = sp_dmn_form_get(parts, np, "params"), *pc = sp_dmn_form_get(parts, np, "r1cs"),
-                       *pl = sp_dmn_form_get(parts, np, "preload");
-    char id[64] = "", pre[8] = "yes", zk[SP_DMN_CONF_PATH + 80] = "", cs[SP_DMN_CONF_PATH + 80] = "";
+                       *pl = sp_dmn_form_get(parts, np, "preload"), *pw = sp_dmn_form_get(parts, np, "wasm");
+    char id[64] = "", pre[8] = "yes", zk[SP_DMN_CONF_PATH + 80] = "", cs[SP_DMN_CONF_PATH + 80] = "",
+         wa[SP_DMN_CONF_PATH + 80] = "";
     int code = 0, preload = 1;
     if (pid && pid->len < sizeof id)
         snprintf(id, sizeof id, "%.*s", (int)pid->len, (const char *)pid->data);
     if (pl && pl->len < sizeof pre)
         snprintf(pre, sizeof pre, "%.*s", (int)pl->len, (const char *)pl->data);
     sp_dmn_native nat;
-    reg_spec s = {id, NULL, NULL, NULL, 1, SP_DMN_SRC_UPLOAD, 0, &nat};
+    reg_spec s = {id, NULL, NULL, NULL, 1, SP_DMN_SRC_UPLOAD, 0, &nat, NULL};
     dcircuit *c = NULL;
     if (sp_dmn_conf_parse_bool(&preload, pre) || !(pz || pp) || (pz && pp) || (pp && !pc) ||
         strlen(id) != (pid ? pid->len : 0)) {
@@ -807,6 +889,11 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
     if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
         if (pc && (code = save_upload(d, cs, sizeof cs, id, "r1cs", pc, err)) != 0)
             unlink(zk);
+        if (!code && pw && (code = save_upload(d, wa, sizeof wa, id, "wasm", pw, err)) != 0) {
+            unlink(zk);
+            if (pc)
+                unlink(cs);
+        }
     }
     if (code && c)
         sp_dmn_reg_abandon(d, c);
@@ -814,12 +901,15 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
         s.zkey = pz ? zk : NULL;
         s.params = pp ? zk : NULL;
         s.r1cs = pc ? cs : NULL;
+        s.wasm = pw ? wa : NULL;
         s.preload = preload;
         code = sp_dmn_reg_add_reserved(d, c, &s, err);
         if (code != 201) { /* the files are this request's alone */
             unlink(zk);
             if (pc)
                 unlink(cs);
+            if (pw)
+                unlink(wa);
         }
     }
     snprintf(id_out, 64, "%s", id);
@@ -827,7 +917,7 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
     return code;
 }
 
-/* JSON: {"id", "zkey" | "params", "r1cs"?, "preload"?, "native"?,
+/* JSON: {"id", "zkey" | "params", "r1cs"?, "wasm"?, "preload"?, "native"?,
  * "native_params"?}: files the daemon reads in place, under keys.key_dirs
  * (keypath.c). */
 static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char err[SP_ERR_LEN])
@@ -843,7 +933,7 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char e
     }
     sp_dmn_native nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"),
-                  !pl || pl->type == SP_JSON_TRUE, SP_DMN_SRC_API, 0, &nat};
+                  !pl || pl->type == SP_JSON_TRUE, SP_DMN_SRC_API, 0, &nat, jstr(o, "wasm")};
     snprintf(id_out, 64, "%s", s.id ? s.id : "");
     size_t il = s.id ? strlen(s.id) : 0;
     if (!code && (il == 0 || il > 63 || strspn(s.id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
@@ -856,9 +946,9 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char e
     if (!code)
         code = native_check(&nat, bad_params, err);
     static char none[1];
-    char real[3][SP_DMN_CONF_PATH];
-    const char **paths[3] = {&s.zkey, &s.params, &s.r1cs};
-    for (int i = 0; i < 3 && !code; i++) {
+    char real[4][SP_DMN_CONF_PATH];
+    const char **paths[4] = {&s.zkey, &s.params, &s.r1cs, &s.wasm};
+    for (int i = 0; i < 4 && !code; i++) {
         if (*paths[i] && **paths[i] && !(code = sp_dmn_reg_check_path(d, *paths[i], real[i], sizeof real[i], err)))
             *paths[i] = real[i];
         else if (*paths[i] && !**paths[i])

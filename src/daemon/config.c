@@ -169,6 +169,10 @@ static const opt opts_[] = {
      "let registration by path name any regular file the daemon can read (ignores key_dirs)"},
     {"keys", "max_circuits", T_SIZE, F_RELOAD, OFF(max_circuits), 0, 1, 10000000, NULL, "1000",
      "circuits registered at once; more registrations get 507"},
+    {"keys", "wasm_max_time", T_MS, F_RELOAD, OFF(wasm_max_ms), 0, 0, BIG, NULL, "10m",
+     "longest run of a circuit's .wasm making one witness; longer fails the job (0 = no limit)"},
+    {"keys", "wasm_max_memory", T_INT, F_RELOAD, OFF(wasm_max_mib), 0, 1, 4096, NULL, "4096",
+     "linear memory a circuit's .wasm may grow to, in MiB (4096: all wasm32 can address)"},
 };
 #define N_OPTS (sizeof opts_ / sizeof opts_[0])
 
@@ -505,6 +509,8 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
         dst = e->params;
     else if (!strcmp(key, "r1cs"))
         dst = e->r1cs;
+    else if (!strcmp(key, "wasm"))
+        dst = e->wasm;
     else if (!strcmp(key, "preload")) {
         if (sp_dmn_conf_parse_bool(&e->preload, v) == 0)
             return 1;
@@ -513,7 +519,7 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
     }
     if (!dst || strlen(v) >= SP_DMN_CONF_PATH) {
         snprintf(err, SP_ERR_LEN, dst ? "[circuit.%s] %s: path too long" : "[circuit.%s]: unknown key '%s' "
-                 "(zkey, params, r1cs, preload, native, " SP_DMN_NATIVE_KEYS ")", id, key);
+                 "(zkey, params, r1cs, wasm, preload, native, " SP_DMN_NATIVE_KEYS ")", id, key);
         return 0;
     }
     memcpy(dst, v, strlen(v) + 1);
@@ -557,13 +563,17 @@ static int check_circuits(const sp_dmn_conf *c, char err[SP_ERR_LEN])
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: give zkey, or params with r1cs", e->id);
             return -1;
         }
-        sp_porep_params pp;
         char nerr[SP_ERR_LEN];
-        if (sp_dmn_native_on(&e->native) && (*e->params || *e->r1cs)) {
-            snprintf(err, SP_ERR_LEN, "[circuit.%s]: a native circuit takes a zkey only (no params, no r1cs)", e->id);
+        if (sp_dmn_native_on(&e->native) && (*e->params || *e->r1cs || *e->wasm)) {
+            snprintf(err, SP_ERR_LEN, "[circuit.%s]: a native circuit takes a zkey only (no params, r1cs or wasm)",
+                     e->id);
             return -1;
         }
-        if (sp_dmn_native_given(&e->native) && sp_dmn_native_params(&e->native, &pp, nerr) != SP_OK) {
+        if (*e->wasm && !*e->zkey) {
+            snprintf(err, SP_ERR_LEN, "[circuit.%s]: a wasm comes with its circuit's zkey", e->id);
+            return -1;
+        }
+        if (sp_dmn_native_given(&e->native) && sp_dmn_native_check(&e->native, nerr) != SP_OK) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: %.180s", e->id, nerr); /* so that --check-config tells */
             return -1;
         }
@@ -808,6 +818,8 @@ void sp_dmn_conf_print(FILE *f, const sp_dmn_conf *c)
             fprintf(f, "params = %s\n", e->params);
         if (*e->r1cs)
             fprintf(f, "r1cs = %s\n", e->r1cs);
+        if (*e->wasm)
+            fprintf(f, "wasm = %s\n", e->wasm);
         fprintf(f, "preload = %s\n", e->preload ? "yes" : "no");
         sp_dmn_native_print(f, &e->native);
     }

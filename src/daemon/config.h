@@ -40,6 +40,7 @@ typedef struct {
     char zkey[SP_DMN_CONF_PATH];
     char params[SP_DMN_CONF_PATH];
     char r1cs[SP_DMN_CONF_PATH];
+    char wasm[SP_DMN_CONF_PATH]; /* a circom circuit's witness generator: its jobs carry input.json */
     int preload; /* default 1 */
     sp_dmn_native native; /* a native circuit: its jobs carry inputs, not witnesses */
 } sp_dmn_conf_circuit;
@@ -86,6 +87,8 @@ typedef struct {
     char key_dirs[SP_DMN_CONF_PATH];     /* ':'-separated directories registration by path may read */
     int any_key_path;        /* registration by path may name any file the daemon can read */
     size_t max_circuits;     /* circuits registered at once */
+    long wasm_max_ms;        /* a circuit's .wasm: one witness's time (0 = no limit) */
+    int wasm_max_mib;        /* and its linear memory */
 
     /* farm (daemon/queue.h): an empty queue = this host alone */
     char queue[SP_DMN_CONF_PATH]; /* PostgreSQL connection string (never logged with its password) */

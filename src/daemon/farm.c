@@ -105,7 +105,7 @@ static void start_failed(sp_dmn_farm *f, fclaim *fc, int permanent, int by_us, c
 static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep_input *in, char err[SP_ERR_LEN])
 {
     const sp_dmn_q_claim *q = &fc->c;
-    if (c->porep) {
+    if (c->nat) {
         if (q->input_len != 12) {
             snprintf(err, SP_ERR_LEN, "a native input is 12 bytes, not %zu", q->input_len);
             return -1;
@@ -183,8 +183,8 @@ static void start_claim(sp_dmn_farm *f, fclaim *fc)
     const void *inp = &in;
     char rid[64]; /* how status and the TIMELINE's readers name it: job, partition, claim */
     snprintf(rid, sizeof rid, "f%lld.%u.%lld", (long long)fc->c.job, fc->c.idx, (long long)fc->c.epoch);
-    sp_engine_job_desc desc = {c->id, 1, c->porep ? NULL : &w, c->porep ? 0 : c->n_vars, 1, 0, rid, claim_done, fc,
-                               c->porep ? &inp : NULL};
+    sp_engine_job_desc desc = {c->id, 1, c->nat ? NULL : &w, c->nat ? 0 : c->n_vars, 1, 0, rid, claim_done, fc,
+                               c->nat ? &inp : NULL};
     pthread_mutex_lock(&f->mu);
     fc->circ = c;
     f->n_engine++;

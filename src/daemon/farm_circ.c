@@ -59,16 +59,8 @@ static sp_status digest_of(const reg_ident *ri, char hex[SP_DMN_Q_DIGEST_HEX], c
         st = hash_file(&h, ri->r1cs, "r1cs", err);
     if (st != SP_OK)
         return st;
-    if (ri->native) {
-        const sp_porep_params *p = &ri->pp;
-        char t[256];
-        int n = snprintf(t, sizeof t, "porep-like nodes=%llu layers=%u challenges=%u drg=%u exp=%u label=%u d=%u "
-                         "levels=%u arity=", (unsigned long long)p->nodes, p->layers, p->challenges, p->drg_parents,
-                         p->exp_parents, p->label_parents, p->d_depth, p->levels);
-        for (uint32_t i = 0; i < p->levels && i < SP_POREP_MAX_LEVELS && n < (int)sizeof t - 8; i++)
-            n += snprintf(t + n, sizeof t - (size_t)n, "%u,", p->arity[i]);
-        sp_sha256_update(&h, t, (size_t)n);
-    }
+    if (ri->native)
+        sp_sha256_update(&h, ri->native_ident, strlen(ri->native_ident));
     uint8_t dg[32];
     sp_sha256_final(dg, &h);
     for (int i = 0; i < 32; i++)

@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include "circuit/porep.h"
 #include "daemon/config.h"
+#include "daemon/native.h"
+#include "daemon/wasmcirc.h"
 #include "daemon/wire.h"
 #include "engine/engine.h"
 #include "groth16/keys.h"
@@ -46,15 +48,24 @@ const char *sp_dmn_tier_name(sp_dmn_tier t);
 
 typedef enum { SP_DMN_SRC_CONFIG = 0, SP_DMN_SRC_API = 1, SP_DMN_SRC_UPLOAD = 2 } sp_dmn_circ_source;
 
+/* What a circuit's jobs carry: .wtns witnesses, native inputs (a seed and
+ * a partition each: daemon/native.h), or input.json texts for a circuit
+ * registered with its .wasm (daemon/wasmcirc.h). */
+typedef enum { SP_DMN_TAKES_WITNESS = 0, SP_DMN_TAKES_SEEDS = 1, SP_DMN_TAKES_INPUT_JSON = 2 } sp_dmn_takes;
+
 typedef struct dcircuit {
     char id[64];
     char zkey[SP_DMN_CONF_PATH], params[SP_DMN_CONF_PATH], r1cs[SP_DMN_CONF_PATH];
     sp_dmn_circ_source source;
     int preload;
     /* a native circuit (its jobs carry inputs): as given, and open from
-     * registration to the entry's end; porep NULL for a circuit of files */
+     * registration to the entry's end; nat NULL for any other circuit */
     sp_dmn_native native;
-    sp_porep *porep;
+    sp_dmn_native_circ *nat;
+    /* a circuit with its witness generator (its jobs carry input.json):
+     * the .wasm, read and checked at registration; wc NULL without one */
+    char wasm[SP_DMN_CONF_PATH];
+    sp_dmn_wasmc *wc;
     /* facts read at registration, so requests are checked even when cold */
     uint32_t n_vars, n_public, domain_size;
     uint64_t file_bytes;       /* key file (+ r1cs) on disk */
@@ -97,6 +108,7 @@ typedef struct {
     sp_dmn_circ_source source;
     int restoring;                    /* from the state directory: its file is there already */
     const sp_dmn_native *native;         /* NULL, or a native circuit (zkey only) */
+    const char *wasm;                 /* NULL or "", or the circuit's .wasm (beside a zkey) */
 } reg_spec;
 
 /* Registers a circuit: reserves the id, checks the files (headers; the
@@ -134,15 +146,18 @@ int sp_dmn_reg_check_path(sp_dmn *d, const char *path, char *resolved, size_t re
  * version of the section, 3 the id belongs to an API or upload circuit. */
 int sp_dmn_reg_config_state(sp_dmn *d, const sp_dmn_conf_circuit *cc);
 /* A registered circuit's wires and domain (read at registration) and
- * whether it is native; 0, or -1 when unknown. */
-int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native);
+ * what its jobs carry; 0, or -1 when unknown. */
+int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, sp_dmn_takes *takes);
+/* What circuit c's jobs carry. */
+sp_dmn_takes sp_dmn_reg_takes(const dcircuit *c);
 /* What identifies a circuit's content (the farm digests it): its files
  * and, for a native circuit, its resolved parameters; its wires and
  * public inputs. */
 typedef struct {
     char zkey[SP_DMN_CONF_PATH], params[SP_DMN_CONF_PATH], r1cs[SP_DMN_CONF_PATH];
     int native;
-    sp_porep_params pp;        /* native only */
+    char native_ident[320];    /* native only: its kind and shape (sp_dmn_native_ident) */
+    int has_wasm;              /* registered with a .wasm (a farm does not take those) */
     uint32_t n_vars, n_public;
     uint64_t gen;              /* the registration (dcircuit.gen): a new one may name other files */
 } reg_ident;
@@ -186,6 +201,8 @@ typedef struct djob {
     dcircuit *circ;            /* referenced until the job finishes */
     int priority;
     size_t n_parts;
+    char *json;                /* a .wasm circuit's job: its input.json texts, back to back, until it finished */
+    sp_dmn_wasm_input *json_in; /* n_parts pointers into json (what the engine copies) */
     sp_engine_job *ej;         /* NULL once finished (the handle is released in on_done) */
     int finished;
     sp_status status;
@@ -220,6 +237,7 @@ typedef struct {
     const char *id;            /* NULL: a new id; else the id of a job restored from the state directory */
     double t_submit_unix;      /* restored jobs: when it was accepted */
     const sp_porep_input *inputs; /* a native circuit's job: n inputs (copied), witness and raw NULL */
+    int json_inputs;           /* a .wasm circuit's job: raw holds n input.json texts (copied), witness NULL */
 } job_spec;
 
 /* An accepted job read back from the state directory. */
@@ -231,6 +249,7 @@ typedef struct {
     const size_t *wl;
     size_t n;
     const sp_porep_input *inputs; /* a native job: its n inputs instead (w, wl NULL) */
+    int json_inputs;           /* w holds input.json texts (a .wasm circuit's job) */
 } restore_spec;
 
 /* Submits: records the job in the state directory (its .wtns files or its

@@ -57,8 +57,17 @@ static void unlink_locked(djobs *t, djob *j)
     t->n--;
 }
 
+static void free_inputs(djob *j)
+{
+    free(j->json);
+    free(j->json_in);
+    j->json = NULL;
+    j->json_in = NULL;
+}
+
 static void free_job(djob *j)
 {
+    free_inputs(j);
     free(j->result);
     free(j);
 }
@@ -91,6 +100,7 @@ const char *sp_dmn_jobs_error_code(sp_status st)
     case SP_ERR_GPU: return "device_error";
     case SP_ERR_NOMEM: return "out_of_memory";
     case SP_ERR_CANCELLED: return "cancelled";
+    case SP_ERR_BAD_ENCODING: return "bad_input"; /* an input.json its circuit's .wasm refused */
     default: return "prove_failed";
     }
 }
@@ -237,6 +247,7 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
     j->ej = NULL; /* from here on, cancel leaves it alone */
     pthread_mutex_unlock(&d->jobs.mu);
     sp_engine_job_release(d->eng, ej);
+    free_inputs(j); /* the engine is done with the input.json texts it pointed to */
     /* The circuit reference goes before the entry reads finished, so a
      * client that saw its job finish can evict the circuit at once. */
     sp_dmn_reg_release(d, j->circ, res.status, res.n_partitions);
@@ -266,7 +277,8 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
 /* ---- submit, find, wait, cancel ---- */
 
 /* SHA-256 of what a job proves: its circuit and each partition's
- * witness values or native input (the priority is not part of it). */
+ * witness values, native input or input.json text (the priority is not
+ * part of it). */
 static void payload_digest(uint8_t out[32], const char *circuit, const job_spec *s, uint32_t n_vars)
 {
     sp_sha256_ctx h;
@@ -274,6 +286,14 @@ static void payload_digest(uint8_t out[32], const char *circuit, const job_spec 
     sp_sha256_init(&h);
     sp_sha256_update(&h, circuit, strlen(circuit) + 1);
     for (size_t k = 0; k < s->n; k++) {
+        if (s->json_inputs) {
+            uint64_t l = s->raw_len[k];
+            for (int i = 0; i < 8; i++)
+                b[i] = (uint8_t)(l >> (8 * i));
+            sp_sha256_update(&h, b, 8);
+            sp_sha256_update(&h, s->raw[k], s->raw_len[k]);
+            continue;
+        }
         if (s->inputs) {
             for (int i = 0; i < 8; i++)
                 b[i] = (uint8_t)(s->inputs[k].seed >> (8 * i));
@@ -358,18 +378,19 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, djo
     if (!s->id && (s->raw || s->inputs) && sp_dmn_state_job_save(d, j, s->raw, s->raw_len, s->inputs, err) != SP_OK)
         return 500;
     /* The engine copies each input at submit; it takes one pointer per partition. */
-    const void **in = s->inputs ? calloc(s->n, sizeof *in) : NULL;
+    int native = s->inputs || s->json_inputs;
+    const void **in = native ? calloc(s->n, sizeof *in) : NULL;
     for (size_t k = 0; in && k < s->n; k++)
-        in[k] = &s->inputs[k];
+        in[k] = s->inputs ? (const void *)&s->inputs[k] : (const void *)&j->json_in[k];
     pthread_mutex_lock(&d->jobs.mu);
     size_t ahead = 0;
     for (djob *x = d->jobs.head; x; x = x->next)
         ahead += !x->finished && x->priority >= j->priority;
-    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, s->inputs ? 0 : c->n_vars, 1, s->priority,
+    sp_engine_job_desc desc = {c->id, s->n, (sp_fr *const *)s->witness, native ? 0 : c->n_vars, 1, s->priority,
                                j->id, jobs_on_done, j, (const void *const *)in};
     sp_status st = atomic_load(&d->draining) ? SP_ERR_CANCELLED
-                 : s->inputs && !in ? SP_ERR_NOMEM : sp_engine_submit(d->eng, &desc, &j->ej, err);
-    if (st == SP_ERR_NOMEM && s->inputs && !in)
+                 : native && !in ? SP_ERR_NOMEM : sp_engine_submit(d->eng, &desc, &j->ej, err);
+    if (st == SP_ERR_NOMEM && native && !in)
         snprintf(err, SP_ERR_LEN, "out of memory");
     if (st == SP_OK) {
         append_locked(&d->jobs, j);
@@ -386,6 +407,26 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, djo
     }
     *queue_pos = ahead;
     return 202;
+}
+
+/* A .wasm circuit's job keeps its input.json texts (the engine copies
+ * only pointers to them) until it finished. 0, or -1 out of memory. */
+static int keep_texts(djob *j, const job_spec *s)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < s->n; k++)
+        total += s->raw_len[k];
+    j->json = malloc(total + 1);
+    j->json_in = calloc(s->n, sizeof *j->json_in);
+    if (!j->json || !j->json_in) {
+        free_inputs(j);
+        return -1;
+    }
+    for (size_t k = 0, at = 0; k < s->n; at += s->raw_len[k], k++) {
+        memcpy(j->json + at, s->raw[k], s->raw_len[k]);
+        j->json_in[k] = (sp_dmn_wasm_input){j->json + at, s->raw_len[k]};
+    }
+    return 0;
 }
 
 int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
@@ -414,11 +455,16 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
     payload_digest(j->payload, c->id, s, c->n_vars);
     j->has_payload = 1;
+    if (s->json_inputs && keep_texts(j, s)) {
+        free(j);
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return 503;
+    }
     pthread_mutex_lock(&d->submit_mu);
     code = submit_locked(d, c, s, j, out, queue_pos, err);
     pthread_mutex_unlock(&d->submit_mu);
     if (code != 202) {
-        free(j);
+        free_job(j);
         return code;
     }
     SP_DMN_LOGI("job %s: submitted (circuit %s, %zu partition%s, priority %d%s%s%s)", j->id, c->id, s->n,
@@ -513,10 +559,12 @@ void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
         snprintf(err, sizeof err, "%s", why_bad);
     else if (sp_dmn_reg_acquire(d, rs->circuit, &c, err) != 200)
         c = NULL;
-    else if (!c->porep != !rs->inputs) /* the id was registered again as the other kind */
-        snprintf(err, sizeof err, "circuit '%s' %s now", c->id, c->porep ? "is native (its jobs carry inputs)"
-                                                                         : "takes witnesses, not native inputs");
-    else if (!rs->inputs && (w = calloc(rs->n, sizeof *w)))
+    else if (sp_dmn_reg_takes(c) != (rs->inputs ? SP_DMN_TAKES_SEEDS : rs->json_inputs ? SP_DMN_TAKES_INPUT_JSON
+                                                                                        : SP_DMN_TAKES_WITNESS))
+        snprintf(err, sizeof err, "circuit '%s' was registered again as another kind (its jobs carry %s now)", c->id,
+                 sp_dmn_reg_takes(c) == SP_DMN_TAKES_SEEDS ? "native inputs" : sp_dmn_reg_takes(c) ==
+                 SP_DMN_TAKES_INPUT_JSON ? "input.json" : "witnesses");
+    else if (!rs->inputs && !rs->json_inputs && (w = calloc(rs->n, sizeof *w)))
         for (k = 0; k < rs->n; k++) {
             char why[SP_ERR_LEN];
             if (sp_dmn_jobs_witness(&w[k], rs->w[k], rs->wl[k], c->n_vars, c->id, why) != SP_OK) {
@@ -524,9 +572,10 @@ void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
                 break;
             }
         }
-    if (c && !err[0] && (rs->inputs || (w && k == rs->n))) {
-        job_spec s = {rs->request_id[0] ? rs->request_id : NULL, rs->priority, w, rs->n, NULL, NULL, rs->id,
-                      rs->submitted_ms, rs->inputs};
+    if (c && !err[0] && (rs->inputs || rs->json_inputs || (w && k == rs->n))) {
+        job_spec s = {rs->request_id[0] ? rs->request_id : NULL, rs->priority, w, rs->n,
+                      rs->json_inputs ? rs->w : NULL, rs->json_inputs ? rs->wl : NULL, rs->id, rs->submitted_ms,
+                      rs->inputs, rs->json_inputs};
         djob *j = NULL;
         size_t qpos = 0;
         if (sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err) == 202) {

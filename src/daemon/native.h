@@ -11,12 +11,15 @@
  *   POST /v1/jobs JSON           "inputs": [{"seed": S, "partition": P}, ...]
  *   state_dir/jobs/<id>.job      the same member in the header line
  *
- * The parameters are kept as given (a preset and the values that override
- * it) and resolved by the circuit layer's one parser
- * (sp_porep_params_from), so a configuration, a request and a state file
- * mean exactly what `snarkpipe prove --circuit porep-like` means with the
- * same options. (JSON's "params" already names a bellperson key file,
- * hence "native_params".)
+ * The kinds (porep-like, window-post-like) are described once, in a table
+ * in native.c: each kind's name, the parameters it takes, its circuit
+ * layer's one parser (sp_porep_params_from, sp_post_params_from) and how
+ * its circuit opens and describes itself. The parameters are kept as
+ * given (a preset and the values that override it), so a configuration,
+ * a request and a state file mean exactly what `snarkpipe prove --circuit
+ * KIND` means with the same options. (JSON's "params" already names a
+ * bellperson key file, hence "native_params".) Every kind's input is a
+ * seed and a partition number (sp_porep_input).
  *
  * Libc, the circuit layer and util/json only.
  */
@@ -27,16 +30,19 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "snarkpipe.h"
+#include "circuit/native.h"
 #include "circuit/porep.h"
 #include "util/json.h"
 
-#define SP_DMN_NATIVE_KINDS "porep-like"
-#define SP_DMN_NATIVE_KEYS "preset, challenges, layers, nodes, drg_parents, exp_parents, label_parents"
+#define SP_DMN_NATIVE_KINDS "porep-like, window-post-like"
+/* Every parameter name of any kind (each kind takes some of them). */
+#define SP_DMN_NATIVE_KEYS "preset, challenges, layers, nodes, drg_parents, exp_parents, label_parents, sectors"
+#define SP_DMN_NATIVE_N_PARAMS 7 /* SP_DMN_NATIVE_KEYS after preset */
 
 typedef struct {
-    char kind[16];          /* "" = a circuit of files (its jobs carry witnesses); "porep-like" */
-    char preset[16];        /* "" = not given (porep-like's default, 2KiB) */
-    sp_porep_overrides ov;  /* as given; SP_POREP_UNSET when not */
+    char kind[24];   /* "" = a circuit of files (its jobs carry witnesses); else one of SP_DMN_NATIVE_KINDS */
+    char preset[16]; /* "" = not given (the kind's default, 2KiB) */
+    uint64_t v[SP_DMN_NATIVE_N_PARAMS]; /* in SP_DMN_NATIVE_KEYS' order; SP_POREP_UNSET when not given */
 } sp_dmn_native;
 
 /* On output: *n names no native circuit and no parameter. */
@@ -54,7 +60,9 @@ int sp_dmn_native_equal(const sp_dmn_native *a, const sp_dmn_native *b);
 /*
  * One setting from text (a configuration line, a multipart field): key
  * "native" (the kind) or one of SP_DMN_NATIVE_KEYS (a preset name, or a
- * decimal integer).
+ * decimal integer). Whether the kind takes the parameter is checked when
+ * the whole is resolved (sp_dmn_native_check), so the order of lines does
+ * not matter.
  * Returns 1 when set, 0 when key is none of these (nothing changed), -1
  * when the value is bad (err says which).
  */
@@ -69,12 +77,13 @@ int sp_dmn_native_set(sp_dmn_native *n, const char *key, const char *value, char
 int sp_dmn_native_from_json(sp_dmn_native *n, const sp_json_val *kind, const sp_json_val *params, char err[SP_ERR_LEN]);
 
 /*
- * The circuit's parameters, resolved: a known kind, then the preset and
- * its overrides, checked (circuit/porep.h).
+ * Checks that n resolves: a known kind, only parameters that kind takes,
+ * then the preset and its overrides as the circuit layer checks them.
  * Returns SP_OK or SP_ERR_INVALID_ARG (an unknown kind, parameters without
- * a kind, parameters the circuit refuses), err saying which.
+ * a kind or of another kind, parameters the circuit refuses), err saying
+ * which.
  */
-sp_status sp_dmn_native_params(const sp_dmn_native *n, sp_porep_params *p, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_dmn_native_check(const sp_dmn_native *n, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Writes n as configuration lines (native = ..., preset = ..., ...);
  * nothing when n names no kind. */
@@ -84,9 +93,38 @@ void sp_dmn_native_print(FILE *f, const sp_dmn_native *n);
  * the form sp_dmn_native_from_json reads back. */
 void sp_dmn_native_json(sp_json_writer *w, const sp_dmn_native *n);
 
-/* Writes the members describing an open circuit: "kind", "native_params"
- * (every resolved value) and "constraints". */
-void sp_dmn_native_describe(sp_json_writer *w, const sp_porep *c);
+/* ---- an open native circuit, of any kind ---- */
+
+typedef struct sp_dmn_native_circ sp_dmn_native_circ;
+
+/*
+ * Resolves n (as sp_dmn_native_check) and opens its circuit (its sizes
+ * counted; nothing generated yet).
+ * On output: *out (sp_dmn_native_close) on success, NULL otherwise.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (as sp_dmn_native_check), or the
+ *   circuit's own failure (SP_ERR_UNSUPPORTED outside a BLS12-381 build,
+ *   SP_ERR_NOMEM), err saying which.
+ */
+sp_status sp_dmn_native_open(sp_dmn_native_circ **out, const sp_dmn_native *n, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+void sp_dmn_native_close(sp_dmn_native_circ *c);
+
+/* What the engine runs (sp_engine_register_native); its inputs are
+ * sp_porep_input, whatever the kind. */
+const sp_native_circuit *sp_dmn_native_nc(const sp_dmn_native_circ *c);
+
+/* The kind's name ("porep-like") and the resolved preset ("2KiB", "2KiB*"). */
+const char *sp_dmn_native_kind(const sp_dmn_native_circ *c);
+const char *sp_dmn_native_preset(const sp_dmn_native_circ *c);
+
+/* Writes the members describing c: "kind", "native_params" (every
+ * resolved value the kind takes, and the preset) and "constraints". */
+void sp_dmn_native_describe(sp_json_writer *w, const sp_dmn_native_circ *c);
+
+/* The kind and its resolved shape as one line of text, into out[len]:
+ * what names the circuit's shape across hosts (the farm digests it). */
+void sp_dmn_native_ident(char *out, size_t len, const sp_dmn_native_circ *c);
+
+/* ---- job inputs ---- */
 
 /*
  * A job's inputs: arr the "inputs" member, an array of 1 or more objects

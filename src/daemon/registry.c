@@ -54,8 +54,14 @@ static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
 
 static void circ_free(dcircuit *c)
 {
-    sp_porep_close(c->porep);
+    sp_dmn_native_close(c->nat);
+    sp_dmn_wasmc_close(c->wc);
     free(c);
+}
+
+sp_dmn_takes sp_dmn_reg_takes(const dcircuit *c)
+{
+    return c->nat ? SP_DMN_TAKES_SEEDS : c->wc ? SP_DMN_TAKES_INPUT_JSON : SP_DMN_TAKES_WITNESS;
 }
 
 static void unlink_locked(sp_dmn *d, dcircuit *c)
@@ -211,8 +217,10 @@ static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
         st = SP_ERR_FORMAT;
     }
     if (st == SP_OK) {
-        st = c->porep ? sp_engine_register_native(d->eng, c->id, &c->pk, sp_porep_native(c->porep), err)
-                      : sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err);
+        const sp_native_circuit *nc = c->nat ? sp_dmn_native_nc(c->nat)
+                                    : c->wc ? sp_dmn_wasmc_bind(c->wc, &c->pk, c->has_cs ? &c->cs : NULL) : NULL;
+        st = nc ? sp_engine_register_native(d->eng, c->id, &c->pk, nc, err)
+                : sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err);
         if (st != SP_OK)
             unload_parsed(c);
     }
@@ -437,9 +445,7 @@ static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
  * sizes counted), before any file is read. */
 static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
 {
-    sp_porep_params pp;
-    sp_status st = sp_dmn_native_params(&c->native, &pp, err);
-    return st == SP_OK ? sp_porep_open(&c->porep, &pp, err) : st;
+    return sp_dmn_native_open(&c->nat, &c->native, err);
 }
 
 /* The key of a native circuit must be its own: the wires and public inputs
@@ -447,13 +453,36 @@ static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
  * prover uses; the circuit only fills the witness and a, b, c). */
 static sp_status check_native(const dcircuit *c, char err[SP_ERR_LEN])
 {
-    const sp_native_circuit *nc = sp_porep_native(c->porep);
+    const sp_native_circuit *nc = sp_dmn_native_nc(c->nat);
     if (nc->n_vars == c->n_vars && nc->n_public == c->n_public && nc->n_rows + nc->n_public + 1 <= c->domain_size)
         return SP_OK;
-    snprintf(err, SP_ERR_LEN, "the key (%u wires, %u public, domain %u) is not the circuit's (%s: %llu wires, %llu "
-             "public, %llu constraints)", c->n_vars, c->n_public, c->domain_size, sp_porep_params_of(c->porep)->preset,
-             (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public, (unsigned long long)nc->n_rows);
+    snprintf(err, SP_ERR_LEN, "the key (%u wires, %u public, domain %u) is not the circuit's (%s %s: %llu wires, %llu "
+             "public, %llu constraints)", c->n_vars, c->n_public, c->domain_size, sp_dmn_native_kind(c->nat),
+             sp_dmn_native_preset(c->nat), (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public,
+             (unsigned long long)nc->n_rows);
     return SP_ERR_FORMAT;
+}
+
+/* A circuit's .wasm: read, checked as a circom witness generator of this
+ * curve, its witness the key's wires. The limits are the daemon's
+ * (keys.wasm_max_time, keys.wasm_max_memory). */
+static sp_status open_wasm(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
+{
+    if (sp_dmn_farm_on(d)) {
+        snprintf(err, SP_ERR_LEN, "a farm node takes no circuit with a .wasm: its queue carries witnesses and native "
+                 "inputs only; make the witnesses with `snarkpipe wtns calculate`");
+        return SP_ERR_INVALID_ARG;
+    }
+    pthread_mutex_lock(&d->cfg_mu);
+    sp_dmn_wasm_limits lim = {d->cfg.wasm_max_ms / 1000.0, (uint32_t)d->cfg.wasm_max_mib};
+    pthread_mutex_unlock(&d->cfg_mu);
+    sp_status st = sp_dmn_wasmc_open(&c->wc, c->wasm, &lim, err);
+    if (st == SP_OK && sp_dmn_wasmc_witness_size(c->wc) != c->n_vars) {
+        snprintf(err, SP_ERR_LEN, "the .wasm makes witnesses of %u values but the key has %u wires: not the key's "
+                 "circuit", sp_dmn_wasmc_witness_size(c->wc), c->n_vars);
+        st = SP_ERR_FORMAT;
+    }
+    return st;
 }
 
 static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
@@ -485,12 +514,17 @@ static int spec_check(const reg_spec *s, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "give a zkey, or params with the circuit's r1cs");
         return -1;
     }
-    if (s->native && sp_dmn_native_on(s->native) && (has_p || (s->r1cs && *s->r1cs))) {
+    int has_w = s->wasm && *s->wasm;
+    if (s->native && sp_dmn_native_on(s->native) && (has_p || has_w || (s->r1cs && *s->r1cs))) {
         snprintf(err, SP_ERR_LEN, "a native circuit takes a zkey only: its constraints are the circuit's own code");
         return -1;
     }
+    if (has_w && !has_z) {
+        snprintf(err, SP_ERR_LEN, "a .wasm comes with its circuit's zkey (a circom circuit), not with params");
+        return -1;
+    }
     size_t lz = has_z ? strlen(s->zkey) : strlen(s->params), lr = s->r1cs ? strlen(s->r1cs) : 0;
-    if (lz >= SP_DMN_CONF_PATH || lr >= SP_DMN_CONF_PATH) {
+    if (lz >= SP_DMN_CONF_PATH || lr >= SP_DMN_CONF_PATH || (has_w && strlen(s->wasm) >= SP_DMN_CONF_PATH)) {
         snprintf(err, SP_ERR_LEN, "path longer than %d bytes", SP_DMN_CONF_PATH - 1);
         return -1;
     }
@@ -553,8 +587,10 @@ static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     sp_status st = sp_dmn_native_on(&c->native) ? open_native(c, err) : SP_OK;
     if (st == SP_OK)
         st = read_facts(c, err);
-    if (st == SP_OK && c->porep)
+    if (st == SP_OK && c->nat)
         st = check_native(c, err);
+    if (st == SP_OK && *c->wasm)
+        st = open_wasm(d, c, err);
     if (st == SP_OK && c->preload)
         st = promote(d, c, err);
     if (st != SP_OK)
@@ -571,6 +607,7 @@ int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[
     snprintf(c->zkey, sizeof c->zkey, "%s", s->zkey ? s->zkey : "");
     snprintf(c->params, sizeof c->params, "%s", s->params ? s->params : "");
     snprintf(c->r1cs, sizeof c->r1cs, "%s", s->r1cs ? s->r1cs : "");
+    snprintf(c->wasm, sizeof c->wasm, "%s", s->wasm ? s->wasm : "");
     c->preload = s->preload;
     if (s->native)
         c->native = *s->native;
@@ -602,9 +639,10 @@ int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[
     d->reg.hot_bytes += c->hot_bytes;
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    SP_DMN_LOGI("circuit %s: registered (%s, %s%s%s%u wires, %u public, domain %u) from %s", c->id, sp_dmn_tier_name(c->tier),
-                c->porep ? "porep-like " : "", c->porep ? sp_porep_params_of(c->porep)->preset : "",
-                c->porep ? ", " : "", c->n_vars, c->n_public, c->domain_size, source_name(c->source));
+    SP_DMN_LOGI("circuit %s: registered (%s, %s%s%s%s%u wires, %u public, domain %u) from %s", c->id,
+                sp_dmn_tier_name(c->tier), c->nat ? sp_dmn_native_kind(c->nat) : c->wc ? "with its .wasm" : "",
+                c->nat ? " " : "", c->nat ? sp_dmn_native_preset(c->nat) : "", c->nat || c->wc ? ", " : "", c->n_vars,
+                c->n_public, c->domain_size, source_name(c->source));
     return 201;
 }
 
@@ -623,6 +661,7 @@ int sp_dmn_reg_config_state(sp_dmn *d, const sp_dmn_conf_circuit *cc)
     const dcircuit *c = find_locked(d, cc->id, 1);
     int r = !c ? 0 : c->source != SP_DMN_SRC_CONFIG ? 3
           : strcmp(c->zkey, cc->zkey) || strcmp(c->params, cc->params) || strcmp(c->r1cs, cc->r1cs) ||
+                    strcmp(c->wasm, cc->wasm) ||
                     c->preload != cc->preload || !sp_dmn_native_equal(&c->native, &cc->native) ? 2 : 1;
     pthread_mutex_unlock(&d->reg.mu);
     return r;
@@ -660,6 +699,8 @@ int sp_dmn_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_L
         unlink(*c->zkey ? c->zkey : c->params);
         if (*c->r1cs)
             unlink(c->r1cs);
+        if (*c->wasm)
+            unlink(c->wasm);
     }
     SP_DMN_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_dmn_tier_name(c->tier), *freed);
     circ_free(c);
@@ -692,11 +733,15 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_string(w, c->id);
     sp_jw_key(w, "tier");
     sp_jw_string(w, c->registering ? "loading" : sp_dmn_tier_name(c->tier));
-    if (!c->registering && c->porep) { /* set outside reg.mu while registering */
-        sp_dmn_native_describe(w, c->porep);
+    if (!c->registering && c->nat) { /* set outside reg.mu while registering */
+        sp_dmn_native_describe(w, c->nat);
     } else {
         sp_jw_key(w, "kind");
         sp_jw_string(w, "file");
+    }
+    if (*c->wasm) {
+        sp_jw_key(w, "wasm");
+        sp_jw_string(w, c->wasm);
     }
     sp_jw_key(w, "size_bytes");
     sp_jw_u64(w, c->tier == SP_DMN_TIER_HOT    ? c->hot_bytes
@@ -811,14 +856,14 @@ int sp_dmn_reg_exists(sp_dmn *d, const char *id)
     return e;
 }
 
-int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, int *native)
+int sp_dmn_reg_facts(sp_dmn *d, const char *id, uint32_t *n_vars, uint32_t *domain_size, sp_dmn_takes *takes)
 {
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, id, 0);
     if (c) {
         *n_vars = c->n_vars;
         *domain_size = c->domain_size;
-        *native = c->porep != NULL;
+        *takes = sp_dmn_reg_takes(c);
     }
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;
@@ -836,9 +881,10 @@ int sp_dmn_reg_ident(sp_dmn *d, const char *id, reg_ident *out)
         out->n_vars = c->n_vars;
         out->n_public = c->n_public;
         out->gen = c->gen;
-        out->native = c->porep != NULL;
-        if (c->porep)
-            out->pp = *sp_porep_params_of(c->porep);
+        out->native = c->nat != NULL;
+        if (c->nat)
+            sp_dmn_native_ident(out->native_ident, sizeof out->native_ident, c->nat);
+        out->has_wasm = c->wc != NULL;
     }
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;

@@ -305,7 +305,7 @@ static void sync_config_circuits(sp_dmn *d)
     char err[SP_ERR_LEN];
     for (size_t i = 0; i < d->cfg.n_circuits; i++) {
         const sp_dmn_conf_circuit *c = &d->cfg.circuits[i];
-        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_DMN_SRC_CONFIG, 0, &c->native};
+        reg_spec s = {c->id, c->zkey, c->params, c->r1cs, c->preload, SP_DMN_SRC_CONFIG, 0, &c->native, c->wasm};
         int state = sp_dmn_reg_config_state(d, c);
         size_t freed;
         if (state == 1)

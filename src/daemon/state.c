@@ -5,13 +5,15 @@
  *
  *   state_dir/circuits/<id>.json   a circuit registered through the API
  *                                  or uploaded: {id, zkey|params, r1cs?,
- *                                  preload, source, native?,
+ *                                  wasm?, preload, source, native?,
  *                                  native_params?} (daemon/native.h)
  *   state_dir/uploads/<id>.<tag>.<ext>   the uploaded files
  *   state_dir/jobs/<job id>.job    an accepted job's inputs: one line of
  *                                  JSON {id, circuit, priority, request_id,
  *                                  submitted_ms, lengths: [...]}, then the
- *                                  .wtns files back to back; a native
+ *                                  .wtns files back to back (a circuit
+ *                                  with its .wasm: input_json true, and
+ *                                  the input.json texts); a native
  *                                  circuit's job: the line holds inputs:
  *                                  [{seed, partition}, ...] instead of
  *                                  lengths, and nothing follows it
@@ -284,6 +286,10 @@ sp_status sp_dmn_state_circuit_save(sp_dmn *d, const dcircuit *c, char err[SP_ER
         sp_jw_key(&w, "r1cs");
         sp_jw_string(&w, c->r1cs);
     }
+    if (*c->wasm) {
+        sp_jw_key(&w, "wasm");
+        sp_jw_string(&w, c->wasm);
+    }
     sp_jw_key(&w, "preload");
     sp_jw_bool(&w, c->preload);
     sp_jw_key(&w, "source");
@@ -328,7 +334,7 @@ static void restore_circuit(sp_dmn *d, const sp_json_val *o, const char *from, i
     const char *src = jstr(o, "source");
     sp_dmn_native nat;
     reg_spec s = {jstr(o, "id"), jstr(o, "zkey"), jstr(o, "params"), jstr(o, "r1cs"), !pl || pl->type == SP_JSON_TRUE,
-                  src && !strcmp(src, "upload") ? SP_DMN_SRC_UPLOAD : SP_DMN_SRC_API, !persist, &nat};
+                  src && !strcmp(src, "upload") ? SP_DMN_SRC_UPLOAD : SP_DMN_SRC_API, !persist, &nat, jstr(o, "wasm")};
     int code = o->type != SP_JSON_OBJECT ? 400
              : sp_dmn_native_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err) ? 422
              : sp_dmn_reg_add(d, &s, err);
@@ -369,7 +375,7 @@ static int upload_in_use(sp_dmn *d, const char *name)
     int used = 0;
     for (const dcircuit *c = d->reg.head; c && !used; c = c->next)
         used = c->source == SP_DMN_SRC_UPLOAD && (!strcmp(c->zkey, path) || !strcmp(c->params, path) ||
-                                                  !strcmp(c->r1cs, path));
+                                                  !strcmp(c->r1cs, path) || !strcmp(c->wasm, path));
     pthread_mutex_unlock(&d->reg.mu);
     return used;
 }
@@ -432,6 +438,10 @@ sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *
         sp_jw_key(&jw, "inputs");
         sp_dmn_native_inputs_json(&jw, inputs, j->n_parts);
     } else {
+        if (j->json_in) {
+            sp_jw_key(&jw, "input_json");
+            sp_jw_bool(&jw, 1);
+        }
         sp_jw_key(&jw, "lengths");
         sp_jw_begin_array(&jw);
         for (size_t k = 0; k < j->n_parts; k++)
@@ -596,8 +606,9 @@ static void restore_job(sp_dmn *d, const char *name)
     }
     if (h && !circ)
         snprintf(err, SP_ERR_LEN, "the job file names no circuit");
+    const sp_json_val *ij = h ? sp_json_get(h, "input_json") : NULL;
     restore_spec rs = {id, circ ? circ : "", rid ? rid : "", h ? (int)jnum(h, "priority") : 0,
-                       h ? jnum(h, "submitted_ms") : 0, w, wl, n, inputs};
+                       h ? jnum(h, "submitted_ms") : 0, w, wl, n, inputs, ij && ij->type == SP_JSON_TRUE};
     sp_dmn_jobs_restore(d, &rs, err[0] || !h ? (err[0] ? err : "unreadable") : NULL);
     free(inputs);
     free(w);

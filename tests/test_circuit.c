@@ -207,6 +207,35 @@ static void test_modes(sp_rng *rng)
 }
 
 /* Debug mode names the first failing constraint with its gadget path. */
+/* sp_cs_row_holds_var (no product when a or b is 0 or 1) against a * b = c
+ * by a product, on values drawn from 0, 1, -1 and random ones, c the
+ * product or a value off it by one. */
+static void test_row_holds(sp_rng *rng)
+{
+    int agree = 1, held = 0, failed = 0;
+    for (int i = 0; i < 4000; i++) {
+        sp_fr v[2], c, ab, one;
+        sp_fr_set_one(&one);
+        for (int k = 0; k < 2; k++) {
+            switch (sp_rng_u64(rng) % 4) {
+            case 0: sp_fr_set_zero(&v[k]); break;
+            case 1: sp_fr_set_one(&v[k]); break;
+            case 2: sp_fr_set_zero(&v[k]), sp_fr_sub(&v[k], &v[k], &one); break;
+            default: sp_fr_random(&v[k], rng);
+            }
+        }
+        sp_fr_mul(&ab, &v[0], &v[1]);
+        c = ab;
+        if (sp_rng_u64(rng) & 1)
+            sp_fr_add(&c, &c, &one);
+        int want = sp_fr_eq(&ab, &c), got = sp_cs_row_holds_var(&v[0], &v[1], &c, &one);
+        agree &= want == got;
+        held += got, failed += !got;
+    }
+    CHECK(agree);
+    CHECK(held > 1000 && failed > 1000); /* both answers were exercised */
+}
+
 static void test_debug_path(void)
 {
     sp_cs cs;
@@ -354,6 +383,7 @@ int main(void)
     sp_test_begin("test_circuit", &rng);
     for (int i = 0; i < sp_test_iters(3); i++)
         test_modes(&rng);
+    test_row_holds(&rng);
     test_debug_path();
     test_file(&rng);
     test_native_setup(&rng);

@@ -246,9 +246,7 @@ void sp_lc_add_const(sp_cs *cs, sp_lc *lc, const sp_fr *k)
 
 static void check_row_(sp_cs *cs, const sp_fr *a, const sp_fr *b, const sp_fr *c)
 {
-    sp_fr ab;
-    sp_fr_mul(&ab, a, b);
-    if (sp_fr_eq(&ab, c) || cs->bad_row != UINT64_MAX)
+    if (cs->bad_row != UINT64_MAX || sp_cs_row_holds_var(a, b, c, &pow2_[0])) /* one: reset_ made it */
         return;
     cs->bad_row = cs->next_row;
     snprintf(cs->bad_path, sizeof cs->bad_path, "%s", cs->path_len ? cs->path : "(top level)");

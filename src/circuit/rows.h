@@ -30,4 +30,10 @@ typedef struct {
 sp_status sp_cs_abc_tail(sp_fr *a, sp_fr *b, sp_fr *c, size_t n, uint64_t n_rows, const sp_fr *w,
                          uint64_t n_public) SP_WARN_UNUSED;
 
+/* Returns 1 when a * b = c, else 0; one is sp_fr_set_one's value. A
+ * product is made only when neither a nor b is 0 or 1: most rows of the
+ * native circuits are over bits, and there the product cost as much as
+ * the rest of the row's synthesis. Variable time. */
+int sp_cs_row_holds_var(const sp_fr *a, const sp_fr *b, const sp_fr *c, const sp_fr *one);
+
 #endif

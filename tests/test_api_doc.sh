@@ -73,6 +73,11 @@ mkdir -p "$keys" "$work"
   cp "$keys/circuit.zkey" "$work/circuit.zkey" &&
   "$bin" --curve bn254 gen-circuit --quiet --constraints 16 --public 1 --seed 5 bn.r1cs bn.wtns &&
   "$bin" setup bn.r1cs "$keys/bn128.zkey" >/dev/null 2>&1 &&
+  cp "$here/vectors/multiplier_bls12381/circuit.wasm" "$keys/mult.wasm" &&
+  cp "$here/vectors/multiplier_bls12381/circuit_final.zkey" "$keys/mult.zkey" &&
+  cp "$here/vectors/multiplier_bls12381/input.json" "$work/input.json" &&
+  "$bin" gen-circuit --quiet --kind window-post-like --sectors 2 --challenges 2 --nodes 64 post.r1cs post.wtns &&
+  "$bin" setup post.r1cs "$keys/post.zkey" >/dev/null 2>&1 &&
   head -c 1048576 /dev/zero >"$work/big.bin" ) || { echo "test_api_doc.sh: cannot make the files"; exit 1; }
 
 cat >"$T/d.conf" <<EOF

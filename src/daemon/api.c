@@ -654,7 +654,8 @@ static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict)
     if (finished && j->result) {
         int code = 200;
         if (strict && j->status != SP_OK)
-            code = j->status == SP_ERR_CANCELLED ? 409 : j->status == SP_ERR_UNSATISFIED ? 422 : 500;
+            code = j->status == SP_ERR_CANCELLED ? 409
+                 : j->status == SP_ERR_UNSATISFIED || j->status == SP_ERR_BAD_ENCODING ? 422 : 500;
         char *copy = malloc(j->result_len + 1);
         if (copy) {
             memcpy(copy, j->result, j->result_len + 1);

@@ -7,6 +7,8 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "test_engine.h"
 
 #define AWAIT_MS 120000L /* a job that takes longer than this is a hang */
@@ -464,6 +466,68 @@ static void test_pool_growth(void)
     CHECK(atomic_load(&live_blocks) == 0);
 }
 
+/* A warm start's blocks are resident before the first synthesis uses
+ * them: through a backend whose host memory is fresh anonymous mappings
+ * (no page resident until written), mincore after sp_engine_warm. */
+static void *mapped_block;
+static size_t mapped_bytes;
+
+static void *map_alloc(sp_backend *be, size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    mapped_block = p, mapped_bytes = bytes;
+    return p;
+}
+
+static void map_free(sp_backend *be, void *p, size_t bytes) { munmap(p, bytes); }
+
+static sp_status map_open(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    sp_status st = sp_backend_cpu_open(be, threads);
+    if (st == SP_OK) {
+        (*be)->host_alloc = map_alloc;
+        (*be)->host_free = map_free;
+    }
+    return st;
+}
+
+/* Pages of [p, p + bytes) resident now. */
+static size_t resident_pages(void *p, size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (bytes + page - 1) / page, k = 0;
+    unsigned char *v = malloc(n);
+    if (v && mincore(p, bytes, v) == 0)
+        for (size_t i = 0; i < n; i++)
+            k += v[i] & 1;
+    free(v);
+    return k;
+}
+
+static void test_warm_resident(void)
+{
+    static const sp_backend_provider mapped = {"mapped", NULL, map_open, NULL};
+    sp_backend_register(&mapped);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    void *fresh = map_alloc(NULL, 8 * page); /* what the test can tell apart */
+    CHECK(fresh && resident_pages(fresh, 8 * page) == 0);
+    if (fresh)
+        map_free(NULL, fresh, 8 * page);
+    mapped_block = NULL;
+    sp_engine_config cfg = fx_config();
+    cfg.backends = "mapped";
+    cfg.pool_prefill = 0;
+    sp_engine *e = start(&cfg);
+    CHECK(sp_engine_warm(e, "c1", 1) == 1);
+    size_t pages = (mapped_bytes + page - 1) / page;
+    CHECKF(mapped_block && resident_pages(mapped_block, mapped_bytes) == pages,
+           "a prefilled block has %zu of %zu pages resident", mapped_block ? resident_pages(mapped_block, mapped_bytes) : 0,
+           pages);
+    check_idle(e, "warm resident");
+    sp_engine_destroy(e);
+}
+
 /* Shutdown with work queued and running: every callback runs, nothing
  * leaks (ASan), owned witnesses are freed by the engine. */
 static void test_shutdown(void)
@@ -557,6 +621,7 @@ int main(void)
     test_budget();
     test_priority();
     test_pool_growth();
+    test_warm_resident();
     int rounds = sp_test_iters(3);
     for (int i = 0; i < rounds; i++)
         test_concurrent_cancel(i);

@@ -26,7 +26,7 @@ static const struct {
 #define F(x) offsetof(sp_engine_config, x)
     {"budget", OPT_BYTES, F(budget_bytes), "memory budget (bytes: 123, 64M, 2GiB, 2^30; 0 = MemTotal - margin)"},
     {"synth", OPT_INT, F(max_parallel_synthesis), "synthesis workers (max_parallel_synthesis)"},
-    {"synth_threads", OPT_INT, F(synth_threads), "threads per synthesis (0 = cores / workers)"},
+    {"synth_threads", OPT_INT, F(synth_threads), "threads per synthesis (0 = every core)"},
     {"gpu_workers", OPT_INT, F(gpu_workers_per_device), "workers sharing one device lock"},
     {"finish_threads", OPT_INT, F(finish_threads), "threads of the finish stage's CPU G2 MSM (0 = min(32, cores))"},
     {"gpu_threads", OPT_INT, F(finish_threads), "old name of finish_threads, still accepted"},

@@ -81,8 +81,11 @@ static sp_status check_config(sp_engine_config *c, char err[SP_ERR_LEN])
     }
     if (!c->budget_bytes)
         c->budget_bytes = sp_engine_default_budget();
+    /* Every core for each synthesis: the devices set the pace, so one
+     * synthesis usually runs alone and its latency is the partition's;
+     * when two overlap they share the cores. */
     if (!c->synth_threads)
-        c->synth_threads = cores() / c->max_parallel_synthesis > 0 ? cores() / c->max_parallel_synthesis : 1;
+        c->synth_threads = cores();
     if (!c->finish_threads)
         c->finish_threads = cores() < 32 ? cores() : 32;
     return SP_OK;

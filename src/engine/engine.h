@@ -52,7 +52,7 @@ typedef struct {
 
     /* Parallelism. */
     int max_parallel_synthesis; /* synthesis workers (default 2) */
-    int synth_threads;          /* threads of one synthesis (0 = cores / workers, at least 1) */
+    int synth_threads;          /* threads of one synthesis (0 = every core) */
     int gpu_workers_per_device; /* workers sharing one device lock (default 2) */
     int finish_threads;            /* threads of the finish stage's CPU G2 MSM (0 = min(32, cores)) */
     int finish_workers;         /* partitions finishing at once (0 = one per device) */

@@ -11,7 +11,9 @@
  * after free() returned, so the budget bounds real memory, not intentions.
  */
 #include <stdlib.h>
+#include <unistd.h>
 #include "engine/internal.h"
+#include "util/par.h"
 
 /* An idle pool block starts with this node. */
 typedef struct pool_node {
@@ -194,6 +196,31 @@ void sp_eng_mem_dispose(sp_engine *e, trash *t)
     sp_eng_mem_freed_cb(e, done);
 }
 
+typedef struct {
+    unsigned char *p;
+    size_t bytes, page;
+} touch_job;
+
+static void touch_part(sp_par *par, int tid, void *ctx)
+{
+    const touch_job *t = ctx;
+    size_t lo, hi;
+    sp_par_range(&lo, &hi, (t->bytes + t->page - 1) / t->page, tid, par->nthreads);
+    for (size_t i = lo; i < hi; i++)
+        t->p[i * t->page] = 0;
+}
+
+/* Writes one byte of every page of a new block, so that the first
+ * synthesis into it does not take a fault per page (pinned memory is
+ * resident already; plain malloc'd memory is not). Its contents do not
+ * matter: synthesis writes every value. */
+static void touch_pages(sp_engine *e, void *blk, size_t bytes)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    touch_job t = {blk, bytes, page > 0 ? (size_t)page : 4096};
+    sp_par_run(e->cfg.synth_threads, touch_part, &t);
+}
+
 size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, size_t n)
 {
     size_t made = 0;
@@ -208,6 +235,8 @@ size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, siz
         if (!room)
             break;
         pool_node *blk = sp_eng_mem_alloc_abc(e, abc_bytes);
+        if (blk)
+            touch_pages(e, blk, abc_bytes);
         pthread_mutex_lock(&e->mu);
         if (blk) {
             blk->bytes = abc_bytes;

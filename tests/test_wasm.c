@@ -4,7 +4,8 @@
  *   - every integer operator against its C definition, on random and edge
  *     operands; loads and stores of every width, at the memory's edge;
  *     control flow (blocks, loops, br_table, calls, recursion,
- *     call_indirect);
+ *     call_indirect); random runs of i32 address arithmetic, which the
+ *     translation folds, against a C stack machine, across if/else joins;
  *   - traps (division by zero, overflow, out-of-bounds access, unreachable,
  *     a call_indirect of the wrong type or a null entry) and limits (time,
  *     call depth, memory growth) end the call with a message;
@@ -565,6 +566,92 @@ static void test_circom(sp_rng *rng, const char *dir)
     free(sj);
 }
 
+/* ---- folded i32 arithmetic (compile.c) against a C stack machine ---- */
+
+static void sleb(buf *o, int64_t v)
+{
+    for (;;) {
+        uint8_t x = v & 0x7f;
+        v >>= 7;
+        if ((v == 0 && !(x & 0x40)) || (v == -1 && (x & 0x40))) {
+            u8(o, x);
+            return;
+        }
+        u8(o, (uint8_t)(x | 0x80));
+    }
+}
+
+/* Appends a random straight run of i32.const, local.get (of p[0], p[1])
+ * and arithmetic, the folded operators and others, to o and the same on
+ * the C stack st (*d values, the first `floor` of which it may not pop);
+ * sometimes an if/else whose arms push one value each, their join a
+ * branch target the folding must not cross. */
+static void random_run(buf *o, uint32_t *st, int *d, int floor, const uint32_t *p, sp_rng *rng, int nest)
+{
+    static const uint8_t ops[] = {0x6a, 0x6b, 0x6c, 0x74, 0x6a, 0x6c, 0x73, 0x71};
+    int len = 1 + (int)(sp_rng_u64(rng) % 12);
+    for (int i = 0; i < len && *d < 16; i++) {
+        uint64_t r = sp_rng_u64(rng);
+        if (*d - floor >= 2 && r % 5 < 2) {
+            uint8_t op = ops[(r >> 8) % sizeof ops];
+            uint32_t b = st[--*d], a = st[*d - 1];
+            st[*d - 1] = op == 0x6a ? a + b : op == 0x6b ? a - b : op == 0x6c ? a * b : op == 0x74 ? a << (b & 31)
+                       : op == 0x73 ? a ^ b : a & b;
+            u8(o, op);
+        } else if (r % 5 == 2 && nest < 2) {
+            u8(o, 0x20), u8(o, 0), u8(o, 0x41), u8(o, 1), u8(o, 0x71), u8(o, 0x04), u8(o, 0x7f); /* if (p0 & 1) */
+            int d0 = *d, take = p[0] & 1;
+            uint32_t keep = 0;
+            random_run(o, st, d, d0, p, rng, nest + 1); /* then-arm: fold to one value */
+            while (*d > d0 + 1)
+                st[*d - 2] += st[*d - 1], --*d, u8(o, 0x6a);
+            if (*d == d0)
+                st[(*d)++] = 7, u8(o, 0x41), u8(o, 7);
+            keep = st[--*d];
+            u8(o, 0x05);
+            random_run(o, st, d, d0, p, rng, nest + 1);
+            while (*d > d0 + 1)
+                st[*d - 2] += st[*d - 1], --*d, u8(o, 0x6a);
+            if (*d == d0)
+                st[(*d)++] = 9, u8(o, 0x41), u8(o, 9);
+            if (take)
+                st[*d - 1] = keep;
+            u8(o, 0x0b);
+        } else if (r % 2) {
+            uint32_t v = (uint32_t)edge_or_random(rng);
+            st[(*d)++] = v;
+            u8(o, 0x41);
+            sleb(o, (int32_t)v);
+        } else {
+            st[(*d)++] = p[(r >> 9) & 1];
+            u8(o, 0x20), u8(o, (uint8_t)((r >> 9) & 1));
+        }
+    }
+}
+
+static void test_folding(sp_rng *rng)
+{
+    for (int it = 0; it < sp_test_iters(600); it++) {
+        uint32_t p[2] = {(uint32_t)edge_or_random(rng), (uint32_t)edge_or_random(rng)}, st[24];
+        int d = 1;
+        buf body = {{0}, 0};
+        put(&body, "\x20\0\x20\1\x73", 5); /* x = p0 ^ p1: a value no run folds in */
+        st[0] = p[0] ^ p[1];
+        random_run(&body, st, &d, 0, p, rng, 0);
+        while (d > 1)
+            st[d - 2] -= st[d - 1], d--, u8(&body, 0x6b);
+        u8(&body, 0x0b);
+        sp_wasm_module *m = NULL;
+        sp_wasm_inst *in = one(&m, "ii:i", &body, NULL);
+        uint64_t args[2] = {p[0], p[1]}, got = 0;
+        char err[SP_ERR_LEN];
+        CHECKF(in && sp_wasm_call(in, 0, args, &got, err) == SP_OK && got == st[0],
+               "folded run %d: %#llx, expected %#x", it, (unsigned long long)got, st[0]);
+        sp_wasm_inst_free(in);
+        sp_wasm_module_free(m);
+    }
+}
+
 int main(void)
 {
     sp_rng rng;
@@ -573,6 +660,7 @@ int main(void)
     test_unary(&rng);
     test_memory(&rng);
     test_control(&rng);
+    test_folding(&rng);
     test_limits();
     test_invalid(&rng);
     test_circom(&rng, SP_TEST_VEC_DIR("multiplier"));

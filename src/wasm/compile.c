@@ -548,6 +548,129 @@ static void fuse(w_ins *code, uint32_t n)
     }
 }
 
+/*
+ * Folding of i32 address arithmetic. circom's code computes most addresses
+ * with runs of i32.const, local.get, i32.add, i32.sub, i32.mul and i32.shl
+ * by a constant: each run, with no branch target inside it, leaves either
+ * one new value c + k L (L a local) or replaces the value under it, x, by
+ * m x + c + k L, all modulo 2^32. Such a run becomes one instruction (the
+ * AFF_ operations; the local and k, when there are any, in the slot after
+ * it) that skips the rest of the run.
+ */
+typedef struct {
+    uint8_t has_x, typed; /* depends on x; the result of an i32 operator */
+    uint32_t m, c, k, l;  /* m x + c + k fp[l] */
+} aff;
+
+#define AFF_MAX_RUN 24
+
+/* One step of the run on the symbolic stack st[*n] (x, when not yet
+ * taken, is under it). Returns 0 when the instruction cannot be folded. */
+static int aff_step(aff *st, int *n, int *x_taken, const w_ins *ins)
+{
+    if (ins->op == W_OP_CONST || ins->op == W_OP_LOCAL_GET) {
+        if (*n == 4)
+            return 0;
+        st[(*n)++] = ins->op == W_OP_CONST ? (aff){0, 0, 0, (uint32_t)ins->b, 0, 0} : (aff){0, 0, 0, 0, 1, ins->a};
+        return 1;
+    }
+    if (ins->op != W_OP_I32_ADD && ins->op != W_OP_I32_SUB && ins->op != W_OP_I32_MUL && ins->op != W_OP_I32_SHL)
+        return 0;
+    if (*n == 0)
+        return 0;
+    if (*n == 1) { /* the left operand is x */
+        if (*x_taken)
+            return 0;
+        *x_taken = 1;
+        st[1] = st[0];
+        st[0] = (aff){1, 0, 1, 0, 0, 0};
+        *n = 2;
+    }
+    aff a = st[*n - 2], b = st[*n - 1], r;
+    int b_const = !b.has_x && !b.k, a_const = !a.has_x && !a.k;
+    if (ins->op == W_OP_I32_MUL || ins->op == W_OP_I32_SHL) {
+        if (ins->op == W_OP_I32_SHL) {
+            if (!b_const)
+                return 0;
+            b.c = 1u << (b.c & 31);
+        }
+        if (!b_const && !a_const)
+            return 0;
+        aff v = b_const ? a : b;
+        uint32_t s = b_const ? b.c : a.c;
+        r = (aff){v.has_x, 1, v.m * s, v.c * s, v.k * s, v.l};
+    } else {
+        uint32_t sg = ins->op == W_OP_I32_SUB ? 0xffffffffu : 1u; /* b's sign */
+        if ((a.has_x && b.has_x) || (a.k && b.k && a.l != b.l))
+            return 0;
+        r = (aff){a.has_x | b.has_x, 1, a.m + sg * b.m, a.c + sg * b.c, a.k + sg * b.k, a.k ? a.l : b.l};
+    }
+    st[*n - 2] = r;
+    (*n)--;
+    return 1;
+}
+
+/* The longest run from code[i] that folds: its length (0: none) and its
+ * value in *out, *x_taken whether it replaces the value under it. */
+static uint32_t aff_run(const w_ins *code, uint32_t n, uint32_t i, const uint8_t *target, aff *out, int *out_x)
+{
+    aff st[4];
+    int depth = 0, x_taken = 0;
+    uint32_t best = 0;
+    for (uint32_t j = i; j < n && j - i < AFF_MAX_RUN; j++) {
+        if ((j > i && target[j]) || !aff_step(st, &depth, &x_taken, &code[j]))
+            break;
+        /* a value of an i32 operator alone on the stack: with x taken it
+         * replaces x; else it is pushed over x */
+        if (depth == 1 && st[0].typed && st[0].has_x == x_taken && j - i >= 1) {
+            best = j - i + 1;
+            *out = st[0];
+            *out_x = x_taken;
+        }
+    }
+    return best;
+}
+
+static void fold_affine(w_ins *code, uint32_t n, uint8_t *target)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        aff v;
+        int x;
+        uint32_t len = aff_run(code, n, i, target, &v, &x);
+        if (!len)
+            continue;
+        uint64_t mc = (uint64_t)v.c << 32 | (x ? v.m : v.k);
+        if (!x && !v.k) {
+            code[i] = (w_ins){W_OP_AFF_CONST, len, v.c};
+        } else if (!x) {
+            code[i] = (w_ins){W_OP_AFF_PUSHL, len, mc};
+            code[i + 1] = (w_ins){W_OP_NOP, v.l, 0};
+        } else {
+            code[i] = (w_ins){v.k ? W_OP_AFF_TOPL : W_OP_AFF_TOP, len, mc};
+            if (v.k)
+                code[i + 1] = (w_ins){W_OP_NOP, v.l, v.k};
+        }
+        i += len - 1;
+    }
+}
+
+/* Marks in target[n] every pc a branch can reach. */
+static void mark_targets(const w_ins *code, uint32_t n, const uint32_t *targets, uint8_t *target)
+{
+    memset(target, 0, n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = code[i].op;
+        if (op == W_OP_BR || op == W_OP_BR_IF || op == W_OP_BR_UNLESS || op == W_OP_JMP) {
+            if (code[i].a < n)
+                target[code[i].a] = 1;
+        } else if (op == W_OP_BR_TABLE) {
+            for (uint64_t k = 0; k <= (uint32_t)code[i].b; k++)
+                if (targets[code[i].a + 3 * k] < n)
+                    target[targets[code[i].a + 3 * k]] = 1;
+        }
+    }
+}
+
 int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
 {
     cstate c;
@@ -572,6 +695,15 @@ int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
         free(c.targets);
         return 0;
     }
+    uint8_t *target = malloc(c.n_code);
+    if (!target) {
+        free(c.code);
+        free(c.targets);
+        return sp_wasm_rd_fail(r, SP_ERR_NOMEM, "out of memory");
+    }
+    mark_targets(c.code, c.n_code, c.targets, target);
+    fold_affine(c.code, c.n_code, target);
+    free(target);
     fuse(c.code, c.n_code);
     c.f->code = c.code;
     c.f->n_code = c.n_code;

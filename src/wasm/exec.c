@@ -499,6 +499,25 @@ L_LGET_ADD32:
     sp[-1] = (uint32_t)((uint32_t)sp[-1] + (uint32_t)fp[ip->a]);
     ip++;
     NEXT;
+/* folded i32 arithmetic (compile.c): a = instructions covered; b = c << 32
+ * | m (or k); the local and k, where used, in the next slot */
+L_AFF_CONST:
+    *sp++ = ip->b;
+    ip += ip->a;
+    goto *labels[ip->op];
+L_AFF_PUSHL:
+    *sp++ = (uint32_t)((uint32_t)(ip->b >> 32) + (uint32_t)ip->b * (uint32_t)fp[ip[1].a]);
+    ip += ip->a;
+    goto *labels[ip->op];
+L_AFF_TOP:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b + (uint32_t)(ip->b >> 32));
+    ip += ip->a;
+    goto *labels[ip->op];
+L_AFF_TOPL:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b + (uint32_t)(ip->b >> 32) +
+                        (uint32_t)ip[1].b * (uint32_t)fp[ip[1].a]);
+    ip += ip->a;
+    goto *labels[ip->op];
 
 oob:
     sp_wasm_trap(in, "out of bounds memory access in %s", func_name(m, (uint32_t)(f - m->funcs), nb));

@@ -259,6 +259,17 @@ EOF
     [ -z "$(ls "$T/state/uploads")" ] && ok "$curve:   its uploads are removed" || bad "$curve:   its uploads are removed"
     kill -TERM "$pid"; wait "$pid"; drc=$?; pid=
     [ "$drc" -eq 0 ] && ok "$curve: clean shutdown" || bad "$curve: clean shutdown (exit $drc)"
+
+    # e. the interpreter's memory limit: a module that needs more is refused, the daemon serves on
+    sed -i 's/^wasm_max_memory = .*/wasm_max_memory = 1/' "$T/d.conf"
+    rm -rf "$T/state"
+    start "run3_$prime" "${cargs[@]}" || { fail=$((fail + 1)); return; }
+    grep -q "circuit cfgw.*memory" "$T/run3_$prime.log" && ok "$curve: wasm_max_memory = 1: the config's circuit is refused, saying why" ||
+        { cp "$T/run3_$prime.log" "$T/out"; bad "$curve: wasm_max_memory = 1: the config's circuit is refused, saying why"; }
+    expect 2 "$curve: wasm_max_memory = 1: registration" cl register --id apiw --zkey "$K/k.zkey" --wasm "$K/merkle.wasm"
+    expect_out "HTTP 422 bad_key: .*merkle.wasm: .*memory" "$curve:   422 bad_key, the memory named"
+    expect 0 "$curve: the daemon serves on" cl healthz
+    kill -TERM "$pid"; wait "$pid"; pid=
 }
 
 one_curve bls12381 bls12-381

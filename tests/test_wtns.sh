@@ -9,7 +9,10 @@
 #      MiMCSponge preimage of test_bn254.sh) for bn128 and bls12381, on
 #      random valid inputs (seed printed; SP_SEED replays): our .wtns equals
 #      snarkjs wtns calculate's byte for byte, with the native field
-#      operations and without; fullprove proofs verify in snarkjs;
+#      operations and without; fullprove proofs verify in snarkjs; the
+#      same for circomlib's EdDSAPoseidonVerifier on bn128 with random keys
+#      and messages signed by circomlibjs (npm), and a signature of another
+#      message fails in both, naming the template ForceEqualIfEnabled;
 #   c. bad inputs exit 2 naming the cause as snarkjs does (a missing
 #      signal, named when the circuit's .sym is beside its .wasm; an extra
 #      one, which circom's code gives size 0, so "too many values"; a wrong
@@ -132,6 +135,61 @@ for spec in "merkle $merkle_bn bn128" "merkle $merkle_bls bls12381" "sha $sha bn
         fullprove_verifies "$name/$prime" "$T/in.json" "$wasm" "$T/k.zkey" "$T/vk.json"
     fi
 done
+
+echo "# b2. EdDSA (circomlib's EdDSAPoseidonVerifier, bn128) on signatures circomlibjs makes"
+# need_circomlibjs BUILD: the node_modules folder of circomlibjs 0.1.7, installed from npm on first use
+need_circomlibjs() {
+    local dir=$1/npm-circomlibjs
+    if [ ! -d "$dir/node_modules/circomlibjs" ]; then
+        mkdir -p "$dir"
+        npm install --no-audit --no-fund --loglevel=error --prefix "$dir" circomlibjs@0.1.7 >"$dir/install.log" 2>&1 ||
+            { echo "npm install circomlibjs@0.1.7 failed:" >&2; cat "$dir/install.log" >&2; return 1; }
+    fi
+    echo "$dir/node_modules"
+}
+jslib=$(need_circomlibjs "$build") || exit 1
+eddsa=$(compile eddsa bn128 'include "circomlib/circuits/eddsaposeidon.circom";
+component main {public [Ax, Ay, M]} = EdDSAPoseidonVerifier();') || exit 1
+# a random key and message per input (from the seed), signed with Poseidon; bad.json: the
+# message of the last one changed by one, its signature kept
+NODE_PATH=$jslib node -e '
+const [seed, n, out] = process.argv.slice(1);
+const fs = require("fs");
+require("circomlibjs").buildEddsa().then((eddsa) => {
+    let s = BigInt(seed) * 6364136223846793005n + 1442695040888963407n;
+    const next = () => { s = (s * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n); return s; };
+    const F = eddsa.babyJub.F, str = (x) => F.toObject(x).toString();
+    let o;
+    for (let k = 1; k <= Number(n); k++) {
+        const prv = Buffer.alloc(32);
+        for (let i = 0; i < 32; i++) prv[i] = Number(next() & 255n);
+        const pub = eddsa.prv2pub(prv);
+        const msg = F.e(((next() << 192n) | (next() << 128n) | (next() << 64n) | next()) % eddsa.babyJub.p);
+        const sig = eddsa.signPoseidon(prv, msg);
+        if (!eddsa.verifyPoseidon(msg, sig, pub)) throw new Error("circomlibjs: its own signature does not verify");
+        o = { enabled: 1, Ax: str(pub[0]), Ay: str(pub[1]), S: sig.S.toString(), R8x: str(sig.R8[0]),
+            R8y: str(sig.R8[1]), M: str(msg) };
+        fs.writeFileSync(`${out}/eddsa${k}.json`, JSON.stringify(o));
+    }
+    o.M = ((BigInt(o.M) + 1n) % eddsa.babyJub.p).toString();
+    fs.writeFileSync(`${out}/eddsa_bad.json`, JSON.stringify(o));
+}).catch((e) => { console.error(e.message); process.exit(1); });' "$seed" 3 "$T" ||
+    { echo "FAIL circomlibjs could not sign"; exit 1; }
+wasm=$eddsa/eddsa_js/eddsa.wasm
+for k in 1 2 3; do
+    same_wtns "eddsa/bn128 signature $k" "$wasm" "$T/eddsa$k.json"
+done
+expect 0 "eddsa/bn128: setup" "$bin" setup --quiet "$eddsa/eddsa.r1cs" "$T/k.zkey"
+expect 0 "eddsa/bn128: export-vkey" "$bin" export-vkey "$T/k.zkey" "$T/vk.json"
+fullprove_verifies "eddsa/bn128" "$T/eddsa3.json" "$wasm" "$T/k.zkey" "$T/vk.json"
+tmpl="Assert Failed. Error in template ForceEqualIfEnabled_[0-9]+ line: [0-9]+"
+expect 2 "eddsa/bn128: a signature of another message" "$bin" wtns calculate "$wasm" "$T/eddsa_bad.json" "$T/bad.wtns"
+expect_out "$tmpl" "  (says: $tmpl)"
+expect 1 "  and wrote nothing" test -e "$T/bad.wtns"
+expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$wasm" "$T/eddsa_bad.json" "$T/sjbad.wtns"
+expect_out "$tmpl" "  (naming the same template)"
+expect 2 "  fullprove refuses it" "$bin" fullprove --quiet "$T/eddsa_bad.json" "$wasm" "$T/k.zkey" "$T/p.json" "$T/pub.json"
+expect_out "$tmpl" "  (says: $tmpl)"
 
 echo "# c. bad inputs"
 wasm=$merkle_bn/merkle_js/merkle.wasm

@@ -12,6 +12,10 @@
 #   need_evm BUILD            prints the node_modules folder of tests/evm/package.json
 #                             (solc, ethereumjs' EVM), installed by npm ci from its
 #                             lock file into BUILD/npm-evm, again when the lock changes
+#   need_daemon NAME BIN      returns when BIN (a snarkpipe) has the daemon; else exits:
+#                             77 (skipped) when libmicrohttpd or libinih is missing,
+#                             1 when they are installed (the build should have it)
+#   need_farm NAME BIN        the same for the farm (BIN's daemon with libpq)
 # With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
@@ -75,4 +79,19 @@ need_evm() {
         cp "$src/package-lock.json" "$dir/.installed"
     fi
     echo "$dir/node_modules"
+}
+
+need_daemon() {
+    "$2" daemon --help 2>&1 | grep -q "built without daemon support" || return 0
+    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
+        echo "$1: the libraries are installed but $2 was built without the daemon"; exit 1
+    fi
+    echo "$1: skipped (no libmicrohttpd/libinih: the daemon is not built; scripts/deps.sh installs them)"; exit 77
+}
+
+need_farm() {
+    need_daemon "$1" "$2"
+    "$2" daemon --help 2>&1 | grep -q "farm.queue, --queue): built in" && return 0
+    if pkg-config --exists libpq 2>/dev/null; then echo "$1: libpq is installed but $2 lacks the farm"; exit 1; fi
+    echo "$1: skipped (no libpq: the farm is not built; scripts/deps.sh installs libpq-dev)"; exit 77
 }

@@ -14,6 +14,11 @@
 #   pg_sql SQL            runs SQL in it (psql, unaligned, tuples only)
 #   pg_restart            stops (fast: sessions are cut) and starts it again
 #   pg_destroy            stops it and removes DIR
+#   pg_test NAME          the farm tests' start, with tests/lib.sh sourced and
+#                         bin set: skips (exit 77) as need_farm does, or when there
+#                         is no PostgreSQL server; makes T (a temporary directory)
+#                         and a cluster; an EXIT trap kill -9s the processes in the
+#                         pids array and removes both (SP_KEEP=1 keeps T)
 #
 # The cluster must not belong to root (initdb refuses): as root, it is made
 # and run as the "postgres" user (Debian's postgresql package makes it),
@@ -65,4 +70,20 @@ pg_destroy() {
     [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR/data" ] && pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w stop >/dev/null 2>&1
     [ -n "${PG_DIR:-}" ] && rm -rf "$PG_DIR"
     PG_DIR=
+}
+
+pg_test() {
+    need_farm "$1" "$bin"
+    pg_find || { echo "$1: skipped (no PostgreSQL server: apt-get install postgresql)"; exit 77; }
+    T=$(mktemp -d "${TMPDIR:-/tmp}/sp_${1%.sh}.XXXXXX")
+    pids=()
+    trap pg_test_end_ EXIT
+    pg_create "$(mktemp -d "${TMPDIR:-/tmp}/sp_${1%.sh}_pg.XXXXXX")" || exit 1
+}
+
+pg_test_end_() {
+    local p
+    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+    pg_destroy
+    [ -n "${SP_KEEP:-}" ] || rm -rf "$T"
 }

@@ -15,20 +15,15 @@ bin=$(cd "$build" 2>/dev/null && pwd)/snarkpipe
 here=$(cd "$(dirname "$0")" && pwd)
 doc=$here/../docs/api.md
 [ -x "$bin" ] || { echo "test_api_doc.sh: $build/snarkpipe not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
-        echo "test_api_doc.sh: the libraries are installed but $bin was built without the daemon"; exit 1
-    fi
-    echo "test_api_doc.sh: skipped (no libmicrohttpd/libinih: the daemon is not built; scripts/deps.sh installs them)"; exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+need_daemon test_api_doc.sh "$bin"
 command -v curl >/dev/null || { echo "test_api_doc.sh: skipped (no curl; scripts/deps.sh installs it)"; exit 77; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_api_doc.XXXXXX")
 pid=
 cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; [ -n "${SP_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
-# shellcheck source=tests/lib.sh
-. "$here/lib.sh"
 ok() { pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 

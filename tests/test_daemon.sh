@@ -28,12 +28,9 @@ build=${1:-build}
 bin=$build/snarkpipe
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$bin" ] || { echo "test_daemon.sh: $bin not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
-        echo "test_daemon.sh: the libraries are installed but $bin was built without the daemon"; exit 1
-    fi
-    echo "test_daemon.sh: skipped (no libmicrohttpd/libinih: the daemon is not built; scripts/deps.sh installs them)"; exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+need_daemon test_daemon.sh "$bin"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_daemon_sh.XXXXXX")
 pid=

@@ -30,18 +30,13 @@ set -u
 build=${1:-build}
 bin=$build/snarkpipe
 [ -x "$bin" ] || { echo "test_daemon_native.sh: $bin not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
-        echo "test_daemon_native.sh: the libraries are installed but $bin was built without the daemon"; exit 1
-    fi
-    echo "test_daemon_native.sh: skipped (no libmicrohttpd/libinih: the daemon is not built)"; exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_daemon test_daemon_native.sh "$bin"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_dnative.XXXXXX")
 pid=
 cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; [ -n "${SP_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
 ok() { pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$T/out" ] && sed 's/^/     | /' "$T/out" | tail -15; }
 

@@ -11,12 +11,9 @@ set -u
 build=${1:-build}
 bin=$build/snarkpipe
 [ -x "$bin" ] || { echo "test_daemon_page.sh: $bin not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
-        echo "test_daemon_page.sh: the libraries are installed but $bin was built without the daemon"; exit 1
-    fi
-    echo "test_daemon_page.sh: skipped (no libmicrohttpd/libinih: the daemon is not built; scripts/deps.sh installs them)"; exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_daemon test_daemon_page.sh "$bin"
 chromium=$(command -v chromium || true)
 [ -n "$chromium" ] || { echo "test_daemon_page.sh: skipped (no chromium; Debian: apt-get install chromium, or scripts/deps.sh)"; exit 77; }
 command -v node >/dev/null || { echo "test_daemon_page.sh: skipped (no node, which decodes the screenshot; Debian: apt-get install nodejs)"; exit 77; }

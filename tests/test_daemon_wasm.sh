@@ -29,19 +29,14 @@ build=${1:-build}
 bin=$build/snarkpipe
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$bin" ] || { echo "test_daemon_wasm.sh: $bin not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    if pkg-config --exists libmicrohttpd inih 2>/dev/null; then
-        echo "test_daemon_wasm.sh: the libraries are installed but $bin was built without the daemon"; exit 1
-    fi
-    echo "test_daemon_wasm.sh: skipped (no libmicrohttpd/libinih: the daemon is not built)"; exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+need_daemon test_daemon_wasm.sh "$bin"
 command -v node >/dev/null && command -v npm >/dev/null || { echo "test_daemon_wasm.sh: node and npm are required"; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_dwasm.XXXXXX")
 pid=
 cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; [ -n "${SP_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
 ok() { pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$T/out" ] && sed 's/^/     | /' "$T/out" | tail -15; }
 snarkjs=$(need_snarkjs "$build") || exit 1

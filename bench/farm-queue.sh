@@ -6,8 +6,9 @@
 # submitted, not through HTTP), on a throwaway PostgreSQL cluster
 # (tests/pg.sh). For each size, one row:
 #   - claim p50 / p99 ms: the server time of the daemon's own claim
-#     statements during the drain (parse + bind + execute as PostgreSQL
-#     logged them, log_min_duration_statement = 0), and their count;
+#     statements during the drain (parse, when there is one, + bind +
+#     execute as PostgreSQL logged them, log_min_duration_statement = 0;
+#     the daemon prepares its claim once per connection), and their count;
 #   - drain partitions/s: proofs stored per second over the window
 #     (SECONDS long, started once the first claims came);
 #   - plan: the claim's plan (EXPLAIN of the statement the daemon logged,
@@ -79,14 +80,14 @@ pct() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- -"; exit } i = i
 # the claim statements' server ms (parse + bind + execute) logged from byte offset $1 on
 claim_ms() {
     tail -c +"$(($1 + 1))" "$PG_DIR/server.log" | awk '
-        /duration: [0-9.]+ ms +(parse|bind|execute) <unnamed>: WITH d AS \(SELECT \* FROM unnest/ {
+        /duration: [0-9.]+ ms +(parse|bind|execute) [^ ]+: WITH d AS \(SELECT \* FROM unnest/ {
             for (i = 1; i < NF; i++) if ($i == "duration:") ms = $(i + 1)
             acc += ms
-            if ($0 ~ / execute <unnamed>:/) { print acc; acc = 0 } }'
+            if ($0 ~ / execute [^ ]+: WITH/) { print acc; acc = 0 } }'
 }
 # the last claim statement the daemon ran, and its parameters, as a PREPARE and an EXECUTE
 last_claim() {
-    awk '/execute <unnamed>: WITH d AS \(SELECT \* FROM unnest/ { sub(/^.*execute <unnamed>: /, ""); s = $0; want = 1; next }
+    awk '/execute [^ ]+: WITH d AS \(SELECT \* FROM unnest/ { sub(/^.*execute [^ ]+: WITH/, "WITH"); s = $0; want = 1; next }
          want && /DETAIL: +parameters:/ { sub(/^.*parameters: /, ""); p = $0; want = 0 }
          END { gsub(/\$[0-9]+ = /, "", p); print "PREPARE bench_claim AS " s ";"; print "EXECUTE bench_claim(" p ");" }' "$PG_DIR/server.log"
 }
@@ -98,7 +99,7 @@ printf '|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n'
 for n in $sizes; do
     cl pause >/dev/null
     for _ in $(seq 100); do [ "$(pg_sql "SELECT count(*) FROM sp_parts WHERE state = 'claimed'")" = 0 ] && break; sleep 0.2; done
-    pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs CASCADE" >/dev/null
+    pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs, sp_attempts CASCADE" >/dev/null
     f0=$(date +%s.%N)
     pg_sql "WITH j AS (INSERT INTO sp_jobs (circuit_digest, circuit_name, native, n_public, priority, n_parts, n_left, submitted_by, client)
               SELECT t.digest, 'c', false, t.n_public, 0, 10, 10, 'bench', 'bench' FROM bench_tpl t, generate_series(1, $((n / 10)))

@@ -122,6 +122,6 @@ for n in 0 1 2 3; do
                 else printf "| 1 | none (one daemon alone) | %d | %.2f | %.2f | - | - | - | - | - |\n", p, s, p / s }'
     for p in "${dp[@]}"; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     dp=()
-    [ "$n" -gt 0 ] && pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs CASCADE" >/dev/null
+    [ "$n" -gt 0 ] && pg_sql "SET client_min_messages = warning; TRUNCATE sp_jobs, sp_attempts CASCADE" >/dev/null
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

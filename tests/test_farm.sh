@@ -34,7 +34,7 @@
 #   j. memory-aware claiming: n4 with farm.memory of 2.5 partitions never
 #      holds 3 at once (from the attempts' times), and finishes the job;
 #   k. retention: a node asking for a short result_ttl deletes no job
-#      another live node asks to keep;
+#      another live node asks to keep; a job deleted takes its attempts;
 #   l. a schema-1 database (made with SP_QUEUE_SCHEMA_STOP=1) holding a
 #      queued and a claimed partition is migrated by a starting node and
 #      its job completes;
@@ -48,31 +48,14 @@ bin=$build/snarkpipe
 tool=$build/tests/tool_witnesses
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$bin" ] && [ -x "$tool" ] || { echo "test_farm.sh: $bin or $tool not found (build first)"; exit 1; }
-if "$bin" daemon --help 2>&1 | grep -q "built without daemon support"; then
-    echo "test_farm.sh: skipped (no libmicrohttpd/libinih: the daemon is not built)"; exit 77
-fi
-if ! "$bin" daemon --help 2>&1 | grep -q "farm.queue, --queue): built in"; then
-    if pkg-config --exists libpq 2>/dev/null; then echo "test_farm.sh: libpq is installed but $bin lacks the farm"; exit 1; fi
-    echo "test_farm.sh: skipped (no libpq: the farm is not built; scripts/deps.sh installs libpq-dev)"; exit 77
-fi
-# shellcheck source=tests/pg.sh
-. "$here/pg.sh"
-pg_find || { echo "test_farm.sh: skipped (no PostgreSQL server: apt-get install postgresql)"; exit 77; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_farm.XXXXXX")
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    pg_destroy
-    [ -n "${SP_KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
+# shellcheck source=tests/pg.sh
+. "$here/pg.sh"
+pg_test test_farm.sh
 ok() { pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; } # check NAME CONDITION
-pg_create "$(mktemp -d "${TMPDIR:-/tmp}/sp_test_farm_pg.XXXXXX")" || exit 1
 
 # ---- circuits, keys, witnesses and their public inputs ----
 mk() { # mk NAME CONSTRAINTS PUBLIC SEED WITNESSES
@@ -139,7 +122,7 @@ cl() { local i=$1; shift; "$bin" client --addr "unix:$T/d$i.sock" --timeout-ms 6
 start 1 n1
 start 2 n2
 start 3 n3
-check "the farm's schema is made (version 2)" '[ "$(pg_sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 2 ]'
+check "the farm's schema is made (version 3)" '[ "$(pg_sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 3 ]'
 check "three nodes in the farm" '[ "$(pg_sql "SELECT count(*) FROM sp_nodes")" = 3 ]'
 expect 0 "status names the farm node" cl 1 status
 expect_out '"farm":\{"node":"n1"' "status: farm member"
@@ -503,10 +486,13 @@ expect 0 "resume n2" cl 2 resume
 # n1 and n2 ask for 30 minutes, n4 now for 1 s; one job asks for an hour itself
 start4 n4f '' '' 's/^poll = 500ms/poll = 100ms/; s/^result_ttl = 30m/result_ttl = 1s/'
 check "n4 asks for 1 s of retention" 'wait_sql "SELECT count(*) FROM sp_nodes WHERE name = '"'"'n4'"'"' AND keep_ms = 1000" 1'
+wid=$(jid_of wedged)
+check "the wedged job has its attempts" '[ "$(pg_sql "SELECT count(*) FROM sp_attempts WHERE job_id = $wid")" -ge 2 ]'
 pg_sql "UPDATE sp_jobs SET finished_at = now() - interval '20 minutes' WHERE request_id IN ('q4', 'mem');
-        UPDATE sp_jobs SET finished_at = now() - interval '40 minutes' WHERE request_id IN ('nobody', 'overran');
+        UPDATE sp_jobs SET finished_at = now() - interval '40 minutes' WHERE request_id IN ('nobody', 'overran', 'wedged');
         UPDATE sp_jobs SET keep_ms = 3600000 WHERE request_id = 'overran'" >/dev/null
 check "a job finished longer ago than every retention is deleted" 'wait_sql "SELECT count(*) FROM sp_jobs WHERE request_id = '"'"'nobody'"'"'" 0 900'
+check "  and its attempts with it" 'wait_sql "SELECT count(*) FROM sp_jobs WHERE id = $wid" 0 && [ "$(pg_sql "SELECT count(*) FROM sp_attempts WHERE job_id = $wid")" = 0 ]'
 s0=$(cl 4 metrics | awk '$1 == "snarkpipe_farm_db_statements_total{side=\"worker\"}" {print $2}')
 for _ in $(seq 600); do # n4's housekeeping has run several times since (every 4 polls)
     [ "$(cl 4 metrics | awk '$1 == "snarkpipe_farm_db_statements_total{side=\"worker\"}" {print $2}')" -gt $((s0 + 60)) ] && break; sleep 0.1
@@ -536,7 +522,7 @@ rm -f "$T/ready5"; "$bin" daemon --config "$T/d5.conf" 2>>"$T/n5.log" & dpid[5]=
 for _ in $(seq 300); do [ -s "$T/ready5" ] && break; sleep 0.1; done
 mkdir -p "$T/res/old"
 expect 0 "a node on it migrates it and proves the old job" cl 5 await --wait-ms 60000 --out-dir "$T/res/old" old
-check "schema version 2 now" '[ "$(v1sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 2 ]'
+check "schema version 3 now" '[ "$(v1sql "SELECT value FROM sp_meta WHERE key = '"'"'schema_version'"'"'")" = 3 ]'
 check "the old job's proofs answer its witnesses" 'cmp -s "$T/res/old/public_0.json" "$T/wA_3.pub.json" && cmp -s "$T/res/old/public_1.json" "$T/wA_4.pub.json"'
 check "the claim of the dead node was an attempt, expired" '[ "$(v1sql "SELECT outcome FROM sp_attempts WHERE idx = 1 ORDER BY epoch LIMIT 1")" = expired ]'
 kill -TERM "${dpid[5]}"; wait "${dpid[5]}"

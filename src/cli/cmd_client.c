@@ -553,7 +553,8 @@ static int cmd_submit(client *c, int prove)
     free(m.buf);
     if (rc)
         return rc;
-    if (r.status == 202 && answer_str(&r, "job_id", id, sizeof id)) {
+    /* 200 to a submit: its request id names a job that proves the same (a retry) */
+    if ((r.status == 202 || (!prove && r.status == 200)) && answer_str(&r, "job_id", id, sizeof id)) {
         if (prove) {
             c->wait_ms -= first;
             rc = await_loop(c, id);

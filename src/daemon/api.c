@@ -433,7 +433,9 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
         job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, n, in.inputs ? NULL : in.data,
                       in.inputs ? NULL : in.len, NULL, 0, in.inputs, json_in};
         size_t qpos = 0;
-        int code = sp_dmn_jobs_submit(d, c, &s, &j, &qpos, err);
+        int max_queued;
+        const char *client = sp_dmn_req_client(r, &max_queued);
+        int code = sp_dmn_jobs_submit_for(d, client, max_queued, c, &s, &j, &qpos, err);
         if (code == 200) {
             for (size_t k = 0; w && k < in.n; k++)
                 free(w[k]);
@@ -445,7 +447,8 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
                 free(w[k]);
             if (code == 503) /* only for what passes: a job that can never fit is a 4xx (no retry loop) */
                 sp_dmn_http_header(r, "Retry-After", "1");
-            sp_dmn_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 503 ? "busy" : code == 413
+            sp_dmn_http_error(r, code, code == 409 ? "duplicate_request_id" : code == 429 ? "too_many_queued"
+                              : code == 503 ? "busy" : code == 413
                               ? "too_many_partitions" : code == 422 ? "job_too_large" : code == 500 ? "state_write_failed"
                               : "bad_request", "%s", err);
         } else {
@@ -471,7 +474,8 @@ typedef struct {
 
 /* Checks every witness against the circuit (its public inputs recorded
  * for the assembler), or encodes the native inputs (seed, partition:
- * little-endian), and submits. Returns 1 when accepted, 0 after
+ * little-endian), and submits. Returns 1 when accepted, 2 when the
+ * request id names a job that proves the same (ok->id), 0 after
  * answering. */
 static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri, farm_ok *ok)
 {
@@ -514,7 +518,8 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
         pub[k] = buf + k * np * 32;
     }
     if (!code) {
-        farm_job j = {ri, in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub};
+        farm_job j = {ri, in->circuit, in->has_rid ? in->request_id : NULL, in->priority, n, inp, len, pub, NULL, 0};
+        j.client = sp_dmn_req_client(r, &j.max_queued);
         code = sp_dmn_farm_submit(d, &j, ok->id, &ok->ahead, err);
         ok->n = n;
     }
@@ -522,8 +527,8 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
     free(pub);
     free(len);
     free(buf);
-    if (code == 202)
-        return 1;
+    if (code == 202 || code == 200)
+        return code == 202 ? 1 : 2;
     if (code == 503)
         sp_dmn_http_header(r, "Retry-After", "1");
     sp_dmn_http_error(r, code, code == 400 ? "bad_witness" : code == 404 ? "unknown_circuit" : code == 409
@@ -615,7 +620,10 @@ void sp_dmn_api_jobs_submit(sp_dmn *d, dreq *r)
     if (sp_dmn_farm_on(d)) {
         sub_in in;
         farm_ok ok;
-        if (farm_submit(d, r, &in, &ok))
+        int done = farm_submit(d, r, &in, &ok);
+        if (done == 2) /* a retry of a submit, perhaps through another node: its job as GET shows it */
+            sp_dmn_farm_api_get(d, r, ok.id, 0, 0);
+        else if (done)
             farm_accepted(r, &in, &ok);
         sub_free(&in);
         return;

@@ -378,6 +378,9 @@ void sp_dmn_conf_free(sp_dmn_conf *c)
     free(c->circuits);
     c->circuits = NULL;
     c->n_circuits = 0;
+    free(c->clients);
+    c->clients = NULL;
+    c->n_clients = 0;
 }
 
 sp_status sp_dmn_conf_finish(sp_dmn_conf *c, char err[SP_ERR_LEN])
@@ -526,6 +529,49 @@ static int circuit_key(ini_ctx *x, const char *id, const char *key, const char *
     return 1;
 }
 
+/* One line of a [client.NAME] section. */
+static int client_key(sp_dmn_conf *c, const char *name, const char *key, const char *v, char err[SP_ERR_LEN])
+{
+    if (!valid_circuit_id(name)) {
+        snprintf(err, SP_ERR_LEN, "[client.%.80s]: a name is 1 to 63 characters of [A-Za-z0-9._:-]", name);
+        return 0;
+    }
+    size_t i = 0;
+    while (i < c->n_clients && strcmp(c->clients[i].name, name))
+        i++;
+    if (i == c->n_clients) {
+        sp_dmn_conf_client *nc = realloc(c->clients, (c->n_clients + 1) * sizeof *nc);
+        if (!nc) {
+            snprintf(err, SP_ERR_LEN, "out of memory");
+            return 0;
+        }
+        c->clients = nc;
+        memset(&nc[i], 0, sizeof nc[i]);
+        snprintf(nc[i].name, sizeof nc[i].name, "%s", name);
+        c->n_clients++;
+    }
+    sp_dmn_conf_client *e = &c->clients[i];
+    long long n = 0;
+    char *end = NULL;
+    if (!strcmp(key, "token_file") && strlen(v) < sizeof e->token_file) {
+        snprintf(e->token_file, sizeof e->token_file, "%s", v);
+        return 1;
+    }
+    if (!strcmp(key, "max_queued")) {
+        errno = 0;
+        n = strtoll(v, &end, 10);
+        if (!errno && end != v && !*end && n >= 0 && n <= 1 << 30) {
+            e->max_queued = (int)n;
+            return 1;
+        }
+        snprintf(err, SP_ERR_LEN, "[client.%s] max_queued: '%.80s' is not an integer from 0 to 2^30", name, v);
+        return 0;
+    }
+    snprintf(err, SP_ERR_LEN, strcmp(key, "token_file") ? "[client.%s]: unknown key '%s' (token_file, max_queued)"
+             : "[client.%s] %s: path too long", name, key);
+    return 0;
+}
+
 static int on_ini_line(void *user, const char *section, const char *name, const char *value)
 {
     ini_ctx *x = user;
@@ -533,6 +579,8 @@ static int on_ini_line(void *user, const char *section, const char *name, const 
     int ok = 0;
     if (!strncmp(section, "circuit.", 8)) {
         ok = circuit_key(x, section + 8, name, value, err);
+    } else if (!strncmp(section, "client.", 7)) {
+        ok = client_key(x->c, section + 7, name, value, err);
     } else {
         const opt *o = find_opt(section, name);
         if (!o) {
@@ -595,6 +643,11 @@ sp_status sp_dmn_conf_load_file(sp_dmn_conf *c, const char *path, char err[SP_ER
         snprintf(err, SP_ERR_LEN, "%.60s:%d: %.180s", path, line, x.failed ? x.err : "syntax error (or line over 200 bytes)");
         return SP_ERR_INVALID_ARG;
     }
+    for (size_t i = 0; i < c->n_clients; i++)
+        if (!*c->clients[i].token_file) {
+            snprintf(err, SP_ERR_LEN, "%.60s: [client.%s]: give its token_file", path, c->clients[i].name);
+            return SP_ERR_INVALID_ARG;
+        }
     if (check_circuits(c, x.err)) {
         snprintf(err, SP_ERR_LEN, "%.60s: %.190s", path, x.err);
         return SP_ERR_INVALID_ARG;
@@ -823,6 +876,9 @@ void sp_dmn_conf_print(FILE *f, const sp_dmn_conf *c)
         fprintf(f, "preload = %s\n", e->preload ? "yes" : "no");
         sp_dmn_native_print(f, &e->native);
     }
+    for (size_t i = 0; i < c->n_clients; i++)
+        fprintf(f, "\n[client.%s]\ntoken_file = %s\nmax_queued = %d\n", c->clients[i].name, c->clients[i].token_file,
+                c->clients[i].max_queued);
 }
 
 /* ---- SIGHUP ---- */
@@ -880,5 +936,14 @@ int sp_dmn_conf_reload(sp_dmn_conf *live, const sp_dmn_conf *fresh, size_t *firs
     free(live->circuits);
     live->circuits = nc;
     live->n_circuits = fresh->n_circuits;
+    /* the clients as the file has them now (their tokens are read again) */
+    sp_dmn_conf_client *ncl = fresh->n_clients ? malloc(fresh->n_clients * sizeof *ncl) : NULL;
+    if (fresh->n_clients && !ncl)
+        return -1;
+    if (ncl)
+        memcpy(ncl, fresh->clients, fresh->n_clients * sizeof *ncl);
+    free(live->clients);
+    live->clients = ncl;
+    live->n_clients = fresh->n_clients;
     return changed;
 }

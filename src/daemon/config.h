@@ -20,6 +20,9 @@
  *   [circuit.ID]   zkey = PATH, native = porep-like, preset = NAME,
  *                  challenges = N, layers = N, ... (daemon/native.h)
  * and are registered at start (and, for new sections, at SIGHUP).
+ * Clients, each with its own bearer token (taken besides server.token_file;
+ * read again at SIGHUP) and limit on unfinished jobs:
+ *   [client.NAME]  token_file = PATH, max_queued = N (0 = no limit)
  */
 #ifndef SP_DAEMON_CONFIG_H
 #define SP_DAEMON_CONFIG_H
@@ -44,6 +47,14 @@ typedef struct {
     int preload; /* default 1 */
     sp_dmn_native native; /* a native circuit: its jobs carry inputs, not witnesses */
 } sp_dmn_conf_circuit;
+
+/* A [client.NAME] section: a bearer token the daemon takes besides
+ * server.token_file, with its own limit on queued jobs. */
+typedef struct {
+    char name[64];
+    char token_file[SP_DMN_CONF_PATH];
+    int max_queued; /* jobs queued at once (farm mode: in the whole farm); 0 = no limit */
+} sp_dmn_conf_client;
 
 typedef struct {
     /* engine knobs; the strings live in the arrays below (eng.backends
@@ -108,6 +119,10 @@ typedef struct {
     sp_dmn_conf_circuit *circuits;
     size_t n_circuits;
 
+    /* [client.NAME] sections, in file order */
+    sp_dmn_conf_client *clients;
+    size_t n_clients;
+
     /* where the file came from, and the flags, for SIGHUP */
     char config_path[SP_DMN_CONF_PATH];
 } sp_dmn_conf;
@@ -115,7 +130,7 @@ typedef struct {
 /* On output: *c holds the defaults (no file, no flags). */
 void sp_dmn_conf_defaults(sp_dmn_conf *c);
 
-/* Frees c->circuits. */
+/* Frees c->circuits and c->clients. */
 void sp_dmn_conf_free(sp_dmn_conf *c);
 
 /*

@@ -84,28 +84,6 @@ void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q)
 
 /* ---- submit ---- */
 
-/* Who submits, as the per-client limit counts: the bearer token this
- * node takes (a digest of it, never the token), else the node itself. */
-static void client_id(sp_dmn *d, char out[40])
-{
-    char tok[4096];
-    sp_dmn_token(d, tok, sizeof tok);
-    if (!*tok) {
-        snprintf(out, 40, "node:%.33s", d->farm->name);
-        return;
-    }
-    sp_sha256_ctx h;
-    uint8_t dg[32];
-    sp_sha256_init(&h);
-    sp_sha256_update(&h, "snarkpipe farm client\n", 22);
-    sp_sha256_update(&h, tok, strlen(tok));
-    sp_sha256_final(dg, &h);
-    memset(tok, 0, sizeof tok);
-    snprintf(out, 40, "token:");
-    for (int i = 0; i < 16; i++)
-        snprintf(out + 6 + 2 * i, 3, "%02x", dg[i]);
-}
-
 int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char err[SP_ERR_LEN])
 {
     sp_dmn_farm *f = d->farm;
@@ -141,13 +119,34 @@ int sp_dmn_farm_lookup(sp_dmn *d, const char *circuit, farm_circuit *out, char e
     return code;
 }
 
+/* What a job proves, as a request_id used again is compared: the
+ * circuit by content (nodes name it their own ways) and each input's
+ * bytes; not its priority. */
+static void payload_digest(uint8_t out[32], const farm_job *j)
+{
+    sp_sha256_ctx h;
+    uint8_t b[8];
+    sp_sha256_init(&h);
+    sp_sha256_update(&h, "snarkpipe farm job\n", 19);
+    sp_sha256_update(&h, j->fc->digest, strlen(j->fc->digest) + 1);
+    for (size_t k = 0; k < j->n; k++) {
+        for (int i = 0; i < 8; i++)
+            b[i] = (uint8_t)((uint64_t)j->input_len[k] >> (8 * i));
+        sp_sha256_update(&h, b, 8);
+        sp_sha256_update(&h, j->input[k], j->input_len[k]);
+    }
+    sp_sha256_final(out, &h);
+}
+
 int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN])
 {
     sp_dmn_farm *f = d->farm;
-    char client[40];
-    client_id(d, client);
-    sp_dmn_q_job qj = {j->request_id, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
-                   j->input, j->input_len, j->expect_pub, f->name, client, d->cfg.max_queued_per_client,
+    char client[SP_DMN_CLIENT_LEN];
+    uint8_t payload[32];
+    snprintf(client, sizeof client, *j->client ? "%s" : "node:%.33s", *j->client ? j->client : f->name);
+    payload_digest(payload, j);
+    sp_dmn_q_job qj = {j->request_id, payload, j->circuit, j->fc->digest, j->fc->native, j->priority, j->fc->n_public, j->n,
+                   j->input, j->input_len, j->expect_pub, f->name, client, j->max_queued,
                    d->cfg.result_ttl_ms, d->cfg.job_deadline_ms};
     sp_dmn_queue *q = sp_dmn_farm_conn_get(f, err);
     if (!q)
@@ -155,7 +154,7 @@ int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahea
     int64_t jid = 0;
     int code = sp_dmn_q_submit(q, &qj, &jid, ahead, err);
     sp_dmn_farm_conn_put(f, q);
-    if (code == 202 || code == 409)
+    if (code == 202 || code == 200 || code == 409)
         snprintf(id, 40, "f%lld", (long long)jid);
     if (code == 202)
         SP_DMN_LOGD("farm: job f%lld submitted (%s, %zu partitions, priority %d)", (long long)jid, j->circuit, j->n,

@@ -62,6 +62,8 @@ struct dreq {
     int no_memory;    /* a chunked body went over server.body_memory */
     size_t reserved;  /* bytes of server.body_memory this request holds */
     int answered;     /* a response is queued */
+    char client[SP_DMN_CLIENT_LEN]; /* who the bearer token names (sp_dmn_auth) */
+    int max_queued;   /* and its limit on queued jobs */
     int n_hdr;
     char hdr[MAX_RESP_HEADERS][2][128];
 };
@@ -217,21 +219,19 @@ static const route *find_route(const char *method, const char *url, int *path_kn
     return NULL;
 }
 
-static int token_ok(sp_dmn *d, struct MHD_Connection *con)
+/* The bearer token checked, its client recorded in r. */
+static int token_ok(sp_dmn *d, dreq *r)
 {
-    char tok[sizeof d->token];
-    sp_dmn_token(d, tok, sizeof tok);
-    if (!tok[0])
-        return 1;
-    const char *h = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Authorization");
-    if (!h || strncasecmp(h, "Bearer ", 7) != 0)
-        return 0;
-    h += 7;
-    size_t a = strlen(h), b = strlen(tok);
-    unsigned char diff = (unsigned char)(a != b);
-    for (size_t i = 0; i < b; i++) /* same time whatever the first wrong byte */
-        diff |= (unsigned char)(tok[i] ^ (i < a ? h[i] : 0));
-    return diff == 0;
+    const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
+    if (h && strncasecmp(h, "Bearer ", 7) != 0)
+        h = NULL;
+    return sp_dmn_auth(d, h ? h + 7 : NULL, r->client, &r->max_queued);
+}
+
+const char *sp_dmn_req_client(const dreq *r, int *max_queued)
+{
+    *max_queued = r->max_queued;
+    return r->client;
 }
 
 typedef struct {
@@ -338,7 +338,7 @@ static void admit_body(sp_dmn *d, dreq *r, unsigned long long n)
 static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
 {
     int known;
-    char allow[64], tok[8];
+    char allow[64];
     framing fr = {0, 0};
     if (take_bad_url(r->con)) {
         sp_dmn_http_error(r, 400, "bad_request", "the URL holds a control byte (such as %%00), escaped or not");
@@ -350,11 +350,10 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
                           "with Transfer-Encoding");
         return;
     }
-    sp_dmn_token(d, tok, sizeof tok);
-    if (!tok[0] && !l->addr.is_unix && cross_site(d, r, l))
+    if (!sp_dmn_auth_on(d) && !l->addr.is_unix && cross_site(d, r, l))
         return;
     const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
-    if (rt && !rt->open && !token_ok(d, r->con)) {
+    if (rt && !rt->open && !token_ok(d, r)) {
         const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
         sp_dmn_http_header(r, "WWW-Authenticate", "Bearer realm=\"snarkpipe\"");
         sp_dmn_http_error(r, 401, "unauthorized", h ? "wrong bearer token" : "this daemon needs a bearer token "

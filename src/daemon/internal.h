@@ -198,6 +198,7 @@ typedef struct djob {
     char circuit_id[64];
     uint8_t payload[32];       /* SHA-256 of its circuit and inputs: a reused request id is compared with it */
     int has_payload;           /* 0: a result restored without one (never equal) */
+    char client[40];           /* who submitted it (sp_dmn_auth; "" restored): its unfinished jobs are limited */
     dcircuit *circ;            /* referenced until the job finishes */
     int priority;
     size_t n_parts;
@@ -261,6 +262,10 @@ typedef struct {
  * directory cannot record it), 503 (engine full for now, or shutting
  * down), 400. The circuit reference passes to the job on success. */
 int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN]);
+/* The same for a client (sp_dmn_auth's; NULL: none): also 429 when
+ * max_queued > 0 and it has that many jobs not finished. */
+int sp_dmn_jobs_submit_for(sp_dmn *d, const char *client, int max_queued, dcircuit *c, const job_spec *s, djob **out,
+                           size_t *queue_pos, char err[SP_ERR_LEN]);
 /* At start, from the state directory: resubmits an accepted job under its
  * id, or, when why_bad says it cannot run (or the circuit is gone, or a
  * witness is bad), records it as failed. */
@@ -436,6 +441,8 @@ const char *sp_dmn_req_path(const dreq *r);     /* the URL path */
 const char *sp_dmn_req_method(const dreq *r);
 const char *sp_dmn_req_arg(const dreq *r, const char *name);    /* query argument or NULL */
 const char *sp_dmn_req_header(const dreq *r, const char *name); /* request header or NULL */
+/* Who sent the request and its limit on queued jobs (sp_dmn_auth). */
+const char *sp_dmn_req_client(const dreq *r, int *max_queued);
 const uint8_t *sp_dmn_req_body(const dreq *r, size_t *len);
 
 /* Answers with body (malloc'ed, taken) of content type ct. */
@@ -531,9 +538,13 @@ typedef struct {
     const uint8_t *const *input;   /* n .wtns files, or n native inputs of 12 bytes (seed, partition; LE) */
     const size_t *input_len;
     const uint8_t *const *expect_pub; /* .wtns jobs: each witness's public inputs (n_public * 32 bytes) */
+    const char *client;            /* sp_dmn_auth's: "" = this node's own */
+    int max_queued;                /* the client's limit on queued jobs in the farm (0 = none) */
 } farm_job;
-/* Puts j in the queue: 202 (id set), 409 (id: the job the request id
- * names), 503, 500; err says why. */
+/* Puts j in the queue: 202 (id set), 200 (id: the job the request id
+ * names, which proves what j does: nothing queued), 409 (id: the job the
+ * request id names, which proves something else), 429, 503, 500; err
+ * says why. */
 int sp_dmn_farm_submit(sp_dmn *d, const farm_job *j, char id[40], uint64_t *ahead, char err[SP_ERR_LEN]);
 /* GET /v1/jobs/KEY (and /v1/prove's wait, strict: codes by outcome). */
 void sp_dmn_farm_api_get(sp_dmn *d, dreq *r, const char *key, long wait_ms, int strict);
@@ -568,6 +579,7 @@ struct sp_dmn {
     sp_dmn_conf cfg;              /* live configuration; reloadable fields under cfg_mu */
     pthread_mutex_t cfg_mu;
     char token[4096];          /* "" = no auth; under cfg_mu */
+    char (*client_tokens)[4096]; /* cfg.n_clients tokens, in cfg.clients' order; under cfg_mu */
     int argc;
     char **argv;
     sp_engine *eng;
@@ -613,6 +625,20 @@ size_t sp_dmn_max_body(sp_dmn *d);
 long sp_dmn_max_wait(sp_dmn *d);
 /* Copies the token ("" = none) under cfg_mu. */
 void sp_dmn_token(sp_dmn *d, char *out, size_t out_len);
+/* 1 when requests need a bearer token (server.token_file or a [client.NAME]). */
+int sp_dmn_auth_on(sp_dmn *d);
+/*
+ * Who a request's bearer token (NULL: none) names, compared in the same
+ * time whatever its first wrong byte.
+ * Returns 1 when it may come in: *client "" when the daemon takes no
+ * token, else "token:" and a digest of the token (never the token; the
+ * farm counts a client by it, across nodes), *max_queued its limit on
+ * queued jobs (a [client.NAME]'s max_queued; on a farm node,
+ * farm.max_queued_per_client for server.token_file or no token; else 0 =
+ * none). 0 when it may not.
+ */
+#define SP_DMN_CLIENT_LEN 40
+int sp_dmn_auth(sp_dmn *d, const char *bearer, char client[SP_DMN_CLIENT_LEN], int *max_queued);
 
 
 #endif

@@ -347,9 +347,22 @@ static int never_fits(sp_dmn *d, const dcircuit *c, size_t n, char err[SP_ERR_LE
     return 0;
 }
 
+/* 1 when client already has max jobs not finished (err says so). */
+static int client_full_locked(const djobs *t, const char *client, int max, char err[SP_ERR_LEN])
+{
+    int n = 0;
+    for (const djob *x = t->head; x; x = x->next)
+        n += !x->finished && !strcmp(x->client, client);
+    if (n < max)
+        return 0;
+    snprintf(err, SP_ERR_LEN, "this client has %d jobs not finished, the most it may (its max_queued): await some "
+             "first", n);
+    return 1;
+}
+
 /* Under submit_mu: the checks, the id, the state file, the engine. */
-static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, djob **again, size_t *queue_pos,
-                         char err[SP_ERR_LEN])
+static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, int max_queued, djob *j, djob **again,
+                         size_t *queue_pos, char err[SP_ERR_LEN])
 {
     pthread_mutex_lock(&d->jobs.mu);
     djob *held = *j->request_id ? find_request_locked(&d->jobs, j->request_id) : NULL;
@@ -368,6 +381,10 @@ static int submit_locked(sp_dmn *d, dcircuit *c, const job_spec *s, djob *j, djo
             snprintf(err, SP_ERR_LEN, "the daemon is shutting down and takes no new jobs");
         pthread_mutex_unlock(&d->jobs.mu);
         return held ? 409 : 503;
+    }
+    if (max_queued > 0 && client_full_locked(&d->jobs, j->client, max_queued, err)) {
+        pthread_mutex_unlock(&d->jobs.mu);
+        return 429;
     }
     if (s->id)
         snprintf(j->id, sizeof j->id, "%s", s->id);
@@ -431,6 +448,12 @@ static int keep_texts(djob *j, const job_spec *s)
 
 int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, size_t *queue_pos, char err[SP_ERR_LEN])
 {
+    return sp_dmn_jobs_submit_for(d, NULL, 0, c, s, out, queue_pos, err);
+}
+
+int sp_dmn_jobs_submit_for(sp_dmn *d, const char *client, int max_queued, dcircuit *c, const job_spec *s, djob **out,
+                           size_t *queue_pos, char err[SP_ERR_LEN])
+{
     *out = NULL;
     if (s->request_id && strlen(s->request_id) > 127) {
         snprintf(err, SP_ERR_LEN, "request_id longer than 127 bytes");
@@ -453,6 +476,7 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
     j->watchers = 1;
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
+    snprintf(j->client, sizeof j->client, "%s", client ? client : "");
     payload_digest(j->payload, c->id, s, c->n_vars);
     j->has_payload = 1;
     if (s->json_inputs && keep_texts(j, s)) {
@@ -461,7 +485,7 @@ int sp_dmn_jobs_submit(sp_dmn *d, dcircuit *c, const job_spec *s, djob **out, si
         return 503;
     }
     pthread_mutex_lock(&d->submit_mu);
-    code = submit_locked(d, c, s, j, out, queue_pos, err);
+    code = submit_locked(d, c, s, max_queued, j, out, queue_pos, err);
     pthread_mutex_unlock(&d->submit_mu);
     if (code != 202) {
         free_job(j);

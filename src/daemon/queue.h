@@ -50,7 +50,7 @@
 typedef struct sp_dmn_queue sp_dmn_queue;
 
 #define SP_DMN_Q_DIGEST_HEX 65  /* 64 hex digits of a SHA-256 and a NUL */
-#define SP_DMN_Q_SCHEMA 2       /* the schema version this code writes */
+#define SP_DMN_Q_SCHEMA 3       /* the schema version this code writes */
 
 /* 1 when the queue is built in (libpq was found), else 0. */
 int sp_dmn_q_available(void);
@@ -118,6 +118,8 @@ int sp_dmn_q_circuit_get(sp_dmn_queue *q, const char *digest, uint32_t *n_vars, 
 
 typedef struct {
     const char *request_id;   /* NULL or "": none */
+    const uint8_t *payload;   /* 32 bytes: a digest of what the job proves (circuit digest, inputs); a
+                                 request_id used again is answered by comparing it */
     const char *circuit;      /* the name the submitter gave (shown only) */
     const char *digest;       /* the circuit's content digest (claims match it) */
     int native;               /* inputs are native inputs, not .wtns files */
@@ -138,8 +140,9 @@ typedef struct {
 /*
  * Inserts a job and its partitions (one transaction) and wakes the nodes.
  * Returns 202 (*id its number, *ahead the unfinished jobs of at least its
- * priority before it, counted up to SP_DMN_Q_AHEAD_MAX), 409 (request_id names a job still kept: *id is
- * that job), 429 (the client has max_queued jobs queued: err), 503 (the database is unreachable: err), 500 (another
+ * priority before it, counted up to SP_DMN_Q_AHEAD_MAX), 200 (request_id names a job still kept with
+ * this payload, submitted by any node: *id is that job, nothing inserted), 409 (request_id names a kept
+ * job with another payload: *id is that job, err says so), 429 (the client has max_queued jobs queued: err), 503 (the database is unreachable: err), 500 (another
  * database error: err).
  */
 #define SP_DMN_Q_AHEAD_MAX 10000

@@ -82,6 +82,8 @@ void sp_dmn_qpg_f64(qp *p, double x)
 
 int sp_dmn_qpg_broken(const sp_dmn_queue *q) { return !q->c || PQstatus(q->c) != CONNECTION_OK; }
 
+static PGresult *ended(sp_dmn_queue *q, PGresult *r, ExecStatusType want, char err[SP_ERR_LEN]);
+
 /* One statement; returns its result when it succeeded as want (NULL
  * otherwise, with err and q->sqlstate set). binary: results in binary. */
 PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
@@ -97,6 +99,53 @@ PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int bina
                                p ? p->fmt : NULL, binary);
     q->ms += sp_dmn_wire_now_ms() - t0;
     q->calls++;
+    return ended(q, r, want, err);
+}
+
+PGresult *sp_dmn_qpg_run_prepared(sp_dmn_queue *q, unsigned k, const char *sql, const qp *p, int binary,
+                                  ExecStatusType want, char err[SP_ERR_LEN])
+{
+    char name[16];
+    snprintf(name, sizeof name, "sp_q%u", k);
+    q->sqlstate[0] = 0;
+    if (sp_dmn_qpg_broken(q)) {
+        snprintf(err, SP_ERR_LEN, "the queue database is not connected");
+        return NULL;
+    }
+    double t0 = sp_dmn_wire_now_ms();
+    PGresult *r = NULL;
+    for (int again = 0; again < 2; again++) {
+        if (!(q->prepared >> k & 1)) {
+            /* planned for its parameters at every run: a plan made once for
+             * any parameters may read the whole queue */
+            if (!q->prepared)
+                PQclear(PQexec(q->c, "SET plan_cache_mode = force_custom_plan"));
+            PGresult *pr = PQprepare(q->c, name, sql, p ? p->n : 0, NULL);
+            int ok = pr && PQresultStatus(pr) == PGRES_COMMAND_OK;
+            if (!ok) {
+                q->ms += sp_dmn_wire_now_ms() - t0;
+                q->calls++;
+                return ended(q, pr, want, err);
+            }
+            PQclear(pr);
+            q->prepared |= 1u << k;
+        }
+        r = PQexecPrepared(q->c, name, p ? p->n : 0, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL, binary);
+        const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+        if (!st || strcmp(st, "26000")) /* 26000: not prepared on this session (one that replaced it) */
+            break;
+        PQclear(r);
+        r = NULL;
+        q->prepared &= ~(1u << k);
+    }
+    q->ms += sp_dmn_wire_now_ms() - t0;
+    q->calls++;
+    return ended(q, r, want, err);
+}
+
+/* The end of a statement: r when it ended as want, else NULL with err and q->sqlstate. */
+static PGresult *ended(sp_dmn_queue *q, PGresult *r, ExecStatusType want, char err[SP_ERR_LEN])
+{
     if (r && PQresultStatus(r) == want)
         return r;
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
@@ -255,7 +304,17 @@ static const char *const schema_v2[] = {
     "CREATE INDEX sp_jobs_client ON sp_jobs (client) WHERE state = 'queued'",
     NULL};
 
-static const char *const *const migrations[SP_DMN_Q_SCHEMA] = {schema_v1, schema_v2};
+/* Version 3: a job records a digest of what it proves, so that a
+ * request_id used again, on any node, is answered by comparing it; an
+ * attempt no longer checks its job's row (a key-share lock of the job at
+ * every claim, which the claim need not take: it holds the job's
+ * partition rows), and the janitor deletes a job's attempts with it. */
+static const char *const schema_v3[] = {
+    "ALTER TABLE sp_jobs ADD COLUMN payload bytea",
+    "ALTER TABLE sp_attempts DROP CONSTRAINT IF EXISTS sp_attempts_job_id_fkey",
+    NULL};
+
+static const char *const *const migrations[SP_DMN_Q_SCHEMA] = {schema_v1, schema_v2, schema_v3};
 
 static sp_status migrate_locked(sp_dmn_queue *q, char err[SP_ERR_LEN])
 {
@@ -382,6 +441,7 @@ sp_status sp_dmn_q_ensure(sp_dmn_queue *q, char err[SP_ERR_LEN])
         return SP_ERR_IO;
     }
     PQreset(q->c);
+    q->prepared = 0; /* a new session */
     if (sp_dmn_qpg_broken(q)) {
         const char *m = PQerrorMessage(q->c);
         snprintf(err, SP_ERR_LEN, "the queue database is unreachable: %.*s", (int)strcspn(m, "\n"), m);

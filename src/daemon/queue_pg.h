@@ -24,6 +24,7 @@ struct sp_dmn_queue {
     double ms;                  /* time in statements */
     uint64_t calls, reconnects;
     char sqlstate[6];           /* of the last failed statement */
+    unsigned prepared;          /* bit k: statement k prepared on this connection (sp_dmn_qpg_run_prepared) */
 };
 
 /* The parameters of one statement (at most SP_DMN_QPG_MAX_PARAMS). */
@@ -44,6 +45,11 @@ int sp_dmn_qpg_broken(const sp_dmn_queue *q);
 /* One statement: its result when it ended as want, else NULL (err). */
 PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
                          char err[SP_ERR_LEN]);
+/* The same through a named prepared statement (k < 32 its number, the
+ * same sql every time): parsed once per connection, so a statement run
+ * often (the claim) is not parsed again at each call. */
+PGresult *sp_dmn_qpg_run_prepared(sp_dmn_queue *q, unsigned k, const char *sql, const qp *p, int binary,
+                                  ExecStatusType want, char err[SP_ERR_LEN]);
 /* A statement whose result is not read: SP_OK or SP_ERR_IO. */
 sp_status sp_dmn_qpg_exec(sp_dmn_queue *q, const char *sql, const qp *p, char err[SP_ERR_LEN]);
 /* A statement returning rows. */

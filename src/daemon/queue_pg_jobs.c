@@ -73,6 +73,31 @@ static int client_room(sp_dmn_queue *q, const sp_dmn_q_job *job, char err[SP_ERR
     return 429;
 }
 
+/* Outside a transaction: the job job->request_id names, compared with
+ * job->payload: 200 (the same: *id), 409 (another: *id, err), 0 (none
+ * kept), 503/500 on a database error. */
+static int same_request(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, char err[SP_ERR_LEN])
+{
+    qp k = {0};
+    sp_dmn_qpg_text(&k, job->request_id);
+    sp_dmn_qpg_bin(&k, job->payload, 32);
+    PGresult *r = sp_dmn_qpg_query(q, "SELECT id, COALESCE(payload = $2, false), state FROM sp_jobs"
+                                  " WHERE request_id = $1", &k, 0, err);
+    if (!r)
+        return sp_dmn_qpg_broken(q) ? 503 : 500;
+    int code = 0;
+    if (PQntuples(r) == 1) {
+        *id = sp_dmn_qpg_ll(r, 0, 0);
+        code = !strcmp(PQgetvalue(r, 0, 1), "t") ? 200 : 409;
+        if (code == 409)
+            snprintf(err, SP_ERR_LEN, "request_id '%.40s' names job f%lld (%s), whose circuit or inputs are not these;"
+                     " GET /v1/jobs/%.40s reads it", job->request_id, (long long)*id,
+                     strcmp(PQgetvalue(r, 0, 2), "queued") ? "finished" : "not finished", job->request_id);
+    }
+    PQclear(r);
+    return code;
+}
+
 int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint64_t *ahead, char err[SP_ERR_LEN])
 {
     *id = 0;
@@ -83,7 +108,9 @@ int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint6
     int code = job->max_queued > 0 ? client_room(q, job, err) : 0;
     if (code) {
         sp_dmn_qpg_rollback(q);
-        return code;
+        /* a client at its limit that sends a job again gets that job */
+        int same = code == 429 && have_rid ? same_request(q, job, id, err) : 0;
+        return same ? same : code;
     }
     qp p = {0};
     sp_dmn_qpg_text(&p, have_rid ? job->request_id : NULL);
@@ -97,26 +124,22 @@ int sp_dmn_q_submit(sp_dmn_queue *q, const sp_dmn_q_job *job, int64_t *id, uint6
     sp_dmn_qpg_text(&p, job->client ? job->client : "");
     sp_dmn_qpg_i64(&p, job->keep_ms);
     sp_dmn_qpg_i64(&p, job->deadline_ms);
+    sp_dmn_qpg_bin(&p, job->payload, 32);
     PGresult *r = sp_dmn_qpg_query(q, "INSERT INTO sp_jobs (request_id, circuit_digest, circuit_name, native, n_public, priority,"
-                           " n_parts, n_left, submitted_by, client, keep_ms, deadline_at)"
+                           " n_parts, n_left, submitted_by, client, keep_ms, deadline_at, payload)"
                            " VALUES ($1, $2, $3, $4::boolean, $5, $6, $7, $7, $8, $9, $10,"
-                           " CASE WHEN $11::bigint > 0 THEN now() + $11::bigint * interval '1 millisecond' END)"
+                           " CASE WHEN $11::bigint > 0 THEN now() + $11::bigint * interval '1 millisecond' END, $12)"
                            " RETURNING id", &p, 0, err);
     if (!r) {
         int dup = !strcmp(q->sqlstate, "23505");
         sp_dmn_qpg_rollback(q);
         if (!dup)
             return sp_dmn_qpg_broken(q) ? 503 : 500;
-        qp k = {0};
-        sp_dmn_qpg_text(&k, job->request_id);
-        r = sp_dmn_qpg_query(q, "SELECT id FROM sp_jobs WHERE request_id = $1", &k, 0, err);
-        if (r && PQntuples(r))
-            *id = sp_dmn_qpg_ll(r, 0, 0);
-        PQclear(r);
-        if (!*id)
-            return sp_dmn_qpg_broken(q) ? 503 : 500;
-        snprintf(err, SP_ERR_LEN, "request_id '%.60s' names job f%lld", job->request_id, (long long)*id);
-        return 409;
+        /* the row that won is committed: the unique index waited for it */
+        code = same_request(q, job, id, err);
+        if (!code)
+            snprintf(err, SP_ERR_LEN, "request_id '%.60s' names a job that went meanwhile: submit again", job->request_id);
+        return code ? code : 503;
     }
     int64_t jid = sp_dmn_qpg_ll(r, 0, 0);
     PQclear(r);
@@ -390,7 +413,7 @@ sp_status sp_dmn_q_claim_parts(sp_dmn_queue *q, const char *inst, const char *co
     sp_dmn_qpg_i64(&p, max_attempts);
     sp_dmn_qpg_text(&p, b);
     sp_dmn_qpg_i64(&p, room_bytes > INT64_MAX ? INT64_MAX : (int64_t)room_bytes);
-    PGresult *r = sp_dmn_qpg_query(q, CLAIM_SQL, &p, 1, err);
+    PGresult *r = sp_dmn_qpg_run_prepared(q, 0, CLAIM_SQL, &p, 1, PGRES_TUPLES_OK, err);
     free(b);
     free(digs);
     if (!r)
@@ -840,10 +863,11 @@ sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long keep_ms, long
     /* kept for the longest retention asked: the job's own, this node's and every node's in the farm */
     qp t = {0};
     sp_dmn_qpg_i64(&t, keep_ms);
-    if (sp_dmn_qpg_exec(q, "WITH m AS (SELECT greatest($1::bigint, (SELECT max(keep_ms) FROM sp_nodes)) AS ms)"
-                " DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs, m WHERE state <> 'queued'"
+    if (sp_dmn_qpg_exec(q, "WITH m AS (SELECT greatest($1::bigint, (SELECT max(keep_ms) FROM sp_nodes)) AS ms),"
+                " gone AS (DELETE FROM sp_jobs WHERE id IN (SELECT id FROM sp_jobs, m WHERE state <> 'queued'"
                 " AND finished_at < now() - m.ms * interval '1 millisecond'"
-                " AND finished_at < now() - keep_ms * interval '1 millisecond' LIMIT 1000)", &t, err) != SP_OK)
+                " AND finished_at < now() - keep_ms * interval '1 millisecond' LIMIT 1000) RETURNING id)"
+                " DELETE FROM sp_attempts WHERE job_id IN (SELECT id FROM gone)", &t, err) != SP_OK)
         return SP_ERR_IO;
     qp l = {0};
     sp_dmn_qpg_i64(&l, lease_ms);

@@ -31,6 +31,7 @@
 #include "util/curves.h"
 #include "util/file.h"
 #include "util/rng.h"
+#include "util/sha256.h"
 
 enum { EXIT_OK_ = 0, EXIT_RUNTIME_ = 2, EXIT_USAGE_ = 64 };
 
@@ -57,6 +58,56 @@ void sp_dmn_token(sp_dmn *d, char *out, size_t out_len)
     pthread_mutex_lock(&d->cfg_mu);
     snprintf(out, out_len, "%s", d->token);
     pthread_mutex_unlock(&d->cfg_mu);
+}
+
+int sp_dmn_auth_on(sp_dmn *d)
+{
+    pthread_mutex_lock(&d->cfg_mu);
+    int on = d->token[0] || d->cfg.n_clients;
+    pthread_mutex_unlock(&d->cfg_mu);
+    return on;
+}
+
+/* 1 when a (NUL-terminated) equals tok; the time does not depend on
+ * where they differ. */
+static int same_token(const char *a, const char *tok)
+{
+    size_t la = strlen(a), lt = strlen(tok);
+    unsigned char diff = (unsigned char)(la != lt);
+    for (size_t i = 0; i < lt; i++)
+        diff |= (unsigned char)(tok[i] ^ (i < la ? a[i] : 0));
+    return diff == 0;
+}
+
+int sp_dmn_auth(sp_dmn *d, const char *bearer, char client[SP_DMN_CLIENT_LEN], int *max_queued)
+{
+    const char *hit = NULL;
+    client[0] = 0;
+    pthread_mutex_lock(&d->cfg_mu);
+    *max_queued = *d->cfg.queue ? d->cfg.max_queued_per_client : 0; /* a farm's setting */
+    int on = d->token[0] || d->cfg.n_clients;
+    if (on && bearer && d->token[0] && same_token(bearer, d->token))
+        hit = d->token;
+    for (size_t i = 0; on && bearer && i < d->cfg.n_clients; i++)
+        if (d->client_tokens[i][0] && same_token(bearer, d->client_tokens[i])) {
+            hit = d->client_tokens[i];
+            *max_queued = d->cfg.clients[i].max_queued;
+        }
+    uint8_t dg[32];
+    if (hit) {
+        sp_sha256_ctx h;
+        sp_sha256_init(&h);
+        sp_sha256_update(&h, "snarkpipe farm client\n", 22);
+        sp_sha256_update(&h, hit, strlen(hit));
+        sp_sha256_final(dg, &h);
+    }
+    pthread_mutex_unlock(&d->cfg_mu);
+    if (hit) {
+        snprintf(client, SP_DMN_CLIENT_LEN, "token:");
+        for (int i = 0; i < 16; i++)
+            snprintf(client + 6 + 2 * i, 3, "%02x", dg[i]);
+    }
+    return !on || hit;
 }
 
 void sp_dmn_deadlines(sp_dmn *d, long *header_ms, long *body_ms)
@@ -93,6 +144,40 @@ static sp_status load_token(char *out, size_t out_len, const char *path, char er
         SP_DMN_LOGW("token in %s is short (%zu characters); 32 random characters or more are advised", path,
                     strlen(out));
     return st;
+}
+
+/* Each [client.NAME]'s token, in c->clients' order (*out: free() it).
+ * A token given twice (two clients, or a client and server.token_file)
+ * is refused: whose limit would it be? */
+static sp_status load_clients(char (**out)[4096], const sp_dmn_conf *c, const char *node_tok, char err[SP_ERR_LEN])
+{
+    *out = NULL;
+    if (!c->n_clients)
+        return SP_OK;
+    char(*t)[4096] = calloc(c->n_clients, sizeof *t);
+    if (!t) {
+        snprintf(err, SP_ERR_LEN, "out of memory");
+        return SP_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < c->n_clients; i++) {
+        char e[SP_ERR_LEN];
+        sp_status st = load_token(t[i], sizeof t[i], c->clients[i].token_file, e);
+        int dup = st == SP_OK && !strcmp(t[i], node_tok);
+        for (size_t k = 0; st == SP_OK && k < i; k++)
+            dup |= !strcmp(t[i], t[k]);
+        if (st != SP_OK || dup) {
+            if (dup)
+                snprintf(err, SP_ERR_LEN, "[client.%s]: its token is also another client's or server.token_file's",
+                         c->clients[i].name);
+            else
+                snprintf(err, SP_ERR_LEN, "[client.%s]: %.180s", c->clients[i].name, e);
+            memset(t, 0, c->n_clients * sizeof *t);
+            free(t);
+            return st != SP_OK ? st : SP_ERR_INVALID_ARG;
+        }
+    }
+    *out = t;
+    return SP_OK;
 }
 
 /* ---- listeners ---- */
@@ -180,7 +265,7 @@ static int open_listeners(sp_dmn *d, char err[SP_ERR_LEN])
         l->fd = -1;
         if (sp_dmn_addr_parse(&l->addr, d->cfg.listen[i], err) != SP_OK)
             return EXIT_USAGE_;
-        if (!l->addr.is_unix && !d->token[0] && !d->cfg.insecure && !sp_dmn_addr_is_loopback(&l->addr)) {
+        if (!l->addr.is_unix && !d->token[0] && !d->cfg.n_clients && !d->cfg.insecure && !sp_dmn_addr_is_loopback(&l->addr)) {
             snprintf(err, SP_ERR_LEN, "refusing to listen on %.100s (not a loopback address) without a token: set "
                      "server.token_file, or --insecure if that is really meant", d->cfg.listen[i]);
             return EXIT_USAGE_;
@@ -363,7 +448,9 @@ static void reload(sp_dmn *d)
         sp_dmn_conf_free(&fresh);
         return;
     }
-    if (*fresh.token_file && load_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) {
+    char(*ctok)[4096] = NULL;
+    if ((*fresh.token_file && load_token(tok, sizeof tok, fresh.token_file, err) != SP_OK) ||
+        load_clients(&ctok, &fresh, tok, err) != SP_OK) {
         SP_DMN_LOGE("reload failed, keeping the running configuration: %s", err);
         sp_dmn_conf_free(&fresh);
         return;
@@ -371,16 +458,26 @@ static void reload(sp_dmn *d)
     int exposed = 0;
     for (int i = 0; i < d->n_ls; i++)
         exposed |= !d->ls[i].addr.is_unix && !sp_dmn_addr_is_loopback(&d->ls[i].addr) && !d->cfg.insecure;
-    if (exposed && !tok[0]) {
+    if (exposed && !tok[0] && !fresh.n_clients) {
         SP_DMN_LOGE("reload refused: a non-loopback listener needs a token, and the new configuration has none");
         sp_dmn_conf_free(&fresh);
+        free(ctok);
         return;
     }
     size_t first_new = 0;
     pthread_mutex_lock(&d->cfg_mu);
     int changed = sp_dmn_conf_reload(&d->cfg, &fresh, &first_new); /* circuits: fresh's sections, cfg_mu held */
     snprintf(d->token, sizeof d->token, "%s", tok);
+    char(*old_ctok)[4096] = d->client_tokens;
+    size_t n_old = d->cfg.n_clients;
+    if (changed >= 0) {
+        d->client_tokens = ctok;
+        ctok = old_ctok;
+    }
     pthread_mutex_unlock(&d->cfg_mu);
+    if (ctok)
+        memset(ctok, 0, (changed >= 0 ? n_old : fresh.n_clients) * sizeof *ctok);
+    free(ctok);
     sp_dmn_conf_free(&fresh);
     sp_dmn_log_set_level((sp_dmn_log_level)d->cfg.log_level);
     sync_config_circuits(d);
@@ -497,7 +594,8 @@ static int configure(sp_dmn *d, int argc, char **argv)
                     "not found at build time; install it and rebuild, or run without --queue (one host)");
         return EXIT_USAGE_;
     }
-    if (*d->cfg.token_file && load_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) {
+    if ((*d->cfg.token_file && load_token(d->token, sizeof d->token, d->cfg.token_file, err) != SP_OK) ||
+        load_clients(&d->client_tokens, &d->cfg, d->token, err) != SP_OK) {
         SP_DMN_LOGE("%s", err);
         return EXIT_RUNTIME_;
     }
@@ -564,6 +662,9 @@ int sp_dmn_main(int argc, char **argv)
     }
     if (d->state_lock_fd >= 0)
         close(d->state_lock_fd);
+    if (d->client_tokens)
+        memset(d->client_tokens, 0, d->cfg.n_clients * sizeof *d->client_tokens);
+    free(d->client_tokens);
     sp_dmn_conf_free(&d->cfg);
     free(d);
     return rc;

@@ -71,7 +71,10 @@ typedef struct {
     /* Checks. */
     int verify_proofs; /* every proof verified before its job completes (default 1) */
     int check_witness; /* synthesis checks every constraint when the circuit was registered with
-                          its r1cs (default 1); without it a bad witness is caught by verification */
+                          its r1cs (default 1); without it a bad witness is caught by verification.
+                          A native circuit's is checked in synthesis only when proofs are not
+                          verified; else made again with the check when its proof fails, to
+                          name the constraint */
 
     /* Observability: NULL = no timeline; "-" = stderr; else a file
      * (truncated at create). */
@@ -147,7 +150,7 @@ sp_status sp_engine_register(sp_engine *e, const char *id, const sp_g16_pk *pk, 
  * Registers a native circuit (circuit/native.h) under id: its jobs carry
  * inputs instead of witnesses, and their synthesis is the circuit's
  * witness generation (the witness and a, b, c in one pass, on
- * synth_threads threads; every constraint checked when check_witness).
+ * synth_threads threads; constraints checked as check_witness says).
  * nat and pk are borrowed as for sp_engine_register. The witness is made
  * in the partition's a, b, c block, after c (pooled with it, counted in
  * its bytes).

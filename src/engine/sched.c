@@ -223,7 +223,11 @@ static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN
     int nt = e->cfg.synth_threads;
     if (c->nat) { /* the witness in the block, after a, b, c (partition_bytes) */
         p->w = cc + n;
-        return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, e->cfg.check_witness, &p->job->abort, err);
+        /* With every proof verified, a bad witness is caught there and
+         * named by native_recheck; checking here too cost as much as half
+         * the synthesis. */
+        int check = e->cfg.check_witness && !e->cfg.verify_proofs;
+        return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, check, &p->job->abort, err);
     }
     if (c->cs)
         return sp_synth_abc(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad, err);
@@ -420,6 +424,22 @@ static void *gpu_main(void *arg)
 
 /* ---- finish ---- */
 
+/* A native circuit's proof that did not verify: its witness made again
+ * with every constraint checked (the witness alone, in memory of its own),
+ * so that err names the first failing constraint and its gadget; err is
+ * left as it is when the witness satisfies (a wrong device result) or
+ * cannot be made. */
+static void native_recheck(sp_engine *e, part *p, char err[SP_ERR_LEN])
+{
+    const sp_native_circuit *nat = p->job->circ->nat;
+    sp_fr *w = malloc(sizeof(sp_fr) * (size_t)nat->n_vars);
+    char why[SP_ERR_LEN] = "";
+    if (w && nat->witness(nat, p->input, w, NULL, NULL, NULL, 0, e->cfg.synth_threads, 1, &p->job->abort, why) ==
+                 SP_ERR_UNSATISFIED)
+        snprintf(err, SP_ERR_LEN, "%s", why);
+    free(w);
+}
+
 /* G2 MSM (when deferred), r and s, assembly, then verification. */
 static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err[SP_ERR_LEN])
 {
@@ -444,6 +464,8 @@ static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err
         snprintf(err, SP_ERR_LEN, "the proof does not verify (a witness that does not satisfy the circuit, "
                                   "or a wrong device result)");
         st = SP_ERR_UNSATISFIED;
+        if (c->nat && e->cfg.check_witness)
+            native_recheck(e, p, err);
     }
     return st;
 }

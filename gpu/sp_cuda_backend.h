@@ -17,6 +17,7 @@
 extern "C" {
 #endif
 
+#include "groth16/ptau_comb.h"
 #include "ntt/ntt.h"
 
 /* ---- element-wise Fr kernels (device arrays of n elements) ---- */
@@ -80,6 +81,28 @@ sp_status sp_cuda_fixed_base_g1(sp_cuda *ctx, sp_g1_affine *out, const sp_g1_aff
                                 const sp_fr *k, size_t n, int threads) SP_WARN_UNUSED;
 sp_status sp_cuda_fixed_base_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affine *base,
                                 const sp_fr *k, size_t n, int threads) SP_WARN_UNUSED;
+
+/* ---- the setup from a .ptau (gpu/curve/ptau.cu) ---- */
+
+/*
+ * The sparse combinations and the inverse DFT over points of
+ * groth16/ptau_comb.h on the device: the contracts of sp_g1_ptau_comb /
+ * sp_g2_ptau_comb and sp_g1_ptau_intt / sp_g2_ptau_intt, the same points.
+ * Every array is host memory (the terms' arrays too), copied over and
+ * back by the call; device memory is taken for the call and freed before
+ * it returns: about (n_bases + nnz) points for a comb, 3 n points for an
+ * inverse DFT.
+ * Returns SP_OK, SP_ERR_NOMEM (host or device memory: nothing written),
+ *   SP_ERR_INVALID_ARG (more than 2^31 points or entries), SP_ERR_GPU.
+ */
+sp_status sp_cuda_ptau_comb_g1(sp_cuda *ctx, sp_g1_affine *out, size_t n, const sp_ptau_sparse *t,
+                               int nt) SP_WARN_UNUSED;
+sp_status sp_cuda_ptau_comb_g2(sp_cuda *ctx, sp_g2_affine *out, size_t n, const sp_ptau_sparse *t,
+                               int nt) SP_WARN_UNUSED;
+sp_status sp_cuda_ptau_intt_g1(sp_cuda *ctx, sp_g1_affine *out, const sp_g1_affine *in, unsigned log_n,
+                               const sp_scalar *tw, const sp_scalar *pre) SP_WARN_UNUSED;
+sp_status sp_cuda_ptau_intt_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affine *in, unsigned log_n,
+                               const sp_scalar *tw, const sp_scalar *pre) SP_WARN_UNUSED;
 
 /* ---- host side ---- */
 

@@ -97,6 +97,64 @@ static sp_status cuda_fixed_base_g2(sp_backend *be, sp_g2_affine *out, const sp_
     return st;
 }
 
+/* ---- the setup from a .ptau (sp_cuda_backend.h) ---- */
+
+/* Each call below: ptau_begin (mu taken, the device bound), the device
+ * call when that worked, ptau_end (err filled on failure, mu released). */
+static sp_status ptau_begin(cuda_impl *c)
+{
+    pthread_mutex_lock(&c->mu);
+    return sp_cuda_bind(c->cu);
+}
+
+static sp_status ptau_end(cuda_impl *c, sp_status st, const char *what, char err[SP_ERR_LEN])
+{
+    if (st != SP_OK)
+        sp_cb_fail(c, st, what, err);
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+static sp_status cuda_ptau_comb_g1(sp_backend *be, sp_g1_affine *out, size_t n, const sp_ptau_sparse *t, int nt,
+                                   char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    sp_status st = ptau_begin(c);
+    if (st == SP_OK)
+        st = sp_cuda_ptau_comb_g1(c->cu, out, n, t, nt);
+    return ptau_end(c, st, "G1 sums of Lagrange points", err);
+}
+
+static sp_status cuda_ptau_comb_g2(sp_backend *be, sp_g2_affine *out, size_t n, const sp_ptau_sparse *t, int nt,
+                                   char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    sp_status st = ptau_begin(c);
+    if (st == SP_OK)
+        st = sp_cuda_ptau_comb_g2(c->cu, out, n, t, nt);
+    return ptau_end(c, st, "G2 sums of Lagrange points", err);
+}
+
+static sp_status cuda_ptau_intt_g1(sp_backend *be, sp_g1_affine *out, const sp_g1_affine *in, unsigned log_n,
+                                   const sp_scalar *tw, const sp_scalar *pre, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    sp_status st = ptau_begin(c);
+    if (st == SP_OK)
+        st = sp_cuda_ptau_intt_g1(c->cu, out, in, log_n, tw, pre);
+    return ptau_end(c, st, "G1 inverse DFT over points", err);
+}
+
+static sp_status cuda_ptau_intt_g2(sp_backend *be, sp_g2_affine *out, const sp_g2_affine *in, unsigned log_n,
+                                   const sp_scalar *tw, const sp_scalar *pre, char err[SP_ERR_LEN])
+{
+    cuda_impl *c = be->impl;
+    sp_status st = ptau_begin(c);
+    if (st == SP_OK)
+        st = sp_cuda_ptau_intt_g2(c->cu, out, in, log_n, tw, pre);
+    return ptau_end(c, st, "G2 inverse DFT over points", err);
+}
+
 /* ---- key residency ---- */
 
 /* The MSM size the reserve below is made for: a larger MSM over resident
@@ -500,6 +558,10 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->host_free = cuda_host_free;
     b->fixed_base_g1 = cuda_fixed_base_g1;
     b->fixed_base_g2 = cuda_fixed_base_g2;
+    b->ptau_comb_g1 = cuda_ptau_comb_g1;
+    b->ptau_comb_g2 = cuda_ptau_comb_g2;
+    b->ptau_intt_g1 = cuda_ptau_intt_g1;
+    b->ptau_intt_g2 = cuda_ptau_intt_g2;
     *be = b;
     return SP_OK;
 }

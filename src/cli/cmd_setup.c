@@ -8,6 +8,7 @@
 #include "groth16/backend.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"
+#include "groth16/ptau_prepare.h"
 #include "groth16/ptau_setup.h"
 #include "groth16/setup.h"
 #include "groth16/zkey.h"
@@ -25,7 +26,8 @@ static const char SETUP_USAGE[] =
     "  --vkey-json FILE   also write the snarkjs verification_key.json\n"
     "  --backend NAME     where the key's points are computed: cpu, cuda, cuda:N, or auto\n"
     "                     (default: cuda:0 when this build has CUDA and a GPU is there, else cpu);\n"
-    "                     the rest of the setup runs on the CPU\n"
+    "                     with a .ptau: the sums of Lagrange points (and their inverse DFT for an\n"
+    "                     unprepared .ptau), the same file either way; the rest runs on the CPU\n"
     "  --threads N, --quiet, --json (summary on stdout)\n";
 
 static const char EXPORT_USAGE[] =
@@ -80,9 +82,6 @@ static int ptau_args(setup_args *a, const char *ptau)
     if (a->bellperson || a->vk)
         return sp_cli_usage("setup", SETUP_USAGE, "--bellperson and --vk are for the development setup; a "
                             "ceremony setup writes a snarkjs .zkey");
-    if (a->backend && strcmp(a->backend, "cpu") && strcmp(a->backend, "auto"))
-        return sp_cli_usage("setup", SETUP_USAGE, "the setup from a .ptau runs on the CPU (--backend %s)",
-                            a->backend);
     a->ptau = ptau;
     return 0;
 }
@@ -180,7 +179,7 @@ static int setup_run(sp_g16_pk *pk, const setup_args *a, const sp_r1cs *cs, setu
 /* `setup circuit.r1cs pot.ptau out.zkey`: the ceremony setup. */
 static int setup_ptau(const setup_args *a)
 {
-    char err[SP_ERR_LEN] = "";
+    char err[SP_ERR_LEN] = "", be_name[32] = "";
     double t0 = sp_cli_now();
     sp_r1cs cs;
     sp_ptau pt;
@@ -192,7 +191,12 @@ static int setup_ptau(const setup_args *a)
         sp_r1cs_free(&cs);
         return sp_cli_fail_file("setup", a->ptau, st, err);
     }
-    st = sp_g16_setup_ptau(&pk, &cs, &pt, sp_cli_threads(), err);
+    sp_backend *be = NULL;
+    if ((st = sp_backend_open(&be, a->backend ? a->backend : "auto", sp_cli_threads(), err)) == SP_OK) {
+        snprintf(be_name, sizeof be_name, "%s", be->name);
+        st = sp_g16_setup_ptau_be(&pk, &cs, &pt, be, sp_cli_threads(), err);
+        sp_backend_close(be);
+    }
     sp_r1cs_free(&cs);
     sp_ptau_close(&pt);
     if (st != SP_OK)
@@ -207,11 +211,14 @@ static int setup_ptau(const setup_args *a)
         snprintf(hash + 2 * i, 3, "%02x", pk.mpc[i]);
     if (rc == SP_EXIT_OK && sp_cli_g.json)
         printf("{\"op\":\"setup\",\"format\":\"zkey\",\"from\":\"ptau\",\"n_vars\":%u,\"n_public\":%u,"
-               "\"log_size\":%u,\"threads\":%d,\"cs_hash\":\"%s\",\"seconds\":{\"setup\":%.6f,\"total\":%.6f}}\n",
-               pk.n_vars, pk.vk.n_public, pk.log2_domain, sp_cli_threads(), hash, t_setup, sp_cli_now() - t0);
+               "\"log_size\":%u,\"threads\":%d,\"backend\":\"%s\",\"cs_hash\":\"%s\",\"seconds\":{\"setup\":%.6f,"
+               "\"total\":%.6f}}\n",
+               pk.n_vars, pk.vk.n_public, pk.log2_domain, sp_cli_threads(), be_name, hash, t_setup,
+               sp_cli_now() - t0);
     else if (rc == SP_EXIT_OK && !sp_cli_g.quiet)
-        printf("setup: %u wires, %u public, domain 2^%u, from %s: %s written in %.2f s\n  circuit hash %s\n",
-               pk.n_vars, pk.vk.n_public, pk.log2_domain, a->ptau, a->out, sp_cli_now() - t0, hash);
+        printf("setup: %u wires, %u public, domain 2^%u, from %s, backend %s: %s written in %.2f s\n"
+               "  circuit hash %s\n",
+               pk.n_vars, pk.vk.n_public, pk.log2_domain, a->ptau, be_name, a->out, sp_cli_now() - t0, hash);
     sp_g16_pk_free(&pk);
     return rc;
 }
@@ -285,4 +292,61 @@ int sp_cli_export_vkey(int argc, char **argv)
         printf("verifying key (%u public signals) written to %s\n", vk.n_public, pos[1]);
     sp_g16_vk_free(&vk);
     return rc;
+}
+
+static const char PREPARE_USAGE[] =
+    "usage: snarkpipe ptau-prepare [--backend NAME] <pot.ptau> <pot_prepared.ptau>\n"
+    "Adds the Lagrange sections a Groth16 setup reads to a powers-of-tau file: the file\n"
+    "`snarkjs powersoftau prepare phase2` writes, byte for byte (snarkjs' `groth16 setup` needs\n"
+    "it; `snarkpipe setup` takes either).\n"
+    "  --backend NAME     where the inverse DFTs over points run: cpu, cuda, cuda:N, or auto\n"
+    "                     (default); the same file either way\n"
+    "  --threads N, --quiet, --json (summary on stdout)\n";
+
+int sp_cli_ptau_prepare(int argc, char **argv)
+{
+    const char *pos[2], *backend = "auto";
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0, h = sp_cli_arg("ptau-prepare", PREPARE_USAGE, argc, argv, &i);
+        const char *v;
+        if (h != SP_CLI_OWN) {
+            if (h != SP_CLI_NEXT)
+                return h;
+        } else if ((v = sp_cli_opt(argc, argv, &i, "--backend", &missing))) {
+            backend = v;
+        } else if (missing) {
+            return sp_cli_usage("ptau-prepare", PREPARE_USAGE, "%s needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return sp_cli_unknown_opt("ptau-prepare", PREPARE_USAGE, argv[i]);
+        } else if (npos == 2) {
+            return sp_cli_usage("ptau-prepare", PREPARE_USAGE, "too many arguments");
+        } else {
+            pos[npos++] = argv[i];
+        }
+    }
+    if (npos < 2)
+        return sp_cli_usage("ptau-prepare", PREPARE_USAGE, "expected 2 file arguments, got %d", npos);
+    int rc = sp_cli_check_output("ptau-prepare", pos[1], pos, 1);
+    if (rc != SP_EXIT_OK)
+        return rc;
+    char err[SP_ERR_LEN] = "";
+    double t0 = sp_cli_now();
+    sp_ptau p;
+    sp_backend *be = NULL;
+    sp_status st = sp_ptau_open(&p, pos[0], err);
+    if (st != SP_OK)
+        return sp_cli_fail_file("ptau-prepare", pos[0], st, err);
+    if ((st = sp_backend_open(&be, backend, sp_cli_threads(), err)) == SP_OK) {
+        st = sp_ptau_prepare_write(pos[1], &p, be, sp_cli_threads(), err);
+        if (st == SP_OK && sp_cli_g.json)
+            printf("{\"op\":\"ptau-prepare\",\"power\":%u,\"backend\":\"%s\",\"threads\":%d,\"seconds\":%.6f}\n",
+                   p.power, be->name, sp_cli_threads(), sp_cli_now() - t0);
+        else if (st == SP_OK && !sp_cli_g.quiet)
+            printf("ptau-prepare: power %u, backend %s: %s written in %.2f s\n", p.power, be->name, pos[1],
+                   sp_cli_now() - t0);
+        sp_backend_close(be);
+    }
+    sp_ptau_close(&p);
+    return st == SP_OK ? SP_EXIT_OK : sp_cli_fail("ptau-prepare", st, err);
 }

@@ -27,6 +27,8 @@ int sp_cli_fullprove(int argc, char **argv);
 int sp_cli_verify(int argc, char **argv);
 /* setup [--bellperson] <circuit.r1cs> <out.zkey|out.params> */
 int sp_cli_setup(int argc, char **argv);
+/* `snarkpipe ptau-prepare`: snarkjs' powersoftau prepare phase2 (cmd_setup.c). */
+int sp_cli_ptau_prepare(int argc, char **argv);
 /* export-vkey <key.zkey|key.params|key.vk> <vkey.json|out.vk> */
 int sp_cli_export_vkey(int argc, char **argv);
 /* export-solidity <verification_key.json|key.zkey> <Verifier.sol> (BN254 only) */

@@ -15,7 +15,8 @@
  *      any spelling util/curves.h knows); taken out of argv, so the
  *      instance never sees it;
  *   2. else, for the commands that read files (prove, verify, setup,
- *      export-vkey, export-solidity, calldata, info, bench), the first
+ *      export-vkey, export-solidity, calldata, info, bench, fullprove,
+ *      ptau-prepare), the first
  *      argument naming a regular file whose format says: the prime of a
  *      .zkey, .r1cs or .wtns, the
  *      "curve" of snarkjs JSON, BLS12-381 for bellperson .params/.vk/
@@ -173,7 +174,7 @@ static int take_curve_opt(sp_curve_id *named, int *argc, char **argv)
 static sp_curve_id sniff_args(int argc, char **argv, int first)
 {
     static const char *const readers[] = {"prove", "verify", "setup", "export-vkey", "export-solidity",
-                                          "calldata", "info", "bench", "fullprove"};
+                                          "calldata", "info", "bench", "fullprove", "ptau-prepare"};
     const char *cmd = argv[first];
     if (!strcmp(cmd, "daemon")) {
         for (int i = first + 1; i < argc && strcmp(argv[i], "--"); i++) {

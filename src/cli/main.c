@@ -95,6 +95,9 @@ static const struct {
      "with a .ptau: the ceremony setup `snarkjs groth16 setup` makes (the same file);\n"
      "      else a development setup from fresh randomness (NOT a ceremony: for tests only);\n"
      "      --backend cpu|cuda|cuda:N|auto: where the key's points are made (--help: all options)", sp_cli_setup},
+    {"ptau-prepare", "[--backend NAME] <pot.ptau> <pot_prepared.ptau>",
+     "add the Lagrange sections to a .ptau, as `snarkjs powersoftau prepare phase2` (the same file)",
+     sp_cli_ptau_prepare},
     {"export-vkey", "<key.zkey|key.params|key.vk|vkey.json> <vkey.json|out.vk>",
      "write the verifying key of a proving key", sp_cli_export_vkey},
     {"export-solidity", "<verification_key.json|key.zkey> <Verifier.sol>",

@@ -158,5 +158,6 @@ void chk_hstep(chk_env *env);
 void chk_backend(chk_env *env, int device);
 void chk_stream(chk_env *env, int device); /* streamed MSM, memory cap, streamed keys */
 void chk_fixed_base(chk_env *env);         /* the setup's fixed-base multiplication */
+void chk_ptau(chk_env *env);               /* the setup from a .ptau: sums, inverse DFTs */
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * gpu_check [--quick] [--stream | --only field|ntt|msm|split|hstep|backend] [--device N] [--no-checks]
+ * gpu_check [--quick] [--stream | --only field|ntt|msm|split|hstep|backend|ptau] [--device N] [--no-checks]
  * gpu_check --curve
  *
  * Every GPU-vs-CPU equality check (tests/gpu/), in one program built for
@@ -7,7 +7,7 @@
  * compiled with the same constants); --curve prints that curve's name
  * (SP_CURVE_NAME) and exits, with no device. --stream runs only the
  * streamed-MSM and streamed-key checks (stream.c), --only only the field,
- * NTT, MSM, split-MSM, H-step or backend ones (each in a process of its
+ * NTT, MSM, split-MSM, H-step, backend or .ptau-setup ones (each in a process of its
  * own keeps a fault in one, which leaves the CUDA context unusable, from
  * failing the others).
  * gpu_bench's options (--no-bench, --witness, --msm-table, --ntt-ba, --ntt-table,
@@ -20,7 +20,7 @@
 #include "gpu_check.h"
 
 /* One group of equality checks alone (--only): "field", "ntt", "msm",
- * "split", "hstep" or "backend"; 0 for another name. */
+ * "split", "hstep", "backend" or "ptau"; 0 for another name. */
 static int run_only(chk_env *env, const char *name, int device, double t0)
 {
     if (!strcmp(name, "backend"))
@@ -35,6 +35,8 @@ static int run_only(chk_env *env, const char *name, int device, double t0)
         chk_msm(env);
     else if (!strcmp(name, "split"))
         chk_msm_split(env);
+    else if (!strcmp(name, "ptau"))
+        chk_ptau(env);
     else
         return 0;
     printf("%s checks done (%.1f s)\n", name, chk_now() - t0), fflush(stdout);
@@ -60,6 +62,8 @@ static void run_checks(chk_env *env, int device, double t0)
     printf("streamed MSM and key checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
     chk_fixed_base(env);
     printf("fixed-base checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
+    chk_ptau(env);
+    printf("ptau setup checks done (%.1f s)\n", chk_now() - t0), fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -68,17 +72,17 @@ int main(int argc, char **argv)
     chk_opts o;
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
-                         "[--quick] [--stream | --only field|ntt|msm|split|hstep|backend] [--device N]");
+                         "[--quick] [--stream | --only field|ntt|msm|split|hstep|backend|ptau] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
     if (rc)
         return rc == 1 ? 0 : rc;
-    static const char *const groups[6] = {"field", "ntt", "msm", "split", "hstep", "backend"};
+    static const char *const groups[7] = {"field", "ntt", "msm", "split", "hstep", "backend", "ptau"};
     int known = 0;
-    for (int i = 0; o.only && i < 6; i++)
+    for (int i = 0; o.only && i < 7; i++)
         known |= !strcmp(o.only, groups[i]);
     if (o.only && !known) {
-        fprintf(stderr, "gpu_check: --only takes field, ntt, msm, split, hstep or backend\n");
+        fprintf(stderr, "gpu_check: --only takes field, ntt, msm, split, hstep, backend or ptau\n");
         return 2;
     }
     sp_test_begin("gpu_check", &env.rng);

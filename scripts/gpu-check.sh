@@ -26,6 +26,7 @@
 #     SP_GPU_BIG_LOG=K      generated circuit of 2^K constraints (default 20)
 #     SP_GPU_SETUP_LIMIT=S  seconds the setup of 2^K may take before the
 #                           script falls back to 2^18 (default 150)
+#     SP_GPU_PTAU=FILE      a .ptau of the build's curve for part 5's larger setup
 #     SP_GPU_STREAM_CAP=B   SP_CUDA_MEM_LIMIT for the streamed-key proof of part 3
 #                           (default 3 x 2^(K-12) MiB: 768M for 2^20)
 #
@@ -42,7 +43,12 @@
 # identical), both verified, and once more on the GPU under a cap that
 # leaves the key in host memory (streamed in chunks: the proof must be
 # identical again); 4. the engine (bench pipeline) with backends=cuda:0,
-# with backends=cpu and with backends=cuda:0 under SP_CUDA_MEM_LIMIT=256M.
+# with backends=cpu and with backends=cuda:0 under SP_CUDA_MEM_LIMIT=256M;
+# 5. the setup from a .ptau on the GPU: snarkjs' power-2 files (prepared
+# and not) give snarkjs' key byte for byte, ptau-prepare on the GPU gives
+# snarkjs' prepared file; with SP_GPU_PTAU=FILE also a circuit filling that
+# file's power, set up and prepared on GPU and CPU (identical files, timed),
+# its key proving.
 # Exit status 0 only when every check of every part passed.
 set -eu
 cd "$(dirname "$0")/.."
@@ -227,6 +233,56 @@ for be in "$BE" cpu "$BE"@256M; do
         bad "engine backends=$be: $(cat "$W/err" "$W/eng.out")"
     fi
 done
+
+echo "== 5. setup from a .ptau on $BE"
+# snarkjs' power-2 ceremony (prepared and not) and its setup of the multiplier;
+# SP_GPU_PTAU=FILE adds a larger .ptau of the curve (a circuit filling its power)
+PC=$(echo "$V" | sed 's/.*_//')
+PV=tests/vectors/ptau
+MUL=tests/vectors/multiplier_$PC
+for pot in "$PV/pot2_$PC.ptau" "$PV/pot2_${PC}_raw.ptau"; do
+    if $SP setup --quiet --backend "$BE" "$MUL/circuit.r1cs" "$pot" "$W/mul_gpu.zkey" 2>"$W/err" &&
+       cmp -s "$W/mul_gpu.zkey" "$PV/multiplier_${PC}_0000.zkey"; then
+        ok "setup --backend $BE from $(basename "$pot") = snarkjs' groth16 setup byte for byte"
+    else
+        bad "setup --backend $BE from $(basename "$pot"): $(cat "$W/err")"
+    fi
+done
+if $SP ptau-prepare --quiet --backend "$BE" "$PV/pot2_${PC}_raw.ptau" "$W/pot2_gpu.ptau" 2>"$W/err" &&
+   cmp -s "$W/pot2_gpu.ptau" "$PV/pot2_$PC.ptau"; then
+    ok "ptau-prepare --backend $BE = snarkjs' powersoftau prepare phase2 byte for byte"
+else
+    bad "ptau-prepare --backend $BE: $(cat "$W/err")"
+fi
+if [ -n "${SP_GPU_PTAU:-}" ]; then
+    K=$($SP info --json "$SP_GPU_PTAU" | sed -n 's/.*"power":\([0-9]*\).*/\1/p')
+    $SP gen-circuit --quiet --constraints $(((1 << K) - 2)) --public 1 --bool-fraction 0.7 "$W/pt.r1cs" "$W/pt.wtns" ||
+        bad "gen-circuit of 2^$K"
+    for be in "$BE" cpu; do
+        f=$W/pt_$(echo "$be" | tr : _)
+        if $SP --json setup --backend "$be" "$W/pt.r1cs" "$SP_GPU_PTAU" "$f.zkey" >"$f.out" 2>"$W/err"; then
+            row "setup from $(basename "$SP_GPU_PTAU") (power $K), domain 2^$K, on $be" "$(json_num "$f.out" setup)" "s"
+        else
+            bad "setup from $SP_GPU_PTAU on $be: $(cat "$W/err")"
+        fi
+        if $SP --json ptau-prepare --backend "$be" "$SP_GPU_PTAU" "$f.ptau" >"$f.pout" 2>"$W/err"; then
+            row "ptau-prepare of power $K on $be" "$(json_num "$f.pout" seconds)" "s"
+        else
+            bad "ptau-prepare of $SP_GPU_PTAU on $be: $(cat "$W/err")"
+        fi
+    done
+    g=$W/pt_$(echo "$BE" | tr : _)
+    if cmp -s "$g.zkey" "$W/pt_cpu.zkey" && cmp -s "$g.ptau" "$W/pt_cpu.ptau"; then
+        ok "power $K: the setup and the prepared .ptau on $BE are the CPU's byte for byte"
+    else
+        bad "power $K: the setup or the prepared .ptau on $BE differs from the CPU's"
+    fi
+    $SP export-vkey --quiet "$g.zkey" "$W/pt_vk.json" &&
+        $SP prove --quiet --backend "$BE" "$g.zkey" "$W/pt.wtns" "$W/pt.json" "$W/pt.pub" &&
+        $SP verify --quiet "$W/pt_vk.json" "$W/pt.pub" "$W/pt.json" &&
+        ok "power $K: a proof with the key set up on $BE verifies" ||
+        bad "power $K: a proof with the key set up on $BE"
+fi
 
 echo
 echo "| what | value | unit / note |"

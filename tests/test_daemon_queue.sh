@@ -12,7 +12,8 @@
 #      circuit (by content: each node names it its own way) and witness get
 #      the job it names (200, its id), never a second job; another payload
 #      gets 409 naming the job; once the job is done, the same payload gets
-#      its result;
+#      its result; the claim statement is parsed once per node, not at
+#      every claim;
 #   d. several client tokens ([client.NAME] sections, the same on two
 #      nodes): each client has its own limit on queued jobs, counted in the
 #      whole farm: one at its limit gets 429 through either node while the
@@ -133,6 +134,7 @@ ctl() { # ctl I ACTION [TOKEN_FILE]: POST /v1/ACTION on node I
     curl -s --max-time 20 --unix-socket "$T/d$1.sock" ${3:+-H "Authorization: Bearer $(cat "$3")"} -X POST \
         "http://localhost/v1/$2" >/dev/null
 }
+pg_sql "ALTER SYSTEM SET log_min_duration_statement = 0" >/dev/null && pg_sql "SELECT pg_reload_conf()" >/dev/null
 start 3
 start 4
 ctl 3 pause; ctl 4 pause # nothing is proved until they resume: the job stays queued
@@ -151,6 +153,10 @@ check "another circuit and witness under that request_id: 409 duplicate_request_
 check "  naming the job, not finished" 'grep -q "names job $jid (not finished), whose circuit or inputs are not these" <<<"$other"'
 ctl 3 resume; ctl 4 resume
 check "the job completes" 'wait_for 3 "/v1/jobs/$jid?wait_ms=5000" "\"status\":\"completed\".* 200$"'
+# the claim statement is parsed once per connection (one each here), not at every claim
+parses=$(grep -c "parse sp_q0: WITH d AS" "$PG_DIR/server.log") runs=$(grep -c "execute sp_q0: WITH d AS" "$PG_DIR/server.log")
+check "the claim: prepared once per node ($parses), run $runs times" '[ "$parses" = 2 ] && [ "$runs" -gt "$parses" ]'
+check "  and never sent to be parsed again" '! grep -q "parse <unnamed>: WITH d AS" "$PG_DIR/server.log"'
 check "once done, the same payload gets its result (200)" \
     'grep -Eq "^\{\"job_id\":\"$jid\".*\"status\":\"completed\".* 200$" <<<"$(post 4 a4 same-rid "$T/A.wtns")"'
 check "  another payload still 409, naming it finished" 'grep -q "names job $jid (finished)" <<<"$(post 3 b3 same-rid "$T/B.wtns")"'

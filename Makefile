@@ -93,7 +93,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/%.c=$(BUILD)/tests/%)
 # Benchmarks per curve, as the tests: the native-circuit ones (Poseidon with
 # neptune's constants, the SHA-256 gadget) measure the Filecoin workload on
 # BLS12-381.
-BENCH_ONLY_BLS12_381 := bench_poseidon bench_sha_gadget bench_mixed
+BENCH_ONLY_BLS12_381 := bench_poseidon bench_sha_gadget bench_mixed bench_engine_synth
 BENCH_SRC := $(filter-out $(if $(filter bn254,$(CURVE)),$(BENCH_ONLY_BLS12_381:%=bench/%.c)),$(wildcard bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The command-line tool (not part of the library): src/cli plus the

@@ -11,7 +11,8 @@
  * every proof is verified. snarkjs' own files (tests/vectors/ptau: a
  * power-2 ceremony, prepared and not, and its `groth16 setup` of the
  * multiplier): read as they are, the setup from either equal to snarkjs'
- * byte for byte. Then damaged files: each is refused with the status and message
+ * byte for byte. `ptau-prepare`'s file from the unprepared .ptau equals
+ * the reference's prepared one byte for byte. Then damaged files: each is refused with the status and message
  * of its fault. BLAKE2b against known answers.
  * (`snarkjs zkey verify` and byte equality with snarkjs' own setup are
  * checked by tests/test_ptau.sh.)
@@ -23,6 +24,7 @@
 #include "groth16/fixed_base.h"
 #include "groth16/pointio.h"
 #include "groth16/prove.h"
+#include "groth16/ptau_prepare.h"
 #include "groth16/ptau_setup.h"
 #include "groth16/qap.h"
 #include "groth16/verify.h"
@@ -443,6 +445,46 @@ static void check_setups(sp_rng *rng)
     free(file), free(raw);
 }
 
+/* ---- snarkjs' powersoftau prepare phase2 ---- */
+
+/* The prepared file written from the unprepared one (its Lagrange points
+ * by inverse DFTs over points) is the reference's (the same points from
+ * scalars), byte for byte, at a power whose tauG1 block power + 1 takes
+ * the missing point as infinity; and from the prepared file itself. */
+static void check_prepare(sp_rng *rng)
+{
+    toxic t = {.power = 6};
+    sp_fr_random(&t.tau, rng);
+    sp_fr_random(&t.alpha, rng);
+    sp_fr_random(&t.beta, rng);
+    size_t len, rlen;
+    uint8_t *want = make_ptau(&len, &t, 1), *raw = make_ptau(&rlen, &t, 0);
+    char err[SP_ERR_LEN] = "", path[] = "/tmp/sp_test_ptau_prep_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    const uint8_t *from[2] = {raw, want};
+    size_t from_len[2] = {rlen, len};
+    for (int k = 0; k < 2 && fd >= 0; k++) {
+        sp_ptau p;
+        CHECKF(sp_ptau_parse(&p, from[k], from_len[k], err) == SP_OK, "prepare: parse: %s", err);
+        CHECKF(sp_ptau_prepare_write(path, &p, NULL, 1 + k, err) == SP_OK, "prepare: %s", err);
+        sp_ptau_close(&p);
+        FILE *f = fopen(path, "rb");
+        uint8_t *got = malloc(len + 1);
+        size_t n = f && got ? fread(got, 1, len + 1, f) : 0;
+        CHECKF(n == len && !memcmp(got, want, len), "prepared from the %s file: %zu bytes, %s the reference's %zu",
+               k ? "prepared" : "unprepared", n, n == len && !memcmp(got, want, len) ? "as" : "not", len);
+        if (f)
+            fclose(f);
+        free(got);
+    }
+    if (fd >= 0)
+        unlink(path);
+    free(want), free(raw);
+}
+
 /* ---- snarkjs' files ---- */
 
 static void check_snarkjs_files(void)
@@ -667,5 +709,6 @@ int main(void)
     check_snarkjs_files();
     check_damaged(&rng);
     check_setups(&rng);
+    check_prepare(&rng);
     return sp_test_done();
 }

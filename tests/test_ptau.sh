@@ -11,7 +11,8 @@
 #     beacon` build on it, and `zkey verify` accepts the final key;
 #   - with the final key, snarkjs' proof and ours verify in snarkjs;
 #     a tampered public signal is refused;
-# and `snarkpipe info` describes the .ptau (prepared or not); a 2-argument
+# `snarkpipe ptau-prepare` writes snarkjs' `powersoftau prepare phase2`
+# file byte for byte; `snarkpipe info` describes the .ptau (prepared or not); a 2-argument
 # setup whose output is a .ptau is refused before anything is written.
 # Usage: tests/test_ptau.sh BUILD (the build dir holding snarkpipe; run.sh passes it).
 set -u
@@ -56,6 +57,8 @@ for curve in bn128 bls12381; do
     expect_out "prepared_phase2 +yes" "  (prepared)"
     expect 0 "$curve: info --json --check raw ptau" "$bin" info --json --check "$raw"
     expect_out '"type":"ptau".*"prepared_phase2":"no' "  (not prepared)"
+    expect 0 "$curve: ptau-prepare" "$bin" ptau-prepare --quiet "$raw" "$T/${curve}_ours.ptau"
+    expect 0 "$curve: ptau-prepare = snarkjs' prepare phase2 byte for byte" cmp "$T/${curve}_ours.ptau" "$pot"
     for dir in "$vec"/*_"$curve"; do
         [ -f "$dir/circuit.r1cs" ] || continue
         name=$(basename "$dir")

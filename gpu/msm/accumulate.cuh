@@ -1,8 +1,9 @@
 /*
  * The MSM's two bucket accumulations, each in a file of its own so that
  * they compile side by side and pippenger.cu (no field arithmetic) stays
- * quick to build: XYZZ mixed additions (xyzz_acc.cu, pippenger.cuh) and
- * affine additions in batch-inverted rounds (batch_affine.cu). Same
+ * quick to build: XYZZ mixed additions (xyzz_acc_g1.cu, xyzz_acc_g2.cu,
+ * pippenger.cuh) and affine additions in batch-inverted rounds
+ * (batch_affine_g1.cu, batch_affine_g2.cu, batch_affine.cuh). Same
  * contract as sp_cuda_msm_g1/_g2, which call these by size.
  */
 #ifndef SP_GPU_MSM_ACCUMULATE_CUH

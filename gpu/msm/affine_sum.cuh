@@ -1,8 +1,7 @@
 /*
  * The affine arithmetic of the batch-affine rounds (batch_affine.cu): how
- * the affine sum of a pair is made, the halving of the buckets' list
- * lengths between rounds, and the block-wide products and the one
- * inversion of a round (ba_top).
+ * the affine sum of a pair is made, and the block-wide products and the
+ * one inversion of a round (ba_top).
  */
 #ifndef SP_GPU_MSM_BA_CUH
 #define SP_GPU_MSM_BA_CUH
@@ -58,20 +57,6 @@ static __device__ __forceinline__ void ba_sum(affine_t<F> &r, int how, const aff
         f_mul(u, lam, u);
         f_sub(r.y, u, p.y); /* y3 = lambda (x1 - x3) - y1 */
     }
-}
-
-/* nlen = ceil(len / 2); *maxlen = the largest. */
-static __global__ void ba_halve(uint32_t *nlen, const uint32_t *len, uint32_t nb, unsigned *maxlen)
-{
-    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t l = 0;
-    if (b < nb) {
-        l = (len[b] + 1) / 2;
-        nlen[b] = l;
-    }
-    l = __reduce_max_sync(0xffffffffu, l); /* one atomic per warp */
-    if ((threadIdx.x & 31) == 0 && l > 1)
-        atomicMax(maxlen, l);
 }
 
 /* Inclusive product scan over the block, thread at position p (a

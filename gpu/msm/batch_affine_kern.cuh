@@ -1,6 +1,6 @@
 /*
- * The round kernels of the batch-affine accumulation (batch_affine.cu,
- * which includes this file alone and documents the rounds): the elements
+ * The round kernels of the batch-affine accumulation (batch_affine.cuh,
+ * which includes this file alone; batch_affine.cu documents the rounds): the elements
  * and pairs of a round, b2_dens (the denominators and their products), the
  * sums (b2_apply), and their launch shapes.
  */

@@ -40,10 +40,11 @@
  *                  bit) by the CPU group law (microseconds).
  * Zero digits are sorted with the rest and skipped.
  *
- * Phases 4 and 5 are templates in pippenger.cuh, instantiated in
- * xyzz_acc.cu for the XYZZ accumulation and in batch_affine.cu for the
- * batch-affine one (accumulate.cuh); this file has no field arithmetic (it
- * compiles in seconds, the others in minutes).
+ * Phases 4 and 5 are templates in pippenger.cuh, instantiated per group
+ * in xyzz_acc_g1.cu and xyzz_acc_g2.cu (the XYZZ accumulation and the
+ * reductions); the batch-affine accumulation is batch_affine.cuh's
+ * (accumulate.cuh). This file has no field arithmetic (it compiles in
+ * seconds, the others in minutes).
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <stdio.h>

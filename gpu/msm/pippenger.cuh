@@ -1,9 +1,10 @@
 /*
  * The templated part of the device MSM (pippenger.cu describes the
  * phases): the accumulation and reduction kernels (phases 4 and 5), their
- * launchers and msm_run. Instantiated by xyzz_acc.cu (the XYZZ
- * accumulation) and batch_affine.cu (the reduction of affine buckets), so
- * that the heavy instantiations compile in parallel; the phases without
+ * launchers and msm_run. Instantiated one group a file, so that the heavy
+ * instantiations compile in parallel: the XYZZ accumulation's run in
+ * xyzz_acc_g1.cu and xyzz_acc_g2.cu, the reductions (both
+ * accumulations') in reduce_g1.cu and reduce_g2.cu; the phases without
  * field arithmetic live in pippenger.cu.
  */
 #ifndef SP_GPU_MSM_KERN_CUH
@@ -604,6 +605,24 @@ static sp_status msm_reduce_split(sp_cuda *ctx, xyzz_t<F> *win, const affine_t<F
                                           false);
 }
 
+/* Phase 5 in each group's field, compiled once each, in reduce_g1.cu and
+ * reduce_g2.cu (their kernels are the heaviest of the MSM to build):
+ * sp_cu_msm_reduce is msm_reduce_phase over XYZZ buckets (the XYZZ
+ * accumulation's), sp_cu_msm_reduce_split msm_reduce_split (the
+ * batch-affine one's). */
+sp_status sp_cu_msm_reduce(sp_cuda *ctx, xyzz_t<fp_tm<SP_MUL_EO> > *win,
+                           const xyzz_t<fp_tm<SP_MUL_EO> > *bk, unsigned c, unsigned nwin,
+                           unsigned log_l);
+sp_status sp_cu_msm_reduce(sp_cuda *ctx, xyzz_t<fp2_tm<SP_MUL_EO> > *win,
+                           const xyzz_t<fp2_tm<SP_MUL_EO> > *bk, unsigned c, unsigned nwin,
+                           unsigned log_l);
+sp_status sp_cu_msm_reduce_split(sp_cuda *ctx, xyzz_t<fp_tm<SP_MUL_EO> > *win,
+                                 const affine_t<fp_tm<SP_MUL_EO> > *bk, unsigned c, unsigned nwin,
+                                 msm_join *j);
+sp_status sp_cu_msm_reduce_split(sp_cuda *ctx, xyzz_t<fp2_tm<SP_MUL_EO> > *win,
+                                 const affine_t<fp2_tm<SP_MUL_EO> > *bk, unsigned c, unsigned nwin,
+                                 msm_join *j);
+
 /* Phase 5: msm_reduce_into over the context's SP_SCR_SEGS. */
 template <class F, class B = xyzz_t<F> >
 static sp_status msm_reduce_phase(sp_cuda *ctx, xyzz_t<F> *win, const B *bk, unsigned c,
@@ -726,8 +745,8 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
     SP_TRY((msm_accumulate_phase<F, V>(ctx, (xyzz_t<F> *)s.bk, (const affine_t<F> *)s.db, s.keys,
                                        s.vals, s.start, s.end, n, s.c, s.nwin)));
     SP_TRY(sp_cu_msm_mark(ctx, 2));
-    SP_TRY(msm_reduce_phase<F>(ctx, msm_window_sums<F>(s), (const xyzz_t<F> *)s.bk, s.c, s.nwin,
-                               s.log_l));
+    SP_TRY(sp_cu_msm_reduce(ctx, msm_window_sums<F>(s), (const xyzz_t<F> *)s.bk, s.c, s.nwin,
+                            s.log_l));
     SP_TRY(sp_cu_msm_mark(ctx, 4));
     return msm_finish<HX>(ctx, out, s, group, n, NULL);
 }

@@ -1,0 +1,18 @@
+/* The G1 instantiation of pippenger.cuh's phase 5: the bucket reductions
+ * of the XYZZ accumulation (xyzz_acc_g1.cu) and of the batch-affine one
+ * (batch_affine_g1.cu), which share their kernels. */
+#include "pippenger.cuh"
+
+typedef fp_tm<SP_MUL_EO> fpe_t;
+
+sp_status sp_cu_msm_reduce(sp_cuda *ctx, xyzz_t<fpe_t> *win, const xyzz_t<fpe_t> *bk, unsigned c,
+                           unsigned nwin, unsigned log_l)
+{
+    return msm_reduce_phase<fpe_t>(ctx, win, bk, c, nwin, log_l);
+}
+
+sp_status sp_cu_msm_reduce_split(sp_cuda *ctx, xyzz_t<fpe_t> *win, const affine_t<fpe_t> *bk,
+                                 unsigned c, unsigned nwin, msm_join *j)
+{
+    return msm_reduce_split<fpe_t>(ctx, win, bk, c, nwin, j);
+}

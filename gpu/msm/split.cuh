@@ -1,0 +1,220 @@
+/*
+ * The split MSM's parts over the group's field (split.cu describes the
+ * phases), as templates: split_g1.cu and split_g2.cu instantiate them,
+ * one group each, so that the two compile side by side; split.cu holds
+ * the partition, which no field enters.
+ */
+#ifndef SP_GPU_MSM_SPLIT_CUH
+#define SP_GPU_MSM_SPLIT_CUH
+
+#include <stdio.h>
+#include <string.h>
+#include "gpu/core/context.cuh"
+#include "gpu/curve/xyzz.cuh"
+#include "gpu/curve/xyzz_add_flat.cuh"
+
+#define SP_SPLIT_THREADS 128
+#define SP_SPLIT_MIN_PER 4 /* at least this many ones per thread before more threads are used */
+/* Fewer than n / SP_SPLIT_GATHER_DEN scalars 0 or 1: no split. A zero
+ * costs the plain MSM its sort slots only and a one a single record,
+ * while the gather copies every other base and scalar (3.2 GB for G2 at
+ * 2^24); a random witness (w_0 = 1) is the case. */
+#define SP_SPLIT_GATHER_DEN 8
+
+/* Phase 1 (split.cu): others[0..cnt[0]) and ones[0..cnt[1]) (device), cnt
+ * on the host; ds: the n scalars on the device. */
+sp_status sp_cu_split_partition(sp_cuda *ctx, uint32_t **others, uint32_t **ones, uint32_t cnt[2],
+                                const void *ds, uint32_t n);
+
+/* ---- kernels ---- */
+
+template <class F> struct split_occupancy { enum { MIN_BLOCKS = 1 }; };
+template <int M> struct split_occupancy<fp_tm<M>> { enum { MIN_BLOCKS = 4 }; };
+
+/* part[t] = sum of bases[idx[j]] over j = t, t + T, t + 2T, ... < n1
+ * (T threads in all; strided, so each step of a warp reads 32 adjacent
+ * indices). Points at infinity are skipped. */
+template <class F>
+__global__ void __launch_bounds__(SP_SPLIT_THREADS, split_occupancy<F>::MIN_BLOCKS)
+split_ones(xyzz_t<F> *part, const affine_t<F> *bases, const uint32_t *idx, uint32_t n1)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t j = t; j < n1; j += nt) {
+        affine_t<F> q = bases[idx[j]];
+        if (!aff_is_inf(q))
+            xyzz_add_affine(acc, q);
+    }
+    part[t] = acc;
+}
+
+/* Block g: out[g] = sum of in[g per .. min((g + 1) per, count)) by a fold
+ * into blockDim.x sums, then a tree; in is overwritten. */
+template <class F>
+__global__ void __launch_bounds__(SP_SPLIT_THREADS)
+split_sum_groups(xyzz_t<F> *out, xyzz_t<F> *in, size_t count, uint32_t per)
+{
+    size_t lo = (size_t)blockIdx.x * per;
+    uint32_t m = (uint32_t)(count - lo < per ? count - lo : per), tid = threadIdx.x;
+    xyzz_t<F> *s = in + lo;
+    if (tid < m) {
+        xyzz_t<F> acc = s[tid];
+        for (uint32_t j = tid + blockDim.x; j < m; j += blockDim.x)
+            xyzz_add_flat(acc, s[j]);
+        s[tid] = acc;
+    }
+    __syncthreads();
+    for (uint32_t k = m < blockDim.x ? m : blockDim.x; k > 1;) {
+        uint32_t half = (k + 1) / 2;
+        if (tid < k - half) {
+            xyzz_t<F> acc = s[tid];
+            xyzz_add_flat(acc, s[tid + half]);
+            s[tid] = acc;
+        }
+        __syncthreads();
+        k = half;
+    }
+    if (tid == 0)
+        out[blockIdx.x] = s[0];
+}
+
+struct split_scalar { ulonglong2 lo, hi; };
+
+/* ob[j] = b[idx[j]], os[j] = s[idx[j]] for j < m. */
+template <class A>
+__global__ void split_gather(A *ob, split_scalar *os, const A *b, const split_scalar *s,
+                             const uint32_t *idx, uint32_t m)
+{
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m)
+        return;
+    uint32_t i = idx[j];
+    ob[j] = b[i];
+    os[j] = s[i];
+}
+
+/* ---- host side ---- */
+
+/* Phase 2: *sum (device) = sum of bases[ones[j]], j < n1 (n1 > 0); queued
+ * on the stream. */
+template <class F>
+static sp_status split_ones_phase(sp_cuda *ctx, xyzz_t<F> **sum, const affine_t<F> *bases,
+                                  const uint32_t *ones, uint32_t n1)
+{
+    size_t per_blk = (size_t)SP_SPLIT_THREADS * SP_SPLIT_MIN_PER;
+    size_t nblk = (n1 + per_blk - 1) / per_blk, cap = 4 * (size_t)(ctx->sm_count ? ctx->sm_count : 1);
+    if (nblk > cap)
+        nblk = cap;
+    size_t nt = nblk * SP_SPLIT_THREADS;
+    void *buf;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, (nt + nblk + 1) * sizeof(xyzz_t<F>), &buf));
+    xyzz_t<F> *part = (xyzz_t<F> *)buf, *mid = part + nt;
+    *sum = mid + nblk;
+    split_ones<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(part, bases, ones, n1);
+    SP_CU_LAUNCHED(ctx, "split_ones");
+    split_sum_groups<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(mid, part, nt,
+                                                                             SP_SPLIT_THREADS);
+    SP_CU_LAUNCHED(ctx, "split_sum_groups");
+    split_sum_groups<F><<<1, SP_SPLIT_THREADS, 0, ctx->stream>>>(*sum, mid, nblk, (uint32_t)nblk);
+    SP_CU_LAUNCHED(ctx, "split_sum_groups");
+    return SP_OK;
+}
+
+/* Per-group host functions. */
+static inline sp_status split_pippenger(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *b,
+                                 const sp_scalar *s, size_t n, unsigned window)
+{
+    return sp_cuda_msm_g1(ctx, out, b, s, n, window);
+}
+
+static inline sp_status split_pippenger(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *b,
+                                 const sp_scalar *s, size_t n, unsigned window)
+{
+    return sp_cuda_msm_g2(ctx, out, b, s, n, window);
+}
+
+static inline void split_add(sp_g1_jac *out, const sp_g1_jac *pip, const sp_g1_xyzz *ones)
+{
+    sp_g1_jac t;
+    sp_g1_xyzz_to_jac(&t, ones);
+    sp_g1_jac_add_var(out, pip, &t);
+}
+
+static inline void split_add(sp_g2_jac *out, const sp_g2_jac *pip, const sp_g2_xyzz *ones)
+{
+    sp_g2_jac t;
+    sp_g2_xyzz_to_jac(&t, ones);
+    sp_g2_jac_add_var(out, pip, &t);
+}
+
+static inline void split_inf(sp_g1_xyzz *r) { sp_g1_xyzz_set_inf(r); }
+static inline void split_inf(sp_g2_xyzz *r) { sp_g2_xyzz_set_inf(r); }
+
+/* Phase 3: *pip = the Pippenger over the "other" scalars. */
+template <class HJ, class HA>
+static sp_status split_rest(sp_cuda *ctx, HJ *pip, const HA *db, const void *ds,
+                            const uint32_t *others, uint32_t n_o, size_t n, unsigned window)
+{
+    if (n_o == 0) {
+        memset(pip, 0, sizeof *pip); /* Z = 0: infinity */
+        return SP_OK;
+    }
+    void *gb, *gs;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_BASES, (size_t)n_o * sizeof(HA), &gb));
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SCALARS, (size_t)n_o * sizeof(sp_scalar), &gs));
+    split_gather<HA><<<sp_cu_blocks(n_o, 256), 256, 0, ctx->stream>>>(
+        (HA *)gb, (split_scalar *)gs, db, (const split_scalar *)ds, others, n_o);
+    SP_CU_LAUNCHED(ctx, "split_gather");
+    return split_pippenger(ctx, pip, (const HA *)gb, (const sp_scalar *)gs, n_o, window);
+}
+
+template <class F, class HX, class HJ, class HA>
+static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
+                           size_t n, unsigned window)
+{
+    static_assert(sizeof(HA) == sizeof(affine_t<F>) && sizeof(HX) == sizeof(xyzz_t<F>), "layouts");
+    static_assert(sizeof(split_scalar) == sizeof(sp_scalar), "scalar layout");
+    if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
+        return SP_ERR_INVALID_ARG;
+    if (n == 0) {
+        memset(out, 0, sizeof *out);
+        return SP_OK;
+    }
+    const void *db, *ds;
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
+    SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
+    uint32_t *others, *ones, cnt[2];
+    SP_TRY(sp_cu_split_partition(ctx, &others, &ones, cnt, ds, (uint32_t)n));
+    if (n - cnt[0] < n / SP_SPLIT_GATHER_DEN) { /* few 0/1: the plain MSM over all, no copies */
+        SP_TRY(split_pippenger(ctx, out, (const HA *)db, (const sp_scalar *)ds, n, window));
+        if (ctx->profile) {
+            char pp[sizeof ctx->prof];
+            snprintf(pp, sizeof pp, "%s", ctx->prof);
+            snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu, no gather; %s",
+                     n, cnt[0], cnt[1], n - cnt[0] - cnt[1], pp);
+        }
+        return SP_OK;
+    }
+    xyzz_t<F> *dsum = NULL;
+    if (cnt[1])
+        SP_TRY(split_ones_phase<F>(ctx, &dsum, (const affine_t<F> *)db, ones, cnt[1]));
+    HJ pip;
+    SP_TRY(split_rest(ctx, &pip, (const HA *)db, ds, others, cnt[0], n, window));
+    HX sum;
+    split_inf(&sum);
+    if (dsum) {
+        SP_CU(ctx, cudaMemcpyAsync(&sum, dsum, sizeof sum, cudaMemcpyDeviceToHost, ctx->stream));
+        SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    }
+    if (ctx->profile) {
+        char pp[sizeof ctx->prof];
+        snprintf(pp, sizeof pp, "%s", cnt[0] ? ctx->prof : "no Pippenger");
+        snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu; %s", n,
+                 cnt[0], cnt[1], n - cnt[0] - cnt[1], pp);
+    }
+    split_add(out, &pip, &sum);
+    return SP_OK;
+}
+
+#endif

@@ -243,7 +243,10 @@ override CUDA := $(if $(NVCC),1,0)
 endif
 CUDA_ARCH ?= 90
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
-CUDA_SRC  := $(wildcard gpu/*/*.cu)
+# the G2 instantiations (the longest compilations) first, so that a
+# parallel build does not end waiting on one of them
+CUDA_SRC  := $(wildcard gpu/msm/*_g2.cu)
+CUDA_SRC  += $(filter-out $(CUDA_SRC),$(wildcard gpu/*/*.cu))
 # gpu/backend/*.c: plain C over the CUDA core (the backend), compiled by $(CC)
 CUDA_C_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*/*.c))
 CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(CUDA_C_OBJ)

@@ -1,4 +1,5 @@
 /* `snarkpipe prove`: one Groth16 proof from a key and a witness (cmds.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -277,10 +278,9 @@ static int native_witness(prove_state *s, const prove_args *a, int nt)
     return SP_EXIT_OK;
 }
 
-static int load_inputs(prove_state *s, const prove_args *a, int nt)
+/* The circuit (when given) and the key. */
+static int load_key(prove_state *s, const prove_args *a, int nt, unsigned flags, char err[SP_ERR_LEN])
 {
-    char err[SP_ERR_LEN] = "";
-    unsigned flags = a->skip_subgroup ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
     sp_status st;
     double t0 = sp_cli_now();
     if (a->r1cs) {
@@ -304,13 +304,48 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
         return sp_cli_fail_file("prove", a->params ? a->params : a->zkey, st, err);
     s->t_key = sp_cli_now() - t0;
     sp_cli_progress("read key", t0);
-    t0 = sp_cli_now();
+    return SP_EXIT_OK;
+}
+
+/* fullprove: the witness made from circom's .wasm on a thread of its own
+ * while the key is read (each mostly one core's work). */
+typedef struct {
+    prove_state *s;
+    const prove_args *a;
+    int rc;
+    double seconds;
+} wasm_job;
+
+static void *wasm_job_run(void *p)
+{
+    wasm_job *j = p;
+    double t0 = sp_cli_now();
+    j->rc = sp_cli_wasm_witness(&j->s->w, &j->s->w_len, "fullprove", j->a->wasm, j->a->input, &j->a->wo);
+    j->seconds = sp_cli_now() - t0;
+    return NULL;
+}
+
+static int load_inputs(prove_state *s, const prove_args *a, int nt)
+{
+    char err[SP_ERR_LEN] = "";
+    unsigned flags = a->skip_subgroup ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
+    sp_status st;
+    wasm_job job = {s, a, SP_EXIT_OK, 0};
+    pthread_t th;
+    int threaded = a->wasm && pthread_create(&th, NULL, wasm_job_run, &job) == 0;
+    int rc = load_key(s, a, nt, flags, err);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (rc != SP_EXIT_OK)
+        return rc;
+    double t0 = sp_cli_now();
     if (a->native)
         return native_witness(s, a, nt);
     if (a->wasm) {
-        int rc = sp_cli_wasm_witness(&s->w, &s->w_len, "fullprove", a->wasm, a->input, &a->wo);
-        if (rc != SP_EXIT_OK)
-            return rc;
+        if (!threaded)
+            wasm_job_run(&job);
+        if (job.rc != SP_EXIT_OK)
+            return job.rc;
     } else if ((st = sp_wtns_read(&s->w, &s->w_len, a->wtns, err)) != SP_OK) {
         return sp_cli_fail_file("prove", a->wtns, st, err);
     }
@@ -319,9 +354,10 @@ static int load_inputs(prove_state *s, const prove_args *a, int nt)
                  a->wasm ? "the circuit's witness has" : "file holds", s->w_len);
         return sp_cli_fail_file(a->wasm ? "fullprove" : "prove", a->wasm ? a->wasm : a->wtns, SP_ERR_FORMAT, err);
     }
-    s->t_wtns = sp_cli_now() - t0;
+    s->t_wtns = a->wasm ? job.seconds : sp_cli_now() - t0;
     return SP_EXIT_OK;
 }
+
 
 /* Opens the backend, makes the key resident on it and proves. */
 static int prove_on_backend(prove_state *s, const prove_args *a, int nt)

@@ -631,6 +631,9 @@ static void random_run(buf *o, uint32_t *st, int *d, int floor, const uint32_t *
 
 static void test_folding(sp_rng *rng)
 {
+    sp_wasm_limits lim = sp_wasm_limits_default();
+    lim.max_stack = 1024; /* a small instance each time */
+    lim.max_call_depth = 16;
     for (int it = 0; it < sp_test_iters(600); it++) {
         uint32_t p[2] = {(uint32_t)edge_or_random(rng), (uint32_t)edge_or_random(rng)}, st[24];
         int d = 1;
@@ -642,7 +645,7 @@ static void test_folding(sp_rng *rng)
             st[d - 2] -= st[d - 1], d--, u8(&body, 0x6b);
         u8(&body, 0x0b);
         sp_wasm_module *m = NULL;
-        sp_wasm_inst *in = one(&m, "ii:i", &body, NULL);
+        sp_wasm_inst *in = one(&m, "ii:i", &body, &lim);
         uint64_t args[2] = {p[0], p[1]}, got = 0;
         char err[SP_ERR_LEN];
         CHECKF(in && sp_wasm_call(in, 0, args, &got, err) == SP_OK && got == st[0],

@@ -3,7 +3,8 @@
  * thread per connection (handlers may block: a key load, an await), the
  * request body collected in memory up to server.max_body, all bodies
  * together up to server.body_memory (taken out of the engine's budget),
- * the bearer token checked before the body is read, and the route table.
+ * the bearer token checked before the body is read, and the requests
+ * dispatched by the route table the daemon starts it with (routes.c).
  *
  * Early answers. A request whose Content-Length is over the limit, or
  * whose token is missing or wrong, is answered in the first call, before
@@ -169,31 +170,6 @@ void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ..
 
 /* ---- routing ---- */
 
-typedef struct {
-    const char *method, *path; /* path ending in '*': any single segment after the prefix */
-    route_fn fn;
-    int open;                  /* served without the token */
-} route;
-
-static const route routes_[] = {
-    {"GET", "/", sp_dmn_api_page, 1},
-    {"GET", "/index.html", sp_dmn_api_page, 1},
-    {"GET", "/healthz", sp_dmn_api_healthz, 1},
-    {"GET", "/readyz", sp_dmn_api_readyz, 1},
-    {"GET", "/metrics", sp_dmn_api_metrics, 0},
-    {"GET", "/v1/status", sp_dmn_api_status, 0},
-    {"GET", "/v1/circuits", sp_dmn_api_circuits_list, 0},
-    {"POST", "/v1/circuits", sp_dmn_api_circuits_add, 0},
-    {"DELETE", "/v1/circuits/*", sp_dmn_api_circuits_delete, 0},
-    {"POST", "/v1/jobs", sp_dmn_api_jobs_submit, 0},
-    {"GET", "/v1/jobs/*", sp_dmn_api_jobs_get, 0},
-    {"DELETE", "/v1/jobs/*", sp_dmn_api_jobs_cancel, 0},
-    {"POST", "/v1/prove", sp_dmn_api_prove, 0},
-    {"POST", "/v1/pause", sp_dmn_api_pause, 0},
-    {"POST", "/v1/resume", sp_dmn_api_resume, 0},
-};
-#define N_ROUTES (sizeof routes_ / sizeof routes_[0])
-
 static int path_match(const char *pattern, const char *url)
 {
     size_t n = strlen(pattern);
@@ -202,19 +178,22 @@ static int path_match(const char *pattern, const char *url)
     return !strncmp(pattern, url, n - 1) && url[n - 1] && !strchr(url + n - 1, '/');
 }
 
-/* The route for (method, url); *path_known set when only the method is wrong. */
-static const route *find_route(const char *method, const char *url, int *path_known, char *allow, size_t allow_len)
+/* The route of d's table for (method, url); *path_known set when only
+ * the method is wrong. */
+static const sp_dmn_route *find_route(const sp_dmn *d, const char *method, const char *url, int *path_known,
+                                      char *allow, size_t allow_len)
 {
     *path_known = 0;
     allow[0] = 0;
-    for (size_t i = 0; i < N_ROUTES; i++) {
-        if (!path_match(routes_[i].path, url))
+    for (size_t i = 0; i < d->n_routes; i++) {
+        const sp_dmn_route *rt = &d->routes[i];
+        if (!path_match(rt->path, url))
             continue;
-        if (!strcmp(routes_[i].method, method))
-            return &routes_[i];
+        if (!strcmp(rt->method, method))
+            return rt;
         *path_known = 1;
         size_t l = strlen(allow);
-        snprintf(allow + l, allow_len - l, "%s%s", l ? ", " : "", routes_[i].method);
+        snprintf(allow + l, allow_len - l, "%s%s", l ? ", " : "", rt->method);
     }
     return NULL;
 }
@@ -352,7 +331,7 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
     }
     if (!sp_dmn_auth_on(d) && !l->addr.is_unix && cross_site(d, r, l))
         return;
-    const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
+    const sp_dmn_route *rt = find_route(d, r->method, r->url, &known, allow, sizeof allow);
     if (rt && !rt->open && !token_ok(d, r)) {
         const char *h = MHD_lookup_connection_value(r->con, MHD_HEADER_KIND, "Authorization");
         sp_dmn_http_header(r, "WWW-Authenticate", "Bearer realm=\"snarkpipe\"");
@@ -372,8 +351,8 @@ static void first_call(sp_dmn *d, dreq *r, const dlistener *l)
     if (cl && n > max)
         sp_dmn_http_error(r, 413, "body_too_large", "the body has %s bytes; this daemon takes at most %zu "
                           "(server.max_body)", cl, max);
-    else if (rt && (rt->fn == sp_dmn_api_jobs_submit || rt->fn == sp_dmn_api_prove))
-        sp_dmn_api_jobs_early(d, r, cl ? n : 0);
+    else if (rt && rt->early)
+        rt->early(d, r, cl ? n : 0);
     if (!r->answered && n > 0)
         admit_body(d, r, n);
 }
@@ -392,7 +371,7 @@ static void dispatch(sp_dmn *d, dreq *r)
                           "bytes) while this one came; try again shortly", d->body_cap);
         return;
     }
-    const route *rt = find_route(r->method, r->url, &known, allow, sizeof allow);
+    const sp_dmn_route *rt = find_route(d, r->method, r->url, &known, allow, sizeof allow);
     if (rt) {
         rt->fn(d, r);
         if (!r->answered) /* a handler bug; never leave the client hanging */
@@ -551,8 +530,10 @@ void sp_dmn_http_tick(sp_dmn *d)
     pthread_mutex_unlock(&d->conn_mu);
 }
 
-sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN])
+sp_status sp_dmn_http_start(sp_dmn *d, const sp_dmn_route *routes, size_t n_routes, char err[SP_ERR_LEN])
 {
+    d->routes = routes;
+    d->n_routes = n_routes;
     unsigned timeout_s = (unsigned)((d->cfg.connection_timeout_ms + 999) / 1000);
     for (int i = 0; i < d->n_ls; i++) {
         dlistener *l = &d->ls[i];

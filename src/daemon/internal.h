@@ -457,7 +457,21 @@ void sp_dmn_http_header(dreq *r, const char *name, const char *value);
 /* Finishes w and sends it (500 when out of memory). */
 void sp_dmn_http_send_json(dreq *r, int code, sp_json_writer *w);
 
-sp_status sp_dmn_http_start(sp_dmn *d, char err[SP_ERR_LEN]);
+/* One entry of the route table the transport is started with: method and
+ * path (ending in '*': any one segment after the prefix), the handler,
+ * whether it is served without the token, and a check made before the
+ * body is read (NULL: none), which may answer through r (413, 422) and
+ * returns 1 when it did. */
+typedef struct {
+    const char *method, *path;
+    route_fn fn;
+    int open;
+    int (*early)(sp_dmn *d, dreq *r, unsigned long long content_length);
+} sp_dmn_route;
+
+/* Starts the listeners, dispatching by routes (n_routes entries, which
+ * outlive the daemon). */
+sp_status sp_dmn_http_start(sp_dmn *d, const sp_dmn_route *routes, size_t n_routes, char err[SP_ERR_LEN]);
 /* Housekeeping tick: closes connections whose headers or body are late
  * (server.header_timeout, server.body_timeout), however busy they look. */
 void sp_dmn_http_tick(sp_dmn *d);
@@ -496,6 +510,10 @@ void sp_dmn_api_healthz(sp_dmn *d, dreq *r);
 void sp_dmn_api_readyz(sp_dmn *d, dreq *r);
 void sp_dmn_api_status(sp_dmn *d, dreq *r);
 void sp_dmn_api_metrics(sp_dmn *d, dreq *r);
+
+/* routes.c: the route table of the API. */
+extern const sp_dmn_route sp_dmn_routes[];
+extern const size_t sp_dmn_n_routes;
 
 /* page.c */
 extern const char sp_dmn_page_html[];
@@ -611,6 +629,8 @@ struct sp_dmn {
     pthread_mutex_t submit_mu; /* one submission at a time: request-id check, state file, engine */
     pthread_mutex_t conn_mu;   /* conns (a leaf) */
     dconn *conns;
+    const sp_dmn_route *routes; /* what the transport dispatches to (sp_dmn_http_start) */
+    size_t n_routes;
     atomic_ullong conns_cut;   /* connections closed for a late header or body */
     atomic_ullong http_codes[SP_DMN_HTTP_CODES];
     atomic_ullong requests, rejected_submits;

@@ -29,18 +29,6 @@
 
 /* ---- small helpers ---- */
 
-int sp_dmn_req_is_type(const dreq *r, const char *type)
-{
-    const char *ct = sp_dmn_req_header(r, "Content-Type");
-    return ct && !strncasecmp(ct, type, strlen(type));
-}
-
-const char *sp_dmn_json_str(const sp_json_val *o, const char *k)
-{
-    const sp_json_val *v = sp_json_get(o, k);
-    return v && v->type == SP_JSON_STRING ? v->text : NULL;
-}
-
 /* A decimal int in [-1e6, 1e6] from text; 0 on success. */
 static int parse_prio(int *out, const char *s)
 {
@@ -51,25 +39,6 @@ static int parse_prio(int *out, const char *s)
         return -1;
     *out = (int)v;
     return 0;
-}
-
-sp_json_doc *sp_dmn_req_json(dreq *r)
-{
-    size_t len;
-    const uint8_t *b = sp_dmn_req_body(r, &len);
-    char err[SP_ERR_LEN];
-    sp_json_doc *doc = NULL;
-    sp_json_limits lim = {len + 1, 32};
-    if (sp_json_parse(&doc, (const char *)b, len, &lim, err, sizeof err) != SP_OK) {
-        sp_dmn_http_error(r, 400, "malformed_json", "%s", err);
-        return NULL;
-    }
-    if (sp_json_root(doc)->type != SP_JSON_OBJECT) {
-        sp_dmn_http_error(r, 400, "malformed_json", "the body must be a JSON object");
-        sp_json_free(doc);
-        return NULL;
-    }
-    return doc;
 }
 
 /* ---- witness input ---- */
@@ -684,7 +653,6 @@ static void answer_job(sp_dmn *d, dreq *r, djob *j, int finished, int strict)
     sp_dmn_http_error(r, 503, "out_of_memory", "out of memory");
 }
 
-const char *sp_dmn_req_last_segment(const dreq *r) { return strrchr(sp_dmn_req_path(r), '/') + 1; }
 
 void sp_dmn_api_jobs_get(sp_dmn *d, dreq *r)
 {

@@ -31,8 +31,6 @@
 #define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
 #define JANITOR_POLLS 4        /* housekeeping every 4 polls */
 
-int sp_dmn_farm_on(const sp_dmn *d) { return d->farm != NULL; }
-
 void sp_dmn_farm_wake(sp_dmn_farm *f)
 {
     char b = 1;

@@ -168,6 +168,41 @@ void sp_dmn_http_error(dreq *r, int code, const char *error, const char *fmt, ..
     sp_dmn_http_send_json(r, code, &w);
 }
 
+/* ---- what handlers read of a request ---- */
+
+int sp_dmn_req_is_type(const dreq *r, const char *type)
+{
+    const char *ct = sp_dmn_req_header(r, "Content-Type");
+    return ct && !strncasecmp(ct, type, strlen(type));
+}
+
+const char *sp_dmn_json_str(const sp_json_val *o, const char *k)
+{
+    const sp_json_val *v = sp_json_get(o, k);
+    return v && v->type == SP_JSON_STRING ? v->text : NULL;
+}
+
+sp_json_doc *sp_dmn_req_json(dreq *r)
+{
+    size_t len;
+    const uint8_t *b = sp_dmn_req_body(r, &len);
+    char err[SP_ERR_LEN];
+    sp_json_doc *doc = NULL;
+    sp_json_limits lim = {len + 1, 32};
+    if (sp_json_parse(&doc, (const char *)b, len, &lim, err, sizeof err) != SP_OK) {
+        sp_dmn_http_error(r, 400, "malformed_json", "%s", err);
+        return NULL;
+    }
+    if (sp_json_root(doc)->type != SP_JSON_OBJECT) {
+        sp_dmn_http_error(r, 400, "malformed_json", "the body must be a JSON object");
+        sp_json_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+const char *sp_dmn_req_last_segment(const dreq *r) { return strrchr(sp_dmn_req_path(r), '/') + 1; }
+
 /* ---- routing ---- */
 
 static int path_match(const char *pattern, const char *url)

@@ -457,6 +457,15 @@ void sp_dmn_http_header(dreq *r, const char *name, const char *value);
 /* Finishes w and sends it (500 when out of memory). */
 void sp_dmn_http_send_json(dreq *r, int code, sp_json_writer *w);
 
+/* What handlers read of a request: whether the request's Content-Type is type (a
+ * prefix, any case); a member of o that is a string, else NULL; the body
+ * parsed as a JSON object (NULL after answering 400 malformed_json: free
+ * the document with sp_json_free); the last segment of the path (an id). */
+int sp_dmn_req_is_type(const dreq *r, const char *type);
+const char *sp_dmn_json_str(const sp_json_val *o, const char *k);
+sp_json_doc *sp_dmn_req_json(dreq *r);
+const char *sp_dmn_req_last_segment(const dreq *r);
+
 /* One entry of the route table the transport is started with: method and
  * path (ending in '*': any one segment after the prefix), the handler,
  * whether it is served without the token, and a check made before the
@@ -481,15 +490,6 @@ void sp_dmn_http_quiesce(sp_dmn *d, long wait_ms);
 void sp_dmn_http_stop(sp_dmn *d);
 
 /* ---- api.c, api_circuits.c, status.c: the routes ---- */
-
-/* Helpers of the routes: whether the request's Content-Type is type (a
- * prefix, any case); a member of o that is a string, else NULL; the body
- * parsed as a JSON object (NULL after answering 400 malformed_json: free
- * the document with sp_json_free); the last segment of the path (an id). */
-int sp_dmn_req_is_type(const dreq *r, const char *type);
-const char *sp_dmn_json_str(const sp_json_val *o, const char *k);
-sp_json_doc *sp_dmn_req_json(dreq *r);
-const char *sp_dmn_req_last_segment(const dreq *r);
 
 void sp_dmn_api_circuits_list(sp_dmn *d, dreq *r);
 void sp_dmn_api_circuits_add(sp_dmn *d, dreq *r);

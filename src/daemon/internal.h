@@ -338,6 +338,8 @@ sp_status sp_dmn_state_put(sp_dmn *d, const char *sub, const char *name, const s
                            char err[SP_ERR_LEN]);
 /* Removes sub/name durably (a missing file is fine). */
 sp_status sp_dmn_state_del(sp_dmn *d, const char *sub, const char *name, char err[SP_ERR_LEN]);
+/* The path of sub/name (name NULL: of sub) in the state directory. */
+void sp_dmn_state_path(char *out, size_t n, const sp_dmn *d, const char *sub, const char *name);
 size_t sp_dmn_state_list(sp_dmn *d, const char *sub, const char *suffix, char ***names);
 void sp_dmn_state_list_free(char **names, size_t n);
 uint8_t *sp_dmn_state_read(sp_dmn *d, const char *sub, const char *name, size_t *len, char err[SP_ERR_LEN]);
@@ -353,9 +355,12 @@ sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *
 sp_status sp_dmn_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
 /* Removes jobs/<id><ext> without waiting for the disk (see state.c). */
 void sp_dmn_state_job_forget(sp_dmn *d, const char *id, const char *ext);
-/* At start, in this order: circuits (after the configuration's), then jobs. */
-void sp_dmn_state_restore_circuits(sp_dmn *d);
-void sp_dmn_state_restore_jobs(sp_dmn *d);
+
+/* ---- restore.c: what the state directory holds, at start ---- */
+
+/* In this order: circuits (after the configuration's), then jobs. */
+void sp_dmn_restore_circuits(sp_dmn *d);
+void sp_dmn_restore_jobs(sp_dmn *d);
 
 /* ---- tracker.c: the TIMELINE reader ---- */
 

@@ -542,8 +542,8 @@ int sp_dmn_main(int argc, char **argv)
         }
         if (rc == EXIT_OK_) {
             sync_config_circuits(d);
-            sp_dmn_state_restore_circuits(d);
-            sp_dmn_state_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
+            sp_dmn_restore_circuits(d);
+            sp_dmn_restore_jobs(d); /* accepted jobs of before a crash: queued again before anyone can ask */
             if (*d->cfg.queue && sp_dmn_farm_start(d, err) != SP_OK)
                 rc = EXIT_RUNTIME_;
             if (rc == EXIT_OK_ && sp_dmn_http_start(d, sp_dmn_routes, sp_dmn_n_routes, err) != SP_OK)

@@ -244,13 +244,6 @@ static void *starter_main(void *arg)
 
 /* ---- the worker: store, release, heartbeat, claim, assemble ---- */
 
-void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k)
-{
-    pthread_mutex_lock(&f->mu);
-    *c += k;
-    pthread_mutex_unlock(&f->mu);
-}
-
 /* Jobs whose last proof this node stored: assembled next. */
 typedef struct {
     int64_t ids[256];

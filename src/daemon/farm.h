@@ -136,13 +136,14 @@ fcirc *sp_dmn_farm_by_digest_locked(sp_dmn_farm *f, const char *digest, int with
 /* farm_asm.c: assembles job id (every proof verified again); logs. */
 void sp_dmn_farm_assemble(sp_dmn_farm *f, int64_t id, char err[SP_ERR_LEN]);
 
-/* farm.c: wakes the worker; adds k to counter *c under f->mu. */
+/* farm.c: wakes the worker. */
 void sp_dmn_farm_wake(sp_dmn_farm *f);
 /* farm.c: job id ended (0: everyone look again): wakes the awaiters. */
 void sp_dmn_farm_job_ended(sp_dmn_farm *f, int64_t id);
-void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k);
 
-/* farm_api.c: a pool connection (connected) or NULL with err (503). */
+/* farm_pool.c: adds k to counter *c under f->mu. */
+void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k);
+/* farm_pool.c: a pool connection (connected) or NULL with err (503). */
 sp_dmn_queue *sp_dmn_farm_conn_get(sp_dmn_farm *f, char err[SP_ERR_LEN]);
 void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q);
 

@@ -1,7 +1,7 @@
 /*
  * The farm's queue on PostgreSQL through libpq (queue.h has the model;
  * ARCHITECTURE.md, "The farm", the tables): connecting, statements,
- * the schema, nodes. queue_pg_jobs.c has jobs and partitions. Built with
+ * the schema, nodes, LISTEN. queue_pg_jobs.c has jobs and partitions. Built with
  * libpq when pkg-config finds it (SP_WITH_PQ); without it queue_none.c
  * stands in and sp_dmn_q_open says why.
  *
@@ -551,6 +551,18 @@ sp_status sp_dmn_q_node_down(sp_dmn_queue *q, const char *inst, char err[SP_ERR_
         "  (SELECT count(*) FROM (SELECT pg_notify('sp_work', '') FROM rel LIMIT 1) n)", &p, 0, err);
     PQclear(r);
     return r ? SP_OK : SP_ERR_IO;
+}
+
+/* ---- notifications ---- */
+
+sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN])
+{
+    static const char *const ch[] = {"LISTEN sp_work", "LISTEN sp_done", "LISTEN sp_cancel"};
+    for (int i = 0; i < 3; i++)
+        if (sp_dmn_qpg_exec(q, ch[i], NULL, err) != SP_OK)
+            return SP_ERR_IO;
+    q->listening = 1;
+    return SP_OK;
 }
 
 #endif

@@ -877,16 +877,6 @@ sp_status sp_dmn_q_janitor(sp_dmn_queue *q, int max_attempts, long keep_ms, long
 
 /* ---- notifications ---- */
 
-sp_status sp_dmn_q_listen(sp_dmn_queue *q, char err[SP_ERR_LEN])
-{
-    static const char *const ch[] = {"LISTEN sp_work", "LISTEN sp_done", "LISTEN sp_cancel"};
-    for (int i = 0; i < 3; i++)
-        if (sp_dmn_qpg_exec(q, ch[i], NULL, err) != SP_OK)
-            return SP_ERR_IO;
-    q->listening = 1;
-    return SP_OK;
-}
-
 int sp_dmn_q_socket(const sp_dmn_queue *q) { return sp_dmn_qpg_broken(q) ? -1 : PQsocket(q->c); }
 
 sp_status sp_dmn_q_drain_notifies(sp_dmn_queue *q, int *work, int *cancel, void (*on_done)(void *ctx, int64_t id),

@@ -118,7 +118,7 @@ DAEMON_OK   := $(shell pkg-config --exists $(DAEMON_PKGS) 2>/dev/null && echo 1)
 WIRE_OBJ    := $(BUILD)/src/daemon/wire.o
 CLI_OBJ     += $(WIRE_OBJ)
 ifeq ($(DAEMON_OK),1)
-DAEMON_SRC  := $(filter-out src/daemon/wire.c,$(wildcard src/daemon/*.c))
+DAEMON_SRC  := $(filter-out src/daemon/wire.c,$(wildcard src/daemon/*.c src/daemon/farm/*.c))
 DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
 DAEMON_BIN  := $(BUILD)/snarkpipe-daemon
 # the one main twice: snarkpipe's runs snarkpipe-daemon for `daemon`
@@ -130,12 +130,12 @@ else
 DAEMON_SRC  :=
 TEST_BIN    := $(filter-out $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test_daemon_guard,$(TEST_BIN))
 endif
-# The farm's queue (src/daemon/queue_pg.c, `daemon --queue postgresql://...`)
+# The farm's queue (src/daemon/farm/queue_pg.c, `daemon --queue postgresql://...`)
 # needs libpq, found with pkg-config; without it the daemon still builds,
 # single-host only, and says so when --queue is given.
 PQ_OK       := $(shell pkg-config --exists libpq 2>/dev/null && echo 1)
 ifeq ($(DAEMON_OK)$(PQ_OK),11)
-$(BUILD)/src/daemon/queue_pg.o $(BUILD)/src/daemon/queue_pg_jobs.o $(BUILD)/src/daemon/queue_none.o: \
+$(BUILD)/src/daemon/farm/queue_pg.o $(BUILD)/src/daemon/farm/queue_pg_jobs.o $(BUILD)/src/daemon/farm/queue_none.o: \
 	CFLAGS += -DSP_WITH_PQ $(shell pkg-config --cflags libpq)
 DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif

@@ -428,7 +428,7 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
     return j;
 }
 
-/* ---- farm mode: jobs go to the queue database (farm_api.c) ---- */
+/* ---- farm mode: jobs go to the queue database (farm/api.c) ---- */
 
 typedef struct {
     char id[40];

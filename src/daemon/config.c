@@ -7,7 +7,7 @@
 #include <strings.h>
 #include "daemon/config.h"
 #include "daemon/log.h"
-#include "daemon/queue.h"
+#include "daemon/farm/queue.h"
 #include "daemon/wire.h"
 #include "util/bytes.h"
 #include "util/curves.h"
@@ -118,7 +118,7 @@ static const opt opts_[] = {
     {"server", "ready_file", T_STR, 0, STR(ready_file), 0, 0, NULL, "",
      "written with the bound addresses (one per line) once the daemon serves"},
 
-    /* ---- farm: several daemons on one PostgreSQL queue (daemon/queue.h) ---- */
+    /* ---- farm: several daemons on one PostgreSQL queue (daemon/farm/queue.h) ---- */
     {"farm", "queue", T_STR, F_SECRET, STR(queue), 0, 0, NULL, "",
      "PostgreSQL connection string of the farm's queue (postgresql://user@host/db or key=value pairs); empty = "
      "this host alone. Keep the password in ~/.pgpass or PGPASSFILE"},

@@ -101,7 +101,7 @@ typedef struct {
     long wasm_max_ms;        /* a circuit's .wasm: one witness's time (0 = no limit) */
     int wasm_max_mib;        /* and its linear memory */
 
-    /* farm (daemon/queue.h): an empty queue = this host alone */
+    /* farm (daemon/farm/queue.h): an empty queue = this host alone */
     char queue[SP_DMN_CONF_PATH]; /* PostgreSQL connection string (never logged with its password) */
     char node_id[64];        /* this node's id in the farm ("" = the host name) */
     long lease_ms;           /* a claim not renewed this long is taken over */

@@ -76,7 +76,7 @@
  *   GET    /healthz            200 {"status":"ok"}; 503 while shutting down.
  *   GET    /                   the live status page (HTML; token as #token=... in the URL).
  *
- * A farm node (farm.queue set; daemon/queue.h, ARCHITECTURE.md "The farm")
+ * A farm node (farm.queue set; daemon/farm/queue.h, ARCHITECTURE.md "The farm")
  * answers the same routes from the shared database: job ids are
  * "f<number>" (a request id names a job too), any node reads, awaits and
  * cancels any job, a job may name its circuit by the digest shown in GET

@@ -286,7 +286,7 @@ int sp_dmn_jobs_wait(sp_dmn *d, djob *j, long wait_ms);
 int sp_dmn_jobs_cancel(sp_dmn *d, djob *j, int *was_running);
 void sp_dmn_jobs_cancel_all(sp_dmn *d);
 size_t sp_dmn_jobs_live(sp_dmn *d);
-/* Parts of a result, shared with the farm (farm.c): "proofs" (n proofs,
+/* Parts of a result, shared with the farm (farm/worker.c): "proofs" (n proofs,
  * the public signals row k at pub + k * n_public, each proof's node when
  * nodes is not NULL), "timings_ms" (stage times, null when not known),
  * and the "error" code of a failed job's status. */
@@ -523,8 +523,8 @@ extern const size_t sp_dmn_n_routes;
 /* page.c */
 extern const char sp_dmn_page_html[];
 
-/* ---- farm.c, farm_api.c: a farm of daemons on one queue database ----
- * With farm.queue set, jobs go to the database (daemon/queue.h) and every
+/* ---- farm/worker.c, farm/api.c: a farm of daemons on one queue database ----
+ * With farm.queue set, jobs go to the database (daemon/farm/queue.h) and every
  * daemon of the farm proves partitions of the circuits it has; without
  * it (the default) none of this runs. */
 
@@ -615,7 +615,7 @@ struct sp_dmn {
     int argc;
     char **argv;
     sp_engine *eng;
-    struct sp_dmn_farm *farm;      /* farm.queue set: the farm node (farm.c); else NULL */
+    struct sp_dmn_farm *farm;      /* farm.queue set: the farm node (farm/worker.c); else NULL */
     dregistry reg;
     djobs jobs;
     dtracker trk;

@@ -27,7 +27,7 @@
 #include "daemon/daemon.h"
 #include "daemon/internal.h"
 #include "daemon/log.h"
-#include "daemon/queue.h"
+#include "daemon/farm/queue.h"
 #include "util/curves.h"
 #include "util/file.h"
 #include "util/rng.h"

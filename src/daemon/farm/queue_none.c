@@ -7,7 +7,7 @@
 #ifndef SP_WITH_PQ
 
 #include <stdio.h>
-#include "daemon/queue.h"
+#include "daemon/farm/queue.h"
 
 #define NO_PQ "this snarkpipe was built without the farm: libpq (Debian: libpq-dev) was not found at build time"
 

@@ -1,6 +1,6 @@
 /*
- * The farm's state, shared by farm.c (the worker that claims, proves and
- * stores partitions) and farm_api.c (the HTTP side: submit, await,
+ * The farm's state, shared by worker.c (the worker that claims, proves and
+ * stores partitions) and api.c (the HTTP side: submit, await,
  * cancel, status). Not an interface: internal.h declares what the rest of
  * the daemon calls; queue.h is the database.
  *
@@ -19,7 +19,7 @@
 
 #include <pthread.h>
 #include "daemon/internal.h"
-#include "daemon/queue.h"
+#include "daemon/farm/queue.h"
 #include "groth16/verify.h"
 
 #define SP_DMN_FARM_POOL 16       /* HTTP connections at most */
@@ -45,7 +45,7 @@ typedef struct fclaim {
     uint64_t bytes;           /* its weight against farm.memory (its circuit's partition bytes) */
     double claimed_ms;        /* sp_dmn_wire_now_ms when claimed (farm.max_run counts from here) */
     double progress_ms;       /* when it last moved to a next stage (farm.progress_timeout) */
-    int stage;                /* the stage it was last seen in (farm.c's stage_of) */
+    int stage;                /* the stage it was last seen in (worker.c's stage_of) */
     dcircuit *circ;           /* referenced while in the engine */
     sp_engine_job *ej;        /* set while the engine holds it */
     uint8_t proof[192];
@@ -112,7 +112,7 @@ typedef struct sp_dmn_farm {
     uint64_t wk_calls, wk_reconnects; /* published by the worker after each pass */
 } sp_dmn_farm;
 
-/* farm_circ.c: the circuit cache. Returns the entry of registered circuit
+/* circuits.c: the circuit cache. Returns the entry of registered circuit
  * id (digested now when it is a registration the cache has not seen;
  * entries stay until the farm stops, so the pointer stays valid), or NULL
  * with err (unknown id, I/O). The HTTP side digests on demand, the
@@ -133,17 +133,17 @@ void sp_dmn_farm_bytes_locked(sp_dmn_farm *f, const char *const *dig, size_t n, 
  * f->mu held. */
 fcirc *sp_dmn_farm_by_digest_locked(sp_dmn_farm *f, const char *digest, int with_pvk);
 
-/* farm_asm.c: assembles job id (every proof verified again); logs. */
+/* assemble.c: assembles job id (every proof verified again); logs. */
 void sp_dmn_farm_assemble(sp_dmn_farm *f, int64_t id, char err[SP_ERR_LEN]);
 
-/* farm.c: wakes the worker. */
+/* worker.c: wakes the worker. */
 void sp_dmn_farm_wake(sp_dmn_farm *f);
-/* farm.c: job id ended (0: everyone look again): wakes the awaiters. */
+/* worker.c: job id ended (0: everyone look again): wakes the awaiters. */
 void sp_dmn_farm_job_ended(sp_dmn_farm *f, int64_t id);
 
-/* farm_pool.c: adds k to counter *c under f->mu. */
+/* pool.c: adds k to counter *c under f->mu. */
 void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k);
-/* farm_pool.c: a pool connection (connected) or NULL with err (503). */
+/* pool.c: a pool connection (connected) or NULL with err (503). */
 sp_dmn_queue *sp_dmn_farm_conn_get(sp_dmn_farm *f, char err[SP_ERR_LEN]);
 void sp_dmn_farm_conn_put(sp_dmn_farm *f, sp_dmn_queue *q);
 

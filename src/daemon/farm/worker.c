@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "daemon/farm.h"
+#include "daemon/farm/farm.h"
 #include "daemon/log.h"
 #include "groth16/params.h"
 #include "r1cs/r1cs.h"

@@ -13,7 +13,7 @@
 #define SP_DAEMON_QUEUE_PG_H
 
 #include <libpq-fe.h>
-#include "daemon/queue.h"
+#include "daemon/farm/queue.h"
 
 #define SP_DMN_QPG_MAX_PARAMS 12
 

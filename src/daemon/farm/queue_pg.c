@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/queue_pg.h"
+#include "daemon/farm/queue_pg.h"
 #include "daemon/wire.h"
 
 #define ADVISORY_KEY "7165131224739948864" /* the schema migration lock, any constant */

@@ -1,7 +1,7 @@
 /*
  * The farm's queue: jobs and their partitions kept in a database that
  * every daemon of a farm shares. This header is the whole
- * interface the daemon uses; daemon/queue_pg.c implements it on
+ * interface the daemon uses; daemon/farm/queue_pg.c implements it on
  * PostgreSQL through libpq, and is built only when libpq is installed
  * (without it sp_dmn_q_open says so). Nothing here knows HTTP or the engine.
  *

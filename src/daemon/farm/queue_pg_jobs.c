@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/queue_pg.h"
+#include "daemon/farm/queue_pg.h"
 
 #define TEXT_OF_(x) #x
 #define TEXT_OF(x) TEXT_OF_(x)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "daemon/farm.h"
+#include "daemon/farm/farm.h"
 #include "daemon/log.h"
 #include "groth16/params.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "daemon/farm.h"
+#include "daemon/farm/farm.h"
 #include "daemon/log.h"
 #include "util/file.h"
 #include "util/sha256.h"

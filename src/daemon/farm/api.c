@@ -4,13 +4,13 @@
  * circuit proves its partitions), GET and DELETE /v1/jobs/ID read and
  * cancel it there, from any daemon of the farm; /v1/status and /metrics
  * gain the farm's figures. Statements run on the farm's pool of
- * connections (farm_pool.c).
+ * connections (pool.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "daemon/farm.h"
+#include "daemon/farm/farm.h"
 #include "daemon/log.h"
 #include "util/buf.h"
 #include "util/clock.h"

@@ -5,7 +5,7 @@
  * counters under f->mu.
  */
 #include <stdio.h>
-#include "daemon/farm.h"
+#include "daemon/farm/farm.h"
 
 void sp_dmn_farm_count(sp_dmn_farm *f, uint64_t *c, uint64_t k)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # docs/api.md against a real daemon:
-#   a. every route of the daemon's route table (src/daemon/http.c) and every
+#   a. every route of the daemon's route table (src/daemon/routes.c) and every
 #      error code its handlers answer with (src/daemon/*.c) is named in the
 #      document;
 #   b. every curl example of the document (in its ```sh blocks: a line
@@ -28,7 +28,7 @@ ok() { pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 # ---- a. the document names every route and error code ----
-routes=$(sed -n 's/^ *{"\(GET\|POST\|DELETE\)", "\([^"]*\)", sp_dmn_api_.*/\2/p' "$here/../src/daemon/http.c" | sort -u)
+routes=$(sed -n 's/^ *{"\(GET\|POST\|DELETE\)", "\([^"]*\)", sp_dmn_api_.*/\2/p' "$here/../src/daemon/routes.c" | sort -u)
 [ "$(wc -l <<<"$routes")" -ge 10 ] && ok "the route table was read" || bad "the route table was read ($routes)"
 for p in $routes; do
     want=${p//\*/ID}

@@ -826,9 +826,10 @@ static int to_long_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
 }
 
 /* Fr_band(R, A, B): two non-negative shorts give a short; otherwise both
- * become long normal in place and R = (A & B) with the top limb masked to
- * q's bit length and q subtracted once when still >= q
- * (Fr_adjustBinResult). */
+ * become long normal in place and R = A & B, q subtracted once when >= q
+ * (Fr_adjustBinResult); a result with bits past q's bit length (never
+ * from canonical operands) is left to the module, whose mask then applies
+ * (the conversions done here are idempotent). */
 static int n_band(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
 {
     const sp_fn_field *f = FIELD;
@@ -851,7 +852,8 @@ static int n_band(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
         return 1;
     for (unsigned i = 0; i < n; i++)
         u[i] &= v[i];
-    u[n - 1] &= f->top_mask;
+    if (u[n - 1] & ~f->top_mask) /* operands past q's bit length: the module's mask decides */
+        return SP_WASM_DECLINE;
     if (gte_n(u, f->q, n))
         sub_n(u, u, f->q, n);
     set_type(r, 0x80000000u);

@@ -7,6 +7,8 @@
 #
 #   bench/wtns-vs-snarkjs.sh [BIN]      default: build/snarkpipe
 #   ROUNDS=7 (wtns rounds)  PROVE_ROUNDS=3 (fullprove rounds)  NO_PROVE=1 (wtns only)
+#   BASE=path: another snarkpipe (e.g. a build before a change) timed
+#   against snarkjs the same way in the same run, its wtns rows marked "base"
 #   SNARKJS=path, CIRCOM=path (default: BUILD/npm/node_modules/.bin/, as tests/lib.sh installs them)
 #
 # Each round runs snarkpipe and snarkjs once each, alternating which goes
@@ -102,6 +104,11 @@ for c in sha merkle; do
     pairs "wtns-$c" "$rounds" "$bin" wtns calculate "$wasm" "$T/$c.json" "$T/$c.wtns" -- \
         "$snarkjs" wtns calculate "$wasm" "$T/$c.json" "$T/$c.sj.wtns"
     cmp "$T/$c.wtns" "$T/$c.sj.wtns" || { echo "$c: our .wtns differs from snarkjs'" >&2; exit 1; }
+    if [ -n "${BASE:-}" ]; then
+        pairs "base-$c" "$rounds" "$BASE" wtns calculate "$wasm" "$T/$c.json" "$T/$c.base.wtns" -- \
+            "$snarkjs" wtns calculate "$wasm" "$T/$c.json" "$T/$c.sj.wtns"
+        cmp "$T/$c.base.wtns" "$T/$c.sj.wtns" || { echo "$c: base's .wtns differs from snarkjs'" >&2; exit 1; }
+    fi
     if [ -z "${NO_PROVE:-}" ]; then
         "$bin" fullprove --quiet "$T/$c.json" "$wasm" "$d/$c.zkey" "$T/p.json" "$T/pub.json" # the key cache, filled
         pairs "prove-$c" "$prove_rounds" "$bin" fullprove --quiet "$T/$c.json" "$wasm" "$d/$c.zkey" "$T/p.json" \
@@ -119,6 +126,10 @@ printf "%-34s %8s %8s %8s %8s %8s %8s %8s\n" "" "ours" "ours" "ours" "snarkjs" "
 printf "%-34s %8s %8s %8s %8s %8s %8s %8s\n" "" "1st s" "wall s" "cpu s" "wall s" "cpu s" "wall" "cpu"
 row wtns-sha "wtns calculate, SHA-256 (93,792)" "$(printf %.3f "$(cat "$T/sha.first")")"
 row wtns-merkle "wtns calculate, Merkle (125,580)" "$(printf %.3f "$(cat "$T/merkle.first")")"
+if [ -n "${BASE:-}" ]; then
+    row base-sha "base: wtns calculate, SHA-256" "-"
+    row base-merkle "base: wtns calculate, Merkle" "-"
+fi
 if [ -z "${NO_PROVE:-}" ]; then
     row prove-sha "fullprove, SHA-256" "-"
     row prove-merkle "fullprove, Merkle" "-"

@@ -44,6 +44,22 @@ static_assert(sizeof(sp_scalar) == 32, "scalar layout");
 #define PT_PIECE 16 /* entries of a column one thread sums */
 #define PT_MAX ((size_t)1 << 31)
 
+/* The group operations, each compiled once per group: inlined at every
+ * call site they multiplied this file's device code and made its
+ * compilation take many minutes, for no speed a setup would notice. */
+template <class F> static __device__ __noinline__ void pt_dbl(xyzz_t<F> &r)
+{
+    xyzz_dbl(r, r);
+}
+template <class F> static __device__ __noinline__ void pt_add(xyzz_t<F> &r, const xyzz_t<F> &q)
+{
+    xyzz_add_flat(r, q);
+}
+template <class F> static __device__ __noinline__ void pt_add_affine(xyzz_t<F> &r, const affine_t<F> &q)
+{
+    xyzz_add_affine(r, q);
+}
+
 /* ---- device ---- */
 
 /* Word i < 8 of w, by selects (a register array indexed at run time would
@@ -104,7 +120,7 @@ static __device__ __forceinline__ void pt_madd_affine(xyzz_t<F> &acc, const affi
     if (neg)
         f_neg(q.y, q.y);
     if (bits == 1) { /* +-1: the common case of circom's coefficients */
-        xyzz_add_affine(acc, q);
+        pt_add_affine(acc, q);
         return;
     }
     xyzz_t<F> m;
@@ -114,11 +130,11 @@ static __device__ __forceinline__ void pt_madd_affine(xyzz_t<F> &acc, const affi
     f_set_one(m.zzz);
 #pragma unroll 1
     for (int i = bits - 2; i >= 0; i--) {
-        xyzz_dbl(m, m);
+        pt_dbl(m);
         if (pt_bit(e, i))
-            xyzz_add_affine(m, q);
+            pt_add_affine(m, q);
     }
-    xyzz_add_flat(acc, m);
+    pt_add(acc, m);
 }
 
 /* r = [k] p, p XYZZ. */
@@ -138,9 +154,9 @@ static __device__ __forceinline__ void pt_mul_xyzz(xyzz_t<F> &r, const xyzz_t<F>
     r = q;
 #pragma unroll 1
     for (int i = bits - 2; i >= 0; i--) {
-        xyzz_dbl(r, r);
+        pt_dbl(r);
         if (pt_bit(e, i))
-            xyzz_add_flat(r, q);
+            pt_add(r, q);
     }
 }
 
@@ -174,7 +190,7 @@ pt_wires(xyzz_t<F> *acc, const xyzz_t<F> *piece, const uint64_t *wp, size_t n, i
     else
         a = acc[w];
     for (uint64_t j = wp[w]; j < wp[w + 1]; j++)
-        xyzz_add_flat(a, piece[j]);
+        pt_add(a, piece[j]);
     acc[w] = a;
 }
 
@@ -210,9 +226,9 @@ pt_stage(xyzz_t<F> *a, const uint32_t *tw, size_t n, size_t half, size_t step)
     else
         t = a[i1];
     xyzz_t<F> d = u;
-    xyzz_add_flat(u, t);
+    pt_add(u, t);
     f_neg(t.y, t.y);
-    xyzz_add_flat(d, t);
+    pt_add(d, t);
     a[i0] = u;
     a[i1] = d;
 }

@@ -282,7 +282,8 @@ static int cache_list(const char *dir, uint64_t max)
     file_set s = {NULL, 0, 0};
     int json = sp_cli_g.json;
     sp_status st = sp_kc_list(dir, collect, &s, err);
-    qsort(s.f, s.n, sizeof *s.f, by_use);
+    if (s.n) /* s.f is NULL when nothing was found */
+        qsort(s.f, s.n, sizeof *s.f, by_use);
     size_t entries = 0, refs = 0;
     uint64_t bytes = 0;
     if (json) {

@@ -103,7 +103,8 @@ void kc_evict(uint64_t *total, size_t *evicted, int dirfd, uint64_t cap, uint64_
     *evicted = 0;
     if (entries_of(&items, &n, total, dirfd) != 0)
         return;
-    qsort(items, n, sizeof *items, by_use);
+    if (n) /* items is NULL for an empty directory */
+        qsort(items, n, sizeof *items, by_use);
     for (size_t i = 0; keep && i < n; i++)
         if (!strcmp(items[i].name, keep))
             *total -= items[i].bytes; /* replaced by the incoming entry */

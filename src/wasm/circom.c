@@ -519,7 +519,9 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
 
 /* How each native's arguments are made from the elements A, B, R in
  * test_op: 'A', 'B', 'R' an element's address, 'a', 'b', 'r' its limbs,
- * 's' the limbs n8 bytes after R's. */
+ * 's' the limbs n8 bytes after R's, 'k' a shift from B's first word (the
+ * word itself when its top bit is set, else the word modulo 600, so that
+ * both every limb and bit offset and shifts past the end are tried). */
 static const struct {
     const char *name, *args;
 } test_args_[] = {
@@ -530,13 +532,17 @@ static const struct {
     {"Fr_isNegative", "A"},   {"Fr_getLsb32", "A"},     {"Fr_int_div", "abrs"},
     {"Fr_add", "RAB"},        {"Fr_sub", "RAB"},        {"Fr_mul", "RAB"},      {"Fr_toMontgomery", "A"},
     {"Fr_isTrue", "A"},       {"Fr_eqR", "AB"},         {"Fr_toInt", "A"},      {"Fr_gtR", "AB"},
+    {"Fr_eq", "RAB"},         {"Fr_neq", "RAB"},        {"Fr_lt", "RAB"},       {"Fr_leq", "RAB"},
+    {"Fr_gt", "RAB"},         {"Fr_geq", "RAB"},        {"Fr_band", "RAB"},     {"Fr_rawshrl", "rak"},
+    {"Fr_rawshr", "RAk"},
 };
 
 const char *const sp_circom_native_names[] = {
     "Fr_int_add", "Fr_int_sub", "Fr_int_gte", "Fr_int_mul", "Fr_int_square", "Fr_F1m_add", "Fr_F1m_sub",
     "Fr_F1m_mul", "Fr_F1m_square", "Fr_F1m_toMontgomery", "Fr_F1m_fromMontgomery", "Fr_copy", "Fr_int_gt",
     "Fr_int_eq", "Fr_toNormal", "Fr_isNegative", "Fr_getLsb32", "Fr_int_div", "Fr_add", "Fr_sub", "Fr_mul",
-    "Fr_toMontgomery", "Fr_isTrue", "Fr_eqR", "Fr_toInt", "Fr_gtR", NULL};
+    "Fr_toMontgomery", "Fr_isTrue", "Fr_eqR", "Fr_toInt", "Fr_gtR", "Fr_eq", "Fr_neq", "Fr_lt", "Fr_leq", "Fr_gt",
+    "Fr_geq", "Fr_band", "Fr_rawshrl", "Fr_rawshr", NULL};
 
 sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const uint8_t *a, const uint8_t *b,
                             uint8_t *out, uint64_t *ret, char err[SP_ERR_LEN])
@@ -559,6 +565,12 @@ sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const u
     uint64_t args[4];
     for (int k = 0; spec[k]; k++) {
         char ch = spec[k];
+        if (ch == 'k') {
+            uint32_t w;
+            memcpy(&w, b, 4);
+            args[k] = w >> 31 ? w : w % 600;
+            continue;
+        }
         size_t base = ch == 'A' || ch == 'a' ? pa : ch == 'B' || ch == 'b' ? pb : pr;
         args[k] = base + (ch >= 'a' ? 8 : 0) + (ch == 's' ? n8 : 0);
     }

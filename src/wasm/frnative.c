@@ -107,6 +107,8 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
     for (unsigned i = 0; i < f->n; i++)
         f->half[i] = f->q[i] >> 1 | (i + 1 < f->n ? f->q[i + 1] << 63 : 0);
     sp_fn_mont_mul(f, f->r3, f->r2, f->r2);
+    unsigned top = 64 - (unsigned)__builtin_clzll(f->q[f->n - 1]);
+    f->top_mask = top == 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
 }
 
 /* The Montgomery product for n limbs; inlined with n a constant for the
@@ -116,8 +118,10 @@ static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *
                                                              const uint64_t *b, unsigned n)
 {
     uint64_t t[SP_FN_MAX_LIMBS + 2] = {0};
+#pragma GCC unroll 8
     for (unsigned i = 0; i < n; i++) {
         uint64_t c = 0;
+#pragma GCC unroll 8
         for (unsigned j = 0; j < n; j++) {
             u128 s = (u128)a[j] * b[i] + t[j] + c;
             t[j] = (uint64_t)s;
@@ -129,6 +133,7 @@ static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *
         uint64_t m = t[0] * f->np;
         s = (u128)m * f->q[0] + t[0];
         c = (uint64_t)(s >> 64);
+#pragma GCC unroll 8
         for (unsigned j = 1; j < n; j++) {
             s = (u128)m * f->q[j] + t[j] + c;
             t[j - 1] = (uint64_t)s;
@@ -145,15 +150,17 @@ static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *
 
 /* a R^-1: the Montgomery product of a and 1 (the rounds after the first
  * add nothing, so only their reductions are left). */
-static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
+static inline __attribute__((always_inline)) void mont_redc_n(const sp_fn_field *f, uint64_t *r, const uint64_t *a,
+                                                              unsigned n)
 {
-    unsigned n = f->n;
     uint64_t t[SP_FN_MAX_LIMBS + 1] = {0};
     limbs_cp(t, a, n);
+#pragma GCC unroll 8
     for (unsigned i = 0; i < n; i++) {
         uint64_t m = t[0] * f->np;
         u128 s = (u128)m * f->q[0] + t[0];
         uint64_t c = (uint64_t)(s >> 64);
+#pragma GCC unroll 8
         for (unsigned j = 1; j < n; j++) {
             s = (u128)m * f->q[j] + t[j] + c;
             t[j - 1] = (uint64_t)s;
@@ -166,6 +173,14 @@ static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
     if (t[n] || gte_n(t, f->q, n))
         sub_n(t, t, f->q, n);
     limbs_cp(r, t, n);
+}
+
+static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
+{
+    if (f->n == 4)
+        mont_redc_n(f, r, a, 4);
+    else
+        mont_redc_n(f, r, a, f->n);
 }
 
 void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -498,14 +513,24 @@ static void el_to_mont(const sp_fn_field *f, uint8_t *e)
 }
 
 /* Limb operations of the element natives: r = op(a, b) on limbs. */
-static void limb_add(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
+static inline __attribute__((always_inline)) void limb_add_n(const sp_fn_field *f, uint8_t *r, const uint8_t *a,
+                                                             const uint8_t *b, unsigned n)
 {
     uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
-    limbs_cp(x, a, f->n);
-    limbs_cp(y, b, f->n);
-    if (add_n(z, x, y, f->n) || gte_n(z, f->q, f->n))
-        sub_n(z, z, f->q, f->n);
-    limbs_cp(r, z, f->n);
+    limbs_cp(x, a, n);
+    limbs_cp(y, b, n);
+    if (add_n(z, x, y, n) || gte_n(z, f->q, n))
+        sub_n(z, z, f->q, n);
+    limbs_cp(r, z, n);
+}
+
+/* Sums of the 4-limb primes with n a constant, the loops unrolled. */
+static void limb_add(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
+{
+    if (f->n == 4)
+        limb_add_n(f, r, a, b, 4);
+    else
+        limb_add_n(f, r, a, b, f->n);
 }
 
 static void limb_sub(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
@@ -736,7 +761,166 @@ static int n_to_int(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
     return 0;
 }
 
+/* Fr_eq, Fr_neq, Fr_lt, Fr_leq, Fr_gt, Fr_geq(R, A, B): Fr_eqR(A, B),
+ * then Fr_gtR(A, B) when they differ and the answer depends on it (both
+ * convert their operands in place, as the module's do), and R the short
+ * 0 or 1 as one 64-bit store. res: R when equal, greater, less. */
+static int compare(sp_wasm_inst *in, void *ctx, const uint64_t *a, const char res[3])
+{
+    uint64_t eq = 0, gt = 0, v;
+    int rc = n_eq_r(in, ctx, a + 1, &eq);
+    if (rc)
+        return rc;
+    if (!eq && res[1] != res[2] && (rc = n_gt_r(in, ctx, a + 1, &gt)))
+        return rc;
+    v = (uint64_t)(eq ? res[0] : gt ? res[1] : res[2]);
+    uint8_t *r = at(in, a[0], 8);
+    if (!r)
+        return 1;
+    memcpy(r, &v, 8);
+    return 0;
+}
+
+static int n_eq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\1\0\0");
+}
+
+static int n_neq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\0\1\1");
+}
+
+static int n_lt(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\0\0\1");
+}
+
+static int n_leq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\1\0\1");
+}
+
+static int n_gt(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\0\1\0");
+}
+
+static int n_geq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return compare(in, ctx, a, "\1\1\0");
+}
+
+/* The element at p made long (Fr_rawCopyS2L when short) and normal, in
+ * place, as the bitwise operations do first. Returns 1 on a trap. */
+static int to_long_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
+{
+    uint8_t *e = at(in, p, 8 + 8u * f->n);
+    if (!e)
+        return 1;
+    if (!(e[7] & 0x80)) {
+        s2l(f, e + 8, short_of(e));
+        set_type(e, 0x80000000u);
+    }
+    return to_normal(in, f, p);
+}
+
+/* Fr_band(R, A, B): two non-negative shorts give a short; otherwise both
+ * become long normal in place and R = A & B, q subtracted once when >= q
+ * (Fr_adjustBinResult); a result with bits past q's bit length (never
+ * from canonical operands) is left to the module, whose mask then applies
+ * (the conversions done here are idempotent). */
+static int n_band(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    unsigned n = f->n;
+    uint8_t *x = at(in, a[1], 8), *y = at(in, a[2], 8), *r;
+    if (!x || !y)
+        return 1;
+    if (!(x[7] & 0x80) && short_of(x) >= 0 && !(y[7] & 0x80) && short_of(y) >= 0) {
+        uint32_t v = (uint32_t)short_of(x) & (uint32_t)short_of(y);
+        if (!(r = at(in, a[0], 8)))
+            return 1;
+        memcpy(r, &v, 4);
+        set_type(r, 0);
+        return 0;
+    }
+    uint64_t u[SP_FN_MAX_LIMBS], v[SP_FN_MAX_LIMBS];
+    if (to_long_normal(in, f, (uint32_t)a[1]) || to_long_normal(in, f, (uint32_t)a[2]) ||
+        !load(in, u, (uint32_t)a[1] + 8ull, n) || !load(in, v, (uint32_t)a[2] + 8ull, n) ||
+        !(r = at(in, a[0], 8 + 8u * n)))
+        return 1;
+    for (unsigned i = 0; i < n; i++)
+        u[i] &= v[i];
+    if (u[n - 1] & ~f->top_mask) /* operands past q's bit length: the module's mask decides */
+        return SP_WASM_DECLINE;
+    if (gte_n(u, f->q, n))
+        sub_n(u, u, f->q, n);
+    set_type(r, 0x80000000u);
+    limbs_cp(r + 8, u, n);
+    return 0;
+}
+
+/* Fr_rawshrl(R, A, k): R[i] = A[i + k / 64] >> k % 64 | A[i + k / 64 + 1]
+ * << (64 - k % 64), limbs past A's last reading 0, one limb at a time in
+ * the module's order (so that R may overlap A as it may there); addresses
+ * in 32-bit arithmetic as the module's. */
+static int raw_shrl(sp_wasm_inst *in, const sp_fn_field *f, uint32_t pr, uint32_t pa, uint32_t k)
+{
+    uint32_t w = k >> 6, bits = k & 63;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint64_t lo = 0, hi = 0;
+        uint32_t j = w + i;
+        if (j < f->n && !load(in, &lo, pa + 8 * j, 1))
+            return 1;
+        if (j + 1 < f->n && !load(in, &hi, pa + 8 * (j + 1), 1))
+            return 1;
+        uint64_t v = lo >> bits | (bits ? hi << (64 - bits) : 0);
+        if (!store(in, pr + 8 * i, &v, 1))
+            return 1;
+    }
+    return 0;
+}
+
+static int n_raw_shrl(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    return raw_shrl(in, FIELD, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+}
+
+/* Fr_rawshr(R, A, k): a long A made normal, a negative short made long,
+ * in place, then shifted as limbs into a long normal R; a non-negative
+ * short shifted as a 32-bit word (0 from 32 on). */
+static int n_raw_shr(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
+{
+    const sp_fn_field *f = FIELD;
+    uint32_t pr = (uint32_t)a[0], pa = (uint32_t)a[1], k = (uint32_t)a[2];
+    uint8_t *x = at(in, pa, 8), *r;
+    if (!x)
+        return 1;
+    if ((x[7] & 0x80) || short_of(x) < 0) {
+        if (to_long_normal(in, f, pa) || raw_shrl(in, f, pr + 8, pa + 8, k) || !(r = at(in, pr, 8)))
+            return 1;
+        set_type(r, 0x80000000u);
+        return 0;
+    }
+    uint32_t v = k < 32 ? (uint32_t)short_of(x) >> k : 0;
+    if (!(r = at(in, pr, 8)))
+        return 1;
+    memcpy(r, &v, 4);
+    set_type(r, 0);
+    return 0;
+}
+
 const sp_wasm_native sp_fn_natives[] = {
+    {"Fr_eq", "iii:", n_eq},
+    {"Fr_neq", "iii:", n_neq},
+    {"Fr_lt", "iii:", n_lt},
+    {"Fr_leq", "iii:", n_leq},
+    {"Fr_gt", "iii:", n_gt},
+    {"Fr_geq", "iii:", n_geq},
+    {"Fr_band", "iii:", n_band},
+    {"Fr_rawshrl", "iii:", n_raw_shrl},
+    {"Fr_rawshr", "iii:", n_raw_shr},
     {"Fr_toInt", "i:i", n_to_int},
     {"Fr_gtR", "ii:i", n_gt_r},
     {"Fr_add", "iii:", n_fr_add},

@@ -17,6 +17,7 @@ typedef struct {
     uint64_t r2[SP_FN_MAX_LIMBS];   /* R^2 mod q, R = 2^(64 n) */
     uint64_t half[SP_FN_MAX_LIMBS]; /* (q - 1) / 2: above it, a value is negative */
     uint64_t r3[SP_FN_MAX_LIMBS];   /* R^3 mod q: normal times normal to Montgomery */
+    uint64_t top_mask;              /* the top limb's bits below q's bit length */
 } sp_fn_field;
 
 /* On input: prime[0..n32), least significant word first, odd, n32 even

@@ -43,7 +43,7 @@ static const opt opts_[] = {
     {"engine", "max_parallel_synthesis", T_INT, 0, OFF(eng.max_parallel_synthesis), 0, 1, 1024, NULL, NULL,
      "synthesis workers"},
     {"engine", "synth_threads", T_INT, 0, OFF(eng.synth_threads), 0, 0, 4096, NULL, NULL,
-     "threads of one synthesis (0 = cores / workers)"},
+     "threads of one synthesis (0 = every core)"},
     {"engine", "gpu_workers_per_device", T_INT, 0, OFF(eng.gpu_workers_per_device), 0, 1, 64, NULL, NULL,
      "workers sharing one device lock"},
     {"engine", "finish_threads", T_INT, 0, OFF(eng.finish_threads), 0, 0, 4096, NULL, NULL,

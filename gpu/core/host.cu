@@ -300,7 +300,7 @@ extern "C" void sp_cuda_upload_free(sp_cuda_upload *u)
     if (!u)
         return;
     double ms;
-    char why[8];
+    char why[SP_ERR_LEN];
     if (u->running && sp_cuda_upload_wait(u, &ms, why, sizeof why) != SP_OK)
         ms = 0; /* its failure has nobody left to tell */
     cudaSetDevice(u->device);

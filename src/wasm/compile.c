@@ -634,8 +634,8 @@ static uint32_t aff_run(const w_ins *code, uint32_t n, uint32_t i, const uint8_t
 static void fold_affine(w_ins *code, uint32_t n, uint8_t *target)
 {
     for (uint32_t i = 0; i < n; i++) {
-        aff v;
-        int x;
+        aff v = {0};
+        int x = 0;
         uint32_t len = aff_run(code, n, i, target, &v, &x);
         if (!len)
             continue;

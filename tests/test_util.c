@@ -284,6 +284,14 @@ static void test_write_atomic(void)
     CHECK(sp_file_write_atomicv(b, v + 2, 1, 0600, "t", err) == SP_OK && holds(b, "cde"));
     CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0640);
     CHECK(sp_file_write_atomicv(b, v, 0, 0600, "t", err) == SP_OK && holds(b, ""));
+    /* replaced without the fsyncs: the same file, mode and refusals */
+    CHECK(sp_file_replace(b, "fgh", 3, "t", err) == SP_OK && holds(b, "fgh"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0640);
+    CHECK(sp_file_replace(sub, "x", 1, "t", err) == SP_ERR_IO && strstr(err, "not a regular file"));
+    CHECK(sp_file_replace(missing, "x", 1, "t", err) == SP_ERR_IO && strstr(err, "none/b.txt"));
+    unlink(b);
+    CHECK(sp_file_replace(b, "new", 3, "t", err) == SP_OK && holds(b, "new"));
+    CHECK(stat(b, &st) == 0 && (st.st_mode & 0777) == 0644);
     unlink(b);
     umask(old);
     CHECKF(entries(dir) == 2, "%d entries: a temporary file was left behind", entries(dir)); /* link, sub */

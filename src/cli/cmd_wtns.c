@@ -206,7 +206,7 @@ int sp_cli_wtns(int argc, char **argv)
     if (rc != SP_EXIT_OK)
         return rc;
     double t1 = sp_cli_now();
-    sp_status st = sp_file_write_atomic(pos[2], wtns, len, "wtns", err);
+    sp_status st = sp_file_replace(pos[2], wtns, len, "wtns", err);
     free(wtns);
     if (st != SP_OK)
         return sp_cli_fail("wtns", st, err);

@@ -121,8 +121,10 @@ sp_status sp_file_write_atomic(const char *path, const void *data, size_t len, c
     return sp_file_write_atomicv(path, &v, 1, 0666, what, err);
 }
 
-sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n, unsigned new_mode, const char *what,
-                                char err[SP_ERR_LEN])
+/* durable: the file's bytes and then the directory fsync'ed (write_atomicv);
+ * else neither (sp_file_replace). */
+static sp_status replace(const char *path, const struct iovec *iov, int n, unsigned new_mode, int durable,
+                         const char *what, char err[SP_ERR_LEN])
 {
     char target[PATH_MAX], tmp[PATH_MAX + 48], dir[PATH_MAX];
     struct stat st;
@@ -146,7 +148,8 @@ sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n
     if (fd < 0)
         goto fail_errno;
     /* open() applied the umask; a replaced file keeps its own bits. */
-    int ok = (!exists || fchmod(fd, st.st_mode & 0777) == 0) && write_all(fd, iov, n) == 0 && fsync(fd) == 0;
+    int ok = (!exists || fchmod(fd, st.st_mode & 0777) == 0) && write_all(fd, iov, n) == 0 &&
+             (!durable || fsync(fd) == 0);
     int e = errno;
     if (close(fd) != 0 && ok) {
         ok = 0;
@@ -161,6 +164,8 @@ sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n
         errno = e;
         goto fail_errno;
     }
+    if (!durable)
+        return SP_OK;
     /* The rename is durable once the directory is: a failure here leaves
      * the new file in place, so it is reported but nothing is undone. */
     dir_of(dir, sizeof dir, target);
@@ -178,4 +183,16 @@ fail_errno:
     if (err)
         snprintf(err, SP_ERR_LEN, "%s: %.200s: %s", what, path, strerror(errno));
     return SP_ERR_IO;
+}
+
+sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n, unsigned new_mode, const char *what,
+                                char err[SP_ERR_LEN])
+{
+    return replace(path, iov, n, new_mode, 1, what, err);
+}
+
+sp_status sp_file_replace(const char *path, const void *data, size_t len, const char *what, char err[SP_ERR_LEN])
+{
+    struct iovec v = {(void *)data, len};
+    return replace(path, &v, 1, 0666, 0, what, err);
 }

@@ -63,6 +63,16 @@ struct iovec;
 sp_status sp_file_write_atomicv(const char *path, const struct iovec *iov, int n, unsigned new_mode, const char *what,
                                 char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/*
+ * As sp_file_write_atomic, without either fsync: readers and a failure of
+ * this process still see the old file or the whole new one, never a part,
+ * but after a crash of the system the new file may be empty or short. For
+ * files that can be made again (a witness), where the fsyncs would cost
+ * more than redoing the work in that rare case.
+ */
+sp_status sp_file_replace(const char *path, const void *data, size_t len, const char *what,
+                          char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* 1 when name (a file name without its folder) has the form of the
  * temporary files above ("<name>.tmp-<pid>-<n>"), which only a process
  * killed while writing leaves behind: what a sweep of leftovers removes. */

@@ -1,6 +1,6 @@
 /*
  * The /v1 routes of jobs (submit, await, cancel), prove (submit and
- * wait), pause and resume (internal.h); api_circuits.c has the circuits'.
+ * wait), pause and resume (api.h); api_circuits.c has the circuits'.
  *
  * Witnesses come in one of three bodies:
  *   application/octet-stream (or any other type): the body is one .wtns
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include "daemon/form.h"
-#include "daemon/internal.h"
+#include "daemon/api.h"
 #include "daemon/log.h"
 
 /* ---- small helpers ---- */

@@ -1,5 +1,5 @@
 /*
- * The /v1 routes of circuits (internal.h): register by path (JSON) or by
+ * The /v1 routes of circuits (api.h): register by path (JSON) or by
  * upload (multipart), list, evict. A registration names a key (zkey, or
  * params with its r1cs), optionally an r1cs and a circom circuit's .wasm,
  * or a native circuit's kind and parameters (daemon/native.h).
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon/form.h"
-#include "daemon/internal.h"
+#include "daemon/api.h"
 #include "daemon/log.h"
 #include "util/rng.h"
 

@@ -3,7 +3,7 @@
  * engine (engine/engine.h). Not part of the library: it is linked into
  * the `snarkpipe` tool when libmicrohttpd and libinih are present
  * (Makefile). config.h and snarkpipe.conf.example describe the options;
- * internal.h how the parts fit; `snarkpipe client` speaks this API;
+ * types.h how the parts fit; `snarkpipe client` speaks this API;
  * docs/api.md describes it for its users, with examples a test runs.
  *
  * API. Bodies and answers are JSON unless said otherwise. Every request

@@ -1,5 +1,5 @@
 /*
- * HTTP on libmicrohttpd (internal.h): one MHD daemon per listener, one
+ * HTTP on libmicrohttpd (transport.h): one MHD daemon per listener, one
  * thread per connection (handlers may block: a key load, an await), the
  * request body collected in memory up to server.max_body, all bodies
  * together up to server.body_memory (taken out of the engine's budget),
@@ -48,7 +48,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/transport.h"
 #include "daemon/log.h"
 
 #define MAX_RESP_HEADERS 4

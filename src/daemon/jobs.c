@@ -1,5 +1,5 @@
 /*
- * The daemon's job table (internal.h).
+ * The daemon's job table (services.h).
  *
  * DESIGN. Each submitted job has a djob entry, found by its job id
  * ("j<n>.<tag>", the tag random per start so ids of an earlier run never
@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 #include "daemon/log.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"

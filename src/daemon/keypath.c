@@ -1,5 +1,5 @@
 /*
- * Which files POST /v1/circuits may register by path (internal.h).
+ * Which files POST /v1/circuits may register by path (services.h).
  *
  * Registering by path makes the daemon open a file of the client's
  * choosing with the daemon's rights: without a limit that is a file
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 
 /* 1 when path, as written, lies strictly below dir: dir + '/' + a rest
  * with no empty, "." or ".." component. */

@@ -1,9 +1,9 @@
-/* The live status page served at GET / (internal.h): it polls /v1/status
+/* The live status page served at GET / (api.h): it polls /v1/status
  * every second and draws the queue, one lane per worker (synthesis slots,
  * device workers named after their device, finish workers) with the recent partitions of each job, and
  * the resident keys. A token for a daemon with auth goes in the URL
  * fragment: http://host:port/#token=... (fragments are not sent to servers). */
-#include "daemon/internal.h"
+#include "daemon/api.h"
 
 const char sp_dmn_page_html[] =
     "<!DOCTYPE html>\n"

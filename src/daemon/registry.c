@@ -1,5 +1,5 @@
 /*
- * Circuits and key residency (internal.h).
+ * Circuits and key residency (services.h).
  *
  * DESIGN. A circuit is in one of three tiers:
  *   HOT   its key (and r1cs) parsed in memory and registered with the
@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 #include "util/buf.h"
 #include "daemon/log.h"
 #include "groth16/keycache.h"

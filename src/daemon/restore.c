@@ -1,5 +1,5 @@
 /*
- * What the state directory holds, restored at start (internal.h): the
+ * What the state directory holds, restored at start (services.h): the
  * circuits registered through the API or uploaded, then the accepted jobs
  * (run again under their ids) and the finished ones' results. state.c
  * writes and reads the files; this file gives what they hold to the
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 #include "daemon/log.h"
 #include "util/file.h"
 

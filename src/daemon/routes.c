@@ -1,8 +1,8 @@
 /*
- * The API's route table (internal.h): the transport (http.c) is started
+ * The API's route table (api.h): the transport (http.c) is started
  * with it, so it dispatches without naming a handler.
  */
-#include "daemon/internal.h"
+#include "daemon/api.h"
 
 const sp_dmn_route sp_dmn_routes[] = {
     {"GET", "/", sp_dmn_api_page, 1, NULL},

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "daemon/daemon.h"
-#include "daemon/internal.h"
+#include "daemon/api.h"
 #include "daemon/log.h"
 #include "daemon/farm/queue.h"
 #include "util/curves.h"

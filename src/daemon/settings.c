@@ -1,12 +1,12 @@
 /*
- * The reloadable settings the daemon's threads read (internal.h), each
+ * The reloadable settings the daemon's threads read (state.h), each
  * under cfg_mu, and who a request's bearer token names: below every part
  * that reads them, so none of them calls into the daemon's life
  * (server.c) for a setting.
  */
 #include <stdio.h>
 #include <string.h>
-#include "daemon/internal.h"
+#include "daemon/state.h"
 #include "util/sha256.h"
 
 size_t sp_dmn_max_body(sp_dmn *d)

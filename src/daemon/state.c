@@ -1,5 +1,5 @@
 /*
- * The state directory (internal.h): what must survive a crash, a kill -9
+ * The state directory (state.h): what must survive a crash, a kill -9
  * or a power loss, one file per thing so that every change costs one
  * small write whatever the number of things:
  *
@@ -45,7 +45,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/state.h"
 #include "daemon/log.h"
 #include "util/file.h"
 

@@ -1,9 +1,9 @@
-/* GET /v1/status, /metrics, /healthz, /readyz and / (internal.h). */
+/* GET /v1/status, /metrics, /healthz, /readyz and / (api.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/api.h"
 #include "util/buf.h"
 #include "util/curves.h"
 

@@ -1,5 +1,5 @@
 /*
- * The TIMELINE reader (internal.h). The engine writes its TIMELINE
+ * The TIMELINE reader (services.h). The engine writes its TIMELINE
  * (engine.h) into a pipe the daemon made; one thread reads it line by
  * line and keeps: each job's stage times (the timings of its result),
  * duration histograms per stage (/metrics), and a ring of the most recent
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 #include "groth16/backend.h"
 #include "util/buf.h"
 #include "daemon/log.h"

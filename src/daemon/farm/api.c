@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "daemon/api.h"
 #include "daemon/farm/farm.h"
 #include "daemon/log.h"
 #include "util/buf.h"

@@ -1,8 +1,10 @@
 /*
  * The farm's state, shared by worker.c (the worker that claims, proves and
- * stores partitions) and api.c (the HTTP side: submit, await,
- * cancel, status). Not an interface: internal.h declares what the rest of
- * the daemon calls; queue.h is the database.
+ * stores partitions), its parts (circuits.c, assemble.c, pool.c) and api.c
+ * (the HTTP side: submit, await, cancel, status). A service (its rank is
+ * services.h's): not an interface: services.h declares the node's life
+ * that the rest of the daemon calls, api.h the HTTP side; queue.h is the
+ * database.
  *
  * Threads and locks. The worker thread owns its database connection (it
  * LISTENs there too); the starter thread turns claims into engine jobs
@@ -18,7 +20,7 @@
 #define SP_DAEMON_FARM_H
 
 #include <pthread.h>
-#include "daemon/internal.h"
+#include "daemon/services.h"
 #include "daemon/farm/queue.h"
 #include "groth16/verify.h"
 

@@ -16,6 +16,20 @@
 #               A file includes its own folder's headers by name and lower
 #               folders' as "gpu/dir/file.h"; msm and ntt share a rank and
 #               may not include one another.
+# src/daemon/   ranks its own files by header (the daemon's layers,
+#               types.h says what each holds):
+#
+#   parts < types.h < state.h < services.h, farm/farm.h < transport.h < api.h < daemon.h
+#
+#               The parts know no struct sp_dmn (config.h, form.h, log.h,
+#               native.h, wasmcirc.h, wire.h, farm/queue.h,
+#               farm/queue_pg.h). A header has its rank (dmn_rank), a .c
+#               file its own header's (dmn_home), which it includes; a file
+#               includes daemon headers of its rank or lower. A daemon file
+#               missing from these tables is an error. Given a build folder
+#               (second argument), the daemon's objects there, built from
+#               the current sources, are checked too: a file calls into
+#               files of its rank or lower only, and no calls go in a circle.
 # tests/, bench/ (with their subfolders: tests/fuzz/, tests/gpu/,
 #               bench/gpu/) sit above the library and the backend: any src/
 #               layer, the backend's headers as "gpu/file.h", the headers of
@@ -40,10 +54,11 @@
 # (sp_backend_cuda_*, sp_cuda_*): backends register themselves as providers
 # (groth16/backend.h), so the library does not depend on them.
 #
-# Usage: tools/check-layers.sh [repo-root]     exit 0 when clean, 1 otherwise.
+# Usage: tools/check-layers.sh [repo-root [build-dir]]   exit 0 when clean, 1 otherwise.
 set -euo pipefail
 
 root=${1:-.}
+build=${2:-}
 src=$root/src
 declare -A rank=(
     [util]=0 [field]=1 [curve]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=3 [wasm]=3
@@ -53,6 +68,24 @@ top_rank=9 # above every layer: bench/, tests/
 # gpu/'s folders ("." for the headers at its top)
 declare -A gpu_rank=(
     [.]=0 [core]=1 [field]=2 [curve]=3 [msm]=4 [ntt]=4 [backend]=5
+)
+# src/daemon/'s headers (paths under src/daemon/) and each .c file's own header
+declare -A dmn_rank=(
+    [config.h]=0 [form.h]=0 [log.h]=0 [native.h]=0 [wasmcirc.h]=0 [wire.h]=0
+    [farm/queue.h]=0 [farm/queue_pg.h]=0
+    [types.h]=1 [state.h]=2 [services.h]=3 [farm/farm.h]=3 [transport.h]=4 [api.h]=5 [daemon.h]=6
+)
+declare -A dmn_home=(
+    [config.c]=config.h [form.c]=form.h [log.c]=log.h [native.c]=native.h [wasmcirc.c]=wasmcirc.h
+    [wire.c]=wire.h [farm/queue_none.c]=farm/queue.h [farm/queue_pg.c]=farm/queue_pg.h
+    [farm/queue_pg_jobs.c]=farm/queue_pg.h
+    [settings.c]=state.h [state.c]=state.h
+    [registry.c]=services.h [keypath.c]=services.h [jobs.c]=services.h [tracker.c]=services.h
+    [restore.c]=services.h [farm/pool.c]=farm/farm.h [farm/circuits.c]=farm/farm.h
+    [farm/assemble.c]=farm/farm.h [farm/worker.c]=farm/farm.h
+    [http.c]=transport.h
+    [api.c]=api.h [api_circuits.c]=api.h [status.c]=api.h [page.c]=api.h [routes.c]=api.h [farm/api.c]=api.h
+    [server.c]=daemon.h
 )
 
 bad=0
@@ -119,6 +152,80 @@ check_file() {
     done <"$f"
 }
 
+# dmn_rank_of NAME: the rank of daemon file NAME (a path under src/daemon/),
+# empty when it is not in the tables.
+dmn_rank_of() {
+    local h=$1
+    [[ $h == *.c ]] && h=${dmn_home[$h]:-}
+    [ -n "$h" ] && [ -n "${dmn_rank[$h]+x}" ] && echo "${dmn_rank[$h]}"
+    return 0
+}
+
+# check_daemon_file FILE REL: the ranks inside src/daemon/.
+check_daemon_file() {
+    local f=$1 rel=$2 name=${2#src/daemon/} r lineno=0 line inc key
+    r=$(dmn_rank_of "$name")
+    if [ -z "$r" ]; then
+        report "$rel: not ranked among the daemon's files (add it to dmn_rank or dmn_home in tools/check-layers.sh)"
+        return
+    fi
+    if [[ $name == *.c ]] && ! grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"daemon/${dmn_home[$name]}\"" "$f"; then
+        report "$rel: does not include its own header \"daemon/${dmn_home[$name]}\""
+    fi
+    while IFS= read -r line; do
+        lineno=$((lineno + 1))
+        [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
+        inc=${BASH_REMATCH[1]}
+        if [[ $inc == daemon/* ]]; then
+            key=${inc#daemon/}
+        elif [[ $inc != */* ]] && [[ $inc != snarkpipe.h ]]; then
+            key=$inc
+            [[ $name == */* ]] && key=${name%/*}/$inc
+        else
+            continue
+        fi
+        if [ -z "${dmn_rank[$key]+x}" ]; then
+            report "$rel:$lineno: includes \"$inc\", which is not a ranked daemon header (tools/check-layers.sh)"
+        elif [ "${dmn_rank[$key]}" -gt "$r" ]; then
+            report "$rel:$lineno: includes \"$inc\" (daemon rank ${dmn_rank[$key]}) from daemon rank $r (not its rank or lower)"
+        fi
+    done <"$f"
+}
+
+# check_daemon_calls BUILD: in the daemon's objects under BUILD, every call
+# from one file into another goes to a file of its rank or lower, and the
+# calls among files form no circle.
+check_daemon_calls() {
+    local b=$1 f name sym to r rt loop edges="" n=0
+    local -A def=()
+    command -v nm >/dev/null || { report "nm not found (needed to check the daemon's calls)"; return; }
+    local names=()
+    while IFS= read -r -d '' f; do
+        name=${f#"$src/daemon/"}
+        [ -f "$b/src/daemon/${name%.c}.o" ] && names+=("$name")
+    done < <(find "$src/daemon" -name '*.c' -print0)
+    for name in "${names[@]}"; do
+        while read -r sym; do def[$sym]=$name; done < <(nm -g --defined-only "$b/src/daemon/${name%.c}.o" | awk '{print $3}')
+    done
+    for name in "${names[@]}"; do
+        r=$(dmn_rank_of "$name")
+        [ -n "$r" ] || continue
+        while read -r sym; do
+            to=${def[$sym]:-}
+            [ -n "$to" ] && [ "$to" != "$name" ] || continue
+            n=$((n + 1))
+            edges+="$name $to"$'\n'
+            rt=$(dmn_rank_of "$to")
+            [ -z "$rt" ] || [ "$rt" -le "$r" ] ||
+                report "src/daemon/$name calls $sym of src/daemon/$to (daemon rank $rt, above its $r)"
+        done < <(nm -u "$b/src/daemon/${name%.c}.o" | awk '{print $2}')
+    done
+    if ! loop=$(printf '%s' "$edges" | tsort 2>&1 >/dev/null); then
+        report "calls among the daemon's files go in a circle: $(printf '%s\n' "$loop" | grep -v 'input contains a loop' | sed 's/^tsort: //' | tr '\n' ' ')"
+    fi
+    dmn_calls="${#names[@]} daemon objects in $b ($n references between files), "
+}
+
 sources() { find "$@" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -print0 2>/dev/null; }
 
 files=0
@@ -129,6 +236,7 @@ while IFS= read -r -d '' f; do
     layer=${layer%%/*}
     [ -n "${rank[$layer]+x}" ] || continue
     check_file "$f" "$rel" "${rank[$layer]}" "$layer"
+    [ "$layer" = daemon ] && check_daemon_file "$f" "$rel"
     if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
         report "$rel: names the CUDA backend (backends register themselves: groth16/backend.h)"
     fi
@@ -154,8 +262,11 @@ while IFS= read -r -d '' f; do
     esac
 done < <(sources "$root/gpu" "$root/bench" "$root/tests")
 
+dmn_calls=""
+[ -z "$build" ] || check_daemon_calls "$build"
+
 if [ "$bad" -ne 0 ]; then
     echo "check-layers: FAILED" >&2
     exit 1
 fi
-echo "check-layers: $files files in src/, gpu/, bench/, tests/, layering ok"
+echo "check-layers: $files files in src/, gpu/, bench/, tests/, ${dmn_calls}layering ok"

@@ -63,8 +63,12 @@ struct sp_dmn_route; /* transport.h */
 
 /* ---- circuits (registry.c) ---- */
 
+/* Where a circuit's key stands: on disk only, its files mapped, or parsed
+ * and registered with the engine. */
 typedef enum { SP_DMN_TIER_COLD = 0, SP_DMN_TIER_WARM = 1, SP_DMN_TIER_HOT = 2 } sp_dmn_tier;
 
+/* Where a circuit came from: the configuration, POST /v1/circuits by path,
+ * or an upload (only the last two are kept in the state directory). */
 typedef enum { SP_DMN_SRC_CONFIG = 0, SP_DMN_SRC_API = 1, SP_DMN_SRC_UPLOAD = 2 } sp_dmn_circ_source;
 
 /* What a circuit's jobs carry: .wtns witnesses, native inputs (a seed and

@@ -6,13 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "circuit/bits.h"
-#include "circuit/merkle.h"
 #include "circuit/merkle_sha256.h"
+#include "circuit/native_util.h"
 #include "circuit/poseidon.h"
 #include "circuit/porep_impl.h"
 #include "circuit/sha256_gadget.h"
-#include "util/par.h"
-#include "util/progress.h"
 
 /* ---- parameters ---- */
 
@@ -162,15 +160,6 @@ sp_status sp_porep_params_from(sp_porep_params *p, const char *preset, const sp_
 
 /* ---- small gadget helpers ---- */
 
-/* Enforces sum 2^i bits[i] = the public input var (value *v). */
-static void pack_eq_public(sp_cs *cs, const sp_bit *bits, size_t n, sp_var pub, const sp_fr *v)
-{
-    sp_num packed;
-    sp_bits_pack_le(cs, &packed, bits, n);
-    sp_num p = {pub, *v};
-    sp_num_enforce_eq(cs, &packed, &p);
-}
-
 /* n new bits holding x's low bits (booleanity each). */
 static void alloc_bits(sp_cs *cs, sp_bit *out, uint64_t x, unsigned n)
 {
@@ -178,49 +167,13 @@ static void alloc_bits(sp_cs *cs, sp_bit *out, uint64_t x, unsigned n)
         sp_bit_alloc(cs, &out[i], (int)(x >> i & 1));
 }
 
-/* A Poseidon Merkle path (tree_c or tree_r_last) from leaf to a root equal
- * to the variable `root`, the path bits packed into the public input. */
+/* A tree_c or tree_r_last path from leaf to the root wire (value
+ * *root_val), its bits packed into the public input pub. */
 static void poseidon_path(sp_cs *cs, const sp_porep *c, const sp_lc *leaf, const sp_fr *sib_val, uint64_t index,
                           sp_var root, const sp_fr *root_val, sp_var pub, const sp_fr *pub_val)
 {
-    const sp_porep_params *p = &c->p;
-    sp_var sv[SP_POREP_MAX_LEVELS * 15];
-    sp_var bv[64];
-    uint8_t bval[64];
-    sp_bit bits[64];
-    unsigned nb = 0;
-    for (uint32_t i = 0; i < c->n_sib; i++)
-        sv[i] = sp_cs_alloc(cs, &sib_val[i]);
-    sp_lc node, next;
-    sp_lc_init(&node);
-    sp_lc_init(&next);
-    node.val = leaf->val;
-    for (uint32_t t = 0; t < leaf->n; t++)
-        sp_lc_add_term(cs, &node, leaf->t[t].var, &leaf->t[t].k);
-    const sp_fr *s = sib_val;
-    const sp_var *sw = sv;
-    uint64_t x = index;
-    for (uint32_t l = 0; l < p->levels;) {
-        unsigned a = p->arity[l], k = 0, run = 0;
-        while ((1u << k) < a)
-            k++;
-        while (l + run < p->levels && p->arity[l + run] == a)
-            run++;
-        for (unsigned i = 0; i < run * k; i++) {
-            bval[nb + i] = (uint8_t)(x >> i & 1);
-            bv[nb + i] = sp_cs_alloc_bit(cs, bval[nb + i]);
-            bits[nb + i] = (sp_bit){bv[nb + i], SP_BIT_IS, bval[nb + i]};
-        }
-        sp_lc_clear(&next);
-        sp_merkle_poseidon_gadget(cs, &next, &node, sw, s, bv + nb, bval + nb, run, a, 1);
-        sp_lc t = node;
-        node = next, next = t;
-        x >>= run * k, nb += run * k, s += (size_t)run * (a - 1), sw += (size_t)run * (a - 1), l += run;
-    }
-    sp_merkle_enforce_equal(cs, &node, root, root_val);
-    pack_eq_public(cs, bits, nb, pub, pub_val);
-    sp_lc_free(&node);
-    sp_lc_free(&next);
+    sp_native_tree t = {c->p.arity, c->p.levels, c->n_sib};
+    sp_native_poseidon_path(cs, &t, leaf, sib_val, index, root, root_val, pub, pub_val);
 }
 
 /* Poseidon(arity = layers) of column variables, as a linear combination. */
@@ -253,19 +206,9 @@ static void part_top(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, sp_po
     for (uint64_t i = 0; i < c->shape.n_public; i++)
         sp_cs_public(cs, &x->pub[i]);
     sp_num cc, crl, rid = {1, x->replica_id};
-    sp_num_alloc(cs, &cc, &x->comm_c);
-    sp_num_alloc(cs, &crl, &x->comm_r_last);
+    sp_native_comm_r(cs, &cc, &crl, &x->comm_c, &x->comm_r_last, 3, &x->comm_r); /* wire 3: comm_r */
     if (cap)
         cap->comm_c_wire = cc.var, cap->comm_r_last_wire = crl.var;
-    sp_lc in[2], h;
-    sp_lc_init(&in[0]), sp_lc_init(&in[1]), sp_lc_init(&h);
-    sp_lc_add_var(cs, &in[0], cc.var, &cc.val);
-    sp_lc_add_var(cs, &in[1], crl.var, &crl.val);
-    sp_cs_push(cs, "comm_r");
-    sp_poseidon_gadget(cs, &h, in, 2);
-    sp_merkle_enforce_equal(cs, &h, 3, &x->comm_r); /* wire 3: comm_r */
-    sp_cs_pop(cs);
-    sp_lc_free(&in[0]), sp_lc_free(&in[1]), sp_lc_free(&h);
     sp_bit bits[255];
     sp_cs_push(cs, "replica_id bits");
     sp_num_to_bits_le(cs, bits, &rid, 255);
@@ -294,7 +237,7 @@ static void part_head(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, uint
     alloc_bits(cs, node, ch->node, 64);
     if (refs)
         *refs = (porep_head_refs){leaf.var - base, col0 - base, node[0].var - base};
-    pack_eq_public(cs, node, 64, pub_wire(c, k, c->n_parents + 1), &x->pub[pub_wire(c, k, c->n_parents + 1) - 1]);
+    sp_native_pack_eq_public(cs, node, 64, pub_wire(c, k, c->n_parents + 1), &x->pub[pub_wire(c, k, c->n_parents + 1) - 1]);
 
     sp_cs_push(cs, "tree_d");
     sp_bit path[64];
@@ -305,7 +248,7 @@ static void part_head(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, uint
     sp_merkle_sha256_gadget_root(cs, &root, &leaf, sib, path, p->d_depth);
     sp_num comm_d = {2, x->comm_d};
     sp_num_enforce_eq(cs, &root, &comm_d);
-    pack_eq_public(cs, path, p->d_depth, pub_wire(c, k, 0), &x->pub[pub_wire(c, k, 0) - 1]);
+    sp_native_pack_eq_public(cs, path, p->d_depth, pub_wire(c, k, 0), &x->pub[pub_wire(c, k, 0) - 1]);
     sp_cs_pop(cs);
 
     for (uint32_t q = 0; q < c->n_parents; q++) {
@@ -507,11 +450,8 @@ static sp_status layout(sp_porep *c, const sp_porep_inst *x, char err[SP_ERR_LEN
     c->shape.challenge_rows = chal_rows(c);
     c->shape.label_rows = c->label_rows[1];
     c->shape.n_bool = nb_top + K * (nb_head + nb_l1 + L1 * nb_ln + nb_tail);
-    if (st == SP_OK && c->shape.n_vars >= UINT32_MAX) {
-        snprintf(err, SP_ERR_LEN, "porep-like: %llu wires, more than 2^32 - 1",
-                 (unsigned long long)c->shape.n_vars);
-        st = SP_ERR_UNSUPPORTED;
-    }
+    if (st == SP_OK)
+        st = sp_native_wires_check(c->shape.n_vars, "porep-like", err);
     return st;
 }
 
@@ -540,13 +480,8 @@ sp_status sp_porep_open(sp_porep **out, const sp_porep_params *p, char err[SP_ER
         free(c);
         return st;
     }
-    snprintf(c->nc.name, sizeof c->nc.name, "porep-like-%s", p->preset[0] ? p->preset : "custom");
-    c->nc.n_vars = c->shape.n_vars;
-    c->nc.n_public = c->shape.n_public;
-    c->nc.n_rows = c->shape.n_rows;
-    c->nc.input_size = sizeof(sp_porep_input);
-    c->nc.witness = sp_porep_witness;
-    c->nc.ctx = c;
+    sp_native_describe(&c->nc, "porep-like", p->preset, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
+                       sizeof(sp_porep_input), sp_porep_witness, c);
     *out = c;
     return SP_OK;
 }
@@ -556,153 +491,69 @@ const sp_native_circuit *sp_porep_native(const sp_porep *c) { return &c->nc; }
 const sp_porep_shape *sp_porep_shape_of(const sp_porep *c) { return &c->shape; }
 const sp_porep_params *sp_porep_params_of(const sp_porep *c) { return &c->p; }
 
-/* ---- witness: every part on its own thread ---- */
+/* ---- witness and record: the parts (native_util.h) ---- */
 
 typedef struct {
     const sp_porep *c;
     const sp_porep_inst *x;
-    const sp_cs *top;
-    const atomic_int *cancel;
-    uint32_t per;          /* parts per challenge: layers + 2 */
-    sp_status *st;         /* per task */
-    char (*err)[SP_ERR_LEN];
-} wit_job_;
+} parts_ctx_;
+
+static void parts_top(const void *ctx, sp_cs *cs)
+{
+    const parts_ctx_ *j = ctx;
+    part_top(cs, j->c, j->x, NULL);
+}
+
+/* Part i is part i % (layers + 2) of challenge i / (layers + 2). */
+static void parts_base(const void *ctx, size_t i, uint64_t *vb, uint64_t *rb)
+{
+    const sp_porep *c = ((const parts_ctx_ *)ctx)->c;
+    size_t per = c->p.layers + 2;
+    part_base(c, (uint32_t)(i / per), (uint32_t)(i % per), vb, rb);
+}
 
 /* Task t: heads first (the largest parts), then labels, then tails, so the
  * pool ends on small parts. */
-static void task_part(const wit_job_ *j, size_t t, uint32_t *k, uint32_t *part)
+static size_t parts_order(const void *ctx, size_t t)
 {
-    uint32_t K = j->c->p.challenges;
-    size_t labels = (size_t)K * j->c->p.layers;
+    const sp_porep *c = ((const parts_ctx_ *)ctx)->c;
+    size_t K = c->p.challenges, L = c->p.layers, per = L + 2;
     if (t < K)
-        *k = (uint32_t)t, *part = 0;
-    else if (t < K + labels)
-        *k = (uint32_t)((t - K) / j->c->p.layers), *part = 1 + (uint32_t)((t - K) % j->c->p.layers);
-    else
-        *k = (uint32_t)(t - K - labels), *part = j->c->p.layers + 1;
+        return t * per;
+    if (t < K + K * L)
+        return (t - K) / L * per + 1 + (t - K) % L;
+    return (t - K - K * L) * per + L + 1;
 }
 
-static void wit_task(void *ctx, int tid, size_t t)
+static sp_status parts_run(const void *ctx, sp_cs *sys, size_t i, char err[SP_ERR_LEN])
 {
-    const wit_job_ *j = ctx;
-    uint32_t k, part;
-    task_part(j, t, &k, &part);
-    if (j->cancel && atomic_load(j->cancel)) {
-        j->st[t] = SP_ERR_CANCELLED;
-        return;
-    }
-    uint64_t vb, rb, ve, re;
-    part_base(j->c, k, part, &vb, &rb);
-    if (part + 1 < j->per)
-        part_base(j->c, k, part + 1, &ve, &re);
-    else
-        part_base(j->c, k + 1, 0, &ve, &re);
-    sp_cs sub;
-    sp_status st = sp_cs_sub_open(&sub, j->top, vb, rb);
-    if (st == SP_OK) {
-        run_part(&sub, j->c, j->x, k, part);
-        st = sp_cs_status(&sub);
-        if (st != SP_OK)
-            snprintf(j->err[t], SP_ERR_LEN, "%s", sub.err);
-        else if (sub.next_var != ve || sub.next_row != re) { /* a layout bug, never data */
-            st = SP_ERR_INVALID_ARG;
-            snprintf(j->err[t], SP_ERR_LEN, "porep-like: part %u of challenge %u left the layout", part, k);
-        }
-    }
-    sp_cs_close(&sub);
-    j->st[t] = st;
-    sp_progress_add(1);
+    const parts_ctx_ *j = ctx;
+    size_t per = j->c->p.layers + 2;
+    run_part(sys, j->c, j->x, (uint32_t)(i / per), (uint32_t)(i % per));
+    return SP_OK;
+}
+
+static sp_native_parts parts_of(const parts_ctx_ *j)
+{
+    const sp_porep *c = j->c;
+    return (sp_native_parts){"porep-like", "part", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
+                             (size_t)c->p.challenges * (c->p.layers + 2), 0, 0,
+                             parts_top, parts_base, parts_order, parts_run};
 }
 
 sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,
                            size_t n, int threads, int check, const atomic_int *cancel, char err[SP_ERR_LEN])
 {
     const sp_porep *c = nc->ctx;
-    if ((a || b || cc) && n < c->shape.n_rows + c->shape.n_public + 1) {
-        snprintf(err, SP_ERR_LEN, "porep-like: a domain of %zu rows is too small", n);
-        return SP_ERR_INVALID_ARG;
-    }
     sp_porep_inst *x = NULL;
     sp_status st = sp_porep_inst_make(&x, c, input, threads, err);
     if (st != SP_OK)
         return st;
-    sp_cs top;
-    if ((st = sp_cs_open(&top, SP_CS_WITNESS, check)) != SP_OK) {
-        sp_porep_inst_free(x);
-        snprintf(err, SP_ERR_LEN, "porep-like: out of memory");
-        return st;
-    }
-    sp_cs_set_outputs(&top, w, c->shape.n_vars, a, b, cc, n);
-    part_top(&top, c, x, NULL);
-    st = sp_cs_status(&top);
-    if (st != SP_OK)
-        snprintf(err, SP_ERR_LEN, "%s", top.err);
-    size_t tasks = (size_t)c->p.challenges * (c->p.layers + 2);
-    sp_status *sts = calloc(tasks, sizeof *sts);
-    char(*errs)[SP_ERR_LEN] = calloc(tasks, SP_ERR_LEN);
-    if (st == SP_OK && (!sts || !errs)) {
-        st = SP_ERR_NOMEM;
-        snprintf(err, SP_ERR_LEN, "porep-like: out of memory");
-    }
-    if (st == SP_OK) {
-        wit_job_ j = {c, x, &top, cancel, c->p.layers + 2, sts, errs};
-        sp_progress_begin("porep-like: witness", tasks); /* a unit a part */
-        sp_par_tasks(threads, tasks, wit_task, &j);
-        sp_progress_end();
-        for (size_t t = 0; t < tasks && st == SP_OK; t++) /* the first failing part, in task order */
-            if ((st = sts[t]) != SP_OK)
-                snprintf(err, SP_ERR_LEN, "%s", st == SP_ERR_CANCELLED ? "porep-like: cancelled" : errs[t]);
-    }
-    if (st == SP_OK && a && b && cc)
-        st = sp_cs_abc_tail(a, b, cc, n, c->shape.n_rows, w, c->shape.n_public);
-    free(sts), free(errs);
-    sp_cs_close(&top);
+    parts_ctx_ j = {c, x};
+    sp_native_parts d = parts_of(&j);
+    st = sp_native_parts_witness(&d, w, a, b, cc, n, threads, check, cancel, err);
     sp_porep_inst_free(x);
     return st;
-}
-
-/* ---- record: the parts in parallel, joined in order ---- */
-
-typedef struct {
-    const sp_porep *c;
-    const sp_porep_inst *x;
-    sp_cs *subs; /* one batch of parts, opened at their bases */
-    size_t first;  /* the batch's first part, counted over all challenges */
-} rec_job_;
-
-static void rec_task(void *ctx, int tid, size_t t)
-{
-    const rec_job_ *j = ctx;
-    size_t part = j->first + t, per = j->c->p.layers + 2;
-    run_part(&j->subs[t], j->c, j->x, (uint32_t)(part / per), (uint32_t)(part % per));
-}
-
-/* Records parts [first, first + n) on `threads` threads into their own
- * recordings, then appends them to cs in order. */
-static void record_batch(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, sp_cs *subs, size_t first, size_t n,
-                         int threads)
-{
-    size_t per = c->p.layers + 2, opened = 0;
-    for (; opened < n; opened++) {
-        uint64_t vb, rb;
-        size_t part = first + opened;
-        part_base(c, (uint32_t)(part / per), (uint32_t)(part % per), &vb, &rb);
-        if (sp_cs_sub_open(&subs[opened], cs, vb, rb) != SP_OK) {
-            sp_cs_close(&subs[opened]);
-            sp_cs_fail(cs, SP_ERR_NOMEM, "porep-like: out of memory recording");
-            break;
-        }
-    }
-    if (opened == n) {
-        rec_job_ j = {c, x, subs, first};
-        sp_par_tasks(threads, n, rec_task, &j);
-    }
-    for (size_t t = 0; t < opened; t++) {
-        if (opened == n && sp_cs_status(cs) == SP_OK)
-            sp_cs_sub_join(cs, &subs[t]); /* closes subs[t] */
-        else
-            sp_cs_close(&subs[t]);
-    }
 }
 
 sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_input *input, int threads,
@@ -713,33 +564,9 @@ sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_inp
     sp_status st = sp_porep_inst_make(&x, c, input, threads, err);
     if (st != SP_OK)
         return st;
-    sp_cs cs;
-    size_t batch = threads > 1 ? 2 * (size_t)threads : 1, parts = (size_t)c->p.challenges * (c->p.layers + 2);
-    sp_cs *subs = calloc(batch, sizeof *subs);
-    if (!subs || (st = sp_cs_open(&cs, SP_CS_RECORD, 0)) != SP_OK) {
-        free(subs);
-        sp_porep_inst_free(x);
-        snprintf(err, SP_ERR_LEN, "porep-like: out of memory");
-        return subs ? st : SP_ERR_NOMEM;
-    }
-    part_top(&cs, c, x, NULL);
-    sp_progress_begin("porep-like: recording", parts); /* a unit a part */
-    for (size_t first = 0; first < parts && sp_cs_status(&cs) == SP_OK; first += batch) {
-        record_batch(&cs, c, x, subs, first, parts - first < batch ? parts - first : batch, threads);
-        sp_progress_add(parts - first < batch ? parts - first : batch);
-    }
-    sp_progress_end();
-    st = sp_cs_status(&cs);
-    if (st == SP_OK && (cs.next_var != c->shape.n_vars || cs.next_row != c->shape.n_rows)) {
-        st = SP_ERR_INVALID_ARG;
-        snprintf(err, SP_ERR_LEN, "porep-like: the recording left the layout");
-    } else if (st != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "%s", cs.err);
-    } else {
-        *rec = sp_cs_take_rec(&cs);
-    }
-    sp_cs_close(&cs);
-    free(subs);
+    parts_ctx_ j = {c, x};
+    sp_native_parts d = parts_of(&j);
+    st = sp_native_parts_record(rec, &d, threads, err);
     sp_porep_inst_free(x);
     return st;
 }

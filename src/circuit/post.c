@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "circuit/bits.h"
-#include "circuit/merkle.h"
+#include "circuit/native_util.h"
 #include "circuit/porep_impl.h"
 #include "circuit/poseidon.h"
 #include "circuit/post.h"
-#include "util/par.h"
-#include "util/progress.h"
 #include "util/sha256.h"
 
 /* ---- parameters ---- */
@@ -174,71 +172,24 @@ static void part_top(sp_cs *cs, const sp_post *c, const sp_fr *pub)
         sp_cs_public(cs, pub ? &pub[i] : &zero);
 }
 
-/* Leaf's inclusion under the variable root (value *root_val), the path's
- * bits booleans packed into the public input pub. */
-static void leaf_path(sp_cs *cs, const sp_post *c, sp_var leaf, const sp_fr *leaf_val, const sp_fr *sib_val,
-                      uint64_t index, sp_var root, const sp_fr *root_val, sp_var pub)
-{
-    const sp_post_params *p = &c->p;
-    sp_var sv[SP_POREP_MAX_LEVELS * 15], bv[64];
-    uint8_t bval[64];
-    sp_bit bits[64];
-    unsigned nb = 0;
-    for (uint32_t i = 0; i < c->n_sib; i++)
-        sv[i] = sp_cs_alloc(cs, &sib_val[i]);
-    sp_lc node, next;
-    sp_lc_init(&node), sp_lc_init(&next);
-    sp_lc_add_var(cs, &node, leaf, leaf_val);
-    const sp_fr *s = sib_val;
-    const sp_var *sw = sv;
-    uint64_t x = index;
-    for (uint32_t l = 0; l < p->levels;) { /* a run of levels of one arity per gadget call */
-        unsigned a = p->arity[l], k = 0, run = 0;
-        while ((1u << k) < a)
-            k++;
-        while (l + run < p->levels && p->arity[l + run] == a)
-            run++;
-        for (unsigned i = 0; i < run * k; i++) {
-            bval[nb + i] = (uint8_t)(x >> i & 1);
-            bv[nb + i] = sp_cs_alloc_bit(cs, bval[nb + i]);
-            bits[nb + i] = (sp_bit){bv[nb + i], SP_BIT_IS, bval[nb + i]};
-        }
-        sp_lc_clear(&next);
-        sp_merkle_poseidon_gadget(cs, &next, &node, sw, s, bv + nb, bval + nb, run, a, 1);
-        sp_lc t = node;
-        node = next, next = t;
-        x >>= run * k, nb += run * k, s += (size_t)run * (a - 1), sw += (size_t)run * (a - 1), l += run;
-    }
-    sp_merkle_enforce_equal(cs, &node, root, root_val);
-    sp_num packed, pn = {pub, {{0}}};
-    sp_fr_set_u64(&pn.val, index);
-    sp_bits_pack_le(cs, &packed, bits, nb);
-    sp_num_enforce_eq(cs, &packed, &pn);
-    sp_lc_free(&node), sp_lc_free(&next);
-}
-
 /* Sector s: comm_r's hash, then every challenge's inclusion. */
 static void part_sector(sp_cs *cs, const sp_post *c, const sector_ *x, uint32_t s)
 {
     sp_var pw = pub_wire(c, s);
     sp_cs_pushf(cs, "sector %u", s);
     sp_num cc, crl;
-    sp_num_alloc(cs, &cc, &x->comm_c);
-    sp_num_alloc(cs, &crl, &x->comm_r_last);
-    sp_lc in[2], h;
-    sp_lc_init(&in[0]), sp_lc_init(&in[1]), sp_lc_init(&h);
-    sp_lc_add_var(cs, &in[0], cc.var, &cc.val);
-    sp_lc_add_var(cs, &in[1], crl.var, &crl.val);
-    sp_cs_push(cs, "comm_r");
-    sp_poseidon_gadget(cs, &h, in, 2);
-    sp_merkle_enforce_equal(cs, &h, pw, &x->comm_r);
-    sp_cs_pop(cs);
-    sp_lc_free(&in[0]), sp_lc_free(&in[1]), sp_lc_free(&h);
+    sp_native_comm_r(cs, &cc, &crl, &x->comm_c, &x->comm_r_last, pw, &x->comm_r);
+    sp_native_tree t = {c->p.arity, c->p.levels, c->n_sib};
     for (uint32_t j = 0; j < c->p.challenges; j++) {
         sp_cs_pushf(cs, "challenge %u", j);
-        sp_var leaf = sp_cs_alloc(cs, &x->leaf[j]);
-        leaf_path(cs, c, leaf, &x->leaf[j], x->sib + (size_t)j * c->n_sib, x->idx[j], crl.var, &crl.val,
-                  pw + 1 + j);
+        sp_lc leaf;
+        sp_fr index;
+        sp_lc_init(&leaf);
+        sp_lc_add_var(cs, &leaf, sp_cs_alloc(cs, &x->leaf[j]), &x->leaf[j]);
+        sp_fr_set_u64(&index, x->idx[j]);
+        sp_native_poseidon_path(cs, &t, &leaf, x->sib + (size_t)j * c->n_sib, x->idx[j], crl.var, &crl.val,
+                                pw + 1 + j, &index);
+        sp_lc_free(&leaf);
         sp_cs_pop(cs);
     }
     sp_cs_pop(cs);
@@ -285,11 +236,8 @@ static sp_status layout(sp_post *c, char err[SP_ERR_LEN])
     sp_cs_close(&sub);
     sp_cs_close(&cs);
     free(x.mem);
-    if (st == SP_OK && c->shape.n_vars >= UINT32_MAX) {
-        snprintf(err, SP_ERR_LEN, "window-post-like: %llu wires, more than 2^32 - 1",
-                 (unsigned long long)c->shape.n_vars);
-        st = SP_ERR_UNSUPPORTED;
-    }
+    if (st == SP_OK)
+        st = sp_native_wires_check(c->shape.n_vars, "window-post-like", err);
     return st;
 }
 
@@ -312,13 +260,8 @@ sp_status sp_post_open(sp_post **out, const sp_post_params *p, char err[SP_ERR_L
         free(c);
         return st;
     }
-    snprintf(c->nc.name, sizeof c->nc.name, "window-post-like-%s", p->preset[0] ? p->preset : "custom");
-    c->nc.n_vars = c->shape.n_vars;
-    c->nc.n_public = c->shape.n_public;
-    c->nc.n_rows = c->shape.n_rows;
-    c->nc.input_size = sizeof(sp_post_input);
-    c->nc.witness = sp_post_witness;
-    c->nc.ctx = c;
+    sp_native_describe(&c->nc, "window-post-like", p->preset, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
+                       sizeof(sp_post_input), sp_post_witness, c);
     *out = c;
     return SP_OK;
 }
@@ -328,176 +271,71 @@ const sp_native_circuit *sp_post_native(const sp_post *c) { return &c->nc; }
 const sp_post_shape *sp_post_shape_of(const sp_post *c) { return &c->shape; }
 const sp_post_params *sp_post_params_of(const sp_post *c) { return &c->p; }
 
-/* ---- witness and record: a sector a task ---- */
+/* ---- witness and record: a sector a part (native_util.h) ---- */
 
 typedef struct {
     const sp_post *c;
     const sp_post_input *in;
-    sp_cs *subs;        /* record: the batch's systems, opened; witness: NULL */
-    const sp_cs *top;   /* witness: the parent of each sector's system */
-    uint32_t first;     /* the batch's first sector */
-    sp_fr *pub;         /* witness: the public inputs, filled per sector */
-    const atomic_int *cancel;
-    sp_status *st;      /* per task */
-    char (*err)[SP_ERR_LEN];
-} task_ctx_;
+    sp_fr *pub; /* witness: the public inputs, filled per sector; record: NULL (zeros) */
+} parts_ctx_;
 
-/* Runs sector s on sys (opened at its base); returns its status. */
-static sp_status run_sector(const task_ctx_ *j, sp_cs *sys, uint32_t s, char err[SP_ERR_LEN])
+static void parts_top(const void *ctx, sp_cs *cs)
 {
+    const parts_ctx_ *j = ctx;
+    part_top(cs, j->c, j->pub);
+}
+
+static void parts_base(const void *ctx, size_t s, uint64_t *vb, uint64_t *rb)
+{
+    const sp_post *c = ((const parts_ctx_ *)ctx)->c;
+    *vb = c->top_vars + s * c->shape.sector_vars, *rb = s * c->shape.sector_rows;
+}
+
+/* Sector s; its public inputs into j->pub (when given). */
+static sp_status parts_run(const void *ctx, sp_cs *sys, size_t s, char err[SP_ERR_LEN])
+{
+    const parts_ctx_ *j = ctx;
     const sp_post *c = j->c;
     sector_ x;
-    if (!sector_make(&x, c, j->in, s)) {
-        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory for sector %u", s);
+    if (!sector_make(&x, c, j->in, (uint32_t)s)) {
+        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory for sector %zu", s);
         return SP_ERR_NOMEM;
     }
     if (j->pub)
-        sector_publics(j->pub + (size_t)s * (1 + c->p.challenges), &x, c->p.challenges);
-    part_sector(sys, c, &x, s);
+        sector_publics(j->pub + s * (1 + c->p.challenges), &x, c->p.challenges);
+    part_sector(sys, c, &x, (uint32_t)s);
     free(x.mem);
-    sp_status st = sp_cs_status(sys);
-    if (st != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "%s", sys->err);
-    } else if (sys->next_var != sys->var_base + c->shape.sector_vars ||
-               sys->next_row != sys->row_base + c->shape.sector_rows) { /* a layout bug, never data */
-        st = SP_ERR_INVALID_ARG;
-        snprintf(err, SP_ERR_LEN, "window-post-like: sector %u left the layout", s);
-    }
-    return st;
+    return SP_OK;
 }
 
-static void wit_task(void *ctx, int tid, size_t t)
+/* The top (its values come from the sectors) after the sectors. */
+static sp_native_parts parts_of(const parts_ctx_ *j)
 {
-    const task_ctx_ *j = ctx;
     const sp_post *c = j->c;
-    if (j->cancel && atomic_load(j->cancel)) {
-        j->st[t] = SP_ERR_CANCELLED;
-        return;
-    }
-    sp_cs sub;
-    sp_status st = sp_cs_sub_open(&sub, j->top, c->top_vars + t * c->shape.sector_vars, t * c->shape.sector_rows);
-    if (st == SP_OK)
-        st = run_sector(j, &sub, (uint32_t)t, j->err[t]);
-    sp_cs_close(&sub);
-    j->st[t] = st;
-    sp_progress_add(1);
+    return (sp_native_parts){"window-post-like", "sector", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
+                             c->p.sectors, c->p.sbox_wire, 1,
+                             parts_top, parts_base, NULL, parts_run};
 }
 
 sp_status sp_post_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,
                           size_t n, int threads, int check, const atomic_int *cancel, char err[SP_ERR_LEN])
 {
     const sp_post *c = nc->ctx;
-    if ((a || b || cc) && n < c->shape.n_rows + c->shape.n_public + 1) {
-        snprintf(err, SP_ERR_LEN, "window-post-like: a domain of %zu rows is too small", n);
-        return SP_ERR_INVALID_ARG;
-    }
-    size_t S = c->p.sectors;
-    sp_status *sts = calloc(S, sizeof *sts);
-    char(*errs)[SP_ERR_LEN] = calloc(S, SP_ERR_LEN);
-    sp_fr *pub = malloc(sizeof(sp_fr) * c->shape.n_public);
-    sp_cs top;
-    sp_status st = sts && errs && pub ? sp_cs_open(&top, SP_CS_WITNESS, check) : SP_ERR_NOMEM;
-    if (st != SP_OK) {
-        free(sts), free(errs), free(pub);
+    parts_ctx_ j = {c, input, malloc(sizeof(sp_fr) * c->shape.n_public)};
+    if (!j.pub) {
         snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
-        return st;
+        return SP_ERR_NOMEM;
     }
-    top.sbox_wire = c->p.sbox_wire;
-    sp_cs_set_outputs(&top, w, c->shape.n_vars, a, b, cc, n);
-    /* the sectors' parts first (they make the public values), the top's
-     * wires 1..n_public after: parts sit at fixed places either way */
-    task_ctx_ j = {c, input, NULL, &top, 0, pub, cancel, sts, errs};
-    sp_progress_begin("window-post-like: witness", S); /* a unit a sector */
-    sp_par_tasks(threads, S, wit_task, &j);
-    sp_progress_end();
-    for (size_t t = 0; t < S && st == SP_OK; t++) /* the first failing sector */
-        if ((st = sts[t]) != SP_OK)
-            snprintf(err, SP_ERR_LEN, "%s", st == SP_ERR_CANCELLED ? "window-post-like: cancelled" : errs[t]);
-    if (st == SP_OK) {
-        part_top(&top, c, pub);
-        if ((st = sp_cs_status(&top)) != SP_OK)
-            snprintf(err, SP_ERR_LEN, "%s", top.err);
-    }
-    if (st == SP_OK && a && b && cc)
-        st = sp_cs_abc_tail(a, b, cc, n, c->shape.n_rows, w, c->shape.n_public);
-    free(sts), free(errs), free(pub);
-    sp_cs_close(&top);
+    sp_native_parts d = parts_of(&j);
+    sp_status st = sp_native_parts_witness(&d, w, a, b, cc, n, threads, check, cancel, err);
+    free(j.pub);
     return st;
-}
-
-static void rec_task(void *ctx, int tid, size_t t)
-{
-    const task_ctx_ *j = ctx;
-    j->st[t] = run_sector(j, &j->subs[t], j->first + (uint32_t)t, j->err[t]);
-}
-
-/* Records sectors [first, first + n) on `threads` threads, then appends
- * them to cs in order. */
-static void record_batch(sp_cs *cs, task_ctx_ *j, uint32_t first, size_t n, int threads)
-{
-    const sp_post *c = j->c;
-    size_t opened = 0;
-    for (; opened < n; opened++) {
-        uint64_t s = first + opened;
-        if (sp_cs_sub_open(&j->subs[opened], cs, c->top_vars + s * c->shape.sector_vars,
-                           s * c->shape.sector_rows) != SP_OK) {
-            sp_cs_close(&j->subs[opened]);
-            sp_cs_fail(cs, SP_ERR_NOMEM, "window-post-like: out of memory recording");
-            break;
-        }
-    }
-    if (opened == n) {
-        j->first = first;
-        sp_par_tasks(threads, n, rec_task, j);
-        for (size_t t = 0; t < n; t++)
-            if (j->st[t] != SP_OK)
-                sp_cs_fail(cs, j->st[t], "%s", j->err[t]);
-    }
-    for (size_t t = 0; t < opened; t++) {
-        if (opened == n && sp_cs_status(cs) == SP_OK)
-            sp_cs_sub_join(cs, &j->subs[t]); /* closes subs[t] */
-        else
-            sp_cs_close(&j->subs[t]);
-    }
 }
 
 sp_status sp_post_record(sp_cs_rec **rec, const sp_post *c, const sp_post_input *input, int threads,
                          char err[SP_ERR_LEN])
 {
-    *rec = NULL;
-    size_t batch = threads > 1 ? 2 * (size_t)threads : 1, S = c->p.sectors;
-    sp_cs *subs = calloc(batch, sizeof *subs);
-    sp_status *sts = calloc(batch, sizeof *sts);
-    char(*errs)[SP_ERR_LEN] = calloc(batch, SP_ERR_LEN);
-    sp_fr *pub = malloc(sizeof(sp_fr) * c->shape.n_public);
-    sp_cs cs;
-    sp_status st = subs && sts && errs && pub ? sp_cs_open(&cs, SP_CS_RECORD, 0) : SP_ERR_NOMEM;
-    if (st != SP_OK) {
-        free(subs), free(sts), free(errs), free(pub);
-        snprintf(err, SP_ERR_LEN, "window-post-like: out of memory");
-        return st;
-    }
-    cs.sbox_wire = c->p.sbox_wire;
-    memset(pub, 0, sizeof(sp_fr) * c->shape.n_public); /* the matrices do not depend on the values */
-    part_top(&cs, c, pub);
-    task_ctx_ j = {c, input, subs, NULL, 0, NULL, NULL, sts, errs};
-    sp_progress_begin("window-post-like: recording", S); /* a unit a sector */
-    for (size_t first = 0; first < S && sp_cs_status(&cs) == SP_OK; first += batch) {
-        size_t n = S - first < batch ? S - first : batch;
-        record_batch(&cs, &j, (uint32_t)first, n, threads);
-        sp_progress_add(n);
-    }
-    sp_progress_end();
-    st = sp_cs_status(&cs);
-    if (st == SP_OK && (cs.next_var != c->shape.n_vars || cs.next_row != c->shape.n_rows)) {
-        st = SP_ERR_INVALID_ARG;
-        snprintf(err, SP_ERR_LEN, "window-post-like: the recording left the layout");
-    } else if (st != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "%s", cs.err);
-    } else {
-        *rec = sp_cs_take_rec(&cs);
-    }
-    sp_cs_close(&cs);
-    free(subs), free(sts), free(errs), free(pub);
-    return st;
+    parts_ctx_ j = {c, input, NULL}; /* the matrices do not depend on the values */
+    sp_native_parts d = parts_of(&j);
+    return sp_native_parts_record(rec, &d, threads, err);
 }

@@ -655,6 +655,179 @@ static void test_folding(sp_rng *rng)
     }
 }
 
+
+/* ---- the register form (regify.c) against a C stack machine ---- */
+
+/* The state a random program has at generation time: its four i32
+ * locals and its operand stack. */
+typedef struct {
+    uint32_t l[4], st[32];
+    int d;
+} rstate;
+
+static uint32_t ref_op(uint8_t op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case 0x6a: return a + b;
+    case 0x6b: return a - b;
+    case 0x6c: return a * b;
+    case 0x71: return a & b;
+    case 0x72: return a | b;
+    case 0x73: return a ^ b;
+    case 0x74: return a << (b & 31);
+    case 0x76: return a >> (b & 31);
+    case 0x46: return a == b;
+    case 0x47: return a != b;
+    case 0x49: return a < b;
+    default: return (int32_t)a >= (int32_t)b; /* 0x4e */
+    }
+}
+
+/* Appends random code to o, running it on *s as it goes: constants,
+ * local.get/set/tee of values still pending on the stack, operators with
+ * a constant on either side, drop, select, and blocks whose values stay
+ * below them: if/else with a result, br_if out of a block with and
+ * without a value (the code after a taken one generated on a copy). */
+static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
+{
+    static const uint8_t ops[] = {0x6a, 0x6b, 0x6c, 0x71, 0x72, 0x73, 0x74, 0x76, 0x46, 0x47, 0x49, 0x4e};
+    int len = 1 + (int)(sp_rng_u64(rng) % 14);
+    for (int i = 0; i < len && o->n < sizeof o->b - 64; i++) {
+        uint64_t r = sp_rng_u64(rng);
+        uint32_t k = (uint32_t)(r >> 32) & 3;
+        switch (r % 11) {
+        case 0:
+        case 1:
+            if (s->d < 24) {
+                uint32_t v = (r >> 8) & 1 ? (uint32_t)(r >> 12) % 40 : (uint32_t)edge_or_random(rng);
+                s->st[s->d++] = v;
+                u8(o, 0x41), sleb(o, (int32_t)v);
+            }
+            break;
+        case 2:
+        case 3:
+            if (s->d < 24)
+                s->st[s->d++] = s->l[k], u8(o, 0x20), u8(o, (uint8_t)k);
+            break;
+        case 4:
+            if (s->d > floor)
+                s->l[k] = s->st[--s->d], u8(o, 0x21), u8(o, (uint8_t)k);
+            break;
+        case 5:
+            if (s->d > floor)
+                s->l[k] = s->st[s->d - 1], u8(o, 0x22), u8(o, (uint8_t)k);
+            break;
+        case 6:
+        case 7:
+            if (s->d - floor >= 2) {
+                uint8_t op = ops[(r >> 8) % sizeof ops];
+                s->st[s->d - 2] = ref_op(op, s->st[s->d - 2], s->st[s->d - 1]);
+                s->d--;
+                u8(o, op);
+            }
+            break;
+        case 8:
+            if (s->d - floor >= 3) {
+                uint32_t c = s->st[--s->d], b = s->st[--s->d];
+                if (!c)
+                    s->st[s->d - 1] = b;
+                u8(o, 0x1b);
+            } else if (s->d > floor) {
+                s->d--, u8(o, 0x1a);
+            }
+            break;
+        case 9:
+            if (nest < 3 && s->d < 24) { /* if (l[k] & 1) (result i32) */
+                rstate a = *s, b = *s;
+                u8(o, 0x20), u8(o, (uint8_t)k), u8(o, 0x41), u8(o, 1), u8(o, 0x71), u8(o, 0x04), u8(o, 0x7f);
+                int take = s->l[k] & 1;
+                for (int arm = 0; arm < 2; arm++) {
+                    rstate *x = arm ? &b : &a;
+                    int d0 = x->d;
+                    random_reg(o, x, d0, rng, nest + 1);
+                    while (x->d > d0 + 1)
+                        x->st[x->d - 2] ^= x->st[x->d - 1], x->d--, u8(o, 0x73);
+                    if (x->d == d0)
+                        x->st[x->d++] = x->l[arm], u8(o, 0x20), u8(o, (uint8_t)arm);
+                    if (!arm)
+                        u8(o, 0x05);
+                }
+                u8(o, 0x0b);
+                *s = take ? a : b;
+            }
+            break;
+        default:
+            if (nest < 3 && s->d < 23) { /* block (result i32) v; br_if 0 (l[k] & 2); ...; end */
+                int with = (r >> 8) & 1;
+                u8(o, 0x02), u8(o, with ? 0x7f : 0x40);
+                int d0 = s->d;
+                random_reg(o, s, d0, rng, nest + 1);
+                while (s->d > d0 + with) {
+                    if (s->d - d0 >= 2)
+                        s->st[s->d - 2] += s->st[s->d - 1], u8(o, 0x6a);
+                    else
+                        u8(o, 0x1a);
+                    s->d--;
+                }
+                while (s->d < d0 + with)
+                    s->st[s->d++] = 11, u8(o, 0x41), u8(o, 11);
+                uint32_t v = with ? s->st[s->d - 1] : 0;
+                int taken = (s->l[k] >> 1) & 1;
+                u8(o, 0x20), u8(o, (uint8_t)k), u8(o, 0x41), u8(o, 2), u8(o, 0x71), u8(o, 0x0d), u8(o, 0);
+                rstate rest = *s;
+                rstate *x = taken ? &rest : s; /* after a taken branch: generated, not run */
+                if (with)
+                    x->d--, u8(o, 0x1a);
+                random_reg(o, x, d0, rng, nest + 1);
+                while (x->d > d0)
+                    x->d--, u8(o, 0x1a);
+                while (x->d < d0)
+                    x->st[x->d++] = 3, u8(o, 0x41), u8(o, 3);
+                if (with)
+                    x->st[x->d++] = 13, u8(o, 0x41), u8(o, 13);
+                u8(o, 0x0b);
+                if (taken) {
+                    s->d = d0;
+                    if (with)
+                        s->st[s->d++] = v;
+                }
+            }
+        }
+    }
+}
+
+static void test_regform(sp_rng *rng)
+{
+    sp_wasm_limits lim = sp_wasm_limits_default();
+    lim.max_stack = 1024;
+    lim.max_call_depth = 16;
+    for (int it = 0; it < sp_test_iters(1500); it++) {
+        rstate s = {{0}, {0}, 0};
+        for (int k = 0; k < 4; k++)
+            s.l[k] = (uint32_t)edge_or_random(rng);
+        uint64_t args[4] = {s.l[0], s.l[1], s.l[2], s.l[3]}, got = 0;
+        static buf body;
+        body.n = 0;
+        random_reg(&body, &s, 0, rng, 0);
+        /* the result: the stack and the locals, each weighed by its place */
+        u8(&body, 0x41), u8(&body, 0);
+        uint32_t want = 0;
+        for (int k = 0; k < 4; k++)
+            u8(&body, 0x20), u8(&body, (uint8_t)k), u8(&body, 0x41), u8(&body, (uint8_t)(3 + 2 * k)), u8(&body, 0x6c),
+                u8(&body, 0x73), want ^= s.l[k] * (uint32_t)(3 + 2 * k);
+        for (int q = s.d - 1; q >= 0; q--)
+            u8(&body, 0x41), u8(&body, 31), u8(&body, 0x74), u8(&body, 0x73), want = (want << 31) ^ s.st[q];
+        u8(&body, 0x0b);
+        sp_wasm_module *m = NULL;
+        sp_wasm_inst *in = one(&m, "iiii:i", &body, &lim);
+        char err[SP_ERR_LEN];
+        CHECKF(in && sp_wasm_call(in, 0, args, &got, err) == SP_OK && got == want,
+               "register form, program %d: %#llx, expected %#x", it, (unsigned long long)got, want);
+        sp_wasm_inst_free(in);
+        sp_wasm_module_free(m);
+    }
+}
+
 int main(void)
 {
     sp_rng rng;
@@ -664,6 +837,7 @@ int main(void)
     test_memory(&rng);
     test_control(&rng);
     test_folding(&rng);
+    test_regform(&rng);
     test_limits();
     test_invalid(&rng);
     test_circom(&rng, SP_TEST_VEC_DIR("multiplier"));

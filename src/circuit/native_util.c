@@ -60,6 +60,14 @@ void sp_native_comm_r(sp_cs *cs, sp_num *cc, sp_num *crl, const sp_fr *comm_c, c
     sp_lc_free(&in[0]), sp_lc_free(&in[1]), sp_lc_free(&h);
 }
 
+uint32_t sp_native_tree_sibs(const uint8_t *arity, uint32_t levels)
+{
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < levels; l++)
+        n += arity[l] - 1u;
+    return n;
+}
+
 void sp_native_poseidon_path(sp_cs *cs, const sp_native_tree *t, const sp_lc *leaf, const sp_fr *sib_val,
                              uint64_t index, sp_var root, const sp_fr *root_val, sp_var pub, const sp_fr *pub_val)
 {

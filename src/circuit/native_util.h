@@ -59,6 +59,9 @@ typedef struct {
     uint32_t levels, n_sib;
 } sp_native_tree;
 
+/* n_sib of the tree of those levels: the sum of arity[l] - 1. */
+uint32_t sp_native_tree_sibs(const uint8_t *arity, uint32_t levels);
+
 /*
  * A Poseidon Merkle path from leaf to a root equal to the wire root
  * (value *root_val): the n_sib siblings allocated from sib_val (level by

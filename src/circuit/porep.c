@@ -68,6 +68,8 @@ void sp_porep_tree_levels(uint8_t *arity, uint32_t *levels, unsigned base, unsig
 sp_status sp_porep_tree_check(unsigned *log_nodes, unsigned *tree_bits, uint64_t nodes, const uint8_t *arity,
                               uint32_t levels, const char *what, char err[SP_ERR_LEN])
 {
+    if (sp_native_curve_check(err) != SP_OK)
+        return SP_ERR_UNSUPPORTED;
     *log_nodes = 0, *tree_bits = 0;
     while (*log_nodes < 64 && ((uint64_t)1 << *log_nodes) < nodes)
         (*log_nodes)++;
@@ -81,20 +83,34 @@ sp_status sp_porep_tree_check(unsigned *log_nodes, unsigned *tree_bits, uint64_t
         }
         *tree_bits += k;
     }
+    if (nodes < 2 || ((uint64_t)1 << *log_nodes) != nodes || *log_nodes > 40) {
+        snprintf(err, SP_ERR_LEN, "%s: the sector's node count must be a power of two from 2 to 2^40", what);
+        return SP_ERR_INVALID_ARG;
+    }
     return SP_OK;
+}
+
+unsigned sp_porep_tree_fit(uint8_t *arity, uint32_t *levels, uint64_t nodes)
+{
+    unsigned k = 0, log_nodes;
+    while (k < 63 && ((uint64_t)1 << k) < nodes)
+        k++;
+    log_nodes = k, *levels = 0;
+    for (; k >= 3 && *levels < SP_POREP_MAX_LEVELS; k -= 3)
+        arity[(*levels)++] = 8;
+    if (k && *levels < SP_POREP_MAX_LEVELS)
+        arity[(*levels)++] = (uint8_t)(1u << k);
+    return log_nodes;
 }
 
 sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
 {
-    if (sp_native_curve_check(err) != SP_OK)
-        return SP_ERR_UNSUPPORTED;
     unsigned log_nodes, tree_bits;
-    if (sp_porep_tree_check(&log_nodes, &tree_bits, p->nodes, p->arity, p->levels, "porep-like", err) != SP_OK)
-        return SP_ERR_INVALID_ARG;
+    sp_status st = sp_porep_tree_check(&log_nodes, &tree_bits, p->nodes, p->arity, p->levels, "porep-like", err);
+    if (st != SP_OK)
+        return st;
     const char *why = NULL;
-    if (p->nodes < 2 || ((uint64_t)1 << log_nodes) != p->nodes || log_nodes > 40)
-        why = "the sector's node count must be a power of two from 2 to 2^40";
-    else if (p->layers < 2 || p->layers > SP_POREP_MAX_LAYERS)
+    if (p->layers < 2 || p->layers > SP_POREP_MAX_LAYERS)
         why = "layers must be 2 to 16 (the column hash is a Poseidon of arity `layers`)";
     else if (p->challenges < 1 || p->challenges > 4096 || p->challenges >= p->nodes)
         why = "challenges must be 1 to 4096, and fewer than the nodes (parents are other nodes)";
@@ -143,16 +159,8 @@ sp_status sp_porep_params_from(sp_porep_params *p, const char *preset, const sp_
             }
             *dst[k] = (uint32_t)*src[k], custom = 1;
         }
-    if (o->nodes != SP_POREP_UNSET) { /* trees of arity 8, then one of 2 or 4 for the rest */
-        unsigned k = 0;
-        while (k < 63 && ((uint64_t)1 << k) < o->nodes)
-            k++;
-        p->nodes = o->nodes, p->d_depth = k, p->levels = 0, custom = 1;
-        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
-            p->arity[p->levels++] = 8;
-        if (k && p->levels < SP_POREP_MAX_LEVELS)
-            p->arity[p->levels++] = (uint8_t)(1u << k);
-    }
+    if (o->nodes != SP_POREP_UNSET)
+        p->nodes = o->nodes, p->d_depth = sp_porep_tree_fit(p->arity, &p->levels, o->nodes), custom = 1;
     if (custom)
         snprintf(p->preset, sizeof p->preset, "%.14s%s", preset ? preset : "custom", preset ? "*" : "");
     return sp_porep_check(p, err);
@@ -237,7 +245,8 @@ static void part_head(sp_cs *cs, const sp_porep *c, const sp_porep_inst *x, uint
     alloc_bits(cs, node, ch->node, 64);
     if (refs)
         *refs = (porep_head_refs){leaf.var - base, col0 - base, node[0].var - base};
-    sp_native_pack_eq_public(cs, node, 64, pub_wire(c, k, c->n_parents + 1), &x->pub[pub_wire(c, k, c->n_parents + 1) - 1]);
+    sp_var pn = pub_wire(c, k, c->n_parents + 1);
+    sp_native_pack_eq_public(cs, node, 64, pn, &x->pub[pn - 1]);
 
     sp_cs_push(cs, "tree_d");
     sp_bit path[64];
@@ -468,8 +477,7 @@ sp_status sp_porep_open(sp_porep **out, const sp_porep_params *p, char err[SP_ER
     }
     c->p = *p;
     c->n_parents = p->drg_parents + p->exp_parents;
-    for (uint32_t l = 0; l < p->levels; l++)
-        c->n_sib += p->arity[l] - 1u;
+    c->n_sib = sp_native_tree_sibs(p->arity, p->levels);
     c->shape.n_public = sp_porep_public_count(p);
     sp_porep_inst *x = NULL;
     sp_porep_input in = {0, 0};
@@ -495,7 +503,7 @@ const sp_porep_params *sp_porep_params_of(const sp_porep *c) { return &c->p; }
 
 typedef struct {
     const sp_porep *c;
-    const sp_porep_inst *x;
+    sp_porep_inst *x; /* owned: the drivers only read it */
 } parts_ctx_;
 
 static void parts_top(const void *ctx, sp_cs *cs)
@@ -533,26 +541,29 @@ static sp_status parts_run(const void *ctx, sp_cs *sys, size_t i, char err[SP_ER
     return SP_OK;
 }
 
-static sp_native_parts parts_of(const parts_ctx_ *j)
+/* Makes input's instance into j (j->x NULL on failure: free it either way
+ * with sp_porep_inst_free) and describes the parts to the drivers. */
+static sp_status parts_open(parts_ctx_ *j, sp_native_parts *d, const sp_porep *c, const sp_porep_input *in,
+                            int threads, char err[SP_ERR_LEN])
 {
-    const sp_porep *c = j->c;
-    return (sp_native_parts){"porep-like", "part", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
-                             (size_t)c->p.challenges * (c->p.layers + 2), 0, 0,
-                             parts_top, parts_base, parts_order, parts_run};
+    sp_porep_inst *x = NULL;
+    sp_status st = sp_porep_inst_make(&x, c, in, threads, err);
+    *j = (parts_ctx_){c, x};
+    *d = (sp_native_parts){"porep-like", "part", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
+                           (size_t)c->p.challenges * (c->p.layers + 2), 0, 0,
+                           parts_top, parts_base, parts_order, parts_run};
+    return st;
 }
 
 sp_status sp_porep_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,
                            size_t n, int threads, int check, const atomic_int *cancel, char err[SP_ERR_LEN])
 {
-    const sp_porep *c = nc->ctx;
-    sp_porep_inst *x = NULL;
-    sp_status st = sp_porep_inst_make(&x, c, input, threads, err);
-    if (st != SP_OK)
-        return st;
-    parts_ctx_ j = {c, x};
-    sp_native_parts d = parts_of(&j);
-    st = sp_native_parts_witness(&d, w, a, b, cc, n, threads, check, cancel, err);
-    sp_porep_inst_free(x);
+    parts_ctx_ j;
+    sp_native_parts d;
+    sp_status st = parts_open(&j, &d, nc->ctx, input, threads, err);
+    if (st == SP_OK)
+        st = sp_native_parts_witness(&d, w, a, b, cc, n, threads, check, cancel, err);
+    sp_porep_inst_free(j.x);
     return st;
 }
 
@@ -560,13 +571,11 @@ sp_status sp_porep_record(sp_cs_rec **rec, const sp_porep *c, const sp_porep_inp
                           char err[SP_ERR_LEN])
 {
     *rec = NULL;
-    sp_porep_inst *x = NULL;
-    sp_status st = sp_porep_inst_make(&x, c, input, threads, err);
-    if (st != SP_OK)
-        return st;
-    parts_ctx_ j = {c, x};
-    sp_native_parts d = parts_of(&j);
-    st = sp_native_parts_record(rec, &d, threads, err);
-    sp_porep_inst_free(x);
+    parts_ctx_ j;
+    sp_native_parts d;
+    sp_status st = parts_open(&j, &d, c, input, threads, err);
+    if (st == SP_OK)
+        st = sp_native_parts_record(rec, &d, threads, err);
+    sp_porep_inst_free(j.x);
     return st;
 }

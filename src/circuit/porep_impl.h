@@ -88,21 +88,29 @@ typedef struct {
 int sp_porep_sparse_tree(sp_fr *root, sp_fr *sib, const sp_porep_tree *t, const uint64_t *idx, const sp_fr *val,
                          size_t n);
 
-/* A tree_d node natively (merkle_sha256.h's node on the children's
- * little-endian bytes). */
 /* A preset's tree: `base` levels of arity 8, then the sub- and top-tree
  * arities where not 0, appended to arity[*levels..] (*levels advanced). */
 void sp_porep_tree_levels(uint8_t *arity, uint32_t *levels, unsigned base, unsigned sub, unsigned top);
 
 /*
- * Checks a tree's level arities (each 2, 4, 8 or 16) and counts nodes'
- * bits: on output *log_nodes = ceil(log2(nodes)) and *tree_bits = the sum
- * of log2 of the arities. Returns SP_OK, or SP_ERR_INVALID_ARG with err
- * naming the level, prefixed by `what` (the circuit's name).
+ * The checks both circuits' parameters start with, in this order: a
+ * BLS12-381 build (sp_native_curve_check), each tree level's arity 2, 4,
+ * 8 or 16, nodes a power of two from 2 to 2^40.
+ * On output: *log_nodes = ceil(log2(nodes)), *tree_bits = the sum of
+ *   log2 of the arities (the levels cover the nodes when they are equal).
+ * Returns SP_OK, SP_ERR_UNSUPPORTED, or SP_ERR_INVALID_ARG; err says why,
+ *   prefixed by `what` (the circuit's name).
  */
 sp_status sp_porep_tree_check(unsigned *log_nodes, unsigned *tree_bits, uint64_t nodes, const uint8_t *arity,
                               uint32_t levels, const char *what, char err[SP_ERR_LEN]);
 
+/* The tree an overridden node count gets: levels of arity 8, then one of
+ * 2 or 4 for the rest, into arity[0..*levels) (at most
+ * SP_POREP_MAX_LEVELS). Returns ceil(log2(nodes)) (at most 63). */
+unsigned sp_porep_tree_fit(uint8_t *arity, uint32_t *levels, uint64_t nodes);
+
+/* A tree_d node natively (merkle_sha256.h's node on the children's
+ * little-endian bytes). */
 void sp_porep_sha_node(sp_fr *out, const sp_fr *left, const sp_fr *right);
 
 #endif

@@ -52,15 +52,13 @@ sp_status sp_post_preset(sp_post_params *p, const char *name)
 
 sp_status sp_post_check(const sp_post_params *p, char err[SP_ERR_LEN])
 {
-    if (sp_native_curve_check(err) != SP_OK)
-        return SP_ERR_UNSUPPORTED;
     unsigned log_nodes, tree_bits;
-    if (sp_porep_tree_check(&log_nodes, &tree_bits, p->nodes, p->arity, p->levels, "window-post-like", err) != SP_OK)
-        return SP_ERR_INVALID_ARG;
+    sp_status st =
+        sp_porep_tree_check(&log_nodes, &tree_bits, p->nodes, p->arity, p->levels, "window-post-like", err);
+    if (st != SP_OK)
+        return st;
     const char *why = NULL;
-    if (p->nodes < 2 || ((uint64_t)1 << log_nodes) != p->nodes || log_nodes > 40)
-        why = "the sector's node count must be a power of two from 2 to 2^40";
-    else if (p->sectors < 1 || p->sectors > POST_MAX_SECTORS)
+    if (p->sectors < 1 || p->sectors > POST_MAX_SECTORS)
         why = "sectors must be 1 to 100000";
     else if (p->challenges < 1 || p->challenges > POST_MAX_CHALLENGES)
         why = "challenges must be 1 to 4096 per sector";
@@ -87,15 +85,9 @@ sp_status sp_post_params_from(sp_post_params *p, const char *preset, uint64_t se
         p->sectors = sectors > UINT32_MAX ? 0 : (uint32_t)sectors, custom = 1; /* 0: refused below */
     if (challenges != SP_POREP_UNSET)
         p->challenges = challenges > UINT32_MAX ? 0 : (uint32_t)challenges, custom = 1;
-    if (nodes != SP_POREP_UNSET) { /* levels of arity 8, then one of 2 or 4 for the rest */
-        unsigned k = 0;
-        while (k < 63 && ((uint64_t)1 << k) < nodes)
-            k++;
-        p->nodes = nodes, p->levels = 0, custom = 1;
-        for (; k >= 3 && p->levels < SP_POREP_MAX_LEVELS; k -= 3)
-            p->arity[p->levels++] = 8;
-        if (k && p->levels < SP_POREP_MAX_LEVELS)
-            p->arity[p->levels++] = (uint8_t)(1u << k);
+    if (nodes != SP_POREP_UNSET) {
+        p->nodes = nodes, custom = 1;
+        sp_porep_tree_fit(p->arity, &p->levels, nodes);
     }
     if (custom)
         snprintf(p->preset, sizeof p->preset, "%.14s%s", preset ? preset : "custom", preset ? "*" : "");
@@ -253,8 +245,7 @@ sp_status sp_post_open(sp_post **out, const sp_post_params *p, char err[SP_ERR_L
         return SP_ERR_NOMEM;
     }
     c->p = *p;
-    for (uint32_t l = 0; l < p->levels; l++)
-        c->n_sib += p->arity[l] - 1u;
+    c->n_sib = sp_native_tree_sibs(p->arity, p->levels);
     c->shape.n_public = (uint64_t)p->sectors * (1 + p->challenges);
     if ((st = layout(c, err)) != SP_OK) {
         free(c);

@@ -27,6 +27,40 @@ sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prim
     return SP_ERR_UNSUPPORTED;
 }
 
+sp_status sp_fmt_writer_open(sp_binw **w, const char *path, const char *magic, uint32_t version,
+                             uint32_t n_sections, const uint8_t *rest, size_t rest_len, char err[SP_ERR_LEN])
+{
+    uint8_t field[4 + SP_FR_BYTES];
+    sp_bin_put_u32(field, SP_FR_BYTES);
+    for (int i = 0; i < SP_FR_LIMBS; i++)
+        sp_bin_put_u64(field + 4 + 8 * i, SP_FR_MODULUS[i]);
+    *w = NULL;
+    sp_status st = sp_binw_open(w, path, magic, version, n_sections, err);
+    if (st == SP_OK)
+        st = sp_binw_section(*w, 1, err);
+    if (st == SP_OK)
+        st = sp_binw_write(*w, field, sizeof field, err);
+    if (st == SP_OK)
+        st = sp_binw_write(*w, rest, rest_len, err);
+    if (st == SP_OK)
+        st = sp_binw_section(*w, 2, err);
+    if (st != SP_OK) {
+        sp_binw_abort(*w);
+        *w = NULL;
+    }
+    return st;
+}
+
+sp_status sp_fmt_writer_end(sp_binw *w, sp_status st, void *owner, char err[SP_ERR_LEN])
+{
+    if (st == SP_OK)
+        st = sp_binw_close(w, err);
+    else
+        sp_binw_abort(w);
+    free(owner);
+    return st;
+}
+
 static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_bin_section *s, char *err)
 {
     sp_bin_cursor c = sp_bin_cursor_of(bf, s);
@@ -171,32 +205,30 @@ static sp_status parse_file(sp_r1cs *cs, const sp_binfile *bf, char *err)
     return parse_constraints(cs, bf, cons, err);
 }
 
+/* The circuit of a file opened with status st; closes the file. */
+static sp_status parse_opened(sp_r1cs *cs, sp_binfile *bf, sp_status st, char *err)
+{
+    if (st != SP_OK)
+        return st;
+    st = parse_file(cs, bf, err);
+    sp_binfile_close(bf);
+    if (st != SP_OK)
+        sp_r1cs_free(cs);
+    return st;
+}
+
 sp_status sp_r1cs_parse(sp_r1cs *cs, const uint8_t *data, size_t len, char err[SP_ERR_LEN])
 {
     memset(cs, 0, sizeof *cs);
     sp_binfile bf;
-    sp_status st = sp_binfile_parse(&bf, data, len, "r1cs", 1, 1, err);
-    if (st != SP_OK)
-        return st;
-    st = parse_file(cs, &bf, err);
-    sp_binfile_close(&bf);
-    if (st != SP_OK)
-        sp_r1cs_free(cs);
-    return st;
+    return parse_opened(cs, &bf, sp_binfile_parse(&bf, data, len, "r1cs", 1, 1, err), err);
 }
 
 sp_status sp_r1cs_read(sp_r1cs *cs, const char *path, char err[SP_ERR_LEN])
 {
     memset(cs, 0, sizeof *cs);
     sp_binfile bf;
-    sp_status st = sp_binfile_open(&bf, path, "r1cs", 1, 1, err);
-    if (st != SP_OK)
-        return st;
-    st = parse_file(cs, &bf, err);
-    sp_binfile_close(&bf);
-    if (st != SP_OK)
-        sp_r1cs_free(cs);
-    return st;
+    return parse_opened(cs, &bf, sp_binfile_open(&bf, path, "r1cs", 1, 1, err), err);
 }
 
 static void csr_free(sp_csr *m)
@@ -244,23 +276,14 @@ sp_status sp_r1cs_writer_open(sp_r1cs_writer **out, const char *path, const sp_r
     sp_fr_neg(&w->minus_one, &w->one);
     sp_fr_to_bytes_le(w->one_le, &w->one);
     sp_fr_to_bytes_le(w->minus_one_le, &w->minus_one);
-    uint8_t hdr[64];
-    sp_bin_put_u32(hdr, SP_FR_BYTES);
-    for (int i = 0; i < SP_FR_LIMBS; i++)
-        sp_bin_put_u64(hdr + 4 + 8 * i, SP_FR_MODULUS[i]);
-    sp_bin_put_u32(hdr + 36, h->n_wires);
-    sp_bin_put_u32(hdr + 40, h->n_outputs);
-    sp_bin_put_u32(hdr + 44, h->n_pub_inputs);
-    sp_bin_put_u32(hdr + 48, h->n_prv_inputs);
-    sp_bin_put_u64(hdr + 52, h->n_labels);
-    sp_bin_put_u32(hdr + 60, h->n_constraints);
-    sp_status st = sp_binw_open(&w->bw, path, "r1cs", 1, 3, err);
-    if (st == SP_OK)
-        st = sp_binw_section(w->bw, 1, err);
-    if (st == SP_OK)
-        st = sp_binw_write(w->bw, hdr, sizeof hdr, err);
-    if (st == SP_OK)
-        st = sp_binw_section(w->bw, 2, err);
+    uint8_t rest[28]; /* the header after the field */
+    sp_bin_put_u32(rest, h->n_wires);
+    sp_bin_put_u32(rest + 4, h->n_outputs);
+    sp_bin_put_u32(rest + 8, h->n_pub_inputs);
+    sp_bin_put_u32(rest + 12, h->n_prv_inputs);
+    sp_bin_put_u64(rest + 16, h->n_labels);
+    sp_bin_put_u32(rest + 24, h->n_constraints);
+    sp_status st = sp_fmt_writer_open(&w->bw, path, "r1cs", 1, 3, rest, sizeof rest, err);
     if (st != SP_OK) {
         sp_r1cs_writer_abort(w);
         return st;
@@ -333,20 +356,13 @@ sp_status sp_r1cs_writer_close(sp_r1cs_writer *w, char err[SP_ERR_LEN])
             sp_bin_put_u64(buf + 8 * k, i);
         st = sp_binw_write(w->bw, buf, 8 * k, err);
     }
-    if (st == SP_OK) {
-        st = sp_binw_close(w->bw, err);
-        w->bw = NULL;
-    }
-    sp_r1cs_writer_abort(w);
-    return st;
+    return sp_fmt_writer_end(w->bw, st, w, err);
 }
 
 void sp_r1cs_writer_abort(sp_r1cs_writer *w)
 {
-    if (!w)
-        return;
-    sp_binw_abort(w->bw);
-    free(w);
+    if (w)
+        (void)sp_fmt_writer_end(w->bw, SP_ERR_CANCELLED, w, NULL);
 }
 
 sp_status sp_r1cs_write(const char *path, const sp_r1cs *cs, char err[SP_ERR_LEN])

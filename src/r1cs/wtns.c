@@ -66,17 +66,22 @@ static sp_status wtns_values(sp_fr **out, size_t *n_out, const sp_binfile *bf, c
     return SP_OK;
 }
 
+/* The values of a file opened with status st; closes the file. */
+static sp_status values_opened(sp_fr **w, size_t *n, sp_binfile *bf, sp_status st, char *err)
+{
+    if (st != SP_OK)
+        return st;
+    st = wtns_values(w, n, bf, err);
+    sp_binfile_close(bf);
+    return st;
+}
+
 sp_status sp_wtns_parse(sp_fr **w, size_t *n, const uint8_t *data, size_t len, char err[SP_ERR_LEN])
 {
     *w = NULL;
     *n = 0;
     sp_binfile bf;
-    sp_status st = sp_binfile_parse(&bf, data, len, "wtns", 2, 2, err);
-    if (st != SP_OK)
-        return st;
-    st = wtns_values(w, n, &bf, err);
-    sp_binfile_close(&bf);
-    return st;
+    return values_opened(w, n, &bf, sp_binfile_parse(&bf, data, len, "wtns", 2, 2, err), err);
 }
 
 sp_status sp_wtns_read(sp_fr **w, size_t *n, const char *path, char err[SP_ERR_LEN])
@@ -84,12 +89,7 @@ sp_status sp_wtns_read(sp_fr **w, size_t *n, const char *path, char err[SP_ERR_L
     *w = NULL;
     *n = 0;
     sp_binfile bf;
-    sp_status st = sp_binfile_open(&bf, path, "wtns", 2, 2, err);
-    if (st != SP_OK)
-        return st;
-    st = wtns_values(w, n, &bf, err);
-    sp_binfile_close(&bf);
-    return st;
+    return values_opened(w, n, &bf, sp_binfile_open(&bf, path, "wtns", 2, 2, err), err);
 }
 
 sp_status sp_wtns_check_circuit(size_t n, const sp_r1cs_header *h, char err[SP_ERR_LEN])
@@ -120,18 +120,9 @@ sp_status sp_wtns_writer_open(sp_wtns_writer **out, const char *path, size_t n, 
         return SP_ERR_NOMEM;
     }
     w->n = n;
-    uint8_t hdr[8 + SP_FR_BYTES];
-    sp_bin_put_u32(hdr, SP_FR_BYTES);
-    for (int i = 0; i < SP_FR_LIMBS; i++)
-        sp_bin_put_u64(hdr + 4 + 8 * i, SP_FR_MODULUS[i]);
-    sp_bin_put_u32(hdr + 4 + SP_FR_BYTES, (uint32_t)n);
-    sp_status st = sp_binw_open(&w->bw, path, "wtns", 2, 2, err);
-    if (st == SP_OK)
-        st = sp_binw_section(w->bw, 1, err);
-    if (st == SP_OK)
-        st = sp_binw_write(w->bw, hdr, sizeof hdr, err);
-    if (st == SP_OK)
-        st = sp_binw_section(w->bw, 2, err);
+    uint8_t count[4]; /* the header after the field */
+    sp_bin_put_u32(count, (uint32_t)n);
+    sp_status st = sp_fmt_writer_open(&w->bw, path, "wtns", 2, 2, count, sizeof count, err);
     if (st != SP_OK) {
         sp_wtns_writer_abort(w);
         return st;
@@ -166,20 +157,13 @@ sp_status sp_wtns_writer_close(sp_wtns_writer *w, char err[SP_ERR_LEN])
         sp_bin_errf(err, "wtns writer: %zu values written, %zu announced", w->put, w->n);
         st = SP_ERR_INVALID_ARG;
     }
-    if (st == SP_OK) {
-        st = sp_binw_close(w->bw, err);
-        w->bw = NULL;
-    }
-    sp_wtns_writer_abort(w);
-    return st;
+    return sp_fmt_writer_end(w->bw, st, w, err);
 }
 
 void sp_wtns_writer_abort(sp_wtns_writer *w)
 {
-    if (!w)
-        return;
-    sp_binw_abort(w->bw);
-    free(w);
+    if (w)
+        (void)sp_fmt_writer_end(w->bw, SP_ERR_CANCELLED, w, NULL);
 }
 
 sp_status sp_wtns_write(const char *path, const sp_fr *w, size_t n, char err[SP_ERR_LEN])

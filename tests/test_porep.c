@@ -6,10 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "circuit/bits.h"
 #include "circuit/porep.h"
-#include "circuit/rec.h"
-#include "test.h"
+#include "test_native.h"
 
 static void test_presets(void)
 {
@@ -93,21 +91,6 @@ static void small_params(sp_porep_params *p, sp_rng *rng)
     p->label_parents = p->drg_parents + p->exp_parents + (uint32_t)(sp_rng_u64(rng) % 2);
 }
 
-static int same_rec(const sp_cs_rec *x, const sp_cs_rec *y)
-{
-    if (x->n_rows != y->n_rows || x->n_vars != y->n_vars || x->n_public != y->n_public)
-        return 0;
-    for (int m = 0; m < 3; m++) {
-        if (x->m[m].nnz != y->m[m].nnz || memcmp(x->m[m].row, y->m[m].row, (x->n_rows + 1) * 8) ||
-            memcmp(x->m[m].var, y->m[m].var, x->m[m].nnz * 4))
-            return 0;
-        for (uint64_t i = 0; i < x->m[m].nnz; i++)
-            if (!sp_fr_eq(&x->coef[x->m[m].kid[i]], &y->coef[y->m[m].kid[i]]))
-                return 0;
-    }
-    return 1;
-}
-
 static void test_small(sp_rng *rng)
 {
     sp_porep_params p;
@@ -117,65 +100,20 @@ static void test_small(sp_rng *rng)
     CHECKF(sp_porep_open(&c, &p, err) == SP_OK, "%s", err);
     if (!c)
         return;
-    const sp_porep_shape *s = sp_porep_shape_of(c);
     const sp_native_circuit *nc = sp_porep_native(c);
     sp_porep_input in = {sp_rng_u64(rng), (uint32_t)(sp_rng_u64(rng) % 10)};
     sp_porep_input other = {in.seed + 1, in.partition + 1};
-
     sp_cs_rec *r = NULL, *r2 = NULL;
     CHECKF(sp_porep_record(&r, c, &in, 2, err) == SP_OK, "%s", err);
     CHECKF(sp_porep_record(&r2, c, &other, 1, err) == SP_OK, "%s", err);
-    if (!r || !r2)
-        goto out;
-    CHECK(r->n_rows == s->n_rows && r->n_vars == s->n_vars && r->n_public == s->n_public);
-    CHECK(same_rec(r, r2)); /* the matrices do not depend on the instance */
-
-    size_t n = 1;
-    while (n < s->n_rows + s->n_public + 1)
-        n <<= 1;
-    sp_fr *w = malloc(sizeof(sp_fr) * s->n_vars), *w1 = malloc(sizeof(sp_fr) * s->n_vars);
-    sp_fr *abc = malloc(sizeof(sp_fr) * 3 * n), *ref = malloc(sizeof(sp_fr) * 3 * n);
-    sp_fr *abc1 = malloc(sizeof(sp_fr) * 3 * n);
-    CHECK(w && w1 && abc && ref && abc1);
-    CHECKF(sp_porep_witness(nc, &in, w, abc, abc + n, abc + 2 * n, n, 2, 1, NULL, err) == SP_OK, "%s", err);
-    CHECKF(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 1, 0, NULL, err) == SP_OK, "%s", err);
-    CHECK(memcmp(w, w1, sizeof(sp_fr) * s->n_vars) == 0 && memcmp(abc, abc1, sizeof(sp_fr) * 3 * n) == 0);
-    uint64_t bad = 0;
-    CHECKF(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w, 1, 2, &bad, err) == SP_OK, "%s", err);
-    size_t diff = 0;
-    for (size_t i = 0; i < 3 * n; i++)
-        diff += !sp_fr_eq(&abc[i], &ref[i]);
-    CHECKF(diff == 0, "%zu of %zu a, b, c values differ from the recorded matrices", diff, 3 * n);
-    /* w witness-only equals the witness written with a, b, c */
-    CHECK(sp_porep_witness(nc, &in, w1, NULL, NULL, NULL, 0, 2, 0, NULL, err) == SP_OK &&
-          memcmp(w, w1, sizeof(sp_fr) * s->n_vars) == 0);
-    /* another partition: other public inputs, the same circuit satisfied */
-    CHECK(sp_porep_witness(nc, &other, w1, abc1, abc1 + n, abc1 + 2 * n, n, 2, 1, NULL, err) == SP_OK);
-    CHECK(memcmp(w + 1, w1 + 1, sizeof(sp_fr) * s->n_public) != 0);
-    CHECK(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w1, 1, 2, &bad, err) == SP_OK);
-    /* each packed path input is a node index below the sector size */
-    for (uint64_t i = 4; i <= s->n_public; i++) {
+    /* the tampered bit: one of the first parent's unpacking */
+    sp_fr *w = r && r2 ? sp_test_native_witness(nc, r, r2, &in, &other, "challenge 0/label 1", rng) : NULL;
+    for (uint64_t i = 4; w && i <= nc->n_public; i++) { /* each packed path input is a node below the size */
         uint64_t lim[4] = {0};
         sp_fr_to_canonical(lim, &w[i]);
         CHECK(lim[1] == 0 && lim[2] == 0 && lim[3] == 0 && lim[0] < p.nodes);
     }
-    /* a wrong value: the matrices reject it, debug mode names the gadget */
-    size_t at = s->n_public + 1 + (size_t)(sp_rng_u64(rng) % (s->n_vars - s->n_public - 1));
-    sp_fr_add(&w1[at], &w[at], sp_cs_fr_one());
-    memcpy(w1, w, sizeof(sp_fr) * at);
-    memcpy(w1 + at + 1, w + at + 1, sizeof(sp_fr) * (s->n_vars - at - 1));
-    CHECK(sp_cs_rec_abc(ref, ref + n, ref + 2 * n, n, r, w1, 1, 2, &bad, err) == SP_ERR_UNSATISFIED);
-    sp_bits_debug_tamper(UINT64_MAX, "challenge 0/label 1"); /* a bit of the first parent's unpacking */
-    sp_status st = sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 1, 1, NULL, err);
-    sp_bits_debug_tamper(UINT64_MAX, NULL);
-    CHECKF(st == SP_ERR_UNSATISFIED && strstr(err, "(challenge 0/label 1)"), "%s (%s)", err, sp_status_str(st));
-    /* cancelled before it starts */
-    atomic_int stop = 1;
-    CHECK(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, n, 2, 0, &stop, err) == SP_ERR_CANCELLED);
-    CHECK(sp_porep_witness(nc, &in, w1, abc1, abc1 + n, abc1 + 2 * n, s->n_rows, 2, 0, NULL, err) ==
-          SP_ERR_INVALID_ARG);
-    free(w), free(w1), free(abc), free(ref), free(abc1);
-out:
+    free(w);
     sp_cs_rec_free(r);
     sp_cs_rec_free(r2);
     sp_porep_close(c);

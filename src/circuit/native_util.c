@@ -34,6 +34,14 @@ sp_status sp_native_wires_check(uint64_t n_vars, const char *kind, char err[SP_E
     return SP_ERR_UNSUPPORTED;
 }
 
+sp_status sp_native_refuse(const char *kind, const char *why, char err[SP_ERR_LEN])
+{
+    if (!why)
+        return SP_OK;
+    snprintf(err, SP_ERR_LEN, "%s: %s", kind, why);
+    return SP_ERR_INVALID_ARG;
+}
+
 /* ---- gadget glue ---- */
 
 void sp_native_pack_eq_public(sp_cs *cs, const sp_bit *bits, size_t n, sp_var pub, const sp_fr *pub_val)

@@ -38,6 +38,10 @@ void sp_native_describe(sp_native_circuit *nc, const char *kind, const char *pre
  * kind). */
 sp_status sp_native_wires_check(uint64_t n_vars, const char *kind, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
+/* Ends a parameter check: SP_OK when why is NULL, else SP_ERR_INVALID_ARG
+ * with err "<kind>: <why>". */
+sp_status sp_native_refuse(const char *kind, const char *why, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
 /* ---- gadget glue ---- */
 
 /* Enforces sum 2^i bits[i] = the public input pub (value *pub_val). */

@@ -122,11 +122,7 @@ sp_status sp_porep_check(const sp_porep_params *p, char err[SP_ERR_LEN])
         why = "tree_d's depth must be log2(nodes)";
     else if (p->levels < 1 || p->levels > SP_POREP_MAX_LEVELS || tree_bits != log_nodes)
         why = "tree_c / tree_r_last levels must cover the nodes exactly";
-    if (why) {
-        snprintf(err, SP_ERR_LEN, "porep-like: %s", why);
-        return SP_ERR_INVALID_ARG;
-    }
-    return SP_OK;
+    return sp_native_refuse("porep-like", why, err);
 }
 
 uint64_t sp_porep_public_count(const sp_porep_params *p)

@@ -64,11 +64,7 @@ sp_status sp_post_check(const sp_post_params *p, char err[SP_ERR_LEN])
         why = "challenges must be 1 to 4096 per sector";
     else if (p->levels < 1 || p->levels > SP_POREP_MAX_LEVELS || tree_bits != log_nodes)
         why = "tree_r_last's levels must cover the nodes exactly";
-    if (why) {
-        snprintf(err, SP_ERR_LEN, "window-post-like: %s", why);
-        return SP_ERR_INVALID_ARG;
-    }
-    return SP_OK;
+    return sp_native_refuse("window-post-like", why, err);
 }
 
 sp_status sp_post_params_from(sp_post_params *p, const char *preset, uint64_t sectors, uint64_t challenges,

@@ -214,9 +214,10 @@ test-arith: $(TESTS_ARITH:%=$(BUILD)/tests/%)
 bn254-tests: FORCE $(BN_INSTANCE)
 	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe $(if $(DAEMON_BIN),$(BN_BUILD)/snarkpipe-daemon)
 
-# A file may include only its own layer or lower ones (ARCHITECTURE.md).
-check-layers:
-	@tools/check-layers.sh
+# A file may include only its own layer or lower ones (ARCHITECTURE.md);
+# with the daemon built, its objects' calls are checked too.
+check-layers: $(DAEMON_OBJ)
+	@tools/check-layers.sh . $(if $(DAEMON_OBJ),$(BUILD))
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
@@ -245,7 +246,7 @@ CUDA_ARCH ?= 90
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH)
 # the G2 instantiations (the longest compilations) first, so that a
 # parallel build does not end waiting on one of them
-CUDA_SRC  := $(wildcard gpu/msm/*_g2.cu)
+CUDA_SRC  := $(wildcard gpu/*/*_g2.cu)
 CUDA_SRC  += $(filter-out $(CUDA_SRC),$(wildcard gpu/*/*.cu))
 # gpu/backend/*.c: plain C over the CUDA core (the backend), compiled by $(CC)
 CUDA_C_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*/*.c))

@@ -82,7 +82,7 @@ sp_status sp_cuda_fixed_base_g1(sp_cuda *ctx, sp_g1_affine *out, const sp_g1_aff
 sp_status sp_cuda_fixed_base_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affine *base,
                                 const sp_fr *k, size_t n, int threads) SP_WARN_UNUSED;
 
-/* ---- the setup from a .ptau (gpu/curve/ptau.cu) ---- */
+/* ---- the setup from a .ptau (gpu/curve/ptau.cuh) ---- */
 
 /*
  * The sparse combinations and the inverse DFT over points of

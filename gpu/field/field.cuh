@@ -219,8 +219,18 @@ static __device__ __forceinline__ void mont_mul_wide(uint32_t *r, const uint32_t
  * ones: bulk element-wise work), SP_MUL_EO (mont_eo.cuh: the MSMs and the
  * NTT passes), SP_MUL_EO_SUM (the same Fp product, and Fp2 products as two
  * sums of two products, one reduction each, f_mul below: the G2
- * batch-affine rounds). */
-enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1, SP_MUL_EO = 2, SP_MUL_EO_SUM = 3 };
+ * batch-affine rounds), SP_MUL_CALL (SP_MUL_WIDE's product as a call:
+ * the .ptau setup, where inlining every product made the group
+ * operations so large that their compilation took many minutes, for a
+ * one-off computation). */
+enum { SP_MUL_PTX = 0, SP_MUL_WIDE = 1, SP_MUL_EO = 2, SP_MUL_EO_SUM = 3, SP_MUL_CALL = 4 };
+
+/* mont_mul_wide out of line: one copy per field in a program. */
+template <class D>
+static __device__ __noinline__ void mont_mul_call(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    mont_mul_wide<D>(r, a, b);
+}
 
 template <class D, int M>
 static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t *a,
@@ -230,6 +240,8 @@ static __device__ __forceinline__ void mont_mul_sel(uint32_t *r, const uint32_t 
         mont_mul_eo<D>(r, a, b);
     else if (M == SP_MUL_WIDE)
         mont_mul_wide<D>(r, a, b);
+    else if (M == SP_MUL_CALL)
+        mont_mul_call<D>(r, a, b);
     else
         mont_mul<D>(r, a, b);
 }

@@ -1,5 +1,5 @@
 /*
- * The setup from a .ptau on the GPU (gpu/curve/ptau.cu) against the CPU
+ * The setup from a .ptau on the GPU (gpu/curve/ptau_g1.cu, ptau_g2.cu) against the CPU
  * functions (src/groth16/ptau_comb.h), byte for byte, in both groups:
  *   - sparse sums: random columns of 0 to 6 entries, empty columns, one
  *     column far longer than a piece (a constant wire) and one just one

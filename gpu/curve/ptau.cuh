@@ -22,9 +22,15 @@
  * order, then one pt_stage launch per radix-2 stage (one thread per
  * butterfly: (u, v) -> (u + [w]v, u - [w]v)), then to affine.
  *
- * The field arithmetic is the 64-bit multiplication (SP_MUL_WIDE: bulk
- * element-wise work, as the fixed-base multiplication).
+ * The field arithmetic is the 64-bit multiplication, called rather than
+ * inlined (SP_MUL_CALL).
+ *
+ * The templates below are instantiated once per group, in ptau_g1.cu and
+ * ptau_g2.cu: two translation units that a parallel build compiles at
+ * once (the G2 one is among the longest of the backend).
  */
+#ifndef SP_GPU_CURVE_PTAU_CUH
+#define SP_GPU_CURVE_PTAU_CUH
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/core/context.cuh"
@@ -33,8 +39,8 @@
 #include "to_affine.cuh"
 #include "gpu/sp_cuda_backend.h"
 
-typedef fp_tm<SP_MUL_WIDE> pt_fp;
-typedef fp2_tm<SP_MUL_WIDE> pt_fp2;
+typedef fp_tm<SP_MUL_CALL> pt_fp;
+typedef fp2_tm<SP_MUL_CALL> pt_fp2;
 static_assert(sizeof(affine_t<pt_fp>) == sizeof(sp_g1_affine), "G1 affine layout");
 static_assert(sizeof(affine_t<pt_fp2>) == sizeof(sp_g2_affine), "G2 affine layout");
 static_assert(sizeof(sp_scalar) == 32, "scalar layout");
@@ -395,24 +401,4 @@ static sp_status pt_intt(sp_cuda *ctx, HA *out, const HA *in, unsigned log_n, co
     return st;
 }
 
-extern "C" sp_status sp_cuda_ptau_comb_g1(sp_cuda *ctx, sp_g1_affine *out, size_t n, const sp_ptau_sparse *t, int nt)
-{
-    return pt_comb<pt_fp, sp_g1_affine>(ctx, out, n, t, nt);
-}
-
-extern "C" sp_status sp_cuda_ptau_comb_g2(sp_cuda *ctx, sp_g2_affine *out, size_t n, const sp_ptau_sparse *t, int nt)
-{
-    return pt_comb<pt_fp2, sp_g2_affine>(ctx, out, n, t, nt);
-}
-
-extern "C" sp_status sp_cuda_ptau_intt_g1(sp_cuda *ctx, sp_g1_affine *out, const sp_g1_affine *in, unsigned log_n,
-                                          const sp_scalar *tw, const sp_scalar *pre)
-{
-    return pt_intt<pt_fp, sp_g1_affine>(ctx, out, in, log_n, tw, pre);
-}
-
-extern "C" sp_status sp_cuda_ptau_intt_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affine *in, unsigned log_n,
-                                          const sp_scalar *tw, const sp_scalar *pre)
-{
-    return pt_intt<pt_fp2, sp_g2_affine>(ctx, out, in, log_n, tw, pre);
-}
+#endif

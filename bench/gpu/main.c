@@ -1,5 +1,6 @@
 /*
- * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp]
+ * gpu_bench [--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp |
+ *           --setup]
  *           [--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N] [--no-bench]
  * gpu_bench --curve
  *
@@ -14,7 +15,8 @@
  * inverse apart); --stream only the rows of G1 MSMs with resident and
  * streamed bases; --precomp only the modmul rates and the plain vs
  * precomputed-table rows (G1 2^22 to --g1, G2 2^22 to --g2: window, table
- * size, build time, phases; G2 over G1 at each size). Every timed call's
+ * size, build time, phases; G2 over G1 at each size); --setup only the
+ * setups' rows (fixed-base, development setup, the .ptau steps). Every timed call's
  * result is checked (the discrete-log oracle or the CPU): exit status 0
  * only when all were right. "The modmul rates" include the latency of one
  * Fp inversion in one thread (Euclid and Fermat: what the batch-affine
@@ -34,7 +36,7 @@ int main(int argc, char **argv)
     chk_opts o;
     memset(&env, 0, sizeof env);
     int rc = chk_options(&env, &o, argc, argv,
-                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp] "
+                         "[--quick] [--witness | --msm-table | --ntt-ba | --ntt-table | --stream | --precomp | --setup] "
                          "[--g1 LOG] [--g2 LOG] [--ntt LOG] [--device N]");
     if (rc == 1)
         printf("%s\n", SP_CURVE_NAME);
@@ -46,6 +48,9 @@ int main(int argc, char **argv)
     double t0 = chk_now();
     if (o.bench && o.stream) {
         bench_stream(&env);
+        bench_table_print();
+    } else if (o.bench && o.setup) {
+        bench_setup(&env, o.device);
         bench_table_print();
     } else if (o.bench && o.precomp) {
         bench_field(&env); /* the modmul rates the MSMs are made of */

@@ -3,7 +3,10 @@
  * alone (GPU with host and with device in/out, and the CPU; the GPU
  * checked against the CPU), and the whole setup of a generated circuit
  * (70% of its witness 0/1) with the key's points made on the GPU and on
- * the CPU; the GPU key of 2^20 proves on the GPU and verifies.
+ * the CPU; the GPU key of 2^20 proves on the GPU and verifies. Then the
+ * two steps of the setup from a .ptau (groth16/ptau_comb.h), GPU and
+ * CPU, the GPU checked against the CPU: the inverse DFT over points and
+ * the sums of Lagrange points over circom-like columns.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include "gpu/sp_cuda_backend.h"
 #include "gpu_bench.h"
 #include "groth16/backend.h"
+#include "groth16/ptau_comb.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "synth/gen.h"
@@ -162,6 +166,108 @@ out:
     rmdir(dir);
 }
 
+/* One step of the .ptau setup into out, on the GPU (gpu 1) or the CPU. */
+typedef sp_status (*ptau_step)(chk_env *env, const chk_grp *g, void *out, const void *arg, int gpu);
+
+typedef struct {
+    const void *in;
+    const sp_scalar *tw, *pre;
+    unsigned log_n;
+} ptau_intt_arg;
+
+static sp_status ptau_intt_step(chk_env *env, const chk_grp *g, void *out, const void *arg, int gpu)
+{
+    const ptau_intt_arg *a = arg;
+    if (g->group == 1)
+        return gpu ? sp_cuda_ptau_intt_g1(env->cu, out, a->in, a->log_n, a->tw, a->pre)
+                   : sp_g1_ptau_intt(out, a->in, a->log_n, a->tw, a->pre, env->threads);
+    return gpu ? sp_cuda_ptau_intt_g2(env->cu, out, a->in, a->log_n, a->tw, a->pre)
+               : sp_g2_ptau_intt(out, a->in, a->log_n, a->tw, a->pre, env->threads);
+}
+
+typedef struct {
+    sp_ptau_sparse t;
+    size_t n; /* wires */
+} ptau_comb_arg;
+
+static sp_status ptau_comb_step(chk_env *env, const chk_grp *g, void *out, const void *arg, int gpu)
+{
+    const ptau_comb_arg *a = arg;
+    if (g->group == 1)
+        return gpu ? sp_cuda_ptau_comb_g1(env->cu, out, a->n, &a->t, 1)
+                   : sp_g1_ptau_comb(out, a->n, &a->t, 1, env->threads);
+    return gpu ? sp_cuda_ptau_comb_g2(env->cu, out, a->n, &a->t, 1)
+               : sp_g2_ptau_comb(out, a->n, &a->t, 1, env->threads);
+}
+
+/* One step on the GPU and on the CPU over n outputs, the GPU checked
+ * against the CPU; two rows. */
+static void ptau_rows(chk_env *env, const chk_grp *g, ptau_step f, const void *arg, size_t n, const char *what,
+                      const char *size)
+{
+    unsigned char *want = malloc(n * g->aff_sz), *got = malloc(n * g->aff_sz);
+    char row[96];
+    if (!want || !got) {
+        CHECKF(0, "%s: out of host memory", what);
+        free(want), free(got);
+        return;
+    }
+    double t0 = chk_now();
+    sp_status cs = f(env, g, want, arg, 0);
+    double cpu_s = chk_now() - t0;
+    t0 = chk_now();
+    sp_status gs = f(env, g, got, arg, 1);
+    double gpu_s = chk_now() - t0;
+    CHECKF(cs == SP_OK && chk_ok(env, gs, what) && memcmp(want, got, n * g->aff_sz) == 0,
+           "%s %s: the GPU differs from the CPU", g->name, what);
+    snprintf(row, sizeof row, "%s %s (.ptau setup), GPU", g->name, what);
+    bench_table_row(row, size, gpu_s * 1e3, "ms", "host in/out");
+    snprintf(row, sizeof row, "%s %s (.ptau setup), CPU, %d threads", g->name, what, env->threads);
+    bench_table_row(row, size, cpu_s * 1e3, "ms", "");
+    free(want), free(got);
+}
+
+/* The inverse DFT over 2^log random points with snarkjs' twiddles, and
+ * the sums over 2^log wires of one matrix shaped like circom's (the
+ * constant wire in many rows, then columns of 1 to 4 entries with
+ * coefficients 1, r - 1 or a random 64-bit value) over 2^log bases. */
+static void bench_ptau_group(chk_env *env, const chk_grp *g, unsigned log)
+{
+    size_t n = (size_t)1 << log, nnz = 0;
+    char size[16];
+    snprintf(size, sizeof size, "2^%u", log);
+    unsigned char *pts = malloc(n * g->aff_sz);
+    sp_scalar *tw = malloc((n / 2 + 1) * sizeof *tw), *pre = malloc(n * sizeof *pre);
+    uint64_t *start = malloc((n + 1) * sizeof *start);
+    uint32_t *row = malloc(5 * n * sizeof *row);
+    sp_scalar *s = malloc(5 * n * sizeof *s);
+    if (!pts || !tw || !pre || !start || !row || !s || sp_ptau_intt_scalars(tw, pre, log, 0) != SP_OK) {
+        CHECKF(0, "%s .ptau benchmark 2^%u: out of host memory", g->name, log);
+        goto out;
+    }
+    chk_random_points(env, g, pts, n, 0);
+    ptau_intt_arg ia = {pts, tw, pre, log};
+    ptau_rows(env, g, ptau_intt_step, &ia, n, "inverse DFT over points", size);
+    for (size_t w = 0; w < n; w++) {
+        size_t len = w == 0 ? n / 4 : 1 + sp_rng_u64(&env->rng) % 4;
+        start[w] = nnz;
+        for (size_t e = 0; e < len && nnz < 5 * n; e++, nnz++) {
+            row[nnz] = (uint32_t)(sp_rng_u64(&env->rng) % n);
+            unsigned k = (unsigned)(sp_rng_u64(&env->rng) % 4);
+            sp_fr x;
+            sp_fr_set_u64(&x, k == 3 ? sp_rng_u64(&env->rng) : 1);
+            if (k == 1)
+                sp_fr_neg(&x, &x);
+            sp_fr_to_canonical(s[nnz].l, &x);
+        }
+    }
+    start[n] = nnz;
+    ptau_comb_arg ca = {{start, row, s, pts, n}, n};
+    ptau_rows(env, g, ptau_comb_step, &ca, n, "sums of Lagrange points", size);
+out:
+    free(pts), free(tw), free(pre), free(start), free(row), free(s);
+}
+
 void bench_setup(chk_env *env, int device)
 {
     bench_fb_group(env, &chk_fb_g1, 20);
@@ -176,5 +282,7 @@ void bench_setup(chk_env *env, int device)
             bench_setup_size(env, be, 22, 1);
         sp_backend_close(be);
     }
+    bench_ptau_group(env, &chk_grp_g1, env->quick ? 12 : 16);
+    bench_ptau_group(env, &chk_grp_g2, env->quick ? 12 : 14);
     chk_tally();
 }

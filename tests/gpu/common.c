@@ -59,6 +59,8 @@ int chk_options(chk_env *env, chk_opts *o, int argc, char **argv, const char *us
             o->stream = 1;
         else if (!strcmp(argv[i], "--precomp"))
             o->precomp = 1;
+        else if (!strcmp(argv[i], "--setup"))
+            o->setup = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--only"))
             o->only = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--g1"))

@@ -40,6 +40,7 @@ typedef struct {
     int witness;       /* --witness */
     int stream;        /* --stream */
     int precomp;       /* --precomp */
+    int setup;         /* --setup */
     const char *only;  /* --only field|ntt|msm|split|hstep|backend, or NULL */
 } chk_opts;
 /* Fills *o and env's sizes and flags from argv. Returns 0; 1 for a lone

@@ -15,18 +15,14 @@
 
 /* ---- parameters ---- */
 
-typedef struct {
-    const char *name;
-    unsigned log_nodes, base_levels, sub_arity, top_arity, sectors;
-} preset_;
-
 /* Filecoin's WindowPoSt: 10 challenges per sector; sectors per partition
- * 2 for the test sizes, 2349 for 32 GiB, 2300 for 64 GiB; tree_r_last
- * 8-0-0, 8-8-0 and 8-8-2 as porep.c's presets. */
-static const preset_ PRESETS[] = {
-    {"2KiB", 6, 2, 0, 0, 2},       {"8MiB", 18, 6, 0, 0, 2},      {"512MiB", 24, 8, 0, 0, 2},
-    {"32GiB", 30, 9, 8, 0, 2349}, {"64GiB", 31, 9, 8, 2, 2300},
-};
+ * 2 for the test sizes, 2349 for 32 GiB, 2300 for 64 GiB; nodes and
+ * tree_r_last (8-0-0, 8-8-0, 8-8-2) those of porep-like's preset of the
+ * same name. */
+static const struct {
+    const char *name;
+    uint32_t sectors;
+} PRESETS[] = {{"2KiB", 2}, {"8MiB", 2}, {"512MiB", 2}, {"32GiB", 2349}, {"64GiB", 2300}};
 
 #define POST_CHALLENGES 10
 #define POST_MAX_SECTORS 100000u
@@ -34,19 +30,16 @@ static const preset_ PRESETS[] = {
 
 sp_status sp_post_preset(sp_post_params *p, const char *name)
 {
-    for (size_t i = 0; i < sizeof PRESETS / sizeof PRESETS[0]; i++) {
-        const preset_ *q = &PRESETS[i];
-        if (strcmp(q->name, name) != 0)
-            continue;
-        memset(p, 0, sizeof *p);
-        snprintf(p->preset, sizeof p->preset, "%s", q->name);
-        p->nodes = (uint64_t)1 << q->log_nodes;
-        p->sectors = q->sectors;
-        p->challenges = POST_CHALLENGES;
-        p->sbox_wire = 1;
-        sp_porep_tree_levels(p->arity, &p->levels, q->base_levels, q->sub_arity, q->top_arity);
-        return SP_OK;
-    }
+    sp_porep_params sector;
+    for (size_t i = 0; i < sizeof PRESETS / sizeof PRESETS[0]; i++)
+        if (strcmp(PRESETS[i].name, name) == 0 && sp_porep_preset(&sector, name) == SP_OK) {
+            memset(p, 0, sizeof *p);
+            snprintf(p->preset, sizeof p->preset, "%s", name);
+            p->nodes = sector.nodes, p->levels = sector.levels;
+            memcpy(p->arity, sector.arity, sizeof p->arity);
+            p->sectors = PRESETS[i].sectors, p->challenges = POST_CHALLENGES, p->sbox_wire = 1;
+            return SP_OK;
+        }
     return SP_ERR_INVALID_ARG;
 }
 

@@ -15,7 +15,7 @@
 #include "test.h"
 
 /* Whether two recordings hold the same matrices. */
-static int sp_test_same_rec(const sp_cs_rec *x, const sp_cs_rec *y)
+static inline int sp_test_same_rec(const sp_cs_rec *x, const sp_cs_rec *y)
 {
     if (x->n_rows != y->n_rows || x->n_vars != y->n_vars || x->n_public != y->n_public)
         return 0;
@@ -31,8 +31,9 @@ static int sp_test_same_rec(const sp_cs_rec *x, const sp_cs_rec *y)
 }
 
 /* a, b, c of w (n rows each, at abc) through nc's witness function. */
-static sp_status sp_test_native_abc(const sp_native_circuit *nc, const void *in, sp_fr *w, sp_fr *abc, size_t n,
-                                    int threads, int check, const atomic_int *cancel, char err[SP_ERR_LEN])
+static inline sp_status sp_test_native_abc(const sp_native_circuit *nc, const void *in, sp_fr *w, sp_fr *abc,
+                                           size_t n, int threads, int check, const atomic_int *cancel,
+                                           char err[SP_ERR_LEN])
 {
     return nc->witness(nc, in, w, abc, abc + n, abc + 2 * n, n, threads, check, cancel, err);
 }
@@ -52,8 +53,8 @@ static sp_status sp_test_native_abc(const sp_native_circuit *nc, const void *in,
  * Returns the witness of in (nc->n_vars values, freed by the caller) for
  * the circuit's own checks, or NULL when it could not be made.
  */
-static sp_fr *sp_test_native_witness(const sp_native_circuit *nc, const sp_cs_rec *r, const sp_cs_rec *r2,
-                                     const void *in, const void *other, const char *tamper, sp_rng *rng)
+static inline sp_fr *sp_test_native_witness(const sp_native_circuit *nc, const sp_cs_rec *r, const sp_cs_rec *r2,
+                                            const void *in, const void *other, const char *tamper, sp_rng *rng)
 {
     char err[SP_ERR_LEN] = "";
     uint64_t n_vars = nc->n_vars, n_public = nc->n_public;

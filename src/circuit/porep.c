@@ -1,6 +1,7 @@
 /*
- * porep-like (porep.h): presets, the circuit's parts, and the drivers that
- * run them in parallel (witness) or in order (record).
+ * porep-like (porep.h): presets, the circuit's parts and their layout,
+ * handed to native_util.h's drivers, which run them in parallel (witness)
+ * or record them in order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -545,9 +546,10 @@ static sp_status parts_open(parts_ctx_ *j, sp_native_parts *d, const sp_porep *c
     sp_porep_inst *x = NULL;
     sp_status st = sp_porep_inst_make(&x, c, in, threads, err);
     *j = (parts_ctx_){c, x};
-    *d = (sp_native_parts){"porep-like", "part", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
-                           (size_t)c->p.challenges * (c->p.layers + 2), 0, 0,
-                           parts_top, parts_base, parts_order, parts_run};
+    *d = (sp_native_parts){.kind = "porep-like", .unit = "part", .ctx = j, .n_vars = c->shape.n_vars,
+                           .n_public = c->shape.n_public, .n_rows = c->shape.n_rows,
+                           .parts = (size_t)c->p.challenges * (c->p.layers + 2), .top = parts_top,
+                           .base = parts_base, .order = parts_order, .run = parts_run};
     return st;
 }
 

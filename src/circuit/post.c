@@ -1,7 +1,7 @@
 /*
- * window-post-like (post.h): presets, the instance of one sector, the
- * sector's part, and the drivers that run the parts in parallel (witness)
- * or record them in order.
+ * window-post-like (post.h): presets, the instance of one sector, and the
+ * sector's part, handed to native_util.h's drivers, which run the parts
+ * in parallel (witness) or record them in order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,9 +292,10 @@ static sp_status parts_run(const void *ctx, sp_cs *sys, size_t s, char err[SP_ER
 static sp_native_parts parts_of(const parts_ctx_ *j)
 {
     const sp_post *c = j->c;
-    return (sp_native_parts){"window-post-like", "sector", j, c->shape.n_vars, c->shape.n_public, c->shape.n_rows,
-                             c->p.sectors, c->p.sbox_wire, 1,
-                             parts_top, parts_base, NULL, parts_run};
+    return (sp_native_parts){.kind = "window-post-like", .unit = "sector", .ctx = j, .n_vars = c->shape.n_vars,
+                             .n_public = c->shape.n_public, .n_rows = c->shape.n_rows, .parts = c->p.sectors,
+                             .sbox_wire = c->p.sbox_wire, .top_last = 1, .top = parts_top, .base = parts_base,
+                             .run = parts_run};
 }
 
 sp_status sp_post_witness(const sp_native_circuit *nc, const void *input, sp_fr *w, sp_fr *a, sp_fr *b, sp_fr *cc,

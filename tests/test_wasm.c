@@ -655,8 +655,7 @@ static void test_folding(sp_rng *rng)
     }
 }
 
-
-/* ---- the register form (regify.c) against a C stack machine ---- */
+/* ---- random programs against a C stack machine ---- */
 
 /* The state a random program has at generation time: its four i32
  * locals and its operand stack. */
@@ -688,7 +687,7 @@ static uint32_t ref_op(uint8_t op, uint32_t a, uint32_t b)
  * a constant on either side, drop, select, and blocks whose values stay
  * below them: if/else with a result, br_if out of a block with and
  * without a value (the code after a taken one generated on a copy). */
-static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
+static void random_prog(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
 {
     static const uint8_t ops[] = {0x6a, 0x6b, 0x6c, 0x71, 0x72, 0x73, 0x74, 0x76, 0x46, 0x47, 0x49, 0x4e};
     int len = 1 + (int)(sp_rng_u64(rng) % 14);
@@ -744,7 +743,7 @@ static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
                 for (int arm = 0; arm < 2; arm++) {
                     rstate *x = arm ? &b : &a;
                     int d0 = x->d;
-                    random_reg(o, x, d0, rng, nest + 1);
+                    random_prog(o, x, d0, rng, nest + 1);
                     while (x->d > d0 + 1)
                         x->st[x->d - 2] ^= x->st[x->d - 1], x->d--, u8(o, 0x73);
                     if (x->d == d0)
@@ -761,7 +760,7 @@ static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
                 int with = (r >> 8) & 1;
                 u8(o, 0x02), u8(o, with ? 0x7f : 0x40);
                 int d0 = s->d;
-                random_reg(o, s, d0, rng, nest + 1);
+                random_prog(o, s, d0, rng, nest + 1);
                 while (s->d > d0 + with) {
                     if (s->d - d0 >= 2)
                         s->st[s->d - 2] += s->st[s->d - 1], u8(o, 0x6a);
@@ -778,7 +777,7 @@ static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
                 rstate *x = taken ? &rest : s; /* after a taken branch: generated, not run */
                 if (with)
                     x->d--, u8(o, 0x1a);
-                random_reg(o, x, d0, rng, nest + 1);
+                random_prog(o, x, d0, rng, nest + 1);
                 while (x->d > d0)
                     x->d--, u8(o, 0x1a);
                 while (x->d < d0)
@@ -796,7 +795,7 @@ static void random_reg(buf *o, rstate *s, int floor, sp_rng *rng, int nest)
     }
 }
 
-static void test_regform(sp_rng *rng)
+static void test_random_programs(sp_rng *rng)
 {
     sp_wasm_limits lim = sp_wasm_limits_default();
     lim.max_stack = 1024;
@@ -808,7 +807,7 @@ static void test_regform(sp_rng *rng)
         uint64_t args[4] = {s.l[0], s.l[1], s.l[2], s.l[3]}, got = 0;
         static buf body;
         body.n = 0;
-        random_reg(&body, &s, 0, rng, 0);
+        random_prog(&body, &s, 0, rng, 0);
         /* the result: the stack and the locals, each weighed by its place */
         u8(&body, 0x41), u8(&body, 0);
         uint32_t want = 0;
@@ -822,7 +821,7 @@ static void test_regform(sp_rng *rng)
         sp_wasm_inst *in = one(&m, "iiii:i", &body, &lim);
         char err[SP_ERR_LEN];
         CHECKF(in && sp_wasm_call(in, 0, args, &got, err) == SP_OK && got == want,
-               "register form, program %d: %#llx, expected %#x", it, (unsigned long long)got, want);
+               "random program %d: %#llx, expected %#x", it, (unsigned long long)got, want);
         sp_wasm_inst_free(in);
         sp_wasm_module_free(m);
     }
@@ -837,7 +836,7 @@ int main(void)
     test_memory(&rng);
     test_control(&rng);
     test_folding(&rng);
-    test_regform(&rng);
+    test_random_programs(&rng);
     test_limits();
     test_invalid(&rng);
     test_circom(&rng, SP_TEST_VEC_DIR("multiplier"));

@@ -2,11 +2,9 @@
  * Validation of a function body (the specification's algorithm: a stack of
  * operand types and a stack of control frames, with the stack-polymorphic
  * state after an unconditional branch) and, in the same pass, its
- * translation into the stack form (w_sins): branches carry their target
- * pc, the operand height to cut back to and the number of values they
- * carry; forward targets are patched when their frame ends; every
- * instruction its operand height. Runs of i32 address arithmetic are then
- * folded, and regify.c turns the result into the register form.
+ * translation into w_ins: branches carry their target pc, the operand
+ * height to cut back to and the number of values they carry; forward
+ * targets are patched when their frame ends.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +31,7 @@ typedef struct {
     uint32_t n_vals, cap_vals, max_height;
     frame *ctrl;
     uint32_t n_ctrl, cap_ctrl;
-    w_sins *code;
+    w_ins *code;
     uint32_t n_code, cap_code;
     fixup *fix;
     uint32_t n_fix, cap_fix;
@@ -92,8 +90,7 @@ static int emit(cstate *c, uint32_t op, uint32_t a, uint64_t b)
 {
     if (!grow(c, (void **)&c->code, &c->cap_code, c->n_code, sizeof *c->code))
         return 0;
-    uint32_t dead = c->n_ctrl ? c->ctrl[c->n_ctrl - 1].unreachable : 0;
-    c->code[c->n_code++] = (w_sins){op, a, b, c->n_vals, dead};
+    c->code[c->n_code++] = (w_ins){op, a, b};
     return 1;
 }
 
@@ -520,6 +517,37 @@ static int read_locals(cstate *c, const w_type *t)
     return 1;
 }
 
+/* Fuses frequent pairs and triples into one dispatch. The instructions
+ * after the first stay as they were, so a branch into the middle of a
+ * fused group still runs the plain sequence from there. */
+static void fuse(w_ins *code, uint32_t n)
+{
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        w_ins *a = &code[i], *b = &code[i + 1];
+        if (a->op == W_OP_CONST) {
+            uint32_t op = b->op == W_OP_I32_ADD ? W_OP_CONST_ADD32 : b->op == W_OP_I32_MUL ? W_OP_CONST_MUL32
+                        : b->op == W_OP_I32_AND ? W_OP_CONST_AND32 : b->op == W_OP_CONST ? W_OP_CONST_CONST : 0;
+            if (op)
+                a->op = op; /* the constant stays in b; CONST_CONST reads the second from the next slot */
+            continue;
+        }
+        if (a->op != W_OP_LOCAL_GET)
+            continue;
+        if (b->op == W_OP_I32_ADD) {
+            a->op = W_OP_LGET_ADD32;
+            continue;
+        }
+        if (i + 2 < n && b->op == W_OP_CONST && code[i + 2].op == W_OP_I32_ADD)
+            *a = (w_ins){W_OP_LGET_CONST_ADD32, a->a, (uint32_t)b->b};
+        else if (b->op == W_OP_LOCAL_GET)
+            *a = (w_ins){W_OP_LGET_LGET, a->a, b->a};
+        else if (b->op == W_OP_I32_LOAD)
+            *a = (w_ins){W_OP_LGET_LOAD32, a->a, b->a};
+        else if (b->op == W_OP_I32_LOAD8_U)
+            *a = (w_ins){W_OP_LGET_LOAD8U, a->a, b->a};
+    }
+}
+
 /*
  * Folding of i32 address arithmetic. circom's code computes most addresses
  * with runs of i32.const, local.get, i32.add, i32.sub, i32.mul and i32.shl
@@ -538,7 +566,7 @@ typedef struct {
 
 /* One step of the run on the symbolic stack st[*n] (x, when not yet
  * taken, is under it). Returns 0 when the instruction cannot be folded. */
-static int aff_step(aff *st, int *n, int *x_taken, const w_sins *ins)
+static int aff_step(aff *st, int *n, int *x_taken, const w_ins *ins)
 {
     if (ins->op == W_OP_CONST || ins->op == W_OP_LOCAL_GET) {
         if (*n == 4)
@@ -584,7 +612,7 @@ static int aff_step(aff *st, int *n, int *x_taken, const w_sins *ins)
 
 /* The longest run from code[i] that folds: its length (0: none) and its
  * value in *out, *x_taken whether it replaces the value under it. */
-static uint32_t aff_run(const w_sins *code, uint32_t n, uint32_t i, const uint8_t *target, aff *out, int *out_x)
+static uint32_t aff_run(const w_ins *code, uint32_t n, uint32_t i, const uint8_t *target, aff *out, int *out_x)
 {
     aff st[4];
     int depth = 0, x_taken = 0;
@@ -603,7 +631,7 @@ static uint32_t aff_run(const w_sins *code, uint32_t n, uint32_t i, const uint8_
     return best;
 }
 
-static void fold_affine(w_sins *code, uint32_t n, uint8_t *target)
+static void fold_affine(w_ins *code, uint32_t n, uint8_t *target)
 {
     for (uint32_t i = 0; i < n; i++) {
         aff v = {0};
@@ -613,21 +641,21 @@ static void fold_affine(w_sins *code, uint32_t n, uint8_t *target)
             continue;
         uint64_t mc = (uint64_t)v.c << 32 | (x ? v.m : v.k);
         if (!x && !v.k) {
-            code[i].op = W_OP_AFF_CONST, code[i].a = len, code[i].b = v.c;
+            code[i] = (w_ins){W_OP_AFF_CONST, len, v.c};
         } else if (!x) {
-            code[i].op = W_OP_AFF_PUSHL, code[i].a = len, code[i].b = mc;
-            code[i + 1].op = W_OP_NOP, code[i + 1].a = v.l, code[i + 1].b = 0;
+            code[i] = (w_ins){W_OP_AFF_PUSHL, len, mc};
+            code[i + 1] = (w_ins){W_OP_NOP, v.l, 0};
         } else {
-            code[i].op = v.k ? W_OP_AFF_TOPL : W_OP_AFF_TOP, code[i].a = len, code[i].b = mc;
+            code[i] = (w_ins){v.k ? W_OP_AFF_TOPL : W_OP_AFF_TOP, len, mc};
             if (v.k)
-                code[i + 1].op = W_OP_NOP, code[i + 1].a = v.l, code[i + 1].b = v.k;
+                code[i + 1] = (w_ins){W_OP_NOP, v.l, v.k};
         }
         i += len - 1;
     }
 }
 
 /* Marks in target[n] every pc a branch can reach. */
-static void mark_targets(const w_sins *code, uint32_t n, const uint32_t *targets, uint8_t *target)
+static void mark_targets(const w_ins *code, uint32_t n, const uint32_t *targets, uint8_t *target)
 {
     memset(target, 0, n);
     for (uint32_t i = 0; i < n; i++) {
@@ -675,10 +703,11 @@ int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
     }
     mark_targets(c.code, c.n_code, c.targets, target);
     fold_affine(c.code, c.n_code, target);
+    free(target);
+    fuse(c.code, c.n_code);
+    c.f->code = c.code;
+    c.f->n_code = c.n_code;
     c.f->targets = c.targets;
     c.f->max_height = c.max_height + 1;
-    ok = sp_wasm_regify(r, m, c.f, c.code, c.n_code, target);
-    free(target);
-    free(c.code);
-    return ok;
+    return 1;
 }

@@ -93,50 +93,43 @@ static int over_time(sp_wasm_inst *in)
 
 #define LOAD(T, conv)                                                   \
     do {                                                                \
-        uint64_t ea_ = (uint64_t)(uint32_t)fp[ip->x] + ip->k;           \
+        uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;              \
         T v_;                                                           \
         if (ea_ + sizeof(T) > mem_len)                                  \
             goto oob;                                                   \
         memcpy(&v_, mem + ea_, sizeof(T));                              \
-        fp[ip->d] = conv;                                               \
+        sp[-1] = conv;                                                  \
     } while (0)
 #define STORE(T)                                                        \
     do {                                                                \
-        uint64_t ea_ = (uint64_t)(uint32_t)fp[ip->x] + ip->k;           \
-        T v_ = (T)fp[ip->y];                                            \
+        uint64_t ea_ = (uint64_t)(uint32_t)sp[-2] + ip->a;              \
+        T v_ = (T)sp[-1];                                               \
         if (ea_ + sizeof(T) > mem_len)                                  \
             goto oob;                                                   \
         memcpy(mem + ea_, &v_, sizeof(T));                              \
+        sp -= 2;                                                        \
     } while (0)
-/* Operands are read before the result is written: d may be x or y. */
 #define BIN32(expr)                                                     \
     do {                                                                \
-        uint32_t x = (uint32_t)fp[ip->x], y = (uint32_t)fp[ip->y];      \
-        fp[ip->d] = (uint32_t)(expr);                                   \
-    } while (0)
-#define BIN32K(expr)                                                    \
-    do {                                                                \
-        uint32_t x = (uint32_t)fp[ip->x], y = (uint32_t)ip->k;          \
-        fp[ip->d] = (uint32_t)(expr);                                   \
+        uint32_t x = (uint32_t)sp[-2], y = (uint32_t)sp[-1];            \
+        sp[-2] = (uint32_t)(expr);                                      \
+        sp--;                                                           \
     } while (0)
 #define BIN64(expr)                                                     \
     do {                                                                \
-        uint64_t x = fp[ip->x], y = fp[ip->y];                          \
-        fp[ip->d] = (uint64_t)(expr);                                   \
-    } while (0)
-#define BIN64K(expr)                                                    \
-    do {                                                                \
-        uint64_t x = fp[ip->x], y = ip->k;                              \
-        fp[ip->d] = (uint64_t)(expr);                                   \
-    } while (0)
-#define UN(T, expr)                                                     \
-    do {                                                                \
-        T x = (T)fp[ip->x];                                             \
-        fp[ip->d] = (expr);                                             \
+        uint64_t x = sp[-2], y = sp[-1];                                \
+        sp[-2] = (uint64_t)(expr);                                      \
+        sp--;                                                           \
     } while (0)
 #define NEXT goto *labels[(++ip)->op]
-#define JUMP(pc)                                                        \
+
+/* Branch to the pc in a with the height and arity in b. */
+#define BRANCH_TO(pc, h, arity)                                         \
     do {                                                                \
+        uint64_t *nsp_ = fp + (h);                                      \
+        if (arity)                                                      \
+            *nsp_++ = sp[-1];                                           \
+        sp = nsp_;                                                      \
         ip = code + (pc);                                               \
         goto *labels[ip->op];                                           \
     } while (0)
@@ -146,33 +139,18 @@ static uint32_t rotr32(uint32_t x, uint32_t k) { k &= 31; return k ? (x >> k) | 
 static uint64_t rotl64(uint64_t x, uint64_t k) { k &= 63; return k ? (x << k) | (x >> (64 - k)) : x; }
 static uint64_t rotr64(uint64_t x, uint64_t k) { k &= 63; return k ? (x >> k) | (x << (64 - k)) : x; }
 
-/* The binary operators with a constant form (internal.h's W_KOPS): name,
- * width, value. Both forms are made from this one list. */
-#define KOPS(X)                                                         \
-    X(I32_EQ, 32, x == y) X(I32_NE, 32, x != y) X(I32_LT_S, 32, (int32_t)x < (int32_t)y) X(I32_LT_U, 32, x < y) \
-    X(I32_GT_S, 32, (int32_t)x > (int32_t)y) X(I32_GT_U, 32, x > y) X(I32_LE_S, 32, (int32_t)x <= (int32_t)y)  \
-    X(I32_LE_U, 32, x <= y) X(I32_GE_S, 32, (int32_t)x >= (int32_t)y) X(I32_GE_U, 32, x >= y)                   \
-    X(I32_ADD, 32, x + y) X(I32_SUB, 32, x - y) X(I32_MUL, 32, x * y) X(I32_AND, 32, x & y)                    \
-    X(I32_OR, 32, x | y) X(I32_XOR, 32, x ^ y) X(I32_SHL, 32, x << (y & 31))                                   \
-    X(I32_SHR_S, 32, (uint32_t)((int32_t)x >> (y & 31))) X(I32_SHR_U, 32, x >> (y & 31))                      \
-    X(I64_EQ, 64, x == y) X(I64_NE, 64, x != y) X(I64_LT_U, 64, x < y) X(I64_GT_U, 64, x > y)                 \
-    X(I64_ADD, 64, x + y) X(I64_SUB, 64, x - y) X(I64_MUL, 64, x * y) X(I64_AND, 64, x & y)                   \
-    X(I64_OR, 64, x | y) X(I64_XOR, 64, x ^ y) X(I64_SHL, 64, x << (y & 63)) X(I64_SHR_U, 64, x >> (y & 63))
-
 int sp_wasm_exec(sp_wasm_inst *in, uint32_t fidx, uint64_t *fp)
 {
     static const void *const labels[W_N_OPS] = {
 #define W_LABEL(n) &&L_##n,
-#define W_LABEL_K(n) &&L_##n##_K,
         W_OPS(W_LABEL)
-        W_KOPS(W_LABEL_K)
-#undef W_LABEL_K
 #undef W_LABEL
     };
     const sp_wasm_module *m = in->m;
     const uint32_t base_depth = in->depth;
     const w_func *f = NULL;
     const w_ins *ip = NULL, *code = NULL;
+    uint64_t *sp = NULL;
     uint8_t *mem = in->mem;
     uint64_t mem_len = in->mem_len;
     uint32_t fuel = FUEL;
@@ -202,7 +180,9 @@ enter: /* fidx, fp (arguments in place), ret_ip */
                 fp[0] = ret;
             if (!ret_ip)
                 return 0;
-            fp = in->frames[in->depth - 1].fp;
+            sp = fp + t->n_results;
+            w_frame *fr = &in->frames[in->depth - 1];
+            fp = fr->fp;
             ip = ret_ip;
             goto *labels[ip->op];
         }
@@ -225,12 +205,15 @@ enter: /* fidx, fp (arguments in place), ret_ip */
         f = g;
         code = g->code;
         ip = code;
+        sp = fp + g->n_locals;
         goto *labels[ip->op];
     }
 
 L_UNREACHABLE:
     sp_wasm_trap(in, "unreachable executed in %s", func_name(m, (uint32_t)(f - m->funcs), nb));
     goto fail;
+L_NOP:
+    NEXT;
 L_LOOP:
     if (--fuel == 0) {
         fuel = FUEL;
@@ -238,37 +221,32 @@ L_LOOP:
             goto timeout;
     }
     NEXT;
-L_JMP:
-    JUMP(ip->d);
-L_BR_MOV:
-    fp[ip->y] = fp[ip->x];
-    JUMP(ip->d);
+L_BR:
+    BRANCH_TO(ip->a, (uint32_t)ip->b, ip->b >> 32);
 L_BR_IF:
-    if ((uint32_t)fp[ip->x])
-        JUMP(ip->d);
-    NEXT;
-L_BR_IF_MOV:
-    if ((uint32_t)fp[ip->x]) {
-        fp[ip->y] = fp[ip->k];
-        JUMP(ip->d);
-    }
+    if ((uint32_t)*--sp)
+        BRANCH_TO(ip->a, (uint32_t)ip->b, ip->b >> 32);
     NEXT;
 L_BR_UNLESS:
-    if (!(uint32_t)fp[ip->x])
-        JUMP(ip->d);
+    if (!(uint32_t)*--sp) {
+        ip = code + ip->a;
+        goto *labels[ip->op];
+    }
     NEXT;
-L_BR_TABLE: { /* d: the first entry (pc, destination slot, arity); k: entries - 1; y: the value */
-    uint32_t k = (uint32_t)fp[ip->x], n = (uint32_t)ip->k;
-    const uint32_t *t = f->targets + ip->d + 3 * (k < n ? k : n);
-    if (t[2])
-        fp[t[1]] = fp[ip->y];
-    JUMP(t[0]);
+L_JMP:
+    ip = code + ip->a;
+    goto *labels[ip->op];
+L_BR_TABLE: {
+    uint32_t k = (uint32_t)*--sp, n = (uint32_t)ip->b;
+    const uint32_t *t = f->targets + ip->a + 3 * (k < n ? k : n);
+    BRANCH_TO(t[0], t[1], t[2]);
 }
 L_RETURN: {
     const w_type *t = &m->types[f->type];
     w_frame fr = in->frames[--in->depth];
     if (t->n_results)
-        fp[0] = fp[ip->x];
+        fp[0] = sp[-1];
+    sp = fp + t->n_results;
     if (in->depth == base_depth)
         return 0;
     ip = fr.ret_ip;
@@ -278,64 +256,67 @@ L_RETURN: {
     goto *labels[ip->op];
 }
 L_CALL_NATIVE:
-    if (in->natives_on) { /* k: the native's index, parameters, results */
-        uint32_t np = (uint32_t)(ip->k >> 8) & 0xff, nr = (uint32_t)(ip->k >> 16) & 0xff;
-        uint64_t ret = 0, *args = fp + ip->x;
-        in->sp_top = args + np;
+    if (in->natives_on) { /* b: the native's index, parameters, results */
+        uint32_t np = (uint32_t)(ip->b >> 8) & 0xff, nr = (uint32_t)(ip->b >> 16) & 0xff;
+        uint64_t ret = 0, *args = sp - np;
+        in->sp_top = sp;
         in->trap[0] = 0;
-        int rc = m->natives[ip->k & 0xff].fn(in, in->ctx, args, &ret);
+        int rc = m->natives[ip->b & 0xff].fn(in, in->ctx, args, &ret);
         if (rc == 0) {
             if (nr)
                 args[0] = ret;
+            sp = args + nr;
             NEXT;
         }
         if (rc != SP_WASM_DECLINE) {
             if (!in->trap[0])
-                sp_wasm_trap(in, "%s trapped", func_name(m, ip->d, nb));
+                sp_wasm_trap(in, "%s trapped", func_name(m, ip->a, nb));
             goto fail;
         }
     }
     /* fall through: the module's own function */
-L_CALL: /* d: the function; x: the slot of its first argument, its frame's start */
-    fidx = ip->d;
-    fp += ip->x;
+L_CALL:
+    fidx = ip->a;
+    fp = sp - m->types[m->funcs[fidx].type].n_params;
     ret_ip = ip + 1;
     goto enter;
-L_CALL_INDIRECT: { /* d: the type; x as for call; y: the table index */
-    uint32_t k = (uint32_t)fp[ip->y];
+L_CALL_INDIRECT: {
+    uint32_t k = (uint32_t)*--sp;
     if (k >= m->table_size || !in->table[k]) {
         sp_wasm_trap(in, "call_indirect: table entry %u %s", k, k >= m->table_size ? "out of bounds" : "is null");
         goto fail;
     }
     fidx = in->table[k] - 1;
-    if (m->types[m->funcs[fidx].type].canon != ip->d) {
+    if (m->types[m->funcs[fidx].type].canon != ip->a) {
         sp_wasm_trap(in, "call_indirect: %s has the wrong type", func_name(m, fidx, nb));
         goto fail;
     }
-    fp += ip->x;
+    fp = sp - m->types[ip->a].n_params;
     ret_ip = ip + 1;
     goto enter;
 }
-L_SELECT: { /* k: the condition's slot */
-    uint64_t a = fp[ip->x], b = fp[ip->y];
-    fp[ip->d] = (uint32_t)fp[ip->k] ? a : b;
+L_DROP:
+    sp--;
     NEXT;
-}
-L_MOV:
-    fp[ip->d] = fp[ip->x];
+L_SELECT:
+    sp -= 2;
+    if (!(uint32_t)sp[1])
+        sp[-1] = sp[0];
     NEXT;
-L_CONST:
-    fp[ip->d] = ip->k;
+L_LOCAL_GET:
+    *sp++ = fp[ip->a];
     NEXT;
-L_CONST2:
-    fp[ip->d] = (uint32_t)ip->k;
-    fp[ip->d + 1] = ip->k >> 32;
+L_LOCAL_SET:
+    fp[ip->a] = *--sp;
+    NEXT;
+L_LOCAL_TEE:
+    fp[ip->a] = sp[-1];
     NEXT;
 L_GLOBAL_GET:
-    fp[ip->d] = in->globals[ip->x];
+    *sp++ = in->globals[ip->a];
     NEXT;
 L_GLOBAL_SET:
-    in->globals[ip->d] = fp[ip->x];
+    in->globals[ip->a] = *--sp;
     NEXT;
 L_I32_LOAD: LOAD(uint32_t, v_); NEXT;
 L_I64_LOAD: LOAD(uint64_t, v_); NEXT;
@@ -357,94 +338,186 @@ L_I64_STORE8: STORE(uint8_t); NEXT;
 L_I64_STORE16: STORE(uint16_t); NEXT;
 L_I64_STORE32: STORE(uint32_t); NEXT;
 L_MEM_SIZE:
-    fp[ip->d] = (uint32_t)(mem_len / W_PAGE);
+    *sp++ = (uint32_t)(mem_len / W_PAGE);
     NEXT;
 L_MEM_GROW: {
-    int64_t old = mem_grow(in, (uint32_t)fp[ip->x]);
-    fp[ip->d] = (uint32_t)(int32_t)old;
+    int64_t old = mem_grow(in, (uint32_t)sp[-1]);
+    sp[-1] = (uint32_t)(int32_t)old;
     mem = in->mem;
     mem_len = in->mem_len;
     NEXT;
 }
-#define W_RR(n, w, e) L_##n: BIN##w(e); NEXT;
-#define W_RK(n, w, e) L_##n##_K: BIN##w##K(e); NEXT;
-    KOPS(W_RR)
-    KOPS(W_RK)
-#undef W_RK
-#undef W_RR
-L_I32_EQZ: UN(uint32_t, (uint64_t)!x); NEXT;
-L_I64_EQZ: UN(uint64_t, (uint64_t)!x); NEXT;
+L_CONST:
+    *sp++ = ip->b;
+    NEXT;
+L_I32_EQZ: sp[-1] = !(uint32_t)sp[-1]; NEXT;
+L_I32_EQ: BIN32(x == y); NEXT;
+L_I32_NE: BIN32(x != y); NEXT;
+L_I32_LT_S: BIN32((int32_t)x < (int32_t)y); NEXT;
+L_I32_LT_U: BIN32(x < y); NEXT;
+L_I32_GT_S: BIN32((int32_t)x > (int32_t)y); NEXT;
+L_I32_GT_U: BIN32(x > y); NEXT;
+L_I32_LE_S: BIN32((int32_t)x <= (int32_t)y); NEXT;
+L_I32_LE_U: BIN32(x <= y); NEXT;
+L_I32_GE_S: BIN32((int32_t)x >= (int32_t)y); NEXT;
+L_I32_GE_U: BIN32(x >= y); NEXT;
+L_I64_EQZ: sp[-1] = !sp[-1]; NEXT;
+L_I64_EQ: BIN64(x == y); NEXT;
+L_I64_NE: BIN64(x != y); NEXT;
 L_I64_LT_S: BIN64((int64_t)x < (int64_t)y); NEXT;
+L_I64_LT_U: BIN64(x < y); NEXT;
 L_I64_GT_S: BIN64((int64_t)x > (int64_t)y); NEXT;
+L_I64_GT_U: BIN64(x > y); NEXT;
 L_I64_LE_S: BIN64((int64_t)x <= (int64_t)y); NEXT;
 L_I64_LE_U: BIN64(x <= y); NEXT;
 L_I64_GE_S: BIN64((int64_t)x >= (int64_t)y); NEXT;
 L_I64_GE_U: BIN64(x >= y); NEXT;
-L_I32_CLZ: UN(uint32_t, x ? (uint32_t)__builtin_clz(x) : 32u); NEXT;
-L_I32_CTZ: UN(uint32_t, x ? (uint32_t)__builtin_ctz(x) : 32u); NEXT;
-L_I32_POPCNT: UN(uint32_t, (uint32_t)__builtin_popcount(x)); NEXT;
+L_I32_CLZ: { uint32_t x = (uint32_t)sp[-1]; sp[-1] = x ? (uint32_t)__builtin_clz(x) : 32; NEXT; }
+L_I32_CTZ: { uint32_t x = (uint32_t)sp[-1]; sp[-1] = x ? (uint32_t)__builtin_ctz(x) : 32; NEXT; }
+L_I32_POPCNT: sp[-1] = (uint32_t)__builtin_popcount((uint32_t)sp[-1]); NEXT;
+L_I32_ADD: BIN32(x + y); NEXT;
+L_I32_SUB: BIN32(x - y); NEXT;
+L_I32_MUL: BIN32(x * y); NEXT;
 L_I32_DIV_S: {
-    int32_t x = (int32_t)fp[ip->x], y = (int32_t)fp[ip->y];
+    int32_t x = (int32_t)sp[-2], y = (int32_t)sp[-1];
     if (!y)
         goto divzero;
     if (x == INT32_MIN && y == -1)
         goto overflow;
-    fp[ip->d] = (uint32_t)(x / y);
+    sp[-2] = (uint32_t)(x / y);
+    sp--;
     NEXT;
 }
-L_I32_DIV_U: if (!(uint32_t)fp[ip->y]) goto divzero; BIN32(x / y); NEXT;
+L_I32_DIV_U: if (!(uint32_t)sp[-1]) goto divzero; BIN32(x / y); NEXT;
 L_I32_REM_S: {
-    int32_t x = (int32_t)fp[ip->x], y = (int32_t)fp[ip->y];
+    int32_t x = (int32_t)sp[-2], y = (int32_t)sp[-1];
     if (!y)
         goto divzero;
-    fp[ip->d] = y == -1 ? 0 : (uint32_t)(x % y);
+    sp[-2] = y == -1 ? 0 : (uint32_t)(x % y);
+    sp--;
     NEXT;
 }
-L_I32_REM_U: if (!(uint32_t)fp[ip->y]) goto divzero; BIN32(x % y); NEXT;
+L_I32_REM_U: if (!(uint32_t)sp[-1]) goto divzero; BIN32(x % y); NEXT;
+L_I32_AND: BIN32(x & y); NEXT;
+L_I32_OR: BIN32(x | y); NEXT;
+L_I32_XOR: BIN32(x ^ y); NEXT;
+L_I32_SHL: BIN32(x << (y & 31)); NEXT;
+L_I32_SHR_S: BIN32((uint32_t)((int32_t)x >> (y & 31))); NEXT;
+L_I32_SHR_U: BIN32(x >> (y & 31)); NEXT;
 L_I32_ROTL: BIN32(rotl32(x, y)); NEXT;
 L_I32_ROTR: BIN32(rotr32(x, y)); NEXT;
-L_I64_CLZ: UN(uint64_t, x ? (uint64_t)__builtin_clzll(x) : 64u); NEXT;
-L_I64_CTZ: UN(uint64_t, x ? (uint64_t)__builtin_ctzll(x) : 64u); NEXT;
-L_I64_POPCNT: UN(uint64_t, (uint64_t)__builtin_popcountll(x)); NEXT;
+L_I64_CLZ: sp[-1] = sp[-1] ? (uint64_t)__builtin_clzll(sp[-1]) : 64; NEXT;
+L_I64_CTZ: sp[-1] = sp[-1] ? (uint64_t)__builtin_ctzll(sp[-1]) : 64; NEXT;
+L_I64_POPCNT: sp[-1] = (uint64_t)__builtin_popcountll(sp[-1]); NEXT;
+L_I64_ADD: BIN64(x + y); NEXT;
+L_I64_SUB: BIN64(x - y); NEXT;
+L_I64_MUL: BIN64(x * y); NEXT;
 L_I64_DIV_S: {
-    int64_t x = (int64_t)fp[ip->x], y = (int64_t)fp[ip->y];
+    int64_t x = (int64_t)sp[-2], y = (int64_t)sp[-1];
     if (!y)
         goto divzero;
     if (x == INT64_MIN && y == -1)
         goto overflow;
-    fp[ip->d] = (uint64_t)(x / y);
+    sp[-2] = (uint64_t)(x / y);
+    sp--;
     NEXT;
 }
-L_I64_DIV_U: if (!fp[ip->y]) goto divzero; BIN64(x / y); NEXT;
+L_I64_DIV_U: if (!sp[-1]) goto divzero; BIN64(x / y); NEXT;
 L_I64_REM_S: {
-    int64_t x = (int64_t)fp[ip->x], y = (int64_t)fp[ip->y];
+    int64_t x = (int64_t)sp[-2], y = (int64_t)sp[-1];
     if (!y)
         goto divzero;
-    fp[ip->d] = y == -1 ? 0 : (uint64_t)(x % y);
+    sp[-2] = y == -1 ? 0 : (uint64_t)(x % y);
+    sp--;
     NEXT;
 }
-L_I64_REM_U: if (!fp[ip->y]) goto divzero; BIN64(x % y); NEXT;
+L_I64_REM_U: if (!sp[-1]) goto divzero; BIN64(x % y); NEXT;
+L_I64_AND: BIN64(x & y); NEXT;
+L_I64_OR: BIN64(x | y); NEXT;
+L_I64_XOR: BIN64(x ^ y); NEXT;
+L_I64_SHL: BIN64(x << (y & 63)); NEXT;
 L_I64_SHR_S: BIN64((uint64_t)((int64_t)x >> (y & 63))); NEXT;
+L_I64_SHR_U: BIN64(x >> (y & 63)); NEXT;
 L_I64_ROTL: BIN64(rotl64(x, y)); NEXT;
 L_I64_ROTR: BIN64(rotr64(x, y)); NEXT;
-L_I32_WRAP_I64: UN(uint64_t, (uint32_t)x); NEXT;
-L_I64_EXTEND_I32_S: UN(uint32_t, (uint64_t)(int64_t)(int32_t)x); NEXT;
-L_I64_EXTEND_I32_U: UN(uint32_t, (uint64_t)x); NEXT;
-L_I32_EXTEND8_S: UN(uint64_t, (uint32_t)(int32_t)(int8_t)x); NEXT;
-L_I32_EXTEND16_S: UN(uint64_t, (uint32_t)(int32_t)(int16_t)x); NEXT;
-L_I64_EXTEND8_S: UN(uint64_t, (uint64_t)(int64_t)(int8_t)x); NEXT;
-L_I64_EXTEND16_S: UN(uint64_t, (uint64_t)(int64_t)(int16_t)x); NEXT;
-L_I64_EXTEND32_S: UN(uint64_t, (uint64_t)(int64_t)(int32_t)x); NEXT;
-/* folded i32 arithmetic (compile.c, regify.c): k = c << 32 | m (or k), y the local */
+L_I32_WRAP_I64: sp[-1] = (uint32_t)sp[-1]; NEXT;
+L_I64_EXTEND_I32_S: sp[-1] = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1]; NEXT;
+L_I64_EXTEND_I32_U: sp[-1] = (uint32_t)sp[-1]; NEXT;
+L_I32_EXTEND8_S: sp[-1] = (uint32_t)(int32_t)(int8_t)sp[-1]; NEXT;
+L_I32_EXTEND16_S: sp[-1] = (uint32_t)(int32_t)(int16_t)sp[-1]; NEXT;
+L_I64_EXTEND8_S: sp[-1] = (uint64_t)(int64_t)(int8_t)sp[-1]; NEXT;
+L_I64_EXTEND16_S: sp[-1] = (uint64_t)(int64_t)(int16_t)sp[-1]; NEXT;
+L_I64_EXTEND32_S: sp[-1] = (uint64_t)(int64_t)(int32_t)sp[-1]; NEXT;
+/* fused pairs (peephole in compile.c): a = local, b = the second operand */
+L_LGET_CONST_ADD32:
+    *sp++ = (uint32_t)((uint32_t)fp[ip->a] + (uint32_t)ip->b);
+    ip += 2;
+    NEXT;
+L_LGET_LGET:
+    sp[0] = fp[ip->a];
+    sp[1] = fp[(uint32_t)ip->b];
+    sp += 2;
+    ip++;
+    NEXT;
+L_LGET_LOAD32: {
+    uint64_t ea = (uint64_t)(uint32_t)fp[ip->a] + (uint32_t)ip->b;
+    uint32_t v;
+    if (ea + 4 > mem_len)
+        goto oob;
+    memcpy(&v, mem + ea, 4);
+    *sp++ = v;
+    ip++;
+    NEXT;
+}
+L_LGET_LOAD8U: {
+    uint64_t ea = (uint64_t)(uint32_t)fp[ip->a] + (uint32_t)ip->b;
+    if (ea + 1 > mem_len)
+        goto oob;
+    *sp++ = mem[ea];
+    ip++;
+    NEXT;
+}
+L_CONST_ADD32: /* an i32 operator with the constant before it; ip + 1 skipped */
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] + (uint32_t)ip->b);
+    ip++;
+    NEXT;
+L_CONST_MUL32:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b);
+    ip++;
+    NEXT;
+L_CONST_AND32:
+    sp[-1] = (uint32_t)sp[-1] & (uint32_t)ip->b;
+    ip++;
+    NEXT;
+L_CONST_CONST:
+    sp[0] = ip->b;
+    sp[1] = ip[1].b;
+    sp += 2;
+    ip++;
+    NEXT;
+L_LGET_ADD32:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] + (uint32_t)fp[ip->a]);
+    ip++;
+    NEXT;
+/* folded i32 arithmetic (compile.c): a = instructions covered; b = c << 32
+ * | m (or k); the local and k, where used, in the next slot */
+L_AFF_CONST:
+    *sp++ = ip->b;
+    ip += ip->a;
+    goto *labels[ip->op];
 L_AFF_PUSHL:
-    fp[ip->d] = (uint32_t)((uint32_t)(ip->k >> 32) + (uint32_t)ip->k * (uint32_t)fp[ip->y]);
-    NEXT;
+    *sp++ = (uint32_t)((uint32_t)(ip->b >> 32) + (uint32_t)ip->b * (uint32_t)fp[ip[1].a]);
+    ip += ip->a;
+    goto *labels[ip->op];
 L_AFF_TOP:
-    fp[ip->d] = (uint32_t)((uint32_t)fp[ip->x] * (uint32_t)ip->k + (uint32_t)(ip->k >> 32));
-    NEXT;
-L_AFF_TOPL1:
-    fp[ip->d] = (uint32_t)((uint32_t)fp[ip->x] + (uint32_t)(ip->k >> 32) + (uint32_t)ip->k * (uint32_t)fp[ip->y]);
-    NEXT;
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b + (uint32_t)(ip->b >> 32));
+    ip += ip->a;
+    goto *labels[ip->op];
+L_AFF_TOPL:
+    sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b + (uint32_t)(ip->b >> 32) +
+                        (uint32_t)ip[1].b * (uint32_t)fp[ip[1].a]);
+    ip += ip->a;
+    goto *labels[ip->op];
 
 oob:
     sp_wasm_trap(in, "out of bounds memory access in %s", func_name(m, (uint32_t)(f - m->funcs), nb));

@@ -11,15 +11,12 @@
 #define W_MAX_PARAMS 64
 #define W_PAGE 65536u
 
-/* The operations: one per WebAssembly operator of the subset and the
- * control forms with their targets resolved (W_OPS and W_KOPS, the ones
- * the interpreter runs), then those only the translation's first,
- * stack-form pass has (W_STACK_OPS: turned into operand references,
- * moves or nothing). */
+/* The operations of the internal form: one per WebAssembly operator of
+ * the subset, plus the control forms with their targets resolved. */
 #define W_OPS(X) \
-    X(UNREACHABLE) X(LOOP) X(BR_IF) X(BR_UNLESS) X(JMP) X(BR_TABLE) X(RETURN) \
-    X(CALL) X(CALL_NATIVE) X(CALL_INDIRECT) X(SELECT) \
-    X(MOV) X(GLOBAL_GET) X(GLOBAL_SET) \
+    X(UNREACHABLE) X(NOP) X(LOOP) X(BR) X(BR_IF) X(BR_UNLESS) X(JMP) X(BR_TABLE) X(RETURN) \
+    X(CALL) X(CALL_NATIVE) X(CALL_INDIRECT) X(DROP) X(SELECT) \
+    X(LOCAL_GET) X(LOCAL_SET) X(LOCAL_TEE) X(GLOBAL_GET) X(GLOBAL_SET) \
     X(I32_LOAD) X(I64_LOAD) X(I32_LOAD8_S) X(I32_LOAD8_U) X(I32_LOAD16_S) X(I32_LOAD16_U) \
     X(I64_LOAD8_S) X(I64_LOAD8_U) X(I64_LOAD16_S) X(I64_LOAD16_U) X(I64_LOAD32_S) X(I64_LOAD32_U) \
     X(I32_STORE) X(I64_STORE) X(I32_STORE8) X(I32_STORE16) X(I64_STORE8) X(I64_STORE16) X(I64_STORE32) \
@@ -36,44 +33,23 @@
     X(I64_ROTL) X(I64_ROTR) \
     X(I32_WRAP_I64) X(I64_EXTEND_I32_S) X(I64_EXTEND_I32_U) \
     X(I32_EXTEND8_S) X(I32_EXTEND16_S) X(I64_EXTEND8_S) X(I64_EXTEND16_S) X(I64_EXTEND32_S) \
-    X(CONST2) X(BR_MOV) X(BR_IF_MOV) X(AFF_PUSHL) X(AFF_TOP) X(AFF_TOPL1)
-#define W_STACK_OPS(X) X(NOP) X(BR) X(DROP) X(LOCAL_GET) X(LOCAL_SET) X(LOCAL_TEE) \
-    X(AFF_CONST) X(AFF_TOPL)
-
-/* The binary operators that also take their second operand as a constant
- * (the operator's name with _K). */
-#define W_KOPS(X) \
-    X(I32_EQ) X(I32_NE) X(I32_LT_S) X(I32_LT_U) X(I32_GT_S) X(I32_GT_U) X(I32_LE_S) X(I32_LE_U) X(I32_GE_S) \
-    X(I32_GE_U) X(I32_ADD) X(I32_SUB) X(I32_MUL) X(I32_AND) X(I32_OR) X(I32_XOR) X(I32_SHL) X(I32_SHR_S) \
-    X(I32_SHR_U) X(I64_EQ) X(I64_NE) X(I64_LT_U) X(I64_GT_U) X(I64_ADD) X(I64_SUB) X(I64_MUL) X(I64_AND) \
-    X(I64_OR) X(I64_XOR) X(I64_SHL) X(I64_SHR_U)
+    X(LGET_CONST_ADD32) X(LGET_LGET) X(LGET_LOAD32) X(LGET_LOAD8U) \
+    X(CONST_ADD32) X(CONST_MUL32) X(CONST_AND32) X(CONST_CONST) X(LGET_ADD32) \
+    X(AFF_CONST) X(AFF_PUSHL) X(AFF_TOP) X(AFF_TOPL)
 
 enum {
 #define W_ENUM(n) W_OP_##n,
-#define W_ENUM_K(n) W_OP_##n##_K,
     W_OPS(W_ENUM)
-    W_KOPS(W_ENUM_K)
-    W_N_OPS, /* the interpreter's; the stack form's after them */
-    W_STACK_OPS_BASE_ = W_N_OPS - 1,
-    W_STACK_OPS(W_ENUM)
-    W_N_ALL_OPS
-#undef W_ENUM_K
 #undef W_ENUM
+    W_N_OPS
 };
 
-/*
- * One instruction of the register form the interpreter runs. Every
- * operand is a slot of the frame (fp[i]: locals first, then the operand
- * stack's positions, each resolved at load from the validated stack
- * height), or a constant in k:
- *   d  the destination slot; a branch's target pc; a call's function
- *   x, y  operand slots
- *   k  a constant, a memory offset, packed fields (see exec.c)
- */
+/* One instruction: op, a (index, offset, target pc), b (constant,
+ * branch height | arity << 32, second index). */
 typedef struct {
     uint32_t op;
-    uint32_t d, x, y;
-    uint64_t k;
+    uint32_t a;
+    uint64_t b;
 } w_ins;
 
 typedef struct {
@@ -89,7 +65,7 @@ typedef struct {
     uint32_t max_height; /* operand stack, beyond the locals */
     w_ins *code;         /* NULL for an import */
     uint32_t n_code;
-    uint32_t *targets;   /* br_table entries: pc, destination slot, arity */
+    uint32_t *targets;   /* br_table entries: pc, height, arity */
     int native;          /* index into the module's natives, or -1 */
     char *name;          /* from the name section, or NULL */
 } w_func;

@@ -520,10 +520,10 @@ static void rebind_calls(sp_wasm_module *m)
     for (uint32_t f = m->n_imports; f < m->n_funcs; f++)
         for (uint32_t i = 0; i < m->funcs[f].n_code; i++) {
             w_ins *in = &m->funcs[f].code[i];
-            if (in->op == W_OP_CALL && in->d >= m->n_imports && m->funcs[in->d].native >= 0) {
-                const w_type *t = &m->types[m->funcs[in->d].type];
+            if (in->op == W_OP_CALL && in->a >= m->n_imports && m->funcs[in->a].native >= 0) {
+                const w_type *t = &m->types[m->funcs[in->a].type];
                 in->op = W_OP_CALL_NATIVE;
-                in->k = (uint64_t)m->funcs[in->d].native | (uint64_t)t->n_params << 8 | (uint64_t)t->n_results << 16;
+                in->b = (uint64_t)m->funcs[in->a].native | (uint64_t)t->n_params << 8 | (uint64_t)t->n_results << 16;
             }
         }
 }

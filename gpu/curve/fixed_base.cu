@@ -51,17 +51,6 @@ static_assert(sizeof(fb_fr) == sizeof(sp_fr), "Fr layout");
 
 /* ---- device ---- */
 
-/* Word i < 8 of w, by selects (a register array indexed at run time would
- * live in local memory). */
-static __device__ __forceinline__ uint32_t fb_word(const uint32_t w[8], int i)
-{
-    uint32_t r = w[7];
-#pragma unroll
-    for (int j = 6; j >= 0; j--)
-        r = i == j ? w[j] : r;
-    return r;
-}
-
 /* Blocks per SM the compiler must fit: 4 x 128 threads for G1 (<= 128
  * registers, as the MSM's accumulation); G2 needs all 255 registers. */
 template <class F> struct fb_occupancy { enum { MIN_BLOCKS = 1 }; };
@@ -80,7 +69,7 @@ fb_mul(xyzz_t<F> *acc_out, const affine_t<F> *table, const fb_fr *k, size_t m)
     xyzz_set_inf(acc);
 #pragma unroll 1
     for (int j = 0; j < SP_FB_WINDOWS; j++) {
-        uint32_t d = (fb_word(c, j >> 2) >> (8 * (j & 3))) & 0xff;
+        uint32_t d = (words_at<8>(c, j >> 2) >> (8 * (j & 3))) & 0xff;
         if (d) {
             affine_t<F> q = table[j * SP_FB_DIGITS + d - 1];
             xyzz_add_affine(acc, q);

@@ -68,17 +68,6 @@ template <class F> static __device__ __noinline__ void pt_add_affine(xyzz_t<F> &
 
 /* ---- device ---- */
 
-/* Word i < 8 of w, by selects (a register array indexed at run time would
- * live in local memory). */
-static __device__ __forceinline__ uint32_t pt_word(const uint32_t w[8], int i)
-{
-    uint32_t r = w[7];
-#pragma unroll
-    for (int j = 6; j >= 0; j--)
-        r = i == j ? w[j] : r;
-    return r;
-}
-
 static __device__ __forceinline__ int pt_bits(const uint32_t w[8])
 {
     int b = 0;
@@ -110,7 +99,7 @@ static __device__ __forceinline__ int pt_short(uint32_t e[8], bool &neg, const u
 
 static __device__ __forceinline__ bool pt_bit(const uint32_t e[8], int i)
 {
-    return (pt_word(e, i >> 5) >> (i & 31)) & 1;
+    return (words_at<8>(e, i >> 5) >> (i & 31)) & 1;
 }
 
 /* acc += [k] b, b affine (infinity as (0, 0)). */

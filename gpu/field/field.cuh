@@ -280,6 +280,18 @@ static __device__ __forceinline__ void mont_sub(uint32_t *r, const uint32_t *a, 
     r[N - 1] = addc(t[N - 1], D::p(N - 1) & mask);
 }
 
+/* Word i < N of w, by selects (a register array indexed at run time would
+ * live in local memory). */
+template <int N>
+static __device__ __forceinline__ uint32_t words_at(const uint32_t *w, int i)
+{
+    uint32_t r = w[N - 1];
+#pragma unroll
+    for (int j = N - 2; j >= 0; j--)
+        r = i == j ? w[j] : r;
+    return r;
+}
+
 template <int N>
 static __device__ __forceinline__ bool words_zero(const uint32_t *a)
 {

@@ -20,7 +20,9 @@ cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${FUZZ_SECONDS:-20}
 CURVE=${CURVE:-bls12-381}
-BUILD_DIR=${FUZZ_BUILD:-build-fuzz$([ "$CURVE" = bn254 ] && echo -bn254)}
+default_build=build-fuzz
+if [ "$CURVE" = bn254 ]; then default_build=build-fuzz-bn254; fi
+BUILD_DIR=${FUZZ_BUILD:-$default_build}
 CC_FUZZ=${FUZZ_CC:-clang}
 
 if ! command -v "$CC_FUZZ" >/dev/null; then

@@ -25,6 +25,10 @@ here=$(dirname "$0")
 # `snarkpipe prove` keeps checked keys in ~/.cache/snarkpipe by default: the
 # tests use a throw-away key cache of their own, never the user's.
 kcache=$(mktemp -d "${TMPDIR:-/tmp}/sp_test_kcache.XXXXXX")
+# Each test's output is kept there too, so that the closing lines can
+# repeat what a failed test said (CI shows only the end of the log).
+logs=$kcache/logs
+mkdir -p "$logs"
 trap 'rm -rf "$kcache"' EXIT
 export SNARKPIPE_CACHE_DIR=$kcache/snarkpipe
 pass=0; fail=0; skip=0; failed=(); skipped=()
@@ -33,10 +37,13 @@ for src in "$here"/test_*.c; do all_programs+=("$(basename "$src" .c)"); done
 
 # run_one NAME PROGRAM [ARGS...]
 run_one() {
-    local name=$1 start rc=0 status
+    local name=$1 start rc=0 status log
     shift
+    log=$logs/${name//\//_}.log
     start=$(date +%s.%N)
-    "$@" || rc=$?
+    # (a process substitution, not a pipe: a server a test leaves behind
+    # holding the output cannot stall the run)
+    "$@" > >(tee "$log") 2>&1 || rc=$?
     if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); status=ok
     elif [ "$rc" -eq 77 ]; then skip=$((skip + 1)); skipped+=("$name"); status=skipped
     else fail=$((fail + 1)); failed+=("$name"); status=FAILED; fi
@@ -73,6 +80,13 @@ fi
 for t in "${scripts[@]}"; do
     [ -x "$t" ] || continue
     run_one "$(basename "$t")" "$t" "$(dirname "$dir")"
+done
+# what each failed test said: its seed, its failed checks and its last lines
+for name in "${failed[@]}"; do
+    log=$logs/${name//\//_}.log
+    echo "-- $name said:"
+    { grep -m 3 -E 'seed|replay' "$log"; grep -m 8 -iE 'check failed|FAIL|error|Sanitizer|Segmentation|Abort' "$log"
+      tail -n 6 "$log"; } | awk '!seen[$0]++' | cut -c1-300
 done
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
 [ ${#skipped[@]} -gt 0 ] && echo "skipped: ${skipped[*]}"

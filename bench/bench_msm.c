@@ -173,7 +173,7 @@ static void sweep(int g, unsigned lo, unsigned hi, int clo, int chi, int threads
         for (int c = clo; c <= chi; c++) {
             printf(" c%d", c);
             for (int a = SP_MSM_ACCUM_XYZZ; a <= SP_MSM_ACCUM_AFFINE; a++) {
-                sp_msm_config cfg = {c, threads, a, 0};
+                sp_msm_config cfg = {c, threads, a, 0, NULL};
                 double t = time_msm(g, 0, bases, s, n, &cfg, lg >= 18 ? 1 : lg >= 15 ? 2 : 3, NULL);
                 printf("%c%.1f", a == SP_MSM_ACCUM_XYZZ ? ' ' : '/', t * 1e3);
                 if (!bc || t < best) {

@@ -119,9 +119,9 @@ static void bench_h(unsigned k)
                 fill(v, 3 * n, (uint64_t)r);
                 tick tk = tick_start();
                 if (conv)
-                    sp_h_bellperson(v, v, v + n, v + 2 * n, d, th);
+                    sp_h_bellperson(v, v, v + n, v + 2 * n, d, th, NULL);
                 else
-                    sp_h_snarkjs(v, v, v + n, v + 2 * n, d, th);
+                    sp_h_snarkjs(v, v, v + n, v + 2 * n, d, th, NULL);
                 tick_stop(tk, &t[r], &c[r]);
             }
             printf("%-22s %6u %8d %10.1f %10.1f\n", conv ? "h_bellperson" : "h_snarkjs", k, th, 1e3 * median(t, 3),

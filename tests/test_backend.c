@@ -198,7 +198,7 @@ static void check_fill_errors(sp_backend *be, const sp_g16_pk *pk, const sp_fr *
         return;
     }
     sp_test_fill f = {abc, abc + 3 * n, n, small, 1, 0, 0};
-    sp_backend_proof in = {pk, NULL, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, 1, 1, sp_test_fill_copy, &f};
+    sp_backend_proof in = {pk, NULL, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, 1, 1, sp_test_fill_copy, &f, NULL};
     sp_status st = be->prove(be, &m, &in, err);
     CHECKF(st == SP_TEST_FILL_ERR && strstr(err, SP_TEST_FILL_MSG) && f.calls == 1,
            "a failing fill: status %d, %d calls, \"%s\"", (int)st, f.calls, err);
@@ -264,7 +264,7 @@ static void check_case(sp_backend *be, unsigned log_n, sp_g16_h_kind kind, sp_rn
     for (int v = 0; v < 8; v++) {
         int split = v & 1, g2 = (v >> 1) & 1, filled = v >> 2;
         sp_test_fill f = {abc, abc + 3 * n, n, d, 0, 0, 0};
-        sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2, NULL, NULL};
+        sp_backend_proof in = {&k.pk, d, w, abc + 3 * n, abc + 4 * n, abc + 5 * n, split, g2, NULL, NULL, NULL};
         if (filled) { /* a, b, c are scratch: a fresh copy each time */
             memset(abc + 3 * n, 0xa5, 3 * n * sizeof *abc);
             in.d = NULL;

@@ -269,7 +269,7 @@ static void test_snarkjs_h(void)
         CHECK(sp_fr_from_bytes_le(&b[i], fb + 32 * i) == SP_OK);
         sp_fr_mul(&c[i], &a[i], &b[i]);
     }
-    sp_h_snarkjs(a, a, b, c, d, 2);
+    sp_h_snarkjs(a, a, b, c, d, 2, NULL);
     int same = 1;
     for (size_t i = 0; i < n; i++) {
         uint8_t e[32];

@@ -101,7 +101,7 @@ static void check_circuit(const char *dir, sp_ntt_roots roots, sp_rng *rng)
         free(coef);
     }
     if (roots == SP_NTT_ROOTS_SNARKJS) {
-        sp_h_snarkjs(h, a, b, c, d, 1);
+        sp_h_snarkjs(h, a, b, c, d, 1, NULL);
         dot(&x, h, odd, n);
         sp_fr_mul(&y, &ev[0], &ev[1]);
         sp_fr_sub(&y, &y, &ev[2]);

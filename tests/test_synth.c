@@ -188,7 +188,7 @@ static void test_vector(const char *name)
 
     sp_ntt_domain *d;
     CHECK(sp_ntt_domain_create(&d, log_n, SP_NTT_ROOTS_SNARKJS, 2) == SP_OK);
-    sp_h_snarkjs(a, a, b, c, d, 2);
+    sp_h_snarkjs(a, a, b, c, d, 2, NULL);
     snprintf(path, sizeof path, VEC "%s/h_scalars.bin", name);
     CHECKF(same_as_file(a, n, path), "%s: H scalars", name);
     sp_ntt_domain_free(d);
@@ -276,7 +276,7 @@ static void test_h_snarkjs_random(sp_rng *rng)
         memcpy(a, v[0], n * sizeof *a);
         memcpy(b, v[1], n * sizeof *b);
         memcpy(c, v[2], n * sizeof *c);
-        sp_h_snarkjs(h, a, b, c, d, 2);
+        sp_h_snarkjs(h, a, b, c, d, 2, NULL);
         sp_fr x = d->omega_2n, y;
         sp_fr_sqr(&y, &x);
         CHECK(sp_fr_eq(&y, &d->omega));
@@ -320,7 +320,7 @@ static void check_bellperson(unsigned k, sp_ntt_roots roots, int satisfied, sp_r
         sp_fr_add(&v[2][n / 2], &v[2][n / 2], &d->gen);
     for (int m = 0; m < 3; m++)
         memcpy(w[m], v[m], n * sizeof(sp_fr));
-    sp_h_bellperson(w[0], w[0], w[1], w[2], d, 3);
+    sp_h_bellperson(w[0], w[0], w[1], w[2], d, 3, NULL);
     sp_fr z, pa, pb, pc, hz, zn, one;
     sp_fr_random(&z, rng);
     bary_eval(&pa, v[0], n, &d->omega, &z);

@@ -111,7 +111,7 @@ static sp_status open_device(sp_engine *e, const char *name, char err[SP_ERR_LEN
         snprintf(d->label, sizeof d->label, "%.30s#%d", d->be->name, (same + 1) & 0xff); /* <= 64 devices */
     else
         snprintf(d->label, sizeof d->label, "%.39s", d->be->name);
-    pthread_mutex_init(&d->lock, NULL);
+    atomic_init(&d->stop, 0);
     e->n_dev++;
     return SP_OK;
 }
@@ -182,6 +182,7 @@ static void init_sync(sp_engine *e)
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->cv_dispatch, NULL);
     pthread_cond_init(&e->cv_gpu, NULL);
+    pthread_cond_init(&e->cv_dev, NULL);
     pthread_cond_init(&e->cv_finish, NULL);
     pthread_cond_init(&e->cv_done, &ca);
     pthread_cond_init(&e->cv_notify, NULL);
@@ -263,10 +264,12 @@ static void free_circuit(sp_engine *e, circuit *c)
             continue;
         pthread_mutex_lock(&e->mu);
         e->dev[i].keys--;
+        sp_eng_dev_take_locked(e, &e->dev[i], e);
         pthread_mutex_unlock(&e->mu);
-        pthread_mutex_lock(&e->dev[i].lock);
         e->dev[i].be->key_detach(e->dev[i].be, c->pk);
-        pthread_mutex_unlock(&e->dev[i].lock);
+        pthread_mutex_lock(&e->mu);
+        sp_eng_dev_give_locked(e, &e->dev[i]);
+        pthread_mutex_unlock(&e->mu);
     }
     sp_g16_pvk_free(&c->pvk);
     sp_ntt_domain_free(c->domain);
@@ -297,10 +300,8 @@ void sp_engine_destroy(sp_engine *e)
         e->circuits = c->next;
         free_circuit(e, c);
     }
-    for (size_t i = 0; i < e->n_dev; i++) {
+    for (size_t i = 0; i < e->n_dev; i++)
         sp_backend_close(e->dev[i].be);
-        pthread_mutex_destroy(&e->dev[i].lock);
-    }
     sp_timeline_emit(e->tl, "ENGINE_STOP", 0, "jobs=%llu", (unsigned long long)e->c_submitted);
     sp_timeline_close(e->tl);
     sp_eng_heap_free(&e->dq);
@@ -312,6 +313,7 @@ void sp_engine_destroy(sp_engine *e)
     free(e->dev);
     pthread_cond_destroy(&e->cv_dispatch);
     pthread_cond_destroy(&e->cv_gpu);
+    pthread_cond_destroy(&e->cv_dev);
     pthread_cond_destroy(&e->cv_finish);
     pthread_cond_destroy(&e->cv_done);
     pthread_cond_destroy(&e->cv_notify);
@@ -409,9 +411,13 @@ static sp_status attach_all(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
     for (size_t i = 0; i < e->n_dev; i++) {
         device *d = &e->dev[i];
         char why[SP_ERR_LEN] = "";
-        pthread_mutex_lock(&d->lock);
+        pthread_mutex_lock(&e->mu);
+        sp_eng_dev_take_locked(e, d, e);
+        pthread_mutex_unlock(&e->mu);
         sp_status st = d->be->key_attach(d->be, c->pk, why);
-        pthread_mutex_unlock(&d->lock);
+        pthread_mutex_lock(&e->mu);
+        sp_eng_dev_give_locked(e, d);
+        pthread_mutex_unlock(&e->mu);
         sp_timeline_emit(e->tl, "KEY_ATTACH", 0, "circuit=%s,gpu=%zu,dev=%s,status=%s", c->id, i, d->label,
                          sp_status_str(st));
         if (st == SP_OK) {

@@ -6,9 +6,11 @@
  * Locking: one engine mutex `mu` guards every field below that is not
  * marked otherwise: queues, job and partition states, the budget, the
  * pool, counters. It is never held across long work (synthesis, device
- * calls, finishing, verification, free()). Each device has its own lock,
- * held only around sp_g16_prove_device (and key attach/detach). mu and a
- * device lock never nest: no thread takes one while holding the other.
+ * calls, finishing, verification, free()). Each device has a token,
+ * `owner` (under mu, waited for on cv_dev), held around
+ * sp_g16_prove_device (and key attach/detach) but not locked across it:
+ * so a call on a pausable backend can hand it to a call of higher
+ * priority at a pause point and wait there (device, below).
  * The freer's and the timeline's locks are leaves (nothing is taken while
  * holding them). Threads wait on condition variables, never poll.
  *
@@ -109,21 +111,41 @@ struct circuit {
 /* At most this many devices: a circuit's device set is one 64-bit mask. */
 #define SP_ENG_MAX_DEVICES 64
 
+typedef struct worker worker;
+
+/*
+ * A device. Preemption, on a backend that is `pausable` only: while a call
+ * runs (`running` its partition), a worker may take a queued partition of
+ * strictly higher priority (it becomes the `preemptor`, claimed 2) and
+ * raise `stop`; the running call, at its next pause point (backend.h),
+ * hands the token to it and waits as `suspended`, its memory kept, until
+ * the preemptor's call ends (on a backend on the host's cores: until the
+ * preemptor's partition is done, its finish too, as `holder`). One
+ * preemption at a time; a preemptor is never preempted.
+ */
 typedef struct {
+    sp_engine *e;
     sp_backend *be;
     char label[40];        /* the backend's name; "name#k" for the k-th device of a repeated name */
-    pthread_mutex_t lock;  /* the device lock */
+    const void *owner;     /* under mu: the worker whose call holds the device, the engine (key attach
+                              or detach), or NULL: free */
     double lock_held_ms;   /* under mu */
     uint64_t calls;        /* under mu */
     int busy;              /* under mu */
-    int claimed;           /* under mu: a worker holds a partition for this device whose device call
-                              has not ended; no other worker takes one meanwhile, so the next one is
-                              chosen when the device frees (the best queued then, e.g. a job of
-                              higher priority that came during the call) */
+    int claimed;           /* under mu: partitions taken for this device whose call has not ended (0,
+                              1, or 2 with a preemptor); a worker takes one only at 0 (or to preempt),
+                              so the next one is chosen when the device frees (the best queued then,
+                              e.g. a job of higher priority that came during the call) */
+    const part *running;   /* under mu: the partition of the claimed call that is not the preemptor's */
+    worker *preemptor;     /* under mu */
+    worker *suspended;     /* under mu: the call held at a pause point for the preemptor */
+    const part *holder;    /* under mu: the preemptor's partition, while the suspended call waits
+                              for its end (host_cores backends) */
+    atomic_int stop;       /* a preemptor waits: the running call stops at its next pause point */
     size_t keys;           /* circuits attached here, under mu */
 } device;
 
-typedef struct {
+struct worker {
     sp_engine *e;
     int id;                /* slot, GPU worker or finish worker number */
     device *dev;           /* GPU workers only */
@@ -132,8 +154,14 @@ typedef struct {
     int started;
     part *cur;             /* synthesis: assigned by the dispatcher */
     pthread_cond_t cv;     /* synthesis: wakes the worker when cur is assigned */
-    const part *stage_part; /* GPU workers: the partition whose stages the backend reports */
-} worker;
+    /* GPU workers, for the call in progress: */
+    const part *stage_part; /* the partition whose stages the backend reports */
+    sp_pause pause;        /* the call's pause point (sched.c) */
+    int preempting;        /* under mu: the worker is its device's preemptor */
+    double paused_ms;      /* under mu: time suspended so far in this call */
+    double stage_paused_ms; /* paused_ms when the last stage was reported */
+    double pause_t0;       /* under mu: when the current suspension began */
+};
 
 /* Buffers to free once mu is released (mem.c): a list threaded through
  * the buffers themselves (every buffer is at least 32 bytes: one Fr), so
@@ -146,7 +174,7 @@ struct sp_engine {
     sp_engine_config cfg;
     char backends[256];
     pthread_mutex_t mu;
-    pthread_cond_t cv_dispatch, cv_gpu, cv_finish, cv_done, cv_notify, cv_freed;
+    pthread_cond_t cv_dispatch, cv_gpu, cv_dev, cv_finish, cv_done, cv_notify, cv_freed;
     int closing;           /* destroy started: no new jobs */
     int stopping;          /* every job finished: threads exit */
     int paused;            /* sp_engine_pause */
@@ -227,6 +255,25 @@ void *sp_eng_mem_alloc_abc(sp_engine *e, size_t bytes);
 size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, size_t n);
 /* Freer callback: the freed bytes leave the budget. */
 void sp_eng_mem_freed_cb(void *ctx, size_t budget_bytes);
+
+/* ---- device.c (all need mu) ---- */
+/* The device token (device.owner): waits on cv_dev until d is free, then
+ * holds it for who; gives it back. */
+void sp_eng_dev_take_locked(sp_engine *e, device *d, const void *who);
+void sp_eng_dev_give_locked(sp_engine *e, device *d);
+/* The partition GPU worker w takes off the GPU queue for its device, or
+ * NULL: the best one whose key the device has, when no call is claimed
+ * there; or, to preempt the running call (pausable backends), the best
+ * one when its priority is above the running partition's. Sets
+ * w->stage_part and w->pause for the call. */
+part *sp_eng_dev_claim_locked(sp_engine *e, worker *w);
+/* Around w's device call: begin takes the token (waiting for it); end
+ * gives it back (to the call w suspended, if any) and ends the claim;
+ * called 0: the claimed call was never made (end alone). */
+void sp_eng_dev_call_begin_locked(sp_engine *e, worker *w);
+void sp_eng_dev_call_end_locked(sp_engine *e, worker *w, int called);
+/* p has reached a final state: a call suspended until then resumes. */
+void sp_eng_dev_part_done_locked(sp_engine *e, const part *p);
 
 /* ---- sched.c ---- */
 sp_status sp_eng_sched_start(sp_engine *e, char err[SP_ERR_LEN]);

@@ -4,8 +4,10 @@
  *   dispatcher   takes the best queued partition when a synthesis worker
  *                is idle and the budget has room for it; waits otherwise
  *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
- *   GPU workers  gpu_workers_per_device per device, one device lock each,
- *                held only around the backend call (sp_g16_prove_device)
+ *   GPU workers  gpu_workers_per_device per device, one device token each,
+ *                held only around the backend call (sp_g16_prove_device),
+ *                handed to a call of higher priority at a pause point on
+ *                pausable backends (device.c)
  *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify
  *   notifier     runs the jobs' on_done callbacks, off the pipeline
  *
@@ -54,6 +56,7 @@ static void job_finish_locked(sp_engine *e, job *j)
 static void part_terminal_locked(sp_engine *e, part *p)
 {
     job *j = p->job;
+    sp_eng_dev_part_done_locked(e, p);
     e->live_parts--;
     if (++j->n_terminal == j->n_parts)
         job_finish_locked(e, j);
@@ -292,14 +295,32 @@ static void *synth_main(void *arg)
 
 /* ---- GPU workers ---- */
 
+/* The GPU worker whose device call runs on this thread (a backend reports
+ * its stages from the calling thread, or from threads of its own while
+ * its call is the device's only one). */
+static _Thread_local worker *tl_caller;
+
 /* A stage the backend reported (groth16/backend.h names them): one
- * DEV_STAGE line. */
+ * DEV_STAGE line, less the time the call was suspended meanwhile. */
 static void stage_done(void *ctx, const char *stage, double ms)
 {
-    worker *w = ctx;
+    device *d = ctx;
+    sp_engine *e = d->e;
+    worker *w = tl_caller && tl_caller->dev == d ? tl_caller : NULL;
+    pthread_mutex_lock(&e->mu);
+    for (int i = 0; !w && i < e->n_gpu; i++)
+        if (d->owner == &e->gpu[i])
+            w = &e->gpu[i];
+    if (w) {
+        ms -= w->paused_ms - w->stage_paused_ms;
+        w->stage_paused_ms = w->paused_ms;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (!w)
+        return;
     const part *p = w->stage_part;
-    TL(w->e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,stage=%s,ms=%.3f", p->index,
-       w->dev_index, w->dev->label, w->local, stage, ms);
+    TL(e, "DEV_STAGE", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,stage=%s,ms=%.3f", p->index,
+       w->dev_index, d->label, w->local, stage, ms);
 }
 
 /* The device call, under the device lock; then, without it, the witness
@@ -316,29 +337,27 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     o.split_msm = e->cfg.split_msm;
     o.g2_on_backend = e->cfg.g2_on_device;
     o.threads = e->cfg.finish_threads;
+    o.pause = &w->pause;
     double t0 = eng_ms(e);
-    pthread_mutex_lock(&d->lock);
+    pthread_mutex_lock(&e->mu);
+    sp_eng_dev_call_begin_locked(e, w);
+    pthread_mutex_unlock(&e->mu);
     double t1 = eng_ms(e);
     TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index,
        d->label, w->local, t1 - t0);
-    w->stage_part = p;
-    d->be->stage_hook = stage_done;
-    d->be->stage_ctx = w;
+    tl_caller = w;
     sp_status st = sp_g16_prove_device(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
                                        err);
-    d->be->stage_hook = NULL;
-    d->be->stage_ctx = NULL;
-    double t2 = eng_ms(e);
-    pthread_mutex_unlock(&d->lock);
-    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
-       d->label, w->local, t2 - t1, sp_status_str(st));
+    tl_caller = NULL;
     pthread_mutex_lock(&e->mu);
-    p->gpu_ms = t2 - t1;
-    d->lock_held_ms += t2 - t1;
+    double held = eng_ms(e) - t1 - w->paused_ms; /* the time this call had the device */
+    sp_eng_dev_call_end_locked(e, w, 1); /* the device's next partition is taken now */
+    p->gpu_ms = held;
+    d->lock_held_ms += held;
     d->calls++;
-    d->claimed = 0; /* the device's next partition is taken now */
-    pthread_cond_broadcast(&e->cv_gpu);
     pthread_mutex_unlock(&e->mu);
+    TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
+       d->label, w->local, held, sp_status_str(st));
     /* the finish's G2 scalars, made without the lock (~150 ms at 2^24) */
     if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
         sp_g16_partial_free(&p->partial);
@@ -355,10 +374,8 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
         st = gpu_call(e, w, p, err);
     trash t = {0};
     pthread_mutex_lock(&e->mu);
-    if (!called) {
-        w->dev->claimed = 0;
-        pthread_cond_broadcast(&e->cv_gpu);
-    }
+    if (!called)
+        sp_eng_dev_call_end_locked(e, w, 0);
     if (st == SP_OK) {
         p->have_partial = 1;
         sp_eng_mem_trash_witness_locked(e, p, &t); /* the partial holds what finishing needs */
@@ -377,25 +394,6 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     sp_eng_mem_dispose(e, &t);
 }
 
-/* The best queued partition whose key is attached to device dev (taken
- * off the queue), or NULL. A key attached elsewhere only is never used
- * here: the device would not know it (internal.h, circuit.dev_mask). */
-static part *gq_take_locked(sp_engine *e, int dev)
-{
-    uint64_t bit = (uint64_t)1 << dev;
-    part *best = NULL;
-    if (e->gq.n && (sp_eng_heap_top(&e->gq)->job->circ->dev_mask & bit))
-        return sp_eng_heap_pop(&e->gq); /* the usual case: every key on every device */
-    for (size_t i = 0; i < e->gq.n; i++) {
-        part *p = e->gq.a[i];
-        if ((p->job->circ->dev_mask & bit) && (!best || sp_eng_heap_before(p, best)))
-            best = p;
-    }
-    if (best)
-        sp_eng_heap_remove(&e->gq, best);
-    return best;
-}
-
 static void *gpu_main(void *arg)
 {
     worker *w = arg;
@@ -403,7 +401,7 @@ static void *gpu_main(void *arg)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         part *p = NULL;
-        while (!e->stopping && (w->dev->claimed || !(p = gq_take_locked(e, w->dev_index))))
+        while (!e->stopping && !(p = sp_eng_dev_claim_locked(e, w)))
             pthread_cond_wait(&e->cv_gpu, &e->mu);
         if (!p)
             break;
@@ -411,7 +409,6 @@ static void *gpu_main(void *arg)
         p->state = SP_PART_GPU;
         p->dev = w->dev_index;
         w->dev->busy++;
-        w->dev->claimed = 1;
         TL(e, "GPU_PICKUP", p->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d", p->index, w->dev_index,
            w->dev->label, w->local);
         pthread_mutex_unlock(&e->mu);
@@ -576,6 +573,11 @@ sp_status sp_eng_sched_start(sp_engine *e, char err[SP_ERR_LEN])
     }
     for (int i = 0; i < e->n_gpu; i++)
         e->gpu[i] = (worker){.e = e, .id = i, .dev = &e->dev[i / per], .dev_index = i / per, .local = i % per};
+    for (size_t i = 0; i < e->n_dev; i++) {
+        e->dev[i].e = e;
+        e->dev[i].be->stage_hook = stage_done; /* the engine uses its backends alone */
+        e->dev[i].be->stage_ctx = &e->dev[i];
+    }
     for (int i = 0; i < e->n_finish; i++)
         e->finish[i] = (worker){.e = e, .id = i};
     sp_status st = SP_OK;

@@ -18,15 +18,22 @@ static int cpu_threads(const sp_backend *be)
     return be->threads > 0 ? be->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
-                           const sp_ntt_domain *d, char err[SP_ERR_LEN])
+static void h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                      const sp_ntt_domain *d, const sp_pause *pause)
 {
     int nt = cpu_threads(be);
     if (pk->h_kind == SP_G16_H_SNARKJS)
-        sp_h_snarkjs(a, a, b, c, d, nt);
+        sp_h_snarkjs(a, a, b, c, d, nt, pause);
     else
-        sp_h_bellperson(a, a, b, c, d, nt);
+        sp_h_bellperson(a, a, b, c, d, nt, pause);
     sp_msm_scalars_from_fr(h, a, pk->n_h);
+}
+
+sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
+                           const sp_ntt_domain *d, char err[SP_ERR_LEN])
+{
+    (void)err;
+    h_scalars(be, h, a, b, c, pk, d, NULL);
     return SP_OK;
 }
 
@@ -37,22 +44,36 @@ static sp_status msm_status(sp_status st, const char *what, char err[SP_ERR_LEN]
     return st;
 }
 
-sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN])
+static sp_status msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN])
 {
     sp_msm_config cfg = sp_msm_config_default();
     cfg.threads = be->threads;
+    cfg.pause = pause;
     sp_status st = split ? sp_msm_g1_split_var(out, bases, s, n, &cfg) : sp_msm_g1_var(out, bases, s, n, &cfg);
     return msm_status(st, "G1", err);
+}
+
+static sp_status msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN])
+{
+    sp_msm_config cfg = sp_msm_config_default();
+    cfg.threads = be->threads;
+    cfg.pause = pause;
+    sp_status st = split ? sp_msm_g2_split_var(out, bases, s, n, &cfg) : sp_msm_g2_var(out, bases, s, n, &cfg);
+    return msm_status(st, "G2", err);
+}
+
+sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
+                        int split, char err[SP_ERR_LEN])
+{
+    return msm_g1(be, out, bases, s, n, split, NULL, err);
 }
 
 sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
                         int split, char err[SP_ERR_LEN])
 {
-    sp_msm_config cfg = sp_msm_config_default();
-    cfg.threads = be->threads;
-    sp_status st = split ? sp_msm_g2_split_var(out, bases, s, n, &cfg) : sp_msm_g2_var(out, bases, s, n, &cfg);
-    return msm_status(st, "G2", err);
+    return msm_g2(be, out, bases, s, n, split, NULL, err);
 }
 
 static double now_ms(void)
@@ -63,12 +84,13 @@ static double now_ms(void)
 }
 
 /* Reports a stage that began at t0 (ms) to the hook, when one is set, and
- * its progress units (backend.h). */
-static void stage(sp_backend *be, const char *name, double t0, uint64_t units)
+ * its progress units (backend.h); then the proof's pause point. */
+static void stage(sp_backend *be, const sp_backend_proof *in, const char *name, double t0, uint64_t units)
 {
     if (be->stage_hook)
         be->stage_hook(be->stage_ctx, name, now_ms() - t0);
     sp_progress_add(units);
+    sp_pause_point(in->pause);
 }
 
 /* The MSMs over the witness scalars ws, in the prover's order. */
@@ -79,26 +101,26 @@ static sp_status cpu_witness_msms(sp_backend *be, sp_backend_msms *out, const sp
     size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
     double t0 = now_ms();
     sp_progress_part("MSM A");
-    sp_status st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, in->split, err);
+    sp_status st = msm_g1(be, &out->a, pk->a, ws, nv, in->split, in->pause, err);
     if (st != SP_OK)
         return st;
-    stage(be, "msm_a", t0, nv);
+    stage(be, in, "msm_a", t0, nv);
     t0 = now_ms();
     sp_progress_part("MSM B1");
-    if ((st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, in->split, err)) != SP_OK)
+    if ((st = msm_g1(be, &out->b1, pk->b1, ws, nv, in->split, in->pause, err)) != SP_OK)
         return st;
-    stage(be, "msm_b1", t0, nv);
+    stage(be, in, "msm_b1", t0, nv);
     t0 = now_ms();
     sp_progress_part("MSM C");
-    if ((st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, in->split, err)) != SP_OK)
+    if ((st = msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, in->split, in->pause, err)) != SP_OK)
         return st;
-    stage(be, "msm_c", t0, nv - skip);
+    stage(be, in, "msm_c", t0, nv - skip);
     if (in->g2) {
         t0 = now_ms();
         sp_progress_part("MSM B2 (G2)");
-        if ((st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, in->split, err)) != SP_OK)
+        if ((st = msm_g2(be, &out->b2, pk->b2, ws, nv, in->split, in->pause, err)) != SP_OK)
             return st;
-        stage(be, "msm_b2", t0, SP_G16_PROGRESS_G2 * (uint64_t)nv);
+        stage(be, in, "msm_b2", t0, SP_G16_PROGRESS_G2 * (uint64_t)nv);
     }
     return SP_OK;
 }
@@ -148,7 +170,7 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
     if (st != SP_OK)
         return st;
     if (in->fill)
-        stage(be, "fill", t0, 0);
+        stage(be, in, "fill", t0, 0);
     sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
     st = SP_ERR_NOMEM;
     if (!ws || !hs) {
@@ -157,17 +179,16 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
     }
     t0 = now_ms();
     sp_msm_scalars_from_fr_par(ws, in->w, nv, be->threads);
-    stage(be, "scalars", t0, 0);
+    stage(be, in, "scalars", t0, 0);
     t0 = now_ms();
     sp_progress_part("H step");
-    if ((st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, d, err)) != SP_OK)
-        goto out;
-    stage(be, "h", t0, pk->domain_size / 2);
+    h_scalars(be, hs, in->a, in->b, in->c, pk, d, in->pause);
+    stage(be, in, "h", t0, pk->domain_size / 2);
     t0 = now_ms();
     sp_progress_part("MSM H");
-    if ((st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 0, err)) != SP_OK)
+    if ((st = msm_g1(be, &out->h, pk->h, hs, pk->n_h, 0, in->pause, err)) != SP_OK)
         goto out;
-    stage(be, "msm_h", t0, pk->n_h);
+    stage(be, in, "msm_h", t0, pk->n_h);
     st = cpu_witness_msms(be, out, in, ws, err);
 out:
     free(ws);
@@ -201,6 +222,8 @@ static sp_status cpu_open_named(sp_backend **be, const char *name, int threads)
     memcpy(b + 1, name, nl);
     b->name = (const char *)(b + 1);
     b->threads = threads;
+    b->pausable = 1;
+    b->host_cores = 1;
     b->prove = cpu_prove;
     b->key_attach = cpu_key_attach;
     b->key_detach = cpu_key_detach;

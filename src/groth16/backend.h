@@ -59,6 +59,12 @@ typedef struct {
      * error with err filled, which prove then returns. */
     sp_status (*fill)(void *fill_ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN]);
     void *fill_ctx;
+    /* Suspension (optional; only a backend with `pausable` set uses it):
+     * NULL, or the pause point (util/par.h) the backend calls between its
+     * stages and inside its H step and MSMs, so that whoever made the call
+     * can hold the proof there while another uses the device. The proof
+     * keeps its memory meanwhile. */
+    const sp_pause *pause;
 } sp_backend_proof;
 
 /*
@@ -94,6 +100,13 @@ struct sp_backend {
     const char *name; /* "cpu", "cuda:0", ... */
     void *impl;       /* the implementation's state */
     int threads;      /* host threads the backend may use (0 = all cores) */
+    /* 1: prove calls in->pause, and a second prove may run on this backend
+     * while the first is held there (the CPU backend); 0: prove never
+     * pauses (the CUDA backend, whose device work is serialised). */
+    int pausable;
+    /* 1: prove computes on the host's cores (cpu), which the rest of a
+     * proof (the finish) needs too. */
+    int host_cores;
     /*
      * One proof's device half in one call: the witness goes to the device
      * once, the H step and the MSMs (A, B1, C, H, and B2 when in->g2) run

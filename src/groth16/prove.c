@@ -17,7 +17,7 @@ uint64_t sp_g16_prove_progress_units(const sp_g16_pk *pk) { return device_units(
 
 sp_g16_prove_opts sp_g16_prove_opts_default(void)
 {
-    sp_g16_prove_opts o = {0, 1, NULL, 1, NULL, NULL, NULL, NULL};
+    sp_g16_prove_opts o = {0, 1, NULL, 1, NULL, NULL, NULL, NULL, NULL};
     return o;
 }
 
@@ -87,7 +87,7 @@ static sp_status device_on(sp_g16_partial *part, const sp_g16_pk *pk, const sp_f
                            const sp_ntt_domain *d, sp_backend *be, const sp_g16_prove_opts *o, char err[SP_ERR_LEN])
 {
     const sp_backend_proof in = {pk, o->fill ? NULL : d, w, a, b, c, o->split_msm, o->g2_on_backend, o->fill,
-                                 o->fill_ctx};
+                                 o->fill_ctx, o->pause};
     sp_backend_msms m;
     uint64_t before = sp_progress_done(), units = device_units(pk, in.g2);
     sp_progress_part("device call");

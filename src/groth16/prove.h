@@ -37,10 +37,12 @@ typedef struct {
      * their making with the witness MSMs. NULL: ready at the call. */
     sp_status (*fill)(void *fill_ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN]);
     void *fill_ctx;
+    /* The backend call's pause point (sp_backend_proof's pause), or NULL. */
+    const sp_pause *pause;
 } sp_g16_prove_opts;
 
 /* Returns threads 0, split_msm 1, no backend (CPU), g2_on_backend 1,
- * fresh r and s, no fill. */
+ * fresh r and s, no fill, no pause point. */
 sp_g16_prove_opts sp_g16_prove_opts_default(void);
 
 /*

@@ -24,7 +24,7 @@ const uint64_t SP_MSM_HALF_R[4] = {0x7fffffff80000000ULL, 0xa9ded2017fff2dffULL,
 
 sp_msm_config sp_msm_config_default(void)
 {
-    sp_msm_config c = {0, 0, SP_MSM_ACCUM_AUTO, 0};
+    sp_msm_config c = {0, 0, SP_MSM_ACCUM_AUTO, 0, NULL};
     return c;
 }
 

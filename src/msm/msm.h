@@ -33,6 +33,7 @@
 #include "snarkpipe.h"
 #include "curve/curve.h"
 #include "field/field.h"
+#include "util/par.h"
 
 /* A scalar as the MSM takes it: the canonical value (NOT Montgomery form)
  * as little-endian 64-bit limbs, < r. .wtns files and the H coefficients
@@ -59,9 +60,13 @@ typedef struct {
     int threads;     /* 0 = all online cores; else 1 .. (capped at SP_MSM_MAX_THREADS) */
     int accum;       /* SP_MSM_ACCUM_* */
     int no_endo;     /* 0: the endomorphism split where it fits (below); 1: never (measurement) */
+    /* NULL, or called every few thousand points by each worker (util/par.h):
+     * the MSM may be suspended there, and keeps its scratch meanwhile. */
+    const sp_pause *pause;
 } sp_msm_config;
 
-/* Returns {0, 0, SP_MSM_ACCUM_AUTO, 0}: everything chosen automatically. */
+/* Returns {0, 0, SP_MSM_ACCUM_AUTO, 0, NULL}: everything chosen
+ * automatically, no pause points. */
 sp_msm_config sp_msm_config_default(void);
 
 /*

@@ -481,6 +481,7 @@ typedef struct {
     ws_t *ws;
     JAC *part; /* one result per task: window j, chunk k at j * chunks + k */
     endo_t e;  /* mag NULL: no split */
+    const sp_pause *pause;
 } pip_ctx;
 
 static void endo_part(sp_par *par, int tid, void *vctx)
@@ -490,6 +491,8 @@ static void endo_part(sp_par *par, int tid, void *vctx)
     size_t lo, hi;
     sp_par_range(&lo, &hi, x->n, tid, par->nthreads);
     for (size_t i = lo; i < hi; i++) {
+        if (((i - lo) & 4095) == 0)
+            sp_pause_point(x->pause);
         size_t pi = x->idx ? x->idx[i] : i;
         const AFF *p = &x->bases[pi];
         uint64_t *m1 = x->e.mag[2 * i], *m2 = x->e.mag[2 * i + 1];
@@ -548,6 +551,8 @@ static void pip_task(void *vctx, int tid, size_t task)
     size_t lo, hi;
     sp_msm_range(&lo, &hi, x->n, task % pl->chunks, pl->chunks);
     for (size_t i = lo; i < hi; i++) {
+        if (((i - lo) & 4095) == 0)
+            sp_pause_point(x->pause);
         const AFF *p = &x->bases[x->idx ? x->idx[i] : i];
         uint64_t s[4] = {0, 0, 0, 0};
         if (x->e.mag) { /* the split: the base by |k1|, its partner by |k2| */
@@ -600,7 +605,7 @@ static sp_status pippenger(JAC *out, const AFF *bases, const sp_scalar *scalars,
     if (st != SP_OK)
         return st;
     size_t tasks = (size_t)pl.windows * pl.chunks;
-    pip_ctx x = {bases, scalars, idx, n, &pl, NULL, malloc(tasks * sizeof(JAC)), {NULL, NULL, NULL}};
+    pip_ctx x = {bases, scalars, idx, n, &pl, NULL, malloc(tasks * sizeof(JAC)), {NULL, NULL, NULL}, cfg->pause};
     x.ws = ws_alloc(pl.threads, (size_t)1 << (pl.c - 1), pl.affine, pl.batch);
     if (!x.part || !x.ws || (endo && !endo_make(&x, sp_msm_threads(cfg)))) {
         st = SP_ERR_NOMEM;
@@ -633,6 +638,7 @@ typedef struct {
     uint32_t acc_n; /* independent accumulators per part */
     ws_t *ws;
     JAC *part;
+    const sp_pause *pause;
 } ones_ctx;
 
 /* Point t of a part goes to accumulator t mod acc_n: with acc_n queued
@@ -645,6 +651,8 @@ static void ones_task(void *vctx, int tid, size_t k)
     uint32_t b = 0;
     sp_msm_range(&lo, &hi, x->n, k, x->parts);
     for (size_t i = lo; i < hi; i++) {
+        if (((i - lo) & 4095) == 0)
+            sp_pause_point(x->pause);
         const AFF *p = &x->bases[x->idx[i]];
         if (aff_is_inf_var(p))
             continue;
@@ -690,7 +698,7 @@ static sp_status ones_sum(JAC *out, const AFF *bases, const size_t *idx, size_t 
             ws_release(ws, nthr);
         return SP_ERR_NOMEM;
     }
-    ones_ctx x = {bases, idx, n, parts, (uint32_t)acc_n, ws, part};
+    ones_ctx x = {bases, idx, n, parts, (uint32_t)acc_n, ws, part, cfg->pause};
     sp_par_tasks(nthr, parts, ones_task, &x);
     for (size_t k = 0; k < parts; k++)
         CV(jac_add_var)(out, out, &part[k]);

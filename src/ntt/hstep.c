@@ -40,20 +40,30 @@ static void pointwise(sp_fr *h, const sp_fr *a, const sp_fr *b, const sp_fr *c, 
     sp_par_run(sp_par_threads_for(nthreads, n, SP_H_GRAIN), pointwise_worker, &job);
 }
 
-void sp_h_snarkjs(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads)
+/* a, b, c to the coset g, with a pause point before each */
+static void to_coset(sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, const sp_fr *g, int nthreads,
+                     const sp_pause *pause)
 {
-    sp_ntt_evals_to_coset(d, a, &d->omega_2n, nthreads);
-    sp_ntt_evals_to_coset(d, b, &d->omega_2n, nthreads);
-    sp_ntt_evals_to_coset(d, c, &d->omega_2n, nthreads);
+    sp_fr *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        sp_pause_point(pause);
+        sp_ntt_evals_to_coset(d, v[k], g, nthreads);
+    }
+    sp_pause_point(pause);
+}
+
+void sp_h_snarkjs(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads,
+                  const sp_pause *pause)
+{
+    to_coset(a, b, c, d, &d->omega_2n, nthreads, pause);
     pointwise(h, a, b, c, d->n, NULL, nthreads);
 }
 
-void sp_h_bellperson(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads)
+void sp_h_bellperson(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads,
+                     const sp_pause *pause)
 {
     const sp_fr *g = &d->gen;
-    sp_ntt_evals_to_coset(d, a, g, nthreads);
-    sp_ntt_evals_to_coset(d, b, g, nthreads);
-    sp_ntt_evals_to_coset(d, c, g, nthreads);
+    to_coset(a, b, c, d, g, nthreads, pause);
     /* Z(g * omega^j) = g^n * omega^(jn) - 1 = g^n - 1 for every j */
     sp_fr z_inv, one;
     uint64_t e = d->n;
@@ -62,5 +72,6 @@ void sp_h_bellperson(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain
     sp_fr_sub(&z_inv, &z_inv, &one);
     sp_fr_inv(&z_inv, &z_inv);
     pointwise(h, a, b, c, d->n, &z_inv, nthreads);
+    sp_pause_point(pause);
     sp_ntt_coset_inverse(d, h, g, nthreads);
 }

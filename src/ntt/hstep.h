@@ -4,13 +4,15 @@
  * multiplication. The two ecosystems bake H into their keys differently,
  * so each has its own function (docs/algorithms.md §2). Both overwrite
  * a, b, c (they are the scratch space) and run every transform and
- * pointwise pass on nthreads threads.
+ * pointwise pass on nthreads threads; pause (NULL: none) is a pause point
+ * between the transforms (util/par.h).
  */
 #ifndef SP_NTT_HSTEP_H
 #define SP_NTT_HSTEP_H
 
 #include "field/field.h"
 #include "ntt/ntt.h"
+#include "util/par.h"
 
 /*
  * snarkjs / circom zkeys (H bases = odd 2n-point Lagrange basis / delta).
@@ -19,7 +21,8 @@
  * On output: h[j] = A(x_j) * B(x_j) - C(x_j) with x_j = omega_2n * omega^j
  *   (the odd 2n-th roots); no division by Z. h may alias a, b or c.
  */
-void sp_h_snarkjs(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads);
+void sp_h_snarkjs(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads,
+                  const sp_pause *pause);
 
 /*
  * bellperson / bellman parameters (H bases = tau^i * Z(tau) / delta).
@@ -31,6 +34,7 @@ void sp_h_snarkjs(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d
  *   and h[n-1] = 0: the MSM uses h[0..n-2] (bellperson's n-1 bases).
  *   h may alias a, b or c.
  */
-void sp_h_bellperson(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads);
+void sp_h_bellperson(sp_fr *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_ntt_domain *d, int nthreads,
+                     const sp_pause *pause);
 
 #endif

@@ -57,4 +57,23 @@ typedef void (*sp_par_task_fn)(void *ctx, int tid, size_t task);
  */
 void sp_par_tasks(int threads, size_t ntasks, sp_par_task_fn fn, void *ctx);
 
+/*
+ * A pause point for long parallel work that another, more urgent job may
+ * need to interrupt (the engine suspends a proof so that a higher-priority
+ * one takes the device). Work that accepts one calls sp_pause_point at
+ * places where it holds nothing another computation could need, from any
+ * of its threads, several at once. fn returns when the work may go on: at
+ * once, or after the interruption ended.
+ */
+typedef struct {
+    void (*fn)(void *ctx);
+    void *ctx;
+} sp_pause;
+
+static inline void sp_pause_point(const sp_pause *p)
+{
+    if (p && p->fn)
+        p->fn(p->ctx);
+}
+
 #endif

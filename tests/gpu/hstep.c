@@ -100,9 +100,9 @@ static void check_h(chk_env *env, unsigned log_n, int bellperson, sp_fr *dev)
             sp_fr_mul(&in[2 * n + i], &in[i], &in[n + i]);
     memcpy(ref, in, 3 * bytes);
     if (bellperson)
-        sp_h_bellperson(ref, ref, ref + n, ref + 2 * n, cd, env->threads);
+        sp_h_bellperson(ref, ref, ref + n, ref + 2 * n, cd, env->threads, NULL);
     else
-        sp_h_snarkjs(ref, ref, ref + n, ref + 2 * n, cd, env->threads);
+        sp_h_snarkjs(ref, ref, ref + n, ref + 2 * n, cd, env->threads, NULL);
     sp_msm_scalars_from_fr(want, ref, n);
     memset(got, 0xa5, n * sizeof *got);
     if (!chk_ok(env, sp_cuda_copy(env->cu, dev, in, 3 * bytes), "H upload") ||
@@ -185,7 +185,7 @@ static sp_status prove_copy(sp_backend *be, sp_backend_msms *m, const sp_g16_pk 
     if (!abc)
         return SP_ERR_NOMEM;
     sp_test_fill f = {v->abc, abc, v->n, d, 0, 0, 0};
-    sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, split, g2, NULL, NULL};
+    sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, split, g2, NULL, NULL, NULL};
     if (filled) {
         memset(abc, 0xa5, 3 * v->n * sizeof *abc);
         in.d = NULL;
@@ -262,7 +262,7 @@ static void check_fill_fails(chk_env *env, sp_backend *be, const sp_g16_pk *pk, 
         return;
     }
     sp_test_fill f = {v->abc, abc, v->n, NULL, 1, 0, 0};
-    sp_backend_proof in = {pk, NULL, v->w, abc, abc + v->n, abc + 2 * v->n, 1, 1, sp_test_fill_copy, &f};
+    sp_backend_proof in = {pk, NULL, v->w, abc, abc + v->n, abc + 2 * v->n, 1, 1, sp_test_fill_copy, &f, NULL};
     sp_backend_msms m;
     sp_status st = be->prove(be, &m, &in, err);
     CHECKF(st == SP_TEST_FILL_ERR && strstr(err, SP_TEST_FILL_MSG) && f.calls == 1,

@@ -3,7 +3,9 @@
  * concurrent jobs with random cancels; a bad witness fails only its job;
  * the budget is never exceeded and jobs wait rather than fail; the a, b, c
  * pool grows only while no partition waits for a device; priority;
- * shutdown with work in flight; API errors and limits.
+ * preemption of a device call by a job of higher priority (and none on a
+ * backend that cannot pause); shutdown with work in flight; API errors
+ * and limits.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -530,6 +532,159 @@ static void test_warm_resident(void)
 
 /* Shutdown with work queued and running: every callback runs, nothing
  * leaks (ASan), owned witnesses are freed by the engine. */
+/* ---- preemption ----
+ * Through a CPU backend whose first device call (the low-priority job's)
+ * holds at its first pause point until the urgent job's partition is
+ * ready, then keeps passing through the engine's pause point until the
+ * urgent call has started (so the urgent call can only start there if the
+ * engine suspends the first one), with a 60 s bound. "gated-nopause" is
+ * the same backend declared not pausable: the engine must then never give
+ * its device to a second call before the first returns. */
+static sp_status (*gate_cpu_prove)(sp_backend *, sp_backend_msms *, const sp_backend_proof *, char *);
+static atomic_int gate_calls, gate_low_in, gate_high_ready, gate_high_started, gate_low_done, gate_open;
+static atomic_int gate_low_done_first; /* the first call had returned when the second began */
+static const sp_pause *gate_orig;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Waits until *flag is set, for at most 60 s; returns it. */
+static int gate_wait(atomic_int *flag)
+{
+    for (double dl = mono_s() + 60; !atomic_load(flag) && mono_s() < dl;)
+        usleep(1000);
+    return atomic_load(flag);
+}
+
+static void gate_pause(void *ctx)
+{
+    (void)ctx;
+    if (!atomic_load(&gate_open)) {
+        gate_wait(&gate_high_ready);
+        for (double dl = mono_s() + 60; !atomic_load(&gate_high_started) && mono_s() < dl;) {
+            sp_pause_point(gate_orig);
+            usleep(1000);
+        }
+        atomic_store(&gate_open, 1);
+    }
+    sp_pause_point(gate_orig);
+}
+
+static sp_status gate_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_proof *in, char err[SP_ERR_LEN])
+{
+    static const sp_pause gate = {gate_pause, NULL};
+    if (atomic_fetch_add(&gate_calls, 1) != 0) {
+        atomic_store(&gate_low_done_first, atomic_load(&gate_low_done));
+        atomic_store(&gate_high_started, 1);
+        return gate_cpu_prove(be, out, in, err);
+    }
+    sp_backend_proof mine = *in;
+    gate_orig = in->pause;
+    mine.pause = be->pausable ? &gate : NULL;
+    atomic_store(&gate_low_in, 1);
+    if (!be->pausable) /* no pause points: hold here until the urgent partition is ready */
+        gate_wait(&gate_high_ready);
+    sp_status st = gate_cpu_prove(be, out, &mine, err);
+    atomic_store(&gate_low_done, 1);
+    return st;
+}
+
+static sp_status gate_open_be(sp_backend **be, const char *name, int threads, char err[SP_ERR_LEN])
+{
+    sp_status st = sp_backend_cpu_open(be, threads);
+    if (st != SP_OK)
+        return snprintf(err, SP_ERR_LEN, "no cpu backend"), st;
+    gate_cpu_prove = (*be)->prove;
+    (*be)->prove = gate_prove;
+    (*be)->pausable = strcmp(name, "gated-nopause") != 0;
+    return SP_OK;
+}
+
+/* The state of the first partition of the job with request id rid
+ * (SP_PART_QUEUED when not found). */
+static sp_engine_part_state first_part_state(sp_engine *e, const char *rid)
+{
+    sp_engine_status st;
+    sp_engine_part_state s = SP_PART_QUEUED;
+    if (sp_engine_status_get(e, &st) != SP_OK)
+        return s;
+    for (size_t i = 0; i < st.n_jobs; i++)
+        if (!strcmp(st.jobs[i].request_id, rid))
+            s = st.jobs[i].parts[0].state;
+    sp_engine_status_free(&st);
+    return s;
+}
+
+/* How many TIMELINE lines of the file have event ev and job jN. */
+static int tl_count(const char *path, const char *ev, uint64_t job)
+{
+    char want[64], line[512];
+    snprintf(want, sizeof want, ",%s,j%llu,", ev, (unsigned long long)job);
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += strstr(line, want) != NULL;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static void test_preempt(int pausable)
+{
+    static const sp_backend_provider gated = {"gated", NULL, gate_open_be, NULL};
+    static const sp_backend_provider gated_nopause = {"gated-nopause", NULL, gate_open_be, NULL};
+    sp_backend_register(pausable ? &gated : &gated_nopause);
+    atomic_store(&gate_calls, 0), atomic_store(&gate_low_in, 0), atomic_store(&gate_high_ready, 0);
+    atomic_store(&gate_high_started, 0), atomic_store(&gate_low_done, 0), atomic_store(&gate_open, 0);
+    atomic_store(&gate_low_done_first, 0);
+    char tl[] = "/tmp/sp_test_preempt_XXXXXX";
+    int fd = mkstemp(tl);
+    CHECK(fd >= 0);
+    close(fd);
+    sp_engine_config cfg = fx_config();
+    cfg.backends = pausable ? "gated" : "gated-nopause";
+    cfg.gpu_workers_per_device = 2;
+    cfg.timeline_path = tl;
+    sp_engine *e = start(&cfg);
+    tjob lo, hi;
+    tjob_make(&lo, &C1, 1);
+    tjob_make(&hi, &C1, 1);
+    CHECK(submit(e, &lo, "c1", 0, NULL, 0) == SP_OK);
+    CHECK(gate_wait(&gate_low_in));
+    CHECK(submit(e, &hi, "c1", 7, "urgent", 0) == SP_OK);
+    for (double dl = mono_s() + 60; first_part_state(e, "urgent") < SP_PART_SYNTH_DONE && mono_s() < dl;)
+        usleep(1000);
+    atomic_store(&gate_high_ready, 1);
+    sp_engine_result rl, rh;
+    CHECK(sp_engine_await(e, lo.job, AWAIT_MS, &rl) == 1);
+    CHECK(sp_engine_await(e, hi.job, AWAIT_MS, &rh) == 1);
+    check_proofs(&C1, &rl, lo.w, 1, pausable ? "preempted" : "not preempted");
+    check_proofs(&C1, &rh, hi.w, 1, pausable ? "preempting" : "urgent, after the call");
+    uint64_t sl = rl.job_seq, sh = rh.job_seq;
+    if (pausable) {
+        CHECK(!atomic_load(&gate_low_done_first));
+        CHECKF(rh.done_ms < rl.done_ms, "urgent job done at %.1f ms, the preempted one at %.1f", rh.done_ms,
+               rl.done_ms);
+        CHECK(tl_count(tl, "PREEMPT", sh) == 1 && tl_count(tl, "DEV_PAUSE", sl) == 1 &&
+              tl_count(tl, "DEV_RESUME", sl) == 1);
+    } else {
+        CHECK(atomic_load(&gate_low_done_first)); /* the urgent call began only after the first returned */
+        CHECK(tl_count(tl, "PREEMPT", sh) == 0 && tl_count(tl, "DEV_PAUSE", sl) == 0);
+    }
+    sp_engine_job_release(e, lo.job);
+    sp_engine_job_release(e, hi.job);
+    check_idle(e, "preempt");
+    sp_engine_destroy(e);
+    CHECK(tl_count(tl, "GPU_END", sl) == 1 && tl_count(tl, "GPU_END", sh) == 1);
+    unlink(tl);
+    tjob_free(&lo);
+    tjob_free(&hi);
+}
+
 static void test_shutdown(void)
 {
     for (int v = 0; v < 2; v++) {
@@ -620,6 +775,8 @@ int main(void)
     test_bad_witness();
     test_budget();
     test_priority();
+    test_preempt(1);
+    test_preempt(0);
     test_pool_growth();
     test_warm_resident();
     int rounds = sp_test_iters(3);

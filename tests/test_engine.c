@@ -633,7 +633,10 @@ static int tl_count(const char *path, const char *ev, uint64_t job)
     return n;
 }
 
-static void test_preempt(int pausable)
+/* How the urgent job of test_preempt ends. */
+enum { URGENT_OK, URGENT_CANCELLED, URGENT_FAILS };
+
+static void test_preempt(int pausable, int urgent)
 {
     static const sp_backend_provider gated = {"gated", NULL, gate_open_be, NULL};
     static const sp_backend_provider gated_nopause = {"gated-nopause", NULL, gate_open_be, NULL};
@@ -653,22 +656,34 @@ static void test_preempt(int pausable)
     tjob lo, hi;
     tjob_make(&lo, &C1, 1);
     tjob_make(&hi, &C1, 1);
+    if (urgent == URGENT_FAILS) { /* proved from the key alone: only the finish's verification sees it */
+        sp_fr *bad = fx_bad_witness(&C1, hi.w[0]);
+        free(hi.w[0]);
+        hi.w[0] = bad;
+    }
     CHECK(submit(e, &lo, "c1", 0, NULL, 0) == SP_OK);
     CHECK(gate_wait(&gate_low_in));
-    CHECK(submit(e, &hi, "c1", 7, "urgent", 0) == SP_OK);
+    CHECK(submit(e, &hi, urgent == URGENT_FAILS ? "c1-key" : "c1", 7, "urgent", 0) == SP_OK);
     for (double dl = mono_s() + 60; first_part_state(e, "urgent") < SP_PART_SYNTH_DONE && mono_s() < dl;)
         usleep(1000);
     atomic_store(&gate_high_ready, 1);
+    if (urgent == URGENT_CANCELLED && gate_wait(&gate_high_started))
+        sp_engine_cancel(e, hi.job); /* while the first call is suspended */
     sp_engine_result rl, rh;
     CHECK(sp_engine_await(e, lo.job, AWAIT_MS, &rl) == 1);
     CHECK(sp_engine_await(e, hi.job, AWAIT_MS, &rh) == 1);
     check_proofs(&C1, &rl, lo.w, 1, pausable ? "preempted" : "not preempted");
-    check_proofs(&C1, &rh, hi.w, 1, pausable ? "preempting" : "urgent, after the call");
+    if (urgent == URGENT_OK)
+        check_proofs(&C1, &rh, hi.w, 1, pausable ? "preempting" : "urgent, after the call");
+    else
+        CHECKF(rh.status == (urgent == URGENT_CANCELLED ? SP_ERR_CANCELLED : SP_ERR_UNSATISFIED) ||
+                   (urgent == URGENT_CANCELLED && rh.status == SP_OK),
+               "urgent job: %s (%s)", sp_status_str(rh.status), rh.err);
     uint64_t sl = rl.job_seq, sh = rh.job_seq;
     if (pausable) {
         CHECK(!atomic_load(&gate_low_done_first));
-        CHECKF(rh.done_ms < rl.done_ms, "urgent job done at %.1f ms, the preempted one at %.1f", rh.done_ms,
-               rl.done_ms);
+        CHECKF(urgent != URGENT_OK || rh.done_ms < rl.done_ms, "urgent job done at %.1f ms, the preempted one at %.1f",
+               rh.done_ms, rl.done_ms);
         CHECK(tl_count(tl, "PREEMPT", sh) == 1 && tl_count(tl, "DEV_PAUSE", sl) == 1 &&
               tl_count(tl, "DEV_RESUME", sl) == 1);
     } else {
@@ -775,8 +790,10 @@ int main(void)
     test_bad_witness();
     test_budget();
     test_priority();
-    test_preempt(1);
-    test_preempt(0);
+    test_preempt(1, URGENT_OK);
+    test_preempt(1, URGENT_CANCELLED);
+    test_preempt(1, URGENT_FAILS);
+    test_preempt(0, URGENT_OK);
     test_pool_growth();
     test_warm_resident();
     int rounds = sp_test_iters(3);

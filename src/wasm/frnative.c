@@ -679,6 +679,21 @@ static int n_is_true(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *r
     return 0;
 }
 
+/* The operands x, y of a comparison: 1 when both are short (compared as
+ * such); else 0, after a short one beside a long one became long normal
+ * in place, as the module does. */
+static int both_short(const sp_fn_field *f, uint8_t *x, uint8_t *y)
+{
+    if (!(x[7] & 0x80) && !(y[7] & 0x80))
+        return 1;
+    uint8_t *s = (x[7] & 0x80) ? y : x;
+    if (!(s[7] & 0x80)) {
+        s2l(f, s + 8, short_of(s));
+        set_type(s, 0x80000000u);
+    }
+    return 0;
+}
+
 /* Fr_eqR(A, B): a short operand beside a long one becomes long normal in
  * place, a Montgomery one beside a normal one normal, as the module does. */
 static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
@@ -688,17 +703,12 @@ static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     uint8_t *x = at(in, a[0], el), *y = at(in, a[1], el);
     if (!x || !y)
         return 1;
-    if (!(x[7] & 0x80) && !(y[7] & 0x80)) {
+    if (both_short(f, x, y)) {
         *ret = short_of(x) == short_of(y);
         return 0;
     }
-    uint8_t *s = (x[7] & 0x80) ? y : x;
-    if (!(s[7] & 0x80)) {
-        s2l(f, s + 8, short_of(s));
-        set_type(s, 0x80000000u);
-    }
-    if ((x[7] & 0x40) != (y[7] & 0x40))
-        to_normal(in, f, (uint32_t)((x[7] & 0x40) ? a[0] : a[1]));
+    if ((x[7] & 0x40) != (y[7] & 0x40) && to_normal(in, f, (uint32_t)((x[7] & 0x40) ? a[0] : a[1])))
+        return 1;
     *ret = !memcmp(x + 8, y + 8, 8u * f->n);
     return 0;
 }
@@ -713,14 +723,9 @@ static int n_gt_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     uint8_t *x = at(in, a[0], el), *y = at(in, a[1], el);
     if (!x || !y)
         return 1;
-    if (!(x[7] & 0x80) && !(y[7] & 0x80)) {
+    if (both_short(f, x, y)) {
         *ret = short_of(x) > short_of(y);
         return 0;
-    }
-    uint8_t *s = (x[7] & 0x80) ? y : x;
-    if (!(s[7] & 0x80)) {
-        s2l(f, s + 8, short_of(s));
-        set_type(s, 0x80000000u);
     }
     if (to_normal(in, f, (uint32_t)a[0]) || to_normal(in, f, (uint32_t)a[1]))
         return 1;

@@ -692,6 +692,12 @@ static void test_preempt(int pausable, int urgent)
     }
     sp_engine_job_release(e, lo.job);
     sp_engine_job_release(e, hi.job);
+    sp_engine_status st;
+    CHECK(sp_engine_status_get(e, &st) == SP_OK);
+    CHECKF(st.n_devices == 1 && st.devices[0].preemptions == (uint64_t)pausable && st.devices[0].partitions == 2,
+           "device status: %llu preemptions, %llu calls", (unsigned long long)st.devices[0].preemptions,
+           (unsigned long long)st.devices[0].partitions);
+    sp_engine_status_free(&st);
     check_idle(e, "preempt");
     sp_engine_destroy(e);
     CHECK(tl_count(tl, "GPU_END", sl) == 1 && tl_count(tl, "GPU_END", sh) == 1);

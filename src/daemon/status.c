@@ -80,6 +80,7 @@ static void devices_json(sp_json_writer *w, const sp_engine_status *st)
         sp_jw_key(w, "busy_ratio");
         sp_jw_double(w, st->uptime_ms > 0 ? dv->lock_held_ms / st->uptime_ms : 0);
         kv_u64(w, "partitions", dv->partitions);
+        kv_u64(w, "preemptions", dv->preemptions);
         kv_u64(w, "keys", dv->keys);
         if (dv->memory_known) { /* GPU backends; null for the CPU */
             kv_u64(w, "vram_resident_bytes", dv->resident_bytes);
@@ -270,6 +271,11 @@ void sp_dmn_api_metrics(sp_dmn *d, dreq *r)
     for (size_t i = 0; i < st.n_devices; i++)
         sp_buf_printf(&b, &len, &cap, "snarkpipe_device_partitions_total{device=\"%s\"} %llu\n", st.devices[i].name,
                       (unsigned long long)st.devices[i].partitions);
+    sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_device_preemptions_total Device calls suspended for a job of "
+                  "higher priority.\n# TYPE snarkpipe_device_preemptions_total counter\n");
+    for (size_t i = 0; i < st.n_devices; i++)
+        sp_buf_printf(&b, &len, &cap, "snarkpipe_device_preemptions_total{device=\"%s\"} %llu\n", st.devices[i].name,
+                      (unsigned long long)st.devices[i].preemptions);
     GAUGE("snarkpipe_memory_budget_bytes", "The engine's byte budget.", "%zu\n", st.budget_total);
     GAUGE("snarkpipe_memory_used_bytes", "Bytes of the budget in use.", "%zu\n", st.budget_used);
     GAUGE("snarkpipe_memory_high_water_bytes", "Most bytes of the budget ever in use.", "%zu\n", st.budget_high_water);

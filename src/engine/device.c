@@ -53,6 +53,7 @@ static void dev_pause(void *ctx)
     if (d->owner == w && d->preemptor && d->preemptor != w) {
         d->owner = NULL;
         d->suspended = w;
+        d->preemptions++;
         w->pause_t0 = eng_ms(e);
         TL(e, "DEV_PAUSE", w->stage_part->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,for=j%llu",
            w->stage_part->index, w->dev_index, d->label, w->local,

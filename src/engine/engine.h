@@ -301,6 +301,7 @@ typedef struct {
     int busy;                /* workers holding a partition */
     double lock_held_ms;     /* total time the device lock was held */
     uint64_t partitions;     /* device calls made */
+    uint64_t preemptions;    /* calls suspended for one of higher priority (pausable backends) */
     int memory_known;        /* 0 for backends without device memory (cpu) */
     size_t resident_bytes;   /* device memory held for attached keys */
     size_t free_bytes;       /* device memory free now (under SP_CUDA_MEM_LIMIT, if set) */

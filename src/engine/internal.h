@@ -131,6 +131,7 @@ typedef struct {
                               or detach), or NULL: free */
     double lock_held_ms;   /* under mu */
     uint64_t calls;        /* under mu */
+    uint64_t preemptions;  /* under mu: calls suspended at a pause point */
     int busy;              /* under mu */
     int claimed;           /* under mu: partitions taken for this device whose call has not ended (0,
                               1, or 2 with a preemptor); a worker takes one only at 0 (or to preempt),

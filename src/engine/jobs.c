@@ -304,6 +304,7 @@ static void snapshot_engine_locked(sp_engine *e, sp_engine_status *st)
         d->busy = e->dev[i].busy;
         d->lock_held_ms = e->dev[i].lock_held_ms;
         d->partitions = e->dev[i].calls;
+        d->preemptions = e->dev[i].preemptions;
     }
 }
 

@@ -378,6 +378,33 @@ static void check_stat(const sp_waterfall *wf, const char *name, size_t n, doubl
            s ? s->max : 0);
 }
 
+/* A call suspended for 25 ms by one of higher priority (DEV_PAUSE /
+ * DEV_RESUME): its gpu time is its token time, 50 - 25 ms. */
+static const char *const HAND_PREEMPT =
+    "TIMELINE,0.000,JOB_SUBMIT,j1,partitions=1,priority=0,circuit=c,request=-\n"
+    "TIMELINE,0.000,GPU_PICKUP,j1,partition=0,gpu=0,worker=0\n"
+    "TIMELINE,0.000,GPU_START,j1,partition=0,gpu=0,worker=0,lock_wait_ms=0\n"
+    "TIMELINE,5.000,JOB_SUBMIT,j2,partitions=1,priority=9,circuit=c,request=-\n"
+    "TIMELINE,8.000,PREEMPT,j2,partition=0,gpu=0,dev=cpu,worker=1,running=j1\n"
+    "TIMELINE,8.000,GPU_PICKUP,j2,partition=0,gpu=0,worker=1\n"
+    "TIMELINE,10.000,DEV_PAUSE,j1,partition=0,gpu=0,dev=cpu,worker=0,for=j2\n"
+    "TIMELINE,10.000,GPU_START,j2,partition=0,gpu=0,worker=1,lock_wait_ms=2\n"
+    "TIMELINE,30.000,GPU_END,j2,partition=0,gpu=0,worker=1,gpu_ms=20,status=ok\n"
+    "TIMELINE,35.000,DEV_RESUME,j1,partition=0,gpu=0,dev=cpu,worker=0,paused_ms=25.000\n"
+    "TIMELINE,50.000,GPU_END,j1,partition=0,gpu=0,worker=0,gpu_ms=25,status=ok\n";
+
+static void test_waterfall_preempt(void)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_waterfall wf;
+    FILE *f = fmemopen((void *)HAND_PREEMPT, strlen(HAND_PREEMPT), "r");
+    CHECKF(sp_waterfall_parse(&wf, f, err) == SP_OK, "%s", err);
+    fclose(f);
+    check_stat(&wf, "gpu", 2, 22.5, 20, 25, 25);
+    CHECK(wf.n_gpus == 1 && near(wf.gpus[0].busy_ms, 50)); /* the union of the two calls' spans */
+    sp_waterfall_free(&wf);
+}
+
 static void test_waterfall_hand(void)
 {
     char err[SP_ERR_LEN] = "";
@@ -512,6 +539,7 @@ int main(void)
     test_freer();
     test_xml_checker();
     test_waterfall_hand();
+    test_waterfall_preempt();
     fx_circuit c;
     fx_make(&c, 300, 1, SP_G16_H_SNARKJS, sp_rng_u64(&rng));
     test_chunked(&c);

@@ -12,6 +12,7 @@ typedef struct {
     int job, partition;
     double synth0, synth1, queued, pickup, gpu0, gpu1, fin0, fin1;
     int slot, gpu, worker, fin;
+    double paused; /* ms its device call was suspended for another (DEV_RESUME) */
 } prec;
 
 typedef struct {
@@ -123,7 +124,7 @@ static prec *record(parser *ps, int job, int partition)
     if (grow((void **)&ps->p, &ps->capp, ps->np + 1, sizeof *ps->p))
         return NULL;
     prec *r = &ps->p[ps->np];
-    *r = (prec){job, partition, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    *r = (prec){job, partition, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
     ps->hkeys[h] = key;
     ps->hval[h] = ++ps->np;
     return r;
@@ -152,13 +153,13 @@ static int job_index(parser *ps, const char *name)
 
 typedef struct {
     int partition, slot, gpu, worker, fin;
-    double ms;
+    double ms, paused_ms;
     char stage[32], status[32];
 } detail;
 
 static int parse_detail(detail *d, char *s)
 {
-    *d = (detail){-1, -1, -1, -1, -1, -1, "", ""};
+    *d = (detail){-1, -1, -1, -1, -1, -1, -1, "", ""};
     for (char *save = NULL, *kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '='), *end;
         if (!eq || eq == kv)
@@ -174,9 +175,10 @@ static int parse_detail(detail *d, char *s)
             int *f = !strcmp(k, "partition") ? &d->partition : !strcmp(k, "slot") ? &d->slot
                      : !strcmp(k, "gpu") ? &d->gpu : !strcmp(k, "worker") ? &d->worker : &d->fin;
             *f = (int)iv;
-        } else if (!strcmp(k, "ms")) {
-            d->ms = strtod(v, &end);
-            if (!*v || *end || !(d->ms >= 0))
+        } else if (!strcmp(k, "ms") || !strcmp(k, "paused_ms")) {
+            double *f = !strcmp(k, "ms") ? &d->ms : &d->paused_ms;
+            *f = strtod(v, &end);
+            if (!*v || *end || !(*f >= 0))
                 return -1;
         } else if (!strcmp(k, "stage")) {
             snprintf(d->stage, sizeof d->stage, "%s", v);
@@ -231,6 +233,8 @@ static void on_part_event(prec *r, const char *ev, double t, const detail *d)
         r->fin0 = t, r->fin = d->fin;
     else if (!strcmp(ev, "FINISH_END"))
         r->fin1 = t;
+    else if (!strcmp(ev, "DEV_RESUME") && d->paused_ms >= 0)
+        r->paused += d->paused_ms;
 }
 
 static int on_job_event(parser *ps, int ji, const char *ev, double t, const detail *d)
@@ -351,7 +355,7 @@ static int collect_partitions(parser *ps)
             bad |= add_bar(wf, &cap, SP_WF_WAIT, r, r->pickup, r->gpu0) |
                    series_add(ps, "lock_wait", r->gpu0 - r->pickup);
         if (r->gpu0 >= 0 && r->gpu1 >= 0) {
-            bad |= add_bar(wf, &cap, SP_WF_GPU, r, r->gpu0, r->gpu1) | series_add(ps, "gpu", r->gpu1 - r->gpu0);
+            bad |= add_bar(wf, &cap, SP_WF_GPU, r, r->gpu0, r->gpu1) | series_add(ps, "gpu", r->gpu1 - r->gpu0 - r->paused);
             if (j->first_gpu < 0 || r->gpu0 < j->first_gpu)
                 j->first_gpu = r->gpu0;
             if (r->gpu1 > j->last_gpu1)

@@ -36,6 +36,7 @@ static void preempt_end_locked(sp_engine *e, device *d)
     d->holder = NULL;
     atomic_store(&d->stop, 0);
     pthread_cond_broadcast(&e->cv_dev);
+    pthread_cond_broadcast(&e->cv_gpu); /* the device may be preempted again */
 }
 
 /* The pause point of w's device call (sp_pause.fn; any of the backend's

@@ -16,6 +16,9 @@
 #                             77 (skipped) when libmicrohttpd or libinih is missing,
 #                             1 when they are installed (the build should have it)
 #   need_farm NAME BIN        the same for the farm (BIN's daemon with libpq)
+#   poke_byte FILE OFFSET     changes the byte at OFFSET of FILE, whatever it holds
+#                             (moved by 2: a random byte set to a constant would be
+#                             left as it was once in 256 runs)
 # With SP_TEST_VERBOSE set, each passing check prints "ok   NAME".
 pass=0
 fail=0
@@ -32,6 +35,12 @@ expect() {
         echo "FAIL $name (exit $rc, expected $want)"
         sed 's/^/     | /' "$T/out" | head -20
     fi
+}
+
+poke_byte() {
+    local b
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((b + 2) % 256)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
 expect_out() {

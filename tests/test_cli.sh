@@ -64,9 +64,7 @@ fs.writeFileSync(process.argv[2], JSON.stringify(j, null, 1));' "$1" "$2" "$3"
 # (a bit becomes 2 or 3, any other value changes).
 poke_wtns() {
     cp "$1" "$2"
-    local off=$((76 + 32 * $3)) b
-    b=$(od -An -tu1 -j "$off" -N1 "$2" | tr -d ' ')
-    printf "$(printf '\\%03o' $(((b + 2) % 256)))" | dd of="$2" bs=1 seek="$off" conv=notrunc 2>/dev/null
+    poke_byte "$2" $((76 + 32 * $3))
 }
 
 snarkjs_verify() { expect 0 "$1" "$snarkjs" groth16 verify "$2" "$3" "$4"; expect_out "OK!" "$1: OK"; }
@@ -140,7 +138,7 @@ for lead in '\n{' '\t\r[' ' {'; do
     expect_out "vk: alpha_g1: (not on the curve|bad flag bits)" "  (its first point refused)"
 done
 cp "$k.proof.bin" "$k.bad.bin"
-printf '\001' | dd of="$k.bad.bin" bs=1 seek=150 conv=notrunc 2>/dev/null
+poke_byte "$k.bad.bin" 150
 expect 1 "our verify rejects a 192-byte proof with one byte changed" "$bin" verify "$k.vk" "$k.public.json" "$k.bad.bin"
 
 echo "# e: tampered proofs and public inputs"

@@ -343,8 +343,7 @@ expect 2 "a job whose partitions used up their attempts fails" cl 2 await --wait
 expect_out "claimed 4 times without a proof" "says so"
 # an unsatisfied witness (one value changed): refused by every claim, failed after max_attempts
 cp "$T/wA_0.wtns" "$T/unsat.wtns"
-size=$(stat -c %s "$T/unsat.wtns")
-printf '\x05' | dd of="$T/unsat.wtns" bs=1 seek=$((size - 32)) conv=notrunc status=none
+poke_byte "$T/unsat.wtns" $(($(stat -c %s "$T/unsat.wtns") - 32))
 expect 0 "submit an unsatisfied witness" cl 1 submit --circuit alpha --request-id unsat "$T/unsat.wtns"
 expect 2 "it fails" cl 2 await --wait-ms 60000 unsat
 expect_out "unsatisfied" "as unsatisfied"

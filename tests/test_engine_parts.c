@@ -393,13 +393,20 @@ static const char *const HAND_PREEMPT =
     "TIMELINE,35.000,DEV_RESUME,j1,partition=0,gpu=0,dev=cpu,worker=0,paused_ms=25.000\n"
     "TIMELINE,50.000,GPU_END,j1,partition=0,gpu=0,worker=0,gpu_ms=25,status=ok\n";
 
+/* sp_waterfall_parse over the text of a timeline. */
+static sp_status parse_text(sp_waterfall *wf, const char *text, char err[SP_ERR_LEN])
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    sp_status st = sp_waterfall_parse(wf, f, err);
+    fclose(f);
+    return st;
+}
+
 static void test_waterfall_preempt(void)
 {
     char err[SP_ERR_LEN] = "";
     sp_waterfall wf;
-    FILE *f = fmemopen((void *)HAND_PREEMPT, strlen(HAND_PREEMPT), "r");
-    CHECKF(sp_waterfall_parse(&wf, f, err) == SP_OK, "%s", err);
-    fclose(f);
+    CHECKF(parse_text(&wf, HAND_PREEMPT, err) == SP_OK, "%s", err);
     check_stat(&wf, "gpu", 2, 22.5, 20, 25, 25);
     CHECK(wf.n_gpus == 1 && near(wf.gpus[0].busy_ms, 50)); /* the union of the two calls' spans */
     sp_waterfall_free(&wf);
@@ -409,9 +416,7 @@ static void test_waterfall_hand(void)
 {
     char err[SP_ERR_LEN] = "";
     sp_waterfall wf;
-    FILE *f = fmemopen((void *)HAND, strlen(HAND), "r");
-    CHECKF(sp_waterfall_parse(&wf, f, err) == SP_OK, "%s", err);
-    fclose(f);
+    CHECKF(parse_text(&wf, HAND, err) == SP_OK, "%s", err);
     CHECK(wf.n_lines == 36 && wf.n_jobs == 2 && wf.jobs_done == 2 && wf.partitions == 4);
     /* sorted durations: synth 10 20 40 90; gpu 20 20 40 50; lead 2 10 15 20 */
     check_stat(&wf, "synth", 4, 40, 20, 90, 90);
@@ -441,13 +446,9 @@ static void test_waterfall_hand(void)
     sp_waterfall_free(&wf);
 
     static const char *const bad = "TIMELINE,1.0,JOB_SUBMIT,j1,partitions=1\nTIMELINE,abc,SYNTH_START,j1,x=1\n";
-    f = fmemopen((void *)bad, strlen(bad), "r");
-    CHECK(sp_waterfall_parse(&wf, f, err) == SP_ERR_FORMAT && strstr(err, "line 2") != NULL);
-    fclose(f);
+    CHECK(parse_text(&wf, bad, err) == SP_ERR_FORMAT && strstr(err, "line 2") != NULL);
     static const char *const bad2 = "TIMELINE,1.0,JOB_SUBMIT,j1,partition\n";
-    f = fmemopen((void *)bad2, strlen(bad2), "r");
-    CHECK(sp_waterfall_parse(&wf, f, err) == SP_ERR_FORMAT);
-    fclose(f);
+    CHECK(parse_text(&wf, bad2, err) == SP_ERR_FORMAT);
 }
 
 /* ---- a real engine timeline ---- */

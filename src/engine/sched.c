@@ -323,7 +323,7 @@ static void stage_done(void *ctx, const char *stage, double ms)
        w->dev_index, d->label, w->local, stage, ms);
 }
 
-/* The device call, under the device lock; then, without it, the witness
+/* The device call, holding the device token; then, without it, the witness
  * scalars of a G2 MSM left to the finish stage. */
 static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
 {
@@ -358,7 +358,7 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     pthread_mutex_unlock(&e->mu);
     TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
        d->label, w->local, held, sp_status_str(st));
-    /* the finish's G2 scalars, made without the lock (~150 ms at 2^24) */
+    /* the finish's G2 scalars, made without the token */
     if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
         sp_g16_partial_free(&p->partial);
     return st;

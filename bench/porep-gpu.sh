@@ -1,5 +1,5 @@
 #!/bin/sh
-# The seed's workload on a GPU machine, in one go (issues 10 and 11):
+# The seed's workload on a GPU machine, in one go:
 #   1. the porep-like circuit's synthesis on this machine's cores (bench
 #      witness: the full-size preset's witness and a, b, c, cold and warm,
 #      thread counts side by side) and, with SP_RECORD=1, the record-once

@@ -115,8 +115,6 @@ void sp_cuda_dev_free(sp_cuda *ctx, void *dev);
 /* Pinned host memory (faster copies); free with sp_cuda_host_free. */
 sp_status sp_cuda_host_malloc(sp_cuda *ctx, void **host, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_host_free(sp_cuda *ctx, void *host);
-/* Sets bytes of device memory dev to the byte value `byte`. */
-sp_status sp_cuda_memset(sp_cuda *ctx, void *dev, int byte, size_t bytes) SP_WARN_UNUSED;
 /* Copies between host and device (either direction is detected). */
 sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size_t bytes) SP_WARN_UNUSED;
 

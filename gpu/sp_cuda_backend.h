@@ -109,8 +109,6 @@ sp_status sp_cuda_ptau_intt_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affi
 /* Makes ctx's device current for the calling thread (CUDA keeps the
  * current device per thread; the engine calls from several threads). */
 sp_status sp_cuda_bind(sp_cuda *ctx) SP_WARN_UNUSED;
-/* The CUDA device number of ctx. */
-int sp_cuda_device_number(const sp_cuda *ctx);
 /* On output: free and total device memory in bytes. */
 sp_status sp_cuda_mem_info(sp_cuda *ctx, size_t *free_bytes, size_t *total_bytes) SP_WARN_UNUSED;
 /* As sp_cuda_malloc, but running out of device memory returns

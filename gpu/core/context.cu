@@ -176,15 +176,6 @@ extern "C" void sp_cuda_host_free(sp_cuda *ctx, void *host)
     cudaFreeHost(host);
 }
 
-extern "C" sp_status sp_cuda_memset(sp_cuda *ctx, void *dev, int byte, size_t bytes)
-{
-    if (bytes == 0)
-        return SP_OK;
-    SP_CU(ctx, cudaMemsetAsync(dev, byte, bytes, ctx->stream));
-    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    return SP_OK;
-}
-
 extern "C" sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size_t bytes)
 {
     if (bytes == 0)

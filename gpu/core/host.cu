@@ -17,8 +17,6 @@ extern "C" sp_status sp_cuda_bind(sp_cuda *ctx)
     return SP_OK;
 }
 
-extern "C" int sp_cuda_device_number(const sp_cuda *ctx) { return ctx->device; }
-
 extern "C" void sp_cuda_set_mem_limit(sp_cuda *ctx, size_t bytes) { ctx->mem_limit = bytes; }
 
 extern "C" size_t sp_cuda_mem_limit(const sp_cuda *ctx) { return ctx->mem_limit; }

@@ -70,6 +70,10 @@ typedef struct {
      * device (SP_CUDA_WIT_OVERLAP, default 1), or 0: converted on the host
      * and copied after the H MSM. */
     int c_from_ab, wit_overlap;
+    /* Proofs begun, warm-ups and frees of the buffers above: a proof
+     * paused at a pause point that finds it moved knows another used (or
+     * freed) the buffers meanwhile, and stages its witness again. */
+    unsigned long uses;
     /* Bytes all precomputed MSM tables of this backend may take, and the
      * fewest points of a key array that gets one (sp_backend_cuda_set_tables,
      * SP_CUDA_MSM_TABLES). */

@@ -549,6 +549,7 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->impl = c;
     b->threads = threads;
     b->prove = sp_cb_prove;
+    b->pausable = 1; /* between its witness MSMs: backend_proof.c */
     b->key_attach = cuda_key_attach;
     b->key_detach = cuda_key_detach;
     b->memory = cuda_memory;

@@ -17,7 +17,8 @@
  *   4. the upload waited for and the witness turned into MSM scalars in
  *      place on the device (wit_ready);
  *   5. the witness MSMs A, B1, C (a suffix) and B2 over that one copy
- *      (msm_a, msm_b1, msm_c, msm_b2), split 0/1 as asked.
+ *      (msm_a, msm_b1, msm_c, msm_b2), split 0/1 as asked, each after a
+ *      pause point (in->pause: pause_point).
  * With a, b, c deferred (in->fill: a lone proof's synthesis), the witness
  * goes first: 2 and 4, then 5 while the fill makes a, b, c on a host
  * thread of its own (fill; asked for no host domain: the device needs the
@@ -55,6 +56,7 @@ typedef struct {
     const sp_scalar *ws; /* what the witness MSMs read: c->wit (device) or ws_host */
     int uploading;       /* a witness upload is in flight */
     int ab_done;         /* a and b (c too) already on the device: the fill's thread sent them */
+    const sp_pause *pause; /* between the witness MSMs (a, b, c ready only), or NULL */
 } run;
 
 /* *buf (device, *cap elements) grown to n elements, contents lost. */
@@ -306,18 +308,47 @@ static sp_status msm_g2(run *r, sp_g2_jac *out, const sp_g2_affine *bases, size_
     return st;
 }
 
+/* A pause point (r->pause) before a witness MSM. Nothing is in flight
+ * there and the proof's device state is the witness's scalars alone, so
+ * mu is given up while the caller holds the proof: a proof that preempts
+ * this one runs on the backend meanwhile. When anything used or freed the
+ * buffers, the witness is staged again. */
+static sp_status pause_point(run *r, char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = r->c;
+    if (!r->pause)
+        return SP_OK;
+    unsigned long uses = c->uses;
+    pthread_mutex_unlock(&c->mu);
+    sp_pause_point(r->pause);
+    pthread_mutex_lock(&c->mu);
+    if (c->uses == uses)
+        return SP_OK;
+    sp_status st = sp_cuda_bind(c->cu);
+    if (st != SP_OK)
+        return sp_cb_fail(c, st, "select device", err);
+    if (r->ws == r->ws_host) /* host scalars: each MSM copies its own */
+        return SP_OK;
+    r->ws = NULL;
+    if ((st = witness_begin(r, err)) == SP_OK)
+        st = witness_ready(r, err);
+    return st;
+}
+
 /* Step 5 (all = 0, the warm-up: A and B2 only, which load every kernel
- * B1 and C use). */
+ * B1 and C use), a pause point before each MSM. */
 static sp_status witness_msms(run *r, sp_backend_msms *out, int g2, int all, char err[SP_ERR_LEN])
 {
     const sp_g16_pk *pk = r->pk;
     size_t nv = pk->n_vars, skip = (size_t)pk->vk.n_public + 1;
-    sp_status st = msm_g1(r, &out->a, pk->a, 0, nv, "msm_a", err);
-    if (st == SP_OK && all)
+    sp_status st = pause_point(r, err);
+    if (st == SP_OK)
+        st = msm_g1(r, &out->a, pk->a, 0, nv, "msm_a", err);
+    if (st == SP_OK && all && (st = pause_point(r, err)) == SP_OK)
         st = msm_g1(r, &out->b1, pk->b1, 0, nv, "msm_b1", err);
-    if (st == SP_OK && all)
+    if (st == SP_OK && all && (st = pause_point(r, err)) == SP_OK)
         st = msm_g1(r, &out->c, pk->c, skip, nv - skip, "msm_c", err);
-    if (st == SP_OK && g2)
+    if (st == SP_OK && g2 && (st = pause_point(r, err)) == SP_OK)
         st = msm_g2(r, &out->b2, pk->b2, nv, "msm_b2", err);
     return st;
 }
@@ -544,8 +575,11 @@ sp_status sp_cb_prove(sp_backend *be, sp_backend_msms *out, const sp_backend_pro
         snprintf(err, SP_ERR_LEN, "%s: a domain of 2^%u", c->name, d->log_n);
         return SP_ERR_INVALID_ARG;
     }
-    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0, 0};
+    /* a fill's proof does not pause: its fill thread sends a and b to the
+     * device during the witness MSMs */
+    run r = {be, c, pk, in, d, in->split, NULL, NULL, 0, 0, in->fill ? NULL : in->pause};
     pthread_mutex_lock(&c->mu);
+    c->uses++;
     if ((st = sp_cuda_bind(c->cu)) != SP_OK)
         sp_cb_fail(c, st, "select device", err);
     else if (in->fill)
@@ -588,7 +622,8 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
     sp_ntt_domain d;
     sp_g1_jac h;
     sp_backend_msms m;
-    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0, 0};
+    run r = {be, c, pk, NULL, &d, 1, NULL, NULL, 0, 0, NULL};
+    c->uses++;
     void (*hook)(void *, const char *, double) = be->stage_hook; /* stand-in stages are nobody's */
     be->stage_hook = NULL;
     sp_status st = domain_consts(&d, pk);
@@ -614,6 +649,7 @@ void sp_cb_warm_locked(sp_backend *be, const sp_g16_pk *pk)
 
 void sp_cb_proof_free_locked(sp_cb_impl *c)
 {
+    c->uses++;
     sp_cuda_upload_free(c->up);
     c->up = NULL;
     c->up_slot = 0;

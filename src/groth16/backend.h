@@ -101,8 +101,9 @@ struct sp_backend {
     void *impl;       /* the implementation's state */
     int threads;      /* host threads the backend may use (0 = all cores) */
     /* 1: prove calls in->pause, and a second prove may run on this backend
-     * while the first is held there (the CPU backend); 0: prove never
-     * pauses (the CUDA backend, whose device work is serialised). */
+     * while the first is held there (the CPU backend inside its H step and
+     * MSMs, the CUDA backend before each witness MSM); 0: prove never
+     * pauses. */
     int pausable;
     /* 1: prove computes on the host's cores (cpu), which the rest of a
      * proof (the finish) needs too. */

@@ -251,6 +251,80 @@ static void compare_prove(chk_env *env, sp_backend *be, sp_backend *cpu, const s
     }
 }
 
+static int msms_eq(const sp_backend_msms *x, const sp_backend_msms *y)
+{
+    return sp_g1_jac_eq(&x->a, &y->a) && sp_g1_jac_eq(&x->b1, &y->b1) && sp_g1_jac_eq(&x->c, &y->c) &&
+           sp_g1_jac_eq(&x->h, &y->h) && sp_g2_jac_eq(&x->b2, &y->b2);
+}
+
+/* The pause point of check_pause's outer proof: with other set, a whole
+ * proof of another witness on the same backend (its own result checked),
+ * as the engine's preempting call would run there. */
+typedef struct {
+    sp_backend *be;
+    const sp_g16_pk *pk;
+    const sp_ntt_domain *d;
+    const proof_vals *other;
+    sp_backend_msms want;
+    int calls, bad;
+    char err[SP_ERR_LEN];
+} pause_ctx;
+
+static void pause_here(void *arg)
+{
+    pause_ctx *p = arg;
+    sp_backend_msms got;
+    p->calls++;
+    if (p->other && (prove_copy(p->be, &got, p->pk, p->d, p->other, 1, 1, 0, p->err) != SP_OK ||
+                     !msms_eq(&got, &p->want)))
+        p->bad++;
+}
+
+static void count_ready(void *ctx, const char *stage, double ms)
+{
+    (void)ms;
+    *(int *)ctx += !strcmp(stage, "wit_ready");
+}
+
+/* A proof of v paused before each witness MSM: held there alone, it
+ * reports the documented stages; with a proof of `other` run at every
+ * pause, both equal the CPU's, and the paused one staged its witness
+ * again each time (a wit_ready per pause). */
+static void check_pause(chk_env *env, sp_backend *be, sp_backend *cpu, const sp_g16_pk *pk, const sp_ntt_domain *d,
+                        const proof_vals *v, const proof_vals *other)
+{
+    char err[SP_ERR_LEN] = "";
+    sp_backend_msms want, got;
+    sp_fr *abc = malloc(3 * v->n * sizeof *abc);
+    pause_ctx pc = {.be = be, .pk = pk, .d = d};
+    if (!abc || prove_copy(cpu, &want, pk, d, v, 1, 1, 0, err) != SP_OK ||
+        prove_copy(cpu, &pc.want, pk, d, other, 1, 1, 0, err) != SP_OK) {
+        CHECKF(0, "pause check setup: %s", err);
+        free(abc);
+        return;
+    }
+    for (int interrupt = 0; interrupt < 2; interrupt++) {
+        sp_pause pause = {pause_here, &pc};
+        sp_test_stage_log log = {.n = 0};
+        int ready = 0; /* interrupted: the wit_ready stages of both proofs */
+        sp_backend_proof in = {pk, d, v->w, abc, abc + v->n, abc + 2 * v->n, 1, 1, NULL, NULL, &pause};
+        memcpy(abc, v->abc, 3 * v->n * sizeof *abc);
+        pc.other = interrupt ? other : NULL;
+        pc.calls = pc.bad = 0;
+        be->stage_hook = interrupt ? count_ready : sp_test_log_stage;
+        be->stage_ctx = interrupt ? (void *)&ready : (void *)&log;
+        sp_status st = be->prove(be, &got, &in, err);
+        be->stage_hook = NULL;
+        CHECKF(st == SP_OK && msms_eq(&got, &want), "paused proof (interrupted %d): %s %s", interrupt,
+               sp_status_str(st), err);
+        CHECKF(pc.calls == 4 && pc.bad == 0, "paused proof (interrupted %d): %d pauses, %d bad proofs between: %s",
+               interrupt, pc.calls, pc.bad, pc.err);
+        CHECKF(interrupt ? ready == 9 : stages_are(&log, 1, 0), "paused proof (interrupted %d): %d stages, %d wit_ready",
+               interrupt, log.n, ready); /* 1 + 4 restaged + 4 of the proofs between */
+    }
+    free(abc);
+}
+
 /* A fill that fails: its error comes back, once called, and the backend
  * works for the next proof. */
 static void check_fill_fails(chk_env *env, sp_backend *be, const sp_g16_pk *pk, const proof_vals *v)
@@ -346,6 +420,7 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     CHECKF(res == want && fr > 0, "resident %zu bytes (want %zu), free %zu", res, want, fr);
     compare_prove(env, be, cpu, &pk, d, &v, 1, "resident");
     compare_prove(env, be, cpu, &pk, d, &pv, 1, "resident, witness in pinned memory");
+    check_pause(env, be, cpu, &pk, d, &v, &pv);
     for (int var = 0; var < 3; var++) { /* the other variants: (c_from_ab, wit_overlap) = (0,1), (1,0), (0,0) */
         char label[64];
         snprintf(label, sizeof label, "resident, variant c_from_ab=%d wit_overlap=%d", var == 1, var == 0);

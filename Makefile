@@ -166,7 +166,7 @@ $(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $< $(BENCH_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(BENCH_CUDA_LIBS)
 
 # bench_field runs the table of `snarkpipe bench field` (src/cli/cmd_bench_field.c).
 $(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/src/cli/cmd_bench_field.o $(LIB)
@@ -279,6 +279,10 @@ all: gpu
 CLI_CUDA_OBJ  := $(BUILD)/gpu/backend/backend_cuda.o $(CUDA_LIB)
 CLI_CUDA_LIBS := -L$(dir $(NVCC))../lib64 -lcudart_static -ldl -lrt -lstdc++
 $(CLI) $(DAEMON_BIN): $(CLI_CUDA_OBJ)
+# bench_mixed runs the engine on --backends cuda:N too
+$(BUILD)/bench/bench_mixed: BENCH_CUDA_OBJ = $(CLI_CUDA_OBJ)
+$(BUILD)/bench/bench_mixed: BENCH_CUDA_LIBS = $(CLI_CUDA_LIBS)
+$(BUILD)/bench/bench_mixed: $(CLI_CUDA_OBJ)
 endif
 
 # gpu/ files include the backend's headers as "gpu/dir/file.h" (from the

@@ -87,7 +87,7 @@ echo '{"secret": "2000000000", "nonce": "5", "limit": "1000000000"}' >"$T/in_bad
 "$snarkjs" wtns calculate "${k}_js/preimage.wasm" "$T/in_bad.json" "$k.bad.wtns" >/dev/null 2>&1 &&
     { echo "FAIL circom's witness calculator accepted secret >= limit"; fail=$((fail + 1)); }
 cp "$k.wtns" "$k.bad.wtns"
-printf '\007' | dd of="$k.bad.wtns" bs=1 seek=$((76 + 32 * 5)) conv=notrunc 2>/dev/null
+poke_byte "$k.bad.wtns" $((76 + 32 * 5))
 expect 2 "a changed witness: --check refuses" "$bin" prove --r1cs "$k.r1cs" --check "$k.zkey" "$k.bad.wtns" \
     "$T/x.json" "$T/y.json"
 expect_out "constraint [0-9]+ is not satisfied" "  (names the constraint)"

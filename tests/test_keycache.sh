@@ -57,11 +57,6 @@ section_offset() {
     done
     echo -1
 }
-flip_byte() { # FILE OFFSET
-    local b
-    b=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
-    printf "\\$(printf %03o $(((b ^ 0x20) & 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 prove() { # OUT-STEM [prove options...] KEY: proof and public into $T/OUT-STEM.{proof,public}.json
     local stem=$1
     shift
@@ -91,7 +86,7 @@ expect 0 "a: random r, s from the cached key verify" "$bin" verify "$vec/verific
 off=$(section_offset "$T/k.zkey" 9)
 check "b: found the H section" test "$off" -gt 0
 cp "$T/k.zkey" "$T/k.orig"
-flip_byte "$T/k.zkey" $((off + 96 * 3 + 10))
+poke_byte "$T/k.zkey" $((off + 96 * 3 + 10))
 expect 2 "b: a byte flipped in H[3]: refused" prove b1 "$T/k.zkey"
 expect_out "section 9 \(H\): point 3" "b: the error names the point"
 head -c -1 "$T/k.orig" >"$T/k.zkey"
@@ -148,7 +143,7 @@ expect_out '"state":"hit"' "b: its entry serves again (the failed loads did not 
 
 # c. a damaged entry
 ent=$(grep -o '"entry":"[^"]*"' "$T/out" | cut -d'"' -f4)
-flip_byte "$ent" 50000
+poke_byte "$ent" 50000
 expect 0 "c: a damaged entry" prove c1 "$T/k.zkey"
 expect_out '"state":"damaged","stored":true' "c: ignored, the key checked again and the entry rebuilt"
 check "c: one warning line" test "$(grep -c 'snarkpipe prove: key cache: entry .* ignored (its checksum does not match its content); key checked again' "$T/out")" = 1

@@ -129,7 +129,7 @@ head -c 4000 "$T/c.sprec" >"$T/short.sprec"
 expect 2 "truncated .sprec refused" "$bin" setup "$T/short.sprec" "$T/x.zkey"
 expect_out "shorter" "the message says it is truncated"
 cp "$T/c.sprec" "$T/bad.sprec"
-printf '\x55' | dd of="$T/bad.sprec" bs=1 seek=5000 conv=notrunc status=none
+poke_byte "$T/bad.sprec" 5000
 expect 2 "corrupt .sprec refused" "$bin" setup "$T/bad.sprec" "$T/x.zkey"
 expect_out "digest|bad row|coefficient" "the message says it is corrupt"
 expect 2 "a key of another circuit" "$bin" prove --circuit porep-like --nodes 8 --layers 2 --challenges 1 \

@@ -11,11 +11,13 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "engine/waterfall.h"
 #include "test_engine.h"
 
 #define AWAIT_MS 120000L /* a job that takes longer than this is a hang */
 
 static fx_circuit C1; /* snarkjs key, 2^8 domain */
+static fx_circuit C2; /* 2^13 domain: a G2 MSM long enough to be interrupted */
 static sp_rng rng;
 
 /* ---- on_done callbacks: counted, for the tests that check them ---- */
@@ -77,7 +79,7 @@ static void tjob_free(tjob *t)
 static sp_status submit(sp_engine *e, tjob *t, const char *circ, int prio, const char *rid, int owns)
 {
     char err[SP_ERR_LEN] = "";
-    size_t n = C1.pk.n_vars;
+    size_t n = (!strcmp(circ, "c2") ? &C2 : &C1)->pk.n_vars;
     sp_fr **w = t->w;
     if (owns) {
         w = calloc(t->n, sizeof *w);
@@ -701,6 +703,10 @@ static void test_preempt(int pausable, int urgent)
     check_idle(e, "preempt");
     sp_engine_destroy(e);
     CHECK(tl_count(tl, "GPU_END", sl) == 1 && tl_count(tl, "GPU_END", sh) == 1);
+    sp_waterfall wf; /* which also refuses a negative stage time */
+    char err[SP_ERR_LEN] = "";
+    CHECKF(sp_waterfall_read(&wf, tl, err) == SP_OK, "%s", err);
+    sp_waterfall_free(&wf);
     unlink(tl);
     tjob_free(&lo);
     tjob_free(&hi);
@@ -787,10 +793,89 @@ static void test_api(void)
     CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_INVALID_ARG && e == NULL);
 }
 
+/* ---- finish preemption ----
+ * One finish worker, one thread: a low-priority job of C2 is finishing
+ * (its G2 MSM, hundreds of milliseconds) when an urgent C1 job and
+ * another low-priority one are submitted. The urgent one is finished at
+ * the running finish's next pause point (FIN_PAUSE, FIN_RESUME, its
+ * FINISH_START in lane 1 = finish_workers + 0), the other low one only
+ * after the running finish (equal priority does not preempt). Every
+ * proof verifies, and the waterfall reads the timeline back. */
+static void test_finish_preempt(void)
+{
+    char tl[] = "/tmp/sp_test_finpre_XXXXXX", err[SP_ERR_LEN] = "";
+    int fd = mkstemp(tl);
+    CHECK(fd >= 0);
+    close(fd);
+    sp_engine_config cfg = fx_config();
+    cfg.finish_workers = 1;
+    cfg.g2_on_device = 0;
+    cfg.timeline_path = tl;
+    sp_engine *e = start(&cfg);
+    CHECKF(sp_engine_register(e, "c2", &C2.pk, &C2.cs, err) == SP_OK, "%s", err);
+    tjob lo, hi, lo2;
+    tjob_make(&lo, &C2, 1);
+    tjob_make(&hi, &C1, 1);
+    tjob_make(&lo2, &C1, 1);
+    CHECK(submit(e, &lo, "c2", 0, "low", 0) == SP_OK);
+    int finishing = 0;
+    for (double dl = mono_s() + 60; !finishing && mono_s() < dl;) {
+        sp_engine_status st;
+        CHECK(sp_engine_status_get(e, &st) == SP_OK);
+        finishing = st.finish_busy == 1;
+        sp_engine_status_free(&st);
+        if (!finishing)
+            usleep(500);
+    }
+    CHECK(finishing);
+    CHECK(submit(e, &lo2, "c1", 0, "low2", 0) == SP_OK);
+    CHECK(submit(e, &hi, "c1", 7, "urgent", 0) == SP_OK);
+    sp_engine_result rl, rh, rl2;
+    CHECK(sp_engine_await(e, lo.job, AWAIT_MS, &rl) == 1);
+    CHECK(sp_engine_await(e, hi.job, AWAIT_MS, &rh) == 1);
+    CHECK(sp_engine_await(e, lo2.job, AWAIT_MS, &rl2) == 1);
+    check_proofs(&C2, &rl, lo.w, 1, "finish preempted");
+    check_proofs(&C1, &rh, hi.w, 1, "finish preempting");
+    check_proofs(&C1, &rl2, lo2.w, 1, "finish of equal priority");
+    CHECKF(rh.done_ms < rl.done_ms && rl.done_ms < rl2.done_ms, "done at: urgent %.1f, low %.1f, low2 %.1f ms",
+           rh.done_ms, rl.done_ms, rl2.done_ms);
+    sp_engine_status st;
+    CHECK(sp_engine_status_get(e, &st) == SP_OK);
+    CHECKF(st.finish_preemptions == 1, "%llu finish preemptions", (unsigned long long)st.finish_preemptions);
+    sp_engine_status_free(&st);
+    uint64_t sl = rl.job_seq, sh = rh.job_seq, sl2 = rl2.job_seq;
+    sp_engine_job_release(e, lo.job);
+    sp_engine_job_release(e, hi.job);
+    sp_engine_job_release(e, lo2.job);
+    check_idle(e, "finish preempt");
+    sp_engine_destroy(e);
+    CHECK(tl_count(tl, "FIN_PAUSE", sl) == 1 && tl_count(tl, "FIN_RESUME", sl) == 1);
+    CHECK(tl_count(tl, "FIN_PAUSE", sh) == 0 && tl_count(tl, "FIN_PAUSE", sl2) == 0);
+    char want[64], line[512];
+    snprintf(want, sizeof want, ",FINISH_START,j%llu,", (unsigned long long)sh);
+    FILE *f = fopen(tl, "r");
+    int lane1 = 0;
+    while (f && fgets(line, sizeof line, f))
+        lane1 += strstr(line, want) && strstr(line, ",fin=1");
+    if (f)
+        fclose(f);
+    CHECK(lane1 == 1);
+    sp_waterfall wf;
+    CHECKF(sp_waterfall_read(&wf, tl, err) == SP_OK, "%s", err);
+    const sp_wf_stat *fs = sp_waterfall_stat(&wf, "finish");
+    CHECK(fs && fs->count == 3);
+    sp_waterfall_free(&wf);
+    unlink(tl);
+    tjob_free(&lo);
+    tjob_free(&hi);
+    tjob_free(&lo2);
+}
+
 int main(void)
 {
     sp_test_begin("test_engine", &rng);
     fx_make(&C1, 200, 2, SP_G16_H_SNARKJS, sp_rng_u64(&rng));
+    fx_make(&C2, 8000, 2, SP_G16_H_SNARKJS, sp_rng_u64(&rng));
     test_basic();
     test_api();
     test_bad_witness();
@@ -800,6 +885,7 @@ int main(void)
     test_preempt(1, URGENT_CANCELLED);
     test_preempt(1, URGENT_FAILS);
     test_preempt(0, URGENT_OK);
+    test_finish_preempt();
     test_pool_growth();
     test_warm_resident();
     int rounds = sp_test_iters(3);
@@ -807,5 +893,6 @@ int main(void)
         test_concurrent_cancel(i);
     test_shutdown();
     fx_free(&C1);
+    fx_free(&C2);
     return sp_test_done();
 }

@@ -82,15 +82,15 @@ static sp_status other_prove(sp_backend *be, sp_backend_msms *out, const sp_back
     if (st == SP_OK)
         st = sp_cpu_h_scalars(be, hs, in->a, in->b, in->c, pk, d, err);
     if (st == SP_OK)
-        st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 1, err);
+        st = sp_cpu_msm_g1(be, &out->h, pk->h, hs, pk->n_h, 1, NULL, err);
     if (st == SP_OK)
-        st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, !in->split, err);
+        st = sp_cpu_msm_g1(be, &out->a, pk->a, ws, nv, !in->split, NULL, err);
     if (st == SP_OK)
-        st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, !in->split, err);
+        st = sp_cpu_msm_g1(be, &out->b1, pk->b1, ws, nv, !in->split, NULL, err);
     if (st == SP_OK)
-        st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, !in->split, err);
+        st = sp_cpu_msm_g1(be, &out->c, pk->c, ws + skip, nv - skip, !in->split, NULL, err);
     if (st == SP_OK && in->g2)
-        st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, !in->split, err);
+        st = sp_cpu_msm_g2(be, &out->b2, pk->b2, ws, nv, !in->split, NULL, err);
     free(ws);
     free(hs);
     return st;

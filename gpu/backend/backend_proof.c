@@ -280,7 +280,7 @@ static sp_status msm_g1(run *r, sp_g1_jac *out, const sp_g1_affine *bases, size_
     if (st == SP_ERR_NOMEM && r->in) {
         log_cpu_msm(c, "G1", n);
         if ((st = ws_host(r, err)) == SP_OK)
-            st = sp_cpu_msm_g1(r->be, out, bases, r->ws_host + off, n, r->split, err);
+            st = sp_cpu_msm_g1(r->be, out, bases, r->ws_host + off, n, r->split, NULL, err);
     } else if (st != SP_OK) {
         sp_cb_fail(c, st, "G1 MSM", err);
     }
@@ -299,7 +299,7 @@ static sp_status msm_g2(run *r, sp_g2_jac *out, const sp_g2_affine *bases, size_
     if (st == SP_ERR_NOMEM && r->in) {
         log_cpu_msm(c, "G2", n);
         if ((st = ws_host(r, err)) == SP_OK)
-            st = sp_cpu_msm_g2(r->be, out, bases, r->ws_host, n, r->split, err);
+            st = sp_cpu_msm_g2(r->be, out, bases, r->ws_host, n, r->split, NULL, err);
     } else if (st != SP_OK) {
         sp_cb_fail(c, st, "G2 MSM", err);
     }
@@ -375,7 +375,7 @@ static sp_status h_msm(run *r, sp_g1_jac *out, const sp_scalar *s, char err[SP_E
         if (hs && (st = sp_cuda_copy(c->cu, hs, s, pk->n_h * sizeof *hs)) != SP_OK)
             sp_cb_fail(c, st, "copy of the H scalars to the host", err);
         else
-            st = sp_cpu_msm_g1(r->be, out, pk->h, hs ? hs : s, pk->n_h, 0, err);
+            st = sp_cpu_msm_g1(r->be, out, pk->h, hs ? hs : s, pk->n_h, 0, NULL, err);
         free(hs);
     } else if (st != SP_OK) {
         sp_cb_fail(c, st, "H MSM", err);

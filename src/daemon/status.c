@@ -149,6 +149,7 @@ static void totals_json(sp_dmn *d, sp_json_writer *w, const sp_engine_status *st
     kv_u64(w, "jobs_rejected", atomic_load(&d->rejected_submits));
     kv_u64(w, "partitions_proved", st->partitions_proved);
     kv_u64(w, "proofs_verified", st->proofs_verified);
+    kv_u64(w, "finish_preemptions", st->finish_preemptions);
     kv_u64(w, "http_requests", atomic_load(&d->requests));
     sp_jw_end_object(w);
 }
@@ -253,6 +254,8 @@ void sp_dmn_api_metrics(sp_dmn *d, dreq *r)
     COUNTER("snarkpipe_submits_rejected_total", "Submissions refused (bad request, unknown circuit, busy).", "%llu\n",
             (unsigned long long)atomic_load(&d->rejected_submits));
     COUNTER("snarkpipe_partitions_proved_total", "Partitions proved.", "%llu\n", (unsigned long long)st.partitions_proved);
+    COUNTER("snarkpipe_finish_preemptions_total", "Finishes run first at another finish's pause point (higher priority).",
+            "%llu\n", (unsigned long long)st.finish_preemptions);
     GAUGE("snarkpipe_jobs_in_flight", "Jobs submitted and not finished.", "%zu\n", sp_dmn_jobs_live(d));
     sp_buf_printf(&b, &len, &cap, "# HELP snarkpipe_queue_depth Partitions waiting, by queue.\n"
                   "# TYPE snarkpipe_queue_depth gauge\nsnarkpipe_queue_depth{queue=\"dispatch\"} %zu\n"

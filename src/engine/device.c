@@ -26,8 +26,11 @@ static void preempt_end_locked(sp_engine *e, device *d)
 {
     worker *s = d->suspended;
     if (s) {
-        double ms = eng_ms(e) - s->pause_t0;
+        double now = eng_ms(e), ms = now - s->pause_t0;
         s->paused_ms += ms;
+        if (s->n_pauses < (int)(sizeof s->pauses / sizeof s->pauses[0]))
+            s->pauses[s->n_pauses].t0 = s->pause_t0, s->n_pauses++;
+        s->pauses[s->n_pauses - 1].t1 = now;
         d->owner = s;
         d->suspended = NULL;
         TL(e, "DEV_RESUME", s->stage_part->job->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,paused_ms=%.3f",
@@ -107,7 +110,8 @@ part *sp_eng_dev_claim_locked(sp_engine *e, worker *w)
         d->claimed++;
         w->stage_part = p;
         w->pause = (sp_pause){dev_pause, w};
-        w->paused_ms = w->stage_paused_ms = 0;
+        w->paused_ms = 0;
+        w->n_pauses = 0;
     }
     return p;
 }

@@ -184,6 +184,7 @@ static void init_sync(sp_engine *e)
     pthread_cond_init(&e->cv_gpu, NULL);
     pthread_cond_init(&e->cv_dev, NULL);
     pthread_cond_init(&e->cv_finish, NULL);
+    pthread_cond_init(&e->cv_fin_pause, NULL);
     pthread_cond_init(&e->cv_done, &ca);
     pthread_cond_init(&e->cv_notify, NULL);
     pthread_cond_init(&e->cv_freed, NULL);
@@ -315,6 +316,7 @@ void sp_engine_destroy(sp_engine *e)
     pthread_cond_destroy(&e->cv_gpu);
     pthread_cond_destroy(&e->cv_dev);
     pthread_cond_destroy(&e->cv_finish);
+    pthread_cond_destroy(&e->cv_fin_pause);
     pthread_cond_destroy(&e->cv_done);
     pthread_cond_destroy(&e->cv_notify);
     pthread_cond_destroy(&e->cv_freed);

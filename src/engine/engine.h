@@ -325,6 +325,7 @@ typedef struct {
     sp_engine_device_status *devices;
     /* counters since start */
     uint64_t jobs_submitted, jobs_done, jobs_failed, jobs_cancelled, partitions_proved, proofs_verified;
+    uint64_t finish_preemptions; /* finishes run first at another's pause point (higher priority) */
     /* jobs not yet released */
     size_t n_jobs;
     sp_engine_job_status *jobs;

@@ -1,6 +1,13 @@
 /* Priority heap of partitions (internal.h): the engine's three queues. */
+#include <limits.h>
 #include <stdlib.h>
 #include "engine/internal.h"
+
+/* top_prio follows every change, for readers without mu. */
+static void top_changed(part_heap *h)
+{
+    atomic_store_explicit(&h->top_prio, h->n ? h->a[0]->job->priority : INT_MIN, memory_order_relaxed);
+}
 
 /* 1 when x goes before y: higher priority, then older job, then lower index. */
 int sp_eng_heap_before(const part *x, const part *y)
@@ -54,6 +61,7 @@ sp_status sp_eng_heap_init(part_heap *h, size_t cap)
 {
     h->n = 0;
     h->cap = cap;
+    atomic_init(&h->top_prio, INT_MIN);
     h->a = malloc(sizeof(part *) * (cap ? cap : 1));
     return h->a ? SP_OK : SP_ERR_NOMEM;
 }
@@ -71,6 +79,7 @@ void sp_eng_heap_push(part_heap *h, part *p)
         abort();
     h->a[h->n] = p;
     sift_up(h, h->n++);
+    top_changed(h);
 }
 
 part *sp_eng_heap_top(const part_heap *h) { return h->n ? h->a[0] : NULL; }
@@ -80,11 +89,12 @@ void sp_eng_heap_remove(part_heap *h, part *p)
     size_t i = p->hpos;
     part *last = h->a[--h->n];
     p->heap = NULL;
-    if (i == h->n)
-        return;
-    put(h, i, last);
-    sift_down(h, i);
-    sift_up(h, last->hpos);
+    if (i != h->n) {
+        put(h, i, last);
+        sift_down(h, i);
+        sift_up(h, last->hpos);
+    }
+    top_changed(h);
 }
 
 part *sp_eng_heap_pop(part_heap *h)

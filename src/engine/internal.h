@@ -48,6 +48,7 @@ typedef struct circuit circuit;
 typedef struct {
     part **a;
     size_t n, cap;
+    atomic_int top_prio;   /* the first one's priority, INT_MIN when empty: read without mu */
 } part_heap;
 
 struct part {
@@ -160,7 +161,10 @@ struct worker {
     sp_pause pause;        /* the call's pause point (sched.c) */
     int preempting;        /* under mu: the worker is its device's preemptor */
     double paused_ms;      /* under mu: time suspended so far in this call */
-    double stage_paused_ms; /* paused_ms when the last stage was reported */
+    /* under mu: the suspensions since the last stage report, [t0, t1) in
+     * engine ms (the last one stretched over any beyond the room) */
+    struct { double t0, t1; } pauses[8];
+    int n_pauses;
     double pause_t0;       /* under mu: when the current suspension began */
 };
 
@@ -176,6 +180,7 @@ struct sp_engine {
     char backends[256];
     pthread_mutex_t mu;
     pthread_cond_t cv_dispatch, cv_gpu, cv_dev, cv_finish, cv_done, cv_notify, cv_freed;
+    pthread_cond_t cv_fin_pause; /* a finish's threads waiting for the finish that preempted it */
     int closing;           /* destroy started: no new jobs */
     int stopping;          /* every job finished: threads exit */
     int paused;            /* sp_engine_pause */
@@ -213,6 +218,7 @@ struct sp_engine {
     atomic_int throttle;   /* G2 MSMs running (bw_throttle) */
     atomic_ulong yields;
     uint64_t c_submitted, c_done, c_failed, c_cancelled, c_proved, c_verified;
+    uint64_t c_fin_preempted; /* finishes run at another finish's pause point */
 };
 
 /* ---- engine clock (sp_engine_now_ms: timeline.h) ---- */

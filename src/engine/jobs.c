@@ -296,6 +296,7 @@ static void snapshot_engine_locked(sp_engine *e, sp_engine_status *st)
     st->jobs_cancelled = e->c_cancelled;
     st->partitions_proved = e->c_proved;
     st->proofs_verified = e->c_verified;
+    st->finish_preemptions = e->c_fin_preempted;
     for (size_t i = 0; i < e->n_dev; i++) {
         sp_engine_device_status *d = &st->devices[i];
         snprintf(d->name, sizeof d->name, "%s", e->dev[i].label);

@@ -8,7 +8,11 @@
  *                held only around the backend call (sp_g16_prove_device),
  *                handed to a call of higher priority at a pause point on
  *                pausable backends (device.c)
- *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify
+ *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify;
+ *                at the G2 MSM's pause points a finish worker runs the
+ *                finish of a queued partition of strictly higher priority
+ *                first, its own threads waiting (one level: that finish
+ *                is not paused in turn)
  *   notifier     runs the jobs' on_done callbacks, off the pipeline
  *
  * Every stage begins by looking at its job's abort flag: a cancelled or
@@ -301,7 +305,9 @@ static void *synth_main(void *arg)
 static _Thread_local worker *tl_caller;
 
 /* A stage the backend reported (groth16/backend.h names them): one
- * DEV_STAGE line, less the time the call was suspended meanwhile. */
+ * DEV_STAGE line, less the part of the call's suspensions that fell within
+ * the stage (a pause point may sit before a stage's start as well as
+ * inside it). */
 static void stage_done(void *ctx, const char *stage, double ms)
 {
     device *d = ctx;
@@ -312,8 +318,14 @@ static void stage_done(void *ctx, const char *stage, double ms)
         if (d->owner == &e->gpu[i])
             w = &e->gpu[i];
     if (w) {
-        ms -= w->paused_ms - w->stage_paused_ms;
-        w->stage_paused_ms = w->paused_ms;
+        double now = eng_ms(e), from = now - ms;
+        for (int i = 0; i < w->n_pauses; i++) {
+            double a = w->pauses[i].t0 > from ? w->pauses[i].t0 : from;
+            if (w->pauses[i].t1 > a)
+                ms -= w->pauses[i].t1 - a;
+        }
+        w->n_pauses = 0;
+        ms = ms > 0 ? ms : 0;
     }
     pthread_mutex_unlock(&e->mu);
     if (!w)
@@ -437,14 +449,65 @@ static void native_recheck(sp_engine *e, part *p, char err[SP_ERR_LEN])
     free(w);
 }
 
-/* G2 MSM (when deferred), r and s, assembly, then verification. */
-static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err[SP_ERR_LEN])
+/* A finish in progress, as its G2 MSM's pause point sees it. */
+typedef struct {
+    sp_engine *e;
+    worker *w;
+    const part *p;
+    atomic_int preempted; /* a preempting finish runs on one of this finish's threads */
+    double paused_ms;     /* under mu: time spent on preempting finishes */
+} fin_run;
+
+static sp_status finish_run(sp_engine *e, part *p, const sp_pause *pause, sp_g16_proof *proof,
+                            char err[SP_ERR_LEN]);
+static void finish_one(sp_engine *e, worker *w, part *p, int preempting);
+
+/* The finish's pause point, from any of its G2 MSM's threads: when the
+ * finish queue's first partition has a higher priority than this one, the
+ * first thread here finishes it and the others wait for that. */
+static void finish_pause(void *ctx)
+{
+    fin_run *f = ctx;
+    sp_engine *e = f->e;
+    int prio = f->p->job->priority;
+    if (atomic_load_explicit(&e->fq.top_prio, memory_order_relaxed) <= prio && !atomic_load(&f->preempted))
+        return;
+    pthread_mutex_lock(&e->mu);
+    while (atomic_load(&f->preempted))
+        pthread_cond_wait(&e->cv_fin_pause, &e->mu);
+    part *q = sp_eng_heap_top(&e->fq);
+    if (!q || q->job->priority <= prio) {
+        pthread_mutex_unlock(&e->mu);
+        return;
+    }
+    sp_eng_heap_pop(&e->fq);
+    atomic_store(&f->preempted, 1);
+    e->c_fin_preempted++;
+    double t0 = eng_ms(e);
+    TL(e, "FIN_PAUSE", f->p->job->seq, "partition=%u,fin=%d,for=j%llu", f->p->index, f->w->id,
+       (unsigned long long)q->job->seq);
+    pthread_mutex_unlock(&e->mu);
+    finish_one(e, f->w, q, 1);
+    pthread_mutex_lock(&e->mu);
+    double ms = eng_ms(e) - t0;
+    f->paused_ms += ms;
+    TL(e, "FIN_RESUME", f->p->job->seq, "partition=%u,fin=%d,paused_ms=%.3f", f->p->index, f->w->id, ms);
+    atomic_store(&f->preempted, 0);
+    pthread_cond_broadcast(&e->cv_fin_pause);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* G2 MSM (when deferred, with the pause point given), r and s, assembly,
+ * then verification. */
+static sp_status finish_run(sp_engine *e, part *p, const sp_pause *pause, sp_g16_proof *proof,
+                            char err[SP_ERR_LEN])
 {
     job *j = p->job;
     const circuit *c = j->circ;
     sp_g16_prove_opts o = sp_g16_prove_opts_default();
     o.threads = e->cfg.finish_threads;
     o.split_msm = e->cfg.split_msm;
+    o.pause = pause;
     int throttle = e->cfg.bw_throttle && !p->partial.have_b2;
     if (throttle)
         atomic_fetch_add(&e->throttle, 1);
@@ -467,25 +530,33 @@ static sp_status finish_run(sp_engine *e, part *p, sp_g16_proof *proof, char err
     return st;
 }
 
-static void finish_one(sp_engine *e, worker *w, part *p)
+/* Finishes p on worker w's thread. A preempting finish (run from another
+ * finish's pause point) is timed in lane finish_workers + w->id and has
+ * no pause point of its own; a worker's own finish_ms excludes the time
+ * its pause point spent on preempting ones. */
+static void finish_one(sp_engine *e, worker *w, part *p, int preempting)
 {
     job *j = p->job;
     char err[SP_ERR_LEN] = "";
     sp_status st = SP_ERR_CANCELLED;
     sp_g16_proof proof;
     double ms = 0;
+    int lane = preempting ? e->n_finish + w->id : w->id;
+    fin_run f = {.e = e, .w = w, .p = p};
+    atomic_init(&f.preempted, 0);
+    const sp_pause pause = {finish_pause, &f};
     if (!atomic_load(&j->abort)) {
         double t0 = eng_ms(e);
-        TL(e, "FINISH_START", j->seq, "partition=%u,fin=%d", p->index, w->id);
-        st = finish_run(e, p, &proof, err);
-        ms = eng_ms(e) - t0;
-        TL(e, "FINISH_END", j->seq, "partition=%u,fin=%d,finish_ms=%.3f,verified=%d,status=%s", p->index, w->id, ms,
+        TL(e, "FINISH_START", j->seq, "partition=%u,fin=%d", p->index, lane);
+        st = finish_run(e, p, preempting ? NULL : &pause, &proof, err);
+        ms = eng_ms(e) - t0 - f.paused_ms; /* its threads are joined: f is no longer shared */
+        TL(e, "FINISH_END", j->seq, "partition=%u,fin=%d,finish_ms=%.3f,verified=%d,status=%s", p->index, lane, ms,
            st == SP_OK && e->cfg.verify_proofs, sp_status_str(st));
     }
     trash t = {0};
     pthread_mutex_lock(&e->mu);
     p->finish_ms = ms;
-    e->finish_busy--;
+    e->finish_busy -= !preempting; /* a preempting finish runs on a busy worker */
     if (st == SP_OK && !atomic_load(&j->abort)) {
         j->proofs[p->index] = proof;
         j->n_done++;
@@ -514,7 +585,7 @@ static void *finish_main(void *arg)
             break;
         e->finish_busy++;
         pthread_mutex_unlock(&e->mu);
-        finish_one(e, w, p);
+        finish_one(e, w, p, 0);
         pthread_mutex_lock(&e->mu);
     }
     pthread_mutex_unlock(&e->mu);

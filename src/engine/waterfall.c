@@ -12,7 +12,8 @@ typedef struct {
     int job, partition;
     double synth0, synth1, queued, pickup, gpu0, gpu1, fin0, fin1;
     int slot, gpu, worker, fin;
-    double paused; /* ms its device call was suspended for another (DEV_RESUME) */
+    double paused;     /* ms its device call was suspended for another (DEV_RESUME) */
+    double fin_paused; /* ms its finish ran others' first (FIN_RESUME) */
 } prec;
 
 typedef struct {
@@ -124,7 +125,7 @@ static prec *record(parser *ps, int job, int partition)
     if (grow((void **)&ps->p, &ps->capp, ps->np + 1, sizeof *ps->p))
         return NULL;
     prec *r = &ps->p[ps->np];
-    *r = (prec){job, partition, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+    *r = (prec){job, partition, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0};
     ps->hkeys[h] = key;
     ps->hval[h] = ++ps->np;
     return r;
@@ -235,6 +236,8 @@ static void on_part_event(prec *r, const char *ev, double t, const detail *d)
         r->fin1 = t;
     else if (!strcmp(ev, "DEV_RESUME") && d->paused_ms >= 0)
         r->paused += d->paused_ms;
+    else if (!strcmp(ev, "FIN_RESUME") && d->paused_ms >= 0)
+        r->fin_paused += d->paused_ms;
 }
 
 static int on_job_event(parser *ps, int ji, const char *ev, double t, const detail *d)
@@ -365,7 +368,7 @@ static int collect_partitions(parser *ps)
             bad |= series_add(ps, "synth_lead", r->gpu0 - r->synth1);
         if (r->fin0 >= 0 && r->fin1 >= 0)
             bad |= add_bar(wf, &cap, SP_WF_FINISH, r, r->fin0, r->fin1) |
-                   series_add(ps, "finish", r->fin1 - r->fin0);
+                   series_add(ps, "finish", r->fin1 - r->fin0 - r->fin_paused);
     }
     wf->partitions = ps->np;
     return bad ? -1 : 0;

@@ -8,7 +8,8 @@
  *   stage intervals  synth = SYNTH_START..SYNTH_END, lock_wait =
  *                    GPU_PICKUP..GPU_START, gpu = GPU_START..GPU_END
  *                    (device token held) less the DEV_RESUME paused_ms of
- *                    that partition, finish = FINISH_START..FINISH_END,
+ *                    that partition, finish = FINISH_START..FINISH_END
+ *                    less the FIN_RESUME paused_ms of that partition,
  *                    gpu_queue = GPU_QUEUE..GPU_PICKUP, job =
  *                    JOB_SUBMIT..JOB_DONE, dev:<stage> = DEV_STAGE ms;
  *   GPU efficiency   union of a device's gpu intervals over (a) the span

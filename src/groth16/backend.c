@@ -65,15 +65,15 @@ static sp_status msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *base
 }
 
 sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN])
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN])
 {
-    return msm_g1(be, out, bases, s, n, split, NULL, err);
+    return msm_g1(be, out, bases, s, n, split, pause, err);
 }
 
 sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN])
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN])
 {
-    return msm_g2(be, out, bases, s, n, split, NULL, err);
+    return msm_g2(be, out, bases, s, n, split, pause, err);
 }
 
 static double now_ms(void)

@@ -218,15 +218,16 @@ void sp_backend_host_free(sp_backend *be, void *p, size_t bytes);
  * compare with them. be supplies the thread count (be->threads).
  * sp_cpu_h_scalars: on input a, b, c the n = d->n evaluations (overwritten);
  *   on output h[0..pk->n_h) the H scalars of pk's convention.
- * sp_cpu_msm_g1/_g2: out = sum [s_i] bases_i, split != 0 the 0/1-aware MSM.
+ * sp_cpu_msm_g1/_g2: out = sum [s_i] bases_i, split != 0 the 0/1-aware MSM;
+ *   pause: NULL, or the pause point its threads call between tasks.
  * Return SP_OK, SP_ERR_NOMEM, SP_ERR_NOT_CANONICAL (a scalar >= r). */
 sp_status sp_backend_cpu_open(sp_backend **be, int threads) SP_WARN_UNUSED;
 sp_status sp_cpu_h_scalars(sp_backend *be, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk,
                            const sp_ntt_domain *d, char err[SP_ERR_LEN]);
 sp_status sp_cpu_msm_g1(sp_backend *be, sp_g1_jac *out, const sp_g1_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN]);
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN]);
 sp_status sp_cpu_msm_g2(sp_backend *be, sp_g2_jac *out, const sp_g2_affine *bases, const sp_scalar *s, size_t n,
-                        int split, char err[SP_ERR_LEN]);
+                        int split, const sp_pause *pause, char err[SP_ERR_LEN]);
 
 /*
  * Backends other than cpu come from providers that the program linking

@@ -169,7 +169,7 @@ sp_status sp_g16_prove_finish(sp_g16_proof *proof, sp_g16_partial *part, const s
         sp_backend cpu = {0};
         cpu.threads = o.threads;
         sp_progress_part("MSM B2 (G2)");
-        st = sp_cpu_msm_g2(&cpu, &part->b2, pk->b2, part->ws, part->n_ws, o.split_msm, err);
+        st = sp_cpu_msm_g2(&cpu, &part->b2, pk->b2, part->ws, part->n_ws, o.split_msm, o.pause, err);
         sp_progress_add(SP_G16_PROGRESS_G2 * (uint64_t)pk->n_vars);
     }
     sp_fr r, s;

@@ -37,7 +37,8 @@ typedef struct {
      * their making with the witness MSMs. NULL: ready at the call. */
     sp_status (*fill)(void *fill_ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN]);
     void *fill_ctx;
-    /* The backend call's pause point (sp_backend_proof's pause), or NULL. */
+    /* A pause point, or NULL: the start functions' backend call's
+     * (sp_backend_proof's pause), and finish's G2 MSM's when it runs one. */
     const sp_pause *pause;
 } sp_g16_prove_opts;
 

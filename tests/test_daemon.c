@@ -595,6 +595,7 @@ static void test_status_metrics(const proc *p)
     CHECK(strstr(m, "snarkpipe_stage_duration_seconds_bucket{stage=\"synthesis\",le=\"+Inf\"}") != NULL);
     CHECK(strstr(m, "snarkpipe_queue_depth{queue=\"dispatch\"}") && strstr(m, "snarkpipe_device_busy_ratio{device=\"cpu") &&
           strstr(m, "snarkpipe_device_preemptions_total{device=\"cpu"));
+    CHECK(strstr(m, "\nsnarkpipe_finish_preemptions_total ") != NULL);
     CHECK(strstr(m, "snarkpipe_jobs_cancelled_total{circuit=\"C\"} 1") != NULL);
     CHECK(strstr(m, "snarkpipe_http_responses_total{code=\"413\"} 2") != NULL);
     sp_dmn_http_resp_free(&r);
@@ -608,6 +609,7 @@ static void test_status_metrics(const proc *p)
     CHECK(o && sp_json_get(o, "queues") && sp_json_get(o, "devices") && sp_json_get(o, "jobs"));
     const sp_json_val *dv = o ? sp_json_get(o, "devices") : NULL;
     CHECK(dv && dv->n >= 1 && sp_json_get(dv->items[0], "preemptions"));
+    CHECK(o && sp_json_get(sp_json_get(o, "totals"), "finish_preemptions"));
     sp_json_free(doc);
     sp_dmn_http_resp_free(&r);
     CHECK(call(&p->ux, "GET", "/", NULL, NULL, 0, &r) == 200 && strstr(r.body, "/v1/status") &&

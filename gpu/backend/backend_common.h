@@ -63,13 +63,11 @@ typedef struct {
     size_t wit_cap; /* elements */
     sp_cuda_upload *up;
     size_t up_slot; /* bytes of each of its pinned buffers */
-    /* Variants, for measurement (set at open from the environment):
-     * c_from_ab: c = a * b on the device instead of copying c
-     * (SP_CUDA_C_FROM_AB, default 1); wit_overlap: the witness uploaded
-     * through the pinned ring during the H step and converted on the
-     * device (SP_CUDA_WIT_OVERLAP, default 1), or 0: converted on the host
-     * and copied after the H MSM. */
-    int c_from_ab, wit_overlap;
+    /* 1 (the default): the witness uploaded through the pinned ring during
+     * the H step and converted on the device; 0: converted on the host and
+     * copied after the H MSM, the path a device without room for it takes
+     * (sp_backend_cuda_witness_on_host forces it for the checks). */
+    int wit_overlap;
     /* Proofs begun, warm-ups and frees of the buffers above: a proof
      * paused at a pause point that finds it moved knows another used (or
      * freed) the buffers meanwhile, and stages its witness again. */

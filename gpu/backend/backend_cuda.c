@@ -491,21 +491,11 @@ static sp_status table_budget_from_env(cuda_impl *c, char err[SP_ERR_LEN])
     return SP_OK;
 }
 
-/* A 0|1 variant from the environment variable `name`; `def` when unset. */
-static int variant_from_env(const char *name, int def)
-{
-    const char *v = getenv(name);
-    return v && (v[0] == '0' || v[0] == '1') && !v[1] ? v[0] - '0' : def;
-}
-
-void sp_backend_cuda_set_variants(sp_backend *be, int c_from_ab, int wit_overlap)
+void sp_backend_cuda_witness_on_host(sp_backend *be, int on)
 {
     cuda_impl *c = be->impl;
     pthread_mutex_lock(&c->mu);
-    if (c_from_ab == 0 || c_from_ab == 1)
-        c->c_from_ab = c_from_ab;
-    if (wit_overlap == 0 || wit_overlap == 1)
-        c->wit_overlap = wit_overlap;
+    c->wit_overlap = !on;
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -543,8 +533,7 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
         return st;
     }
     pthread_mutex_init(&c->mu, NULL);
-    c->c_from_ab = variant_from_env("SP_CUDA_C_FROM_AB", 1);
-    c->wit_overlap = variant_from_env("SP_CUDA_WIT_OVERLAP", 1);
+    c->wit_overlap = 1;
     b->name = c->name;
     b->impl = c;
     b->threads = threads;

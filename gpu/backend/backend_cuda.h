@@ -15,14 +15,11 @@
  * says why), SP_ERR_INVALID_ARG (a bad SP_CUDA_MEM_LIMIT), SP_ERR_NOMEM. */
 sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
-/* The variants of the proof path, for measurement and checks
- * (gpu/backend/backend_proof.c): c_from_ab 1 makes c = a * b on the device instead
- * of copying c; wit_overlap 1 uploads the witness through a pinned ring
- * during the H step and turns it into MSM scalars on the device, 0 makes
- * them on the host and copies them after the H MSM. Each 0 or 1 (other
- * values leave it). Both 1 by default, or SP_CUDA_C_FROM_AB=0|1 and
- * SP_CUDA_WIT_OVERLAP=0|1 when the backend is opened. Every variant gives
- * the same result for a satisfying witness. */
-void sp_backend_cuda_set_variants(sp_backend *be, int c_from_ab, int wit_overlap);
+/* For the checks (gpu/backend/backend_proof.c): on = 1 makes every proof's
+ * witness MSM scalars on the host and copies them after the H MSM, the
+ * path a device without room for the witness takes; 0 (the default) goes
+ * back to uploading the witness through a pinned ring during the H step
+ * and converting it on the device. Both give the same result. */
+void sp_backend_cuda_witness_on_host(sp_backend *be, int on);
 
 #endif

@@ -5,8 +5,7 @@
  *
  * One proof with a, b, c ready (the engine's), in order (the context's
  * stream unless said):
- *   1. a and b copied to the device (copy_ab; copy_abc with c too when
- *      SP_CUDA_C_FROM_AB=0) through the staged upload: from the engine's
+ *   1. a and b copied to the device (copy_ab) through the staged upload: from the engine's
  *      pinned pool directly at ~50 GB/s, from pageable memory through its
  *      ring;
  *   2. the witness upload starts on the staged upload's own thread and
@@ -240,7 +239,7 @@ static sp_status witness_ready(run *r, char err[SP_ERR_LEN])
         sp_cb_stage(r->be, "wit_ready", t0);
         return SP_OK;
     }
-    if ((st = ws_host(r, err)) != SP_OK) /* the host does it: no room, or SP_CUDA_WIT_OVERLAP=0 */
+    if ((st = ws_host(r, err)) != SP_OK) /* the host does it: no room (or forced, for the checks) */
         return st;
     r->ws = r->ws_host;
     if ((st = grow(c, &c->wit, &c->wit_cap, nv)) == SP_ERR_NOMEM)
@@ -435,22 +434,21 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     if (st != SP_OK)
         return sp_cb_fail(c, st, "device buffer for a, b, c", err);
     sp_fr *da = c->abc, *db = da + n, *dc = db + n;
-    int from_ab = c->c_from_ab || !r->in;
     double t0 = sp_cb_now_ms();
     if (!r->in) {
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
         if (!r->ab_done) {
-            if ((st = copy_inputs(r, da, n, from_ab ? 2 : 3, err)) != SP_OK)
+            if ((st = copy_inputs(r, da, n, 2, err)) != SP_OK)
                 return st;
-            sp_cb_stage(r->be, from_ab ? "copy_ab" : "copy_abc", t0);
+            sp_cb_stage(r->be, "copy_ab", t0);
         }
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
     }
     t0 = sp_cb_now_ms();
-    if (from_ab && (st = sp_cuda_fr_mul(c->cu, dc, da, db, n)) != SP_OK)
+    if ((st = sp_cuda_fr_mul(c->cu, dc, da, db, n)) != SP_OK)
         return sp_cb_fail(c, st, "c = a * b", err);
     int bellperson = pk->h_kind != SP_G16_H_SNARKJS;
     if ((st = sp_cuda_h_step(c->cu, (sp_scalar *)da, da, db, dc, gd, r->d, bellperson)) != SP_OK)
@@ -530,7 +528,7 @@ static sp_status prove_filled(run *r, sp_backend_msms *out, char err[SP_ERR_LEN]
         st = witness_ready(r, err);
     if (st != SP_OK)
         return st;
-    fill_job j = {r->be, r->in, NULL, NULL, n, c->c_from_ab ? 2 : 3, sp_cb_host_threads(r->be), SP_OK, 0, 0, ""};
+    fill_job j = {r->be, r->in, NULL, NULL, n, 2, sp_cb_host_threads(r->be), SP_OK, 0, 0, ""};
     /* room and a ring for a, b, c: the fill's thread sends them (else the
      * H part copies them, or runs on the CPU) */
     if (grow(c, &c->abc, &c->abc_cap, 3 * n) == SP_OK && upload_ready(c, up_bytes(r->pk)) == SP_OK) {

@@ -121,7 +121,7 @@ struct sp_backend {
      * Returns SP_OK, SP_ERR_NOMEM, SP_ERR_GPU, SP_ERR_INVALID_ARG; err says
      *   why, with the backend's name.
      * Stages: cpu: fill (with in->fill), scalars (witness to MSM scalars),
-     *   h, msm_h, msm_a, msm_b1, msm_c, msm_b2. cuda: copy_ab or copy_abc,
+     *   h, msm_h, msm_a, msm_b1, msm_c, msm_b2. cuda: copy_ab,
      *   h_ntt, msm_h, wit_up (the witness's upload, overlapped with h_ntt
      *   and msm_h, or with the fill), wit_ready (what the MSMs waited for
      *   it), msm_a, msm_b1, msm_c, msm_b2, and with in->fill: fill (its

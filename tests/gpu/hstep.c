@@ -149,13 +149,13 @@ void chk_hstep(chk_env *env)
 /* ---- the backend ---- */
 
 /* One proof's inputs: a witness (40% 0, 40% 1, the rest random), a and b
- * random, c = a * b as from a satisfying witness, or random c. */
+ * random, c = a * b as from a satisfying witness. */
 typedef struct {
     sp_fr *w, *abc;
     size_t nv, n;
 } proof_vals;
 
-static int proof_vals_make(chk_env *env, proof_vals *v, const sp_g16_pk *pk, int random_c, sp_fr *w_mem)
+static int proof_vals_make(chk_env *env, proof_vals *v, const sp_g16_pk *pk, sp_fr *w_mem)
 {
     v->nv = pk->n_vars;
     v->n = pk->domain_size;
@@ -171,7 +171,7 @@ static int proof_vals_make(chk_env *env, proof_vals *v, const sp_g16_pk *pk, int
             sp_fr_random(&v->w[i], &env->rng);
     }
     random_frs(env, v->abc, 3 * v->n);
-    for (size_t i = 0; !random_c && i < v->n; i++)
+    for (size_t i = 0; i < v->n; i++)
         sp_fr_mul(&v->abc[2 * v->n + i], &v->abc[i], &v->abc[v->n + i]);
     return 1;
 }
@@ -393,7 +393,7 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     char err[SP_ERR_LEN] = "";
     sp_g16_pk pk;
     sp_ntt_domain *d = NULL;
-    proof_vals v = {0}, rc = {0}, pv = {0};
+    proof_vals v = {0}, pv = {0};
     sp_fr *pinned = be->host_alloc(be, nv * sizeof(sp_fr));
     if (sp_g16_pk_alloc(&pk, nv, npub, 1u << log_n, kind) != SP_OK) {
         CHECKF(0, "key allocation");
@@ -405,8 +405,7 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     chk_random_points(env, &chk_grp_g1, pk.c, nv - npub - 1, 1);
     chk_random_points(env, &chk_grp_g1, pk.h, pk.n_h, 1);
     chk_random_points(env, &chk_grp_g2, pk.b2, nv, 1);
-    if (!pinned || !proof_vals_make(env, &v, &pk, 0, NULL) || !proof_vals_make(env, &rc, &pk, 1, NULL) ||
-        !proof_vals_make(env, &pv, &pk, 0, pinned) ||
+    if (!pinned || !proof_vals_make(env, &v, &pk, NULL) || !proof_vals_make(env, &pv, &pk, pinned) ||
         sp_ntt_domain_create(&d, log_n, kind == SP_G16_H_SNARKJS ? SP_NTT_ROOTS_SNARKJS : SP_NTT_ROOTS_ZKCRYPTO,
                              env->threads) != SP_OK) {
         CHECKF(0, "host memory for the proof's inputs");
@@ -421,15 +420,9 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     compare_prove(env, be, cpu, &pk, d, &v, 1, "resident");
     compare_prove(env, be, cpu, &pk, d, &pv, 1, "resident, witness in pinned memory");
     check_pause(env, be, cpu, &pk, d, &v, &pv);
-    for (int var = 0; var < 3; var++) { /* the other variants: (c_from_ab, wit_overlap) = (0,1), (1,0), (0,0) */
-        char label[64];
-        snprintf(label, sizeof label, "resident, variant c_from_ab=%d wit_overlap=%d", var == 1, var == 0);
-        sp_backend_cuda_set_variants(be, var == 1, var == 0);
-        compare_prove(env, be, cpu, &pk, d, &v, 0, label);
-        if (var != 1 && kind == SP_G16_H_SNARKJS) /* c copied: a c that is not a * b gives the CPU's result too */
-            compare_prove(env, be, cpu, &pk, d, &rc, 0, "c copied, c != a * b");
-    }
-    sp_backend_cuda_set_variants(be, 1, 1);
+    sp_backend_cuda_witness_on_host(be, 1);
+    compare_prove(env, be, cpu, &pk, d, &v, 0, "resident, witness scalars made on the host");
+    sp_backend_cuda_witness_on_host(be, 0);
     check_backend_tables(env, be, cpu, &pk, d, &v);
     sp_ntt_domain *d2 = NULL; /* a domain of another size: refused, with the backend's name */
     sp_backend_msms m;
@@ -445,7 +438,7 @@ static void check_backend_key(chk_env *env, sp_backend *be, sp_backend *cpu, sp_
     CHECKF(res == 0, "after key_detach %zu bytes resident", res);
 out:
     sp_ntt_domain_free(d);
-    free(v.w), free(v.abc), free(rc.w), free(rc.abc), free(pv.abc);
+    free(v.w), free(v.abc), free(pv.abc);
     be->host_free(be, pinned, nv * sizeof(sp_fr));
     sp_g16_pk_free(&pk);
 }

@@ -800,8 +800,11 @@ static void test_api(void)
  * the running finish's next pause point (FIN_PAUSE, FIN_RESUME, its
  * FINISH_START in lane 1 = finish_workers + 0), the other low one only
  * after the running finish (equal priority does not preempt). Every
- * proof verifies, and the waterfall reads the timeline back. */
-static void test_finish_preempt(void)
+ * proof verifies, and the waterfall reads the timeline back. With
+ * URGENT_FAILS the urgent job's witness does not satisfy (proved from the
+ * key alone, so only its finish's verification sees it): it fails there,
+ * inside the preempted finish, and the others are unharmed. */
+static void test_finish_preempt(int urgent)
 {
     char tl[] = "/tmp/sp_test_finpre_XXXXXX", err[SP_ERR_LEN] = "";
     int fd = mkstemp(tl);
@@ -817,6 +820,11 @@ static void test_finish_preempt(void)
     tjob_make(&lo, &C2, 1);
     tjob_make(&hi, &C1, 1);
     tjob_make(&lo2, &C1, 1);
+    if (urgent == URGENT_FAILS) {
+        sp_fr *bad = fx_bad_witness(&C1, hi.w[0]);
+        free(hi.w[0]);
+        hi.w[0] = bad;
+    }
     CHECK(submit(e, &lo, "c2", 0, "low", 0) == SP_OK);
     int finishing = 0;
     for (double dl = mono_s() + 60; !finishing && mono_s() < dl;) {
@@ -829,13 +837,17 @@ static void test_finish_preempt(void)
     }
     CHECK(finishing);
     CHECK(submit(e, &lo2, "c1", 0, "low2", 0) == SP_OK);
-    CHECK(submit(e, &hi, "c1", 7, "urgent", 0) == SP_OK);
+    CHECK(submit(e, &hi, urgent == URGENT_FAILS ? "c1-key" : "c1", 7, "urgent", 0) == SP_OK);
     sp_engine_result rl, rh, rl2;
     CHECK(sp_engine_await(e, lo.job, AWAIT_MS, &rl) == 1);
     CHECK(sp_engine_await(e, hi.job, AWAIT_MS, &rh) == 1);
     CHECK(sp_engine_await(e, lo2.job, AWAIT_MS, &rl2) == 1);
     check_proofs(&C2, &rl, lo.w, 1, "finish preempted");
-    check_proofs(&C1, &rh, hi.w, 1, "finish preempting");
+    if (urgent == URGENT_OK)
+        check_proofs(&C1, &rh, hi.w, 1, "finish preempting");
+    else
+        CHECKF(rh.status == SP_ERR_UNSATISFIED && strstr(rh.err, "does not verify"), "urgent job: %s (%s)",
+               sp_status_str(rh.status), rh.err);
     check_proofs(&C1, &rl2, lo2.w, 1, "finish of equal priority");
     CHECKF(rh.done_ms < rl.done_ms && rl.done_ms < rl2.done_ms, "done at: urgent %.1f, low %.1f, low2 %.1f ms",
            rh.done_ms, rl.done_ms, rl2.done_ms);
@@ -885,7 +897,8 @@ int main(void)
     test_preempt(1, URGENT_CANCELLED);
     test_preempt(1, URGENT_FAILS);
     test_preempt(0, URGENT_OK);
-    test_finish_preempt();
+    test_finish_preempt(URGENT_OK);
+    test_finish_preempt(URGENT_FAILS);
     test_pool_growth();
     test_warm_resident();
     int rounds = sp_test_iters(3);

@@ -448,7 +448,10 @@ static void test_waterfall_hand(void)
     static const char *const bad = "TIMELINE,1.0,JOB_SUBMIT,j1,partitions=1\nTIMELINE,abc,SYNTH_START,j1,x=1\n";
     CHECK(parse_text(&wf, bad, err) == SP_ERR_FORMAT && strstr(err, "line 2") != NULL);
     static const char *const bad2 = "TIMELINE,1.0,JOB_SUBMIT,j1,partition\n";
-    CHECK(parse_text(&wf, bad2, err) == SP_ERR_FORMAT);
+    CHECK(parse_text(&wf, bad2, err) == SP_ERR_FORMAT && strstr(err, "not a TIMELINE"));
+    static const char *const bad3 = "TIMELINE,1.0,JOB_SUBMIT,j1,partitions=1\n"
+                                    "TIMELINE,2.0,DEV_STAGE,j1,partition=0,gpu=0,worker=0,stage=msm_a,ms=-1.5\n";
+    CHECK(parse_text(&wf, bad3, err) == SP_ERR_FORMAT && strstr(err, "line 2: ms=-1.5 is not"));
 }
 
 /* ---- a real engine timeline ---- */

@@ -39,6 +39,7 @@ typedef struct {
     size_t capj;
     series *s;
     size_t ns, caps;
+    char bad[64];     /* "key=value" of the last line refused for a value, else "" */
 } parser;
 
 /* ---- small growable containers ---- */
@@ -158,14 +159,19 @@ typedef struct {
     char stage[32], status[32];
 } detail;
 
-static int parse_detail(detail *d, char *s)
+/* Returns 0, or -1 with bad = "key=value" for a known key with a bad
+ * value ("" for a malformed pair). */
+static int parse_detail(detail *d, char *s, char *bad, size_t bad_len)
 {
     *d = (detail){-1, -1, -1, -1, -1, -1, -1, "", ""};
     for (char *save = NULL, *kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '='), *end;
-        if (!eq || eq == kv)
+        if (!eq || eq == kv) {
+            bad[0] = '\0';
             return -1;
+        }
         *eq = '\0';
+        snprintf(bad, bad_len, "%s=%s", kv, eq + 1);
         const char *k = kv, *v = eq + 1;
         long iv = strtol(v, &end, 10);
         int is_int = *v && !*end && iv >= 0 && iv < (1L << 28);
@@ -187,6 +193,7 @@ static int parse_detail(detail *d, char *s)
             snprintf(d->status, sizeof d->status, "%s", v);
         }
     }
+    bad[0] = '\0';
     return 0;
 }
 
@@ -262,7 +269,8 @@ static int parse_line(parser *ps, char *line)
     double t;
     char *ev, *jn, *ds;
     detail d;
-    if (split_line(line, &t, &ev, &jn, &ds) || parse_detail(&d, ds))
+    ps->bad[0] = '\0';
+    if (split_line(line, &t, &ev, &jn, &ds) || parse_detail(&d, ds, ps->bad, sizeof ps->bad))
         return -1;
     sp_waterfall *wf = ps->wf;
     if (!wf->n_lines++ || t < wf->t_first)
@@ -572,7 +580,10 @@ sp_status sp_waterfall_parse(sp_waterfall *wf, FILE *in, char err[SP_ERR_LEN])
         if (strncmp(line, "TIMELINE,", 9) != 0)
             continue;
         int rc = parse_line(&ps, line);
-        if (rc == -1) {
+        if (rc == -1 && ps.bad[0]) {
+            snprintf(err, SP_ERR_LEN, "line %zu: %s is not a count or a duration of 0 or more", lineno, ps.bad);
+            st = SP_ERR_FORMAT;
+        } else if (rc == -1) {
             snprintf(err, SP_ERR_LEN, "line %zu: not a TIMELINE,<ms>,<EVENT>,<job>,<key=value,...> line", lineno);
             st = SP_ERR_FORMAT;
         } else if (rc == -2) {

@@ -621,19 +621,22 @@ static sp_engine_part_state first_part_state(sp_engine *e, const char *rid)
     return s;
 }
 
-/* How many TIMELINE lines of the file have event ev and job jN. */
-static int tl_count(const char *path, const char *ev, uint64_t job)
+/* How many TIMELINE lines of the file have event ev and job jN (and,
+ * when also is not NULL, contain it too). */
+static int tl_count_with(const char *path, const char *ev, uint64_t job, const char *also)
 {
     char want[64], line[512];
     snprintf(want, sizeof want, ",%s,j%llu,", ev, (unsigned long long)job);
     FILE *f = fopen(path, "r");
     int n = 0;
     while (f && fgets(line, sizeof line, f))
-        n += strstr(line, want) != NULL;
+        n += strstr(line, want) && (!also || strstr(line, also));
     if (f)
         fclose(f);
     return n;
 }
+
+static int tl_count(const char *path, const char *ev, uint64_t job) { return tl_count_with(path, ev, job, NULL); }
 
 /* How the urgent job of test_preempt ends. */
 enum { URGENT_OK, URGENT_CANCELLED, URGENT_FAILS };
@@ -863,15 +866,7 @@ static void test_finish_preempt(int urgent)
     sp_engine_destroy(e);
     CHECK(tl_count(tl, "FIN_PAUSE", sl) == 1 && tl_count(tl, "FIN_RESUME", sl) == 1);
     CHECK(tl_count(tl, "FIN_PAUSE", sh) == 0 && tl_count(tl, "FIN_PAUSE", sl2) == 0);
-    char want[64], line[512];
-    snprintf(want, sizeof want, ",FINISH_START,j%llu,", (unsigned long long)sh);
-    FILE *f = fopen(tl, "r");
-    int lane1 = 0;
-    while (f && fgets(line, sizeof line, f))
-        lane1 += strstr(line, want) && strstr(line, ",fin=1");
-    if (f)
-        fclose(f);
-    CHECK(lane1 == 1);
+    CHECK(tl_count_with(tl, "FINISH_START", sh, ",fin=1") == 1);
     sp_waterfall wf;
     CHECKF(sp_waterfall_read(&wf, tl, err) == SP_OK, "%s", err);
     const sp_wf_stat *fs = sp_waterfall_stat(&wf, "finish");

@@ -458,8 +458,6 @@ typedef struct {
     double paused_ms;     /* under mu: time spent on preempting finishes */
 } fin_run;
 
-static sp_status finish_run(sp_engine *e, part *p, const sp_pause *pause, sp_g16_proof *proof,
-                            char err[SP_ERR_LEN]);
 static void finish_one(sp_engine *e, worker *w, part *p, int preempting);
 
 /* The finish's pause point, from any of its G2 MSM's threads: when the

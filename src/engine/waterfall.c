@@ -159,26 +159,30 @@ typedef struct {
     char stage[32], status[32];
 } detail;
 
+/* -1, with bad = "k=v": a known key's value refused. */
+static int bad_value(char *bad, size_t bad_len, const char *k, const char *v)
+{
+    snprintf(bad, bad_len, "%s=%s", k, v);
+    return -1;
+}
+
 /* Returns 0, or -1 with bad = "key=value" for a known key with a bad
- * value ("" for a malformed pair). */
+ * value (bad left "" for a malformed pair). */
 static int parse_detail(detail *d, char *s, char *bad, size_t bad_len)
 {
     *d = (detail){-1, -1, -1, -1, -1, -1, -1, "", ""};
     for (char *save = NULL, *kv = strtok_r(s, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '='), *end;
-        if (!eq || eq == kv) {
-            bad[0] = '\0';
+        if (!eq || eq == kv)
             return -1;
-        }
         *eq = '\0';
-        snprintf(bad, bad_len, "%s=%s", kv, eq + 1);
         const char *k = kv, *v = eq + 1;
         long iv = strtol(v, &end, 10);
         int is_int = *v && !*end && iv >= 0 && iv < (1L << 28);
         if (!strcmp(k, "partition") || !strcmp(k, "slot") || !strcmp(k, "gpu") || !strcmp(k, "worker") ||
             !strcmp(k, "fin")) {
             if (!is_int)
-                return -1;
+                return bad_value(bad, bad_len, k, v);
             int *f = !strcmp(k, "partition") ? &d->partition : !strcmp(k, "slot") ? &d->slot
                      : !strcmp(k, "gpu") ? &d->gpu : !strcmp(k, "worker") ? &d->worker : &d->fin;
             *f = (int)iv;
@@ -186,14 +190,13 @@ static int parse_detail(detail *d, char *s, char *bad, size_t bad_len)
             double *f = !strcmp(k, "ms") ? &d->ms : &d->paused_ms;
             *f = strtod(v, &end);
             if (!*v || *end || !(*f >= 0))
-                return -1;
+                return bad_value(bad, bad_len, k, v);
         } else if (!strcmp(k, "stage")) {
             snprintf(d->stage, sizeof d->stage, "%s", v);
         } else if (!strcmp(k, "status")) {
             snprintf(d->status, sizeof d->status, "%s", v);
         }
     }
-    bad[0] = '\0';
     return 0;
 }
 

@@ -234,6 +234,21 @@ for be in "$BE" cpu "$BE"@256M; do
     fi
 done
 
+# the host copy of the resident key arrays dropped: all five with room, under
+# a cap only those that stayed resident (or, none resident, a clean refusal)
+for lim in "" 256M; do
+    if SP_CUDA_MEM_LIMIT=$lim $SP --json bench pipeline --constraints 65534 -c 4 -j 2 -p 2 --no-isolation \
+           --release-host-key --set g2_on_device=1 --set backends="$BE" >"$W/eng.out" 2>"$W/err" &&
+        [ "$(json_num "$W/eng.out" failed)" = 0 ] && grep -q 'host copy of the key dropped' "$W/err" &&
+        { [ -n "$lim" ] || grep -q 'dropped: a, b1, b2, c, h ' "$W/err"; }; then
+        ok "engine backends=$BE --release-host-key${lim:+ (SP_CUDA_MEM_LIMIT=$lim)}: $(grep -o 'dropped: [a-z0-9, ]*' "$W/err"), 4 jobs proved and verified"
+    elif [ -n "$lim" ] && grep -q 'no key array is resident on every device' "$W/err"; then
+        ok "engine backends=$BE --release-host-key (SP_CUDA_MEM_LIMIT=$lim): nothing resident, refused"
+    else
+        bad "engine backends=$BE --release-host-key${lim:+ (SP_CUDA_MEM_LIMIT=$lim)}: $(cat "$W/err" "$W/eng.out")"
+    fi
+done
+
 echo "== 5. setup from a .ptau on $BE"
 # snarkjs' power-2 ceremony (prepared and not) and its setup of the multiplier;
 # SP_GPU_PTAU=FILE adds a larger .ptau of the curve (a circuit filling its power)

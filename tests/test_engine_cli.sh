@@ -60,6 +60,12 @@ expect 2 "malformed timeline" "$bin" waterfall "$T/bad.txt"
 check "names the line" grep -q 'line 2' "$T/out"
 expect 2 "missing timeline" "$bin" waterfall "$T/none.txt"
 expect 2 "unknown backend" "$bin" bench pipeline --constraints 100 -c 1 --set backends=nope
+expect 2 "--release-host-key on the cpu" "$bin" bench pipeline --constraints 100 -c 1 --release-host-key \
+    --set g2_on_device=1
+check "names why" grep -q 'no key array is resident on every device' "$T/out"
+expect 2 "--release-host-key, G2 on the host" "$bin" bench pipeline --constraints 100 -c 1 --release-host-key \
+    --set g2_on_device=0
+check "names why" grep -q 'needs the G2 MSM on the device' "$T/out"
 
 echo "test_engine_cli: $pass checks, $fail failed"
 [ "$fail" -eq 0 ]

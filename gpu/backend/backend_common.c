@@ -33,13 +33,25 @@ int sp_cb_host_threads(const sp_backend *be)
 }
 
 /* The residency table (callers hold mu). */
-const void *sp_cb_resident_view(const sp_cb_impl *c, const void *host, size_t bytes)
+const void *sp_cb_resident_view(const sp_cb_impl *c, const void *host, size_t bytes, int *host_released)
 {
     const char *p = host;
+    if (host_released)
+        *host_released = 0;
     for (size_t i = 0; i < c->n_res; i++) {
         const char *h = c->res[i].host;
-        if (p >= h && bytes <= c->res[i].bytes && (size_t)(p - h) <= c->res[i].bytes - bytes)
+        if (p >= h && bytes <= c->res[i].bytes && (size_t)(p - h) <= c->res[i].bytes - bytes) {
+            if (host_released)
+                *host_released = c->res[i].host_released;
             return (const char *)c->res[i].dev + (p - h);
+        }
     }
     return NULL;
+}
+
+sp_status sp_cb_no_fallback(const sp_cb_impl *c, const char *what, size_t n, char err[SP_ERR_LEN])
+{
+    snprintf(err, SP_ERR_LEN, "%s: %s MSM of %zu points: no device memory for its scratch, and the host copy of its "
+             "bases was released (no CPU fallback)", c->name, what, n);
+    return SP_ERR_NOMEM;
 }

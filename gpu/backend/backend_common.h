@@ -25,6 +25,7 @@ typedef struct {
     size_t bytes;
     const sp_g16_pk *pk;
     int refs;           /* attachments of pk */
+    int host_released;  /* its host copy is gone (key_release_host): no CPU fallback */
 } sp_cb_resident;
 
 typedef struct {
@@ -86,8 +87,13 @@ void sp_cb_stage(sp_backend *be, const char *name, double t0);
  * SP_ERR_GPU); returns st. */
 sp_status sp_cb_fail(const sp_cb_impl *c, sp_status st, const char *what, char err[SP_ERR_LEN]);
 /* The device copy of [host, host + bytes) when it lies inside a resident
- * key array, else NULL. */
-const void *sp_cb_resident_view(const sp_cb_impl *c, const void *host, size_t bytes);
+ * key array, else NULL. On output *host_released (when given) is 1 when
+ * that array's host copy was released (key_release_host), else 0. */
+const void *sp_cb_resident_view(const sp_cb_impl *c, const void *host, size_t bytes, int *host_released);
+/* The error of an MSM over resident bases whose scratch does not fit the
+ * device when their host copy was released (no CPU fallback); returns
+ * SP_ERR_NOMEM. */
+sp_status sp_cb_no_fallback(const sp_cb_impl *c, const char *what, size_t n, char err[SP_ERR_LEN]);
 /* Host threads for host-side work: be->threads, or every core. */
 int sp_cb_host_threads(const sp_backend *be);
 

@@ -241,7 +241,7 @@ static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const key_array
         sp_cuda_dev_free(c->cu, dev);
         return st;
     }
-    c->res[c->n_res++] = (resident){a->p, dev, a->bytes, pk, 1};
+    c->res[c->n_res++] = (resident){a->p, dev, a->bytes, pk, 1, 0};
     c->resident_bytes += a->bytes;
     return SP_OK;
 }
@@ -274,15 +274,17 @@ static void detach_locked(cuda_impl *c, const sp_g16_pk *pk)
     c->n_str = k;
 }
 
-/* Bytes of pk's arrays (pk NULL: all) resident and streamed; callers hold mu. */
-static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, size_t *resident_b, size_t *streamed_b)
+/* Bytes of pk's arrays (pk NULL: all; array non-NULL: only the one whose
+ * host copy starts there) resident and streamed; callers hold mu. */
+static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, const void *array, size_t *resident_b,
+                      size_t *streamed_b)
 {
     *resident_b = *streamed_b = 0;
     for (size_t i = 0; i < c->n_res; i++)
-        if (!pk || c->res[i].pk == pk)
+        if ((!pk || c->res[i].pk == pk) && (!array || c->res[i].host == array))
             *resident_b += c->res[i].bytes;
     for (size_t i = 0; i < c->n_str; i++)
-        if (!pk || c->str[i].pk == pk)
+        if ((!pk || c->str[i].pk == pk) && (!array || c->str[i].host == array))
             *streamed_b += c->str[i].bytes;
 }
 
@@ -354,7 +356,7 @@ static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[S
     }
     if (st == SP_OK && names[0]) { /* the reason, once per key */
         size_t rb, sb;
-        key_bytes(c, pk, &rb, &sb);
+        key_bytes(c, pk, NULL, &rb, &sb);
         fprintf(stderr, "snarkpipe %s: key of 2^%u: %.1f MiB resident, %.1f MiB (%s) streamed from host memory on "
                 "every proof: %.1f MiB of device memory was free%s, %.1f MiB of it kept for proving\n", c->name,
                 pk->log2_domain, rb / 1048576.0, sb / 1048576.0, names, free_b / 1048576.0,
@@ -373,12 +375,25 @@ static void cuda_key_detach(sp_backend *be, const sp_g16_pk *pk)
     pthread_mutex_unlock(&c->mu);
 }
 
-static void cuda_key_memory(sp_backend *be, const sp_g16_pk *pk, size_t *resident_b, size_t *streamed_b)
+static void cuda_key_memory(sp_backend *be, const sp_g16_pk *pk, const void *array, size_t *resident_b,
+                            size_t *streamed_b)
 {
     cuda_impl *c = be->impl;
     pthread_mutex_lock(&c->mu);
-    key_bytes(c, pk, resident_b, streamed_b);
+    key_bytes(c, pk, array, resident_b, streamed_b);
     pthread_mutex_unlock(&c->mu);
+}
+
+static int cuda_key_release_host(sp_backend *be, const void *array)
+{
+    cuda_impl *c = be->impl;
+    int marked = 0;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->n_res; i++)
+        if (c->res[i].host == array)
+            marked = c->res[i].host_released = 1;
+    pthread_mutex_unlock(&c->mu);
+    return marked;
 }
 
 static void cuda_memory(sp_backend *be, size_t *resident_bytes, size_t *free_bytes)
@@ -543,6 +558,7 @@ sp_status sp_backend_cuda_open(sp_backend **be, int device, int threads, char er
     b->key_detach = cuda_key_detach;
     b->memory = cuda_memory;
     b->key_memory = cuda_key_memory;
+    b->key_release_host = cuda_key_release_host;
     b->destroy = cuda_destroy;
     b->host_alloc = cuda_host_alloc;
     b->host_free = cuda_host_free;

@@ -273,10 +273,13 @@ static sp_status msm_g1(run *r, sp_g1_jac *out, const sp_g1_affine *bases, size_
                         char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
-    const sp_g1_affine *db = sp_cb_resident_view(c, bases, n * sizeof *bases);
+    int gone;
+    const sp_g1_affine *db = sp_cb_resident_view(c, bases, n * sizeof *bases, &gone);
     double t0 = sp_cb_now_ms();
     sp_status st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : bases, r->ws + off, n, 0, r->split, 0);
-    if (st == SP_ERR_NOMEM && r->in) {
+    if (st == SP_ERR_NOMEM && gone) {
+        sp_cb_no_fallback(c, "G1", n, err);
+    } else if (st == SP_ERR_NOMEM && r->in) {
         log_cpu_msm(c, "G1", n);
         if ((st = ws_host(r, err)) == SP_OK)
             st = sp_cpu_msm_g1(r->be, out, bases, r->ws_host + off, n, r->split, NULL, err);
@@ -292,10 +295,13 @@ static sp_status msm_g2(run *r, sp_g2_jac *out, const sp_g2_affine *bases, size_
                         char err[SP_ERR_LEN])
 {
     sp_cb_impl *c = r->c;
-    const sp_g2_affine *db = sp_cb_resident_view(c, bases, n * sizeof *bases);
+    int gone;
+    const sp_g2_affine *db = sp_cb_resident_view(c, bases, n * sizeof *bases, &gone);
     double t0 = sp_cb_now_ms();
     sp_status st = sp_cuda_msm_g2_stream(c->cu, out, db ? db : bases, r->ws, n, 0, r->split, 0);
-    if (st == SP_ERR_NOMEM && r->in) {
+    if (st == SP_ERR_NOMEM && gone) {
+        sp_cb_no_fallback(c, "G2", n, err);
+    } else if (st == SP_ERR_NOMEM && r->in) {
         log_cpu_msm(c, "G2", n);
         if ((st = ws_host(r, err)) == SP_OK)
             st = sp_cpu_msm_g2(r->be, out, bases, r->ws_host, n, r->split, NULL, err);
@@ -361,10 +367,13 @@ static sp_status h_msm(run *r, sp_g1_jac *out, const sp_scalar *s, char err[SP_E
 {
     sp_cb_impl *c = r->c;
     const sp_g16_pk *pk = r->pk;
-    const sp_g1_affine *db = sp_cb_resident_view(c, pk->h, pk->n_h * sizeof *pk->h);
+    int gone;
+    const sp_g1_affine *db = sp_cb_resident_view(c, pk->h, pk->n_h * sizeof *pk->h, &gone);
     double t0 = sp_cb_now_ms();
     sp_status st = sp_cuda_msm_g1_stream(c->cu, out, db ? db : pk->h, s, pk->n_h, 0, 0, 0);
-    if (st == SP_ERR_NOMEM && r->in) {
+    if (st == SP_ERR_NOMEM && gone) {
+        sp_cb_no_fallback(c, "H", pk->n_h, err);
+    } else if (st == SP_ERR_NOMEM && r->in) {
         log_cpu_msm(c, "G1", pk->n_h);
         sp_scalar *hs = (const sp_fr *)s == c->abc ? malloc(pk->n_h * sizeof *hs) : NULL;
         if ((const sp_fr *)s == c->abc && !hs) {

@@ -40,10 +40,10 @@ static const char USAGE[] =
     "                      setting changed alone (G2 MSM on or off the device included)\n"
     "  --sweep-j N[,N...]  the sweep's j values instead of the doubling (implies --sweep)\n"
     "  --no-isolation      skip the isolation run\n"
-    "  --release-host-key  once the key is resident on every device (nothing streamed, G2 MSM on\n"
-    "                      the device), give its host pages back to the system: a key larger than\n"
-    "                      half the host memory then leaves room for partitions. Isolation and\n"
-    "                      load share one engine (no sweep).\n"
+    "  --release-host-key  give the host pages of every key array resident on every device back\n"
+    "                      to the system (G2 MSM on the device; arrays streamed from host memory\n"
+    "                      stay): a key larger than half the host memory then leaves room for\n"
+    "                      partitions. Isolation and load share one engine (no sweep).\n"
     "  --threads N, --quiet, --json (one JSON object per run)\n"
     "Native circuits' options:\n" SP_CLI_POREP_USAGE;
 
@@ -286,11 +286,11 @@ static int load(sp_engine *e, sp_fr **w, size_t w_len, int p, int c, int j, doub
     return failed + (c - submitted);
 }
 
-/* The host pages of pk's point arrays go back to the system (page-aligned
- * interior of each array: the allocation's bookkeeping stays), leaving the
- * address ranges in place: the backend recognises resident arrays by
- * address, and nothing reads the host copies while every MSM runs on the
- * device. */
+/* The host pages of one of pk's point arrays go back to the system
+ * (page-aligned interior: the allocation's bookkeeping stays), leaving the
+ * address range in place: the backend recognises resident arrays by
+ * address, and nothing reads a resident array's host copy while every MSM
+ * runs on the device. */
 static void drop_pages(const void *p, size_t bytes)
 {
     uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
@@ -299,33 +299,40 @@ static void drop_pages(const void *p, size_t bytes)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-/* Returns 0 when the host copy was dropped, -1 (err) when the engine
- * cannot do without it. */
+/* Drops the host copy of every key array that every device holds
+ * resident (all five on a device with room for the key; the ones streamed
+ * from host memory stay). Returns 0 when at least one was dropped, -1
+ * (err) when the engine cannot do without any. */
 static int release_host_key(sp_engine *e, const sp_engine_config *cfg, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
-    sp_engine_status st;
     if (!cfg->g2_on_device) {
         snprintf(err, SP_ERR_LEN, "--release-host-key needs the G2 MSM on the device (--set g2_on_device=1)");
         return -1;
     }
-    if (sp_engine_status_get(e, &st) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "--release-host-key: no engine status");
-        return -1;
-    }
-    int ok = st.n_devices > 0;
-    for (size_t i = 0; i < st.n_devices; i++)
-        ok &= st.devices[i].memory_known && st.devices[i].resident_bytes > 0 && st.devices[i].streamed_bytes == 0;
-    sp_engine_status_free(&st);
-    if (!ok) {
-        snprintf(err, SP_ERR_LEN, "--release-host-key: the key is not wholly resident on every device");
-        return -1;
-    }
     size_t nv = pk->n_vars, nc = pk->n_vars - pk->vk.n_public - 1;
-    drop_pages(pk->a, nv * sizeof *pk->a);
-    drop_pages(pk->b1, nv * sizeof *pk->b1);
-    drop_pages(pk->b2, nv * sizeof *pk->b2);
-    drop_pages(pk->c, nc * sizeof *pk->c);
-    drop_pages(pk->h, pk->n_h * sizeof *pk->h);
+    const struct {
+        const char *name;
+        const void *p;
+        size_t bytes;
+    } arr[5] = {{"a", pk->a, nv * sizeof *pk->a},
+                {"b1", pk->b1, nv * sizeof *pk->b1},
+                {"b2", pk->b2, nv * sizeof *pk->b2},
+                {"c", pk->c, nc * sizeof *pk->c},
+                {"h", pk->h, pk->n_h * sizeof *pk->h}};
+    char names[32] = "";
+    double mib = 0;
+    for (int i = 0; i < 5; i++)
+        if (sp_engine_key_release_host(e, arr[i].p)) {
+            drop_pages(arr[i].p, arr[i].bytes);
+            mib += arr[i].bytes / 1048576.0;
+            size_t l = strlen(names);
+            snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", arr[i].name);
+        }
+    if (!names[0]) {
+        snprintf(err, SP_ERR_LEN, "--release-host-key: no key array is resident on every device");
+        return -1;
+    }
+    fprintf(stderr, "snarkpipe bench pipeline: host copy of the key dropped: %s (%.1f MiB)\n", names, mib);
     return 0;
 }
 

@@ -336,6 +336,16 @@ typedef struct {
 sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st) SP_WARN_UNUSED;
 void sp_engine_status_free(sp_engine_status *st);
 
+/* On input: array, where the host copy of one of a registered circuit's
+ * key arrays starts (pk->a, ->b1, ->b2, ->c or ->h). When every backend
+ * of the engine holds that array in device memory, each is told that the
+ * host copy goes away (its MSMs over it then run on the device or fail,
+ * never on the CPU) and 1 is returned: the key's owner may then give the
+ * copy's pages back, provided nothing else reads it (the G2 MSM on the
+ * host, g2_on_device=0, reads b2). Otherwise returns 0 and nothing changes
+ * (always with a backend without device memory, cpu). */
+int sp_engine_key_release_host(sp_engine *e, const void *array);
+
 /* The bytes one partition of a registered circuit reserves: a, b, c
  * (abc; with a native circuit's witness) and the prover's other buffers
  * (rest). Returns SP_ERR_INVALID_ARG

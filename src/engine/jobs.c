@@ -327,13 +327,28 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st)
         be->memory(be, &d->resident_bytes, &d->free_bytes);
         if (be->key_memory) {
             size_t resident;
-            be->key_memory(be, NULL, &resident, &d->streamed_bytes);
+            be->key_memory(be, NULL, NULL, &resident, &d->streamed_bytes);
         }
         d->memory_known = d->resident_bytes > 0 || d->free_bytes > 0 || d->streamed_bytes > 0;
     }
     if (s != SP_OK)
         sp_engine_status_free(st);
     return s;
+}
+
+int sp_engine_key_release_host(sp_engine *e, const void *array)
+{
+    int all = array && e->n_dev > 0;
+    for (size_t i = 0; all && i < e->n_dev; i++) {
+        sp_backend *be = e->dev[i].be;
+        size_t resident = 0, streamed = 0;
+        if (be->key_memory && be->key_release_host)
+            be->key_memory(be, NULL, array, &resident, &streamed);
+        all = resident > 0 && streamed == 0;
+    }
+    for (size_t i = 0; all && i < e->n_dev; i++)
+        all = e->dev[i].be->key_release_host(e->dev[i].be, array);
+    return all;
 }
 
 void sp_engine_status_free(sp_engine_status *st)

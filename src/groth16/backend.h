@@ -166,11 +166,20 @@ struct sp_backend {
     sp_status (*fixed_base_g2)(sp_backend *be, sp_g2_affine *out, const sp_g2_affine *base, const sp_fr *k,
                                size_t n, char err[SP_ERR_LEN]);
     /* Where an attached key's base arrays live (pk NULL: all attached
-     * keys together): on output *resident = bytes kept in device memory,
-     * *streamed = bytes kept in (pinned) host memory and copied to the
-     * device in chunks by every MSM over them, because they did not fit.
+     * keys together; array non-NULL: only the attached array whose host
+     * copy starts there): on output *resident = bytes kept in device
+     * memory, whose host copy the backend no longer reads, *streamed =
+     * bytes kept in (pinned) host memory and copied to the device in
+     * chunks by every MSM over them, because they did not fit.
      * NULL for backends without device memory (cpu). */
-    void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, size_t *resident, size_t *streamed);
+    void (*key_memory)(sp_backend *be, const sp_g16_pk *pk, const void *array, size_t *resident, size_t *streamed);
+    /* Marks the attached array whose host copy starts at array as released
+     * by its owner: from then on its MSMs run on the device or fail with
+     * SP_ERR_NOMEM, never on the CPU (which would read the host copy).
+     * Returns 1 when marked (the array is resident), 0 when not (streamed
+     * or unknown: the owner must keep that copy). NULL for backends
+     * without device memory (cpu). */
+    int (*key_release_host)(sp_backend *be, const void *array);
     /* The setup from a .ptau on the device (groth16/ptau_setup.h): the
      * contracts and the points of sp_g1_ptau_comb / sp_g2_ptau_comb and
      * sp_g1_ptau_intt / sp_g2_ptau_intt (groth16/ptau_comb.h), with

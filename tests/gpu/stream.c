@@ -374,6 +374,42 @@ static sp_status prove_on(chk_env *env, sp_backend *be, const proof_in *in, int 
     return st;
 }
 
+/* The resident key's host copy released (key_release_host) and wiped:
+ * under a cap below any MSM's scratch a proof is the CPU's (every MSM on
+ * the device) or fails naming the missing fallback, never a proof made
+ * from the wiped copy. The copy is put back after. */
+static void released_host_copy(chk_env *env, sp_backend *be, const proof_in *in, const void *const arr[5],
+                               const size_t arr_bytes[5], const char *label, const sp_g16_proof *want)
+{
+    char err[SP_ERR_LEN] = "";
+    void *saved[5] = {0};
+    int ok = 1;
+    for (int i = 0; i < 5; i++) {
+        CHECKF(be->key_release_host(be, arr[i]) == 1, "%s: key_release_host of array %d", label, i);
+        ok &= (saved[i] = malloc(arr_bytes[i])) != NULL;
+    }
+    CHECKF(be->key_release_host(be, in->w) == 0, "%s: key_release_host of an array not attached", label);
+    for (int i = 0; ok && i < 5; i++) {
+        memcpy(saved[i], arr[i], arr_bytes[i]);
+        memset((void *)arr[i], 0, arr_bytes[i]);
+    }
+    if (ok) {
+        sp_backend_cuda_set_mem_limit(be, (size_t)8 << 20);
+        sp_g16_proof got;
+        sp_status st = prove_on(env, be, in, 0, &got, err);
+        CHECKF(st == SP_OK ? !memcmp(&got, want, sizeof got) : st == SP_ERR_NOMEM && strstr(err, "no CPU fallback"),
+               "%s, host copy released, capped at 8 MiB: %s %s", label, sp_status_str(st),
+               st == SP_OK ? "and a proof unlike the CPU's" : err);
+        printf("  %s, host copy released, capped at 8 MiB: %s\n", label, st == SP_OK ? "proved on the device" : err);
+        sp_backend_cuda_set_mem_limit(be, 0);
+    }
+    for (int i = 0; i < 5; i++) {
+        if (ok)
+            memcpy((void *)arr[i], saved[i], arr_bytes[i]);
+        free(saved[i]);
+    }
+}
+
 /* One cuda backend under `cap` (0: none): where the key went (streamed = 1:
  * every array in host memory), the memory reports, and the proof = want. */
 static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap, int streamed, const char *label,
@@ -390,9 +426,25 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
         sp_backend_cuda_set_mem_limit(be, cap);
     CHECKF(be->key_attach(be, pk, err) == SP_OK, "%s: key_attach: %s", label, err);
     size_t res = 1, str = 1, res_all = 2, str_all = 2, dev_res = 3, dev_free = 0;
-    be->key_memory(be, pk, &res, &str);
-    be->key_memory(be, NULL, &res_all, &str_all);
+    be->key_memory(be, pk, NULL, &res, &str);
+    be->key_memory(be, NULL, NULL, &res_all, &str_all);
     be->memory(be, &dev_res, &dev_free);
+    /* array by array: each one wholly resident or wholly streamed, as the
+     * key is here, and together the key's totals */
+    const void *arr[5] = {pk->a, pk->b1, pk->b2, pk->c, pk->h};
+    size_t arr_bytes[5] = {nv * sizeof(sp_g1_affine), nv * sizeof(sp_g1_affine), nv * sizeof(sp_g2_affine),
+                           nc * sizeof(sp_g1_affine), pk->n_h * sizeof(sp_g1_affine)};
+    size_t sum_res = 0, sum_str = 0;
+    for (int i = 0; i < 5; i++) {
+        size_t r = 1, s = 1;
+        be->key_memory(be, pk, arr[i], &r, &s);
+        CHECKF(streamed ? r == 0 && s == arr_bytes[i] : r == arr_bytes[i] && s == 0,
+               "%s: array %d: %zu bytes resident, %zu streamed (%zu bytes)", label, i, r, s, arr_bytes[i]);
+        sum_res += r;
+        sum_str += s;
+    }
+    CHECKF(sum_res == res && sum_str == str, "%s: arrays add to %zu/%zu, key %zu/%zu", label, sum_res, sum_str, res,
+           str);
     CHECKF(streamed ? res == 0 && str == total : res == total && str == 0,
            "%s: %zu bytes resident, %zu streamed (key %zu bytes)", label, res, str, total);
     /* under a cap, the attach's warm-up (a, b, c, twiddles, MSM scratch) may
@@ -408,8 +460,10 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
                filled ? ", a, b, c by a fill" : "", st == SP_OK ? "differs from" : "failed, not", sp_status_str(st),
                err);
     }
+    if (!streamed)
+        released_host_copy(env, be, in, arr, arr_bytes, label, want);
     be->key_detach(be, pk);
-    be->key_memory(be, NULL, &res_all, &str_all);
+    be->key_memory(be, NULL, NULL, &res_all, &str_all);
     CHECKF(res_all == 0 && str_all == 0, "%s: after key_detach %zu resident, %zu streamed", label, res_all, str_all);
     sp_backend_close(be);
 }

@@ -561,6 +561,32 @@ static void test_writer_refusals(void)
     CHECK(sp_g16_pk_alloc(&pk, 4, 1, 1, SP_G16_H_SNARKJS) == SP_ERR_INVALID_ARG);
 }
 
+/* sp_g16_pk_arrays names each point array of a key, where it starts and
+ * its size, for both H kinds; the arrays do not overlap. */
+static void test_pk_arrays(void)
+{
+    static const char *const names[SP_G16_PK_ARRAYS] = {"h", "a", "b1", "c", "b2"};
+    for (int kind = 0; kind < 2; kind++) {
+        sp_g16_pk pk;
+        CHECK(sp_g16_pk_alloc(&pk, 10, 2, 16, kind ? SP_G16_H_BELLPERSON : SP_G16_H_SNARKJS) == SP_OK);
+        sp_g16_pk_array arr[SP_G16_PK_ARRAYS];
+        sp_g16_pk_arrays(&pk, arr);
+        const void *p[SP_G16_PK_ARRAYS] = {pk.h, pk.a, pk.b1, pk.c, pk.b2};
+        size_t g1 = sizeof(sp_g1_affine), bytes[SP_G16_PK_ARRAYS] = {(kind ? 15 : 16) * g1, 10 * g1, 10 * g1, 7 * g1,
+                                                                     10 * sizeof(sp_g2_affine)};
+        for (int i = 0; i < SP_G16_PK_ARRAYS; i++) {
+            CHECKF(!strcmp(arr[i].name, names[i]) && arr[i].p == p[i] && arr[i].bytes == bytes[i],
+                   "array %d: %s at %p, %zu bytes", i, arr[i].name, arr[i].p, arr[i].bytes);
+            for (int j = 0; j < i; j++) {
+                const char *x = arr[i].p, *y = arr[j].p;
+                CHECKF(x + arr[i].bytes <= y || y + arr[j].bytes <= x, "arrays %s and %s overlap", arr[i].name,
+                       arr[j].name);
+            }
+        }
+        sp_g16_pk_free(&pk);
+    }
+}
+
 int main(void)
 {
     sp_rng rng;
@@ -568,5 +594,6 @@ int main(void)
     test_vectors();
     test_damaged(&rng);
     test_writer_refusals();
+    test_pk_arrays();
     return sp_test_done();
 }

@@ -180,15 +180,9 @@ static size_t proving_reserve(const cuda_impl *c, const sp_g16_pk *pk, size_t fr
     return sp_cb_proof_bytes(pk) + (g1 > g2 ? g1 : g2) + slack;
 }
 
-typedef struct {
-    const char *what; /* "h", "a", ... */
-    const void *p;
-    size_t bytes;
-} key_array;
-
 /* Leaves a key array in host memory, pinned in place when the driver
  * allows, and records it; its name goes into names (the attach log). */
-static sp_status stream_array(cuda_impl *c, const sp_g16_pk *pk, const key_array *a, char *names, size_t names_len,
+static sp_status stream_array(cuda_impl *c, const sp_g16_pk *pk, const sp_g16_pk_array *a, char *names, size_t names_len,
                               char err[SP_ERR_LEN])
 {
     if (!table_room((void **)&c->str, &c->cap_str, c->n_str, sizeof *c->str)) {
@@ -200,17 +194,17 @@ static sp_status stream_array(cuda_impl *c, const sp_g16_pk *pk, const key_array
         return sp_cb_fail(c, st, "pinning a key array", err);
     if (st != SP_OK)
         fprintf(stderr, "snarkpipe %s: key array %s (%.1f MiB) stays pageable: %s; its copies do not overlap "
-                "compute\n", c->name, a->what, a->bytes / 1048576.0, sp_cuda_error(c->cu));
+                "compute\n", c->name, a->name, a->bytes / 1048576.0, sp_cuda_error(c->cu));
     c->str[c->n_str++] = (streamed){a->p, a->bytes, pk, 1, st == SP_OK};
     c->streamed_bytes += a->bytes;
     size_t l = strlen(names);
-    snprintf(names + l, names_len - l, "%s%s", l ? ", " : "", a->what);
+    snprintf(names + l, names_len - l, "%s%s", l ? ", " : "", a->name);
     return SP_OK;
 }
 
 /* Uploads one array unless already attached; when it does not fit next to
  * `reserve`, it is streamed instead (stream_array). */
-static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const key_array *a, size_t reserve, char *names,
+static sp_status attach_array(cuda_impl *c, const sp_g16_pk *pk, const sp_g16_pk_array *a, size_t reserve, char *names,
                               size_t names_len, char err[SP_ERR_LEN])
 {
     resident *r = resident_find(c, a->p);
@@ -298,7 +292,7 @@ static void key_bytes(const cuda_impl *c, const sp_g16_pk *pk, const void *array
  * fits the budget left and leaves the reserve and its MSM's least scratch
  * free; its size and build time go into log. Failures only mean no table:
  * the MSMs run without one. */
-static void attach_table(cuda_impl *c, const key_array *a, const void *dev, size_t n, size_t reserve, char *log,
+static void attach_table(cuda_impl *c, const sp_g16_pk_array *a, const void *dev, size_t n, size_t reserve, char *log,
                          size_t log_len)
 {
     size_t bytes = sp_cuda_msm_table_bytes(1, n, 0), held = sp_cuda_msm_tables_bytes(c->cu);
@@ -310,18 +304,18 @@ static void attach_table(cuda_impl *c, const key_array *a, const void *dev, size
     if (sp_cuda_msm_table_add(c->cu, 1, dev, n, 0, &ms) != SP_OK)
         return;
     size_t l = strlen(log);
-    snprintf(log + l, log_len - l, "%s%s (c=%u, %.1f MiB, %.0f ms)", l ? ", " : "", a->what,
+    snprintf(log + l, log_len - l, "%s%s (c=%u, %.1f MiB, %.0f ms)", l ? ", " : "", a->name,
              sp_cuda_msm_table_window(n, 1), bytes / 1048576.0, ms);
 }
 
 /* Tables for pk's resident G1 arrays in the order of arr (H, A, B1, C). */
-static void attach_tables(cuda_impl *c, const sp_g16_pk *pk, const key_array *arr, size_t narr, size_t reserve)
+static void attach_tables(cuda_impl *c, const sp_g16_pk *pk, const sp_g16_pk_array *arr, size_t narr, size_t reserve)
 {
     char log[256] = "";
     for (size_t i = 0; i < narr && c->table_budget; i++) {
         const resident *r = resident_find(c, arr[i].p);
         size_t n = arr[i].bytes / sizeof(sp_g1_affine);
-        if (r && r->pk == pk && r->refs == 1 && strcmp(arr[i].what, "b2") != 0)
+        if (r && r->pk == pk && r->refs == 1 && strcmp(arr[i].name, "b2") != 0)
             attach_table(c, &arr[i], r->dev, n, reserve, log, sizeof log);
     }
     if (log[0])
@@ -332,11 +326,10 @@ static void attach_tables(cuda_impl *c, const sp_g16_pk *pk, const key_array *ar
 static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[SP_ERR_LEN])
 {
     cuda_impl *c = be->impl;
-    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1, free_b = 0, total = 0, reserve = 0;
-    /* H and A first: the largest G1 MSMs gain the most from residency */
-    const key_array arr[] = {{"h", pk->h, pk->n_h * sizeof(sp_g1_affine)}, {"a", pk->a, nv * sizeof(sp_g1_affine)},
-                             {"b1", pk->b1, nv * sizeof(sp_g1_affine)},    {"c", pk->c, nc * sizeof(sp_g1_affine)},
-                             {"b2", pk->b2, nv * sizeof(sp_g2_affine)}};
+    size_t free_b = 0, total = 0, reserve = 0;
+    /* in that order: H and A first, the largest G1 MSMs gain the most from residency */
+    sp_g16_pk_array arr[SP_G16_PK_ARRAYS];
+    sp_g16_pk_arrays(pk, arr);
     char names[32] = "";
     pthread_mutex_lock(&c->mu);
     sp_status st = sp_cuda_bind(c->cu);
@@ -346,12 +339,12 @@ static sp_status cuda_key_attach(sp_backend *be, const sp_g16_pk *pk, char err[S
         sp_cb_fail(c, st, "device memory query", err);
     else
         reserve = proving_reserve(c, pk, free_b);
-    for (size_t i = 0; st == SP_OK && i < sizeof arr / sizeof arr[0]; i++)
+    for (size_t i = 0; st == SP_OK && i < SP_G16_PK_ARRAYS; i++)
         st = attach_array(c, pk, &arr[i], reserve, names, sizeof names, err);
     if (st != SP_OK) {
         detach_locked(c, pk);
     } else {
-        attach_tables(c, pk, arr, sizeof arr / sizeof arr[0], reserve);
+        attach_tables(c, pk, arr, SP_G16_PK_ARRAYS, reserve);
         sp_cb_warm_locked(be, pk);
     }
     if (st == SP_OK && names[0]) { /* the reason, once per key */

@@ -309,19 +309,11 @@ static int release_host_key(sp_engine *e, const sp_engine_config *cfg, const sp_
         snprintf(err, SP_ERR_LEN, "--release-host-key needs the G2 MSM on the device (--set g2_on_device=1)");
         return -1;
     }
-    size_t nv = pk->n_vars, nc = pk->n_vars - pk->vk.n_public - 1;
-    const struct {
-        const char *name;
-        const void *p;
-        size_t bytes;
-    } arr[5] = {{"a", pk->a, nv * sizeof *pk->a},
-                {"b1", pk->b1, nv * sizeof *pk->b1},
-                {"b2", pk->b2, nv * sizeof *pk->b2},
-                {"c", pk->c, nc * sizeof *pk->c},
-                {"h", pk->h, pk->n_h * sizeof *pk->h}};
+    sp_g16_pk_array arr[SP_G16_PK_ARRAYS];
+    sp_g16_pk_arrays(pk, arr);
     char names[32] = "";
     double mib = 0;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < SP_G16_PK_ARRAYS; i++)
         if (sp_engine_key_release_host(e, arr[i].p)) {
             drop_pages(arr[i].p, arr[i].bytes);
             mib += arr[i].bytes / 1048576.0;

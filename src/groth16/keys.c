@@ -123,6 +123,16 @@ sp_status sp_g16_pk_alloc_qap(sp_g16_pk *pk, uint64_t nnz_a, uint64_t nnz_b)
     return SP_OK;
 }
 
+void sp_g16_pk_arrays(const sp_g16_pk *pk, sp_g16_pk_array out[SP_G16_PK_ARRAYS])
+{
+    size_t nv = pk->n_vars, nc = nv - pk->vk.n_public - 1;
+    out[0] = (sp_g16_pk_array){"h", pk->h, pk->n_h * sizeof *pk->h};
+    out[1] = (sp_g16_pk_array){"a", pk->a, nv * sizeof *pk->a};
+    out[2] = (sp_g16_pk_array){"b1", pk->b1, nv * sizeof *pk->b1};
+    out[3] = (sp_g16_pk_array){"c", pk->c, nc * sizeof *pk->c};
+    out[4] = (sp_g16_pk_array){"b2", pk->b2, nv * sizeof *pk->b2};
+}
+
 void sp_g16_pk_free(sp_g16_pk *pk)
 {
     sp_g16_vk_free(&pk->vk);

@@ -133,6 +133,18 @@ sp_status sp_g16_pk_alloc_qap(sp_g16_pk *pk, uint64_t nnz_a, uint64_t nnz_b) SP_
 /* Frees everything *pk owns and zeroes it. A zeroed pk is fine. */
 void sp_g16_pk_free(sp_g16_pk *pk);
 
+/* A proving key's point array: its name, where it starts, its bytes. */
+#define SP_G16_PK_ARRAYS 5
+typedef struct {
+    const char *name; /* "h", "a", "b1", "c", "b2" */
+    const void *p;
+    size_t bytes;
+} sp_g16_pk_array;
+
+/* On output: out = pk's five point arrays in the order h, a, b1, c, b2
+ * (the G1 arrays of the largest MSMs first, G2 last). */
+void sp_g16_pk_arrays(const sp_g16_pk *pk, sp_g16_pk_array out[SP_G16_PK_ARRAYS]);
+
 /* Returns 1 when n is a power of two >= 2 that fits a u32 domain, and
  * sets *log2 to its logarithm; else 0. */
 int sp_g16_domain_log2(unsigned *log2, uint64_t n);

@@ -378,20 +378,21 @@ static sp_status prove_on(chk_env *env, sp_backend *be, const proof_in *in, int 
  * under a cap below any MSM's scratch a proof is the CPU's (every MSM on
  * the device) or fails naming the missing fallback, never a proof made
  * from the wiped copy. The copy is put back after. */
-static void released_host_copy(chk_env *env, sp_backend *be, const proof_in *in, const void *const arr[5],
-                               const size_t arr_bytes[5], const char *label, const sp_g16_proof *want)
+static void released_host_copy(chk_env *env, sp_backend *be, const proof_in *in,
+                               const sp_g16_pk_array arr[SP_G16_PK_ARRAYS], const char *label,
+                               const sp_g16_proof *want)
 {
     char err[SP_ERR_LEN] = "";
-    void *saved[5] = {0};
+    void *saved[SP_G16_PK_ARRAYS] = {0};
     int ok = 1;
-    for (int i = 0; i < 5; i++) {
-        CHECKF(be->key_release_host(be, arr[i]) == 1, "%s: key_release_host of array %d", label, i);
-        ok &= (saved[i] = malloc(arr_bytes[i])) != NULL;
+    for (int i = 0; i < SP_G16_PK_ARRAYS; i++) {
+        CHECKF(be->key_release_host(be, arr[i].p) == 1, "%s: key_release_host of %s", label, arr[i].name);
+        ok &= (saved[i] = malloc(arr[i].bytes)) != NULL;
     }
     CHECKF(be->key_release_host(be, in->w) == 0, "%s: key_release_host of an array not attached", label);
-    for (int i = 0; ok && i < 5; i++) {
-        memcpy(saved[i], arr[i], arr_bytes[i]);
-        memset((void *)arr[i], 0, arr_bytes[i]);
+    for (int i = 0; ok && i < SP_G16_PK_ARRAYS; i++) {
+        memcpy(saved[i], arr[i].p, arr[i].bytes);
+        memset((void *)arr[i].p, 0, arr[i].bytes);
     }
     if (ok) {
         sp_backend_cuda_set_mem_limit(be, (size_t)8 << 20);
@@ -403,9 +404,9 @@ static void released_host_copy(chk_env *env, sp_backend *be, const proof_in *in,
         printf("  %s, host copy released, capped at 8 MiB: %s\n", label, st == SP_OK ? "proved on the device" : err);
         sp_backend_cuda_set_mem_limit(be, 0);
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < SP_G16_PK_ARRAYS; i++) {
         if (ok)
-            memcpy((void *)arr[i], saved[i], arr_bytes[i]);
+            memcpy((void *)arr[i].p, saved[i], arr[i].bytes);
         free(saved[i]);
     }
 }
@@ -431,15 +432,14 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
     be->memory(be, &dev_res, &dev_free);
     /* array by array: each one wholly resident or wholly streamed, as the
      * key is here, and together the key's totals */
-    const void *arr[5] = {pk->a, pk->b1, pk->b2, pk->c, pk->h};
-    size_t arr_bytes[5] = {nv * sizeof(sp_g1_affine), nv * sizeof(sp_g1_affine), nv * sizeof(sp_g2_affine),
-                           nc * sizeof(sp_g1_affine), pk->n_h * sizeof(sp_g1_affine)};
+    sp_g16_pk_array arr[SP_G16_PK_ARRAYS];
+    sp_g16_pk_arrays(pk, arr);
     size_t sum_res = 0, sum_str = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < SP_G16_PK_ARRAYS; i++) {
         size_t r = 1, s = 1;
-        be->key_memory(be, pk, arr[i], &r, &s);
-        CHECKF(streamed ? r == 0 && s == arr_bytes[i] : r == arr_bytes[i] && s == 0,
-               "%s: array %d: %zu bytes resident, %zu streamed (%zu bytes)", label, i, r, s, arr_bytes[i]);
+        be->key_memory(be, pk, arr[i].p, &r, &s);
+        CHECKF(streamed ? r == 0 && s == arr[i].bytes : r == arr[i].bytes && s == 0,
+               "%s: array %s: %zu bytes resident, %zu streamed (%zu bytes)", label, arr[i].name, r, s, arr[i].bytes);
         sum_res += r;
         sum_str += s;
     }
@@ -461,7 +461,7 @@ static void cuda_proof(chk_env *env, int device, const proof_in *in, size_t cap,
                err);
     }
     if (!streamed)
-        released_host_copy(env, be, in, arr, arr_bytes, label, want);
+        released_host_copy(env, be, in, arr, label, want);
     be->key_detach(be, pk);
     be->key_memory(be, NULL, NULL, &res_all, &str_all);
     CHECKF(res_all == 0 && str_all == 0, "%s: after key_detach %zu resident, %zu streamed", label, res_all, str_all);

@@ -565,7 +565,7 @@ static void test_writer_refusals(void)
  * its size, for both H kinds; the arrays do not overlap. */
 static void test_pk_arrays(void)
 {
-    static const char *const names[SP_G16_PK_ARRAYS] = {"h", "a", "b1", "c", "b2"};
+    static const char *const order[SP_G16_PK_ARRAYS] = {"h", "a", "b1", "c", "b2"};
     for (int kind = 0; kind < 2; kind++) {
         sp_g16_pk pk;
         CHECK(sp_g16_pk_alloc(&pk, 10, 2, 16, kind ? SP_G16_H_BELLPERSON : SP_G16_H_SNARKJS) == SP_OK);
@@ -575,7 +575,7 @@ static void test_pk_arrays(void)
         size_t g1 = sizeof(sp_g1_affine), bytes[SP_G16_PK_ARRAYS] = {(kind ? 15 : 16) * g1, 10 * g1, 10 * g1, 7 * g1,
                                                                      10 * sizeof(sp_g2_affine)};
         for (int i = 0; i < SP_G16_PK_ARRAYS; i++) {
-            CHECKF(!strcmp(arr[i].name, names[i]) && arr[i].p == p[i] && arr[i].bytes == bytes[i],
+            CHECKF(!strcmp(arr[i].name, order[i]) && arr[i].p == p[i] && arr[i].bytes == bytes[i],
                    "array %d: %s at %p, %zu bytes", i, arr[i].name, arr[i].p, arr[i].bytes);
             for (int j = 0; j < i; j++) {
                 const char *x = arr[i].p, *y = arr[j].p;

@@ -51,14 +51,22 @@ sp_status sp_cuda_fr_fill_sample(sp_cuda *ctx, sp_fr *v, size_t n, uint64_t seed
  *   gd a device domain of the same size and roots family as the CPU
  *   domain d, of which only d->n, d->omega_2n and d->gen are read (no
  *   twiddles: a caller without a CPU domain may fill just those);
- *   bellperson 0 for the snarkjs convention, 1 for the bellperson one.
+ *   bellperson 0 for the snarkjs convention, 1 for the bellperson one;
+ *   a_on_coset 1 when a already went through sp_cuda_h_coset (so that a
+ *   caller can transform a while b is still being copied), else 0.
  * On output: h (device, n scalars, may alias a) the canonical H scalars;
  *   for bellperson h[n-1] is 0 when c = a*b on D.
  * Returns SP_OK, SP_ERR_INVALID_ARG (a host pointer), SP_ERR_GPU.
  */
 sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c,
                          const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
-                         int bellperson) SP_WARN_UNUSED;
+                         int bellperson, int a_on_coset) SP_WARN_UNUSED;
+/* The H step's first move of one vector, in place: v (device, n = d->n
+ * evaluations on D) becomes its evaluations on the coset that
+ * sp_cuda_h_step uses for the convention `bellperson`; gd, d as there.
+ * Returns SP_OK, SP_ERR_INVALID_ARG (a host pointer), SP_ERR_GPU. */
+sp_status sp_cuda_h_coset(sp_cuda *ctx, sp_fr *v, const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
+                          int bellperson) SP_WARN_UNUSED;
 
 /* ---- fixed-base multiplication for the setup (gpu/curve/fixed_base.cu) ---- */
 

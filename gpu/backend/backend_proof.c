@@ -5,9 +5,10 @@
  *
  * One proof with a, b, c ready (the engine's), in order (the context's
  * stream unless said):
- *   1. a and b copied to the device (copy_ab) through the staged upload: from the engine's
- *      pinned pool directly at ~50 GB/s, from pageable memory through its
- *      ring;
+ *   1. a and b copied to the device through the staged upload (from the
+ *      engine's pinned pool directly, from pageable memory through its
+ *      ring): a first, then b on the upload's stream while a moves to the
+ *      H step's coset (copy_ab: what the copies add to the H step);
  *   2. the witness upload starts on the staged upload's own thread and
  *      stream (sp_cuda_upload: pageable host memory through a pinned ring),
  *      overlapping 3 (wit_up is its own duration);
@@ -166,26 +167,14 @@ static sp_status upload_inputs(sp_cuda_upload *u, const sp_backend_proof *in, sp
     return st;
 }
 
-/* Step 1: host arrays k of a, b, c (2 or 3) to dst[0..k n), through the
- * staged upload, or with plain copies when its pinned ring cannot be had. */
-static sp_status copy_inputs(run *r, sp_fr *dst, size_t n, int k, char err[SP_ERR_LEN])
+/* Step 1 without the staged upload (its pinned ring cannot be had): a and
+ * b to dst[0..2 n) with plain copies. */
+static sp_status copy_ab_plain(run *r, sp_fr *dst, size_t n, char err[SP_ERR_LEN])
 {
-    sp_cb_impl *c = r->c;
-    const sp_fr *src[3] = {r->in->a, r->in->b, r->in->c};
-    sp_status st = upload_ready(c, up_bytes(r->pk));
-    if (st == SP_ERR_NOMEM) {
-        st = SP_OK;
-        for (int i = 0; i < k && st == SP_OK; i++)
-            st = sp_cuda_copy(c->cu, dst + i * n, src[i], n * sizeof(sp_fr));
-        return st == SP_OK ? SP_OK : sp_cb_fail(c, st, "copy of a, b, c to the device", err);
-    }
-    if (st != SP_OK)
-        return sp_cb_fail(c, st, "staged upload", err);
-    double ms;
-    char why[SP_ERR_LEN - 48];
-    if ((st = upload_inputs(c->up, r->in, dst, n, k, sp_cb_host_threads(r->be), &ms, why, sizeof why)) != SP_OK)
-        snprintf(err, SP_ERR_LEN, "%s: copy of a, b, c to the device: %s", c->name, why);
-    return st;
+    sp_status st = sp_cuda_copy(r->c->cu, dst, r->in->a, n * sizeof(sp_fr));
+    if (st == SP_OK)
+        st = sp_cuda_copy(r->c->cu, dst + n, r->in->b, n * sizeof(sp_fr));
+    return st == SP_OK ? SP_OK : sp_cb_fail(r->c, st, "copy of a, b to the device", err);
 }
 
 /* Step 2: the witness upload starts, when the variant and device memory
@@ -428,6 +417,50 @@ static sp_status h_on_cpu(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     return st;
 }
 
+/* Step 1 into c->abc's a and b with the H step's first move: a copied,
+ * kept in c's place (c = a * b needs it), then b copied on the staged
+ * upload's stream while a moves to the coset on the context's, and c =
+ * a * b. *a_on_coset 1 when that happened (0: a and b copied one after the
+ * other, when the staged upload's ring cannot be had). *coset_ms the time
+ * of a's move, which the caller counts as the H step's: copy_ab is what
+ * the copies added. */
+static sp_status copy_ab(run *r, const sp_cuda_ntt_domain *gd, int bellperson, int *a_on_coset, double *coset_ms,
+                         char err[SP_ERR_LEN])
+{
+    sp_cb_impl *c = r->c;
+    size_t n = r->pk->domain_size;
+    sp_fr *da = c->abc, *db = da + n, *dc = db + n;
+    sp_status st = upload_ready(c, up_bytes(r->pk));
+    if (st == SP_ERR_NOMEM)
+        return copy_ab_plain(r, da, n, err);
+    if (st != SP_OK)
+        return sp_cb_fail(c, st, "staged upload", err);
+    int threads = sp_cb_host_threads(r->be);
+    double ms;
+    char why[SP_ERR_LEN - 48];
+    if ((st = sp_cuda_upload_start(c->up, da, r->in->a, n * sizeof(sp_fr), threads)) == SP_OK &&
+        (st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why)) == SP_OK &&
+        (st = sp_cuda_upload_start(c->up, db, r->in->b, n * sizeof(sp_fr), threads)) == SP_OK) {
+        double t0 = sp_cb_now_ms();
+        sp_status dev = sp_cuda_copy(c->cu, dc, da, n * sizeof(sp_fr));
+        if (dev == SP_OK)
+            dev = sp_cuda_h_coset(c->cu, da, gd, r->d, bellperson);
+        *coset_ms = sp_cb_now_ms() - t0;
+        st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why); /* waited for even after an error: it writes db */
+        if (dev != SP_OK)
+            return sp_cb_fail(c, dev, "H step", err);
+        if (st == SP_OK && (dev = sp_cuda_fr_mul(c->cu, dc, dc, db, n)) != SP_OK)
+            return sp_cb_fail(c, dev, "c = a * b", err);
+    }
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "%s: copy of a, b to the device: %s", c->name,
+                 st == SP_ERR_INVALID_ARG ? "a second upload at once" : why);
+        return st;
+    }
+    *a_on_coset = 1;
+    return SP_OK;
+}
+
 /* Steps 1-3 (with the warm-up's stand-in a and b made on the device). */
 static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
 {
@@ -443,24 +476,25 @@ static sp_status h_part(run *r, sp_g1_jac *out, char err[SP_ERR_LEN])
     if (st != SP_OK)
         return sp_cb_fail(c, st, "device buffer for a, b, c", err);
     sp_fr *da = c->abc, *db = da + n, *dc = db + n;
-    double t0 = sp_cb_now_ms();
+    int bellperson = pk->h_kind != SP_G16_H_SNARKJS;
+    double t0 = sp_cb_now_ms(), coset_ms = 0;
+    int a_on_coset = 0;
     if (!r->in) {
         if ((st = sp_cuda_fr_fill_sample(c->cu, da, 2 * n, 0x5eed, 0)) != SP_OK)
             return sp_cb_fail(c, st, "stand-in a, b", err);
     } else {
         if (!r->ab_done) {
-            if ((st = copy_inputs(r, da, n, 2, err)) != SP_OK)
+            if ((st = copy_ab(r, gd, bellperson, &a_on_coset, &coset_ms, err)) != SP_OK)
                 return st;
-            sp_cb_stage(r->be, "copy_ab", t0);
+            sp_cb_stage(r->be, "copy_ab", t0 + coset_ms);
         }
         if ((st = witness_begin(r, err)) != SP_OK)
             return st;
     }
-    t0 = sp_cb_now_ms();
-    if ((st = sp_cuda_fr_mul(c->cu, dc, da, db, n)) != SP_OK)
+    t0 = sp_cb_now_ms() - coset_ms;
+    if (!a_on_coset && (st = sp_cuda_fr_mul(c->cu, dc, da, db, n)) != SP_OK)
         return sp_cb_fail(c, st, "c = a * b", err);
-    int bellperson = pk->h_kind != SP_G16_H_SNARKJS;
-    if ((st = sp_cuda_h_step(c->cu, (sp_scalar *)da, da, db, dc, gd, r->d, bellperson)) != SP_OK)
+    if ((st = sp_cuda_h_step(c->cu, (sp_scalar *)da, da, db, dc, gd, r->d, bellperson, a_on_coset)) != SP_OK)
         return sp_cb_fail(c, st, "H step", err);
     sp_cb_stage(r->be, "h_ntt", t0);
     /* the warm-up's H MSM over scalars mostly 0 and 1: the kernels and the

@@ -232,16 +232,30 @@ static sp_status to_coset(sp_cuda *ctx, const sp_cuda_ntt_domain *gd, sp_fr *v, 
     return sp_cuda_ntt(ctx, gd, v, 0);
 }
 
+static const sp_fr *coset_shift(const sp_ntt_domain *d, int bellperson)
+{
+    return bellperson ? &d->gen : &d->omega_2n;
+}
+
+extern "C" sp_status sp_cuda_h_coset(sp_cuda *ctx, sp_fr *v, const sp_cuda_ntt_domain *gd,
+                                     const sp_ntt_domain *d, int bellperson)
+{
+    if (!sp_cu_is_device_ptr(v))
+        return SP_ERR_INVALID_ARG;
+    return to_coset(ctx, gd, v, d->n, coset_shift(d, bellperson));
+}
+
 extern "C" sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr *b, sp_fr *c,
                                     const sp_cuda_ntt_domain *gd, const sp_ntt_domain *d,
-                                    int bellperson)
+                                    int bellperson, int a_on_coset)
 {
     if (!sp_cu_is_device_ptr(h) || !sp_cu_is_device_ptr(a) || !sp_cu_is_device_ptr(b) ||
         !sp_cu_is_device_ptr(c))
         return SP_ERR_INVALID_ARG;
     const size_t n = d->n;
-    const sp_fr *shift = bellperson ? &d->gen : &d->omega_2n;
-    SP_TRY(to_coset(ctx, gd, a, n, shift));
+    const sp_fr *shift = coset_shift(d, bellperson);
+    if (!a_on_coset)
+        SP_TRY(to_coset(ctx, gd, a, n, shift));
     SP_TRY(to_coset(ctx, gd, b, n, shift));
     SP_TRY(to_coset(ctx, gd, c, n, shift));
     if (!bellperson)

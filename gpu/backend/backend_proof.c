@@ -438,8 +438,7 @@ static sp_status copy_ab(run *r, const sp_cuda_ntt_domain *gd, int bellperson, i
     int threads = sp_cb_host_threads(r->be);
     double ms;
     char why[SP_ERR_LEN - 48];
-    if ((st = sp_cuda_upload_start(c->up, da, r->in->a, n * sizeof(sp_fr), threads)) == SP_OK &&
-        (st = sp_cuda_upload_wait(c->up, &ms, why, sizeof why)) == SP_OK &&
+    if ((st = upload_inputs(c->up, r->in, da, n, 1, threads, &ms, why, sizeof why)) == SP_OK &&
         (st = sp_cuda_upload_start(c->up, db, r->in->b, n * sizeof(sp_fr), threads)) == SP_OK) {
         double t0 = sp_cb_now_ms();
         sp_status dev = sp_cuda_copy(c->cu, dc, da, n * sizeof(sp_fr));

@@ -478,7 +478,7 @@ static void test_invalid(sp_rng *rng)
             uint8_t *w;
             size_t wl;
             if (sp_circom_witness(c, "{\"a\":\"3\",\"b\":\"11\"}", 19, &w, &wl, err) == SP_OK)
-                free(w);
+                sp_huge_free(w);
             sp_circom_close(c);
         }
         free(copy);
@@ -556,7 +556,7 @@ static void test_circom(sp_rng *rng, const char *dir)
         CHECKF(st == SP_OK && n == sl && !memcmp(w, sj, n), "%s, natives %d: the witness is not snarkjs' (%s)", dir,
                natives, st == SP_OK ? "differs" : err);
         if (st == SP_OK)
-            free(w);
+            sp_huge_free(w);
         if (natives)
             check_natives(rng, c, dir);
         sp_circom_close(c);

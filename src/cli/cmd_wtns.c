@@ -51,7 +51,7 @@ int sp_cli_wasm_opt(sp_cli_wasm_opts *o, const char *cmd, int argc, char **argv,
     return 0;
 }
 
-/* Reads a whole regular file (at most max bytes) into a new buffer. */
+/* Reads a whole regular file (at most max bytes) into a new buffer (sp_huge_free). */
 static sp_status slurp(uint8_t **out, size_t *len, const char *path, const char *what, uint64_t max,
                        char err[SP_ERR_LEN])
 {
@@ -67,7 +67,7 @@ static sp_status slurp(uint8_t **out, size_t *len, const char *path, const char 
                  (unsigned long long)size, (unsigned long long)max);
         return SP_ERR_INVALID_ARG;
     }
-    uint8_t *b = malloc(size ? (size_t)size : 1);
+    uint8_t *b = sp_huge_alloc((size_t)size); /* a module of megabytes: few faults on huge pages */
     size_t got = 0;
     while (b && got < size) {
         ssize_t n = read(fd, b + got, (size_t)size - got);
@@ -77,7 +77,7 @@ static sp_status slurp(uint8_t **out, size_t *len, const char *path, const char 
     }
     close(fd);
     if (!b || got != size) {
-        free(b);
+        sp_huge_free(b);
         snprintf(err, SP_ERR_LEN, "%s: %s: %s", what, path, b ? "read failed or the file shrank" : "out of memory");
         return b ? SP_ERR_IO : SP_ERR_NOMEM;
     }
@@ -128,7 +128,7 @@ static int compute(uint8_t **wtns, size_t *wtns_len, wtns_times *t, const char *
     if (st != SP_OK)
         return sp_cli_fail(cmd, st, err);
     if ((st = slurp(&in, &in_len, input, "input", MAX_INPUT_BYTES, err)) != SP_OK) {
-        free(code);
+        sp_huge_free(code);
         return sp_cli_fail(cmd, st, err);
     }
     sp_circom_opts co = sp_circom_opts_default();
@@ -137,9 +137,9 @@ static int compute(uint8_t **wtns, size_t *wtns_len, wtns_times *t, const char *
     if (o->max_mib)
         co.lim.max_pages = o->max_mib * 16u;
     st = sp_circom_open(&c, code, code_len, &co, err);
-    free(code);
+    sp_huge_free(code);
     if (st != SP_OK) {
-        free(in);
+        sp_huge_free(in);
         return sp_cli_fail_file(cmd, wasm, st, err);
     }
     attach_sym(c, wasm);
@@ -149,7 +149,7 @@ static int compute(uint8_t **wtns, size_t *wtns_len, wtns_times *t, const char *
     st = sp_circom_witness(c, (const char *)in, in_len, wtns, wtns_len, err);
     t->t_witness = sp_cli_now() - t0;
     sp_circom_close(c);
-    free(in);
+    sp_huge_free(in);
     if (st != SP_OK)
         return sp_cli_fail_file(cmd, st == SP_ERR_FORMAT ? wasm : input, st, err);
     sp_cli_progress("witness", t0);
@@ -167,7 +167,7 @@ int sp_cli_wasm_witness(sp_fr **w, size_t *n, const char *cmd, const char *wasm,
     if (rc != SP_EXIT_OK)
         return rc;
     sp_status st = sp_wtns_parse(w, n, bytes, len, err);
-    free(bytes);
+    sp_huge_free(bytes);
     return st == SP_OK ? SP_EXIT_OK : sp_cli_fail_file(cmd, wasm, st, err);
 }
 
@@ -207,7 +207,7 @@ int sp_cli_wtns(int argc, char **argv)
         return rc;
     double t1 = sp_cli_now();
     sp_status st = sp_file_replace(pos[2], wtns, len, "wtns", err);
-    free(wtns);
+    sp_huge_free(wtns);
     if (st != SP_OK)
         return sp_cli_fail("wtns", st, err);
     if (sp_cli_g.json)

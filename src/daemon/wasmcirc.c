@@ -195,7 +195,7 @@ static sp_status make_witness(sp_dmn_wasmc *x, const sp_dmn_wasm_input *in, sp_f
     }
     sp_fr *vals = NULL;
     st = sp_wtns_parse(&vals, &nv, wtns, wl, why);
-    free(wtns);
+    sp_huge_free(wtns);
     if (st == SP_OK && nv != x->pk->n_vars) {
         snprintf(why, sizeof why, "the witness has %zu values, the key %u wires", nv, x->pk->n_vars);
         st = SP_ERR_FORMAT;

@@ -1,25 +1,27 @@
 /*
  * Large zeroed buffers on transparent huge pages (2 MiB) where the system
  * has them for the asking (THP "madvise", as Debian ships it, or
- * "always"). A proof touches its key and scratch arrays once each, so
- * with 4 KiB pages every 4 KiB is a page fault (a warm 2^14 proof took
- * ~5700); on huge pages it is one fault per 2 MiB, and fewer TLB misses
- * after.
+ * "always"). A proof touches its key and scratch arrays once each, and a
+ * witness generator its module and output once, so with 4 KiB pages every
+ * 4 KiB is a page fault (in a virtual machine each can cost more than
+ * clearing its page); on huge pages it is one fault per 2 MiB, and fewer
+ * TLB misses after.
  */
 #ifndef SP_UTIL_HUGEMEM_H
 #define SP_UTIL_HUGEMEM_H
 
 #include <stddef.h>
 
-/* Below this many bytes a buffer comes from malloc's heap: there glibc
- * reuses freed blocks without new faults, and a huge page for a buffer of
- * 1-2 MiB clears more than it saves. */
-#define SP_HUGE_MIN ((size_t)4 << 20)
+/* Below this many bytes a buffer comes from malloc's heap: no whole huge
+ * page fits in it, and there glibc reuses freed blocks without new
+ * faults. */
+#define SP_HUGE_MIN ((size_t)2 << 20)
 
 /*
  * A zeroed buffer of `bytes` (0 is allowed), 64-byte aligned; from
  * SP_HUGE_MIN up its own mapping, 2 MiB aligned and advised for huge pages
- * (each whole 2 MiB of it; the rest in small pages).
+ * (each whole 2 MiB of it, and a last partial one it fills at least a
+ * quarter of; the rest in small pages).
  * Returns NULL when out of memory. Free it with sp_huge_free only.
  */
 void *sp_huge_alloc(size_t bytes);

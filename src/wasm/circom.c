@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/file.h"
+#include "util/hugemem.h"
 #include "util/json.h"
 #include "wasm/circom.h"
 #include "wasm/circom_value.h"
@@ -456,7 +457,7 @@ static sp_status write_wtns(sp_circom *c, uint8_t **out, size_t *out_len, char e
 {
     size_t words = (size_t)c->witness_size * c->n32 + c->n32 + 11;
     uint64_t n8 = 4ull * c->n32, sec2 = n8 * c->witness_size;
-    uint8_t *b = malloc(4 * words);
+    uint8_t *b = sp_huge_alloc(4 * words); /* written whole: on huge pages, few faults */
     if (!b) {
         snprintf(err, SP_ERR_LEN, "circom: out of memory for a witness of %u values", c->witness_size);
         return SP_ERR_NOMEM;
@@ -485,7 +486,7 @@ static sp_status write_wtns(sp_circom *c, uint8_t **out, size_t *out_len, char e
             st = SP_ERR_FORMAT;
         }
         if (st != SP_OK) {
-            free(b);
+            sp_huge_free(b);
             return st;
         }
         for (uint32_t j = 0; j < c->n32; j++)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "snarkpipe.h"
+#include "util/hugemem.h"
 #include "wasm/wasm.h"
 
 #define SP_CIRCOM_MAX_N32 16 /* field elements of up to 512 bits */
@@ -62,7 +63,8 @@ uint32_t sp_circom_witness_size(const sp_circom *c);
  * string, or nested arrays of them) and returns the .wtns file bytes
  * exactly as `snarkjs wtns calculate` writes them.
  * May be called again on the same c for other inputs.
- * On output: *wtns (free()) and *wtns_len on success.
+ * On output: *wtns (free it with sp_huge_free: util/hugemem.h) and *wtns_len
+ *   on success.
  * Returns SP_OK; SP_ERR_BAD_ENCODING (input.json is not JSON, or a value
  *   is not a number: err names the signal); SP_ERR_INVALID_ARG (an
  *   unknown signal, too many or too few values, inputs missing: err as

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "util/hugemem.h"
 #include "wasm/compile.h"
 
 enum { K_FUNC, K_BLOCK, K_LOOP, K_IF, K_ELSE };
@@ -671,6 +672,44 @@ static void mark_targets(const w_ins *code, uint32_t n, const uint32_t *targets,
     }
 }
 
+/* The translated code's home: blocks from sp_huge_alloc, the first sized
+ * by m->code_hint, so a large module's code sits on a few huge pages
+ * instead of one fresh small page per 4 KiB. Returns where code[0..n) was
+ * copied, or NULL when out of memory. */
+static w_ins *code_put(sp_wasm_module *m, const w_ins *code, uint32_t n)
+{
+    _Static_assert(sizeof(w_chunk) % sizeof(w_ins) == 0, "the code after a block's header stays aligned");
+    w_chunk *k = m->code_mem;
+    if (!k || k->cap - k->used < n) {
+        uint32_t cap = k ? k->cap : m->code_hint;
+        if (cap < n)
+            cap = n;
+        if (cap < 1024)
+            cap = 1024;
+        w_chunk *nk = sp_huge_alloc(sizeof *nk + (size_t)cap * sizeof(w_ins));
+        if (!nk)
+            return NULL;
+        *nk = (w_chunk){k, 0, cap};
+        m->code_mem = k = nk;
+    }
+    w_ins *dst = (w_ins *)(k + 1) + k->used;
+    memcpy(dst, code, (size_t)n * sizeof *code);
+    k->used += n;
+    return dst;
+}
+
+void sp_wasm_code_free(sp_wasm_module *m)
+{
+    for (w_chunk *k = m->code_mem, *next; k; k = next) {
+        next = k->next;
+        sp_huge_free(k);
+    }
+    m->code_mem = NULL;
+    free(m->scratch);
+    m->scratch = NULL;
+    m->cap_scratch = 0;
+}
+
 int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
 {
     cstate c;
@@ -678,6 +717,8 @@ int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
     c.r = r;
     c.m = m;
     c.f = &m->funcs[fidx];
+    c.code = m->scratch; /* the previous function's buffer: its pages are already there */
+    c.cap_code = m->cap_scratch;
     const w_type *t = &m->types[c.f->type];
     int done = 0, ok = read_locals(&c, t) && push_frame(&c, K_FUNC, t->n_results, t->result);
     while (ok && !done && r->p < r->end)
@@ -690,22 +731,23 @@ int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx)
     free(c.vals);
     free(c.ctrl);
     free(c.fix);
+    m->scratch = c.code;
+    m->cap_scratch = c.cap_code;
+    uint8_t *target = ok ? malloc(c.n_code) : NULL;
+    if (ok && !target)
+        ok = sp_wasm_rd_fail(r, SP_ERR_NOMEM, "out of memory");
     if (!ok) {
-        free(c.code);
         free(c.targets);
         return 0;
-    }
-    uint8_t *target = malloc(c.n_code);
-    if (!target) {
-        free(c.code);
-        free(c.targets);
-        return sp_wasm_rd_fail(r, SP_ERR_NOMEM, "out of memory");
     }
     mark_targets(c.code, c.n_code, c.targets, target);
     fold_affine(c.code, c.n_code, target);
     free(target);
     fuse(c.code, c.n_code);
-    c.f->code = c.code;
+    if (!(c.f->code = code_put(m, c.code, c.n_code))) {
+        free(c.targets);
+        return sp_wasm_rd_fail(r, SP_ERR_NOMEM, "out of memory");
+    }
     c.f->n_code = c.n_code;
     c.f->targets = c.targets;
     c.f->max_height = c.max_height + 1;

@@ -14,4 +14,7 @@
  */
 int sp_wasm_compile(sp_wasm_rd *r, sp_wasm_module *m, uint32_t fidx);
 
+/* Frees the code of every function compiled into m and m's scratch. */
+void sp_wasm_code_free(sp_wasm_module *m);
+
 #endif

@@ -86,6 +86,13 @@ typedef struct {
     uint32_t kind, index;
 } w_export;
 
+/* A block of translated code (compile.c): the functions' w_ins back to
+ * back after this header. */
+typedef struct w_chunk {
+    struct w_chunk *next;
+    uint32_t used, cap; /* instructions */
+} w_chunk;
+
 struct sp_wasm_module {
     sp_wasm_limits lim;
     uint8_t *bytes; /* a copy: data segments point into it */
@@ -107,6 +114,10 @@ struct sp_wasm_module {
     int64_t start;             /* -1 = none */
     sp_wasm_native *natives;
     size_t n_natives;
+    w_chunk *code_mem;         /* where every function's code lives (its funcs[].code points into it) */
+    uint32_t code_hint;        /* instructions the first block is made for (the code section's bytes) */
+    w_ins *scratch;            /* a function's code while it is translated, reused by the next */
+    uint32_t cap_scratch;
 };
 
 typedef struct {

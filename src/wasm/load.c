@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/hugemem.h"
 #include "wasm/compile.h"
 #include "wasm/internal.h"
 #include "wasm/reader.h"
@@ -411,6 +412,9 @@ static int sec_code(sp_wasm_rd *r, sp_wasm_module *m)
         return 0;
     if (n != m->n_funcs - m->n_imports)
         return sp_wasm_rd_fail(r, SP_ERR_FORMAT, "%u function bodies for %u functions", n, m->n_funcs - m->n_imports);
+    /* about one instruction per byte of code, at most 64 MiB of it at first */
+    size_t bytes = (size_t)(r->end - r->p);
+    m->code_hint = bytes < ((size_t)1 << 22) ? (uint32_t)bytes : (uint32_t)1 << 22;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t size;
         if (!count(r, &size, 1, UINT32_MAX, "body bytes"))
@@ -480,8 +484,8 @@ static int sections(sp_wasm_rd *r, sp_wasm_module *m)
 
 static void free_funcs(sp_wasm_module *m)
 {
+    sp_wasm_code_free(m); /* every function's code */
     for (uint32_t i = 0; m->funcs && i < m->n_funcs; i++) {
-        free(m->funcs[i].code);
         free(m->funcs[i].targets);
         free(m->funcs[i].name);
     }
@@ -507,7 +511,7 @@ void sp_wasm_module_free(sp_wasm_module *m)
     free(m->table_init);
     free(m->data);
     free(m->natives);
-    free(m->bytes);
+    sp_huge_free(m->bytes);
     free(m);
 }
 
@@ -535,7 +539,7 @@ sp_status sp_wasm_module_load(sp_wasm_module **out, const uint8_t *bytes, size_t
     *out = NULL;
     err[0] = 0;
     sp_wasm_module *m = calloc(1, sizeof *m);
-    if (!m || !(m->bytes = malloc(len ? len : 1))) {
+    if (!m || !(m->bytes = sp_huge_alloc(len))) {
         free(m);
         snprintf(err, SP_ERR_LEN, "wasm: out of memory");
         return SP_ERR_NOMEM;

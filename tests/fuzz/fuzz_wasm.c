@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == SP_OK) {
         uint32_t n32 = sp_circom_n32(c), ws = sp_circom_witness_size(c);
         FUZZ_CHECK(n == 4 * ((size_t)ws * n32 + n32 + 11) && !memcmp(w, "wtns", 4));
-        free(w);
+        sp_huge_free(w);
     } else {
         FUZZ_CHECK(w == NULL && err[0] && memchr(err, 0, sizeof err));
     }

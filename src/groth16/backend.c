@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "groth16/backend.h"
 #include "ntt/hstep.h"
+#include "util/hugemem.h"
 #include "util/progress.h"
 
 sp_ntt_roots sp_g16_roots_for(const sp_g16_pk *pk)
@@ -171,7 +172,7 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
         return st;
     if (in->fill)
         stage(be, in, "fill", t0, 0);
-    sp_scalar *ws = malloc(nv * sizeof *ws), *hs = malloc(pk->n_h * sizeof *hs);
+    sp_scalar *ws = sp_huge_alloc(nv * sizeof *ws), *hs = sp_huge_alloc(pk->n_h * sizeof *hs);
     st = SP_ERR_NOMEM;
     if (!ws || !hs) {
         snprintf(err, SP_ERR_LEN, "cpu: out of memory for %zu MSM scalars", nv + pk->n_h);
@@ -191,8 +192,8 @@ static sp_status cpu_prove(sp_backend *be, sp_backend_msms *out, const sp_backen
     stage(be, in, "msm_h", t0, pk->n_h);
     st = cpu_witness_msms(be, out, in, ws, err);
 out:
-    free(ws);
-    free(hs);
+    sp_huge_free(ws);
+    sp_huge_free(hs);
     return st;
 }
 

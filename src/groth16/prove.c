@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "groth16/prove.h"
+#include "util/hugemem.h"
 #include "util/progress.h"
 
 /* The progress units of one backend call (backend.h) and of the whole
@@ -135,7 +136,7 @@ sp_status sp_g16_prove_keep_scalars(sp_g16_partial *part, const sp_fr *w, size_t
 {
     if (part->have_b2 || part->ws)
         return SP_OK;
-    if (!(part->ws = malloc(sizeof(sp_scalar) * w_len))) {
+    if (!(part->ws = sp_huge_alloc(sizeof(sp_scalar) * w_len))) {
         snprintf(err, SP_ERR_LEN, "out of memory for %zu witness scalars", w_len);
         return SP_ERR_NOMEM;
     }
@@ -156,7 +157,7 @@ sp_status sp_g16_prove_start(sp_g16_partial *part, const sp_g16_pk *pk, const sp
 
 void sp_g16_partial_free(sp_g16_partial *part)
 {
-    free(part->ws);
+    sp_huge_free(part->ws);
     memset(part, 0, sizeof *part);
 }
 

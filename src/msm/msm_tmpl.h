@@ -14,6 +14,7 @@
 
 #include "curve/curve.h"
 #include "msm/msm_internal.h"
+#include "util/hugemem.h"
 
 #define CAT2_(a, b) a##b
 #define CAT_(a, b) CAT2_(a, b)
@@ -509,12 +510,13 @@ static void endo_part(sp_par *par, int tid, void *vctx)
     }
 }
 
-/* Fills x->e for the n points (scratch freed by endo_free); 0 when out of memory. */
+/* Fills x->e for the n points (scratch freed by endo_free); 0 when out of
+ * memory. The two large arrays are written whole once: huge pages. */
 static int endo_make(pip_ctx *x, int threads)
 {
-    x->e.mag = malloc(2 * x->n * sizeof *x->e.mag);
+    x->e.mag = sp_huge_alloc(2 * x->n * sizeof *x->e.mag);
     x->e.neg = malloc(x->n);
-    x->e.phi = malloc(x->n * sizeof *x->e.phi);
+    x->e.phi = sp_huge_alloc(x->n * sizeof *x->e.phi);
     if (!x->e.mag || !x->e.neg || !x->e.phi)
         return 0;
     sp_par_run(sp_par_threads_for(threads, x->n, 2048), endo_part, x);
@@ -523,9 +525,9 @@ static int endo_make(pip_ctx *x, int threads)
 
 static void endo_free(endo_t *e)
 {
-    free(e->mag);
+    sp_huge_free(e->mag);
     free(e->neg);
-    free(e->phi);
+    sp_huge_free(e->phi);
 }
 
 /* Adds point p times the digit d of window j (nothing for d = 0). */

@@ -59,13 +59,10 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     size_t n = pk->domain_size;
     /* a, b, c in one block (a backend copies a and b in one piece); made
-     * by fill while the backend works on the witness. From 64 MiB on huge
-     * pages: at 2^24 freeing 1.5 GiB of 4 KiB pages took ~0.1 s after the
-     * proof, while at 2^14 huge pages for the proof's arrays cost more
-     * clearing than they saved; below, malloc's */
+     * by fill while the backend works on the witness; written whole, so on
+     * huge pages from 2 MiB up (sp_huge_alloc) */
     size_t bytes = n <= SIZE_MAX / (3 * sizeof(sp_fr)) ? 3 * sizeof(sp_fr) * n : 0;
-    int huge = bytes >= ((size_t)64 << 20);
-    sp_fr *abc = !bytes ? NULL : huge ? sp_huge_alloc(bytes) : malloc(bytes);
+    sp_fr *abc = bytes ? sp_huge_alloc(bytes) : NULL;
     if (!abc) {
         snprintf(err, SP_ERR_LEN, "out of memory for a, b, c of %zu rows", n);
         return SP_ERR_NOMEM;
@@ -79,10 +76,7 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     sp_progress_end();
     if (st == SP_OK && public_signals)
         memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);
-    if (huge)
-        sp_huge_free(abc);
-    else
-        free(abc);
+    sp_huge_free(abc);
     sp_ntt_domain_free(job.d);
     return st;
 }

@@ -34,11 +34,11 @@ void *sp_huge_alloc(size_t bytes)
     }
     if (bytes > SIZE_MAX - 2 * HUGE_PAGE - SMALL_PAGE)
         return NULL;
-    /* The data starts 2 MiB aligned. Its last partial 2 MiB gets a huge
-     * page of its own when the buffer fills at least a quarter of it
-     * (clearing the rest then costs about what a fault per 4 KiB of that
-     * quarter would, and less in a virtual machine), else it stays in
-     * small pages. */
+    /* The data starts 2 MiB aligned. Its last partial 2 MiB (or its only
+     * one) gets a huge page of its own when the buffer fills at least a
+     * quarter of it (clearing the rest then costs about what a fault per
+     * 4 KiB of that quarter would, and less in a virtual machine), else it
+     * stays in small pages. */
     size_t tail = bytes % HUGE_PAGE;
     size_t data = round_up(bytes, tail >= HUGE_PAGE / 4 ? HUGE_PAGE : SMALL_PAGE), want = data + HUGE_PAGE + SMALL_PAGE;
     uint8_t *raw = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

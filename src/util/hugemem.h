@@ -12,16 +12,16 @@
 
 #include <stddef.h>
 
-/* Below this many bytes a buffer comes from malloc's heap: no whole huge
- * page fits in it, and there glibc reuses freed blocks without new
- * faults. */
-#define SP_HUGE_MIN ((size_t)2 << 20)
+/* Below this many bytes a buffer comes from malloc's heap: it would fill
+ * less than a quarter of a huge page, and there glibc reuses freed blocks
+ * without new faults. */
+#define SP_HUGE_MIN ((size_t)512 << 10)
 
 /*
  * A zeroed buffer of `bytes` (0 is allowed), 64-byte aligned; from
  * SP_HUGE_MIN up its own mapping, 2 MiB aligned and advised for huge pages
- * (each whole 2 MiB of it, and a last partial one it fills at least a
- * quarter of; the rest in small pages).
+ * (each 2 MiB of it that it fills at least a quarter of; the rest in small
+ * pages).
  * Returns NULL when out of memory. Free it with sp_huge_free only.
  */
 void *sp_huge_alloc(size_t bytes);

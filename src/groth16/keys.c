@@ -88,9 +88,9 @@ sp_status sp_g16_pk_alloc(sp_g16_pk *pk, uint32_t n_vars, uint32_t n_public, uin
 
 static void csr_free(sp_csr *m)
 {
-    free(m->row);
-    free(m->col);
-    free(m->val);
+    sp_huge_free(m->row);
+    sp_huge_free(m->col);
+    sp_huge_free(m->val);
     memset(m, 0, sizeof *m);
 }
 
@@ -99,9 +99,9 @@ static sp_status csr_alloc(sp_csr *m, size_t n_rows, uint64_t nnz)
     memset(m, 0, sizeof *m);
     if (nnz > SIZE_MAX / sizeof(sp_fr))
         return SP_ERR_NOMEM;
-    m->row = calloc(n_rows + 1, sizeof *m->row);
-    m->col = malloc((nnz ? nnz : 1) * sizeof *m->col);
-    m->val = malloc((nnz ? nnz : 1) * sizeof *m->val);
+    m->row = sp_huge_alloc((n_rows + 1) * sizeof *m->row); /* zeroed */
+    m->col = sp_huge_alloc(nnz * sizeof *m->col);
+    m->val = sp_huge_alloc(nnz * sizeof *m->val);
     if (!m->row || !m->col || !m->val) {
         csr_free(m);
         return SP_ERR_NOMEM;

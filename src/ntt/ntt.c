@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "util/hugemem.h"
 #include "util/par.h"
 
 #define SP_NTT_LOG_BLOCK 12 /* 4096 elements = 128 KiB: fits any L2 */
@@ -117,7 +118,7 @@ sp_status sp_ntt_domain_create_blocked(sp_ntt_domain **out, unsigned log_n, sp_n
     sp_fr_set_u64(&d->gen, (uint64_t)roots);
     d->block = log_block >= log_n ? d->n : ((size_t)1 << log_block);
     if (d->n > 1) {
-        d->tw = malloc(d->n * sizeof(sp_fr));
+        d->tw = sp_huge_alloc(d->n * sizeof(sp_fr));
         if (!d->tw) {
             sp_ntt_domain_free(d);
             return SP_ERR_NOMEM;
@@ -134,7 +135,7 @@ void sp_ntt_domain_free(sp_ntt_domain *d)
 {
     if (!d)
         return;
-    free(d->tw);
+    sp_huge_free(d->tw);
     free(d);
 }
 

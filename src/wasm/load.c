@@ -426,6 +426,9 @@ static int sec_code(sp_wasm_rd *r, sp_wasm_module *m)
         }
         r->p += size;
     }
+    free(m->scratch); /* the translation's buffer, no longer needed */
+    m->scratch = NULL;
+    m->cap_scratch = 0;
     return 1;
 }
 

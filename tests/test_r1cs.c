@@ -289,7 +289,7 @@ static void test_damaged(void)
     sp_bin_put_u32(q + 12 + 12 + 36 + 16 + 8, 0);
     expect(q, len, SP_ERR_FORMAT, "bytes left after the last constraint");
     memcpy(q, p, len);
-    sp_bin_put_u32(q + 12 + 12 + 36, 1); /* nWires 1 < 1 + 1 output + 2 private */
+    sp_bin_put_u32(q + 12 + 12 + 36, 1); /* nWires 1 < 1 + 1 output */
     expect(q, len, SP_ERR_FORMAT, "exceed nWires");
     memcpy(q, p, len);
     memset(q + len - 32, 0xff, 32); /* last coefficient >= r */

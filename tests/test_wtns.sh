@@ -12,13 +12,18 @@
 #      operations and without; fullprove proofs verify in snarkjs; the
 #      same for circomlib's EdDSAPoseidonVerifier on bn128 with random keys
 #      and messages signed by circomlibjs (npm), and a signature of another
-#      message fails in both, naming the template ForceEqualIfEnabled;
+#      message fails in both, naming the template ForceEqualIfEnabled; a
+#      circuit with bus inputs (given whole or by field) whose .r1cs counts
+#      private inputs the optimizer took off the wires: same witness, setup
+#      and a proof snarkjs verifies, a missing field named; a module of
+#      circom 2.0.3, which has no getInputSignalSize (tests/circom/);
 #   c. bad inputs exit 2 naming the cause as snarkjs does (a missing
 #      signal, named when the circuit's .sym is beside its .wasm; an extra
 #      one, which circom's code gives size 0, so "too many values"; a wrong
 #      array length; a non-number; a failing assert, naming the template and
-#      line) and snarkjs refuses them too; a .wasm that is not a circom
-#      witness generator, and damaged ones, exit 2.
+#      line) and snarkjs refuses them too, while values of 12,000 digits or
+#      padded with Unicode spaces are read as snarkjs reads them; a .wasm
+#      that is not a circom witness generator, and damaged ones, exit 2.
 # Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
 # Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
 set -u
@@ -191,6 +196,33 @@ expect_out "$tmpl" "  (naming the same template)"
 expect 2 "  fullprove refuses it" "$bin" fullprove --quiet "$T/eddsa_bad.json" "$wasm" "$T/k.zkey" "$T/p.json" "$T/pub.json"
 expect_out "$tmpl" "  (says: $tmpl)"
 
+echo "# b3. bus inputs (circom 2.2), private inputs circom's optimizer took off the wires"
+# the .r1cs header counts 5 private inputs, 2 of them wires: setup must still read it; inputs
+# are given whole ("p") or by field ("q[0].x"); a missing field is named
+bus=$(compile bus bn128 'bus Pt() { signal x; signal y; }
+template BusIn() { input Pt p; input Pt q[2]; signal input b; signal output o; o <== p.x * q[1].y + b; }
+component main {public [p]} = BusIn();') || exit 1
+wasm=$bus/bus_js/bus.wasm
+printf '{"p": ["%s", 2], "q[0].x": 3, "q[0].y": "4", "q[1].x": 5, "q[1].y": "0x%x", "b": 7}' "$seed" "$seed" >"$T/bus.json"
+same_wtns "bus/bn128" "$wasm" "$T/bus.json"
+expect 0 "bus/bn128: setup" "$bin" setup --quiet "$bus/bus.r1cs" "$T/k.zkey"
+expect 0 "bus/bn128: export-vkey" "$bin" export-vkey "$T/k.zkey" "$T/vk.json"
+fullprove_verifies "bus/bn128" "$T/bus.json" "$wasm" "$T/k.zkey" "$T/vk.json"
+node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1])); delete o["q[1].y"];
+process.stdout.write(JSON.stringify(o));' "$T/bus.json" >"$T/bad.json"
+expect 2 "bus/bn128: a bus field missing" "$bin" wtns calculate "$wasm" "$T/bad.json" "$T/bad.wtns"
+expect_out "Only 6 out of 7 \(missing: q\[1\]\.y\)" "  (names the field)"
+expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$wasm" "$T/bad.json" "$T/sjbad.wtns"
+
+echo "# b4. a module of circom 2.0.3 (tests/circom/circom203.wasm): no getInputSignalSize, so no size checks"
+old=$here/circom/circom203.wasm
+printf '{"a": %d, "b": [3, "0x%x"]}' $((seed % 1000 + 8)) "$seed" >"$T/old.json"
+same_wtns "circom 2.0.3 module" "$old" "$T/old.json"
+printf '{"a": 5, "b": [1, 2, 3]}' >"$T/bad.json"
+expect 2 "circom 2.0.3 module: too many values" "$bin" wtns calculate "$old" "$T/bad.json" "$T/bad.wtns"
+expect_out "Too many signals set. \(input signal b\)" "  (says so, naming the signal)"
+expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$old" "$T/bad.json" "$T/sjbad.wtns"
+
 echo "# c. bad inputs"
 wasm=$merkle_bn/merkle_js/merkle.wasm
 inputs merkle "$seed" bn128 >"$T/good.json"
@@ -211,6 +243,9 @@ bad "a fraction" "$(edit 'o.leaf[0] = 1.5')" "input signal leaf: 1.5 is not an i
 bad "a failing assert" "$(edit 'o.leaf[1] = (1n << 64n).toString()')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
 bad "a failing constraint" "$(edit 'o.index[0][0] = 2')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
 bad "not JSON" "{\"leaf\": [1, 2" "input: json: "
+# odd values snarkjs reads all the same: 12,000 digits, Unicode spaces that BigInt() trims
+edit 'o.leaf[1] = "\u00a0" + "0".repeat(12000) + o.leaf[1] + "\u2028"; o.path[0][0] = "\ufeff-" + "7".repeat(3000)' >"$T/odd.json"
+same_wtns "long, space-padded values" "$wasm" "$T/odd.json"
 # the missing signal without the .sym: the count only
 mkdir -p "$T/nosym" && cp "$wasm" "$T/nosym/"
 edit 'delete o.index' >"$T/bad.json"

@@ -86,9 +86,12 @@ static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_
         sp_bin_errf(err, "r1cs section 1: longer than a header");
         return SP_ERR_FORMAT;
     }
-    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs + h->n_prv_inputs;
+    /* nPrvInputs is left out: circom counts the private inputs its
+     * optimizer removed from the wires too (unused ones at --O2, bus
+     * fields), and snarkjs reads such files */
+    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs;
     if (named > h->n_wires) {
-        sp_bin_errf(err, "r1cs section 1: 1 + outputs + public + private inputs exceed nWires");
+        sp_bin_errf(err, "r1cs section 1: 1 + outputs + public inputs exceed nWires");
         return SP_ERR_FORMAT;
     }
     return SP_OK;

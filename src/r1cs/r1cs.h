@@ -5,7 +5,8 @@
  *
  * Wires (the circom word for variables) are numbered as circom does:
  * 0 = the constant ONE, then n_outputs public outputs, n_pub_inputs public
- * inputs, n_prv_inputs private inputs, then internal signals. The witness
+ * inputs, the private inputs (n_prv_inputs counts also those circom's
+ * optimizer took off the wires), then internal signals. The witness
  * vector w is indexed by wire. Constraint i says <A_i,w> * <B_i,w> = <C_i,w>.
  *
  * Only circuits of this build's curve are accepted: the file's prime must

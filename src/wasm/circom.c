@@ -254,8 +254,8 @@ sp_status sp_circom_open(sp_circom **out, const uint8_t *wasm, size_t len, const
     if (st == SP_OK)
         st = bind_imports(c, err);
     for (int x = 0; st == SP_OK && x < N_EXPORTS; x++)
-        if ((c->fx[x] = sp_wasm_export_func(c->m, exports_[x].name, exports_[x].sig)) < 0) {
-            snprintf(err, SP_ERR_LEN, "circom: the module exports no function %s (%s) (not a circom 2.1 witness "
+        if ((c->fx[x] = sp_wasm_export_func(c->m, exports_[x].name, exports_[x].sig)) < 0 && x != X_SIG_SIZE) {
+            snprintf(err, SP_ERR_LEN, "circom: the module exports no function %s (%s) (not a circom 2 witness "
                      "generator?)", exports_[x].name, exports_[x].sig);
             st = SP_ERR_FORMAT;
         }
@@ -302,7 +302,7 @@ static void fnv(uint64_t hl[2], const char *s)
 static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v, uint64_t *count,
                             char err[SP_ERR_LEN])
 {
-    uint64_t args[3], size;
+    uint64_t args[3], size = 0;
     const sp_json_val **flat = NULL;
     size_t n_flat = 0;
     sp_status st;
@@ -312,15 +312,17 @@ static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v
             snprintf(err, SP_ERR_LEN, "Signal %.200s not found", name);
             return SP_ERR_INVALID_ARG;
         }
-    if ((st = call(c, X_SIG_SIZE, args, &size, err)) != SP_OK)
+    if (c->fx[X_SIG_SIZE] >= 0 && (st = call(c, X_SIG_SIZE, args, &size, err)) != SP_OK)
         return st;
-    if ((int32_t)(uint32_t)size < 0) {
+    if (c->fx[X_SIG_SIZE] >= 0 && (int32_t)(uint32_t)size < 0) {
         snprintf(err, SP_ERR_LEN, "Signal %.200s not found", name);
         return SP_ERR_INVALID_ARG;
     }
     if ((st = sp_cv_flatten(&flat, &n_flat, v, name, err)) != SP_OK)
         return st;
-    if (n_flat != (uint32_t)size) {
+    /* without getInputSignalSize (circom before 2.0.6) snarkjs counts nothing: the module's
+     * exceptions and the final count say what is wrong */
+    if (c->fx[X_SIG_SIZE] >= 0 && n_flat != (uint32_t)size) {
         snprintf(err, SP_ERR_LEN, "%s values for input signal %.150s (%zu given, %u expected%s)",
                  n_flat < (uint32_t)size ? "Not enough" : "Too many", name, n_flat, (uint32_t)size,
                  size ? "" : ": not an input of the circuit");
@@ -338,6 +340,11 @@ static sp_status set_signal(sp_circom *c, const char *name, const sp_json_val *v
         args[2] = i;
         if (st == SP_OK && (st = call(c, X_SET, args, NULL, err)) == SP_OK)
             ++*count;
+        else if (st != SP_OK && c->exc_code >= 1 && c->exc_code <= 3) { /* not found, too many, set twice */
+            size_t k = strlen(err);
+            snprintf(err + k, SP_ERR_LEN - k, " (input signal %.100s)", name);
+            st = SP_ERR_INVALID_ARG;
+        }
     }
     free(flat);
     return st;
@@ -375,15 +382,30 @@ static char *read_sym(const char *path)
     return b;
 }
 
+/* 1 when an item of object root has a key that starts with name[0..n)
+ * and goes on with '.' or '[' (a field or element of that signal). */
+static int gives_part(const sp_json_val *root, const char *name, size_t n)
+{
+    for (size_t i = 0; i < root->n; i++) {
+        const char *key = root->items[i]->key;
+        if (!strncmp(key, name, n) && (key[n] == '.' || key[n] == '['))
+            return 1;
+    }
+    return 0;
+}
+
 /* Appends to err the main component's input signals (from the symbol
- * file: "main.<name>" or "main.<name>[...]", an input when the module
- * gives its hash a size: other names get 0) that root does not give. */
+ * file: "main.<name>", "main.<name>[...]", bus fields "main.<name>.<field>
+ * ...", an input when the module gives <name>'s hash a size: other names
+ * get 0) that root does not give, whole or by a bus or field holding them:
+ * the signal's name, or the field's where root gives other fields of it. */
 static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_LEN])
 {
-    char last[256] = "";
+    char last[512] = "", base[256] = "";
+    int input = 0, partly = 0;
     size_t k = strlen(err);
     int listed = 0;
-    char *sym = read_sym(c->sym_path);
+    char *sym = c->fx[X_SIG_SIZE] >= 0 ? read_sym(c->sym_path) : NULL; /* else no sizes tell inputs */
     for (const char *line = sym; line && *line;) {
         const char *eol = strchr(line, '\n'), *end = eol ? eol : line + strlen(line);
         const char *nm = line;
@@ -393,23 +415,35 @@ static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_
         if (end - nm < 6 || strncmp(nm, "main.", 5))
             continue;
         nm += 5;
-        size_t n = strcspn(nm, "[.\r\n");
-        if (n >= sizeof last || n == 0 || (nm[n] == '.' ) || (size_t)(end - nm) < n)
+        size_t len = strcspn(nm, "\r\n"), n = strcspn(nm, "[.\r\n");
+        char leaf[sizeof last];
+        if (len >= sizeof leaf || n >= sizeof base || n == 0 || (size_t)(end - nm) < len)
             continue;
-        char base[256];
-        memcpy(base, nm, n);
-        base[n] = 0;
-        if (!strcmp(base, last))
+        memcpy(leaf, nm, len);
+        leaf[len] = 0;
+        if (strncmp(leaf, base, n) || base[n]) { /* a new signal: is it an input, given in part? */
+            memcpy(base, leaf, n);
+            base[n] = 0;
+            uint64_t args[2], size;
+            fnv(args, base);
+            char e2[SP_ERR_LEN];
+            input = sp_wasm_call(c->in, c->fx[X_SIG_SIZE], args, &size, e2) == SP_OK && (int32_t)(uint32_t)size > 0;
+            partly = input && gives_part(root, base, n);
+        }
+        int given = !input;
+        for (size_t i = n; i <= len && !given; i++)
+            if (i == len || leaf[i] == '.' || leaf[i] == '[') {
+                char save = leaf[i];
+                leaf[i] = 0;
+                given = sp_json_get(root, leaf) != NULL;
+                leaf[i] = save;
+            }
+        const char *name = partly ? leaf : base;
+        if (given || !strcmp(name, last))
             continue;
-        snprintf(last, sizeof last, "%s", base);
-        uint64_t args[2], size;
-        fnv(args, base);
-        char e2[SP_ERR_LEN];
-        if (sp_wasm_call(c->in, c->fx[X_SIG_SIZE], args, &size, e2) != SP_OK || (int32_t)(uint32_t)size <= 0 ||
-            sp_json_get(root, base))
-            continue;
+        snprintf(last, sizeof last, "%s", name);
         k += (size_t)snprintf(err + k, k < SP_ERR_LEN ? SP_ERR_LEN - k : 0, "%s%s", listed++ ? ", " : " (missing: ",
-                              base);
+                              name);
         if (k >= SP_ERR_LEN)
             break;
     }

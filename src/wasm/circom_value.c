@@ -5,8 +5,7 @@
 #include <string.h>
 #include "wasm/circom_value.h"
 
-#define MAX_CHARS 10000                 /* of one string value */
-#define BIG_WORDS (MAX_CHARS / 9 + 40)  /* 10^MAX_CHARS < 2^(32 BIG_WORDS); 2^1024 too */
+#define BIG_WORDS 40 /* 2^1024 (above any double); a string's digits are reduced as they come */
 #define MAX_DEPTH 64
 
 typedef struct {
@@ -78,14 +77,35 @@ static int digit(char ch, unsigned base)
     return d < base ? (int)d : -1;
 }
 
-/* BigInt(s): 0 and *neg on success, -1 when s is not an integer literal. */
-static int parse_string(big *b, int *neg, const char *s, size_t len)
+/* 1 when t[0..n) (n <= 3 bytes of UTF-8) is a character BigInt() trims:
+ * JavaScript's white space and line terminators. */
+static int is_space(const unsigned char *t, size_t n)
 {
-    static const char ws[] = " \t\n\v\f\r";
-    while (len && strchr(ws, s[0]))
-        s++, len--;
-    while (len && strchr(ws, s[len - 1]))
-        len--;
+    if (n == 1)
+        return t[0] && strchr(" \t\n\v\f\r", t[0]);
+    if (n == 2)
+        return t[0] == 0xc2 && t[1] == 0xa0;
+    return (t[0] == 0xe2 && t[1] == 0x80 && ((t[2] >= 0x80 && t[2] <= 0x8a) || t[2] == 0xa8 || t[2] == 0xa9 ||
+                                             t[2] == 0xaf)) ||
+           (t[0] == 0xe2 && t[1] == 0x81 && t[2] == 0x9f) || (t[0] == 0xe1 && t[1] == 0x9a && t[2] == 0x80) ||
+           (t[0] == 0xe3 && t[1] == 0x80 && t[2] == 0x80) || (t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf);
+}
+
+/* BigInt(s) mod p (s of any length): 0 and *neg on success, -1 when s is
+ * not an integer literal. */
+static int parse_string(big *b, int *neg, const char *str, size_t len, const uint32_t *p, unsigned n32)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t n = 1; n <= 3 && n <= len;)
+        if (is_space(s, n))
+            s += n, len -= n, n = 1;
+        else
+            n++;
+    for (size_t n = 1; n <= 3 && n <= len;)
+        if (is_space(s + len - n, n))
+            len -= n, n = 1;
+        else
+            n++;
     unsigned base = 10;
     *neg = 0;
     b->n = 0;
@@ -105,6 +125,10 @@ static int parse_string(big *b, int *neg, const char *s, size_t len)
         if (d < 0)
             return -1;
         big_mul_add(b, base, (uint32_t)d);
+        if (b->n > n32 + 2) {
+            big_mod(b->w, b, p, n32);
+            b->n = n32;
+        }
     }
     return 0;
 }
@@ -149,7 +173,7 @@ sp_status sp_cv_value(uint32_t *w, const sp_json_val *v, const uint32_t *prime, 
             return SP_ERR_BAD_ENCODING;
         }
     } else if (v->type == SP_JSON_STRING) {
-        bad = v->n > MAX_CHARS || parse_string(&b, &neg, v->text, v->n);
+        bad = parse_string(&b, &neg, v->text, v->n, prime, n32);
         if (bad) {
             snprintf(err, SP_ERR_LEN, "input signal %.100s: \"%.40s%s\" is not a number (decimal, or hex with 0x)",
                      signal, v->text, v->n > 40 ? "..." : "");

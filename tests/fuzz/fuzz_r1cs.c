@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sp_r1cs_free(&cs); /* documented as harmless on failure */
         return 0;
     }
-    FUZZ_CHECK(1 + (uint64_t)cs.h.n_outputs + cs.h.n_pub_inputs + cs.h.n_prv_inputs <= cs.h.n_wires);
+    FUZZ_CHECK(1 + (uint64_t)cs.h.n_outputs + cs.h.n_pub_inputs <= cs.h.n_wires);
     check_csr(&cs.a, &cs.h);
     check_csr(&cs.b, &cs.h);
     check_csr(&cs.c, &cs.h);

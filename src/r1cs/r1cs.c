@@ -263,7 +263,7 @@ sp_status sp_r1cs_writer_open(sp_r1cs_writer **out, const char *path, const sp_r
                               char err[SP_ERR_LEN])
 {
     *out = NULL;
-    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs + h->n_prv_inputs;
+    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs; /* nPrvInputs as the reader takes it */
     if (named > h->n_wires || h->n_labels < h->n_wires) {
         sp_bin_errf(err, "r1cs writer: inconsistent header (nWires %" PRIu32 ", %" PRIu64 " named wires, nLabels %"
                          PRIu64 ")", h->n_wires, named, h->n_labels);

@@ -61,6 +61,13 @@ sp_status sp_fmt_writer_end(sp_binw *w, sp_status st, void *owner, char err[SP_E
     return st;
 }
 
+/* The wires a header places before the private inputs: ONE, the outputs,
+ * the public inputs (reader and writer check them against nWires alike).
+ * nPrvInputs is left out: circom counts the private inputs its optimizer
+ * removed from the wires too (unused ones at --O2, bus fields), and
+ * snarkjs reads such files. */
+static uint64_t named_wires(const sp_r1cs_header *h) { return 1 + (uint64_t)h->n_outputs + h->n_pub_inputs; }
+
 static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_bin_section *s, char *err)
 {
     sp_bin_cursor c = sp_bin_cursor_of(bf, s);
@@ -86,11 +93,7 @@ static sp_status parse_header(sp_r1cs_header *h, const sp_binfile *bf, const sp_
         sp_bin_errf(err, "r1cs section 1: longer than a header");
         return SP_ERR_FORMAT;
     }
-    /* nPrvInputs is left out: circom counts the private inputs its
-     * optimizer removed from the wires too (unused ones at --O2, bus
-     * fields), and snarkjs reads such files */
-    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs;
-    if (named > h->n_wires) {
+    if (named_wires(h) > h->n_wires) {
         sp_bin_errf(err, "r1cs section 1: 1 + outputs + public inputs exceed nWires");
         return SP_ERR_FORMAT;
     }
@@ -263,7 +266,7 @@ sp_status sp_r1cs_writer_open(sp_r1cs_writer **out, const char *path, const sp_r
                               char err[SP_ERR_LEN])
 {
     *out = NULL;
-    uint64_t named = 1 + (uint64_t)h->n_outputs + h->n_pub_inputs; /* nPrvInputs as the reader takes it */
+    uint64_t named = named_wires(h);
     if (named > h->n_wires || h->n_labels < h->n_wires) {
         sp_bin_errf(err, "r1cs writer: inconsistent header (nWires %" PRIu32 ", %" PRIu64 " named wires, nLabels %"
                          PRIu64 ")", h->n_wires, named, h->n_labels);

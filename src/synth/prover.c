@@ -59,8 +59,8 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     size_t n = pk->domain_size;
     /* a, b, c in one block (a backend copies a and b in one piece); made
-     * by fill while the backend works on the witness; written whole, so on
-     * huge pages from 2 MiB up (sp_huge_alloc) */
+     * by fill while the backend works on the witness; written whole, so
+     * from sp_huge_alloc */
     size_t bytes = n <= SIZE_MAX / (3 * sizeof(sp_fr)) ? 3 * sizeof(sp_fr) * n : 0;
     sp_fr *abc = bytes ? sp_huge_alloc(bytes) : NULL;
     if (!abc) {

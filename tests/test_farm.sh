@@ -12,6 +12,8 @@
 #      one proof per partition; n3 never proves B.
 #   b. cancel across nodes: a job submitted to n1 and running is cancelled
 #      through n2; no proof of it is stored afterwards, nothing stays claimed.
+#      A cancel that PostgreSQL rolls back to break a deadlock with a store
+#      is run again and answers.
 #   c. a database restart in the middle of a batch: the daemons reconnect,
 #      a submit during the outage is 503, every job completes.
 #   d. fencing: n1 frozen (SIGSTOP) past its lease while it holds claims
@@ -258,6 +260,38 @@ sleep 2
 check "no partition of it stays claimed; none proved after the cancel" \
     '[ "$(pg_sql "SELECT count(*) FILTER (WHERE state = '"'"'claimed'"'"'), count(*) FILTER (WHERE state = '"'"'done'"'"') FROM sp_parts WHERE job_id = ${lid#f}")" = "0|$done_at_cancel" ]'
 check "a node dropped its claim of it" 'grep -q "f${lid#f} partition [0-9]* is no longer this node" "$T"/n*.log'
+# A cancel that meets a stored proof's locks: psql plays the store (it locks
+# one of the job's partitions, waits until the cancel, holding the job's row,
+# waits for that partition, then updates the job's row). PostgreSQL breaks
+# the deadlock by rolling back the cancel (its wait began first; psql's
+# deadlock_timeout is long); the daemon runs the cancel again and answers.
+expect 0 "submit a second long job to n1" cl 1 submit --circuit gamma --request-id long2 "${w32[@]}"
+did=$(cat "$T/out")
+pg_as "$PG_BIN/psql" -h "$PG_DIR" -U sp -d farm -qAt -v ON_ERROR_STOP=1 >"$T/lockplay.out" 2>&1 <<SQL &
+SET deadlock_timeout = '60s';
+BEGIN;
+SELECT count(*) FROM (SELECT 1 FROM sp_parts WHERE job_id = ${did#f} AND state IN ('queued', 'claimed')
+  ORDER BY idx DESC LIMIT 1 FOR UPDATE) l;
+DO \$\$ BEGIN
+  FOR i IN 1..1200 LOOP
+    PERFORM pg_stat_clear_snapshot();
+    EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND wait_event_type = 'Lock'
+                      AND query LIKE '%cancelled by a client%');
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+END \$\$;
+UPDATE sp_jobs SET n_left = n_left WHERE id = ${did#f};
+COMMIT;
+SQL
+lockplay=$!
+sleep 0.5
+expect 0 "cancel it while a store holds one of its partitions" cl 2 cancel "$did"
+expect_out '"cancelled":true' "cancelled after the deadlock"
+wait "$lockplay"
+check "psql's side held a partition and committed" '[ "$(head -1 "$T/lockplay.out")" = 1 ] && [ "$(wc -l <"$T/lockplay.out")" = 1 ]'
+check "n2 ran the cancel again after PostgreSQL rolled it back" 'grep -q "rolled a statement back (a deadlock); running it again" "$T"/n2*.log'
+check "the database: the second job cancelled, none of its partitions claimed" \
+    '[ "$(pg_sql "SELECT state, (SELECT count(*) FROM sp_parts WHERE job_id = ${did#f} AND state = '"'"'claimed'"'"') FROM sp_jobs WHERE id = ${did#f}")" = "cancelled|0" ]'
 
 # ---- c. a database restart in the middle ----
 for g in $(seq 300 309); do submit_job "$g" || bad "submit r$g"; done

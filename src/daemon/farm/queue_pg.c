@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/farm/queue_pg.h"
+#include "daemon/log.h"
 #include "daemon/wire.h"
 
 #define ADVISORY_KEY "7165131224739948864" /* the schema migration lock, any constant */
@@ -84,6 +85,28 @@ int sp_dmn_qpg_broken(const sp_dmn_queue *q) { return !q->c || PQstatus(q->c) !=
 
 static PGresult *ended(sp_dmn_queue *q, PGresult *r, ExecStatusType want, char err[SP_ERR_LEN]);
 
+/* Tries of a statement that PostgreSQL aborted to break a deadlock or a
+ * serialization conflict. Statements of the queue lock the rows of jobs,
+ * partitions and attempts in different orders (a cancel takes the job,
+ * then its partitions; a stored proof its partition, then the job), so
+ * such an abort is an expected outcome under load, not a failure. */
+#define RUN_TRIES 5
+
+/* 1 when r failed for a deadlock (40P01) or a serialization conflict
+ * (40001) and the statement was its own transaction (the session is idle
+ * again): it was rolled back whole and may run again as it was. r is
+ * cleared then. */
+static int run_again(sp_dmn_queue *q, PGresult *r)
+{
+    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (!st || (strcmp(st, "40P01") && strcmp(st, "40001")) || PQtransactionStatus(q->c) != PQTRANS_IDLE)
+        return 0;
+    SP_DMN_LOGI("farm: the queue database rolled a statement back (%s); running it again",
+                !strcmp(st, "40P01") ? "a deadlock" : "a serialization conflict");
+    PQclear(r);
+    return 1;
+}
+
 /* One statement; returns its result when it succeeded as want (NULL
  * otherwise, with err and q->sqlstate set). binary: results in binary. */
 PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int binary, ExecStatusType want,
@@ -95,8 +118,13 @@ PGresult *sp_dmn_qpg_run(sp_dmn_queue *q, const char *sql, const qp *p, int bina
         return NULL;
     }
     double t0 = sp_dmn_wire_now_ms();
-    PGresult *r = PQexecParams(q->c, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
-                               p ? p->fmt : NULL, binary);
+    PGresult *r = NULL;
+    for (int t = 0; t < RUN_TRIES; t++) {
+        r = PQexecParams(q->c, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL,
+                         binary);
+        if (t + 1 == RUN_TRIES || !run_again(q, r))
+            break;
+    }
     q->ms += sp_dmn_wire_now_ms() - t0;
     q->calls++;
     return ended(q, r, want, err);
@@ -114,7 +142,7 @@ PGresult *sp_dmn_qpg_run_prepared(sp_dmn_queue *q, unsigned k, const char *sql, 
     }
     double t0 = sp_dmn_wire_now_ms();
     PGresult *r = NULL;
-    for (int again = 0; again < 2; again++) {
+    for (int again = 0, t = 0; again < 2 && t < RUN_TRIES; t++) {
         if (!(q->prepared >> k & 1)) {
             /* planned for its parameters at every run: a plan made once for
              * any parameters may read the whole queue */
@@ -132,11 +160,16 @@ PGresult *sp_dmn_qpg_run_prepared(sp_dmn_queue *q, unsigned k, const char *sql, 
         }
         r = PQexecPrepared(q->c, name, p ? p->n : 0, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL, binary);
         const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-        if (!st || strcmp(st, "26000")) /* 26000: not prepared on this session (one that replaced it) */
+        if (st && !strcmp(st, "26000")) { /* not prepared on this session (one that replaced it) */
+            PQclear(r);
+            r = NULL;
+            q->prepared &= ~(1u << k);
+            again++;
+        } else if (t + 1 < RUN_TRIES && run_again(q, r)) {
+            r = NULL;
+        } else {
             break;
-        PQclear(r);
-        r = NULL;
-        q->prepared &= ~(1u << k);
+        }
     }
     q->ms += sp_dmn_wire_now_ms() - t0;
     q->calls++;

@@ -203,6 +203,8 @@ EOF
         bad "$curve:   the same public signals as input 1's ($pj vs $pc)"
     req application/octet-stream "/v1/prove?circuit=apiw&wait_ms=120000" "$(cat "$T/in2.json")"
     answer "$curve: a raw input.json body" 200 '"status":"completed","partitions":1,"verified":true'
+    req application/octet-stream "/v1/prove?circuit=apiw&wait_ms=120000" "{\"leaf\": [1, 2], $(tail -c +2 "$T/in2.json")"
+    answer "$curve: a name given twice (the last value counts)" 200 '"status":"completed","partitions":1,"verified":true'
 
     # c. bad inputs
     req application/octet-stream "/v1/jobs?circuit=cfgw" '{"leaf": [1, 2'
@@ -224,6 +226,10 @@ EOF
     failed "not a number" 'o.path[0][1] = "12abc"' bad_input 'input signal path: \\"12abc\\" is not a number'
     failed "a failing assert" 'o.leaf[1] = (1n << 64n).toString()' unsatisfied \
         "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
+    printf '[]' >"$T/bad.json" # read as {}: nothing set
+    expect 2 "$curve: [] for a circuit with inputs" cl --json prove --circuit cfgw --input-json "$T/bad.json"
+    expect_out '"status":"failed","error":"bad_input","detail":"[^"]*Not all inputs have been set. Only 0 out of 14' \
+        "$curve:   bad_input: none set"
     expect 2 "$curve: a witness for a circuit with its .wasm" cl submit --circuit cfgw "$K/f.wtns"
     expect_out "HTTP 400 bad_request: circuit 'cfgw' has its .wasm" "$curve:   400"
     expect 2 "$curve: an input.json for a file circuit" cl submit --circuit file --input-json "$T/in1.json"

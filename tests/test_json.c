@@ -170,7 +170,7 @@ static void test_decoding(void)
 static void test_limits(void)
 {
     char buf[300], err[200];
-    sp_json_limits lim = {0, 10};
+    sp_json_limits lim = {.max_depth = 10};
     for (int depth = 1; depth <= 140; depth++) {
         int k = 0;
         for (int i = 0; i < depth; i++)
@@ -185,7 +185,7 @@ static void test_limits(void)
         CHECKF((st == SP_OK) == (depth <= 10), "depth %d limit 10", depth);
         sp_json_free(doc);
     }
-    sp_json_limits small = {5, 0};
+    sp_json_limits small = {.max_bytes = 5};
     sp_json_doc *doc;
     CHECK(sp_json_parse(&doc, "[1,2]", 5, &small, err, sizeof err) == SP_OK);
     sp_json_free(doc);
@@ -366,6 +366,63 @@ static void test_writer_layout(void)
     free(out);
 }
 
+/* Repeated keys: refused by default (at the second one), and with
+ * last_key_wins read as JavaScript's JSON.parse reads them: the last
+ * value, at the first one's place. Random objects over a few keys are
+ * checked against that rule worked out member by member. */
+static void test_repeated_keys(sp_rng *rng)
+{
+    char err[200];
+    sp_json_doc *doc;
+    const char *s = "{\"a\": 1, \"b\": {\"x\": 1, \"x\": 2}, \"a\": [3]}";
+    CHECK(sp_json_parse(&doc, s, strlen(s), NULL, err, sizeof err) == SP_ERR_BAD_ENCODING && !doc);
+    CHECKF(strstr(err, "byte 23: duplicate key \"x\"") != NULL, "%s", err);
+    sp_json_limits js = {.last_key_wins = 1};
+    CHECK(sp_json_parse(&doc, s, strlen(s), &js, err, sizeof err) == SP_OK);
+    const sp_json_val *r = sp_json_root(doc);
+    CHECK(r->n == 2 && !strcmp(r->items[0]->key, "a") && r->items[0]->type == SP_JSON_ARRAY);
+    CHECK(!strcmp(r->items[1]->key, "b") && r->items[1]->n == 1 && !strcmp(sp_json_get(r->items[1], "x")->text, "2"));
+    sp_json_free(doc);
+    for (int round = 0; round < 2000; round++) {
+        char text[400], keys[24];
+        int vals[24], n = (int)(sp_rng_u64(rng) % 24), len = 0, uniq = 0;
+        char order[24]; /* the keys in the order of their first member */
+        int last[6];
+        len += snprintf(text + len, sizeof text - len, "{");
+        for (int i = 0; i < n; i++) {
+            keys[i] = (char)('a' + sp_rng_u64(rng) % 6);
+            vals[i] = i;
+            len += snprintf(text + len, sizeof text - len, "%s\"%c\":%d", i ? "," : "", keys[i], vals[i]);
+        }
+        len += snprintf(text + len, sizeof text - len, "}");
+        for (int i = 0; i < n; i++) {
+            int seen = 0;
+            for (int j = 0; j < uniq; j++)
+                seen |= order[j] == keys[i];
+            if (!seen)
+                order[uniq++] = keys[i];
+            last[keys[i] - 'a'] = vals[i];
+        }
+        if (sp_json_parse(&doc, text, (size_t)len, &js, err, sizeof err) != SP_OK) {
+            CHECKF(0, "%s: %s", text, err);
+            continue;
+        }
+        r = sp_json_root(doc);
+        int ok = r->n == (size_t)uniq;
+        for (int j = 0; ok && j < uniq; j++) {
+            char want[8];
+            snprintf(want, sizeof want, "%d", last[order[j] - 'a']);
+            ok = r->items[j]->key[0] == order[j] && !r->items[j]->key[1] && !strcmp(r->items[j]->text, want) &&
+                 sp_json_get(r, (char[]){order[j], 0}) == r->items[j];
+        }
+        CHECKF(ok, "last key wins: %s", text);
+        sp_json_free(doc);
+        sp_status strict = sp_json_parse(&doc, text, (size_t)len, NULL, err, sizeof err);
+        CHECKF((strict == SP_OK) == (uniq == n), "strict: %s", text);
+        sp_json_free(doc);
+    }
+}
+
 int main(void)
 {
     sp_rng rng;
@@ -377,5 +434,6 @@ int main(void)
     test_writer_layout();
     test_truncations_and_flips(&rng);
     test_random_trees(&rng);
+    test_repeated_keys(&rng);
     return sp_test_done();
 }

@@ -16,13 +16,15 @@
 #      circuit with bus inputs (given whole or by field) whose .r1cs counts
 #      private inputs the optimizer took off the wires: same witness, setup
 #      and a proof snarkjs verifies, a missing field named; a module of
-#      circom 2.0.3, which has no getInputSignalSize (tests/circom/);
+#      circom 2.0.3, which has no getInputSignalSize (tests/circom/); a
+#      circuit without inputs given {} or [];
 #   c. bad inputs exit 2 naming the cause as snarkjs does (a missing
 #      signal, named when the circuit's .sym is beside its .wasm; an extra
 #      one, which circom's code gives size 0, so "too many values"; a wrong
 #      array length; a non-number; a failing assert, naming the template and
 #      line) and snarkjs refuses them too, while values of 12,000 digits or
-#      padded with Unicode spaces are read as snarkjs reads them; a .wasm
+#      padded with Unicode spaces, and names given twice (the last value
+#      counts), are read as snarkjs reads them; a .wasm
 #      that is not a circom witness generator, and damaged ones, exit 2.
 # Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
 # Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
@@ -223,6 +225,14 @@ expect 2 "circom 2.0.3 module: too many values" "$bin" wtns calculate "$old" "$T
 expect_out "Too many signals set. \(input signal b\)" "  (says so, naming the signal)"
 expect 1 "  snarkjs refuses it too" "$snarkjs" wtns calculate "$old" "$T/bad.json" "$T/sjbad.wtns"
 
+echo "# b5. a circuit without inputs, given {} or []"
+noin=$(compile noin bn128 'template NoIn() { signal x; x <== 3; signal output o; o <== x * x + 1; }
+component main = NoIn();') || exit 1
+for e in '{}' '[]'; do
+    printf '%s' "$e" >"$T/empty.json"
+    same_wtns "no inputs, $e" "$noin/noin_js/noin.wasm" "$T/empty.json"
+done
+
 echo "# c. bad inputs"
 wasm=$merkle_bn/merkle_js/merkle.wasm
 inputs merkle "$seed" bn128 >"$T/good.json"
@@ -246,6 +256,11 @@ bad "not JSON" "{\"leaf\": [1, 2" "input: json: "
 # odd values snarkjs reads all the same: 12,000 digits, Unicode spaces that BigInt() trims
 edit 'o.leaf[1] = "\u00a0" + "0".repeat(12000) + o.leaf[1] + "\u2028"; o.path[0][0] = "\ufeff-" + "7".repeat(3000)' >"$T/odd.json"
 same_wtns "long, space-padded values" "$wasm" "$T/odd.json"
+# a name given twice: the last value counts, at the first one's place, as JSON.parse reads it
+node -e 'const s = JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1])));
+process.stdout.write("{\"index\": 5, \"leaf\": [\"1\", \"2\"], " + s.slice(1) + "\n");' "$T/good.json" >"$T/dup.json"
+same_wtns "names given twice" "$wasm" "$T/dup.json"
+bad "an array of values" '[1, 2]' "expected an object of input signals, found array"
 # the missing signal without the .sym: the count only
 mkdir -p "$T/nosym" && cp "$wasm" "$T/nosym/"
 edit 'delete o.index' >"$T/bad.json"

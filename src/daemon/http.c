@@ -188,7 +188,7 @@ sp_json_doc *sp_dmn_req_json(dreq *r)
     const uint8_t *b = sp_dmn_req_body(r, &len);
     char err[SP_ERR_LEN];
     sp_json_doc *doc = NULL;
-    sp_json_limits lim = {len + 1, 32};
+    sp_json_limits lim = {.max_bytes = len + 1, .max_depth = 32};
     if (sp_json_parse(&doc, (const char *)b, len, &lim, err, sizeof err) != SP_OK) {
         sp_dmn_http_error(r, 400, "malformed_json", "%s", err);
         return NULL;

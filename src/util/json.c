@@ -30,6 +30,7 @@ typedef struct {
     const unsigned char *s;
     size_t len, pos;
     unsigned max_depth;
+    int last_key_wins;
     sp_json_doc *doc;
     size_t *stack; /* children of the open containers */
     size_t n_stack, cap_stack;
@@ -419,7 +420,7 @@ static int close_container(parser *p, size_t id, size_t mark)
 
 typedef struct {
     const char *k;
-    size_t len, at;
+    size_t len, at, slot; /* slot: the member's place in its object */
 } keyref;
 
 static int keycmp(const void *a, const void *b)
@@ -434,30 +435,51 @@ static int keycmp(const void *a, const void *b)
     return x->at < y->at ? -1 : 1;
 }
 
-/* Rejects an object whose members (the last run of kids) repeat a key. */
+/* An object whose members (the last run of kids) repeat a key: an error,
+ * or with last_key_wins the last member of each key moved to the place of
+ * the first and the others dropped. */
 static int check_dup_keys(parser *p, size_t id)
 {
     sp_json_doc *d = p->doc;
     node *obj = &d->nodes[id];
-    size_t n = obj->v.n;
+    size_t n = obj->v.n, *kids = d->kids + obj->kid_start;
     if (n < 2)
         return 1;
     keyref *r = malloc(n * sizeof *r);
     if (!r)
         return oom(p);
     for (size_t i = 0; i < n; i++) {
-        node *m = &d->nodes[d->kids[obj->kid_start + i]];
-        r[i] = (keyref){d->pool + m->key_off, m->key_len, m->key_at};
+        node *m = &d->nodes[kids[i]];
+        r[i] = (keyref){d->pool + m->key_off, m->key_len, m->key_at, i};
     }
-    qsort(r, n, sizeof *r, keycmp);
-    for (size_t i = 1; i < n; i++) {
-        if (r[i].len == r[i - 1].len && !memcmp(r[i].k, r[i - 1].k, r[i].len)) {
-            fail(p, SP_ERR_BAD_ENCODING, r[i].at, "duplicate key \"%.40s\" in object", r[i].k);
-            free(r);
-            return 0;
+    qsort(r, n, sizeof *r, keycmp); /* by key, then by place */
+    int dropped = 0;
+    for (size_t i = 1, first = 0; i <= n; i++) {
+        if (i < n && r[i].len == r[first].len && !memcmp(r[i].k, r[first].k, r[i].len))
+            continue;
+        if (i - first > 1) { /* r[first .. i) share a key */
+            if (!p->last_key_wins) {
+                fail(p, SP_ERR_BAD_ENCODING, r[first + 1].at, "duplicate key \"%.40s\" in object", r[first].k);
+                free(r);
+                return 0;
+            }
+            kids[r[first].slot] = kids[r[i - 1].slot];
+            for (size_t j = first + 1; j < i; j++)
+                kids[r[j].slot] = NONE;
+            dropped = 1;
         }
+        first = i;
     }
     free(r);
+    if (dropped) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (kids[i] != NONE)
+                kids[k++] = kids[i];
+        obj->v.n = k;
+        while (k < n)
+            kids[k++] = NONE; /* the run's tail, unused */
+    }
     return 1;
 }
 
@@ -568,7 +590,7 @@ static int finalize(parser *p)
     if (!d->items)
         return oom(p);
     for (size_t i = 0; i < d->n_kids; i++)
-        d->items[i] = &d->nodes[d->kids[i]].v;
+        d->items[i] = d->kids[i] == NONE ? NULL : &d->nodes[d->kids[i]].v;
     for (size_t i = 0; i < d->n_nodes; i++) {
         node *nd = &d->nodes[i];
         nd->v.text = nd->text_off == NONE ? NULL : d->pool + nd->text_off;
@@ -584,7 +606,8 @@ sp_status sp_json_parse(sp_json_doc **doc, const char *text, size_t len, const s
     size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : SP_JSON_DEFAULT_MAX_BYTES;
     unsigned max_depth = lim && lim->max_depth ? lim->max_depth : SP_JSON_DEFAULT_MAX_DEPTH;
     parser p = {.s = (const unsigned char *)text, .len = len, .err = err, .err_len = err_len,
-                .max_depth = max_depth > DEPTH_CAP ? DEPTH_CAP : max_depth, .st = SP_OK};
+                .max_depth = max_depth > DEPTH_CAP ? DEPTH_CAP : max_depth,
+                .last_key_wins = lim && lim->last_key_wins, .st = SP_OK};
     *doc = NULL;
     if (err && err_len)
         err[0] = 0;

@@ -8,7 +8,8 @@
  * (kept as their literal text), true, false, null. Strict: no comments,
  * no trailing commas, no leading zeros, no bare control characters in
  * strings, no \u0000 (so every decoded string is a plain C string), no
- * lone surrogates, no duplicate keys in one object, nothing
+ * lone surrogates, no duplicate keys in one object (unless asked for
+ * JavaScript's rule: sp_json_limits.last_key_wins), nothing
  * but whitespace after the top-level value. Limits (input size, nesting
  * depth) are checked before anything grows; an error message names the
  * byte offset where the problem starts, e.g.
@@ -57,6 +58,10 @@ typedef struct sp_json_doc sp_json_doc;
 typedef struct {
     size_t max_bytes;   /* 0 = SP_JSON_DEFAULT_MAX_BYTES */
     unsigned max_depth; /* 0 = SP_JSON_DEFAULT_MAX_DEPTH */
+    /* 0: a key repeated in one object is an error. 1: the object keeps the
+     * last member of that key, at the place of the first (what JavaScript's
+     * JSON.parse gives, for files snarkjs reads) */
+    int last_key_wins;
 } sp_json_limits;
 
 #define SP_JSON_DEFAULT_MAX_BYTES ((size_t)1 << 28) /* 256 MiB */

@@ -456,7 +456,8 @@ static sp_status set_inputs(sp_circom *c, const sp_json_val *root, char err[SP_E
 {
     uint64_t zero = 0, count = 0, need;
     sp_status st;
-    if (root->type != SP_JSON_OBJECT) {
+    /* [] sets nothing, as {} does (snarkjs takes an array's indices as names) */
+    if (root->type != SP_JSON_OBJECT && !(root->type == SP_JSON_ARRAY && !root->n)) {
         snprintf(err, SP_ERR_LEN, "input: expected an object of input signals, found %s",
                  sp_json_type_name(root->type));
         return SP_ERR_BAD_ENCODING;
@@ -538,7 +539,8 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
     char jerr[SP_ERR_LEN - 16];
     *wtns = NULL;
     *wtns_len = 0;
-    if (sp_json_parse(&doc, input, input_len, NULL, jerr, sizeof jerr) != SP_OK) {
+    sp_json_limits js = {.last_key_wins = 1}; /* a repeated name: the last value, as snarkjs reads it */
+    if (sp_json_parse(&doc, input, input_len, &js, jerr, sizeof jerr) != SP_OK) {
         snprintf(err, SP_ERR_LEN, "input: %s", jerr);
         return SP_ERR_BAD_ENCODING;
     }

@@ -60,7 +60,8 @@ uint32_t sp_circom_witness_size(const sp_circom *c);
 /*
  * Computes the witness of the inputs in input.json text (what snarkjs
  * accepts: an object of signal names, each a number, a decimal or 0x-hex
- * string, or nested arrays of them) and returns the .wtns file bytes
+ * string, or nested arrays of them; a name given twice takes its last
+ * value; [] is read as {}) and returns the .wtns file bytes
  * exactly as `snarkjs wtns calculate` writes them.
  * May be called again on the same c for other inputs.
  * On output: *wtns (free it with sp_huge_free: util/hugemem.h) and *wtns_len

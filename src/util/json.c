@@ -442,9 +442,10 @@ static int check_dup_keys(parser *p, size_t id)
 {
     sp_json_doc *d = p->doc;
     node *obj = &d->nodes[id];
-    size_t n = obj->v.n, *kids = d->kids + obj->kid_start;
+    size_t n = obj->v.n;
     if (n < 2)
         return 1;
+    size_t *kids = d->kids + obj->kid_start;
     keyref *r = malloc(n * sizeof *r);
     if (!r)
         return oom(p);

@@ -4,7 +4,8 @@
  * hold numbers that match the RFC 8259 grammar and strings that are valid
  * UTF-8 without surrogates, have no duplicate keys, and come back the same
  * after going through the writer (indented and compact) and the reader
- * again. */
+ * again. The reader with JavaScript's rule for repeated keys is held to
+ * the strict one (last_key_wins below). */
 #include "fuzz.h"
 #include "util/json.h"
 
@@ -160,6 +161,35 @@ static void round_trip(const sp_json_val *root, unsigned indent)
     free(text);
 }
 
+/* JavaScript's rule for repeated keys (last_key_wins): where the strict
+ * reader accepts, the same tree; where it refuses for another reason than
+ * a repeated key, the same error (both read alike up to it); where it
+ * refuses a repeated key, a tree whose keys are unique (which the strict
+ * reader reads back the same) or an error found further on. */
+static void last_key_wins(const uint8_t *data, size_t size, sp_status strict, const char *strict_err,
+                          const sp_json_val *strict_root)
+{
+    char err[160];
+    sp_json_limits js = {.last_key_wins = 1};
+    sp_json_doc *doc = (sp_json_doc *)1;
+    sp_status st = sp_json_parse(&doc, (const char *)data, size, &js, err, sizeof err);
+    int repeated = strict != SP_OK && strstr(strict_err, "duplicate key") != NULL;
+    if (strict == SP_OK)
+        FUZZ_CHECK(st == SP_OK);
+    if (st != SP_OK) {
+        FUZZ_CHECK(doc == NULL && strstr(err, "duplicate key") == NULL);
+        if (!repeated && strict != SP_ERR_NOMEM && st != SP_ERR_NOMEM)
+            FUZZ_CHECK(st == strict && !strcmp(err, strict_err));
+        return;
+    }
+    const sp_json_val *root = sp_json_root(doc);
+    check_tree(root, size, 0, 0, 1);
+    if (strict_root)
+        FUZZ_CHECK(same_tree(root, strict_root));
+    round_trip(root, 0);
+    sp_json_free(doc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[160];
@@ -168,6 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != SP_OK) {
         FUZZ_CHECK(doc == NULL && memchr(err, 0, sizeof err) && err[0]);
         FUZZ_CHECK(st == SP_ERR_BAD_ENCODING || st == SP_ERR_TRUNCATED || st == SP_ERR_NOMEM);
+        last_key_wins(data, size, st, err, NULL);
         return 0;
     }
     const sp_json_val *root = sp_json_root(doc);
@@ -175,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(!has_nul_string(root));
     round_trip(root, 0);
     round_trip(root, 1 + (unsigned)(size % 4));
+    last_key_wins(data, size, st, err, root);
     sp_json_free(doc);
     return 0;
 }

@@ -25,7 +25,12 @@
 #      line) and snarkjs refuses them too, while values of 12,000 digits or
 #      padded with Unicode spaces, and names given twice (the last value
 #      counts), are read as snarkjs reads them; a .wasm
-#      that is not a circom witness generator, and damaged ones, exit 2.
+#      that is not a circom witness generator, and damaged ones, exit 2;
+#   d. wtns check (OK, or the constraint where a changed value first
+#      fails, the same one snarkjs names) and wtns export json (snarkjs'
+#      file byte for byte) on the circuits of b; snarkjs' command forms
+#      (wc, wchk, wej, zkey export verificationkey|solidityverifier|
+#      soliditycalldata, zkev, zkesv, zkesc, generatecall).
 # Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
 # Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
 set -u
@@ -281,6 +286,69 @@ fs.writeFileSync(process.argv[3], b);' "$wasm" $((seed + k)) "$T/damaged.wasm"
     if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then pass=$((pass + 1)); else
         fail=$((fail + 1)); echo "FAIL damaged module $k: exit $rc"; head -5 "$T/out"; fi
 done
+
+echo "# d. wtns check and export json, snarkjs' command forms"
+okif() { if eval "$2"; then pass=$((pass + 1)); [ -z "${SP_TEST_VERBOSE:-}" ] || echo "ok   $1"; else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+# sjcheck R1CS WTNS: snarkjs wtns check's verdict: ok, or the constraint where it stopped
+sjcheck() {
+    "$snarkjs" wtns check "$1" "$2" >"$T/sjc.txt" 2>&1
+    if grep -q "WITNESS IS CORRECT" "$T/sjc.txt"; then echo ok; else
+        grep -o "aborting checking process at constraint [0-9]*" "$T/sjc.txt" | grep -o "[0-9]*$" || echo "?"; fi
+}
+for spec in "$merkle_bn/merkle bn128" "$merkle_bls/merkle bls12381" "$sha/sha bn128" "$mp_bls/mp bls12381"; do
+    set -- $spec
+    dir=$(dirname "$1") name=$(basename "$1") prime=$2
+    inputs "$name" $((seed + 7)) "$prime" >"$T/in.json"
+    expect 0 "$name/$prime: a witness to check" "$bin" wtns calculate "$dir/${name}_js/$name.wasm" "$T/in.json" "$T/w.wtns"
+    expect 0 "$name/$prime: wtns check" "$bin" wtns check "$dir/$name.r1cs" "$T/w.wtns"
+    expect_out "^OK" "  (OK)"
+    okif "  snarkjs agrees" '[ "$(sjcheck "$dir/$name.r1cs" "$T/w.wtns")" = ok ]'
+    expect 0 "$name/$prime: wtns export json" "$bin" wtns export json "$T/w.wtns" "$T/ours.json"
+    "$snarkjs" wtns export json "$T/w.wtns" "$T/sj.json" >/dev/null 2>&1
+    expect 0 "  snarkjs' file, byte for byte" cmp "$T/ours.json" "$T/sj.json"
+    # one value past the inputs plus 1 (which one: the seed): both give the same verdict
+    node -e '
+const fs = require("fs"); const b = fs.readFileSync(process.argv[1]); const n8 = b.readUInt32LE(24);
+const le = (o) => { let v = 0n; for (let k = n8 - 1; k >= 0; k--) v = (v << 8n) | BigInt(b[o + k]); return v; };
+const p = le(28), n = b.readUInt32LE(28 + n8), i = 20 + Number(BigInt(process.argv[2]) % BigInt(n - 20));
+const at = 28 + n8 + 4 + 12 + i * n8; let v = (le(at) + 1n) % p;
+for (let k = 0; k < n8; k++) { b[at + k] = Number(v & 255n); v >>= 8n; }
+fs.writeFileSync(process.argv[3], b);' "$T/w.wtns" $((seed + 3)) "$T/bad.wtns"
+    rc=0
+    "$bin" wtns check "$dir/$name.r1cs" "$T/bad.wtns" >"$T/out" 2>&1 || rc=$?
+    ours=$(grep -o "constraint [0-9]* of" "$T/out" | grep -o "[0-9]*" | head -1)
+    [ "$rc" = 0 ] && grep -q "^OK" "$T/out" && ours=ok # a wire no constraint reads
+    okif "$name/$prime: wtns check of a changed value: exit 1 naming a constraint, or OK" \
+        '{ [ "$rc" = 1 ] && [ -n "$ours" ]; } || [ "$ours" = ok ]'
+    sj=$(sjcheck "$dir/$name.r1cs" "$T/bad.wtns")
+    okif "  the same verdict as snarkjs (ours $ours, snarkjs $sj)" '[ "$ours" = "$sj" ]'
+done
+expect 1 "wtns check: another circuit's witness" "$bin" wtns check "$sha/sha.r1cs" "$vec/multiplier_bn128/witness.wtns"
+expect_out "expected [0-9]+ values \(nVars of the circuit\), file holds [0-9]+" "  (the lengths named)"
+expect 2 "wtns check: a .wasm for the witness" "$bin" wtns check "$sha/sha.r1cs" "$sha/sha_js/sha.wasm"
+expect 2 "wtns export json: a missing file" "$bin" wtns export json "$T/none.wtns" "$T/x.json"
+expect 64 "wtns export without json" "$bin" wtns export "$T/w.wtns" "$T/x.json"
+d=$vec/multiplier_bn128
+expect 0 "wchk (snarkjs' short form)" "$bin" wchk "$d/circuit.r1cs" "$d/witness.wtns"
+expect 0 "wej" "$bin" wej "$d/witness.wtns" "$T/ours.json"
+expect 0 "wc" "$bin" wc "$d/circuit.wasm" "$d/input.json" "$T/wc.wtns"
+expect 0 "  = snarkjs' witness.wtns" cmp "$T/wc.wtns" "$d/witness.wtns"
+expect 0 "zkey export verificationkey" "$bin" zkey export verificationkey "$d/circuit_final.zkey" "$T/vk.json"
+expect 0 "  = snarkjs' verification_key.json" cmp "$T/vk.json" "$d/verification_key.json"
+expect 0 "zkev" "$bin" zkev "$d/circuit_final.zkey" "$T/vk2.json"
+expect 0 "  the same file" cmp "$T/vk.json" "$T/vk2.json"
+expect 0 "zkey export solidityverifier" "$bin" zkey export solidityverifier "$d/circuit_final.zkey" "$T/v1.sol"
+expect 0 "export-solidity" "$bin" export-solidity "$d/circuit_final.zkey" "$T/v2.sol"
+expect 0 "  the same contract" cmp "$T/v1.sol" "$T/v2.sol"
+"$bin" calldata "$d/public.json" "$d/proof.json" >"$T/cd1.txt"
+for form in "zkey export soliditycalldata" zkesc generatecall; do
+    # shellcheck disable=SC2086
+    expect 0 "$form" "$bin" $form "$d/public.json" "$d/proof.json"
+    cp "$T/out" "$T/cd2.txt"
+    expect 0 "  calldata's output" cmp "$T/cd2.txt" "$T/cd1.txt"
+done
+expect 64 "zkey with another command" "$bin" zkey new "$d/circuit.r1cs" x.ptau y.zkey
+expect_out "snarkpipe takes snarkjs' groth16 prove" "  (says which forms there are)"
 
 echo "test_wtns.sh: $pass checks ok, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,4 +1,5 @@
-/* `snarkpipe wtns calculate` and `snarkpipe fullprove` (cmd_wtns.h). */
+/* `snarkpipe wtns calculate` and `snarkpipe fullprove` (cmd_wtns.h); wtns check and export in
+ * cmd_wtns_tools.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,8 +177,13 @@ int sp_cli_wtns(int argc, char **argv)
     sp_cli_wasm_opts o = {0};
     char *pos[3];
     int npos = 0;
+    if (argc >= 2 && !strcmp(argv[1], "check"))
+        return sp_cli_wtns_check(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "export"))
+        return sp_cli_wtns_export(argc - 1, argv + 1);
     if (argc < 2 || strcmp(argv[1], "calculate"))
-        return sp_cli_usage("wtns", WTNS_USAGE, "wtns takes calculate (snarkjs' wtns calculate)");
+        return sp_cli_usage("wtns", WTNS_USAGE, "wtns takes calculate, check or export json (snarkjs' wtns "
+                                                "commands)");
     for (int i = 2; i < argc; i++) {
         int h = sp_cli_arg("wtns", WTNS_USAGE, argc, argv, &i);
         if (h != SP_CLI_OWN) {

@@ -1,7 +1,8 @@
 /*
  * `snarkpipe wtns calculate` and `snarkpipe fullprove`: witnesses from a
  * circom circuit's .wasm and an input.json (wasm/circom.h), with snarkjs'
- * argument orders. Not part of the library.
+ * argument orders; `wtns check` and `wtns export json`. Not part of the
+ * library.
  */
 #ifndef SP_CLI_CMD_WTNS_H
 #define SP_CLI_CMD_WTNS_H
@@ -9,8 +10,17 @@
 #include <stddef.h>
 #include "field/field.h"
 
-/* wtns calculate [options] <circuit.wasm> <input.json> <witness.wtns>; argv[0] is "wtns". */
+/* wtns calculate [options] <circuit.wasm> <input.json> <witness.wtns>, wtns check and wtns
+ * export json (below); argv[0] is "wtns". */
 int sp_cli_wtns(int argc, char **argv);
+
+/* wtns check <circuit.r1cs> <witness.wtns> (argv[0] "check"): exit 0 when every constraint
+ * holds, 1 when one does not or the lengths differ, 2 for unreadable files (cmd_wtns_tools.c). */
+int sp_cli_wtns_check(int argc, char **argv);
+
+/* wtns export json <witness.wtns> <witness.json> (argv[0] "export"): the values as
+ * snarkjs writes them (cmd_wtns_tools.c). */
+int sp_cli_wtns_export(int argc, char **argv);
 
 /* fullprove (cmd_prove.c) takes these options and makes its witness with
  * sp_cli_wasm_witness. */

@@ -16,7 +16,7 @@
  *      instance never sees it;
  *   2. else, for the commands that read files (prove, verify, setup,
  *      export-vkey, export-solidity, calldata, info, bench, fullprove,
- *      ptau-prepare), the first
+ *      ptau-prepare, wtns check and wtns export), the first
  *      argument naming a regular file whose format says: the prime of a
  *      .zkey, .r1cs or .wtns, the
  *      "curve" of snarkjs JSON, BLS12-381 for bellperson .params/.vk/
@@ -190,6 +190,9 @@ static sp_curve_id sniff_args(int argc, char **argv, int first)
     int reads = 0;
     for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++)
         reads |= !strcmp(cmd, readers[k]);
+    /* wtns check and export read a .r1cs and a .wtns (calculate's .wasm runs on either curve's build) */
+    reads |= !strcmp(cmd, "wtns") && first + 1 < argc && (!strcmp(argv[first + 1], "check") ||
+                                                          !strcmp(argv[first + 1], "export"));
     for (int i = first + 1; reads && i < argc; i++) {
         const char *a = argv[i];
         if (a[0] == '-' && a[1] == '-' && strchr(a, '='))
@@ -203,29 +206,74 @@ static sp_curve_id sniff_args(int argc, char **argv, int first)
     return SP_CURVE_ID_NONE;
 }
 
-/* snarkjs' spellings of the commands that take its argument orders:
- * `groth16 prove|verify|fullprove|setup` and its short forms. Rewrites
- * argv[first..] to snarkpipe's command in place (`groth16` taken out).
- * Returns 0, or -1 after a message for a `groth16` form snarkpipe has not. */
-static int snarkjs_alias(int *argc, char **argv, int first)
+/* snarkjs' spellings of the commands that take its argument orders: its
+ * words (`groth16 prove`, `zkey export verificationkey`, `wtns check`) and
+ * its short forms (`g16p`, `zkev`, `wchk`), each to snarkpipe's words. */
+static const struct {
+    const char *from[3], *to[3];
+} snarkjs_forms_[] = {
+    {{"groth16", "prove"}, {"prove"}},
+    {{"groth16", "verify"}, {"verify"}},
+    {{"groth16", "fullprove"}, {"fullprove"}},
+    {{"groth16", "setup"}, {"setup"}},
+    {{"g16p"}, {"prove"}},
+    {{"g16v"}, {"verify"}},
+    {{"g16f"}, {"fullprove"}},
+    {{"g16s"}, {"setup"}},
+    {{"zkey", "export", "verificationkey"}, {"export-vkey"}},
+    {{"zkey", "export", "solidityverifier"}, {"export-solidity"}},
+    {{"zkey", "export", "soliditycalldata"}, {"calldata"}},
+    {{"zkev"}, {"export-vkey"}},
+    {{"zkesv"}, {"export-solidity"}},
+    {{"zkesc"}, {"calldata"}},
+    {{"generatecall"}, {"calldata"}},
+    {{"wc"}, {"wtns", "calculate"}},
+    {{"wchk"}, {"wtns", "check"}},
+    {{"wej"}, {"wtns", "export", "json"}},
+};
+
+static int words(const char *const w[3])
 {
-    static const struct { const char *alias, *cmd; } shorts[] = {
-        {"g16p", "prove"}, {"g16v", "verify"}, {"g16f", "fullprove"}, {"g16s", "setup"}};
-    static const char *const forms[] = {"prove", "verify", "fullprove", "setup"};
-    for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; k++)
-        if (!strcmp(argv[first], shorts[k].alias))
-            argv[first] = (char *)shorts[k].cmd;
-    if (strcmp(argv[first], "groth16"))
-        return 0;
-    for (size_t k = 0; first + 1 < *argc && k < sizeof forms / sizeof forms[0]; k++)
-        if (!strcmp(argv[first + 1], forms[k])) {
-            memmove(&argv[first], &argv[first + 1], (size_t)(*argc - first) * sizeof *argv);
-            (*argc)--;
-            return 0;
+    int n = 0;
+    while (n < 3 && w[n])
+        n++;
+    return n;
+}
+
+/* Rewrites argv[first..] from a snarkjs form to snarkpipe's words in place
+ * when it is one; *argv may become a new array (kept to the end: argv's
+ * strings point into it). Returns 0, or -1 after a message for a `groth16`
+ * or `zkey` form snarkpipe has not. */
+static int snarkjs_alias(int *argc, char ***argv, int first)
+{
+    char **a = *argv;
+    for (size_t k = 0; k < sizeof snarkjs_forms_ / sizeof snarkjs_forms_[0]; k++) {
+        int nf = words(snarkjs_forms_[k].from), nt = words(snarkjs_forms_[k].to), j = 0;
+        while (j < nf && first + j < *argc && !strcmp(a[first + j], snarkjs_forms_[k].from[j]))
+            j++;
+        if (j < nf)
+            continue;
+        static char **b; /* static: reachable to the end */
+        b = malloc(((size_t)*argc - (size_t)nf + (size_t)nt + 1) * sizeof *b);
+        if (!b) {
+            fprintf(stderr, "snarkpipe: out of memory\n");
+            return -1;
         }
-    fprintf(stderr, "snarkpipe: groth16 %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup "
-                    "(snarkpipe help: the commands)\n", first + 1 < *argc ? argv[first + 1] : "needs a command:");
-    return -1;
+        memcpy(b, a, (size_t)first * sizeof *b);
+        for (int t = 0; t < nt; t++)
+            b[first + t] = (char *)snarkjs_forms_[k].to[t];
+        memcpy(b + first + nt, a + first + nf, ((size_t)(*argc - first - nf) + 1) * sizeof *b);
+        *argc += nt - nf;
+        *argv = b;
+        return 0;
+    }
+    if (!strcmp(a[first], "groth16") || !strcmp(a[first], "zkey")) {
+        fprintf(stderr, "snarkpipe: %s %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup, and "
+                        "zkey export verificationkey, solidityverifier and soliditycalldata (snarkpipe help: the "
+                        "commands)\n", a[first], first + 1 < *argc ? a[first + 1] : "needs a command:");
+        return -1;
+    }
+    return 0;
 }
 
 #if SP_DAEMON_EXEC
@@ -278,7 +326,7 @@ int main(int argc, char **argv)
         first += !strcmp(argv[first], "--threads") ? 2 : 1;
     if (first < argc && !strcmp(argv[first], "--version"))
         argv[first] = "version";
-    if (first < argc && snarkjs_alias(&argc, argv, first))
+    if (first < argc && snarkjs_alias(&argc, &argv, first))
         return SP_EXIT_USAGE;
 #if SP_DAEMON_EXEC
     if (first < argc && !strcmp(argv[first], "daemon"))

@@ -84,7 +84,9 @@ static const struct {
     {"prove", "[options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>",
      "one Groth16 proof, as snarkjs groth16 prove writes it (--help: all options)", sp_cli_prove},
     {"wtns", "calculate [options] <circuit.wasm> <input.json> <witness.wtns>",
-     "the witness of a circom circuit from its .wasm, run natively (snarkjs' .wtns, byte for byte)", sp_cli_wtns},
+     "the witness of a circom circuit from its .wasm, run natively (snarkjs' .wtns, byte for byte);\n"
+     "      also wtns check <circuit.r1cs> <witness.wtns> (every constraint holds: exit 0, else 1)\n"
+     "      and wtns export json <witness.wtns> <witness.json>, as snarkjs", sp_cli_wtns},
     {"fullprove", "[options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>",
      "witness and proof in one step, as snarkjs groth16 fullprove (also: groth16 fullprove)", sp_cli_fullprove},
     {"cache", "list|clear|dir [--key-cache-dir DIR]",
@@ -130,8 +132,10 @@ static int cmd_help(int argc, char **argv)
         printf("  %s%s%s\n      %s\n", commands_[i].name, *commands_[i].args ? " " : "",
                commands_[i].args, commands_[i].help);
     }
-    printf("\nsnarkjs' forms groth16 prove|verify|fullprove|setup (g16p, g16v, g16f, g16s) run the commands of\n"
-           "those names, which take snarkjs' argument orders.\n");
+    printf("\nsnarkjs' forms run the commands that take its argument orders: groth16 prove|verify|fullprove|\n"
+           "setup (g16p, g16v, g16f, g16s); zkey export verificationkey (zkev) = export-vkey, zkey export\n"
+           "solidityverifier (zkesv) = export-solidity, zkey export soliditycalldata (zkesc, generatecall)\n"
+           "= calldata; wc, wchk, wej = wtns calculate, check, export json.\n");
     printf("\nexit codes:\n"
            "  0  success\n"
            "  1  a check failed: the proof does not verify, selftest found a wrong answer\n"

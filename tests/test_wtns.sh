@@ -30,7 +30,7 @@
 #      fails, the same one snarkjs names) and wtns export json (snarkjs'
 #      file byte for byte) on the circuits of b; snarkjs' command forms
 #      (wc, wchk, wej, zkey export verificationkey|solidityverifier|
-#      soliditycalldata, zkev, zkesv, zkesc, generatecall).
+#      soliditycalldata, zkev, zkesv, zkesc, generatecall, r1cs info, ri).
 # Compiled circuits are kept in BUILD/wtns-circuits (keyed by their source).
 # Usage: tests/test_wtns.sh BUILD (the build dir holding snarkpipe).
 set -u
@@ -347,6 +347,9 @@ for form in "zkey export soliditycalldata" zkesc generatecall; do
     cp "$T/out" "$T/cd2.txt"
     expect 0 "  calldata's output" cmp "$T/cd2.txt" "$T/cd1.txt"
 done
+expect 0 "r1cs info" "$bin" r1cs info "$d/circuit.r1cs"
+expect_out "constraints +1$" "  (the counts)"
+expect 0 "ri" "$bin" ri "$d/circuit.r1cs"
 expect 64 "zkey with another command" "$bin" zkey new "$d/circuit.r1cs" x.ptau y.zkey
 expect_out "snarkpipe takes snarkjs' groth16 prove" "  (says which forms there are)"
 

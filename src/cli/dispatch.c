@@ -227,6 +227,8 @@ static const struct {
     {{"zkesv"}, {"export-solidity"}},
     {{"zkesc"}, {"calldata"}},
     {{"generatecall"}, {"calldata"}},
+    {{"r1cs", "info"}, {"info"}},
+    {{"ri"}, {"info"}},
     {{"wc"}, {"wtns", "calculate"}},
     {{"wchk"}, {"wtns", "check"}},
     {{"wej"}, {"wtns", "export", "json"}},
@@ -267,10 +269,10 @@ static int snarkjs_alias(int *argc, char ***argv, int first)
         *argv = b;
         return 0;
     }
-    if (!strcmp(a[first], "groth16") || !strcmp(a[first], "zkey")) {
-        fprintf(stderr, "snarkpipe: %s %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup, and "
-                        "zkey export verificationkey, solidityverifier and soliditycalldata (snarkpipe help: the "
-                        "commands)\n", a[first], first + 1 < *argc ? a[first + 1] : "needs a command:");
+    if (!strcmp(a[first], "groth16") || !strcmp(a[first], "zkey") || !strcmp(a[first], "r1cs")) {
+        fprintf(stderr, "snarkpipe: %s %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup, "
+                        "zkey export verificationkey, solidityverifier and soliditycalldata, and r1cs info "
+                        "(snarkpipe help: the commands)\n", a[first], first + 1 < *argc ? a[first + 1] : "needs a command:");
         return -1;
     }
     return 0;

@@ -135,7 +135,7 @@ static int cmd_help(int argc, char **argv)
     printf("\nsnarkjs' forms run the commands that take its argument orders: groth16 prove|verify|fullprove|\n"
            "setup (g16p, g16v, g16f, g16s); zkey export verificationkey (zkev) = export-vkey, zkey export\n"
            "solidityverifier (zkesv) = export-solidity, zkey export soliditycalldata (zkesc, generatecall)\n"
-           "= calldata; wc, wchk, wej = wtns calculate, check, export json.\n");
+           "= calldata; r1cs info (ri) = info; wc, wchk, wej = wtns calculate, check, export json.\n");
     printf("\nexit codes:\n"
            "  0  success\n"
            "  1  a check failed: the proof does not verify, selftest found a wrong answer\n"

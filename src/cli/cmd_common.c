@@ -289,6 +289,25 @@ void sp_cli_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+int sp_cli_verdict(const char *cmd, int valid, const char *json_extra, const char *why)
+{
+    if (sp_cli_g.json) {
+        printf("{\"valid\":%s", valid ? "true" : "false");
+        if (json_extra)
+            printf(",%s", json_extra);
+        if (why) {
+            printf(",\"reason\":");
+            sp_cli_json_str(stdout, why);
+        }
+        printf("}\n");
+    } else if (!sp_cli_g.quiet) {
+        printf("%s\n", valid ? "OK" : "INVALID");
+    }
+    if (why)
+        fprintf(stderr, "snarkpipe %s: %s\n", cmd, why);
+    return valid ? SP_EXIT_OK : SP_EXIT_CHECK;
+}
+
 sp_status sp_cli_read_prefix(uint8_t **out, const char *path, size_t len, char err[SP_ERR_LEN])
 {
     *out = NULL;

@@ -32,22 +32,7 @@ static int is_content_error(sp_status st)
            st == SP_ERR_NO_SQRT;
 }
 
-static int report(int valid, const char *why)
-{
-    if (sp_cli_g.json) {
-        printf("{\"valid\":%s", valid ? "true" : "false");
-        if (why) {
-            printf(",\"reason\":");
-            sp_cli_json_str(stdout, why);
-        }
-        printf("}\n");
-    } else if (!sp_cli_g.quiet) {
-        printf("%s\n", valid ? "OK" : "INVALID");
-    }
-    if (why)
-        fprintf(stderr, "snarkpipe verify: %s\n", why);
-    return valid ? SP_EXIT_OK : SP_EXIT_CHECK;
-}
+static int report(int valid, const char *why) { return sp_cli_verdict("verify", valid, NULL, why); }
 
 /* Returns SP_EXIT_OK, SP_EXIT_CHECK (after reporting INVALID) or an error. */
 static int read_proof(sp_g16_proof *proof, const char *path)

@@ -30,19 +30,9 @@ static const char EXPORT_USAGE[] =
 
 static int report(int valid, size_t n_constraints, const char *why)
 {
-    if (sp_cli_g.json) {
-        printf("{\"valid\":%s,\"constraints\":%zu", valid ? "true" : "false", n_constraints);
-        if (why) {
-            printf(",\"reason\":");
-            sp_cli_json_str(stdout, why);
-        }
-        printf("}\n");
-    } else if (!sp_cli_g.quiet) {
-        printf("%s\n", valid ? "OK" : "INVALID");
-    }
-    if (why)
-        fprintf(stderr, "snarkpipe wtns check: %s\n", why);
-    return valid ? SP_EXIT_OK : SP_EXIT_CHECK;
+    char extra[48];
+    snprintf(extra, sizeof extra, "\"constraints\":%zu", n_constraints);
+    return sp_cli_verdict("wtns check", valid, extra, why);
 }
 
 static int check(const char *r1cs_path, const char *wtns_path)

@@ -144,6 +144,12 @@ void sp_cli_progress_setup(const char *cmd);
 /* Writes s as a JSON string literal (quotes and escapes) on f. */
 void sp_cli_json_str(FILE *f, const char *s);
 
+/* A check's answer: OK or INVALID on stdout (nothing with --quiet), or
+ * with --json {"valid":..., json_extra (members, may be NULL), "reason":
+ * why}; why (may be NULL) also on stderr as "snarkpipe CMD: why".
+ * Returns SP_EXIT_OK when valid, else SP_EXIT_CHECK. */
+int sp_cli_verdict(const char *cmd, int valid, const char *json_extra, const char *why);
+
 /* ---- files ---- */
 
 typedef enum {

@@ -242,10 +242,10 @@ static int words(const char *const w[3])
     return n;
 }
 
-/* Rewrites argv[first..] from a snarkjs form to snarkpipe's words in place
- * when it is one; *argv may become a new array (kept to the end: argv's
- * strings point into it). Returns 0, or -1 after a message for a `groth16`
- * or `zkey` form snarkpipe has not. */
+/* Rewrites argv[first..] from a snarkjs form to snarkpipe's words when it
+ * is one: *argv then becomes a new array (never freed: the command keeps
+ * it to the end). Returns 0, or -1 after a message for a `groth16`, `zkey`
+ * or `r1cs` form snarkpipe has not. */
 static int snarkjs_alias(int *argc, char ***argv, int first)
 {
     char **a = *argv;
@@ -272,7 +272,8 @@ static int snarkjs_alias(int *argc, char ***argv, int first)
     if (!strcmp(a[first], "groth16") || !strcmp(a[first], "zkey") || !strcmp(a[first], "r1cs")) {
         fprintf(stderr, "snarkpipe: %s %s: snarkpipe takes snarkjs' groth16 prove, verify, fullprove and setup, "
                         "zkey export verificationkey, solidityverifier and soliditycalldata, and r1cs info "
-                        "(snarkpipe help: the commands)\n", a[first], first + 1 < *argc ? a[first + 1] : "needs a command:");
+                        "(snarkpipe help: the commands)\n",
+                a[first], first + 1 < *argc ? a[first + 1] : "needs a command:");
         return -1;
     }
     return 0;

@@ -234,6 +234,12 @@ static const struct {
     {{"wej"}, {"wtns", "export", "json"}},
 };
 
+/* The argv a snarkjs form was rewritten into: freed at exit, so that leak
+ * checkers see nothing held. */
+static char **alias_argv_;
+
+static void free_alias_argv(void) { free(alias_argv_); }
+
 static int words(const char *const w[3])
 {
     int n = 0;
@@ -243,9 +249,9 @@ static int words(const char *const w[3])
 }
 
 /* Rewrites argv[first..] from a snarkjs form to snarkpipe's words when it
- * is one: *argv then becomes a new array (never freed: the command keeps
- * it to the end). Returns 0, or -1 after a message for a `groth16`, `zkey`
- * or `r1cs` form snarkpipe has not. */
+ * is one: *argv then becomes a new array, which the command keeps to the
+ * end (freed at exit). Returns 0, or -1 after a message for a `groth16`,
+ * `zkey` or `r1cs` form snarkpipe has not. */
 static int snarkjs_alias(int *argc, char ***argv, int first)
 {
     char **a = *argv;
@@ -255,12 +261,13 @@ static int snarkjs_alias(int *argc, char ***argv, int first)
             j++;
         if (j < nf)
             continue;
-        static char **b; /* static: reachable to the end */
-        b = malloc(((size_t)*argc - (size_t)nf + (size_t)nt + 1) * sizeof *b);
-        if (!b) {
+        char **b = malloc(((size_t)*argc - (size_t)nf + (size_t)nt + 1) * sizeof *b);
+        if (!b || atexit(free_alias_argv)) {
+            free(b);
             fprintf(stderr, "snarkpipe: out of memory\n");
             return -1;
         }
+        alias_argv_ = b;
         memcpy(b, a, (size_t)first * sizeof *b);
         for (int t = 0; t < nt; t++)
             b[first + t] = (char *)snarkjs_forms_[k].to[t];

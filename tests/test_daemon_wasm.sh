@@ -210,7 +210,7 @@ EOF
     req application/octet-stream "/v1/jobs?circuit=cfgw" '{"leaf": [1, 2'
     answer "$curve: not JSON: 400 at submit" 400 '"error":"bad_input","detail":"input 0: input.json is not JSON'
     req application/json /v1/jobs '{"circuit":"cfgw","inputs":[[1,2]]}'
-    answer "$curve: not an object: 400 at submit" 400 '"error":"bad_input".*must be an object of signal names'
+    answer "$curve: not an object: 400 at submit" 400 '"error":"bad_input".*expected an object of input signals, found'
     req application/json /v1/jobs "{\"circuit\":\"cfgw\",\"inputs\":[$(cat "$T/in1.json"),$(input 1 "$prime" 'o.path = null')]}"
     answer "$curve: null, in the second input: 400 at submit" 400 "\"error\":\"bad_input\",\"detail\":\"input 1: .*signal 'path'"
     req application/octet-stream "/v1/jobs?circuit=cfgw" "$(input 1 "$prime" 'o.leaf[1] = 1.5')"

@@ -257,7 +257,7 @@ bad "a non-number" "$(edit 'o.path[0][1] = "12abc"')" 'input signal path: "12abc
 bad "a fraction" "$(edit 'o.leaf[0] = 1.5')" "input signal leaf: 1.5 is not an integer"
 bad "a failing assert" "$(edit 'o.leaf[1] = (1n << 64n).toString()')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
 bad "a failing constraint" "$(edit 'o.index[0][0] = 2')" "Assert Failed. Error in template PoseidonMerkle_[0-9]+ line: [0-9]+"
-bad "not JSON" "{\"leaf\": [1, 2" "input: json: "
+bad "not JSON" "{\"leaf\": [1, 2" "input.json is not JSON: "
 # odd values snarkjs reads all the same: 12,000 digits, Unicode spaces that BigInt() trims
 edit 'o.leaf[1] = "\u00a0" + "0".repeat(12000) + o.leaf[1] + "\u2028"; o.path[0][0] = "\ufeff-" + "7".repeat(3000)' >"$T/odd.json"
 same_wtns "long, space-padded values" "$wasm" "$T/odd.json"

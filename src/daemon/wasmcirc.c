@@ -263,19 +263,11 @@ static int value_ok(const sp_json_val *v, unsigned depth)
 
 int sp_dmn_wasmc_check_input(const char *json, size_t len, char err[SP_ERR_LEN])
 {
-    sp_json_doc *doc = NULL;
-    char why[SP_ERR_LEN];
-    sp_json_limits lim = {.max_bytes = len + 1, .max_depth = 40, .last_key_wins = 1};
-    if (sp_json_parse(&doc, json, len, &lim, why, sizeof why) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "input.json is not JSON: %.200s", why);
+    sp_json_doc *doc;
+    if (sp_circom_parse_input(&doc, json, len, 40, err) != SP_OK)
         return -1;
-    }
     const sp_json_val *o = sp_json_root(doc);
     int rc = 0;
-    if (o->type != SP_JSON_OBJECT && !(o->type == SP_JSON_ARRAY && !o->n)) { /* [] as {}: sp_circom_witness */
-        snprintf(err, SP_ERR_LEN, "input.json must be an object of signal names, not %s", sp_json_type_name(o->type));
-        rc = -1;
-    }
     for (size_t i = 0; !rc && i < o->n; i++)
         if (value_ok(o->items[i], 0)) {
             snprintf(err, SP_ERR_LEN, "input.json: signal '%.100s' is not a number, a string of one, or arrays of "

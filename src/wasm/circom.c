@@ -452,16 +452,31 @@ static void name_missing(sp_circom *c, const sp_json_val *root, char err[SP_ERR_
         snprintf(err + k, SP_ERR_LEN - k, ")");
 }
 
+sp_status sp_circom_parse_input(sp_json_doc **doc, const char *input, size_t input_len, unsigned max_depth,
+                                char err[SP_ERR_LEN])
+{
+    char why[SP_ERR_LEN - 32];
+    sp_json_limits js = {.max_bytes = input_len + 1, .max_depth = max_depth, .last_key_wins = 1};
+    sp_status st = sp_json_parse(doc, input, input_len, &js, why, sizeof why);
+    if (st != SP_OK) {
+        snprintf(err, SP_ERR_LEN, "input.json is not JSON: %s", why);
+        return st == SP_ERR_NOMEM ? st : SP_ERR_BAD_ENCODING;
+    }
+    const sp_json_val *root = sp_json_root(*doc);
+    if (root->type != SP_JSON_OBJECT && !(root->type == SP_JSON_ARRAY && !root->n)) {
+        snprintf(err, SP_ERR_LEN, "input.json: expected an object of input signals, found %s",
+                 sp_json_type_name(root->type));
+        sp_json_free(*doc);
+        *doc = NULL;
+        return SP_ERR_BAD_ENCODING;
+    }
+    return SP_OK;
+}
+
 static sp_status set_inputs(sp_circom *c, const sp_json_val *root, char err[SP_ERR_LEN])
 {
     uint64_t zero = 0, count = 0, need;
     sp_status st;
-    /* [] sets nothing, as {} does (snarkjs takes an array's indices as names) */
-    if (root->type != SP_JSON_OBJECT && !(root->type == SP_JSON_ARRAY && !root->n)) {
-        snprintf(err, SP_ERR_LEN, "input: expected an object of input signals, found %s",
-                 sp_json_type_name(root->type));
-        return SP_ERR_BAD_ENCODING;
-    }
     if ((st = call(c, X_INIT, &zero, NULL, err)) != SP_OK)
         return st;
     for (size_t i = 0; i < root->n; i++)
@@ -536,16 +551,13 @@ sp_status sp_circom_witness(sp_circom *c, const char *input, size_t input_len, u
                             char err[SP_ERR_LEN])
 {
     sp_json_doc *doc;
-    char jerr[SP_ERR_LEN - 16];
     *wtns = NULL;
     *wtns_len = 0;
-    sp_json_limits js = {.last_key_wins = 1}; /* a repeated name: the last value, as snarkjs reads it */
-    if (sp_json_parse(&doc, input, input_len, &js, jerr, sizeof jerr) != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "input: %s", jerr);
-        return SP_ERR_BAD_ENCODING;
-    }
+    sp_status st = sp_circom_parse_input(&doc, input, input_len, 0, err);
+    if (st != SP_OK)
+        return st;
     c->msgstr[0] = 0;
-    sp_status st = set_inputs(c, sp_json_root(doc), err);
+    st = set_inputs(c, sp_json_root(doc), err);
     sp_json_free(doc);
     if (st == SP_OK)
         st = write_wtns(c, wtns, wtns_len, err);

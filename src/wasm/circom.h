@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include "snarkpipe.h"
 #include "util/hugemem.h"
+#include "util/json.h"
 #include "wasm/wasm.h"
 
 #define SP_CIRCOM_MAX_N32 16 /* field elements of up to 512 bits */
@@ -58,11 +59,24 @@ const uint32_t *sp_circom_prime(const sp_circom *c);
 uint32_t sp_circom_witness_size(const sp_circom *c);
 
 /*
+ * Parses input.json text as snarkjs reads it: a name given twice takes its
+ * last value at the place of the first (JSON.parse's rule), and [] is read
+ * as {} (snarkjs takes an array's indices as names, so [] sets nothing).
+ * max_depth bounds the nesting (0: the JSON reader's default).
+ * On output: *doc (free it with sp_json_free) on success; its root is an
+ *   object or an empty array, either way root->n members to walk.
+ * Returns SP_OK; SP_ERR_BAD_ENCODING (not JSON, or not an object of
+ *   signals: err says which, beginning "input.json"); SP_ERR_NOMEM.
+ */
+sp_status sp_circom_parse_input(sp_json_doc **doc, const char *input, size_t input_len, unsigned max_depth,
+                                char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+
+/*
  * Computes the witness of the inputs in input.json text (what snarkjs
  * accepts: an object of signal names, each a number, a decimal or 0x-hex
- * string, or nested arrays of them; a name given twice takes its last
- * value; [] is read as {}) and returns the .wtns file bytes
- * exactly as `snarkjs wtns calculate` writes them.
+ * string, or nested arrays of them, read by sp_circom_parse_input) and
+ * returns the .wtns file bytes exactly as `snarkjs wtns calculate` writes
+ * them.
  * May be called again on the same c for other inputs.
  * On output: *wtns (free it with sp_huge_free: util/hugemem.h) and *wtns_len
  *   on success.

@@ -63,6 +63,8 @@ FEATURES_FILE := $(BUILD)/features
 LAYERS  := util field curve pairing msm ntt r1cs wasm groth16 circuit synth engine
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The layers compiled once for both curves (curve-neutral: "two curves" below).
+SHARED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/engine/*.c))
 LIB     := $(BUILD)/libsnarkpipe.a
 
 # Test programs per curve: every tests/test_*.c is built and run for both
@@ -327,6 +329,12 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # groups; the kernels' host stubs, fat binaries and their registration
 # are local to each object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
 # CPU and says so for --backend cuda).
+# Compiled once: the engine (SHARED_OBJ, src/engine/) is curve-neutral,
+# driving a curve through the table its caller passes (synth/ops.h), so it
+# is left out of the instance: the instance's calls into it keep their
+# names (only what the instance defines is renamed) and reach the one
+# engine of this build's library. The BN254-only build (CURVE=bn254) still
+# has the engine in its own library, for its tests.
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
@@ -335,7 +343,7 @@ $(BN_INSTANCE): FORCE
 # the same sub-make writes both
 $(BN_DAEMON_INSTANCE): $(BN_INSTANCE) ;
 endif
-INSTANCE_OBJ := $(LIB_OBJ) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
+INSTANCE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
 instance: $(BUILD)/instance.o $(if $(DAEMON_BIN),$(BUILD)/instance-daemon.o)
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
 $(BUILD)/instance-daemon.o: $(INSTANCE_OBJ) $(DAEMON_OBJ)

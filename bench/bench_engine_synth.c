@@ -236,7 +236,7 @@ int main(int argc, char **argv)
     cfg.gpu_workers_per_device = 1;
     cfg.synth_threads = a.threads;
     sp_engine *e = NULL;
-    if (sp_engine_create(&e, &cfg, err) != SP_OK ||
+    if (sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) != SP_OK ||
         sp_engine_register_native(e, "porep", &pk, sp_porep_native(c), err) != SP_OK) {
         fprintf(stderr, "bench_engine_synth: %s\n", err);
         rc = 2;

@@ -346,7 +346,7 @@ int main(int argc, char **argv)
     if (a.gpu_workers)
         cfg.gpu_workers_per_device = a.gpu_workers;
     sp_engine *e = NULL;
-    if (sp_engine_create(&e, &cfg, err) != SP_OK ||
+    if (sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) != SP_OK ||
         sp_engine_register_native(e, "porep", &kr, sp_porep_native(pr), err) != SP_OK ||
         sp_engine_register_native(e, "post", &kq, sp_post_native(po), err) != SP_OK) {
         fprintf(stderr, "bench_mixed: %s\n", err);

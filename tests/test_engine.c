@@ -132,7 +132,7 @@ static sp_engine *start(const sp_engine_config *cfg)
 {
     char err[SP_ERR_LEN] = "";
     sp_engine *e = NULL;
-    CHECKF(sp_engine_create(&e, cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, cfg, err) == SP_OK, "%s", err);
     CHECKF(sp_engine_register(e, "c1", &C1.pk, &C1.cs, err) == SP_OK, "%s", err);
     CHECKF(sp_engine_register(e, "c1-key", &C1.pk, NULL, err) == SP_OK, "%s", err); /* synthesis from the key */
     return e;
@@ -162,7 +162,7 @@ static void test_basic(void)
     fx_circuit bp;
     fx_make(&bp, 200, 2, SP_G16_H_BELLPERSON, 7);
     char err[SP_ERR_LEN] = "";
-    CHECK(sp_engine_create(&e, &cfg, err) == SP_OK);
+    CHECK(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK);
     CHECKF(sp_engine_register(e, "bp", &bp.pk, &bp.cs, err) == SP_OK, "%s", err);
     sp_fr *w[2] = {fx_witness(&bp, &rng), fx_witness(&bp, &rng)};
     sp_engine_job_desc d = {"bp", 2, w, bp.pk.n_vars, 0, 0, NULL, NULL, NULL, NULL};
@@ -790,10 +790,10 @@ static void test_api(void)
     tjob_free(&x);
     cfg = fx_config();
     cfg.backends = "cpu,nonsense";
-    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL);
+    CHECK(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL);
     cfg = fx_config();
     cfg.gpu_workers_per_device = 0;
-    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_INVALID_ARG && e == NULL);
+    CHECK(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_ERR_INVALID_ARG && e == NULL);
 }
 
 /* ---- finish preemption ----

@@ -307,7 +307,7 @@ static void test_routing(const fx_circuit cs[3])
     probes_reset();
     sp_engine *e = NULL;
     sp_engine_config cfg = cfg_for("probe:0,probe:1", tl);
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
     if (!e)
         return;
     CHECK(n_probes == 2);
@@ -378,7 +378,7 @@ static void test_free_device_first(const fx_circuit *c)
     probes_reset();
     sp_engine *e = NULL;
     sp_engine_config cfg = cfg_for("probe:all", NULL);
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
     if (!e)
         return;
     CHECK(n_probes == 2 && !strcmp(probes[0]->name, "probe:0") && !strcmp(probes[1]->name, "probe:1"));
@@ -402,7 +402,7 @@ static void test_cpu_pair(const fx_circuit *c, const char *backends, const char 
     char err[SP_ERR_LEN] = "";
     sp_engine *e = NULL;
     sp_engine_config cfg = cfg_for(backends, NULL);
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s: %s", backends, err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s: %s", backends, err);
     if (!e)
         return;
     CHECKF(sp_engine_register(e, "c", &c->pk, &c->cs, err) == SP_OK, "%s", err);
@@ -429,11 +429,13 @@ static void test_bad_lists(void)
     char err[SP_ERR_LEN] = "";
     sp_engine *e = NULL;
     sp_engine_config cfg = cfg_for("nope:all", NULL);
-    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL && strstr(err, "nope:all"));
+    CHECK(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL &&
+          strstr(err, "nope:all"));
     cfg.backends = "cpu,cpu:x";
-    CHECK(sp_engine_create(&e, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL && strstr(err, "cpu:x"));
+    CHECK(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_ERR_UNSUPPORTED && e == NULL &&
+          strstr(err, "cpu:x"));
     cfg.backends = "cpu:all";
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
     sp_engine_status st;
     CHECK(e && sp_engine_status_get(e, &st) == SP_OK);
     CHECK(st.n_devices == 1 && !strcmp(st.devices[0].name, "cpu:0"));

@@ -486,7 +486,7 @@ static void test_engine_timeline(const fx_circuit *c)
     sp_engine_config cfg = fx_config();
     cfg.timeline_path = path;
     sp_engine *e;
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
     CHECKF(sp_engine_register(e, "c", &c->pk, &c->cs, err) == SP_OK, "%s", err);
     enum { J = 4, P = 2 };
     sp_fr *w[J][P];

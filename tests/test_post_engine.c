@@ -142,7 +142,7 @@ static void test_bad_native(void)
         cfg.check_witness = v != 2;
         cfg.synth_threads = 2;
         sp_engine *e = NULL;
-        CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+        CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
         CHECKF(sp_engine_register_native(e, "sq", &k.pk, &nc, err) == SP_OK, "%s", err);
         sq_input in[2][2] = {{{5, 0}, {5, 4}}, {{7, 0}, {8, 0}}};
         const void *inp[2][2] = {{&in[0][0], &in[0][1]}, {&in[1][0], &in[1][1]}};
@@ -310,7 +310,7 @@ int main(void)
     cfg.synth_threads = 2;
     cfg.timeline_path = tl;
     sp_engine *e = NULL;
-    CHECKF(sp_engine_create(&e, &cfg, err) == SP_OK, "%s", err);
+    CHECKF(sp_engine_create(&e, &sp_synth_curve_ops, &cfg, err) == SP_OK, "%s", err);
     CHECKF(sp_engine_register_native(e, "porep", &kr.pk, kr.nc, err) == SP_OK, "%s", err);
     CHECKF(sp_engine_register_native(e, "post", &kq.pk, kq.nc, err) == SP_OK, "%s", err);
 

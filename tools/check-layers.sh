@@ -16,6 +16,12 @@
 #               A file includes its own folder's headers by name and lower
 #               folders' as "gpu/dir/file.h"; msm and ntt share a rank and
 #               may not include one another.
+# src/engine/   is compiled once for both curves (ARCHITECTURE.md,
+#               "Curves"): from below it includes only util/ and
+#               synth/ops.h, the curve-neutral table through which it
+#               drives a curve; that header includes only util/; and the
+#               engine never names a curve's table (sp_synth_curve_ops:
+#               its callers pass it).
 # src/daemon/   ranks its own files by header (the daemon's layers,
 #               types.h says what each holds):
 #
@@ -152,6 +158,27 @@ check_file() {
     done <"$f"
 }
 
+# check_neutral FILE REL: the engine's includes from below (util/ and
+# synth/ops.h), and synth/ops.h's (util/ only).
+check_neutral() {
+    local f=$1 rel=$2 lineno=0 line inc
+    while IFS= read -r line; do
+        lineno=$((lineno + 1))
+        [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
+        inc=${BASH_REMATCH[1]}
+        [[ $inc == */* ]] || continue
+        case $rel:$inc in
+        src/engine/*:engine/* | src/engine/*:util/* | src/engine/*:synth/ops.h | src/synth/ops.h:util/*) ;;
+        src/engine/*)
+            report "$rel:$lineno: the engine is curve-neutral: it includes \"$inc\" (only util/ and synth/ops.h from below)" ;;
+        *) report "$rel:$lineno: synth/ops.h is curve-neutral: it includes \"$inc\" (only util/)" ;;
+        esac
+    done <"$f"
+    if [[ $rel == src/engine/* ]] && grep -n 'sp_synth_curve_ops' "$f" >/dev/null; then
+        report "$rel: names sp_synth_curve_ops (the engine is given its curve's table)"
+    fi
+}
+
 # dmn_rank_of NAME: the rank of daemon file NAME (a path under src/daemon/),
 # empty when it is not in the tables.
 dmn_rank_of() {
@@ -237,6 +264,7 @@ while IFS= read -r -d '' f; do
     [ -n "${rank[$layer]+x}" ] || continue
     check_file "$f" "$rel" "${rank[$layer]}" "$layer"
     [ "$layer" = daemon ] && check_daemon_file "$f" "$rel"
+    [ "$layer" = engine ] || [ "$rel" = src/synth/ops.h ] && check_neutral "$f" "$rel"
     if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
         report "$rel: names the CUDA backend (backends register themselves: groth16/backend.h)"
     fi

@@ -338,7 +338,7 @@ static sp_engine *open_engine(const sp_cli_circuit *circ, const sp_engine_config
     if (release) /* the pool is made once the key's host copy is gone, not next to it */
         k.pool_prefill = 0;
     sp_engine *e;
-    if (sp_engine_create(&e, &k, err) != SP_OK)
+    if (sp_engine_create(&e, &sp_synth_curve_ops, &k, err) != SP_OK)
         return NULL;
     sp_status st = circ->nat ? sp_engine_register_native(e, "bench", &circ->pk, circ->nat, err)
                                : sp_engine_register(e, "bench", &circ->pk, circ->have_cs ? &circ->cs : NULL, err);

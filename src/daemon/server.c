@@ -263,7 +263,7 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
         return SP_ERR_INVALID_ARG;
     }
     ec.budget_bytes = total - d->body_cap;
-    if ((st = sp_engine_create(&d->eng, &ec, err)) != SP_OK)
+    if ((st = sp_engine_create(&d->eng, &sp_synth_curve_ops, &ec, err)) != SP_OK)
         return st;
     if ((st = sp_dmn_trk_start(d, err)) != SP_OK)
         return st;

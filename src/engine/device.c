@@ -93,7 +93,7 @@ part *sp_eng_dev_claim_locked(sp_engine *e, worker *w)
     if (d->claimed == 0) {
         if ((p = gq_best_locked(e, w->dev_index)))
             d->running = p;
-    } else if (d->claimed == 1 && d->be->pausable && !d->preemptor && !d->holder && d->running) {
+    } else if (d->claimed == 1 && e->ops->backend_pausable(d->be) && !d->preemptor && !d->holder && d->running) {
         p = gq_best_locked(e, w->dev_index);
         if (p && p->job->priority > d->running->job->priority) {
             d->preemptor = w;
@@ -136,7 +136,7 @@ void sp_eng_dev_call_end_locked(sp_engine *e, worker *w, int called)
         d->preemptor = NULL;
         /* On the host's cores the preemptor's finish would share them
          * with the resumed call: that waits for the partition's end. */
-        if (called && d->suspended && d->be->host_cores)
+        if (called && d->suspended && e->ops->backend_host_cores(d->be))
             d->holder = w->stage_part;
         else
             preempt_end_locked(e, d);

@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "engine/internal.h"
-#include "msm/msm.h"
 
 static int cores(void)
 {
@@ -99,18 +98,19 @@ static sp_status open_device(sp_engine *e, const char *name, char err[SP_ERR_LEN
         return SP_ERR_INVALID_ARG;
     }
     device *d = &e->dev[e->n_dev];
-    sp_status st = sp_backend_open(&d->be, name, e->cfg.backend_threads, err);
+    sp_status st = e->ops->backend_open(&d->be, name, e->cfg.backend_threads, err);
     if (st != SP_OK)
         return st;
     /* Two devices of one name (cpu,cpu; two contexts on one GPU) get
      * distinct labels, so status, metrics and TIMELINE tell them apart. */
+    const char *bn = e->ops->backend_name(d->be);
     int same = 0;
     for (size_t i = 0; i < e->n_dev; i++)
-        same += !strcmp(e->dev[i].be->name, d->be->name);
+        same += !strcmp(e->ops->backend_name(e->dev[i].be), bn);
     if (same)
-        snprintf(d->label, sizeof d->label, "%.30s#%d", d->be->name, (same + 1) & 0xff); /* <= 64 devices */
+        snprintf(d->label, sizeof d->label, "%.30s#%d", bn, (same + 1) & 0xff); /* <= 64 devices */
     else
-        snprintf(d->label, sizeof d->label, "%.39s", d->be->name);
+        snprintf(d->label, sizeof d->label, "%.39s", bn);
     atomic_init(&d->stop, 0);
     e->n_dev++;
     return SP_OK;
@@ -134,7 +134,7 @@ static sp_status open_backends(sp_engine *e, char err[SP_ERR_LEN])
         size_t len = strlen(name);
         if (len > 4 && !strcmp(name + len - 4, ":all")) {
             name[len - 4] = 0;
-            int n = sp_backend_count(name);
+            int n = e->ops->backend_count(name);
             if (n <= 0) {
                 snprintf(err, SP_ERR_LEN, "backend '%.60s:all': %s", name, n == 0 ? "no device present"
                          : "unknown backend, or one that cannot count its devices");
@@ -191,7 +191,8 @@ static void init_sync(sp_engine *e)
     pthread_condattr_destroy(&ca);
 }
 
-sp_status sp_engine_create(sp_engine **out, const sp_engine_config *cfg, char err[SP_ERR_LEN])
+sp_status sp_engine_create(sp_engine **out, const sp_synth_ops *ops, const sp_engine_config *cfg,
+                           char err[SP_ERR_LEN])
 {
     *out = NULL;
     sp_engine *e = calloc(1, sizeof *e);
@@ -199,6 +200,7 @@ sp_status sp_engine_create(sp_engine **out, const sp_engine_config *cfg, char er
         snprintf(err, SP_ERR_LEN, "out of memory for the engine");
         return SP_ERR_NOMEM;
     }
+    e->ops = ops;
     e->cfg = cfg ? *cfg : sp_engine_config_default();
     init_sync(e);
     e->t0 = sp_engine_now_ms();
@@ -267,13 +269,12 @@ static void free_circuit(sp_engine *e, circuit *c)
         e->dev[i].keys--;
         sp_eng_dev_take_locked(e, &e->dev[i], e);
         pthread_mutex_unlock(&e->mu);
-        e->dev[i].be->key_detach(e->dev[i].be, c->pk);
+        e->ops->key_detach(e->dev[i].be, c->sc);
         pthread_mutex_lock(&e->mu);
         sp_eng_dev_give_locked(e, &e->dev[i]);
         pthread_mutex_unlock(&e->mu);
     }
-    sp_g16_pvk_free(&c->pvk);
-    sp_ntt_domain_free(c->domain);
+    e->ops->close(c->sc);
     free(c);
 }
 
@@ -302,7 +303,7 @@ void sp_engine_destroy(sp_engine *e)
         free_circuit(e, c);
     }
     for (size_t i = 0; i < e->n_dev; i++)
-        sp_backend_close(e->dev[i].be);
+        e->ops->backend_close(e->dev[i].be);
     sp_timeline_emit(e->tl, "ENGINE_STOP", 0, "jobs=%llu", (unsigned long long)e->c_submitted);
     sp_timeline_close(e->tl);
     sp_eng_heap_free(&e->dq);
@@ -346,62 +347,6 @@ static int valid_id(const char *id, size_t max)
     return n > 0 && n <= max;
 }
 
-static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_native_circuit *nat,
-                               char err[SP_ERR_LEN])
-{
-    if (nat) {
-        uint64_t rows = nat->n_rows + nat->n_public + 1;
-        if (nat->n_vars != pk->n_vars || nat->n_public != pk->vk.n_public || rows > pk->domain_size) {
-            snprintf(err, SP_ERR_LEN, "native circuit '%s' (%llu wires, %llu public, %llu rows) does not match the "
-                     "key (%u wires, %u public, domain %u)", nat->name, (unsigned long long)nat->n_vars,
-                     (unsigned long long)nat->n_public, (unsigned long long)rows, pk->n_vars, pk->vk.n_public,
-                     pk->domain_size);
-            return SP_ERR_INVALID_ARG;
-        }
-        return SP_OK;
-    }
-    if (!cs) {
-        if (pk->has_qap)
-            return SP_OK;
-        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
-        return SP_ERR_INVALID_ARG;
-    }
-    uint64_t rows = (uint64_t)cs->h.n_constraints + sp_r1cs_n_public(&cs->h) + 1;
-    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public || rows > pk->domain_size) {
-        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public, %llu rows) does not match the key (%u wires, %u "
-                 "public, domain %u)", cs->h.n_wires, sp_r1cs_n_public(&cs->h), (unsigned long long)rows,
-                 pk->n_vars, pk->vk.n_public, pk->domain_size);
-        return SP_ERR_INVALID_ARG;
-    }
-    return SP_OK;
-}
-
-/* Bytes one partition reserves (engine.h): a, b, c, plus the prover's
- * witness and H scalars, the split MSM's index list, the bucket
- * scratch of the G1 MSMs (backend threads) and of the G2 MSM
- * (finish_threads), both counted as XYZZ plus affine buckets, and the
- * endomorphism split's scratch. */
-static void partition_bytes(const sp_engine *e, circuit *c)
-{
-    const sp_g16_pk *pk = c->pk;
-    size_t nv = pk->n_vars, s = sizeof(sp_scalar);
-    int bt = e->cfg.backend_threads ? e->cfg.backend_threads : cores();
-    size_t g1_n = nv > pk->n_h ? nv : pk->n_h; /* the largest G1 MSM */
-    size_t w1 = (size_t)1 << (sp_msm_auto_window(g1_n, 1) - 1);
-    size_t w2 = (size_t)1 << (sp_msm_auto_window(nv, 2) - 1);
-    /* A native circuit's witness, made by synthesis and done with when
-     * a, b, c are (after the device call), rides in the same pooled block,
-     * after them: a fresh multi-GiB witness a partition cost a first touch
-     * of every page, which made engine synthesis much slower than
-     * `bench witness`. */
-    c->abc_bytes = 3 * sizeof(sp_fr) * (size_t)pk->domain_size + (c->nat ? nv * sizeof(sp_fr) : 0);
-    c->rest_bytes = nv * s + pk->n_h * s + nv * sizeof(size_t) +
-                    (size_t)bt * w1 * (sizeof(sp_g1_xyzz) + sizeof(sp_g1_affine)) +
-                    (size_t)e->cfg.finish_threads * w2 * (sizeof(sp_g2_xyzz) + sizeof(sp_g2_affine));
-    /* the MSMs' endomorphism split: one G1 MSM at a time, the G2 beside it */
-    c->rest_bytes += sp_msm_g1_endo_bytes(g1_n) + sp_msm_g2_endo_bytes(nv);
-}
-
 /* Attaches c's key to every device that takes it (c->dev_mask). A device
  * that refuses it (a GPU without room or with an error) gets none of the
  * circuit's partitions; only when none takes it does registration fail,
@@ -416,7 +361,7 @@ static sp_status attach_all(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
         pthread_mutex_lock(&e->mu);
         sp_eng_dev_take_locked(e, d, e);
         pthread_mutex_unlock(&e->mu);
-        sp_status st = d->be->key_attach(d->be, c->pk, why);
+        sp_status st = e->ops->key_attach(d->be, c->sc, why);
         pthread_mutex_lock(&e->mu);
         sp_eng_dev_give_locked(e, d);
         pthread_mutex_unlock(&e->mu);
@@ -437,24 +382,17 @@ static sp_status attach_all(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
     return c->dev_mask ? SP_OK : first;
 }
 
-/* Prepares c (pvk, domain, residency) without holding mu. */
-static sp_status prepare_circuit(sp_engine *e, circuit *c, char err[SP_ERR_LEN])
+/* Prepares c (ops->open: checks, verifying key, NTT domain, sizes; then
+ * the key attached to the devices) without holding mu. */
+static sp_status prepare_circuit(sp_engine *e, circuit *c, const sp_g16_pk *pk, const sp_r1cs *cs,
+                                 const sp_native_circuit *nat, char err[SP_ERR_LEN])
 {
-    sp_status st = check_circuit(c->pk, c->cs, c->nat, err);
-    if (st == SP_OK)
-        st = sp_g16_pvk_init(&c->pvk, &c->pk->vk, err);
-    if (st != SP_OK)
-        return st;
-    int nt = e->cfg.backend_threads ? e->cfg.backend_threads : cores();
-    st = sp_ntt_domain_create(&c->domain, c->pk->log2_domain, sp_g16_roots_for(c->pk), nt);
-    if (st != SP_OK) {
-        snprintf(err, SP_ERR_LEN, "cannot build an NTT domain of 2^%u (%s)", c->pk->log2_domain, sp_status_str(st));
-    } else if ((st = attach_all(e, c, err)) == SP_OK) {
-        partition_bytes(e, c);
-        return SP_OK;
+    int bt = e->cfg.backend_threads ? e->cfg.backend_threads : cores();
+    sp_status st = e->ops->open(&c->sc, &c->info, pk, cs, nat, bt, bt, e->cfg.finish_threads, err);
+    if (st == SP_OK && (st = attach_all(e, c, err)) != SP_OK) {
+        e->ops->close(c->sc);
+        c->sc = NULL;
     }
-    sp_g16_pvk_free(&c->pvk);
-    sp_ntt_domain_free(c->domain);
     return st;
 }
 
@@ -471,10 +409,7 @@ static sp_status register_(sp_engine *e, const char *id, const sp_g16_pk *pk, co
         return SP_ERR_NOMEM;
     }
     snprintf(c->id, sizeof c->id, "%s", id);
-    c->pk = pk;
-    c->cs = cs;
-    c->nat = nat;
-    sp_status st = prepare_circuit(e, c, err);
+    sp_status st = prepare_circuit(e, c, pk, cs, nat, err);
     if (st != SP_OK) {
         free(c);
         return st;
@@ -506,7 +441,7 @@ size_t sp_engine_warm(sp_engine *e, const char *id, int blocks)
 {
     pthread_mutex_lock(&e->mu);
     const circuit *c = find_circuit_locked(e, id);
-    size_t abc = c ? c->abc_bytes : 0, rest = c ? c->rest_bytes : 0;
+    size_t abc = c ? c->info.abc_bytes : 0, rest = c ? c->info.rest_bytes : 0;
     pthread_mutex_unlock(&e->mu);
     if (!c)
         return 0;
@@ -520,7 +455,7 @@ size_t sp_engine_warm(sp_engine *e, const char *id, int blocks)
 sp_status sp_engine_register_native(sp_engine *e, const char *id, const sp_g16_pk *pk, const sp_native_circuit *nat,
                                     char err[SP_ERR_LEN])
 {
-    if (!nat || !nat->witness || !nat->input_size) {
+    if (!nat) { /* its witness function and input size: ops->open */
         snprintf(err, SP_ERR_LEN, "a native circuit needs its witness function and input size");
         return SP_ERR_INVALID_ARG;
     }
@@ -555,8 +490,8 @@ sp_status sp_engine_partition_bytes(sp_engine *e, const char *circuit_id, size_t
     pthread_mutex_lock(&e->mu);
     circuit *c = find_circuit_locked(e, circuit_id);
     if (c) {
-        *abc = c->abc_bytes;
-        *rest = c->rest_bytes;
+        *abc = c->info.abc_bytes;
+        *rest = c->info.rest_bytes;
     }
     pthread_mutex_unlock(&e->mu);
     return c ? SP_OK : SP_ERR_INVALID_ARG;

@@ -4,6 +4,12 @@
  * CLI and the bench tool drive it in-process. Every function here is
  * thread-safe.
  *
+ * The engine is curve-neutral, compiled once for both curves: an engine
+ * proves on the curve whose table of operations it is created with
+ * (synth/ops.h; a caller passes its own build's table), and
+ * names that curve's types (keys, witnesses, proofs) without knowing
+ * their layout.
+ *
  * A job is one or more partitions (witnesses of one registered circuit);
  * each partition becomes one proof, and the job's proofs come back in
  * partition order. A partition flows through these stages (ARCHITECTURE.md,
@@ -37,9 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "snarkpipe.h"
-#include "groth16/keys.h"
-#include "circuit/native.h"
-#include "r1cs/r1cs.h"
+#include "synth/ops.h"
 
 typedef struct sp_engine sp_engine;
 typedef struct sp_engine_job sp_engine_job;
@@ -110,13 +114,16 @@ size_t sp_engine_default_budget(void);
 
 /*
  * Starts an engine: opens the backends, starts every thread.
+ * On input: ops the curve every circuit, witness and proof of this engine
+ *   is of (synth/ops.h); borrowed for the engine's life.
  * On output: *e a running engine (stop it with sp_engine_destroy); NULL on
  *   failure.
  * Returns SP_OK, SP_ERR_INVALID_ARG (a config value out of range, err says
  *   which), SP_ERR_UNSUPPORTED / SP_ERR_GPU (a backend cannot be opened),
  *   SP_ERR_IO (timeline file), SP_ERR_NOMEM.
  */
-sp_status sp_engine_create(sp_engine **e, const sp_engine_config *cfg, char err[SP_ERR_LEN]) SP_WARN_UNUSED;
+sp_status sp_engine_create(sp_engine **e, const sp_synth_ops *ops, const sp_engine_config *cfg,
+                           char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /*
  * Orderly shutdown: cancels every job (status SP_ERR_CANCELLED), lets the
@@ -130,8 +137,9 @@ void sp_engine_destroy(sp_engine *e);
 
 /*
  * Registers a circuit under id (at most 63 bytes of [A-Za-z0-9._:-]).
- * On input: pk a proving key; cs its constraint system, or NULL when the
- *   key carries the QAP matrices (pk->has_qap). Both are borrowed: they
+ * On input: pk a proving key of the engine's curve; cs its constraint
+ *   system, or NULL when the key carries the QAP matrices (pk->has_qap).
+ *   Both are borrowed: they
  *   must stay valid and unchanged until sp_engine_unregister or
  *   sp_engine_destroy.
  * Work done once: the verifying key is prepared, an NTT domain built, and
@@ -228,7 +236,8 @@ typedef struct {
     char err[SP_ERR_LEN];  /* "" or "partition 3: ..." */
     size_t n_partitions;
     /* SP_OK only: n_partitions proofs in partition order, and their public
-     * signals (row k = witness k's wires 1..n_public); owned by the job,
+     * signals (row k = witness k's wires 1..n_public), of the engine's
+     * curve (arrays of its sp_g16_proof and sp_fr); owned by the job,
      * valid until it is released. */
     const sp_g16_proof *proofs;
     const sp_fr *public_signals;

@@ -8,11 +8,15 @@
  * pool, counters. It is never held across long work (synthesis, device
  * calls, finishing, verification, free()). Each device has a token,
  * `owner` (under mu, waited for on cv_dev), held around
- * sp_g16_prove_device (and key attach/detach) but not locked across it:
+ * the device call (ops->prove_device; and key attach/detach) but not locked across it:
  * so a call on a pausable backend can hand it to a call of higher
  * priority at a pause point and wait there (device, below).
  * The freer's and the timeline's locks are leaves (nothing is taken while
  * holding them). Threads wait on condition variables, never poll.
+ *
+ * Curves: everything of the curve goes through e->ops (synth/ops.h); a
+ * witness, public signal or proof is bytes of ops->fr_bytes or
+ * ops->proof_size here (fr_at, proof_at).
  *
  * Ownership: a job owns its partitions, proofs and public signals; a
  * partition owns its a, b, c block and its reservation from when the
@@ -31,14 +35,10 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include "circuit/native.h"
 #include "engine/engine.h"
 #include "engine/freer.h"
 #include "engine/timeline.h"
-#include "groth16/backend.h"
-#include "groth16/prove.h"
-#include "groth16/verify.h"
-#include "ntt/ntt.h"
+#include "synth/ops.h"
 
 typedef struct part part;
 typedef struct sp_engine_job job; /* the public handle is the job itself */
@@ -64,8 +64,7 @@ struct part {
                               circuit's witness), or NULL */
     size_t res_abc;        /* budget bytes held for the a, b, c block (0 once released) */
     size_t res_rest;       /* budget bytes held for the prover's other buffers */
-    sp_g16_partial partial;
-    int have_partial;
+    sp_g16_partial *partial; /* from the device call until finishing, or NULL */
     int dev;               /* the device that ran (or runs) its device call, -1 before */
     double synth_ms, gpu_ms, finish_ms;
 };
@@ -78,8 +77,8 @@ struct sp_engine_job {
     size_t n_parts;
     part *parts;
     int owns_witness;
-    sp_g16_proof *proofs;  /* n_parts, filled in partition order */
-    sp_fr *publics;        /* n_parts * n_public */
+    unsigned char *proofs; /* n_parts proofs (ops->proof_size bytes each), in partition order */
+    unsigned char *publics; /* n_parts * n_public values (ops->fr_bytes each) */
     void *inputs;          /* native circuits: n_parts inputs, copied at submit */
     size_t n_terminal, n_done;
     atomic_int abort;      /* raised by cancel or a failure; read by synthesis chunks */
@@ -96,12 +95,8 @@ struct sp_engine_job {
 
 struct circuit {
     char id[64];
-    const sp_g16_pk *pk;
-    const sp_r1cs *cs;
-    const sp_native_circuit *nat; /* a native circuit (then cs is NULL) */
-    sp_g16_pvk pvk;
-    sp_ntt_domain *domain;
-    size_t abc_bytes, rest_bytes;
+    sp_synth_circ *sc;     /* the key and circuit, prepared (ops->open) */
+    sp_synth_circ_info info; /* its sizes, and the bytes of one partition */
     uint64_t dev_mask;     /* bit i: the key is attached to device i (set before the circuit is
                               listed, constant after), the only devices its partitions go to */
     size_t jobs;           /* jobs not yet freed that use it */
@@ -176,6 +171,7 @@ typedef struct {
 } trash;
 
 struct sp_engine {
+    const sp_synth_ops *ops; /* the curve */
     sp_engine_config cfg;
     char backends[256];
     pthread_mutex_t mu;
@@ -223,6 +219,17 @@ struct sp_engine {
 
 /* ---- engine clock (sp_engine_now_ms: timeline.h) ---- */
 static inline double eng_ms(const sp_engine *e) { return sp_engine_now_ms() - e->t0; }
+
+/* The k-th value of an array of the curve's sp_fr, and the k-th proof of
+ * a job. */
+static inline sp_fr *fr_at(const sp_engine *e, const void *v, size_t k)
+{
+    return (sp_fr *)((const unsigned char *)v + k * e->ops->fr_bytes);
+}
+static inline sp_g16_proof *proof_at(const sp_engine *e, const job *j, size_t k)
+{
+    return (sp_g16_proof *)(j->proofs + k * e->ops->proof_size);
+}
 
 /* ---- heap.c (every heap operation keeps part->heap and hpos current) ---- */
 sp_status sp_eng_heap_init(part_heap *h, size_t cap);

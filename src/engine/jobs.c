@@ -30,7 +30,7 @@ static sp_status admit_locked(sp_engine *e, const sp_engine_job_desc *d, circuit
         snprintf(err, SP_ERR_LEN, "no circuit '%s' is registered", d->circuit_id ? d->circuit_id : "(null)");
         return SP_ERR_INVALID_ARG;
     }
-    if (c->nat) {
+    if (c->info.native) {
         if (d->n_partitions < 1 || !d->inputs || d->witness) {
             snprintf(err, SP_ERR_LEN, "a job of native circuit '%s' needs at least one input and no witness", c->id);
             return SP_ERR_INVALID_ARG;
@@ -41,9 +41,9 @@ static sp_status admit_locked(sp_engine *e, const sp_engine_job_desc *d, circuit
                 return SP_ERR_INVALID_ARG;
             }
     } else {
-        if (d->n_partitions < 1 || !d->witness || d->witness_len != c->pk->n_vars) {
-            snprintf(err, SP_ERR_LEN, "a job needs at least one witness of %u values (got %zu of %zu)",
-                     c->pk->n_vars, d->n_partitions, d->witness_len);
+        if (d->n_partitions < 1 || !d->witness || d->witness_len != c->info.n_vars) {
+            snprintf(err, SP_ERR_LEN, "a job needs at least one witness of %llu values (got %zu of %zu)",
+                     (unsigned long long)c->info.n_vars, d->n_partitions, d->witness_len);
             return SP_ERR_INVALID_ARG;
         }
         for (size_t k = 0; k < d->n_partitions; k++)
@@ -61,23 +61,23 @@ static sp_status admit_locked(sp_engine *e, const sp_engine_job_desc *d, circuit
                  e->n_held, e->cfg.max_jobs, e->live_parts, e->cfg.max_partitions);
         return SP_ERR_NOMEM;
     }
-    if (c->abc_bytes + c->rest_bytes > e->budget_total) {
+    if (c->info.abc_bytes + c->info.rest_bytes > e->budget_total) {
         snprintf(err, SP_ERR_LEN, "a partition of '%s' needs %zu bytes, more than the whole budget (%zu)", c->id,
-                 c->abc_bytes + c->rest_bytes, e->budget_total);
+                 c->info.abc_bytes + c->info.rest_bytes, e->budget_total);
         return SP_ERR_NOMEM;
     }
     *cp = c;
     return SP_OK;
 }
 
-static job *job_alloc(size_t n, uint32_t n_pub, size_t input_size)
+static job *job_alloc(const sp_engine *e, size_t n, uint32_t n_pub, size_t input_size)
 {
     job *j = calloc(1, sizeof *j);
     if (!j)
         return NULL;
     j->parts = calloc(n, sizeof *j->parts);
-    j->proofs = calloc(n, sizeof *j->proofs);
-    j->publics = calloc(n * n_pub + 1, sizeof *j->publics);
+    j->proofs = calloc(n, e->ops->proof_size);
+    j->publics = calloc(n * n_pub + 1, e->ops->fr_bytes);
     j->inputs = input_size ? malloc(n * input_size) : NULL;
     if (!j->parts || !j->proofs || !j->publics || (input_size && !j->inputs)) {
         free(j->parts);
@@ -93,12 +93,12 @@ static job *job_alloc(size_t n, uint32_t n_pub, size_t input_size)
 /* Fills j from d and queues its partitions. */
 static void job_enqueue_locked(sp_engine *e, job *j, circuit *c, const sp_engine_job_desc *d)
 {
-    uint32_t npub = c->pk->vk.n_public;
+    uint32_t npub = c->info.n_public;
     j->seq = ++e->next_seq;
     j->circ = c;
     j->priority = d->priority;
     j->n_parts = d->n_partitions;
-    j->owns_witness = c->nat ? 1 : d->owns_witness; /* a native witness is the engine's */
+    j->owns_witness = c->info.native ? 1 : d->owns_witness; /* a native witness is the engine's */
     j->on_done = d->on_done;
     j->on_done_ctx = d->on_done_ctx;
     j->t_submit = eng_ms(e);
@@ -111,13 +111,13 @@ static void job_enqueue_locked(sp_engine *e, job *j, circuit *c, const sp_engine
         p->index = (uint32_t)k;
         p->state = SP_PART_QUEUED;
         p->dev = -1;
-        if (c->nat) { /* the public signals come with the witness, from synthesis */
-            size_t sz = c->nat->input_size;
+        if (c->info.native) { /* the public signals come with the witness, from synthesis */
+            size_t sz = c->info.input_size;
             memcpy((char *)j->inputs + k * sz, d->inputs[k], sz);
             p->input = (char *)j->inputs + k * sz;
         } else {
             p->w = d->witness[k];
-            memcpy(j->publics + k * npub, p->w + 1, sizeof(sp_fr) * npub); /* public signals: wires 1..npub */
+            memcpy(fr_at(e, j->publics, k * npub), fr_at(e, p->w, 1), e->ops->fr_bytes * npub); /* wires 1..npub */
         }
         sp_eng_heap_push(&e->dq, p);
     }
@@ -141,7 +141,7 @@ sp_status sp_engine_submit(sp_engine *e, const sp_engine_job_desc *d, sp_engine_
     circuit *c = NULL;
     pthread_mutex_lock(&e->mu);
     sp_status st = admit_locked(e, d, &c, err);
-    job *j = st == SP_OK ? job_alloc(d->n_partitions, c->pk->vk.n_public, c->nat ? c->nat->input_size : 0) : NULL;
+    job *j = st == SP_OK ? job_alloc(e, d->n_partitions, c->info.n_public, c->info.input_size) : NULL;
     if (st == SP_OK && !j) {
         snprintf(err, SP_ERR_LEN, "out of memory for a job of %zu partitions", d->n_partitions);
         st = SP_ERR_NOMEM;
@@ -175,10 +175,10 @@ static void fill_result(const job *j, sp_engine_result *r)
     r->status = j->status;
     snprintf(r->err, sizeof r->err, "%s", j->err);
     r->n_partitions = j->n_parts;
-    r->n_public = j->circ->pk->vk.n_public;
+    r->n_public = j->circ->info.n_public;
     if (j->status == SP_OK) {
-        r->proofs = j->proofs;
-        r->public_signals = j->publics;
+        r->proofs = (const sp_g16_proof *)j->proofs;
+        r->public_signals = (const sp_fr *)j->publics;
         r->verified = j->verified;
     }
     r->submit_ms = j->t_submit;
@@ -323,12 +323,7 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st)
      * which a GPU worker holds while it may call back into the engine. */
     for (size_t i = 0; s == SP_OK && i < st->n_devices; i++) {
         sp_engine_device_status *d = &st->devices[i];
-        sp_backend *be = e->dev[i].be;
-        be->memory(be, &d->resident_bytes, &d->free_bytes);
-        if (be->key_memory) {
-            size_t resident;
-            be->key_memory(be, NULL, NULL, &resident, &d->streamed_bytes);
-        }
+        e->ops->backend_memory(e->dev[i].be, &d->resident_bytes, &d->free_bytes, &d->streamed_bytes);
         d->memory_known = d->resident_bytes > 0 || d->free_bytes > 0 || d->streamed_bytes > 0;
     }
     if (s != SP_OK)
@@ -339,15 +334,10 @@ sp_status sp_engine_status_get(sp_engine *e, sp_engine_status *st)
 int sp_engine_key_release_host(sp_engine *e, const void *array)
 {
     int all = array && e->n_dev > 0;
-    for (size_t i = 0; all && i < e->n_dev; i++) {
-        sp_backend *be = e->dev[i].be;
-        size_t resident = 0, streamed = 0;
-        if (be->key_memory && be->key_release_host)
-            be->key_memory(be, NULL, array, &resident, &streamed);
-        all = resident > 0 && streamed == 0;
-    }
     for (size_t i = 0; all && i < e->n_dev; i++)
-        all = e->dev[i].be->key_release_host(e->dev[i].be, array);
+        all = e->ops->key_array_resident(e->dev[i].be, array);
+    for (size_t i = 0; all && i < e->n_dev; i++)
+        all = e->ops->key_release_host(e->dev[i].be, array);
     return all;
 }
 

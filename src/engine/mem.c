@@ -50,7 +50,7 @@ static pool_node *pool_find(sp_engine *e, size_t bytes, int peek)
 typedef struct trash_node {
     struct trash_node *next;
     size_t bytes, budget;
-    int host; /* allocated with sp_backend_host_alloc */
+    int host; /* allocated with the first backend's host_alloc (ops) */
 } trash_node;
 
 static void trash_add(trash *t, void *p, size_t bytes, size_t budget, int host)
@@ -87,22 +87,22 @@ int sp_eng_mem_has_idle_locked(sp_engine *e, size_t abc_bytes) { return pool_fin
 int sp_eng_mem_reserve_locked(sp_engine *e, part *p, trash *t)
 {
     const circuit *c = p->job->circ;
-    pool_node *blk = e->cfg.pinned_pool ? pool_find(e, c->abc_bytes, 1) : NULL;
-    size_t need = c->rest_bytes + (blk ? 0 : c->abc_bytes);
+    pool_node *blk = e->cfg.pinned_pool ? pool_find(e, c->info.abc_bytes, 1) : NULL;
+    size_t need = c->info.rest_bytes + (blk ? 0 : c->info.abc_bytes);
     if (e->budget_used + need > e->budget_total) {
         if (e->cfg.pinned_pool)
             pool_evict(e, need, blk, t);
         return 0; /* evicted blocks count until freed: try again then */
     }
     if (blk) { /* the block's bytes move from the pool to the partition */
-        pool_find(e, c->abc_bytes, 0);
-        e->reserved += c->abc_bytes;
+        pool_find(e, c->info.abc_bytes, 0);
+        e->reserved += c->info.abc_bytes;
         p->abc = blk;
     }
     take(e, need);
     e->reserved += need;
-    p->res_abc = c->abc_bytes;
-    p->res_rest = c->rest_bytes;
+    p->res_abc = c->info.abc_bytes;
+    p->res_rest = c->info.rest_bytes;
     return 1;
 }
 
@@ -156,14 +156,20 @@ void sp_eng_mem_pool_drain_locked(sp_engine *e, trash *t)
 
 void sp_eng_mem_trash_witness_locked(sp_engine *e, part *p, trash *t)
 {
-    if (p->w && p->job->owns_witness && !p->job->circ->nat) /* a native one lives in the a, b, c block */
-        trash_add(t, p->w, sizeof(sp_fr) * p->job->circ->pk->n_vars, 0, 0);
+    const circuit *c = p->job->circ;
+    if (p->w && p->job->owns_witness && !c->info.native) /* a native one lives in the a, b, c block */
+        trash_add(t, p->w, e->ops->fr_bytes * c->info.n_vars, 0, 0);
     p->w = NULL;
 }
 
 static void free_plain(void *ctx, void *p, size_t bytes) { free(p); }
 
-static void free_host(void *ctx, void *p, size_t bytes) { sp_backend_host_free(ctx, p, bytes); }
+/* ctx: the engine, whose first backend's host memory the pool is */
+static void free_host(void *ctx, void *p, size_t bytes)
+{
+    const sp_engine *e = ctx;
+    e->ops->host_free(e->dev[0].be, p, bytes);
+}
 
 void sp_eng_mem_freed_cb(void *ctx, size_t budget_bytes)
 {
@@ -180,16 +186,15 @@ void sp_eng_mem_freed_cb(void *ctx, size_t budget_bytes)
 
 void sp_eng_mem_dispose(sp_engine *e, trash *t)
 {
-    sp_backend *host_be = e->dev[0].be;
     size_t done = 0;
     while (t->head) {
         trash_node n = *(trash_node *)t->head, *p = t->head; /* copy: the node lives in the buffer */
         t->head = n.next;
         sp_freer_free_fn fn = n.host ? free_host : free_plain;
         if (e->cfg.serialized_free) {
-            sp_freer_push(e->freer, p, n.bytes, n.budget, fn, host_be);
+            sp_freer_push(e->freer, p, n.bytes, n.budget, fn, e);
         } else {
-            fn(host_be, p, n.bytes);
+            fn(e, p, n.bytes);
             done += n.budget;
         }
     }
@@ -258,5 +263,5 @@ size_t sp_eng_mem_prefill(sp_engine *e, size_t abc_bytes, size_t rest_bytes, siz
 
 void *sp_eng_mem_alloc_abc(sp_engine *e, size_t bytes)
 {
-    return e->cfg.pinned_pool ? sp_backend_host_alloc(e->dev[0].be, bytes) : malloc(bytes);
+    return e->cfg.pinned_pool ? e->ops->host_alloc(e->dev[0].be, bytes) : malloc(bytes);
 }

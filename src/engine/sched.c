@@ -5,7 +5,7 @@
  *                is idle and the budget has room for it; waits otherwise
  *   synthesis    a, b, c for one partition (chunked: throttle and cancel)
  *   GPU workers  gpu_workers_per_device per device, one device token each,
- *                held only around the backend call (sp_g16_prove_device),
+ *                held only around the backend call (ops->prove_device),
  *                handed to a call of higher priority at a pause point on
  *                pausable backends (device.c)
  *   finish       CPU G2 MSM (finish_threads threads), r, s, assembly, verify;
@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/internal.h"
-#include "synth/prover.h"
 
 #define TL(e, ev, seq, ...) sp_timeline_emit((e)->tl, ev, seq, __VA_ARGS__)
 
@@ -73,10 +72,8 @@ static void part_release_locked(sp_engine *e, part *p, trash *t)
         sp_eng_heap_remove(p->heap, p);
     sp_eng_mem_release_all_locked(e, p, t);
     sp_eng_mem_trash_witness_locked(e, p, t);
-    if (p->have_partial) {
-        sp_g16_partial_free(&p->partial); /* small: the witness scalars of the G2 MSM */
-        p->have_partial = 0;
-    }
+    e->ops->partial_free(p->partial); /* small: the witness scalars of the G2 MSM */
+    p->partial = NULL;
 }
 
 /* Drops p because its job was aborted. */
@@ -175,7 +172,7 @@ static int dispatch_one_locked(sp_engine *e, trash *t)
      * and synthesis further ahead of the devices gains nothing. So the
      * pool stays within synthesis workers + GPU workers blocks of a size,
      * what pool_prefill makes by default. */
-    if (e->cfg.pinned_pool && e->gq.n && !sp_eng_mem_has_idle_locked(e, p->job->circ->abc_bytes))
+    if (e->cfg.pinned_pool && e->gq.n && !sp_eng_mem_has_idle_locked(e, p->job->circ->info.abc_bytes))
         return 0;
     if (!sp_eng_mem_reserve_locked(e, p, t)) {
         if (e->blocked_since < 0)
@@ -220,25 +217,20 @@ static void *dispatcher_main(void *arg)
 static sp_status synth_run(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN])
 {
     const circuit *c = p->job->circ;
-    size_t n = c->pk->domain_size, bad;
-    if (!p->abc && !(p->abc = sp_eng_mem_alloc_abc(e, c->abc_bytes))) {
-        snprintf(err, SP_ERR_LEN, "out of memory for a, b, c (%zu bytes)", c->abc_bytes);
+    if (!p->abc && !(p->abc = sp_eng_mem_alloc_abc(e, c->info.abc_bytes))) {
+        snprintf(err, SP_ERR_LEN, "out of memory for a, b, c (%zu bytes)", c->info.abc_bytes);
         return SP_ERR_NOMEM;
     }
-    sp_fr *a = p->abc, *b = a + n, *cc = b + n;
     sp_synth_ctl ctl = {e->cfg.bw_throttle ? &e->throttle : NULL, &p->job->abort, 0, &e->yields};
-    int nt = e->cfg.synth_threads;
-    if (c->nat) { /* the witness in the block, after a, b, c (partition_bytes) */
-        p->w = cc + n;
+    int check = e->cfg.check_witness;
+    if (c->info.native) { /* the witness in the block, after a, b, c (sp_synth_circ_info) */
+        p->w = fr_at(e, p->abc, c->info.witness_at / e->ops->fr_bytes);
         /* With every proof verified, a bad witness is caught there and
          * named by native_recheck; checking here too cost as much as half
          * the synthesis. */
-        int check = e->cfg.check_witness && !e->cfg.verify_proofs;
-        return c->nat->witness(c->nat, p->input, p->w, a, b, cc, n, nt, check, &p->job->abort, err);
+        check = check && !e->cfg.verify_proofs;
     }
-    if (c->cs)
-        return sp_synth_abc(a, b, cc, n, c->cs, p->w, c->pk->n_vars, e->cfg.check_witness, nt, &ctl, &bad, err);
-    return sp_synth_abc_from_key(a, b, cc, c->pk, p->w, c->pk->n_vars, nt, &ctl, err);
+    return e->ops->synth(c->sc, p->abc, p->w, p->input, e->cfg.synth_threads, check, &ctl, err);
 }
 
 static void synth_one(sp_engine *e, worker *w, part *p)
@@ -259,9 +251,9 @@ static void synth_one(sp_engine *e, worker *w, part *p)
     pthread_mutex_lock(&e->mu);
     p->synth_ms = ms; /* under mu: the status snapshot reads it */
     if (st == SP_OK && !atomic_load(&j->abort)) {
-        if (j->circ->nat) { /* public signals: wires 1..n_public of the witness just made */
-            uint32_t npub = j->circ->pk->vk.n_public;
-            memcpy(j->publics + (size_t)p->index * npub, p->w + 1, sizeof(sp_fr) * npub);
+        if (j->circ->info.native) { /* public signals: wires 1..n_public of the witness just made */
+            uint32_t npub = j->circ->info.n_public;
+            memcpy(fr_at(e, j->publics, (size_t)p->index * npub), fr_at(e, p->w, 1), e->ops->fr_bytes * npub);
         }
         p->state = SP_PART_SYNTH_DONE;
         sp_eng_heap_push(&e->gq, p);
@@ -342,14 +334,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     job *j = p->job;
     const circuit *c = j->circ;
     device *d = w->dev;
-    size_t n = c->pk->domain_size;
-    sp_fr *a = p->abc;
-    sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.backend = d->be;
-    o.split_msm = e->cfg.split_msm;
-    o.g2_on_backend = e->cfg.g2_on_device;
-    o.threads = e->cfg.finish_threads;
-    o.pause = &w->pause;
+    sp_synth_prove_cfg o = {.backend = d->be, .threads = e->cfg.finish_threads, .split_msm = e->cfg.split_msm,
+                            .g2_on_backend = e->cfg.g2_on_device, .pause = &w->pause};
     double t0 = eng_ms(e);
     pthread_mutex_lock(&e->mu);
     sp_eng_dev_call_begin_locked(e, w);
@@ -358,8 +344,7 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     TL(e, "GPU_START", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,lock_wait_ms=%.3f", p->index, w->dev_index,
        d->label, w->local, t1 - t0);
     tl_caller = w;
-    sp_status st = sp_g16_prove_device(&p->partial, c->pk, p->w, c->pk->n_vars, a, a + n, a + 2 * n, c->domain, &o,
-                                       err);
+    sp_status st = e->ops->prove_device(&p->partial, c->sc, p->w, p->abc, &o, err);
     tl_caller = NULL;
     pthread_mutex_lock(&e->mu);
     double held = eng_ms(e) - t1 - w->paused_ms; /* the time this call had the device */
@@ -371,8 +356,8 @@ static sp_status gpu_call(sp_engine *e, worker *w, part *p, char err[SP_ERR_LEN]
     TL(e, "GPU_END", j->seq, "partition=%u,gpu=%d,dev=%s,worker=%d,gpu_ms=%.3f,status=%s", p->index, w->dev_index,
        d->label, w->local, held, sp_status_str(st));
     /* the finish's G2 scalars, made without the token */
-    if (st == SP_OK && (st = sp_g16_prove_keep_scalars(&p->partial, p->w, c->pk->n_vars, &o, err)) != SP_OK)
-        sp_g16_partial_free(&p->partial);
+    if (st == SP_OK && (st = e->ops->keep_scalars(p->partial, c->sc, p->w, &o, err)) != SP_OK)
+        p->partial = NULL; /* freed by keep_scalars */
     return st;
 }
 
@@ -389,7 +374,6 @@ static void gpu_one(sp_engine *e, worker *w, part *p)
     if (!called)
         sp_eng_dev_call_end_locked(e, w, 0);
     if (st == SP_OK) {
-        p->have_partial = 1;
         sp_eng_mem_trash_witness_locked(e, p, &t); /* the partial holds what finishing needs */
         if (e->cfg.two_step_release)
             sp_eng_mem_release_abc_locked(e, p, &t);
@@ -440,13 +424,10 @@ static void *gpu_main(void *arg)
  * cannot be made. */
 static void native_recheck(sp_engine *e, part *p, char err[SP_ERR_LEN])
 {
-    const sp_native_circuit *nat = p->job->circ->nat;
-    sp_fr *w = malloc(sizeof(sp_fr) * (size_t)nat->n_vars);
     char why[SP_ERR_LEN] = "";
-    if (w && nat->witness(nat, p->input, w, NULL, NULL, NULL, 0, e->cfg.synth_threads, 1, &p->job->abort, why) ==
-                 SP_ERR_UNSATISFIED)
+    if (e->ops->native_check(p->job->circ->sc, p->input, e->cfg.synth_threads, &p->job->abort, why) ==
+        SP_ERR_UNSATISFIED)
         snprintf(err, SP_ERR_LEN, "%s", why);
-    free(w);
 }
 
 /* A finish in progress, as its G2 MSM's pause point sees it. */
@@ -502,27 +483,24 @@ static sp_status finish_run(sp_engine *e, part *p, const sp_pause *pause, sp_g16
 {
     job *j = p->job;
     const circuit *c = j->circ;
-    sp_g16_prove_opts o = sp_g16_prove_opts_default();
-    o.threads = e->cfg.finish_threads;
-    o.split_msm = e->cfg.split_msm;
-    o.pause = pause;
-    int throttle = e->cfg.bw_throttle && !p->partial.have_b2;
+    sp_synth_prove_cfg o = {.threads = e->cfg.finish_threads, .split_msm = e->cfg.split_msm, .pause = pause};
+    int throttle = e->cfg.bw_throttle && !e->ops->partial_has_g2(p->partial);
     if (throttle)
         atomic_fetch_add(&e->throttle, 1);
-    sp_status st = sp_g16_prove_finish(proof, &p->partial, c->pk, &o, err);
+    sp_status st = e->ops->finish(proof, p->partial, c->sc, &o, err);
     if (throttle)
         atomic_fetch_sub(&e->throttle, 1);
-    p->have_partial = 0; /* finish released it */
+    p->partial = NULL; /* finish released it */
     if (st != SP_OK || !e->cfg.verify_proofs)
         return st;
     int valid = 0;
-    const sp_fr *pub = j->publics + (size_t)p->index * c->pk->vk.n_public;
-    st = sp_g16_verify(&valid, &c->pvk, proof, pub, c->pk->vk.n_public, err);
+    const sp_fr *pub = fr_at(e, j->publics, (size_t)p->index * c->info.n_public);
+    st = e->ops->verify(&valid, c->sc, proof, pub, err);
     if (st == SP_OK && !valid) {
         snprintf(err, SP_ERR_LEN, "the proof does not verify (a witness that does not satisfy the circuit, "
                                   "or a wrong device result)");
         st = SP_ERR_UNSATISFIED;
-        if (c->nat && e->cfg.check_witness)
+        if (c->info.native && e->cfg.check_witness)
             native_recheck(e, p, err);
     }
     return st;
@@ -537,7 +515,6 @@ static void finish_one(sp_engine *e, worker *w, part *p, int preempting)
     job *j = p->job;
     char err[SP_ERR_LEN] = "";
     sp_status st = SP_ERR_CANCELLED;
-    sp_g16_proof proof;
     double ms = 0;
     int lane = preempting ? e->n_finish + w->id : w->id;
     fin_run f = {.e = e, .w = w, .p = p};
@@ -546,7 +523,8 @@ static void finish_one(sp_engine *e, worker *w, part *p, int preempting)
     if (!atomic_load(&j->abort)) {
         double t0 = eng_ms(e);
         TL(e, "FINISH_START", j->seq, "partition=%u,fin=%d", p->index, lane);
-        st = finish_run(e, p, preempting ? NULL : &pause, &proof, err);
+        /* into its place in the job: read only once every partition is done */
+        st = finish_run(e, p, preempting ? NULL : &pause, proof_at(e, j, p->index), err);
         ms = eng_ms(e) - t0 - f.paused_ms; /* its threads are joined: f is no longer shared */
         TL(e, "FINISH_END", j->seq, "partition=%u,fin=%d,finish_ms=%.3f,verified=%d,status=%s", p->index, lane, ms,
            st == SP_OK && e->cfg.verify_proofs, sp_status_str(st));
@@ -556,7 +534,6 @@ static void finish_one(sp_engine *e, worker *w, part *p, int preempting)
     p->finish_ms = ms;
     e->finish_busy -= !preempting; /* a preempting finish runs on a busy worker */
     if (st == SP_OK && !atomic_load(&j->abort)) {
-        j->proofs[p->index] = proof;
         j->n_done++;
         e->c_proved++;
         e->c_verified += e->cfg.verify_proofs != 0;
@@ -644,8 +621,7 @@ sp_status sp_eng_sched_start(sp_engine *e, char err[SP_ERR_LEN])
         e->gpu[i] = (worker){.e = e, .id = i, .dev = &e->dev[i / per], .dev_index = i / per, .local = i % per};
     for (size_t i = 0; i < e->n_dev; i++) {
         e->dev[i].e = e;
-        e->dev[i].be->stage_hook = stage_done; /* the engine uses its backends alone */
-        e->dev[i].be->stage_ctx = &e->dev[i];
+        e->ops->backend_set_hook(e->dev[i].be, stage_done, &e->dev[i]); /* the engine uses its backends alone */
     }
     for (int i = 0; i < e->n_finish; i++)
         e->finish[i] = (worker){.e = e, .id = i};

@@ -59,7 +59,7 @@
 #include "util/rng.h"
 
 typedef struct { uint64_t l[SP_FP_LIMBS]; } sp_fp;
-typedef struct { uint64_t l[SP_FR_LIMBS]; } sp_fr;
+typedef struct sp_fr { uint64_t l[SP_FR_LIMBS]; } sp_fr; /* tagged: synth/ops.h names it */
 
 #define SP_DECLARE_PRIME_FIELD(F, N)                                               \
     void sp_##F##_add(sp_##F *r, const sp_##F *a, const sp_##F *b);                \

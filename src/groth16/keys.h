@@ -42,8 +42,9 @@ typedef struct {
     sp_g1_affine *ic;
 } sp_g16_vk;
 
-/* A proof: A and C in G1, B in G2. */
-typedef struct {
+/* A proof: A and C in G1, B in G2. (Tagged, as sp_g16_pk: synth/ops.h
+ * names them without their layout.) */
+typedef struct sp_g16_proof {
     sp_g1_affine a;
     sp_g2_affine b;
     sp_g1_affine c;
@@ -60,7 +61,7 @@ typedef enum {
     SP_G16_H_BELLPERSON = 1
 } sp_g16_h_kind;
 
-typedef struct {
+typedef struct sp_g16_pk {
     sp_g16_vk vk;          /* vk.n_public is the key's public-signal count */
     uint32_t n_vars;       /* wires including wire 0 (snarkjs nVars) */
     uint32_t domain_size;  /* n, a power of two >= 2 */

@@ -56,7 +56,7 @@ sp_g16_prove_opts sp_g16_prove_opts_default(void);
  * scalars for the deferred G2 MSM); finish or sp_g16_partial_free
  * releases it. Start does not keep pointers to a, b, c or w.
  */
-typedef struct {
+typedef struct sp_g16_partial { /* tagged: synth/ops.h names it */
     sp_g1_jac a, b1, c, h;
     sp_g2_jac b2;
     int have_b2;     /* b2 already computed */

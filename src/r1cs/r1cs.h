@@ -45,7 +45,7 @@ typedef struct {
 
 /* A circuit. Owner: the caller of sp_r1cs_read/parse/alloc, who releases
  * it with sp_r1cs_free. */
-typedef struct {
+typedef struct sp_r1cs { /* tagged: synth/ops.h names it */
     sp_r1cs_header h;
     sp_csr a, b, c; /* n_constraints rows each */
 } sp_r1cs;

@@ -19,24 +19,9 @@
 #include <stddef.h>
 #include "field/field.h"
 #include "r1cs/r1cs.h"
+#include "synth/ops.h" /* sp_synth_ctl */
 
 #define SP_SYNTH_CHUNK_ROWS 8192 /* default rows per chunk */
-
-/*
- * How the engine steers a synthesis (NULL = no steering). Rows are handed
- * out a chunk at a time, dynamically, so a slow thread does not hold up
- * the others; between two chunks every thread
- *   - yields the CPU while *throttle > 0: the engine raises it during the
- *     memory-bound CPU G2 MSM of another partition, so the two do not
- *     fight over memory bandwidth (docs/algorithms.md §5);
- *   - stops when *cancel != 0 (a cancelled or failed job).
- */
-typedef struct {
-    const atomic_int *throttle; /* NULL, or > 0: yield between chunks */
-    const atomic_int *cancel;   /* NULL, or != 0: stop at the next chunk */
-    size_t chunk_rows;          /* 0 = SP_SYNTH_CHUNK_ROWS */
-    atomic_ulong *yields;       /* NULL, or counts the yields made */
-} sp_synth_ctl;
 
 /* Returns in *log_n the smallest k with 2^k >= nC + nPub + 1, or
  * SP_ERR_UNSUPPORTED (with err) when k would exceed SP_NTT_MAX_LOG. */

@@ -488,23 +488,67 @@ static void test_invalid(sp_rng *rng)
 
 /* ---- circom modules ---- */
 
+#define EDGE_KINDS 7 /* random_element's kinds below this are edge limbs */
+
+/* The limbs of R mod p, R = 2^(32 n32): the Montgomery form of 1 (R - p,
+ * less p while not below it: R / p is small, p's top word being set). */
+static void mont_one(uint32_t *w, const uint32_t *p, unsigned n32)
+{
+    uint64_t bw = 0;
+    for (unsigned j = 0; j < n32; j++) { /* 0 - p */
+        uint64_t d = (uint64_t)0 - p[j] - bw;
+        w[j] = (uint32_t)d;
+        bw = (d >> 32) & 1;
+    }
+    for (;;) {
+        unsigned j = n32;
+        while (j-- > 0 && w[j] == p[j])
+            ;
+        if (j < n32 && w[j] < p[j])
+            return;
+        bw = 0;
+        for (j = 0; j < n32; j++) {
+            uint64_t d = (uint64_t)w[j] - p[j] - bw;
+            w[j] = (uint32_t)d;
+            bw = (d >> 32) & 1;
+        }
+    }
+}
+
 /* A random element: short (a random i32), long normal or long
- * Montgomery, its limbs below p (the top word below p's); it == 0..3
- * give edge limbs (p - 1, 0). */
-static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned n32, int it)
+ * Montgomery, its limbs below p (the top word below p's). Kinds 1 to
+ * EDGE_KINDS - 1 give edge limbs: p - 1, 0, words 1 and 2 zero (the
+ * division's short path), one 64-bit limb (the Montgomery product's one
+ * row), 1, R mod p (the Montgomery form of 1); the others are random. */
+static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned n32, int kind)
 {
     static const uint32_t types[4] = {0, 0x80000000u, 0xc0000000u, 0x40000000u};
     uint32_t w[SP_CIRCOM_MAX_N32], head[2];
     for (unsigned j = 0; j < n32; j++)
-        w[j] = it == 1 ? p[j] - (j == 0) : it == 2 ? 0 : (uint32_t)sp_rng_u64(rng);
-    if (it == 3)
-        w[1] = w[2] = 0; /* a one-word value: the division's short path */
-    if (it != 1)
+        w[j] = kind == 1 ? p[j] - (j == 0) : kind == 2 ? 0 : (uint32_t)sp_rng_u64(rng);
+    if (kind == 3)
+        w[1] = w[2] = 0;
+    for (unsigned j = 2; j < n32 && (kind == 4 || kind == 5); j++)
+        w[j] = 0;
+    if (kind == 5)
+        w[0] = 1, w[1] = 0;
+    if (kind == 6)
+        mont_one(w, p, n32);
+    else if (kind != 1)
         w[n32 - 1] %= p[n32 - 1];
     head[0] = (uint32_t)sp_rng_u64(rng);
     head[1] = types[sp_rng_u64(rng) % 4];
     memcpy(e, head, 8);
     memcpy(e + 8, w, 4 * n32);
+}
+
+/* The kind of element iteration it's operand takes: every pair of edge
+ * kinds first, then random elements, an edge one in three. */
+static int element_kind(sp_rng *rng, int it, int operand)
+{
+    if (it < EDGE_KINDS * EDGE_KINDS)
+        return operand ? it / EDGE_KINDS : it % EDGE_KINDS;
+    return sp_rng_u64(rng) % 3 ? EDGE_KINDS : (int)(sp_rng_u64(rng) % EDGE_KINDS);
 }
 
 /* Each native against the module's own code, on random elements. */
@@ -515,12 +559,12 @@ static void check_natives(sp_rng *rng, sp_circom *c, const char *dir)
     size_t out_len = (8 + 8 * n32) + 2 * (8 + 4 * n32);
     char err[SP_ERR_LEN];
     for (const char *const *name = sp_circom_native_names; *name; name++)
-        for (int it = 0; it < sp_test_iters(100); it++) {
+        for (int it = 0; it < EDGE_KINDS * EDGE_KINDS + sp_test_iters(100); it++) {
             uint8_t a[8 + 4 * SP_CIRCOM_MAX_N32], b[8 + 4 * SP_CIRCOM_MAX_N32];
             uint8_t r0[24 + 16 * SP_CIRCOM_MAX_N32], r1[24 + 16 * SP_CIRCOM_MAX_N32];
             uint64_t ret0 = 0, ret1 = 0;
-            random_element(a, rng, p, n32, it < 4 ? it : 4);
-            random_element(b, rng, p, n32, it < 8 ? it % 4 : 4);
+            random_element(a, rng, p, n32, element_kind(rng, it, 0));
+            random_element(b, rng, p, n32, element_kind(rng, it, 1));
             char err0[SP_ERR_LEN] = "";
             sp_status s0 = sp_circom_test_op(c, *name, 0, a, b, r0, &ret0, err0);
             sp_status s1 = sp_circom_test_op(c, *name, 1, a, b, r1, &ret1, err);

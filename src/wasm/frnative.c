@@ -111,25 +111,32 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
     f->top_mask = top == 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
 }
 
-/* The Montgomery product for n limbs; inlined with n a constant for the
- * common 4-limb primes (bn128, bls12381), where the unrolled loops keep t
- * in registers. */
+/* The Montgomery product for n limbs, b's limbs from `rows` on zero (their
+ * rows of the product add nothing; the reductions all run, so the result is
+ * the full product's); inlined with n and rows constants for the common
+ * 4-limb primes (bn128, bls12381), where the unrolled loops keep t in
+ * registers. */
 static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *f, uint64_t *r, const uint64_t *a,
-                                                             const uint64_t *b, unsigned n)
+                                                             const uint64_t *b, unsigned n, unsigned rows)
 {
     uint64_t t[SP_FN_MAX_LIMBS + 2] = {0};
 #pragma GCC unroll 8
     for (unsigned i = 0; i < n; i++) {
         uint64_t c = 0;
+        u128 s;
+        if (i < rows) {
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < n; j++) {
-            u128 s = (u128)a[j] * b[i] + t[j] + c;
-            t[j] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
+            for (unsigned j = 0; j < n; j++) {
+                s = (u128)a[j] * b[i] + t[j] + c;
+                t[j] = (uint64_t)s;
+                c = (uint64_t)(s >> 64);
+            }
+            s = (u128)t[n] + c;
+            t[n] = (uint64_t)s;
+            t[n + 1] = (uint64_t)(s >> 64);
+        } else {
+            t[n + 1] = 0;
         }
-        u128 s = (u128)t[n] + c;
-        t[n] = (uint64_t)s;
-        t[n + 1] = (uint64_t)(s >> 64);
         uint64_t m = t[0] * f->np;
         s = (u128)m * f->q[0] + t[0];
         c = (uint64_t)(s >> 64);
@@ -148,47 +155,33 @@ static inline __attribute__((always_inline)) void mont_mul_n(const sp_fn_field *
     limbs_cp(r, t, n);
 }
 
-/* a R^-1: the Montgomery product of a and 1 (the rounds after the first
- * add nothing, so only their reductions are left). */
-static inline __attribute__((always_inline)) void mont_redc_n(const sp_fn_field *f, uint64_t *r, const uint64_t *a,
-                                                              unsigned n)
-{
-    uint64_t t[SP_FN_MAX_LIMBS + 1] = {0};
-    limbs_cp(t, a, n);
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t m = t[0] * f->np;
-        u128 s = (u128)m * f->q[0] + t[0];
-        uint64_t c = (uint64_t)(s >> 64);
-#pragma GCC unroll 8
-        for (unsigned j = 1; j < n; j++) {
-            s = (u128)m * f->q[j] + t[j] + c;
-            t[j - 1] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-        s = (u128)t[n] + c;
-        t[n - 1] = (uint64_t)s;
-        t[n] = (uint64_t)(s >> 64);
-    }
-    if (t[n] || gte_n(t, f->q, n))
-        sub_n(t, t, f->q, n);
-    limbs_cp(r, t, n);
-}
-
-static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
-{
-    if (f->n == 4)
-        mont_redc_n(f, r, a, 4);
-    else
-        mont_redc_n(f, r, a, f->n);
-}
-
+/* Circom's values are mostly bits and small integers: for 4 limbs, an
+ * operand of one limb takes one row of the product, and a zero operand
+ * none (the product is 0: with t = 0 every reduction adds 0). */
 void sp_fn_mont_mul(const sp_fn_field *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
-    if (f->n == 4)
-        mont_mul_n(f, r, a, b, 4);
+    if (f->n != 4) {
+        mont_mul_n(f, r, a, b, f->n, f->n);
+        return;
+    }
+    uint64_t ah = a[1] | a[2] | a[3], bh = b[1] | b[2] | b[3];
+    if (ah && bh) {
+        mont_mul_n(f, r, a, b, 4, 4);
+        return;
+    }
+    const uint64_t *big = bh ? b : a; /* the other one when both have one limb */
+    uint64_t small = bh ? a[0] : b[0];
+    if (!small || !(big[0] | ah | bh))
+        memset(r, 0, 32);
     else
-        mont_mul_n(f, r, a, b, f->n);
+        mont_mul_n(f, r, big, &small, 4, 1);
+}
+
+/* a R^-1: the Montgomery product of a and 1. */
+static void mont_redc(const sp_fn_field *f, uint64_t *r, const uint64_t *a)
+{
+    static const uint64_t one[SP_FN_MAX_LIMBS] = {1};
+    sp_fn_mont_mul(f, r, a, one);
 }
 
 static void mul_full(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned n)

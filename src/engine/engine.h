@@ -6,9 +6,8 @@
  *
  * The engine is curve-neutral, compiled once for both curves: an engine
  * proves on the curve whose table of operations it is created with
- * (synth/ops.h; a caller passes its own build's table), and
- * names that curve's types (keys, witnesses, proofs) without knowing
- * their layout.
+ * (synth/ops.h; a caller passes its own build's table), and names that
+ * curve's types (keys, witnesses, proofs) without knowing their layout.
  *
  * A job is one or more partitions (witnesses of one registered circuit);
  * each partition becomes one proof, and the job's proofs come back in
@@ -139,9 +138,8 @@ void sp_engine_destroy(sp_engine *e);
  * Registers a circuit under id (at most 63 bytes of [A-Za-z0-9._:-]).
  * On input: pk a proving key of the engine's curve; cs its constraint
  *   system, or NULL when the key carries the QAP matrices (pk->has_qap).
- *   Both are borrowed: they
- *   must stay valid and unchanged until sp_engine_unregister or
- *   sp_engine_destroy.
+ *   Both are borrowed: they must stay valid and unchanged until
+ *   sp_engine_unregister or sp_engine_destroy.
  * Work done once: the verifying key is prepared, an NTT domain built, and
  *   the key attached to every backend (a GPU backend makes it resident).
  *   A device that refuses the key (a KEY_ATTACH line with its status) is

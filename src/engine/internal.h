@@ -7,8 +7,8 @@
  * marked otherwise: queues, job and partition states, the budget, the
  * pool, counters. It is never held across long work (synthesis, device
  * calls, finishing, verification, free()). Each device has a token,
- * `owner` (under mu, waited for on cv_dev), held around
- * the device call (ops->prove_device; and key attach/detach) but not locked across it:
+ * `owner` (under mu, waited for on cv_dev), held around the device call
+ * (ops->prove_device; and key attach/detach) but not locked across it:
  * so a call on a pausable backend can hand it to a call of higher
  * priority at a pause point and wait there (device, below).
  * The freer's and the timeline's locks are leaves (nothing is taken while

@@ -79,6 +79,23 @@ static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigne
     return bw;
 }
 
+/* a == b on n limbs at any alignment; unrolled for the 4-limb primes,
+ * where a library call would cost more than the compare. */
+static inline int limbs_eq(const uint8_t *a, const uint8_t *b, unsigned n)
+{
+    uint64_t d = 0;
+    if (n == 4) {
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t u, v;
+            memcpy(&u, a + 8 * i, 8);
+            memcpy(&v, b + 8 * i, 8);
+            d |= u ^ v;
+        }
+        return !d;
+    }
+    return !memcmp(a, b, 8u * n);
+}
+
 static int gte_n(const uint64_t *a, const uint64_t *b, unsigned n)
 {
     for (unsigned i = n; i-- > 0;)
@@ -702,7 +719,7 @@ static int n_eq_r(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
     }
     if ((x[7] & 0x40) != (y[7] & 0x40) && to_normal(in, f, (uint32_t)((x[7] & 0x40) ? a[0] : a[1])))
         return 1;
-    *ret = !memcmp(x + 8, y + 8, 8u * f->n);
+    *ret = (uint64_t)limbs_eq(x + 8, y + 8, f->n);
     return 0;
 }
 
@@ -748,8 +765,9 @@ static int n_to_int(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
         return 0;
     }
     uint64_t x[SP_FN_MAX_LIMBS];
-    if (to_normal(in, f, (uint32_t)a[0]) || !load(in, x, (uint32_t)a[0] + 8ull, f->n))
+    if (to_normal(in, f, (uint32_t)a[0])) /* which checked the whole element's bounds */
         return 1;
+    limbs_cp(x, e + 8, f->n);
     if (gte_n(f->half, x, f->n)) {
         *ret = (uint32_t)x[0];
     } else {

@@ -522,35 +522,51 @@ static void el_to_mont(const sp_fn_field *f, uint8_t *e)
         set_type(e, 0x40000000u);
 }
 
-/* Limb operations of the element natives: r = op(a, b) on limbs. */
-static inline __attribute__((always_inline)) void limb_add_n(const sp_fn_field *f, uint8_t *r, const uint8_t *a,
-                                                             const uint8_t *b, unsigned n)
+/* Limb operations of the element natives: r = op(a, b) on limbs, read
+ * and written a limb at a time (a 32-byte copy of limbs just stored a limb
+ * at a time stalls on store forwarding); inlined with n a constant for the
+ * 4-limb primes, the loops unrolled. */
+static inline __attribute__((always_inline)) void limb_add_sub_n(const sp_fn_field *f, uint8_t *r, const uint8_t *a,
+                                                                 const uint8_t *b, int sub, unsigned n)
 {
-    uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
-    limbs_cp(x, a, n);
-    limbs_cp(y, b, n);
-    if (add_n(z, x, y, n) || gte_n(z, f->q, n))
-        sub_n(z, z, f->q, n);
-    limbs_cp(r, z, n);
+    uint64_t z[SP_FN_MAX_LIMBS] = {0}, c = 0;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t x, y;
+        memcpy(&x, a + 8 * i, 8);
+        memcpy(&y, b + 8 * i, 8);
+        u128 t = sub ? (u128)x - y - c : (u128)x + y + c;
+        z[i] = (uint64_t)t;
+        c = (uint64_t)(t >> 64) & 1;
+    }
+    if (sub ? c : c || gte_n(z, f->q, n)) { /* add q on a borrow, subtract it as the module does */
+        uint64_t k = 0;
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < n; i++) {
+            u128 t = sub ? (u128)z[i] + f->q[i] + k : (u128)z[i] - f->q[i] - k;
+            z[i] = (uint64_t)t;
+            k = (uint64_t)(t >> 64) & 1;
+        }
+    }
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < n; i++)
+        memcpy(r + 8 * i, &z[i], 8);
 }
 
-/* Sums of the 4-limb primes with n a constant, the loops unrolled. */
 static void limb_add(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
 {
     if (f->n == 4)
-        limb_add_n(f, r, a, b, 4);
+        limb_add_sub_n(f, r, a, b, 0, 4);
     else
-        limb_add_n(f, r, a, b, f->n);
+        limb_add_sub_n(f, r, a, b, 0, f->n);
 }
 
 static void limb_sub(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)
 {
-    uint64_t x[SP_FN_MAX_LIMBS], y[SP_FN_MAX_LIMBS], z[SP_FN_MAX_LIMBS];
-    limbs_cp(x, a, f->n);
-    limbs_cp(y, b, f->n);
-    if (sub_n(z, x, y, f->n))
-        add_n(z, z, f->q, f->n);
-    limbs_cp(r, z, f->n);
+    if (f->n == 4)
+        limb_add_sub_n(f, r, a, b, 1, 4);
+    else
+        limb_add_sub_n(f, r, a, b, 1, f->n);
 }
 
 static void limb_mul(const sp_fn_field *f, uint8_t *r, const uint8_t *a, const uint8_t *b)

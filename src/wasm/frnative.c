@@ -363,19 +363,25 @@ static int n_int_eq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
     return 0;
 }
 
+/* The conversion of to_normal, out of line: most elements it is asked
+ * about are normal already. */
+static void el_from_mont(const sp_fn_field *f, uint8_t *e)
+{
+    uint64_t x[SP_FN_MAX_LIMBS];
+    memcpy(e + 4, "\0\0\0\x80", 4);
+    limbs_cp(x, e + 8, f->n);
+    mont_redc(f, x, x);
+    limbs_cp(e + 8, x, f->n);
+}
+
 /* Fr_toNormal(p): a long Montgomery element becomes long normal. */
-static int to_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
+static inline int to_normal(sp_wasm_inst *in, const sp_fn_field *f, uint32_t p)
 {
     uint8_t *e = at(in, p, 8 + 8u * f->n);
     if (!e)
         return 1;
-    if ((e[7] & 0x40) && (e[7] & 0x80)) {
-        uint64_t x[SP_FN_MAX_LIMBS];
-        memcpy(e + 4, "\0\0\0\x80", 4);
-        limbs_cp(x, e + 8, f->n);
-        mont_redc(f, x, x);
-        limbs_cp(e + 8, x, f->n);
-    }
+    if ((e[7] & 0x40) && (e[7] & 0x80))
+        el_from_mont(f, e);
     return 0;
 }
 

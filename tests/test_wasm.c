@@ -488,7 +488,7 @@ static void test_invalid(sp_rng *rng)
 
 /* ---- circom modules ---- */
 
-#define EDGE_KINDS 7 /* random_element's kinds below this are edge limbs */
+#define EDGE_KINDS 9 /* random_element's kinds below this are edge limbs */
 
 /* The limbs of R mod p, R = 2^(32 n32): the Montgomery form of 1 (R - p,
  * less p while not below it: R / p is small, p's top word being set). */
@@ -515,11 +515,32 @@ static void mont_one(uint32_t *w, const uint32_t *p, unsigned n32)
     }
 }
 
+/* w = w + x mod p on n32 words (w, x < p). */
+static void add_mod_words(uint32_t *w, const uint32_t *x, const uint32_t *p, unsigned n32)
+{
+    uint32_t d[SP_CIRCOM_MAX_N32];
+    uint64_t c = 0, bw = 0;
+    for (unsigned j = 0; j < n32; j++) {
+        c += (uint64_t)w[j] + x[j];
+        w[j] = (uint32_t)c;
+        c >>= 32;
+    }
+    for (unsigned j = 0; j < n32; j++) {
+        uint64_t t = (uint64_t)w[j] - p[j] - bw;
+        d[j] = (uint32_t)t;
+        bw = (t >> 32) & 1;
+    }
+    if (c || !bw)
+        memcpy(w, d, 4 * n32);
+}
+
 /* A random element: short (a random i32), long normal or long
  * Montgomery, its limbs below p (the top word below p's). Kinds 1 to
  * EDGE_KINDS - 1 give edge limbs: p - 1, 0, words 1 and 2 zero (the
  * division's short path), one 64-bit limb (the Montgomery product's one
- * row), 1, R mod p (the Montgomery form of 1); the others are random. */
+ * row), 1, R mod p (the Montgomery form of 1), an integer below 256 and
+ * the Montgomery form of one (the natives' table of them); the others are
+ * random. */
 static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned n32, int kind)
 {
     static const uint32_t types[4] = {0, 0x80000000u, 0xc0000000u, 0x40000000u};
@@ -532,9 +553,21 @@ static void random_element(uint8_t *e, sp_rng *rng, const uint32_t *p, unsigned 
         w[j] = 0;
     if (kind == 5)
         w[0] = 1, w[1] = 0;
+    if (kind == 7 || kind == 8) {
+        memset(w, 0, 4 * n32);
+        w[0] = (uint32_t)(sp_rng_u64(rng) % 256);
+    }
+    if (kind == 8) { /* v R = R + ... + R mod p */
+        uint32_t one[SP_CIRCOM_MAX_N32];
+        unsigned v = w[0];
+        mont_one(one, p, n32);
+        memset(w, 0, 4 * n32);
+        for (unsigned k = 0; k < v; k++)
+            add_mod_words(w, one, p, n32);
+    }
     if (kind == 6)
         mont_one(w, p, n32);
-    else if (kind != 1)
+    else if (kind != 1 && kind != 8)
         w[n32 - 1] %= p[n32 - 1];
     head[0] = (uint32_t)sp_rng_u64(rng);
     head[1] = types[sp_rng_u64(rng) % 4];
@@ -551,29 +584,61 @@ static int element_kind(sp_rng *rng, int it, int operand)
     return sp_rng_u64(rng) % 3 ? EDGE_KINDS : (int)(sp_rng_u64(rng) % EDGE_KINDS);
 }
 
+/* One native against the module's own code on elements a and b. */
+static void check_op(sp_circom *c, const char *name, const uint8_t *a, const uint8_t *b, const char *dir, int it)
+{
+    size_t out_len = (8 + 8 * sp_circom_n32(c)) + 2 * (8 + 4 * sp_circom_n32(c));
+    uint8_t r0[24 + 16 * SP_CIRCOM_MAX_N32], r1[24 + 16 * SP_CIRCOM_MAX_N32];
+    uint64_t ret0 = 0, ret1 = 0;
+    char err0[SP_ERR_LEN] = "", err[SP_ERR_LEN] = "";
+    sp_status s0 = sp_circom_test_op(c, name, 0, a, b, r0, &ret0, err0);
+    sp_status s1 = sp_circom_test_op(c, name, 1, a, b, r1, &ret1, err);
+    /* a division by zero traps both ways (the native leaves it to the module) */
+    int same = s0 == SP_OK ? s1 == SP_OK && ret0 == ret1 && !memcmp(r0, r1, out_len)
+                           : s1 == s0 && !strcmp(err, err0) && strstr(name, "div");
+    CHECKF(same, "%s: native %s differs from the module's (iteration %d: %s / %s)", dir, name, it,
+           s0 == SP_OK ? "ok" : err0, s1 == SP_OK ? "ok" : err);
+}
+
+/* Every integer v below 256 short, long normal and long Montgomery (the
+ * natives convert those by table) through the conversions. */
+static void check_small(sp_circom *c, const char *dir)
+{
+    static const char *const names[] = {"Fr_toMontgomery", "Fr_toNormal", "Fr_toInt", "Fr_add", "Fr_mul"};
+    unsigned n32 = sp_circom_n32(c);
+    const uint32_t *p = sp_circom_prime(c);
+    uint32_t one[SP_CIRCOM_MAX_N32], vr[SP_CIRCOM_MAX_N32] = {0};
+    mont_one(one, p, n32);
+    for (uint32_t v = 0; v < 256; v++, add_mod_words(vr, one, p, n32)) {
+        uint8_t el[3][8 + 4 * SP_CIRCOM_MAX_N32] = {{0}};
+        static const uint32_t types[3] = {0, 0x80000000u, 0xc0000000u};
+        for (int k = 0; k < 3; k++) {
+            memcpy(el[k], &v, 4);
+            memcpy(el[k] + 4, &types[k], 4);
+            if (k == 2)
+                memcpy(el[k] + 8, vr, 4 * n32);
+            else
+                memcpy(el[k] + 8, &v, 4);
+        }
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            for (int k = 0; k < 9; k++)
+                check_op(c, names[i], el[k / 3], el[k % 3], dir, (int)v);
+    }
+}
+
 /* Each native against the module's own code, on random elements. */
 static void check_natives(sp_rng *rng, sp_circom *c, const char *dir)
 {
     unsigned n32 = sp_circom_n32(c);
     const uint32_t *p = sp_circom_prime(c);
-    size_t out_len = (8 + 8 * n32) + 2 * (8 + 4 * n32);
-    char err[SP_ERR_LEN];
     for (const char *const *name = sp_circom_native_names; *name; name++)
         for (int it = 0; it < EDGE_KINDS * EDGE_KINDS + sp_test_iters(100); it++) {
             uint8_t a[8 + 4 * SP_CIRCOM_MAX_N32], b[8 + 4 * SP_CIRCOM_MAX_N32];
-            uint8_t r0[24 + 16 * SP_CIRCOM_MAX_N32], r1[24 + 16 * SP_CIRCOM_MAX_N32];
-            uint64_t ret0 = 0, ret1 = 0;
             random_element(a, rng, p, n32, element_kind(rng, it, 0));
             random_element(b, rng, p, n32, element_kind(rng, it, 1));
-            char err0[SP_ERR_LEN] = "";
-            sp_status s0 = sp_circom_test_op(c, *name, 0, a, b, r0, &ret0, err0);
-            sp_status s1 = sp_circom_test_op(c, *name, 1, a, b, r1, &ret1, err);
-            /* a division by zero traps both ways (the native leaves it to the module) */
-            int same = s0 == SP_OK ? s1 == SP_OK && ret0 == ret1 && !memcmp(r0, r1, out_len)
-                                   : s1 == s0 && !strcmp(err, err0) && strstr(*name, "div");
-            CHECKF(same, "%s: native %s differs from the module's (iteration %d: %s / %s)", dir, *name, it,
-                   s0 == SP_OK ? "ok" : err0, s1 == SP_OK ? "ok" : err);
+            check_op(c, *name, a, b, dir, it);
         }
+    check_small(c, dir);
 }
 
 static void test_circom(sp_rng *rng, const char *dir)

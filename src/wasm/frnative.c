@@ -104,6 +104,35 @@ static int gte_n(const uint64_t *a, const uint64_t *b, unsigned n)
     return 1;
 }
 
+static unsigned small_hash(uint64_t limb)
+{
+    return (unsigned)((limb * 0x9e3779b97f4a7c15u) >> 54) % SP_FN_SMALL_SLOTS;
+}
+
+/* x < SP_FN_SMALL (its value in *v): those take the table's way. */
+static inline int is_small(const sp_fn_field *f, const uint64_t *x, uint64_t *v)
+{
+    uint64_t hi = 0;
+    for (unsigned i = 1; i < f->n; i++)
+        hi |= x[i];
+    *v = x[0];
+    return !hi && x[0] < SP_FN_SMALL;
+}
+
+/* x is the Montgomery form of some v < SP_FN_SMALL (v in *v). */
+static inline int small_of_mont(const sp_fn_field *f, const uint64_t *x, uint64_t *v)
+{
+    for (unsigned h = small_hash(x[0]);; h = (h + 1) % SP_FN_SMALL_SLOTS) {
+        unsigned k = f->small_at[h];
+        if (!k)
+            return 0;
+        if (!memcmp(f->small[k - 1], x, 8u * f->n)) {
+            *v = k - 1;
+            return 1;
+        }
+    }
+}
+
 void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
 {
     memset(f, 0, sizeof *f);
@@ -126,6 +155,14 @@ void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32)
     sp_fn_mont_mul(f, f->r3, f->r2, f->r2);
     unsigned top = 64 - (unsigned)__builtin_clzll(f->q[f->n - 1]);
     f->top_mask = top == 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
+    for (unsigned v = 0; v < SP_FN_SMALL; v++) {
+        uint64_t x[SP_FN_MAX_LIMBS] = {v};
+        sp_fn_mont_mul(f, f->small[v], x, f->r2);
+        unsigned h = small_hash(f->small[v][0]);
+        while (f->small_at[h])
+            h = (h + 1) % SP_FN_SMALL_SLOTS;
+        f->small_at[h] = (uint16_t)(v + 1);
+    }
 }
 
 /* The Montgomery product for n limbs, b's limbs from `rows` on zero (their
@@ -367,10 +404,15 @@ static int n_int_eq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
  * about are normal already. */
 static void el_from_mont(const sp_fn_field *f, uint8_t *e)
 {
-    uint64_t x[SP_FN_MAX_LIMBS];
+    uint64_t x[SP_FN_MAX_LIMBS], v;
     memcpy(e + 4, "\0\0\0\x80", 4);
     limbs_cp(x, e + 8, f->n);
-    mont_redc(f, x, x);
+    if (small_of_mont(f, x, &v)) { /* x = v R mod q exactly, so its reduction is v */
+        memset(x, 0, sizeof x);
+        x[0] = v;
+    } else {
+        mont_redc(f, x, x);
+    }
     limbs_cp(e + 8, x, f->n);
 }
 
@@ -521,8 +563,12 @@ static void el_to_mont(const sp_fn_field *f, uint8_t *e)
     } else {
         s2l(f, e + 8, short_of(e));
     }
+    uint64_t v;
     limbs_cp(x, e + 8, f->n);
-    sp_fn_mont_mul(f, x, x, f->r2);
+    if (is_small(f, x, &v))
+        limbs_cp(x, f->small[v], f->n);
+    else
+        sp_fn_mont_mul(f, x, x, f->r2);
     limbs_cp(e + 8, x, f->n);
     if (!(e[7] & 0x80))
         set_type(e, 0x40000000u);

@@ -8,6 +8,8 @@
 #include "wasm/wasm.h"
 
 #define SP_FN_MAX_LIMBS 8 /* 64-bit limbs: primes of up to 512 bits */
+#define SP_FN_SMALL 256      /* small integers converted by table (circom's bits and counters) */
+#define SP_FN_SMALL_SLOTS 1024
 
 /* A circuit's prime and its Montgomery constants. */
 typedef struct {
@@ -18,6 +20,10 @@ typedef struct {
     uint64_t half[SP_FN_MAX_LIMBS]; /* (q - 1) / 2: above it, a value is negative */
     uint64_t r3[SP_FN_MAX_LIMBS];   /* R^3 mod q: normal times normal to Montgomery */
     uint64_t top_mask;              /* the top limb's bits below q's bit length */
+    /* The Montgomery forms v R mod q of the integers v < SP_FN_SMALL, and
+     * a hash of them by first limb (v + 1 at the slot, 0 empty) */
+    uint64_t small[SP_FN_SMALL][SP_FN_MAX_LIMBS];
+    uint16_t small_at[SP_FN_SMALL_SLOTS];
 } sp_fn_field;
 
 /* On input: prime[0..n32), least significant word first, odd, n32 even

@@ -865,35 +865,18 @@ static int compare(sp_wasm_inst *in, void *ctx, const uint64_t *a, const char re
     return 0;
 }
 
-static int n_eq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\1\0\0");
-}
-
-static int n_neq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\0\1\1");
-}
-
-static int n_lt(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\0\0\1");
-}
-
-static int n_leq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\1\0\1");
-}
-
-static int n_gt(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\0\1\0");
-}
-
-static int n_geq(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret)
-{
-    return compare(in, ctx, a, "\1\1\0");
-}
+#define COMPARISON(name, res)                                                      \
+    static int name(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *ret) \
+    {                                                                              \
+        return compare(in, ctx, a, res);                                           \
+    }
+COMPARISON(n_eq, "\1\0\0")
+COMPARISON(n_neq, "\0\1\1")
+COMPARISON(n_lt, "\0\0\1")
+COMPARISON(n_leq, "\1\0\1")
+COMPARISON(n_gt, "\0\1\0")
+COMPARISON(n_geq, "\1\1\0")
+#undef COMPARISON
 
 /* The element at p made long (Fr_rawCopyS2L when short) and normal, in
  * place, as the bitwise operations do first. Returns 1 on a trap. */
@@ -996,40 +979,23 @@ static int n_raw_shr(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *r
 }
 
 const sp_wasm_native sp_fn_natives[] = {
-    {"Fr_eq", "iii:", n_eq},
-    {"Fr_neq", "iii:", n_neq},
-    {"Fr_lt", "iii:", n_lt},
-    {"Fr_leq", "iii:", n_leq},
-    {"Fr_gt", "iii:", n_gt},
-    {"Fr_geq", "iii:", n_geq},
-    {"Fr_band", "iii:", n_band},
-    {"Fr_rawshrl", "iii:", n_raw_shrl},
-    {"Fr_rawshr", "iii:", n_raw_shr},
-    {"Fr_toInt", "i:i", n_to_int},
-    {"Fr_gtR", "ii:i", n_gt_r},
-    {"Fr_add", "iii:", n_fr_add},
-    {"Fr_sub", "iii:", n_fr_sub},
-    {"Fr_mul", "iii:", n_fr_mul},
-    {"Fr_toMontgomery", "i:", n_fr_to_mont},
-    {"Fr_isTrue", "i:i", n_is_true},
-    {"Fr_eqR", "ii:i", n_eq_r},
-    {"Fr_copy", "ii:", n_copy},
-    {"Fr_int_gt", "ii:i", n_int_gt},
-    {"Fr_int_eq", "ii:i", n_int_eq},
-    {"Fr_toNormal", "i:", n_to_normal},
-    {"Fr_isNegative", "i:i", n_is_negative},
-    {"Fr_getLsb32", "i:i", n_get_lsb32},
-    {"Fr_int_div", "iiii:", n_int_div},
-    {"Fr_int_add", "iii:i", n_int_add},
-    {"Fr_int_sub", "iii:i", n_int_sub},
-    {"Fr_int_gte", "ii:i", n_int_gte},
-    {"Fr_int_mul", "iii:", n_int_mul},
-    {"Fr_int_square", "ii:", n_int_square},
-    {"Fr_F1m_add", "iii:", n_add},
-    {"Fr_F1m_sub", "iii:", n_sub},
-    {"Fr_F1m_mul", "iii:", n_mul},
-    {"Fr_F1m_square", "ii:", n_square},
-    {"Fr_F1m_toMontgomery", "ii:", n_to_mont},
+    {"Fr_eq", "iii:", n_eq}, {"Fr_neq", "iii:", n_neq},
+    {"Fr_lt", "iii:", n_lt}, {"Fr_leq", "iii:", n_leq},
+    {"Fr_gt", "iii:", n_gt}, {"Fr_geq", "iii:", n_geq},
+    {"Fr_band", "iii:", n_band}, {"Fr_rawshrl", "iii:", n_raw_shrl},
+    {"Fr_rawshr", "iii:", n_raw_shr}, {"Fr_toInt", "i:i", n_to_int},
+    {"Fr_gtR", "ii:i", n_gt_r}, {"Fr_add", "iii:", n_fr_add},
+    {"Fr_sub", "iii:", n_fr_sub}, {"Fr_mul", "iii:", n_fr_mul},
+    {"Fr_toMontgomery", "i:", n_fr_to_mont}, {"Fr_isTrue", "i:i", n_is_true},
+    {"Fr_eqR", "ii:i", n_eq_r}, {"Fr_copy", "ii:", n_copy},
+    {"Fr_int_gt", "ii:i", n_int_gt}, {"Fr_int_eq", "ii:i", n_int_eq},
+    {"Fr_toNormal", "i:", n_to_normal}, {"Fr_isNegative", "i:i", n_is_negative},
+    {"Fr_getLsb32", "i:i", n_get_lsb32}, {"Fr_int_div", "iiii:", n_int_div},
+    {"Fr_int_add", "iii:i", n_int_add}, {"Fr_int_sub", "iii:i", n_int_sub},
+    {"Fr_int_gte", "ii:i", n_int_gte}, {"Fr_int_mul", "iii:", n_int_mul},
+    {"Fr_int_square", "ii:", n_int_square}, {"Fr_F1m_add", "iii:", n_add},
+    {"Fr_F1m_sub", "iii:", n_sub}, {"Fr_F1m_mul", "iii:", n_mul},
+    {"Fr_F1m_square", "ii:", n_square}, {"Fr_F1m_toMontgomery", "ii:", n_to_mont},
     {"Fr_F1m_fromMontgomery", "ii:", n_from_mont},
 };
 const size_t sp_fn_n_natives = sizeof sp_fn_natives / sizeof sp_fn_natives[0];

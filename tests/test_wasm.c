@@ -600,29 +600,46 @@ static void check_op(sp_circom *c, const char *name, const uint8_t *a, const uin
            s0 == SP_OK ? "ok" : err0, s1 == SP_OK ? "ok" : err);
 }
 
+/* The short, long normal and long Montgomery forms of v < 256 (vr its
+ * Montgomery form's limbs) into el[0..2]. */
+static void small_forms(uint8_t el[3][8 + 4 * SP_CIRCOM_MAX_N32], uint32_t v, const uint32_t *vr, unsigned n32)
+{
+    static const uint32_t types[3] = {0, 0x80000000u, 0xc0000000u};
+    for (int k = 0; k < 3; k++) {
+        memset(el[k], 0, 8 + 4 * SP_CIRCOM_MAX_N32);
+        memcpy(el[k], &v, 4);
+        memcpy(el[k] + 4, &types[k], 4);
+        if (k == 2)
+            memcpy(el[k] + 8, vr, 4 * n32);
+        else
+            memcpy(el[k] + 8, &v, 4);
+    }
+}
+
 /* Every integer v below 256 short, long normal and long Montgomery (the
- * natives convert those by table) through the conversions. */
+ * natives convert those by table, and compare long normal ones directly)
+ * through the conversions and comparisons, beside v itself (even v) or
+ * 255 - v (odd v) in each form. */
 static void check_small(sp_circom *c, const char *dir)
 {
-    static const char *const names[] = {"Fr_toMontgomery", "Fr_toNormal", "Fr_toInt", "Fr_add", "Fr_mul"};
+    static const char *const names[] = {"Fr_toMontgomery", "Fr_toNormal", "Fr_toInt", "Fr_add",
+                                        "Fr_mul",          "Fr_eq",       "Fr_lt",    "Fr_geq"};
     unsigned n32 = sp_circom_n32(c);
     const uint32_t *p = sp_circom_prime(c);
-    uint32_t one[SP_CIRCOM_MAX_N32], vr[SP_CIRCOM_MAX_N32] = {0};
+    uint32_t one[SP_CIRCOM_MAX_N32], vr[256][SP_CIRCOM_MAX_N32] = {{0}};
     mont_one(one, p, n32);
-    for (uint32_t v = 0; v < 256; v++, add_mod_words(vr, one, p, n32)) {
-        uint8_t el[3][8 + 4 * SP_CIRCOM_MAX_N32] = {{0}};
-        static const uint32_t types[3] = {0, 0x80000000u, 0xc0000000u};
-        for (int k = 0; k < 3; k++) {
-            memcpy(el[k], &v, 4);
-            memcpy(el[k] + 4, &types[k], 4);
-            if (k == 2)
-                memcpy(el[k] + 8, vr, 4 * n32);
-            else
-                memcpy(el[k] + 8, &v, 4);
-        }
+    for (unsigned v = 1; v < 256; v++) {
+        memcpy(vr[v], vr[v - 1], sizeof vr[v]);
+        add_mod_words(vr[v], one, p, n32);
+    }
+    for (uint32_t v = 0; v < 256; v++) {
+        uint32_t w = v % 2 ? 255 - v : v;
+        uint8_t ev[3][8 + 4 * SP_CIRCOM_MAX_N32], ew[3][8 + 4 * SP_CIRCOM_MAX_N32];
+        small_forms(ev, v, vr[v], n32);
+        small_forms(ew, w, vr[w], n32);
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
             for (int k = 0; k < 9; k++)
-                check_op(c, names[i], el[k / 3], el[k % 3], dir, (int)v);
+                check_op(c, names[i], ev[k / 3], ew[k % 3], dir, (int)v);
     }
 }
 

@@ -845,18 +845,36 @@ static int n_to_int(sp_wasm_inst *in, void *ctx, const uint64_t *a, uint64_t *re
     return 0;
 }
 
+/* The element at p is long normal with a value below 2^63 (in *u), so
+ * below (q - 1) / 2: the comparisons need neither conversion nor sign. */
+static inline int long_normal_int(sp_wasm_inst *in, const sp_fn_field *f, uint64_t p, uint64_t *u)
+{
+    uint8_t *e = at(in, p, 8 + 8u * f->n);
+    uint64_t x[SP_FN_MAX_LIMBS], hi = 0;
+    if (!e || (e[7] & 0xc0) != 0x80)
+        return 0;
+    limbs_cp(x, e + 8, f->n);
+    for (unsigned i = 1; i < f->n; i++)
+        hi |= x[i];
+    *u = x[0];
+    return !hi && !(x[0] >> 63);
+}
+
 /* Fr_eq, Fr_neq, Fr_lt, Fr_leq, Fr_gt, Fr_geq(R, A, B): Fr_eqR(A, B),
  * then Fr_gtR(A, B) when they differ and the answer depends on it (both
  * convert their operands in place, as the module's do), and R the short
  * 0 or 1 as one 64-bit store. res: R when equal, greater, less. */
 static int compare(sp_wasm_inst *in, void *ctx, const uint64_t *a, const char res[3])
 {
-    uint64_t eq = 0, gt = 0, v;
-    int rc = n_eq_r(in, ctx, a + 1, &eq);
-    if (rc)
+    uint64_t eq = 0, gt = 0, v, u, w;
+    int rc;
+    if (long_normal_int(in, FIELD, a[1], &u) && long_normal_int(in, FIELD, a[2], &w)) {
+        eq = u == w; /* as Fr_eqR and Fr_gtR find, converting nothing */
+        gt = u > w;
+    } else if ((rc = n_eq_r(in, ctx, a + 1, &eq)) ||
+               (!eq && res[1] != res[2] && (rc = n_gt_r(in, ctx, a + 1, &gt)))) {
         return rc;
-    if (!eq && res[1] != res[2] && (rc = n_gt_r(in, ctx, a + 1, &gt)))
-        return rc;
+    }
     v = (uint64_t)(eq ? res[0] : gt ? res[1] : res[2]);
     uint8_t *r = at(in, a[0], 8);
     if (!r)

@@ -184,6 +184,22 @@ static void check_vector(const char *dir)
     CHECKF(strstr(err, "constraint") != NULL, "%s: unhelpful message '%s'", dir, err);
     /* Wrong witness length. */
     CHECK(sp_synth_prove(&p[3], NULL, &pk, NULL, w, wn - 1, 0, &o, err) == SP_ERR_INVALID_ARG);
+    /* A circuit that does not fit the key: wires, then rows beyond the
+     * domain; a key without its QAP and no circuit. */
+    cs.h.n_wires++;
+    CHECKF(sp_synth_prove(&p[3], NULL, &pk, &cs, w, wn, 0, &o, err) == SP_ERR_INVALID_ARG &&
+           strstr(err, "does not match the key"), "%s: a circuit with one wire too many: '%s'", dir, err);
+    cs.h.n_wires--;
+    uint32_t constraints = cs.h.n_constraints;
+    cs.h.n_constraints = pk.domain_size - sp_r1cs_n_public(&cs.h);
+    CHECKF(sp_synth_prove(&p[3], NULL, &pk, &cs, w, wn, 0, &o, err) == SP_ERR_INVALID_ARG &&
+           strstr(err, "rows") && strstr(err, "domain"), "%s: rows beyond the domain: '%s'", dir, err);
+    cs.h.n_constraints = constraints;
+    pk.has_qap = 0;
+    CHECKF(sp_synth_prove(&p[3], NULL, &pk, NULL, w, wn, 0, &o, err) == SP_ERR_INVALID_ARG &&
+           strstr(err, "QAP"), "%s: no QAP and no circuit: '%s'", dir, err);
+    pk.has_qap = 1;
+    CHECKF(sp_synth_prove(&p[3], NULL, &pk, &cs, w, wn, 0, &o, err) == SP_OK, "%s: after the checks: %s", dir, err);
 
     sp_json_free(pd);
     sp_json_free(ud);

@@ -23,41 +23,6 @@ struct sp_synth_circ {
     sp_ntt_domain *domain;
 };
 
-/* cs (or nat) against pk: wires, public signals, rows within the domain. */
-static sp_status check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_native_circuit *nat,
-                               char err[SP_ERR_LEN])
-{
-    if (nat) {
-        uint64_t rows = nat->n_rows + nat->n_public + 1;
-        if (!nat->witness || !nat->input_size) {
-            snprintf(err, SP_ERR_LEN, "a native circuit needs its witness function and input size");
-            return SP_ERR_INVALID_ARG;
-        }
-        if (nat->n_vars != pk->n_vars || nat->n_public != pk->vk.n_public || rows > pk->domain_size) {
-            snprintf(err, SP_ERR_LEN, "native circuit '%s' (%llu wires, %llu public, %llu rows) does not match the "
-                     "key (%u wires, %u public, domain %u)", nat->name, (unsigned long long)nat->n_vars,
-                     (unsigned long long)nat->n_public, (unsigned long long)rows, pk->n_vars, pk->vk.n_public,
-                     pk->domain_size);
-            return SP_ERR_INVALID_ARG;
-        }
-        return SP_OK;
-    }
-    if (!cs) {
-        if (pk->has_qap)
-            return SP_OK;
-        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
-        return SP_ERR_INVALID_ARG;
-    }
-    uint64_t rows = (uint64_t)cs->h.n_constraints + sp_r1cs_n_public(&cs->h) + 1;
-    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public || rows > pk->domain_size) {
-        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public, %llu rows) does not match the key (%u wires, %u "
-                 "public, domain %u)", cs->h.n_wires, sp_r1cs_n_public(&cs->h), (unsigned long long)rows,
-                 pk->n_vars, pk->vk.n_public, pk->domain_size);
-        return SP_ERR_INVALID_ARG;
-    }
-    return SP_OK;
-}
-
 /* One partition's bytes (sp_synth_circ_info): a, b, c, plus the prover's
  * witness and H scalars, the split MSM's index list, the bucket scratch
  * of the G1 MSMs (bt threads) and of the G2 MSM (ft threads), both
@@ -98,7 +63,7 @@ static sp_status circ_open(sp_synth_circ **out, sp_synth_circ_info *info, const 
                            char err[SP_ERR_LEN])
 {
     *out = NULL;
-    sp_status st = check_circuit(pk, cs, nat, err);
+    sp_status st = sp_synth_check_circuit(pk, cs, nat, err);
     if (st != SP_OK)
         return st;
     sp_synth_circ *c = calloc(1, sizeof *c);

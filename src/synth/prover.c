@@ -10,16 +10,47 @@
 #include "synth/prover.h"
 #include "synth/synth.h"
 
+sp_status sp_synth_check_circuit(const sp_g16_pk *pk, const sp_r1cs *cs, const sp_native_circuit *nat,
+                                 char err[SP_ERR_LEN])
+{
+    if (nat) {
+        uint64_t rows = nat->n_rows + nat->n_public + 1;
+        if (!nat->witness || !nat->input_size) {
+            snprintf(err, SP_ERR_LEN, "a native circuit needs its witness function and input size");
+            return SP_ERR_INVALID_ARG;
+        }
+        if (nat->n_vars != pk->n_vars || nat->n_public != pk->vk.n_public || rows > pk->domain_size) {
+            snprintf(err, SP_ERR_LEN, "native circuit '%s' (%llu wires, %llu public, %llu rows) does not match the "
+                     "key (%u wires, %u public, domain %u)", nat->name, (unsigned long long)nat->n_vars,
+                     (unsigned long long)nat->n_public, (unsigned long long)rows, pk->n_vars, pk->vk.n_public,
+                     pk->domain_size);
+            return SP_ERR_INVALID_ARG;
+        }
+        return SP_OK;
+    }
+    if (!cs) {
+        if (pk->has_qap)
+            return SP_OK;
+        snprintf(err, SP_ERR_LEN, "the proving key holds no QAP matrices: the circuit (.r1cs) is needed");
+        return SP_ERR_INVALID_ARG;
+    }
+    uint64_t rows = (uint64_t)cs->h.n_constraints + sp_r1cs_n_public(&cs->h) + 1;
+    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public || rows > pk->domain_size) {
+        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public, %llu rows) does not match the key (%u wires, %u "
+                 "public, domain %u)", cs->h.n_wires, sp_r1cs_n_public(&cs->h), (unsigned long long)rows,
+                 pk->n_vars, pk->vk.n_public, pk->domain_size);
+        return SP_ERR_INVALID_ARG;
+    }
+    return SP_OK;
+}
+
+/* a, b, c from the circuit, or from the key's QAP without one
+ * (sp_synth_check_circuit has matched the two). */
 static sp_status synthesize(sp_fr *a, sp_fr *b, sp_fr *c, const sp_g16_pk *pk, const sp_r1cs *cs, const sp_fr *w,
                             size_t w_len, int check, int nt, char err[SP_ERR_LEN])
 {
     if (!cs)
         return sp_synth_abc_from_key(a, b, c, pk, w, w_len, nt, NULL, err);
-    if (cs->h.n_wires != pk->n_vars || sp_r1cs_n_public(&cs->h) != pk->vk.n_public) {
-        snprintf(err, SP_ERR_LEN, "circuit (%u wires, %u public) does not match the key (%u wires, %u public)",
-                 cs->h.n_wires, sp_r1cs_n_public(&cs->h), pk->n_vars, pk->vk.n_public);
-        return SP_ERR_INVALID_ARG;
-    }
     size_t bad;
     return sp_synth_abc(a, b, c, pk->domain_size, cs, w, w_len, check, nt, NULL, &bad, err);
 }
@@ -55,6 +86,9 @@ static sp_status fill(void *ctx, const sp_ntt_domain **d, char err[SP_ERR_LEN])
 sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g16_pk *pk, const sp_r1cs *cs,
                          const sp_fr *w, size_t w_len, int check, const sp_g16_prove_opts *opts, char err[SP_ERR_LEN])
 {
+    sp_status st = sp_synth_check_circuit(pk, cs, NULL, err);
+    if (st != SP_OK)
+        return st;
     sp_g16_prove_opts o = opts ? *opts : sp_g16_prove_opts_default();
     int nt = o.threads > 0 ? o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     size_t n = pk->domain_size;
@@ -72,7 +106,7 @@ sp_status sp_synth_prove(sp_g16_proof *proof, sp_fr *public_signals, const sp_g1
     o.fill_ctx = &job;
     /* progress: the synthesis counts an eighth of a unit a row */
     sp_progress_begin("prove", n / 8 + sp_g16_prove_progress_units(pk));
-    sp_status st = sp_g16_prove(proof, pk, w, w_len, job.a, job.b, job.c, NULL, &o, err);
+    st = sp_g16_prove(proof, pk, w, w_len, job.a, job.b, job.c, NULL, &o, err);
     sp_progress_end();
     if (st == SP_OK && public_signals)
         memcpy(public_signals, w + 1, sizeof(sp_fr) * pk->vk.n_public);

@@ -126,7 +126,7 @@ static inline int small_of_mont(const sp_fn_field *f, const uint64_t *x, uint64_
         unsigned k = f->small_at[h];
         if (!k)
             return 0;
-        if (!memcmp(f->small[k - 1], x, 8u * f->n)) {
+        if (limbs_eq((const uint8_t *)f->small[k - 1], (const uint8_t *)x, f->n)) {
             *v = k - 1;
             return 1;
         }

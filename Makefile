@@ -113,19 +113,25 @@ CLI       := $(BUILD)/snarkpipe
 # itself), so that every other command starts without loading the daemon's
 # ~28 shared libraries.
 # src/daemon/wire.c (the HTTP client of `snarkpipe client`) is in both.
+# The daemon is compiled once for both curves, driving its curve through
+# the table that `daemon` of the curve's instance hands it (daemon/ops.h);
+# that table (src/daemon/ops.c) and the .wasm circuits it reaches
+# (src/daemon/wasmcirc.c) are compiled per curve, with the CLI
+# (DAEMON_CURVE_OBJ, in CLI_OBJ: in each instance, libc and the library
+# below them only).
 # Without the libraries there is no snarkpipe-daemon, `snarkpipe daemon`
 # says what is missing and tests/test_daemon is skipped.
 DAEMON_PKGS := libmicrohttpd inih
 DAEMON_OK   := $(shell pkg-config --exists $(DAEMON_PKGS) 2>/dev/null && echo 1)
 WIRE_OBJ    := $(BUILD)/src/daemon/wire.o
-CLI_OBJ     += $(WIRE_OBJ)
+DAEMON_CURVE_OBJ := $(BUILD)/src/daemon/ops.o $(BUILD)/src/daemon/wasmcirc.o
+CLI_OBJ     += $(WIRE_OBJ) $(DAEMON_CURVE_OBJ)
 ifeq ($(DAEMON_OK),1)
-DAEMON_SRC  := $(filter-out src/daemon/wire.c,$(wildcard src/daemon/*.c src/daemon/farm/*.c))
+DAEMON_SRC  := $(filter-out src/daemon/wire.c $(DAEMON_CURVE_OBJ:$(BUILD)/%.o=%.c),$(wildcard src/daemon/*.c src/daemon/farm/*.c))
 DAEMON_LIBS := $(shell pkg-config --libs $(DAEMON_PKGS))
 DAEMON_BIN  := $(BUILD)/snarkpipe-daemon
 # the one main twice: snarkpipe's runs snarkpipe-daemon for `daemon`
 DISPATCH_DAEMON_OBJ := $(BUILD)/src/cli/dispatch_daemon.o
-BN_DAEMON_INSTANCE  := $(if $(BN_BUILD),$(BN_BUILD)/instance-daemon.o)
 $(DISPATCH_OBJ): CFLAGS += -DSP_DAEMON_EXEC=1
 $(DAEMON_SRC:%.c=$(BUILD)/%.o): CFLAGS += -DSP_WITH_DAEMON $(shell pkg-config --cflags $(DAEMON_PKGS))
 else
@@ -162,9 +168,9 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) -lgmp
 
 # The daemon's tests link the daemon's objects (they come before the library).
-$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test_daemon_guard: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(WIRE_OBJ) $(LIB)
+$(BUILD)/tests/test_daemon $(BUILD)/tests/test_daemon_attack $(BUILD)/tests/test_daemon_guard: $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(DAEMON_OBJ) $(WIRE_OBJ) $(DAEMON_CURVE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) $(WIRE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
+	$(CC) $(CFLAGS) $< $(DAEMON_OBJ) $(WIRE_OBJ) $(DAEMON_CURVE_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(DAEMON_LIBS) -lgmp
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -180,13 +186,13 @@ $(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/src/cli/cmd_bench_field
 $(CLI): $(DISPATCH_OBJ) $(CLI_OBJ) $(LIB) $(BN_INSTANCE)
 	$(CC) $(CFLAGS) $(DISPATCH_OBJ) $(CLI_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
-# snarkpipe-daemon: the same CLI plus the daemon (BN_DAEMON_INSTANCE: the
-# BN254 instance with its daemon). Only `snarkpipe daemon` runs it.
+# snarkpipe-daemon: the same CLI (with the same BN254 instance) plus the one
+# daemon. Only `snarkpipe daemon` runs it.
 $(DISPATCH_DAEMON_OBJ): src/cli/dispatch.c $(FEATURES_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
-$(DAEMON_BIN): $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(LIB) $(BN_DAEMON_INSTANCE)
-	$(CC) $(CFLAGS) $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(BN_DAEMON_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
+$(DAEMON_BIN): $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(LIB) $(BN_INSTANCE)
+	$(CC) $(CFLAGS) $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # test_noble links the CLI's known-answer checker (src/cli/kat.h).
 $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
@@ -333,21 +339,20 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # driving a curve through the table its caller passes (synth/ops.h), so it
 # is left out of the instance: the instance's calls into it keep their
 # names (only what the instance defines is renamed) and reach the one
-# engine of this build's library. The BN254-only build (CURVE=bn254) still
-# has the engine in its own library, for its tests.
+# engine of this build's library. The daemon (DAEMON_OBJ) likewise: never
+# in the instance, whose `daemon` (src/cli/cmd_daemon.c) calls the one
+# sp_dmn_main of snarkpipe-daemon with its curve's table (daemon/ops.h,
+# DAEMON_CURVE_OBJ above). The BN254-only build (CURVE=bn254) still has
+# the engine in its own library and its own daemon, for its tests.
 .PHONY: FORCE instance
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
 $(BN_INSTANCE): FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) instance
-# the same sub-make writes both
-$(BN_DAEMON_INSTANCE): $(BN_INSTANCE) ;
 endif
 INSTANCE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
-instance: $(BUILD)/instance.o $(if $(DAEMON_BIN),$(BUILD)/instance-daemon.o)
+instance: $(BUILD)/instance.o
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
-$(BUILD)/instance-daemon.o: $(INSTANCE_OBJ) $(DAEMON_OBJ)
-$(BUILD)/instance.o $(BUILD)/instance-daemon.o:
 	$(LD) -r -o $@.tmp $^
 	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
 	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \

@@ -23,6 +23,9 @@
 #include "test_daemon.h"
 #include "circuit/post.h"
 
+/* This build's native kinds (daemon/ops.h). */
+#define KINDS (sp_dmn_curve_ops.native)
+
 /* ---- in-process units ---- */
 
 static void test_base64(void)
@@ -66,7 +69,7 @@ static void test_config_values(void)
      * full), plus "auto". */
     sp_dmn_conf bc;
     char berr[SP_ERR_LEN];
-    sp_dmn_conf_defaults(&bc);
+    sp_dmn_conf_defaults(&bc, &sp_dmn_curve_ops);
     CHECK(sp_dmn_conf_set(&bc, "engine", "budget", "512MiB", berr) == SP_OK &&
           bc.eng.budget_bytes == (size_t)512 << 20);
     CHECK(sp_dmn_conf_set(&bc, "keys", "hot_budget", "2G", berr) == SP_OK && bc.hot_budget == (size_t)2 << 30);
@@ -99,7 +102,7 @@ static sp_status conf_args(sp_dmn_conf *c, int *action, char err[SP_ERR_LEN], ..
     for (char *a; argc < 31 && (a = va_arg(ap, char *));)
         argv[argc++] = a;
     va_end(ap);
-    return sp_dmn_conf_from_args(c, action, argc, argv, err);
+    return sp_dmn_conf_from_args(c, &sp_dmn_curve_ops, action, argc, argv, err);
 }
 
 static void test_config_files(void)
@@ -222,13 +225,13 @@ static void test_native_forms(void)
     CHECK(sp_dmn_native_equal(&a, &b));
     sp_dmn_native_circ *nc = NULL;
 #if SP_CURVE_BN254 /* porep-like is BLS12-381's: its forms are read, the circuit is refused */
-    CHECKF(sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG && strstr(err, "bls12-381's"), "%s", err);
-    CHECKF(sp_dmn_native_open(&nc, &b, err) != SP_OK && !nc && strstr(err, "bls12-381's"), "%s", err);
+    CHECKF(sp_dmn_native_check(&b, KINDS, err) == SP_ERR_INVALID_ARG && strstr(err, "bls12-381's"), "%s", err);
+    CHECKF(sp_dmn_native_open(&nc, &b, KINDS, err) != SP_OK && !nc && strstr(err, "bls12-381's"), "%s", err);
 #else
     sp_porep_params pb;
     sp_porep_overrides ov = {1, 3, 16, SP_POREP_UNSET, SP_POREP_UNSET, 20};
     sp_porep *pc = NULL;
-    CHECK(sp_dmn_native_check(&b, err) == SP_OK && sp_dmn_native_open(&nc, &b, err) == SP_OK);
+    CHECK(sp_dmn_native_check(&b, KINDS, err) == SP_OK && sp_dmn_native_open(&nc, &b, KINDS, err) == SP_OK);
     CHECK(sp_porep_params_from(&pb, "8MiB", &ov, err) == SP_OK && sp_porep_open(&pc, &pb, err) == SP_OK);
     if (nc && pc) { /* what the CLI's --preset 8MiB --nodes 16 ... means: the same circuit */
         const sp_native_circuit *x = sp_dmn_native_nc(nc), *y = sp_porep_native(pc);
@@ -237,7 +240,7 @@ static void test_native_forms(void)
     }
     sp_porep_close(pc);
     b.v[2] = 12; /* nodes: not a power of two */
-    CHECK(!sp_dmn_native_equal(&a, &b) && sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG);
+    CHECK(!sp_dmn_native_equal(&a, &b) && sp_dmn_native_check(&b, KINDS, err) == SP_ERR_INVALID_ARG);
     /* window-post-like: its own parameters, resolved as the CLI's --kind window-post-like ... */
     sp_dmn_native p;
     sp_dmn_native_init(&p);
@@ -246,7 +249,7 @@ static void test_native_forms(void)
     sp_dmn_native_circ *pn = NULL;
     CHECK(sp_dmn_native_set(&p, "sectors", "2", err) == 1 && sp_dmn_native_set(&p, "native", "window-post-like", err)
           == 1 && sp_dmn_native_set(&p, "challenges", "2", err) == 1 && sp_dmn_native_set(&p, "nodes", "64", err) == 1);
-    CHECKF(sp_dmn_native_open(&pn, &p, err) == SP_OK, "%s", err);
+    CHECKF(sp_dmn_native_open(&pn, &p, KINDS, err) == SP_OK, "%s", err);
     CHECK(sp_post_params_from(&qa, NULL, 2, 2, 64, err) == SP_OK && sp_post_open(&qc, &qa, err) == SP_OK);
     if (pn && qc) {
         const sp_native_circuit *x = sp_dmn_native_nc(pn), *y = sp_post_native(qc);
@@ -255,16 +258,18 @@ static void test_native_forms(void)
     }
     sp_post_close(qc);
     sp_dmn_native_close(pn);
-    CHECK(sp_dmn_native_set(&p, "layers", "2", err) == 1 && sp_dmn_native_check(&p, err) == SP_ERR_INVALID_ARG &&
+    CHECK(sp_dmn_native_set(&p, "layers", "2", err) == 1 && sp_dmn_native_check(&p, KINDS, err) == SP_ERR_INVALID_ARG &&
           strstr(err, "window-post-like takes no parameter 'layers'"));
     sp_dmn_native_init(&p);
     CHECK(sp_dmn_native_set(&p, "native", "porep-like", err) == 1 && sp_dmn_native_set(&p, "sectors", "2", err) == 1 &&
-          sp_dmn_native_check(&p, err) == SP_ERR_INVALID_ARG && strstr(err, "porep-like takes no parameter 'sectors'"));
+          sp_dmn_native_check(&p, KINDS, err) == SP_ERR_INVALID_ARG &&
+          strstr(err, "porep-like takes no parameter 'sectors'"));
 #endif
     sp_dmn_native_close(nc);
     sp_dmn_native_init(&b);
     b.v[2] = 4;
-    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_check(&b, err) == SP_ERR_INVALID_ARG && strstr(err, "without"));
+    CHECK(sp_dmn_native_given(&b) && sp_dmn_native_check(&b, KINDS, err) == SP_ERR_INVALID_ARG &&
+          strstr(err, "without"));
     sp_json_free(doc);
     free(text);
     static const char *bad_params[] = {"{\"native\":1}", "{\"native_params\":[]}",
@@ -279,7 +284,7 @@ static void test_native_forms(void)
     }
     /* inputs: the limits round-trip, the seed's string form means the same */
     const char *good = "[{\"seed\":18446744073709551615,\"partition\":4294967295},{\"partition\":0,\"seed\":\"7\"}]";
-    sp_porep_input *in = NULL;
+    sp_dmn_native_input *in = NULL;
     size_t n = 0;
     CHECK(sp_json_parse(&doc, good, strlen(good), NULL, err, sizeof err) == SP_OK);
     CHECK(sp_dmn_native_inputs(&in, &n, sp_json_root(doc), err) == 0 && n == 2 && in[0].seed == UINT64_MAX &&

@@ -23,6 +23,7 @@
 #include "daemon/config.h"
 #include "daemon/form.h"
 #include "daemon/native.h"
+#include "daemon/ops.h"
 #include "daemon/wire.h"
 #include "groth16/json_io.h"
 #include "groth16/params.h"

@@ -36,6 +36,15 @@
 #               (second argument), the daemon's objects there, built from
 #               the current sources, are checked too: a file calls into
 #               files of its rank or lower only, and no calls go in a circle.
+#               The daemon is compiled once for both curves, as the engine
+#               (ARCHITECTURE.md, "Curves"): from below, its files include
+#               only util/, engine/ and synth/ops.h, name no build's curve
+#               (SP_CURVE_ID_THIS, sp_synth_curve_ops, sp_dmn_curve_ops:
+#               ops.h only declares the last)
+#               and, in the build folder, call nothing of the library but
+#               util/ and engine/ (their curve comes in a table, ops.h). The
+#               two files of that table, ops.c and wasmcirc.c, are compiled
+#               per curve and may use any lower layer.
 # tests/, bench/ (with their subfolders: tests/fuzz/, tests/gpu/,
 #               bench/gpu/) sit above the library and the backend: any src/
 #               layer, the backend's headers as "gpu/file.h", the headers of
@@ -77,12 +86,12 @@ declare -A gpu_rank=(
 )
 # src/daemon/'s headers (paths under src/daemon/) and each .c file's own header
 declare -A dmn_rank=(
-    [config.h]=0 [form.h]=0 [log.h]=0 [native.h]=0 [wasmcirc.h]=0 [wire.h]=0
+    [config.h]=0 [form.h]=0 [log.h]=0 [native.h]=0 [ops.h]=0 [wasmcirc.h]=0 [wire.h]=0
     [farm/queue.h]=0 [farm/queue_pg.h]=0
     [types.h]=1 [state.h]=2 [services.h]=3 [farm/farm.h]=3 [transport.h]=4 [api.h]=5 [daemon.h]=6
 )
 declare -A dmn_home=(
-    [config.c]=config.h [form.c]=form.h [log.c]=log.h [native.c]=native.h [wasmcirc.c]=wasmcirc.h
+    [config.c]=config.h [form.c]=form.h [log.c]=log.h [native.c]=native.h [ops.c]=ops.h [wasmcirc.c]=wasmcirc.h
     [wire.c]=wire.h [farm/queue_none.c]=farm/queue.h [farm/queue_pg.c]=farm/queue_pg.h
     [farm/queue_pg_jobs.c]=farm/queue_pg.h
     [settings.c]=state.h [state.c]=state.h
@@ -93,6 +102,9 @@ declare -A dmn_home=(
     [api.c]=api.h [api_circuits.c]=api.h [status.c]=api.h [page.c]=api.h [routes.c]=api.h [farm/api.c]=api.h
     [server.c]=daemon.h
 )
+
+# src/daemon/'s files compiled per curve (the rest is compiled once)
+declare -A dmn_per_curve=([ops.c]=1 [wasmcirc.c]=1)
 
 bad=0
 report() { echo "check-layers: $*" >&2; bad=1; }
@@ -179,6 +191,28 @@ check_neutral() {
     fi
 }
 
+# check_daemon_neutral FILE REL: a daemon file compiled once includes from
+# below only util/, engine/ and synth/ops.h, and names no build's curve.
+check_daemon_neutral() {
+    local f=$1 rel=$2 lineno=0 line inc
+    [ -z "${dmn_per_curve[${rel#src/daemon/}]:-}" ] || return 0
+    while IFS= read -r line; do
+        lineno=$((lineno + 1))
+        [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
+        inc=${BASH_REMATCH[1]}
+        [[ $inc == */* ]] || continue
+        case $inc in
+        daemon/* | util/* | engine/* | synth/ops.h) ;;
+        *) report "$rel:$lineno: the daemon is curve-neutral: it includes \"$inc\"" \
+            "(only util/, engine/ and synth/ops.h from below; the curve's calls go through daemon/ops.h)" ;;
+        esac
+    done <"$f"
+    if [ "$rel" != src/daemon/ops.h ] &&
+        grep -nE '\b(SP_CURVE_ID_THIS|sp_synth_curve_ops|sp_dmn_curve_ops)\b' "$f" >/dev/null; then
+        report "$rel: names this build's curve (the daemon is given its curve's table: daemon/ops.h)"
+    fi
+}
+
 # dmn_rank_of NAME: the rank of daemon file NAME (a path under src/daemon/),
 # empty when it is not in the tables.
 dmn_rank_of() {
@@ -234,10 +268,19 @@ check_daemon_calls() {
     for name in "${names[@]}"; do
         while read -r sym; do def[$sym]=$name; done < <(nm -g --defined-only "$b/src/daemon/${name%.c}.o" | awk '{print $3}')
     done
+    local -A neutral=() # what the daemon compiled once may call below it: util/ and engine/
+    while IFS= read -r -d '' f; do
+        while read -r sym; do neutral[$sym]=1; done < <(nm -g --defined-only "$f" | awk '{print $3}')
+    done < <(find "$b/src/util" "$b/src/engine" -name '*.o' -print0 2>/dev/null)
     for name in "${names[@]}"; do
         r=$(dmn_rank_of "$name")
         [ -n "$r" ] || continue
         while read -r sym; do
+            if [ -z "${dmn_per_curve[$name]:-}" ] && [[ $sym == sp_* ]] && [ -z "${neutral[$sym]:-}" ] &&
+                { [ -z "${def[$sym]:-}" ] || [ -n "${dmn_per_curve[${def[$sym]}]:-}" ]; }; then
+                report "src/daemon/$name calls $sym, which is compiled per curve" \
+                    "(the daemon reaches its curve through daemon/ops.h)"
+            fi
             to=${def[$sym]:-}
             [ -n "$to" ] && [ "$to" != "$name" ] || continue
             n=$((n + 1))
@@ -263,7 +306,10 @@ while IFS= read -r -d '' f; do
     layer=${layer%%/*}
     [ -n "${rank[$layer]+x}" ] || continue
     check_file "$f" "$rel" "${rank[$layer]}" "$layer"
-    [ "$layer" = daemon ] && check_daemon_file "$f" "$rel"
+    if [ "$layer" = daemon ]; then
+        check_daemon_file "$f" "$rel"
+        check_daemon_neutral "$f" "$rel"
+    fi
     [ "$layer" = engine ] || [ "$rel" = src/synth/ops.h ] && check_neutral "$f" "$rel"
     if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
         report "$rel: names the CUDA backend (backends register themselves: groth16/backend.h)"

@@ -58,7 +58,7 @@ typedef struct {
     int is_json, n_form_witness, n_form_input;
     int resolved;           /* sub_resolve done, for takes */
     sp_dmn_takes takes;
-    sp_porep_input *inputs; /* a native job: n_inputs of them (NULL: witnesses) */
+    sp_dmn_native_input *inputs; /* a native job: n_inputs of them (NULL: witnesses) */
     size_t n_inputs;
 } sub_in;
 
@@ -215,7 +215,7 @@ static int sub_parse(dreq *r, sub_in *in)
 }
 
 /* Parses every witness against c; answers 400 itself on a bad one. */
-static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
+static sp_fr **parse_witnesses(const sp_dmn_ops *ops, dreq *r, const sub_in *in, const dcircuit *c)
 {
     sp_fr **w = calloc(in->n, sizeof *w);
     char err[SP_ERR_LEN];
@@ -224,7 +224,7 @@ static sp_fr **parse_witnesses(dreq *r, const sub_in *in, const dcircuit *c)
         return NULL;
     }
     for (size_t k = 0; k < in->n; k++) {
-        sp_status st = sp_dmn_jobs_witness(&w[k], in->data[k], in->len[k], c->n_vars, c->id, err);
+        sp_status st = sp_dmn_jobs_witness(ops, &w[k], in->data[k], in->len[k], c->n_vars, c->id, err);
         if (st != SP_OK) {
             sp_dmn_http_error(r, st == SP_ERR_NOMEM ? 503 : 400, "bad_witness", "witness %zu: %s", k, err);
             for (size_t i = 0; i < k; i++)
@@ -310,7 +310,7 @@ static int json_texts(dreq *r, sub_in *in)
  * or once acquired: the same answer unless it was registered again
  * meanwhile). Returns 0, or -1 after answering 400 (a body of another
  * kind than the circuit takes, or a bad input). */
-static int sub_resolve(dreq *r, sub_in *in, sp_dmn_takes takes, const char *id)
+static int sub_resolve(const sp_dmn_ops *ops, dreq *r, sub_in *in, sp_dmn_takes takes, const char *id)
 {
     char err[SP_ERR_LEN];
     if (in->resolved && in->takes == takes)
@@ -348,7 +348,7 @@ static int sub_resolve(dreq *r, sub_in *in, sp_dmn_takes takes, const char *id)
     if (in->is_json && json_texts(r, in))
         return -1;
     for (size_t k = 0; k < in->n; k++)
-        if (sp_dmn_wasmc_check_input((const char *)in->data[k], in->len[k], err)) {
+        if (ops->wasmc_check_input((const char *)in->data[k], in->len[k], err)) {
             sp_dmn_http_error(r, 400, "bad_input", "input %zu: %s", k, err);
             return -1;
         }
@@ -375,7 +375,8 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
         sp_dmn_takes takes;
         if (!in.circuit[0])
             sp_dmn_http_error(r, 400, "bad_request", "which circuit? (circuit=ID)");
-        else if (sp_dmn_reg_facts(d, in.circuit, &nv, &dom, &takes) == 0 && sub_resolve(r, &in, takes, in.circuit))
+        else if (sp_dmn_reg_facts(d, in.circuit, &nv, &dom, &takes) == 0 &&
+                 sub_resolve(d->ops, r, &in, takes, in.circuit))
             ; /* answered before the key is loaded for nothing */
         else if (in.n == 0 && !in.inputs)
             sp_dmn_http_error(r, 400, in.takes == SP_DMN_TAKES_INPUT_JSON ? "bad_input" : "bad_witness",
@@ -384,14 +385,14 @@ static djob *submit(sp_dmn *d, dreq *r, int *again)
             int code = sp_dmn_reg_acquire(d, in.circuit, &c, err);
             if (code != 200)
                 sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : "key_unavailable", "%s", err);
-            else if (sub_resolve(r, &in, sp_dmn_reg_takes(c), c->id)) { /* registered again meanwhile */
+            else if (sub_resolve(d->ops, r, &in, sp_dmn_reg_takes(c), c->id)) { /* registered again meanwhile */
                 sp_dmn_reg_unref(d, c);
                 c = NULL;
             }
         }
     }
     int json_in = c && in.takes == SP_DMN_TAKES_INPUT_JSON;
-    sp_fr **w = c && !in.inputs && !json_in ? parse_witnesses(r, &in, c) : NULL;
+    sp_fr **w = c && !in.inputs && !json_in ? parse_witnesses(d->ops, r, &in, c) : NULL;
     if (w || (c && (in.inputs || json_in))) {
         size_t n = in.inputs ? in.n_inputs : in.n;
         job_spec s = {in.has_rid ? in.request_id : NULL, in.priority, w, n, in.inputs ? NULL : in.data,
@@ -469,13 +470,13 @@ static int farm_put(sp_dmn *d, dreq *r, const sub_in *in, const farm_circuit *ri
         }
         sp_fr *w = NULL;
         char why[SP_ERR_LEN];
-        sp_status st = sp_dmn_jobs_witness(&w, in->data[k], in->len[k], ri->n_vars, in->circuit, why);
+        sp_status st = sp_dmn_jobs_witness(d->ops, &w, in->data[k], in->len[k], ri->n_vars, in->circuit, why);
         if (st != SP_OK) {
             snprintf(err, SP_ERR_LEN, "witness %zu: %.200s", k, why);
             code = st == SP_ERR_NOMEM ? 503 : 400;
         }
         for (size_t i = 0; !code && i < np; i++)
-            sp_fr_to_bytes_le(buf + (k * np + i) * 32, &w[1 + i]);
+            d->ops->fr_to_bytes(buf + (k * np + i) * 32, w, 1 + i);
         free(w);
         inp[k] = in->data[k];
         len[k] = in->len[k];
@@ -520,7 +521,7 @@ static int farm_submit(sp_dmn *d, dreq *r, sub_in *in, farm_ok *ok)
                 sp_dmn_http_header(r, "Retry-After", "1");
             sp_dmn_http_error(r, code, code == 404 ? "unknown_circuit" : code == 503 ? "queue_unavailable"
                               : "queue_error", "%s", err);
-        } else if (sub_resolve(r, in, ri.native ? SP_DMN_TAKES_SEEDS : SP_DMN_TAKES_WITNESS, in->circuit))
+        } else if (sub_resolve(d->ops, r, in, ri.native ? SP_DMN_TAKES_SEEDS : SP_DMN_TAKES_WITNESS, in->circuit))
             ; /* answered */
         else if (in->n == 0 && !in->inputs)
             sp_dmn_http_error(r, 400, "bad_witness", "no witness in the request");

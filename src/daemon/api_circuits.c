@@ -62,9 +62,9 @@ static int save_upload(sp_dmn *d, char *out, size_t out_len, const char *id, con
 
 /* A registration's native parameters, checked before any file is looked
  * at: 0, or 422 with *bad_params set (err says why). */
-static int native_check(const sp_dmn_native *n, int *bad_params, char err[SP_ERR_LEN])
+static int native_check(const sp_dmn_ops *ops, const sp_dmn_native *n, int *bad_params, char err[SP_ERR_LEN])
 {
-    if (!sp_dmn_native_given(n) || sp_dmn_native_check(n, err) == SP_OK)
+    if (!sp_dmn_native_given(n) || sp_dmn_native_check(n, ops->native, err) == SP_OK)
         return 0;
     *bad_params = 1;
     return 422;
@@ -119,7 +119,7 @@ static int add_upload(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char er
         code = 400;
     }
     if (!code && !(code = native_fields(&nat, parts, np, err)))
-        code = native_check(&nat, bad_params, err);
+        code = native_check(d->ops, &nat, bad_params, err);
     if (!code)
         code = sp_dmn_reg_reserve(d, id, SP_DMN_SRC_UPLOAD, &c, err);
     if (!code && (code = save_upload(d, zk, sizeof zk, id, pz ? "zkey" : "params", pz ? pz : pp, err)) == 0) {
@@ -180,7 +180,7 @@ static int add_by_path(sp_dmn *d, dreq *r, char *id_out, int *bad_params, char e
     if (!code && sp_dmn_native_from_json(&nat, sp_json_get(o, "native"), sp_json_get(o, "native_params"), err))
         code = 400;
     if (!code)
-        code = native_check(&nat, bad_params, err);
+        code = native_check(d->ops, &nat, bad_params, err);
     static char none[1];
     char real[4][SP_DMN_CONF_PATH];
     const char **paths[4] = {&s.zkey, &s.params, &s.r1cs, &s.wasm};

@@ -360,13 +360,14 @@ sp_status sp_dmn_conf_set(sp_dmn_conf *c, const char *section, const char *key, 
     return set_opt(c, o, value, err);
 }
 
-void sp_dmn_conf_defaults(sp_dmn_conf *c)
+void sp_dmn_conf_defaults(sp_dmn_conf *c, const sp_dmn_ops *ops)
 {
     char err[SP_ERR_LEN];
     memset(c, 0, sizeof *c);
+    c->ops = ops;
     c->eng = sp_engine_config_default();
     snprintf(c->backends, sizeof c->backends, "%s", c->eng.backends ? c->eng.backends : "cpu");
-    snprintf(c->curve, sizeof c->curve, "%s", sp_curve_name(SP_CURVE_ID_THIS));
+    snprintf(c->curve, sizeof c->curve, "%s", sp_curve_name(ops->curve));
     for (size_t i = 0; i < N_OPTS; i++)
         if (opts_[i].def && set_opt(c, &opts_[i], opts_[i].def, err) != SP_OK)
             SP_DMN_LOGE("built-in default: %s", err); /* a bug in the table; the test suite checks */
@@ -397,9 +398,9 @@ sp_status sp_dmn_conf_finish(sp_dmn_conf *c, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "curve: '%.40s' is not bls12-381 or bn254 (bn128)", c->curve);
         return SP_ERR_INVALID_ARG;
     }
-    if (curve != SP_CURVE_ID_THIS) { /* the dispatcher read --curve over the file's curve */
+    if (curve != c->ops->curve) { /* the dispatcher read --curve over the file's curve */
         snprintf(err, SP_ERR_LEN, "curve = %s, but this is the %s daemon", sp_curve_name(curve),
-                 sp_curve_label(SP_CURVE_ID_THIS));
+                 sp_curve_label(c->ops->curve));
         return SP_ERR_INVALID_ARG;
     }
     if (c->n_listen == 0) {
@@ -621,7 +622,7 @@ static int check_circuits(const sp_dmn_conf *c, char err[SP_ERR_LEN])
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: a wasm comes with its circuit's zkey", e->id);
             return -1;
         }
-        if (sp_dmn_native_given(&e->native) && sp_dmn_native_check(&e->native, nerr) != SP_OK) {
+        if (sp_dmn_native_given(&e->native) && sp_dmn_native_check(&e->native, c->ops->native, nerr) != SP_OK) {
             snprintf(err, SP_ERR_LEN, "[circuit.%s]: %.180s", e->id, nerr); /* so that --check-config tells */
             return -1;
         }
@@ -710,11 +711,12 @@ static sp_status apply_flags(sp_dmn_conf *c, int argc, char **argv, char err[SP_
     return SP_OK;
 }
 
-sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv, char err[SP_ERR_LEN])
+sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, const sp_dmn_ops *ops, int *action, int argc, char **argv,
+                                char err[SP_ERR_LEN])
 {
     const char *path = NULL;
     *action = 0;
-    sp_dmn_conf_defaults(c);
+    sp_dmn_conf_defaults(c, ops);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -806,10 +808,10 @@ static const char *metavar(const opt *o)
     return m[o->type];
 }
 
-void sp_dmn_conf_help(FILE *f)
+void sp_dmn_conf_help(FILE *f, const sp_dmn_ops *ops)
 {
     sp_dmn_conf d;
-    sp_dmn_conf_defaults(&d);
+    sp_dmn_conf_defaults(&d, ops);
     fprintf(f, "usage: snarkpipe daemon [--config FILE] [--listen ADDR]... [OPTIONS]\n\n"
                "  --config FILE      INI file (snarkpipe.conf.example describes it); flags override it\n"
                "  --print-config     print the effective configuration as an annotated INI file and exit\n"

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include "snarkpipe.h"
 #include "daemon/native.h"
+#include "daemon/ops.h"
 #include "engine/engine.h"
 
 #define SP_DMN_CONF_MAX_LISTEN 8
@@ -62,7 +63,8 @@ typedef struct {
     sp_engine_config eng;
     char backends[256];
     char timeline[SP_DMN_CONF_PATH];
-    char curve[32]; /* as written; sp_dmn_conf_finish checks it is this build's curve */
+    char curve[32]; /* as written; sp_dmn_conf_finish checks it is ops's curve */
+    const sp_dmn_ops *ops; /* the curve of the daemon reading it (sp_dmn_conf_defaults) */
 
     /* server */
     char listen[SP_DMN_CONF_MAX_LISTEN][SP_DMN_CONF_PATH];
@@ -127,22 +129,24 @@ typedef struct {
     char config_path[SP_DMN_CONF_PATH];
 } sp_dmn_conf;
 
-/* On output: *c holds the defaults (no file, no flags). */
-void sp_dmn_conf_defaults(sp_dmn_conf *c);
+/* On output: *c holds the defaults (no file, no flags) of a daemon
+ * proving ops's curve. */
+void sp_dmn_conf_defaults(sp_dmn_conf *c, const sp_dmn_ops *ops);
 
 /* Frees c->circuits and c->clients. */
 void sp_dmn_conf_free(sp_dmn_conf *c);
 
 /*
  * Builds a configuration from the command line of `snarkpipe daemon`
- * (argv[0] is "daemon"): defaults, then --config FILE, then the flags.
+ * (argv[0] is "daemon"): defaults (sp_dmn_conf_defaults with ops), then
+ * --config FILE, then the flags.
  * On output: *c filled (free with sp_dmn_conf_free); *action 0 = run,
  *   1 = --help printed, 2 = --print-config printed, 3 = --check-config
  *   passed.
  * Returns SP_OK or SP_ERR_INVALID_ARG (bad flag, value or file line: err
  *   says which), SP_ERR_IO (the file cannot be read).
  */
-sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, int *action, int argc, char **argv,
+sp_status sp_dmn_conf_from_args(sp_dmn_conf *c, const sp_dmn_ops *ops, int *action, int argc, char **argv,
                                 char err[SP_ERR_LEN]) SP_WARN_UNUSED;
 
 /* Reads only the file (no flags) on top of what *c holds. */
@@ -170,7 +174,7 @@ int sp_dmn_conf_reload(sp_dmn_conf *live, const sp_dmn_conf *fresh, size_t *firs
 void sp_dmn_conf_print(FILE *f, const sp_dmn_conf *c);
 
 /* Writes the flag list (for --help). */
-void sp_dmn_conf_help(FILE *f);
+void sp_dmn_conf_help(FILE *f, const sp_dmn_ops *ops);
 
 /* A connection string with its password (URI user:password@, or a
  * password=... pair) replaced by "***": what --print-config, --help and

@@ -96,6 +96,8 @@
 #ifndef SP_DAEMON_DAEMON_H
 #define SP_DAEMON_DAEMON_H
 
+#include "daemon/ops.h"
+
 /*
  * `snarkpipe daemon [--config FILE] [--listen ADDR]... [OPTIONS]`;
  * argv[0] is "daemon". Runs until SIGTERM or SIGINT (drain or cancel, as
@@ -104,7 +106,9 @@
  * --print-config / --check-config, 2 when it cannot start (a socket, a
  * token file, the engine), 64 for a bad option, file or listener
  * policy (a non-loopback TCP address without a token).
+ * ops is the curve it proves: the table (daemon/ops.h) of the instance
+ * whose command line runs it.
  */
-int sp_dmn_main(int argc, char **argv);
+int sp_dmn_main(int argc, char **argv, const sp_dmn_ops *ops);
 
 #endif

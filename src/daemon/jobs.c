@@ -36,9 +36,6 @@
 #include <time.h>
 #include "daemon/services.h"
 #include "daemon/log.h"
-#include "groth16/json_io.h"
-#include "groth16/params.h"
-#include "r1cs/r1cs.h"
 #include "util/clock.h"
 #include "util/sha256.h"
 
@@ -74,13 +71,13 @@ static void free_job(djob *j)
 
 /* ---- the input ---- */
 
-sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
-                              char err[SP_ERR_LEN])
+sp_status sp_dmn_jobs_witness(const sp_dmn_ops *ops, sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars,
+                              const char *id, char err[SP_ERR_LEN])
 {
     size_t n = 0;
-    sp_status st = sp_wtns_parse(w, &n, data, len, err);
+    sp_status st = ops->wtns_parse(w, &n, data, len, err);
     if (st != SP_OK)
-        sp_dmn_curve_hint(err, "witness");
+        sp_dmn_curve_hint(ops, err, "witness");
     if (st == SP_OK && n != n_vars) {
         snprintf(err, SP_ERR_LEN, "it holds %zu values; circuit '%s' takes %u (its nVars)", n, id, n_vars);
         free(*w);
@@ -117,29 +114,28 @@ static void emit_text(sp_json_writer *w, char *text, size_t len)
     free(text);
 }
 
-void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
-                             uint32_t n_public, const char *const *nodes)
+void sp_dmn_jobs_proofs_json(const sp_dmn_ops *ops, sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub,
+                             size_t n, uint32_t n_public, const char *const *nodes)
 {
     sp_jw_key(w, "proofs");
     sp_jw_begin_array(w);
     for (size_t k = 0; k < n; k++) {
-        char *text = NULL, b64[SP_BP_PROOF_BYTES / 3 * 4 + 4];
+        char *text = NULL, b64[SP_DMN_BP_PROOF_BYTES / 3 * 4 + 4];
         size_t len = 0;
-        uint8_t bp[SP_BP_PROOF_BYTES];
+        uint8_t bp[SP_DMN_BP_PROOF_BYTES];
         sp_jw_begin_object(w);
         sp_jw_key(w, "partition");
         sp_jw_u64(w, k);
         sp_jw_key(w, "proof");
-        if (sp_g16_proof_json_encode(&text, &len, &proofs[k]) != SP_OK)
+        if (ops->proof_json(&text, &len, proofs, k) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
         sp_jw_key(w, "public");
-        if (sp_g16_public_json_encode(&text, &len, pub + k * n_public, n_public) != SP_OK)
+        if (ops->public_json(&text, &len, pub, k * n_public, n_public) != SP_OK)
             text = NULL;
         emit_text(w, text, len);
-        char e[SP_ERR_LEN];
-        if (sp_bp_curve_check(e) == SP_OK) { /* bellperson's encoding is BLS12-381's */
-            sp_bp_proof_encode(bp, &proofs[k]);
+        if (ops->has_bp) { /* bellperson's encoding is BLS12-381's */
+            ops->bp_encode(bp, proofs, k);
             sp_dmn_b64_encode(b64, bp, sizeof bp);
             sp_jw_key(w, "bellperson");
             sp_jw_string(w, b64);
@@ -200,7 +196,8 @@ static char *result_json(const djob *j, const sp_engine_result *res, const doubl
     if (res->status == SP_OK) {
         sp_jw_key(&w, "verified");
         sp_jw_bool(&w, res->verified);
-        sp_dmn_jobs_proofs_json(&w, res->proofs, res->public_signals, res->n_partitions, res->n_public, NULL);
+        sp_dmn_jobs_proofs_json(j->d->ops, &w, res->proofs, res->public_signals, res->n_partitions, res->n_public,
+                                NULL);
     }
     sp_dmn_jobs_timings_json(&w, t, known);
     sp_jw_end_object(&w);
@@ -279,7 +276,8 @@ static void jobs_on_done(void *ctx, sp_engine_job *ej)
 /* SHA-256 of what a job proves: its circuit and each partition's
  * witness values, native input or input.json text (the priority is not
  * part of it). */
-static void payload_digest(uint8_t out[32], const char *circuit, const job_spec *s, uint32_t n_vars)
+static void payload_digest(const sp_dmn_ops *ops, uint8_t out[32], const char *circuit, const job_spec *s,
+                           uint32_t n_vars)
 {
     sp_sha256_ctx h;
     uint8_t b[32];
@@ -303,7 +301,7 @@ static void payload_digest(uint8_t out[32], const char *circuit, const job_spec 
             continue;
         }
         for (uint32_t i = 0; i < n_vars; i++) {
-            sp_fr_to_bytes_le(b, &s->witness[k][i]);
+            ops->fr_to_bytes(b, s->witness[k], i);
             sp_sha256_update(&h, b, 32);
         }
     }
@@ -477,7 +475,7 @@ int sp_dmn_jobs_submit_for(sp_dmn *d, const char *client, int max_queued, dcircu
     snprintf(j->circuit_id, sizeof j->circuit_id, "%s", c->id);
     snprintf(j->request_id, sizeof j->request_id, "%s", s->request_id ? s->request_id : "");
     snprintf(j->client, sizeof j->client, "%s", client ? client : "");
-    payload_digest(j->payload, c->id, s, c->n_vars);
+    payload_digest(d->ops, j->payload, c->id, s, c->n_vars);
     j->has_payload = 1;
     if (s->json_inputs && keep_texts(j, s)) {
         free(j);
@@ -591,7 +589,7 @@ void sp_dmn_jobs_restore(sp_dmn *d, const restore_spec *rs, const char *why_bad)
     else if (!rs->inputs && !rs->json_inputs && (w = calloc(rs->n, sizeof *w)))
         for (k = 0; k < rs->n; k++) {
             char why[SP_ERR_LEN];
-            if (sp_dmn_jobs_witness(&w[k], rs->w[k], rs->wl[k], c->n_vars, c->id, why) != SP_OK) {
+            if (sp_dmn_jobs_witness(d->ops, &w[k], rs->w[k], rs->wl[k], c->n_vars, c->id, why) != SP_OK) {
                 snprintf(err, sizeof err, "witness %zu: %.200s", k, why);
                 break;
             }

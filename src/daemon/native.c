@@ -3,124 +3,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include "daemon/native.h"
-#include "circuit/post.h"
 
 /* The parameters by name: the configuration's, the multipart fields' and
  * the JSON members' spelling, in sp_dmn_native.v's order. */
-enum { P_CHALLENGES, P_LAYERS, P_NODES, P_DRG, P_EXP, P_LABEL, P_SECTORS };
 static const char *const PARAM_NAMES[SP_DMN_NATIVE_N_PARAMS] = {"challenges",  "layers",        "nodes",  "drg_parents",
                                                                  "exp_parents", "label_parents", "sectors"};
 #define N_PARAMS SP_DMN_NATIVE_N_PARAMS
 #define BIT(p) (1u << (p))
 
-/* A kind's parameters once resolved by its circuit layer. */
-typedef union {
-    sp_porep_params porep;
-    sp_post_params post;
-} resolved;
-
-/* One native kind: everything the daemon knows of it. */
+/* One native kind: its name and the parameters it takes (what its circuit
+ * layer does with them is the curve's: sp_dmn_native_ops, same index). */
 typedef struct {
     const char *name;
-    unsigned takes; /* BIT(P_...) of each parameter it takes */
-    sp_status (*resolve)(resolved *r, const sp_dmn_native *n, char err[SP_ERR_LEN]);
-    sp_status (*open)(void **circ, const sp_native_circuit **nc, const resolved *r, char err[SP_ERR_LEN]);
-    void (*close)(void *circ);
-    /* the resolved values of the parameters it takes (v by P_...), the preset */
-    const char *(*values)(const void *circ, uint64_t v[N_PARAMS]);
-    void (*ident)(char *out, size_t len, const void *circ);
+    unsigned takes; /* BIT(SP_DMN_P_...) of each parameter it takes */
 } kind_desc;
 
 struct sp_dmn_native_circ {
     const kind_desc *k;
+    const sp_dmn_native_ops *ops;
     void *circ;
     const sp_native_circuit *nc;
+    sp_dmn_native_shape shape;
 };
 
-/* ---- porep-like ---- */
-
-static sp_status porep_resolve(resolved *r, const sp_dmn_native *n, char err[SP_ERR_LEN])
-{
-    sp_porep_overrides ov;
-    sp_porep_overrides_init(&ov);
-    ov.challenges = n->v[P_CHALLENGES], ov.layers = n->v[P_LAYERS], ov.nodes = n->v[P_NODES];
-    ov.drg_parents = n->v[P_DRG], ov.exp_parents = n->v[P_EXP], ov.label_parents = n->v[P_LABEL];
-    return sp_porep_params_from(&r->porep, n->preset[0] ? n->preset : NULL, &ov, err);
-}
-
-static sp_status porep_open(void **circ, const sp_native_circuit **nc, const resolved *r, char err[SP_ERR_LEN])
-{
-    sp_porep *c = NULL;
-    sp_status st = sp_porep_open(&c, &r->porep, err);
-    *circ = c;
-    *nc = c ? sp_porep_native(c) : NULL;
-    return st;
-}
-
-static void porep_close(void *circ) { sp_porep_close(circ); }
-
-static const char *porep_values(const void *circ, uint64_t v[N_PARAMS])
-{
-    const sp_porep_params *p = sp_porep_params_of(circ);
-    v[P_CHALLENGES] = p->challenges, v[P_LAYERS] = p->layers, v[P_NODES] = p->nodes;
-    v[P_DRG] = p->drg_parents, v[P_EXP] = p->exp_parents, v[P_LABEL] = p->label_parents;
-    return p->preset;
-}
-
-/* Unchanged since farms first digested porep-like circuits: a node with
- * this text in its digest finds the circuits recorded before. */
-static void porep_ident(char *t, size_t len, const void *circ)
-{
-    const sp_porep_params *p = sp_porep_params_of(circ);
-    int n = snprintf(t, len, "porep-like nodes=%llu layers=%u challenges=%u drg=%u exp=%u label=%u d=%u levels=%u "
-                     "arity=", (unsigned long long)p->nodes, p->layers, p->challenges, p->drg_parents, p->exp_parents,
-                     p->label_parents, p->d_depth, p->levels);
-    for (uint32_t i = 0; i < p->levels && i < SP_POREP_MAX_LEVELS && n > 0 && (size_t)n < len - 8; i++)
-        n += snprintf(t + n, len - (size_t)n, "%u,", p->arity[i]);
-}
-
-/* ---- window-post-like ---- */
-
-static sp_status post_resolve(resolved *r, const sp_dmn_native *n, char err[SP_ERR_LEN])
-{
-    return sp_post_params_from(&r->post, n->preset[0] ? n->preset : NULL, n->v[P_SECTORS], n->v[P_CHALLENGES],
-                               n->v[P_NODES], err);
-}
-
-static sp_status post_open(void **circ, const sp_native_circuit **nc, const resolved *r, char err[SP_ERR_LEN])
-{
-    sp_post *c = NULL;
-    sp_status st = sp_post_open(&c, &r->post, err);
-    *circ = c;
-    *nc = c ? sp_post_native(c) : NULL;
-    return st;
-}
-
-static void post_close(void *circ) { sp_post_close(circ); }
-
-static const char *post_values(const void *circ, uint64_t v[N_PARAMS])
-{
-    const sp_post_params *p = sp_post_params_of(circ);
-    v[P_SECTORS] = p->sectors, v[P_CHALLENGES] = p->challenges, v[P_NODES] = p->nodes;
-    return p->preset;
-}
-
-static void post_ident(char *t, size_t len, const void *circ)
-{
-    const sp_post_params *p = sp_post_params_of(circ);
-    int n = snprintf(t, len, "window-post-like nodes=%llu sectors=%u challenges=%u sbox_wire=%d levels=%u arity=",
-                     (unsigned long long)p->nodes, p->sectors, p->challenges, p->sbox_wire, p->levels);
-    for (uint32_t i = 0; i < p->levels && i < SP_POREP_MAX_LEVELS && n > 0 && (size_t)n < len - 8; i++)
-        n += snprintf(t + n, len - (size_t)n, "%u,", p->arity[i]);
-}
-
-static const kind_desc KINDS[] = {
-    {"porep-like", BIT(P_CHALLENGES) | BIT(P_LAYERS) | BIT(P_NODES) | BIT(P_DRG) | BIT(P_EXP) | BIT(P_LABEL),
-     porep_resolve, porep_open, porep_close, porep_values, porep_ident},
-    {"window-post-like", BIT(P_SECTORS) | BIT(P_CHALLENGES) | BIT(P_NODES), post_resolve, post_open, post_close,
-     post_values, post_ident},
+static const kind_desc KINDS[SP_DMN_NATIVE_N_KINDS] = {
+    [SP_DMN_NATIVE_POREP] = {"porep-like", BIT(SP_DMN_P_CHALLENGES) | BIT(SP_DMN_P_LAYERS) | BIT(SP_DMN_P_NODES) |
+                                               BIT(SP_DMN_P_DRG) | BIT(SP_DMN_P_EXP) | BIT(SP_DMN_P_LABEL)},
+    [SP_DMN_NATIVE_POST] = {"window-post-like", BIT(SP_DMN_P_SECTORS) | BIT(SP_DMN_P_CHALLENGES) | BIT(SP_DMN_P_NODES)},
 };
-#define N_KINDS (sizeof KINDS / sizeof KINDS[0])
+#define N_KINDS SP_DMN_NATIVE_N_KINDS
 
 static const kind_desc *find_kind(const char *name)
 {
@@ -136,7 +47,7 @@ void sp_dmn_native_init(sp_dmn_native *n)
 {
     memset(n, 0, sizeof *n);
     for (size_t k = 0; k < N_PARAMS; k++)
-        n->v[k] = SP_POREP_UNSET;
+        n->v[k] = SP_DMN_NATIVE_UNSET;
 }
 
 int sp_dmn_native_on(const sp_dmn_native *n) { return n->kind[0] != 0; }
@@ -152,7 +63,7 @@ int sp_dmn_native_given(const sp_dmn_native *n)
 {
     int any = n->kind[0] || n->preset[0];
     for (size_t k = 0; k < N_PARAMS; k++)
-        any |= n->v[k] != SP_POREP_UNSET;
+        any |= n->v[k] != SP_DMN_NATIVE_UNSET;
     return any;
 }
 
@@ -251,8 +162,9 @@ int sp_dmn_native_from_json(sp_dmn_native *n, const sp_json_val *kind, const sp_
     return 0;
 }
 
-/* The kind of n and its parameters resolved; NULL with err when they do not resolve. */
-static const kind_desc *resolve(resolved *r, const sp_dmn_native *n, char err[SP_ERR_LEN])
+/* The kind of n, its parameters checked against it; NULL with err when
+ * they do not belong. */
+static const kind_desc *kind_of(const sp_dmn_native *n, char err[SP_ERR_LEN])
 {
     const kind_desc *k = n->kind[0] ? find_kind(n->kind) : NULL;
     if (!k) {
@@ -261,17 +173,17 @@ static const kind_desc *resolve(resolved *r, const sp_dmn_native *n, char err[SP
         return NULL;
     }
     for (size_t p = 0; p < N_PARAMS; p++)
-        if (n->v[p] != SP_POREP_UNSET && !(k->takes & BIT(p))) {
+        if (n->v[p] != SP_DMN_NATIVE_UNSET && !(k->takes & BIT(p))) {
             snprintf(err, SP_ERR_LEN, "%s takes no parameter '%s'", k->name, PARAM_NAMES[p]);
             return NULL;
         }
-    return k->resolve(r, n, err) == SP_OK ? k : NULL;
+    return k;
 }
 
-sp_status sp_dmn_native_check(const sp_dmn_native *n, char err[SP_ERR_LEN])
+sp_status sp_dmn_native_check(const sp_dmn_native *n, const sp_dmn_native_ops *kinds, char err[SP_ERR_LEN])
 {
-    resolved r;
-    return resolve(&r, n, err) ? SP_OK : SP_ERR_INVALID_ARG;
+    const kind_desc *k = kind_of(n, err);
+    return k && kinds[k - KINDS].check(n, err) == SP_OK ? SP_OK : SP_ERR_INVALID_ARG;
 }
 
 void sp_dmn_native_print(FILE *f, const sp_dmn_native *n)
@@ -282,7 +194,7 @@ void sp_dmn_native_print(FILE *f, const sp_dmn_native *n)
     if (n->preset[0])
         fprintf(f, "preset = %s\n", n->preset);
     for (size_t k = 0; k < N_PARAMS; k++)
-        if (n->v[k] != SP_POREP_UNSET)
+        if (n->v[k] != SP_DMN_NATIVE_UNSET)
             fprintf(f, "%s = %llu\n", PARAM_NAMES[k], (unsigned long long)n->v[k]);
 }
 
@@ -297,7 +209,7 @@ void sp_dmn_native_json(sp_json_writer *w, const sp_dmn_native *n)
         sp_jw_string(w, n->preset);
     }
     for (size_t k = 0; k < N_PARAMS; k++)
-        if (n->v[k] != SP_POREP_UNSET) {
+        if (n->v[k] != SP_DMN_NATIVE_UNSET) {
             sp_jw_key(w, PARAM_NAMES[k]);
             sp_jw_u64(w, n->v[k]);
         }
@@ -306,11 +218,11 @@ void sp_dmn_native_json(sp_json_writer *w, const sp_dmn_native *n)
 
 /* ---- open circuits ---- */
 
-sp_status sp_dmn_native_open(sp_dmn_native_circ **out, const sp_dmn_native *n, char err[SP_ERR_LEN])
+sp_status sp_dmn_native_open(sp_dmn_native_circ **out, const sp_dmn_native *n, const sp_dmn_native_ops *kinds,
+                             char err[SP_ERR_LEN])
 {
     *out = NULL;
-    resolved r;
-    const kind_desc *k = resolve(&r, n, err);
+    const kind_desc *k = kind_of(n, err);
     if (!k)
         return SP_ERR_INVALID_ARG;
     sp_dmn_native_circ *c = calloc(1, sizeof *c);
@@ -319,7 +231,8 @@ sp_status sp_dmn_native_open(sp_dmn_native_circ **out, const sp_dmn_native *n, c
         return SP_ERR_NOMEM;
     }
     c->k = k;
-    sp_status st = k->open(&c->circ, &c->nc, &r, err);
+    c->ops = &kinds[k - KINDS];
+    sp_status st = c->ops->open(&c->circ, &c->nc, &c->shape, n, err);
     if (st != SP_OK) {
         free(c);
         return st;
@@ -332,24 +245,26 @@ void sp_dmn_native_close(sp_dmn_native_circ *c)
 {
     if (!c)
         return;
-    c->k->close(c->circ);
+    c->ops->close(c->circ);
     free(c);
 }
 
 const sp_native_circuit *sp_dmn_native_nc(const sp_dmn_native_circ *c) { return c->nc; }
+
+sp_dmn_native_shape sp_dmn_native_shape_of(const sp_dmn_native_circ *c) { return c->shape; }
 
 const char *sp_dmn_native_kind(const sp_dmn_native_circ *c) { return c->k->name; }
 
 const char *sp_dmn_native_preset(const sp_dmn_native_circ *c)
 {
     uint64_t v[N_PARAMS];
-    return c->k->values(c->circ, v);
+    return c->ops->values(c->circ, v);
 }
 
 void sp_dmn_native_describe(sp_json_writer *w, const sp_dmn_native_circ *c)
 {
     uint64_t v[N_PARAMS] = {0};
-    const char *preset = c->k->values(c->circ, v);
+    const char *preset = c->ops->values(c->circ, v);
     sp_jw_key(w, "kind");
     sp_jw_string(w, c->k->name);
     sp_jw_key(w, "native_params");
@@ -363,15 +278,15 @@ void sp_dmn_native_describe(sp_json_writer *w, const sp_dmn_native_circ *c)
         }
     sp_jw_end_object(w);
     sp_jw_key(w, "constraints");
-    sp_jw_u64(w, c->nc->n_rows);
+    sp_jw_u64(w, c->shape.n_rows);
 }
 
-void sp_dmn_native_ident(char *out, size_t len, const sp_dmn_native_circ *c) { c->k->ident(out, len, c->circ); }
+void sp_dmn_native_ident(char *out, size_t len, const sp_dmn_native_circ *c) { c->ops->ident(out, len, c->circ); }
 
 /* ---- job inputs ---- */
 
 /* One {"seed", "partition"} item; 0 or -1 with err. */
-static int one_input(sp_porep_input *in, const sp_json_val *o, size_t i, char err[SP_ERR_LEN])
+static int one_input(sp_dmn_native_input *in, const sp_json_val *o, size_t i, char err[SP_ERR_LEN])
 {
     const sp_json_val *s = sp_json_get(o, "seed"), *p = sp_json_get(o, "partition");
     uint64_t seed = 0, part = 0;
@@ -394,7 +309,7 @@ static int one_input(sp_porep_input *in, const sp_json_val *o, size_t i, char er
     return 0;
 }
 
-int sp_dmn_native_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr, char err[SP_ERR_LEN])
+int sp_dmn_native_inputs(sp_dmn_native_input **out, size_t *n, const sp_json_val *arr, char err[SP_ERR_LEN])
 {
     *out = NULL;
     *n = 0;
@@ -402,7 +317,7 @@ int sp_dmn_native_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr
         snprintf(err, SP_ERR_LEN, "\"inputs\" must be an array of one or more {\"seed\": S, \"partition\": P}");
         return -1;
     }
-    sp_porep_input *in = calloc(arr->n, sizeof *in);
+    sp_dmn_native_input *in = calloc(arr->n, sizeof *in);
     if (!in) {
         snprintf(err, SP_ERR_LEN, "out of memory");
         return -2;
@@ -417,7 +332,7 @@ int sp_dmn_native_inputs(sp_porep_input **out, size_t *n, const sp_json_val *arr
     return 0;
 }
 
-void sp_dmn_native_inputs_json(sp_json_writer *w, const sp_porep_input *in, size_t n)
+void sp_dmn_native_inputs_json(sp_json_writer *w, const sp_dmn_native_input *in, size_t n)
 {
     sp_jw_begin_array(w);
     for (size_t i = 0; i < n; i++) {

@@ -28,9 +28,6 @@
 #include "daemon/services.h"
 #include "util/buf.h"
 #include "daemon/log.h"
-#include "groth16/keycache.h"
-#include "groth16/params.h"
-#include "groth16/zkey.h"
 #include "util/curves.h"
 #include "util/file.h"
 
@@ -52,10 +49,11 @@ static dcircuit *find_locked(sp_dmn *d, const char *id, int with_registering)
     return NULL;
 }
 
-static void circ_free(dcircuit *c)
+static void circ_free(sp_dmn *d, dcircuit *c)
 {
     sp_dmn_native_close(c->nat);
-    sp_dmn_wasmc_close(c->wc);
+    if (c->wc)
+        d->ops->wasmc_close(c->wc);
     free(c);
 }
 
@@ -121,79 +119,30 @@ static sp_status ensure_mapped(dcircuit *c, char err[SP_ERR_LEN])
     return st;
 }
 
-static size_t csr_bytes(const sp_csr *m) { return (m->n_rows + 1) * sizeof(uint64_t) + m->nnz * (4 + sizeof(sp_fr)); }
-
-static size_t parsed_bytes(const dcircuit *c)
+static void unload_parsed(sp_dmn *d, dcircuit *c)
 {
-    const sp_g16_pk *pk = &c->pk;
-    size_t n = pk->n_vars, b = 0;
-    b += n * (2 * sizeof(sp_g1_affine) + sizeof(sp_g2_affine));
-    b += (n - pk->vk.n_public - 1 + pk->n_h + pk->vk.n_public + 1) * sizeof(sp_g1_affine);
-    if (pk->has_qap)
-        b += csr_bytes(&pk->qap_a) + csr_bytes(&pk->qap_b);
-    b += pk->mpc_len;
-    if (c->has_cs)
-        b += csr_bytes(&c->cs.a) + csr_bytes(&c->cs.b) + csr_bytes(&c->cs.c);
-    return b;
+    d->ops->key_free(c->key);
+    c->key = NULL;
 }
 
-static void unload_parsed(dcircuit *c)
-{
-    sp_g16_pk_free(&c->pk);
-    if (c->has_cs)
-        sp_r1cs_free(&c->cs);
-    c->has_cs = 0;
-}
-
-/* The key from its mapped file, through the key cache when one is set. */
-static sp_status load_key(dcircuit *c, const key_policy *kp, sp_kc_kind kind, const sp_g16_density *den,
-                          unsigned flags, int threads, char err[SP_ERR_LEN])
-{
-    const char *cache_dir = kp->cache_dir;
-    c->last_key_cache = 0;
-    if (!*cache_dir)
-        return kind == SP_KC_ZKEY ? sp_zkey_parse(&c->pk, NULL, c->map_key, c->map_key_len, flags, threads, err)
-                                  : sp_bp_params_parse(&c->pk, c->map_key, c->map_key_len, den, flags, threads, err);
-    sp_kc_report rep;
-    sp_kc_request rq = {.kind = kind, .path = kind == SP_KC_ZKEY ? c->zkey : c->params, .data = c->map_key,
-                        .len = c->map_key_len, .density = den, .flags = flags, .threads = threads, .store = 1,
-                        .max_bytes = kp->cache_max};
-    sp_status st = sp_kc_load(&c->pk, &rep, cache_dir, &rq, err);
-    c->last_key_cache = (int)rep.outcome;
-    if (*rep.warning)
-        SP_DMN_LOGW("circuit %s: %s", c->id, rep.warning);
-    if (st == SP_OK)
-        SP_DMN_LOGI("circuit %s: key cache %s%s", c->id, sp_kc_outcome_str(rep.outcome),
-                    rep.stored ? ", entry stored" : "");
-    return st;
-}
-
-/* Parses the mapped files into pk (and cs). */
+/* Parses the mapped files into c->key, through the key cache when one is set. */
 static sp_status parse_key(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
     key_policy kp;
     sp_dmn_key_policy(d, &kp);
-    unsigned flags = kp.skip_subgroup_check ? SP_G16_SKIP_SUBGROUP_CHECK : 0;
-    int threads = kp.load_threads > 0 ? kp.load_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    sp_status st = SP_OK;
-    if (c->map_cs) {
-        st = sp_r1cs_parse(&c->cs, c->map_cs, c->map_cs_len, err);
-        c->has_cs = st == SP_OK;
-    }
-    if (st == SP_OK && *c->zkey) {
-        st = load_key(c, &kp, SP_KC_ZKEY, NULL, flags, threads, err);
-    } else if (st == SP_OK) {
-        sp_g16_density den;
-        st = sp_g16_density_from_r1cs(&den, &c->cs);
-        if (st == SP_OK) {
-            st = load_key(c, &kp, SP_KC_PARAMS, &den, flags, threads, err);
-            sp_g16_density_free(&den);
-        } else {
-            snprintf(err, SP_ERR_LEN, "densities of %.180s: %s", c->r1cs, sp_status_str(st));
-        }
-    }
-    if (st != SP_OK)
-        unload_parsed(c);
+    sp_dmn_key_src src = {.path = *c->zkey ? c->zkey : c->params, .zkey = *c->zkey != 0,
+                          .data = c->map_key, .len = c->map_key_len, .r1cs = c->r1cs, .cs_data = c->map_cs,
+                          .cs_len = c->map_cs_len, .cache_dir = kp.cache_dir, .cache_max = kp.cache_max,
+                          .skip_subgroup_check = kp.skip_subgroup_check,
+                          .threads = kp.load_threads > 0 ? kp.load_threads : (int)sysconf(_SC_NPROCESSORS_ONLN)};
+    sp_dmn_key_cache kc = {.outcome = c->last_key_cache};
+    sp_status st = d->ops->key_load(&c->key, &kc, &src, err);
+    c->last_key_cache = kc.outcome;
+    if (*kc.warning)
+        SP_DMN_LOGW("circuit %s: %s", c->id, kc.warning);
+    if (st == SP_OK && *kp.cache_dir)
+        SP_DMN_LOGI("circuit %s: key cache %s%s", c->id, d->ops->key_cache_str(kc.outcome),
+                    kc.stored ? ", entry stored" : "");
     return st;
 }
 
@@ -208,28 +157,30 @@ static sp_status promote(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     sp_status st = ensure_mapped(c, err);
     if (st == SP_OK)
         st = parse_key(d, c, err);
+    const sp_dmn_ops *ops = d->ops;
     if (st == SP_OK)
-        enforce(d, parsed_bytes(c));
-    if (st == SP_OK && c->n_vars && (c->pk.n_vars != c->n_vars || c->pk.vk.n_public != c->n_public)) {
-        snprintf(err, SP_ERR_LEN, "the key file changed since registration (%u wires now, %u then)", c->pk.n_vars,
+        enforce(d, ops->key_bytes(c->key));
+    sp_dmn_key_shape ks = st == SP_OK ? ops->key_shape(c->key) : (sp_dmn_key_shape){0};
+    if (st == SP_OK && c->n_vars && (ks.n_vars != c->n_vars || ks.n_public != c->n_public)) {
+        snprintf(err, SP_ERR_LEN, "the key file changed since registration (%u wires now, %u then)", ks.n_vars,
                  c->n_vars);
-        unload_parsed(c);
+        unload_parsed(d, c);
         st = SP_ERR_FORMAT;
     }
     if (st == SP_OK) {
         const sp_native_circuit *nc = c->nat ? sp_dmn_native_nc(c->nat)
-                                    : c->wc ? sp_dmn_wasmc_bind(c->wc, &c->pk, c->has_cs ? &c->cs : NULL) : NULL;
-        st = nc ? sp_engine_register_native(d->eng, c->id, &c->pk, nc, err)
-                : sp_engine_register(d->eng, c->id, &c->pk, c->has_cs ? &c->cs : NULL, err);
+                                    : c->wc ? ops->wasmc_bind(c->wc, c->key) : NULL;
+        st = nc ? sp_engine_register_native(d->eng, c->id, ops->key_pk(c->key), nc, err)
+                : sp_engine_register(d->eng, c->id, ops->key_pk(c->key), ops->key_cs(c->key), err);
         if (st != SP_OK)
-            unload_parsed(c);
+            unload_parsed(d, c);
     }
     if (st != SP_OK)
         return st;
-    c->n_vars = c->pk.n_vars;
-    c->n_public = c->pk.vk.n_public;
-    c->domain_size = c->pk.domain_size;
-    c->hot_bytes = parsed_bytes(c);
+    c->n_vars = ks.n_vars;
+    c->n_public = ks.n_public;
+    c->domain_size = ks.domain_size;
+    c->hot_bytes = ops->key_bytes(c->key);
     c->last_load_ms = sp_dmn_wire_now_ms() - t0;
     SP_DMN_LOGI("circuit %s: loaded (hot, %zu bytes) in %.0f ms", c->id, c->hot_bytes, c->last_load_ms);
     return SP_OK;
@@ -241,7 +192,7 @@ static void demote_hot(sp_dmn *d, dcircuit *c)
     char err[SP_ERR_LEN];
     if (sp_engine_unregister(d->eng, c->id, err) != SP_OK)
         SP_DMN_LOGE("circuit %s: unregister: %s", c->id, err); /* refs said unused: a bug */
-    unload_parsed(c);
+    unload_parsed(d, c);
 }
 
 /* ---- demotion policy ---- */
@@ -388,64 +339,57 @@ static uint64_t file_size(const char *path)
 /* The r1cs given with a zkey must be the key's circuit: same wires, same
  * public inputs, rows that fit its domain. (A wrong one used to be taken,
  * and every witness then failed its constraints.) */
-static sp_status check_r1cs(const dcircuit *c, char err[SP_ERR_LEN])
+static sp_status check_r1cs(const sp_dmn_ops *ops, const dcircuit *c, char err[SP_ERR_LEN])
 {
-    sp_r1cs cs;
-    sp_status st = sp_r1cs_read(&cs, c->r1cs, err);
+    uint32_t n_vars, n_public;
+    uint64_t rows;
+    sp_status st = ops->r1cs_shape(&n_vars, &n_public, &rows, c->r1cs, err);
     if (st != SP_OK)
         return st;
-    uint64_t rows = (uint64_t)cs.h.n_constraints + sp_r1cs_n_public(&cs.h) + 1;
-    if (cs.h.n_wires != c->n_vars || sp_r1cs_n_public(&cs.h) != c->n_public || rows > c->domain_size) {
+    if (n_vars != c->n_vars || n_public != c->n_public || rows > c->domain_size) {
         snprintf(err, SP_ERR_LEN, "the r1cs does not match the zkey: %u wires, %u public, %llu rows against the "
-                 "key's %u wires, %u public, domain %u", cs.h.n_wires, sp_r1cs_n_public(&cs.h),
-                 (unsigned long long)rows, c->n_vars, c->n_public, c->domain_size);
+                 "key's %u wires, %u public, domain %u", n_vars, n_public, (unsigned long long)rows, c->n_vars,
+                 c->n_public, c->domain_size);
         st = SP_ERR_FORMAT;
     }
-    sp_r1cs_free(&cs);
     return st;
 }
 
 /* Header facts without loading the key (COLD registration). */
-static sp_status read_facts(dcircuit *c, char err[SP_ERR_LEN])
+static sp_status read_facts(const sp_dmn_ops *ops, dcircuit *c, char err[SP_ERR_LEN])
 {
     sp_status st;
     if (*c->zkey) {
-        sp_g16_vk vk;
-        sp_zkey_info info;
-        st = sp_zkey_read_vk(&vk, &info, c->zkey, 0, err);
+        sp_dmn_key_shape ks;
+        st = ops->zkey_shape(&ks, c->zkey, err);
         if (st == SP_OK) {
-            c->n_vars = info.n_vars;
-            c->n_public = info.n_public;
-            c->domain_size = info.domain_size;
-            sp_g16_vk_free(&vk);
+            c->n_vars = ks.n_vars;
+            c->n_public = ks.n_public;
+            c->domain_size = ks.domain_size;
         }
         if (st == SP_OK && *c->r1cs)
-            st = check_r1cs(c, err);
+            st = check_r1cs(ops, c, err);
         return st;
     }
     if (!file_size(c->params)) {
         snprintf(err, SP_ERR_LEN, "%.200s: missing or empty", c->params);
         return SP_ERR_IO;
     }
-    sp_r1cs cs;
-    st = sp_r1cs_read(&cs, c->r1cs, err);
+    uint64_t rows, n = 2;
+    st = ops->r1cs_shape(&c->n_vars, &c->n_public, &rows, c->r1cs, err);
     if (st != SP_OK)
         return st;
-    c->n_vars = cs.h.n_wires;
-    c->n_public = sp_r1cs_n_public(&cs.h);
-    uint64_t rows = (uint64_t)cs.h.n_constraints + c->n_public + 1, n = 2;
     while (n < rows)
         n <<= 1;
     c->domain_size = (uint32_t)n;
-    sp_r1cs_free(&cs);
     return SP_OK;
 }
 
 /* A native circuit: its parameters resolved and the circuit opened (its
  * sizes counted), before any file is read. */
-static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
+static sp_status open_native(const sp_dmn_ops *ops, dcircuit *c, char err[SP_ERR_LEN])
 {
-    return sp_dmn_native_open(&c->nat, &c->native, err);
+    return sp_dmn_native_open(&c->nat, &c->native, ops->native, err);
 }
 
 /* The key of a native circuit must be its own: the wires and public inputs
@@ -453,13 +397,13 @@ static sp_status open_native(dcircuit *c, char err[SP_ERR_LEN])
  * prover uses; the circuit only fills the witness and a, b, c). */
 static sp_status check_native(const dcircuit *c, char err[SP_ERR_LEN])
 {
-    const sp_native_circuit *nc = sp_dmn_native_nc(c->nat);
-    if (nc->n_vars == c->n_vars && nc->n_public == c->n_public && nc->n_rows + nc->n_public + 1 <= c->domain_size)
+    sp_dmn_native_shape nc = sp_dmn_native_shape_of(c->nat);
+    if (nc.n_vars == c->n_vars && nc.n_public == c->n_public && nc.n_rows + nc.n_public + 1 <= c->domain_size)
         return SP_OK;
     snprintf(err, SP_ERR_LEN, "the key (%u wires, %u public, domain %u) is not the circuit's (%s %s: %llu wires, %llu "
              "public, %llu constraints)", c->n_vars, c->n_public, c->domain_size, sp_dmn_native_kind(c->nat),
-             sp_dmn_native_preset(c->nat), (unsigned long long)nc->n_vars, (unsigned long long)nc->n_public,
-             (unsigned long long)nc->n_rows);
+             sp_dmn_native_preset(c->nat), (unsigned long long)nc.n_vars, (unsigned long long)nc.n_public,
+             (unsigned long long)nc.n_rows);
     return SP_ERR_FORMAT;
 }
 
@@ -476,10 +420,10 @@ static sp_status open_wasm(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
     pthread_mutex_lock(&d->cfg_mu);
     sp_dmn_wasm_limits lim = {d->cfg.wasm_max_ms / 1000.0, (uint32_t)d->cfg.wasm_max_mib};
     pthread_mutex_unlock(&d->cfg_mu);
-    sp_status st = sp_dmn_wasmc_open(&c->wc, c->wasm, &lim, err);
-    if (st == SP_OK && sp_dmn_wasmc_witness_size(c->wc) != c->n_vars) {
+    sp_status st = d->ops->wasmc_open(&c->wc, c->wasm, &lim, err);
+    if (st == SP_OK && d->ops->wasmc_witness_size(c->wc) != c->n_vars) {
         snprintf(err, SP_ERR_LEN, "the .wasm makes witnesses of %u values but the key has %u wires: not the key's "
-                 "circuit", sp_dmn_wasmc_witness_size(c->wc), c->n_vars);
+                 "circuit", d->ops->wasmc_witness_size(c->wc), c->n_vars);
         st = SP_ERR_FORMAT;
     }
     return st;
@@ -487,18 +431,19 @@ static sp_status open_wasm(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 
 static int http_of(sp_status st) { return st == SP_ERR_IO ? 400 : st == SP_ERR_NOMEM ? 503 : 422; }
 
-int sp_dmn_curve_hint(char err[SP_ERR_LEN], const char *thing)
+int sp_dmn_curve_hint(const sp_dmn_ops *ops, char err[SP_ERR_LEN], const char *thing)
 {
-    sp_curve_id other = SP_CURVE_ID_THIS == SP_CURVE_ID_BN254 ? SP_CURVE_ID_BLS12_381 : SP_CURVE_ID_BN254;
+    sp_curve_id this = ops->curve;
+    sp_curve_id other = this == SP_CURVE_ID_BN254 ? SP_CURVE_ID_BLS12_381 : SP_CURVE_ID_BN254;
     char phrase[96], what[64];
     snprintf(phrase, sizeof phrase, " is for %s but this is the %s prover", sp_curve_label(other),
-             sp_curve_label(SP_CURVE_ID_THIS));
+             sp_curve_label(this));
     const char *at = strstr(err, phrase);
     if (!at)
         return 0;
     snprintf(what, sizeof what, "%.*s", (int)(at - err < 63 ? at - err : 63), err);
     snprintf(err, SP_ERR_LEN, "%s is for %s but this daemon proves %s; start one with `--curve %s` (or `[engine] "
-             "curve = %s`) for this %s", what, sp_curve_label(other), sp_curve_name(SP_CURVE_ID_THIS),
+             "curve = %s`) for this %s", what, sp_curve_label(other), sp_curve_name(this),
              sp_curve_name(other), sp_curve_name(other), thing);
     return 1;
 }
@@ -576,7 +521,7 @@ void sp_dmn_reg_abandon(sp_dmn *d, dcircuit *c)
     unlink_locked(d, c);
     pthread_cond_broadcast(&d->reg.cv);
     pthread_mutex_unlock(&d->reg.mu);
-    circ_free(c);
+    circ_free(d, c);
 }
 
 /* Checks the files and loads (preload) a reserved circuit; SP_OK or the failure. */
@@ -584,9 +529,9 @@ static sp_status load_new(sp_dmn *d, dcircuit *c, char err[SP_ERR_LEN])
 {
     /* The facts first, always: cheap header checks (and the r1cs against
      * the key) before anything is loaded or any other key demoted. */
-    sp_status st = sp_dmn_native_on(&c->native) ? open_native(c, err) : SP_OK;
+    sp_status st = sp_dmn_native_on(&c->native) ? open_native(d->ops, c, err) : SP_OK;
     if (st == SP_OK)
-        st = read_facts(c, err);
+        st = read_facts(d->ops, c, err);
     if (st == SP_OK && c->nat)
         st = check_native(c, err);
     if (st == SP_OK && *c->wasm)
@@ -617,7 +562,7 @@ int sp_dmn_reg_add_reserved(sp_dmn *d, dcircuit *c, const reg_spec *s, char err[
     sp_status st = load_new(d, c, err);
     int code = st == SP_OK ? 201 : http_of(st);
     if (code == 422)
-        sp_dmn_curve_hint(err, "key");
+        sp_dmn_curve_hint(d->ops, err, "key");
     /* Recorded before anyone can use it; a record that cannot be written
      * undoes the registration (the client hears 500, a restart agrees). */
     if (st == SP_OK && !s->restoring && sp_dmn_state_circuit_save(d, c, err) != SP_OK) {
@@ -703,7 +648,7 @@ int sp_dmn_reg_evict(sp_dmn *d, const char *id, size_t *freed, char err[SP_ERR_L
             unlink(c->wasm);
     }
     SP_DMN_LOGI("circuit %s: evicted (%s, %zu bytes freed)", id, sp_dmn_tier_name(c->tier), *freed);
-    circ_free(c);
+    circ_free(d, c);
     return 200;
 }
 
@@ -719,14 +664,14 @@ void sp_dmn_reg_free_all(sp_dmn *d)
         if (c->tier == SP_DMN_TIER_HOT)
             demote_hot(d, c);
         unmap(c);
-        circ_free(c);
+        circ_free(d, c);
         c = next;
     }
 }
 
 /* ---- reports ---- */
 
-static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
+static void circuit_json(const sp_dmn_ops *ops, sp_json_writer *w, const dcircuit *c, double now)
 {
     sp_jw_begin_object(w);
     sp_jw_key(w, "id");
@@ -768,7 +713,7 @@ static void circuit_json(sp_json_writer *w, const dcircuit *c, double now)
     sp_jw_key(w, "last_load_ms");
     sp_jw_double(w, c->last_load_ms);
     sp_jw_key(w, "key_cache"); /* the last load's */
-    sp_jw_string(w, c->last_key_cache ? sp_kc_outcome_str((sp_kc_outcome)c->last_key_cache) : "off");
+    sp_jw_string(w, c->last_key_cache ? ops->key_cache_str(c->last_key_cache) : "off");
     sp_jw_key(w, "source");
     sp_jw_string(w, source_name(c->source));
     sp_jw_key(w, *c->zkey ? "zkey" : "params");
@@ -791,7 +736,7 @@ void sp_dmn_reg_json(sp_dmn *d, sp_json_writer *w)
     sp_jw_key(w, "circuits");
     sp_jw_begin_array(w);
     for (const dcircuit *c = d->reg.head; c; c = c->next)
-        circuit_json(w, c, now);
+        circuit_json(d->ops, w, c, now);
     sp_jw_end_array(w);
     sp_jw_key(w, "keys_hot_bytes");
     sp_jw_u64(w, d->reg.hot_bytes);
@@ -843,7 +788,7 @@ int sp_dmn_reg_describe(sp_dmn *d, const char *id, sp_json_writer *w)
     pthread_mutex_lock(&d->reg.mu);
     const dcircuit *c = find_locked(d, id, 0);
     if (c)
-        circuit_json(w, c, sp_dmn_wire_now_ms());
+        circuit_json(d->ops, w, c, sp_dmn_wire_now_ms());
     pthread_mutex_unlock(&d->reg.mu);
     return c ? 0 : -1;
 }

@@ -224,7 +224,7 @@ static void restore_job(sp_dmn *d, const char *name)
     const char *circ = h ? jstr(h, "circuit") : NULL, *rid = h ? jstr(h, "request_id") : NULL;
     const uint8_t **w = NULL;
     size_t *wl = NULL, n = 0, body_len = h ? len - (size_t)(body - text) : 0;
-    sp_porep_input *inputs = NULL;
+    sp_dmn_native_input *inputs = NULL;
     char why[SP_ERR_LEN] = "";
     if (h && ins) { /* a native circuit's job: everything is in the header */
         if (sp_dmn_native_inputs(&inputs, &n, ins, why) == 0 && body_len)

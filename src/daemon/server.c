@@ -263,7 +263,7 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
         return SP_ERR_INVALID_ARG;
     }
     ec.budget_bytes = total - d->body_cap;
-    if ((st = sp_engine_create(&d->eng, &sp_synth_curve_ops, &ec, err)) != SP_OK)
+    if ((st = sp_engine_create(&d->eng, d->ops->synth, &ec, err)) != SP_OK)
         return st;
     if ((st = sp_dmn_trk_start(d, err)) != SP_OK)
         return st;
@@ -277,7 +277,7 @@ static sp_status start_engine(sp_dmn *d, char err[SP_ERR_LEN])
     d->trk.n_dev = (int)es.n_devices;
     pthread_mutex_unlock(&d->trk.mu);
     SP_DMN_LOGI("engine: curve %s, backends %s, %d synthesis workers, %zu device(s), budget %zu bytes",
-                sp_curve_name(SP_CURVE_ID_THIS), d->cfg.backends, es.synth_workers, es.n_devices, es.budget_total);
+                sp_curve_name(d->ops->curve), d->cfg.backends, es.synth_workers, es.n_devices, es.budget_total);
     sp_engine_status_free(&es);
     return SP_OK;
 }
@@ -345,7 +345,7 @@ static void reload(sp_dmn *d)
     char err[SP_ERR_LEN], tok[sizeof d->token] = "";
     int action;
     SP_DMN_LOGI("SIGHUP: reloading %s", *d->cfg.config_path ? d->cfg.config_path : "(no file; flags only)");
-    if (sp_dmn_conf_from_args(&fresh, &action, d->argc, d->argv, err) != SP_OK) {
+    if (sp_dmn_conf_from_args(&fresh, d->ops, &action, d->argc, d->argv, err) != SP_OK) {
         SP_DMN_LOGE("reload failed, keeping the running configuration: %s", err);
         sp_dmn_conf_free(&fresh);
         return;
@@ -478,12 +478,12 @@ static int configure(sp_dmn *d, int argc, char **argv)
 {
     char err[SP_ERR_LEN];
     int action;
-    if (sp_dmn_conf_from_args(&d->cfg, &action, argc, argv, err) != SP_OK) {
+    if (sp_dmn_conf_from_args(&d->cfg, d->ops, &action, argc, argv, err) != SP_OK) {
         fprintf(stderr, "snarkpipe daemon: %s\n", err);
         return EXIT_USAGE_;
     }
     if (action == 1)
-        sp_dmn_conf_help(stdout);
+        sp_dmn_conf_help(stdout, d->ops);
     else if (action == 2)
         sp_dmn_conf_print(stdout, &d->cfg);
     else if (action == 3)
@@ -504,7 +504,7 @@ static int configure(sp_dmn *d, int argc, char **argv)
     return -1;
 }
 
-int sp_dmn_main(int argc, char **argv)
+int sp_dmn_main(int argc, char **argv, const sp_dmn_ops *ops)
 {
     sp_dmn *d = calloc(1, sizeof *d);
     char err[SP_ERR_LEN] = "";
@@ -512,6 +512,7 @@ int sp_dmn_main(int argc, char **argv)
         fprintf(stderr, "snarkpipe daemon: out of memory\n");
         return EXIT_RUNTIME_;
     }
+    d->ops = ops;
     init_state(d);
     /* Connection threads come and go, and glibc gives new threads new
      * arenas (up to 8 per core) that keep what was freed in them: cap the

@@ -55,7 +55,7 @@ void sp_dmn_reg_abandon(sp_dmn *d, dcircuit *c);
  * get a daemon of that curve ("... start one with `--curve bn254` (or
  * `[engine] curve = bn254`) for this <thing>"). Returns 1 when err was
  * such a refusal (and is rewritten), else 0 (err unchanged). */
-int sp_dmn_curve_hint(char err[SP_ERR_LEN], const char *thing);
+int sp_dmn_curve_hint(const sp_dmn_ops *ops, char err[SP_ERR_LEN], const char *thing);
 /* Registration by path (keypath.c): path must name a regular file under
  * keys.key_dirs (symbolic links resolved) unless keys.any_key_path. On
  * output: resolved the canonical path. Returns 0, or 403 with err (which
@@ -121,7 +121,7 @@ typedef struct {
     const size_t *raw_len;
     const char *id;            /* NULL: a new id; else the id of a job restored from the state directory */
     double t_submit_unix;      /* restored jobs: when it was accepted */
-    const sp_porep_input *inputs; /* a native circuit's job: n inputs (copied), witness and raw NULL */
+    const sp_dmn_native_input *inputs; /* a native circuit's job: n inputs (copied), witness and raw NULL */
     int json_inputs;           /* a .wasm circuit's job: raw holds n input.json texts (copied), witness NULL */
 } job_spec;
 
@@ -133,7 +133,7 @@ typedef struct {
     const uint8_t *const *w;   /* its .wtns files */
     const size_t *wl;
     size_t n;
-    const sp_porep_input *inputs; /* a native job: its n inputs instead (w, wl NULL) */
+    const sp_dmn_native_input *inputs; /* a native job: its n inputs instead (w, wl NULL) */
     int json_inputs;           /* w holds input.json texts (a .wasm circuit's job) */
 } restore_spec;
 
@@ -178,8 +178,8 @@ size_t sp_dmn_jobs_live(sp_dmn *d);
  * the public signals row k at pub + k * n_public, each proof's node when
  * nodes is not NULL), "timings_ms" (stage times, null when not known),
  * and the "error" code of a failed job's status. */
-void sp_dmn_jobs_proofs_json(sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub, size_t n,
-                             uint32_t n_public, const char *const *nodes);
+void sp_dmn_jobs_proofs_json(const sp_dmn_ops *ops, sp_json_writer *w, const sp_g16_proof *proofs, const sp_fr *pub,
+                             size_t n, uint32_t n_public, const char *const *nodes);
 void sp_dmn_jobs_timings_json(sp_json_writer *w, const double *t, int known); /* SP_DMN_STAGE_N times */
 const char *sp_dmn_jobs_error_code(sp_status st);
 /*
@@ -189,8 +189,8 @@ const char *sp_dmn_jobs_error_code(sp_status st);
  * Returns SP_OK; SP_ERR_FORMAT (a count that is not n_vars) or the
  *   reader's status, with err saying why.
  */
-sp_status sp_dmn_jobs_witness(sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars, const char *id,
-                              char err[SP_ERR_LEN]);
+sp_status sp_dmn_jobs_witness(const sp_dmn_ops *ops, sp_fr **w, const uint8_t *data, size_t len, uint32_t n_vars,
+                              const char *id, char err[SP_ERR_LEN]);
 /* Writes the members every job answer starts with: job_id, request_id
  * (when the client gave one) and circuit. */
 void sp_dmn_jobs_json_head(sp_json_writer *w, const djob *j);

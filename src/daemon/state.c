@@ -313,7 +313,7 @@ sp_status sp_dmn_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ER
 /* ---- jobs ---- */
 
 sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                                const sp_porep_input *inputs, char err[SP_ERR_LEN])
+                                const sp_dmn_native_input *inputs, char err[SP_ERR_LEN])
 {
     if (!sp_dmn_state_on(d))
         return SP_OK;

@@ -9,7 +9,6 @@
 #ifndef SP_DAEMON_STATE_H
 #define SP_DAEMON_STATE_H
 
-#include "circuit/porep.h"
 #include "daemon/types.h"
 
 /* ---- settings.c: the reloadable settings ---- */
@@ -97,7 +96,7 @@ sp_status sp_dmn_state_circuit_drop(sp_dmn *d, const dcircuit *c, char err[SP_ER
 /* jobs/<id>.job: the accepted job's header and .wtns files (w, wlen), or
  * for a native job its header holding the inputs (w NULL). */
 sp_status sp_dmn_state_job_save(sp_dmn *d, const djob *j, const uint8_t *const *w, const size_t *wlen,
-                                const sp_porep_input *inputs, char err[SP_ERR_LEN]);
+                                const sp_dmn_native_input *inputs, char err[SP_ERR_LEN]);
 /* jobs/<id>.result: j's status and result text. */
 sp_status sp_dmn_state_job_result(sp_dmn *d, const djob *j, double done_unix_ms, char err[SP_ERR_LEN]);
 /* Removes jobs/<id><ext> without waiting for the disk (see state.c). */

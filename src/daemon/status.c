@@ -206,7 +206,7 @@ void sp_dmn_api_status(sp_dmn *d, dreq *r)
     sp_jw_key(&w, "version");
     sp_jw_string(&w, SP_VERSION_STRING);
     sp_jw_key(&w, "curve");
-    sp_jw_string(&w, sp_curve_name(SP_CURVE_ID_THIS));
+    sp_jw_string(&w, sp_curve_name(d->ops->curve));
     sp_jw_key(&w, "state");
     sp_jw_string(&w, atomic_load(&d->draining) ? "draining" : atomic_load(&d->paused) ? "paused" : "serving");
     kv_u64(&w, "pid", (uint64_t)getpid());

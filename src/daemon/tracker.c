@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon/services.h"
-#include "groth16/backend.h"
 #include "util/buf.h"
 #include "daemon/log.h"
 
@@ -112,7 +111,7 @@ static void on_device_step(dtracker *t, uint64_t seq, long part, const char *det
 {
     char step[24];
     trk_bar *b = bar_find(t, seq, (uint32_t)part, 2);
-    if (!b || !detail(det, "stage", step, sizeof step) || sp_backend_side_stage(step))
+    if (!b || !detail(det, "stage", step, sizeof step) || t->side_stage(step))
         return;
     b->steps++;
     snprintf(b->step, sizeof b->step, "%s", step);
@@ -270,6 +269,7 @@ sp_status sp_dmn_trk_open(sp_dmn *d, char *path_out, size_t path_len, char err[S
 sp_status sp_dmn_trk_start(sp_dmn *d, char err[SP_ERR_LEN])
 {
     dtracker *t = &d->trk;
+    t->side_stage = d->ops->backend_side_stage;
     close(t->wfd); /* the engine holds its own descriptor of the pipe now */
     t->wfd = -1;
     int rc = pthread_create(&t->thread, NULL, reader, d);

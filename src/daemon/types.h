@@ -51,11 +51,10 @@
 #include <stdio.h>
 #include "daemon/config.h"
 #include "daemon/native.h"
+#include "daemon/ops.h"
 #include "daemon/wasmcirc.h"
 #include "daemon/wire.h"
 #include "engine/engine.h"
-#include "groth16/keys.h"
-#include "r1cs/r1cs.h"
 
 typedef struct sp_dmn sp_dmn;
 struct sp_dmn_farm;  /* farm/farm.h */
@@ -96,10 +95,8 @@ typedef struct dcircuit {
     int busy;                  /* a promotion or demotion is running (outside reg.mu) */
     size_t refs;               /* jobs submitted and not finished */
     double last_used_ms;
-    /* hot: parsed and registered with the engine */
-    sp_g16_pk pk;
-    sp_r1cs cs;
-    int has_cs;
+    /* hot: parsed (the curve's, daemon/ops.h) and registered with the engine; NULL otherwise */
+    sp_dmn_key *key;
     size_t hot_bytes;
     /* warm (and hot): the files mapped */
     void *map_key, *map_cs;
@@ -214,6 +211,7 @@ typedef struct {
     uint64_t hist_count[SP_DMN_STAGE_N];
     uint64_t lines;
     int steps_per_call;        /* the backend's steps in the last device call that ended (0: none yet) */
+    int (*side_stage)(const char *stage); /* the curve's sp_backend_side_stage (set at start) */
 } dtracker;
 
 /* ---- the daemon ---- */
@@ -238,6 +236,7 @@ typedef struct {
 } dlistener;
 
 struct sp_dmn {
+    const sp_dmn_ops *ops;        /* the curve it proves (daemon/ops.h) */
     sp_dmn_conf cfg;              /* live configuration; reloadable fields under cfg_mu */
     pthread_mutex_t cfg_mu;
     char token[4096];          /* "" = no auth; under cfg_mu */

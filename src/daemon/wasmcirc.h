@@ -11,6 +11,10 @@
  *
  * A job's input is an sp_dmn_wasm_input: the text of one input.json,
  * owned by the daemon's job until the job finished.
+ *
+ * The header is curve-neutral (the curve's types as synth/ops.h names
+ * them); wasmcirc.c is compiled per curve and the daemon calls it through
+ * its curve's table (daemon/ops.h).
  */
 #ifndef SP_DAEMON_WASMCIRC_H
 #define SP_DAEMON_WASMCIRC_H
@@ -18,9 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "snarkpipe.h"
-#include "circuit/native.h"
-#include "groth16/keys.h"
-#include "r1cs/r1cs.h"
+#include "synth/ops.h"
 
 /* One partition's input.json, as the engine copies it (the text is not copied). */
 typedef struct {

@@ -10,22 +10,22 @@
 #include <string.h>
 #include "daemon/farm/farm.h"
 #include "daemon/log.h"
-#include "groth16/params.h"
 
-static int publics_of(sp_fr *out, const uint8_t *b, size_t len, uint32_t n_public)
+/* out[at..at + n_public) from their 32-byte encodings at b. */
+static int publics_of(const sp_dmn_ops *ops, sp_fr *out, size_t at, const uint8_t *b, size_t len, uint32_t n_public)
 {
     if (!b || len != (size_t)n_public * 32)
         return -1;
     for (uint32_t i = 0; i < n_public; i++)
-        if (sp_fr_from_bytes_le(&out[i], b + 32 * i) != SP_OK)
+        if (ops->fr_from_bytes(out, at + i, b + 32 * i) != SP_OK)
             return -1;
     return 0;
 }
 
 /* The completed job's result: the same JSON a single daemon answers, each
  * proof with the node that made it. */
-static char *result_text(const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts, const sp_g16_proof *proofs,
-                         const sp_fr *pub, uint32_t n_public, size_t *len)
+static char *result_text(const sp_dmn_ops *ops, const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts,
+                         const sp_g16_proof *proofs, const sp_fr *pub, uint32_t n_public, size_t *len)
 {
     const char **nodes = malloc(job->n_parts * sizeof *nodes);
     char (*names)[64] = malloc(job->n_parts * sizeof *names);
@@ -57,7 +57,7 @@ static char *result_text(const sp_dmn_q_asm_job *job, const sp_dmn_q_part *parts
     sp_jw_key(&w, "verified");
     sp_jw_bool(&w, 1);
     if (nodes && names)
-        sp_dmn_jobs_proofs_json(&w, proofs, pub, job->n_parts, n_public, nodes);
+        sp_dmn_jobs_proofs_json(ops, &w, proofs, pub, job->n_parts, n_public, nodes);
     else
         w.failed = 1;
     sp_dmn_jobs_timings_json(&w, t, 1);
@@ -79,9 +79,10 @@ static void assemble_cb(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_p
     pthread_mutex_unlock(&f->mu); /* entries stay until stop, and the pvk is read-only once set */
     if (!c)
         return; /* not ours to judge: a node holding the key assembles it */
+    const sp_dmn_ops *ops = f->d->ops;
     size_t n = job->n_parts, np = c->n_public;
-    sp_g16_proof *pr = calloc(n, sizeof *pr);
-    sp_fr *pub = calloc(n * (np ? np : 1), sizeof *pub);
+    sp_g16_proof *pr = calloc(n, ops->synth->proof_size);
+    sp_fr *pub = calloc(n * (np ? np : 1), ops->synth->fr_bytes);
     uint8_t *bad = calloc(n, 1);
     v->bad = calloc(n, sizeof *v->bad);
     char err[SP_ERR_LEN];
@@ -95,19 +96,19 @@ static void assemble_cb(void *ctx, const sp_dmn_q_asm_job *job, const sp_dmn_q_p
         const sp_dmn_q_part *p = &parts[k];
         const uint8_t *want = p->expect_pub ? p->expect_pub : p->publics;
         size_t want_len = p->expect_pub ? p->expect_pub_len : p->publics_len;
-        bad[k] = !p->proof || sp_bp_proof_decode(&pr[k], p->proof, 0, err) != SP_OK ||
-                 publics_of(&pub[k * np], want, want_len, c->n_public) ||
+        bad[k] = !p->proof || ops->bp_decode(pr, k, p->proof, err) != SP_OK ||
+                 publics_of(ops, pub, k * np, want, want_len, c->n_public) ||
                  (p->expect_pub && (p->publics_len != want_len || memcmp(p->publics, want, want_len)));
         n_ok += !bad[k];
     }
     int valid = 0;
-    if (n_ok == n && sp_g16_verify_batch(&valid, &c->pvk, pr, n, pub, np, err) == SP_OK && valid) {
-        v->result = result_text(job, parts, pr, pub, c->n_public, &v->result_len);
+    if (n_ok == n && ops->verify_batch(&valid, c->pvk, pr, n, pub, (uint32_t)np, err) == SP_OK && valid) {
+        v->result = result_text(ops, job, parts, pr, pub, c->n_public, &v->result_len);
         v->ok = v->result != NULL;
     } else {
         for (size_t k = 0; k < n; k++) { /* find the bad ones */
             valid = 0;
-            if (!bad[k] && (sp_g16_verify(&valid, &c->pvk, &pr[k], &pub[k * np], np, err) != SP_OK || !valid))
+            if (!bad[k] && (ops->verify(&valid, c->pvk, pr, k, pub, (uint32_t)np, err) != SP_OK || !valid))
                 bad[k] = 1;
             if (bad[k])
                 v->bad[v->n_bad++] = (uint32_t)k;

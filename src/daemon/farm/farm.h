@@ -22,7 +22,6 @@
 #include <pthread.h>
 #include "daemon/services.h"
 #include "daemon/farm/queue.h"
-#include "groth16/verify.h"
 
 #define SP_DMN_FARM_POOL 16       /* HTTP connections at most */
 #define SP_DMN_FARM_DONE_RING 256 /* job endings an awaiter can tell apart between two looks */
@@ -67,7 +66,7 @@ typedef struct fcirc {
     uint32_t n_vars, n_public;
     int native;
     int have_pvk;             /* set from the key when it was first loaded for a claim */
-    sp_g16_pvk pvk;
+    sp_dmn_pvk *pvk;
     int gone;                 /* unregistered, or replaced by a newer entry */
     int recorded;             /* its facts are in the database (sp_circuits) */
     uint64_t part_bytes;      /* what one partition reserves in the engine (0: not known yet, the key

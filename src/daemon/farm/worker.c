@@ -24,8 +24,6 @@
 #include <unistd.h>
 #include "daemon/farm/farm.h"
 #include "daemon/log.h"
-#include "groth16/params.h"
-#include "r1cs/r1cs.h"
 #include "util/rng.h"
 
 #define READY_SWEEP 16        /* orphaned ready jobs looked at per poll */
@@ -55,12 +53,12 @@ static void claim_done(void *ctx, sp_engine_job *ej)
         sp_dmn_trk_job_timings(d, res.job_seq, 1000, t);
         pub = malloc(npub ? npub * 32 : 1);
         for (size_t i = 0; pub && i < npub; i++)
-            sp_fr_to_bytes_le(pub + 32 * i, &res.public_signals[i]);
+            d->ops->fr_to_bytes(pub + 32 * i, res.public_signals, i);
     }
     pthread_mutex_lock(&f->mu);
     fc->ej = NULL; /* from here on, cancel leaves it alone */
     if (res.status == SP_OK && pub) {
-        sp_bp_proof_encode(fc->proof, &res.proofs[0]);
+        d->ops->bp_encode(fc->proof, res.proofs, 0);
         fc->publics = pub;
         fc->publics_len = npub * 32;
         fc->synth_ms = t[SP_DMN_STAGE_SYNTH];
@@ -100,7 +98,8 @@ static void start_failed(sp_dmn_farm *f, fclaim *fc, int permanent, int by_us, c
 /* The input of a claim as the engine takes it: a parsed witness (whose
  * public inputs must be those the job recorded) or a native input.
  * Returns 0, or -1 with err (the partition's input is bad). */
-static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep_input *in, char err[SP_ERR_LEN])
+static int decode_input(const sp_dmn_ops *ops, const fclaim *fc, const dcircuit *c, sp_fr **w, sp_dmn_native_input *in,
+                        char err[SP_ERR_LEN])
 {
     const sp_dmn_q_claim *q = &fc->c;
     if (c->nat) {
@@ -114,15 +113,15 @@ static int decode_input(const fclaim *fc, const dcircuit *c, sp_fr **w, sp_porep
             s = s << 8 | q->input[i];
         for (int i = 11; i >= 8; i--)
             p = p << 8 | q->input[i];
-        *in = (sp_porep_input){s, p};
+        *in = (sp_dmn_native_input){s, p};
         return 0;
     }
-    if (sp_dmn_jobs_witness(w, q->input, q->input_len, c->n_vars, c->id, err) != SP_OK)
+    if (sp_dmn_jobs_witness(ops, w, q->input, q->input_len, c->n_vars, c->id, err) != SP_OK)
         return -1;
     int same = q->expect_pub && q->expect_pub_len == (size_t)c->n_public * 32;
     for (uint32_t i = 0; same && i < c->n_public; i++) {
         uint8_t b[32];
-        sp_fr_to_bytes_le(b, &(*w)[1 + i]);
+        ops->fr_to_bytes(b, *w, 1 + i);
         same = !memcmp(b, q->expect_pub + 32 * i, 32);
     }
     if (!same) {
@@ -167,14 +166,14 @@ static void start_claim(sp_dmn_farm *f, fclaim *fc)
     size_t abc = 0, rest = 0;
     int sized = sp_engine_partition_bytes(d->eng, c->id, &abc, &rest) == SP_OK;
     pthread_mutex_lock(&f->mu);
-    if (!fcc->have_pvk && sp_g16_pvk_init(&fcc->pvk, &c->pk.vk, err) == SP_OK)
+    if (!fcc->have_pvk && d->ops->pvk_init(&fcc->pvk, c->key, err) == SP_OK)
         fcc->have_pvk = 1;
     if (sized) /* its true weight, from now on and for the claims to come */
         fc->bytes = fcc->part_bytes = abc + rest;
     pthread_mutex_unlock(&f->mu);
     sp_fr *w = NULL;
-    sp_porep_input in;
-    if (decode_input(fc, c, &w, &in, err)) {
+    sp_dmn_native_input in;
+    if (decode_input(d->ops, fc, c, &w, &in, err)) {
         sp_dmn_reg_unref(d, c);
         return start_failed(f, fc, 1, 0, "bad input: ", err);
     }
@@ -785,7 +784,7 @@ static void farm_free(sp_dmn_farm *f)
         fcirc *c = f->circs;
         f->circs = c->next;
         if (c->have_pvk)
-            sp_g16_pvk_free(&c->pvk);
+            f->d->ops->pvk_free(c->pvk);
         free(c);
     }
     if (f->wake[0] >= 0)

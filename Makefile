@@ -148,6 +148,15 @@ $(BUILD)/src/daemon/farm/queue_pg.o $(BUILD)/src/daemon/farm/queue_pg_jobs.o $(B
 DAEMON_LIBS += $(shell pkg-config --libs libpq)
 endif
 DAEMON_OBJ  := $(DAEMON_SRC:%.c=$(BUILD)/%.o)
+# The daemon is curve-neutral: a two-curve build's BN254 test programs and
+# one-curve BN254 snarkpipe-daemon link the objects the BLS12-381 build
+# compiled (DAEMON_ONCE, which bn254-tests below passes), with the BN254
+# library and CLI; a BN254 build of its own compiles them itself.
+DAEMON_OWN_OBJ := $(DAEMON_OBJ)
+ifneq ($(DAEMON_ONCE),)
+DAEMON_OBJ     := $(DAEMON_ONCE)
+DAEMON_OWN_OBJ :=
+endif
 $(DAEMON_BIN): LDLIBS += $(DAEMON_LIBS)
 
 .PHONY: all lib tests test test-run test-arith bench demo demo-run clean clean-all check-layers bn254-tests
@@ -216,11 +225,13 @@ test-arith: $(TESTS_ARITH:%=$(BUILD)/tests/%)
 	@SP_TEST_PROGRAMS="$(TESTS_ARITH)" SP_TEST_SCRIPTS= tests/run.sh $(BUILD)/tests
 
 # The BN254 instance's test programs (the same sources but TESTS_ONLY_BLS12_381)
-# and the one-curve BN254 snarkpipe that those driving a daemon run. After
-# the instance's sub-make (a BLS12-381 build): two sub-makes in one build
-# folder at once compiled main.o twice while one linked it half-written.
-bn254-tests: FORCE $(BN_INSTANCE)
-	@$(MAKE) --no-print-directory $(BN_MAKE) tests $(BN_BUILD)/snarkpipe $(if $(DAEMON_BIN),$(BN_BUILD)/snarkpipe-daemon)
+# and the one-curve BN254 snarkpipe that those driving a daemon run, with
+# this build's daemon (DAEMON_ONCE above). After the instance's sub-make
+# (a BLS12-381 build): two sub-makes in one build folder at once compiled
+# main.o twice while one linked it half-written.
+bn254-tests: FORCE $(BN_INSTANCE) $(DAEMON_OBJ)
+	@$(MAKE) --no-print-directory $(BN_MAKE) $(if $(DAEMON_OBJ),DAEMON_ONCE="$(DAEMON_OBJ)") tests \
+		$(BN_BUILD)/snarkpipe $(if $(DAEMON_BIN),$(BN_BUILD)/snarkpipe-daemon)
 
 # A file may include only its own layer or lower ones (ARCHITECTURE.md);
 # with the daemon built, its objects' calls are checked too.
@@ -441,4 +452,4 @@ FEATURES := cc=$(CC) cflags=$(CFLAGS) daemon=$(DAEMON_OK) pq=$(PQ_OK) cuda=$(CUD
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(FEATURES_FILE) 2>/dev/null)" = '$(FEATURES)' ] || \
 	printf '%s\n' '$(FEATURES)' >$(FEATURES_FILE); })
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DAEMON_OWN_OBJ:.o=.d) $(DISPATCH_DAEMON_OBJ:.o=.d) $(wildcard $(BUILD)/fuzz/*.d $(BUILD)/gpu/*/*.d $(BUILD)/tests/gpu/*.d $(BUILD)/bench/gpu/*.d)

@@ -12,6 +12,7 @@
 #include <gmp.h>
 #include <string.h>
 #include "field/field.h"
+#include "field/fpv_ifma.h"
 #include "test.h"
 
 #define MAXN 6
@@ -556,6 +557,101 @@ static void test_asm_vs_portable(const field *f, const mpz_t m, mpz_t *edges, sp
     mpz_clear(x);
 }
 
+#if SP_HAVE_FPV_IFMA
+/* Lane k of *r = x[k] + (lazy bit k ? p : 0), from the raw limbs of the
+ * elements (sp_fp's Montgomery form): the inputs cover [0, 2p). */
+SP_IFMA static void fpv_pack(sp_fpv *r, const el x[8], unsigned lazy)
+{
+    uint64_t w[4][8];
+    for (int k = 0; k < 8; k++) {
+        unsigned __int128 c = 0;
+        for (int j = 0; j < 4; j++) {
+            c += (unsigned __int128)x[k].l[j] + ((lazy >> k & 1) ? SP_FP_MODULUS[j] : 0);
+            w[j][k] = (uint64_t)c;
+            c >>= 64;
+        }
+    }
+    __m512i v[4];
+    for (int j = 0; j < 4; j++)
+        v[j] = _mm512_loadu_si512(w[j]);
+    fpv_from_words(r, v);
+}
+
+/* The lanes' values as limbs, reduced (full) or as they are (below 2^256). */
+SP_IFMA static void fpv_unpack(el x[8], const sp_fpv *a, int full)
+{
+    sp_fpv t = *a;
+    if (full)
+        fpv_reduce(&t, a);
+    __m512i v[4];
+    uint64_t w[4][8];
+    fpv_to_words(v, &t);
+    for (int j = 0; j < 4; j++)
+        _mm512_storeu_si512(w[j], v[j]);
+    memset(x, 0, 8 * sizeof *x);
+    for (int k = 0; k < 8; k++)
+        for (int j = 0; j < 4; j++)
+            x[k].l[j] = w[j][k];
+}
+
+SP_IFMA static void fpv_ops(el out[5][8], el lazy_out[5][8], const sp_fpv *a, const sp_fpv *b)
+{
+    sp_fpv r[5];
+    fpv_mul(&r[0], a, b);
+    fpv_add(&r[1], a, b);
+    fpv_sub(&r[2], a, b);
+    fpv_sub(&r[3], b, a);
+    fpv_mul(&r[4], a, a);
+    for (int i = 0; i < 5; i++) {
+        fpv_unpack(out[i], &r[i], 1);
+        fpv_unpack(lazy_out[i], &r[i], 0);
+    }
+}
+
+/* The eight-lane IFMA Fp (BN254) against the scalar Fp, which the tests
+ * above check against GMP: the same limbs once reduced, for inputs anywhere
+ * in [0, 2p) (edge values and their lazy forms included), and every result
+ * below 2p as the lanes keep it. */
+static void test_ifma_vs_scalar(const field *f, const mpz_t m, mpz_t *edges, sp_rng *rng)
+{
+    if (!sp_field_ifma_active()) {
+        printf("test_field: this CPU has no AVX-512 IFMA: the eight-lane Fp path is not tested here\n");
+        return;
+    }
+    mpz_t v, two_m;
+    mpz_inits(v, two_m, NULL);
+    mpz_mul_2exp(two_m, m, 1);
+    int total = sp_test_iters(4000);
+    for (int it = 0; it < total; it++) {
+        el a[8], b[8], got[5][8], lazy[5][8];
+        for (int k = 0; k < 8; k++) {
+            pick(f, m, edges, rng, &a[k], v);
+            pick(f, m, edges, rng, &b[k], v);
+        }
+        sp_fpv va, vb;
+        fpv_pack(&va, a, (unsigned)sp_rng_u64(rng) & 0xff);
+        fpv_pack(&vb, b, (unsigned)sp_rng_u64(rng) & 0xff);
+        fpv_ops(got, lazy, &va, &vb);
+        for (int k = 0; k < 8; k++) {
+            sp_fp x, y, want[5];
+            memcpy(x.l, a[k].l, sizeof x.l);
+            memcpy(y.l, b[k].l, sizeof y.l);
+            sp_fp_mul(&want[0], &x, &y);
+            sp_fp_add(&want[1], &x, &y);
+            sp_fp_sub(&want[2], &x, &y);
+            sp_fp_sub(&want[3], &y, &x);
+            sp_fp_sqr(&want[4], &x);
+            for (int i = 0; i < 5; i++) {
+                CHECKF(memcmp(got[i][k].l, want[i].l, sizeof want[i].l) == 0, "ifma op %d lane %d input %d", i, k, it);
+                limbs_to_mpz(v, lazy[i][k].l, 4);
+                CHECKF(mpz_cmp(v, two_m) < 0, "ifma op %d lane %d input %d: not below 2p", i, k, it);
+            }
+        }
+    }
+    mpz_clears(v, two_m, NULL);
+}
+#endif
+
 /* Limbs of m + d (d >= 0 small) or all ones. */
 static void bad_limbs(const field *f, uint64_t *l, int which)
 {
@@ -752,6 +848,9 @@ int main(void)
         if (k == 0) {
             test_sqrt_vs_gmp(M_[k], edges, &rng);
             test_lex_largest(M_[k], edges, &rng);
+#if SP_HAVE_FPV_IFMA
+            test_ifma_vs_scalar(f, M_[k], edges, &rng);
+#endif
         }
         for (int i = 0; i < NEDGE; i++)
             mpz_clear(edges[i]);

@@ -289,6 +289,20 @@ int main(void)
     test_helpers(&rng);
     run_g1(&rng);
     run_g2(&rng);
+#if SP_MSM_IFMA
+    /* the runs above took the IFMA flush where the CPU has it: the scalar one too */
+    if (sp_field_ifma_active()) {
+        sp_field_use_ifma(0);
+        test_random_g1(&rng, 4000 / SCALE, 3);
+        test_edges_points_g1(&rng);
+        test_threads_g1(&rng);
+        test_random_g2(&rng, 800 / SCALE, 3);
+        test_edges_points_g2(&rng);
+        sp_field_use_ifma(1);
+    } else {
+        printf("test_msm: this CPU has no AVX-512 IFMA: the MSM ran its scalar flush only\n");
+    }
+#endif
     mpz_clear(RMOD);
     return sp_test_done();
 }

@@ -50,6 +50,24 @@ const sp_msm_glv *sp_msm_glv_of(int g);
 const uint64_t *sp_msm_glv_lambda(const sp_msm_glv *g); /* lambda, 4 limbs */
 int sp_msm_glv_split(uint64_t m1[2], uint64_t m2[2], const uint64_t k[4], const sp_msm_glv *g);
 
+/*
+ * BN254's batched affine additions on AVX-512 IFMA (affine_ifma.c), used
+ * by msm_tmpl.h's flush when sp_field_ifma_active(). On input: the queue
+ * of one flush (nq >= 1 additions ab[qb[i]] += (qn[i] ? -1 : 1) qp[i], the
+ * buckets distinct, x(ab[qb[i]]) != x(qp[i])); scratch of
+ * sp_msm_ifma_scratch_bytes(nq or more) bytes, 64-byte aligned. On output:
+ * the buckets hold the sums, limb for limb as the scalar flush makes them.
+ */
+#include "field/fp_asm.h"
+#define SP_MSM_IFMA (SP_HAVE_FP_ASM && SP_FP_LIMBS == 4)
+#if SP_MSM_IFMA
+size_t sp_msm_ifma_scratch_bytes(size_t qcap);
+void sp_msm_g1_flush_ifma(sp_g1_affine *ab, const uint32_t *qb, const sp_g1_affine *const *qp,
+                          const uint8_t *qn, size_t nq, void *scratch);
+void sp_msm_g2_flush_ifma(sp_g2_affine *ab, const uint32_t *qb, const sp_g2_affine *const *qp,
+                          const uint8_t *qn, size_t nq, void *scratch);
+#endif
+
 /* Thread count from cfg->threads (0 = online cores), in 1..SP_MSM_MAX_THREADS. */
 int sp_msm_threads(const sp_msm_config *cfg);
 

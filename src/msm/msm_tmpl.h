@@ -86,7 +86,11 @@ typedef struct {
     size_t nd;
     int affine;
     int any_xyzz; /* some bucket has an XYZZ part (IN_XYZZ) */
+    void *vs;     /* the IFMA flush's scratch (NULL: the scalar flush) */
 } ws_t;
+
+/* 1 when the flush can run on IFMA lanes (msm_internal.h). */
+#define FLUSH_IFMA SP_MSM_IFMA
 
 static void ws_free(ws_t *w)
 {
@@ -102,6 +106,7 @@ static void ws_free(ws_t *w)
     free(w->dp);
     free(w->db);
     free(w->dn);
+    free(w->vs);
 }
 
 /* nb buckets; qcap (>= 2) queued additions per inversion (affine).
@@ -127,6 +132,11 @@ static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
         w->db = malloc(dcap * sizeof *w->db);
         w->dn = malloc(dcap);
         ok = ok && w->ab && w->qb && w->qp && w->qn && w->qd && w->qt && w->dp && w->db && w->dn;
+#if FLUSH_IFMA
+        size_t vb = sp_msm_ifma_scratch_bytes(qcap);
+        if (ok && sp_field_ifma_active() && (w->vs = aligned_alloc(64, (vb + 63) / 64 * 64)) == NULL)
+            ok = 0;
+#endif
     }
     return ok;
 }
@@ -180,6 +190,15 @@ static void flush(ws_t *w)
 {
     if (w->nq == 0)
         return;
+#if FLUSH_IFMA
+    if (w->vs) {
+        CAT_(CAT_(sp_msm_, G), _flush_ifma)(w->ab, w->qb, w->qp, w->qn, w->nq, w->vs);
+        for (size_t i = 0; i < w->nq; i++)
+            w->flag[w->qb[i]] &= (uint8_t)~BUSY;
+        w->nq = 0;
+        return;
+    }
+#endif
     FE acc, t, lam, x3;
     FEF(set_one)(&acc);
     for (size_t i = 0; i < w->nq; i++) {

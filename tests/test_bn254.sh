@@ -138,6 +138,12 @@ expect 2 "porep-like on BN254" "$bin" gen-circuit --curve bn254 --kind porep-lik
 expect_out "native circuits \(porep-like\) .* are bls12-381's" "  (says why)"
 expect 0 "bench msm --curve bn254" "$bin" bench msm --curve bn254 --group g2 --log-size 6 --reps 1 --json
 expect_out '"op":"msm"' "  (a JSON row)"
+expect_out '"path":"scalar"' "  (timed one addition at a time)"
+if grep -qw avx512ifma /proc/cpuinfo && [ "${SP_NO_ASM:-0}" = 0 ]; then
+    expect_out '"path":"ifma"' "  (and on the IFMA lanes, this CPU having them)"
+else
+    echo "  (this CPU has no AVX-512 IFMA: no row on its lanes)"
+fi
 expect 0 "bench prove on bn128 files" "$bin" bench prove "$chain/circuit_final.zkey" "$chain/witness.wtns" --reps 1 --json
 expect_out '"op":"prove"' "  (a JSON row)"
 

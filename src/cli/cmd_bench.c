@@ -150,7 +150,7 @@ static void row(const char *op, const char *extra_json, const char *extra_text, 
         printf("{\"op\":\"%s\",%s\"log_size\":%d,\"threads\":%d,\"reps\":%d,\"seconds\":%.6f,\"min_seconds\":%.6f}\n",
                op, extra_json, log_size, threads, reps, med, t[0]);
     } else {
-        printf("%-10s %-24s %8d %7d %4d %12.4f %12.4f\n", op, extra_text, log_size, threads, reps, med, t[0]);
+        printf("%-10s %-25s %8d %7d %4d %12.4f %12.4f\n", op, extra_text, log_size, threads, reps, med, t[0]);
     }
     fflush(stdout);
 }
@@ -158,7 +158,7 @@ static void row(const char *op, const char *extra_json, const char *extra_text, 
 static void header(void)
 {
     if (!sp_cli_g.json)
-        printf("%-10s %-24s %8s %7s %4s %12s %12s\n", "op", "inputs", "log_size", "threads", "reps", "median_s",
+        printf("%-10s %-25s %8s %7s %4s %12s %12s\n", "op", "inputs", "log_size", "threads", "reps", "median_s",
                "min_s");
 }
 

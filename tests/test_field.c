@@ -562,35 +562,35 @@ static void test_asm_vs_portable(const field *f, const mpz_t m, mpz_t *edges, sp
  * elements (sp_fp's Montgomery form): the inputs cover [0, 2p). */
 SP_IFMA static void fpv_pack(sp_fpv *r, const el x[8], unsigned lazy)
 {
-    uint64_t w[4][8];
+    uint64_t w[FPV_NW][8];
     for (int k = 0; k < 8; k++) {
         unsigned __int128 c = 0;
-        for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < FPV_NW; j++) {
             c += (unsigned __int128)x[k].l[j] + ((lazy >> k & 1) ? SP_FP_MODULUS[j] : 0);
             w[j][k] = (uint64_t)c;
             c >>= 64;
         }
     }
-    __m512i v[4];
-    for (int j = 0; j < 4; j++)
+    __m512i v[FPV_NW];
+    for (int j = 0; j < FPV_NW; j++)
         v[j] = _mm512_loadu_si512(w[j]);
     fpv_from_words(r, v);
 }
 
-/* The lanes' values as limbs, reduced (full) or as they are (below 2^256). */
+/* The lanes' values as limbs, reduced (full) or as they are (below R). */
 SP_IFMA static void fpv_unpack(el x[8], const sp_fpv *a, int full)
 {
     sp_fpv t = *a;
     if (full)
         fpv_reduce(&t, a);
-    __m512i v[4];
-    uint64_t w[4][8];
+    __m512i v[FPV_NW];
+    uint64_t w[FPV_NW][8];
     fpv_to_words(v, &t);
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < FPV_NW; j++)
         _mm512_storeu_si512(w[j], v[j]);
     memset(x, 0, 8 * sizeof *x);
     for (int k = 0; k < 8; k++)
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < FPV_NW; j++)
             x[k].l[j] = w[j][k];
 }
 
@@ -608,7 +608,7 @@ SP_IFMA static void fpv_ops(el out[5][8], el lazy_out[5][8], const sp_fpv *a, co
     }
 }
 
-/* The eight-lane IFMA Fp (BN254) against the scalar Fp, which the tests
+/* The eight-lane IFMA Fp against the scalar Fp, which the tests
  * above check against GMP: the same limbs once reduced, for inputs anywhere
  * in [0, 2p) (edge values and their lazy forms included), and every result
  * below 2p as the lanes keep it. */
@@ -643,7 +643,7 @@ static void test_ifma_vs_scalar(const field *f, const mpz_t m, mpz_t *edges, sp_
             sp_fp_sqr(&want[4], &x);
             for (int i = 0; i < 5; i++) {
                 CHECKF(memcmp(got[i][k].l, want[i].l, sizeof want[i].l) == 0, "ifma op %d lane %d input %d", i, k, it);
-                limbs_to_mpz(v, lazy[i][k].l, 4);
+                limbs_to_mpz(v, lazy[i][k].l, FPV_NW);
                 CHECKF(mpz_cmp(v, two_m) < 0, "ifma op %d lane %d input %d: not below 2p", i, k, it);
             }
         }

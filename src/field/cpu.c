@@ -12,12 +12,9 @@ static int cpu_has_adx_bmi2(void)
     return ((b >> 19) & 1) && ((b >> 8) & 1); /* ADX, BMI2 */
 }
 /* AVX-512F and IFMA, and the OS saving the vector state (XCR0: SSE, AVX,
- * opmask, the upper halves of zmm0-15 and zmm16-31); only for a field the
- * eight-lane code exists for (fpv_ifma.h: 4 limbs). */
+ * opmask, the upper halves of zmm0-15 and zmm16-31). */
 static int cpu_has_ifma(void)
 {
-    if (SP_FP_LIMBS != 4)
-        return 0;
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) /* OSXSAVE */
         return 0;

@@ -124,10 +124,10 @@ int sp_field_asm_active(void);
 /* Returns the previous setting; enabling on a CPU without ADX/BMI2 is ignored. */
 int sp_field_use_asm(int on);
 
-/* Whether the eight-lane AVX-512 IFMA path (field/fpv_ifma.h: BN254's Fp
- * and Fp2, for the MSM's batched additions) is in use: never on
- * BLS12-381, else chosen at run time from CPUID and the OS's saved vector
- * state; $SP_NO_ASM=1 or sp_field_use_ifma(0) turns it off. */
+/* Whether the eight-lane AVX-512 IFMA path (field/fpv_ifma.h: Fp and Fp2
+ * for the MSM's batched additions) is in use: chosen at run time from
+ * CPUID and the OS's saved vector state; $SP_NO_ASM=1 or
+ * sp_field_use_ifma(0) turns it off. */
 int sp_field_ifma_active(void);
 /* Returns the previous setting; enabling on a CPU without IFMA is ignored. */
 int sp_field_use_ifma(int on);

@@ -1,6 +1,5 @@
 /*
- * One batch of affine bucket additions for BN254's G1 and G2 on eight
- * lanes of AVX-512 IFMA (field/fpv_ifma.h): the same additions, with the
+ * One batch of affine bucket additions for G1 and G2 on eight lanes of AVX-512 IFMA (field/fpv_ifma.h): the same additions, with the
  * same results limb for limb, as msm_tmpl.h's flush. Lane k takes items k,
  * k + 8, k + 16, ...: each lane keeps its own running product of the x
  * differences, the eight totals are inverted together with one scalar
@@ -24,10 +23,10 @@ size_t sp_msm_ifma_scratch_bytes(size_t qcap) { return 2 * ((qcap + 7) / 8) * si
  * Montgomery's 1 when one, else 0). */
 SP_IFMA_INLINE void fp_load(sp_fpv *r, __m512i addr, __mmask8 live, int one, int off)
 {
-    static const uint64_t mont_one[4] = SP_FP_MONT_ONE_INIT;
-    __m512i w[4];
+    static const uint64_t mont_one[FPV_NW] = SP_FP_MONT_ONE_INIT;
+    __m512i w[FPV_NW];
     SP_FPV_UNROLL
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < FPV_NW; j++)
         w[j] = _mm512_mask_i64gather_epi64(_mm512_set1_epi64(one ? (long long)mont_one[j] : 0), live, addr,
                                            (const void *)(uintptr_t)(off + 8 * j), 1);
     fpv_from_words(r, w);
@@ -36,18 +35,18 @@ SP_IFMA_INLINE void fp_load(sp_fpv *r, __m512i addr, __mmask8 live, int one, int
 SP_IFMA_INLINE void fp_store(__m512i addr, __mmask8 live, const sp_fpv *a, int off)
 {
     sp_fpv t;
-    __m512i w[4];
+    __m512i w[FPV_NW];
     fpv_reduce(&t, a);
     fpv_to_words(w, &t);
     SP_FPV_UNROLL
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < FPV_NW; j++)
         _mm512_mask_i64scatter_epi64((void *)(uintptr_t)(off + 8 * j), live, addr, w[j], 1);
 }
 
 SP_IFMA_INLINE void fp_blend(sp_fpv *r, __mmask8 m, const sp_fpv *a, const sp_fpv *b)
 {
     SP_FPV_UNROLL
-    for (int j = 0; j < 5; j++)
+    for (int j = 0; j < FPV_NL; j++)
         r->l[j] = _mm512_mask_blend_epi64(m, a->l[j], b->l[j]);
 }
 
@@ -55,40 +54,40 @@ SP_IFMA_INLINE void fp_blend(sp_fpv *r, __mmask8 m, const sp_fpv *a, const sp_fp
 SP_IFMA_INLINE void fp_to_lanes(sp_fp out[8], const sp_fpv *a)
 {
     sp_fpv t;
-    __m512i w[4];
-    uint64_t l[4][8];
+    __m512i w[FPV_NW];
+    uint64_t l[FPV_NW][8];
     fpv_reduce(&t, a);
     fpv_to_words(w, &t);
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < FPV_NW; j++)
         _mm512_storeu_si512(l[j], w[j]);
     for (int k = 0; k < 8; k++)
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < FPV_NW; j++)
             out[k].l[j] = l[j][k];
 }
 
 SP_IFMA_INLINE void fp_from_lanes(sp_fpv *r, const sp_fp in[8])
 {
-    __m512i w[4];
-    uint64_t l[4][8];
+    __m512i w[FPV_NW];
+    uint64_t l[FPV_NW][8];
     for (int k = 0; k < 8; k++)
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < FPV_NW; j++)
             l[j][k] = in[k].l[j];
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < FPV_NW; j++)
         w[j] = _mm512_loadu_si512(l[j]);
     fpv_from_words(r, w);
 }
 
-/* The same for Fp2: c0 at off, c1 at off + 32. */
+/* The same for Fp2: c0 at off, c1 after it. */
 SP_IFMA_INLINE void fp2_load(sp_fp2v *r, __m512i addr, __mmask8 live, int one, int off)
 {
     fp_load(&r->c0, addr, live, one, off);
-    fp_load(&r->c1, addr, live, 0, off + 32);
+    fp_load(&r->c1, addr, live, 0, off + (int)sizeof(sp_fp));
 }
 
 SP_IFMA_INLINE void fp2_store(__m512i addr, __mmask8 live, const sp_fp2v *a, int off)
 {
     fp_store(addr, live, &a->c0, off);
-    fp_store(addr, live, &a->c1, off + 32);
+    fp_store(addr, live, &a->c1, off + (int)sizeof(sp_fp));
 }
 
 SP_IFMA_INLINE void fp2_blend(sp_fp2v *r, __mmask8 m, const sp_fp2v *a, const sp_fp2v *b)
@@ -115,17 +114,17 @@ SP_IFMA_INLINE void fp2_from_lanes(sp_fp2v *r, const sp_fp2 in[8])
     fp_from_lanes(&r->c1, c1);
 }
 
-/* Addresses of group g's buckets (base + index << shift) and points, and
+/* Addresses of group g's buckets (base + index * size) and points, and
  * which lanes hold items. */
-SP_IFMA_INLINE void group_addr(__m512i *ba, __m512i *pa, __mmask8 *live, const void *base, int shift,
+SP_IFMA_INLINE void group_addr(__m512i *ba, __m512i *pa, __mmask8 *live, const char *base, size_t size,
                                const uint32_t *qb, const void *const *qp, size_t nq, size_t g)
 {
     size_t i = 8 * g, k = nq - i < 8 ? nq - i : 8;
-    uint32_t b[8] = {0};
-    memcpy(b, qb + i, k * sizeof *b);
+    uint64_t b[8] = {0};
+    for (size_t j = 0; j < k; j++)
+        b[j] = (uint64_t)(uintptr_t)(base + qb[i + j] * size);
     *live = (__mmask8)((1u << k) - 1);
-    __m512i idx = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)b));
-    *ba = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)base), _mm512_sllv_epi64(idx, _mm512_set1_epi64(shift)));
+    *ba = _mm512_loadu_si512(b);
     *pa = _mm512_maskz_loadu_epi64(*live, qp + i);
 }
 
@@ -139,7 +138,6 @@ SP_IFMA_INLINE __mmask8 group_neg(const uint8_t *qn, size_t nq, size_t g)
 
 #define AI_FN sp_msm_g1_flush_ifma
 #define AI_AFF sp_g1_affine
-#define AI_SHIFT 6
 #define VT sp_fpv
 #define ST sp_fp
 #define V_(op) fpv_##op
@@ -149,7 +147,6 @@ SP_IFMA_INLINE __mmask8 group_neg(const uint8_t *qn, size_t nq, size_t g)
 
 #define AI_FN sp_msm_g2_flush_ifma
 #define AI_AFF sp_g2_affine
-#define AI_SHIFT 7
 #define VT sp_fp2v
 #define ST sp_fp2
 #define V_(op) fp2v_##op

@@ -1,7 +1,7 @@
 /*
  * The IFMA flush of one group, included by affine_ifma.c with:
  *   AI_FN     the function's name        AI_AFF  the affine point type
- *   AI_SHIFT  log2 of sizeof(AI_AFF)     VT, ST  the eight-lane and the scalar field type
+ *   VT, ST    the eight-lane and the scalar field type
  *   V_(op)    the eight-lane field ops (fpv_mul ...)
  *   L_(op)    load, store, blend, to_lanes, from_lanes (affine_ifma.c)
  *   S_(op)    the scalar field ops (sp_fp_mul ...)
@@ -10,7 +10,6 @@
 SP_IFMA void AI_FN(AI_AFF *ab, const uint32_t *qb, const AI_AFF *const *qp, const uint8_t *qn, size_t nq,
                    void *scratch)
 {
-    _Static_assert(sizeof(AI_AFF) == (size_t)1 << AI_SHIFT, "bucket address = base + index << AI_SHIFT");
     enum { Y = sizeof(ST) }; /* byte offset of y in a point */
     size_t ng = (nq + 7) / 8;
     VT *vt = scratch, *vd = vt + ng; /* per group: the lane's running product before it, dx */
@@ -19,7 +18,7 @@ SP_IFMA void AI_FN(AI_AFF *ab, const uint32_t *qb, const AI_AFF *const *qp, cons
     __mmask8 live;
     L_(load)(&acc, _mm512_setzero_si512(), 0, 1, 0); /* 1 in every lane */
     for (size_t g = 0; g < ng; g++) {
-        group_addr(&ba, &pa, &live, ab, AI_SHIFT, qb, (const void *const *)qp, nq, g);
+        group_addr(&ba, &pa, &live, (const char *)ab, sizeof *ab, qb, (const void *const *)qp, nq, g);
         L_(load)(&x1, ba, live, 0, 0);
         L_(load)(&x2, pa, live, 1, 0);
         V_(sub)(&vd[g], &x2, &x1);
@@ -39,7 +38,7 @@ SP_IFMA void AI_FN(AI_AFF *ab, const uint32_t *qb, const AI_AFF *const *qp, cons
     }
     L_(from_lanes)(&acc, pre);
     for (size_t g = ng; g-- > 0;) {
-        group_addr(&ba, &pa, &live, ab, AI_SHIFT, qb, (const void *const *)qp, nq, g);
+        group_addr(&ba, &pa, &live, (const char *)ab, sizeof *ab, qb, (const void *const *)qp, nq, g);
         V_(mul)(&t, &acc, &vt[g]); /* 1/dx */
         V_(mul)(&acc, &acc, &vd[g]);
         L_(load)(&x1, ba, live, 0, 0);
@@ -67,7 +66,6 @@ SP_IFMA void AI_FN(AI_AFF *ab, const uint32_t *qb, const AI_AFF *const *qp, cons
 
 #undef AI_FN
 #undef AI_AFF
-#undef AI_SHIFT
 #undef VT
 #undef ST
 #undef V_

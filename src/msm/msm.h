@@ -10,8 +10,8 @@
  * in affine coordinates with batched inversions (Montgomery's trick),
  * bucket reduction by the running sum, windows combined by doubling. The
  * window and method come from a table measured on the development machine
- * (msm.c; `bench_msm sweep` remeasures it). On BN254, where the CPU has
- * AVX-512 IFMA, each batch of affine additions runs on eight lanes
+ * (msm.c; `bench_msm sweep` remeasures it). Where the CPU has AVX-512
+ * IFMA, each batch of affine additions runs on eight lanes
  * (msm/affine_ifma.c; sp_field_ifma_active), with the same results.
  * Endomorphism split (GLV for G1, GLS for G2; msm/glv.c): each scalar k
  * becomes k1 + k2 lambda with halves below 2^128 and each base P gets a

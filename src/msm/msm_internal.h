@@ -51,7 +51,7 @@ const uint64_t *sp_msm_glv_lambda(const sp_msm_glv *g); /* lambda, 4 limbs */
 int sp_msm_glv_split(uint64_t m1[2], uint64_t m2[2], const uint64_t k[4], const sp_msm_glv *g);
 
 /*
- * BN254's batched affine additions on AVX-512 IFMA (affine_ifma.c), used
+ * The batched affine additions on AVX-512 IFMA (affine_ifma.c), used
  * by msm_tmpl.h's flush when sp_field_ifma_active(). On input: the queue
  * of one flush (nq >= 1 additions ab[qb[i]] += (qn[i] ? -1 : 1) qp[i], the
  * buckets distinct, x(ab[qb[i]]) != x(qp[i])); scratch of
@@ -59,7 +59,7 @@ int sp_msm_glv_split(uint64_t m1[2], uint64_t m2[2], const uint64_t k[4], const 
  * the buckets hold the sums, limb for limb as the scalar flush makes them.
  */
 #include "field/fp_asm.h"
-#define SP_MSM_IFMA (SP_HAVE_FP_ASM && SP_FP_LIMBS == 4)
+#define SP_MSM_IFMA SP_HAVE_FP_ASM
 #if SP_MSM_IFMA
 size_t sp_msm_ifma_scratch_bytes(size_t qcap);
 void sp_msm_g1_flush_ifma(sp_g1_affine *ab, const uint32_t *qb, const sp_g1_affine *const *qp,

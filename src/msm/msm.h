@@ -84,7 +84,8 @@ sp_msm_config sp_msm_config_default(void);
  *   cannot be allocated. Threads that cannot be started are not an error:
  *   the work runs on those that did start.
  * Scratch memory: per thread, 2^(c-1) buckets of about 290 bytes (G1)
- *   or 580 bytes (G2); an automatic window is lowered when all threads'
+ *   or 580 bytes (G2), and with the IFMA lanes up to 256 KiB for the
+ *   lanes' running products; an automatic window is lowered when all threads'
  *   buckets would pass 1 GiB (a window_bits given is used as is: G2 at
  *   c = 20 takes 300 MiB a thread).
  * The call blocks until done; it starts up to cfg->threads - 1 threads.

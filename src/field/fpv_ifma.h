@@ -99,36 +99,33 @@ SP_IFMA_INLINE void fpv_to_words(__m512i w[FPV_NW], const sp_fpv *a)
     }
 }
 
-/* r = s - k (k = p or 2p, limbs from fpv_const_limb_) when that is not
- * negative, else s; s given as limbs below 2^52 but the top one, with a
- * value below 2k. */
-SP_IFMA_INLINE void fpv_csub_(sp_fpv *r, const __m512i s[FPV_NL], int k)
-{
-    const __m512i m = _mm512_set1_epi64((long long)SP_FPV_MASK52);
-    __m512i d[FPV_NL], c = _mm512_setzero_si512();
-    SP_FPV_UNROLL
-    for (int i = 0; i < FPV_NL; i++) {
-        d[i] = _mm512_add_epi64(_mm512_sub_epi64(s[i], fpv_const_limb_(k, i)), c);
-        c = _mm512_srai_epi64(d[i], 52);
-        if (i < FPV_NL - 1)
-            d[i] = _mm512_and_si512(d[i], m);
-    }
-    __mmask8 neg = _mm512_cmplt_epi64_mask(d[FPV_NL - 1], _mm512_setzero_si512());
-    SP_FPV_UNROLL
-    for (int i = 0; i < FPV_NL; i++)
-        r->l[i] = _mm512_mask_blend_epi64(neg, d[i], s[i]);
-}
-
-/* Limbs below 2^64 with carries pending (a value below 2^(52 FPV_NL)):
- * every limb but the top one below 2^52 afterwards. */
+/* Limbs with carries pending (each a signed 64-bit value, the whole of
+ * magnitude below 2^(52 FPV_NL)): every limb but the top one in [0, 2^52)
+ * afterwards, the top one carrying the whole's sign. */
 SP_IFMA_INLINE void fpv_carry_(__m512i s[FPV_NL])
 {
     const __m512i m = _mm512_set1_epi64((long long)SP_FPV_MASK52);
     SP_FPV_UNROLL
     for (int i = 0; i < FPV_NL - 1; i++) {
-        s[i + 1] = _mm512_add_epi64(s[i + 1], _mm512_srli_epi64(s[i], 52));
+        s[i + 1] = _mm512_add_epi64(s[i + 1], _mm512_srai_epi64(s[i], 52));
         s[i] = _mm512_and_si512(s[i], m);
     }
+}
+
+/* r = s - k (k = p or 2p, limbs from fpv_const_limb_) when that is not
+ * negative, else s; s given as limbs below 2^52 but the top one, with a
+ * value below 2k. */
+SP_IFMA_INLINE void fpv_csub_(sp_fpv *r, const __m512i s[FPV_NL], int k)
+{
+    __m512i d[FPV_NL];
+    SP_FPV_UNROLL
+    for (int i = 0; i < FPV_NL; i++)
+        d[i] = _mm512_sub_epi64(s[i], fpv_const_limb_(k, i));
+    fpv_carry_(d);
+    __mmask8 neg = _mm512_cmplt_epi64_mask(d[FPV_NL - 1], _mm512_setzero_si512());
+    SP_FPV_UNROLL
+    for (int i = 0; i < FPV_NL; i++)
+        r->l[i] = _mm512_mask_blend_epi64(neg, d[i], s[i]);
 }
 
 /* r = a + b mod p, below 2p. */
@@ -145,15 +142,11 @@ SP_IFMA_INLINE void fpv_add(sp_fpv *r, const sp_fpv *a, const sp_fpv *b)
 /* r = a - b mod p, below 2p: a + 2p - b is below 4p, then less 2p if it can. */
 SP_IFMA_INLINE void fpv_sub(sp_fpv *r, const sp_fpv *a, const sp_fpv *b)
 {
-    const __m512i m = _mm512_set1_epi64((long long)SP_FPV_MASK52);
-    __m512i s[FPV_NL], c = _mm512_setzero_si512();
+    __m512i s[FPV_NL];
     SP_FPV_UNROLL
-    for (int i = 0; i < FPV_NL; i++) {
-        s[i] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(a->l[i], fpv_const_limb_(1, i)), b->l[i]), c);
-        c = _mm512_srai_epi64(s[i], 52);
-        if (i < FPV_NL - 1)
-            s[i] = _mm512_and_si512(s[i], m);
-    }
+    for (int i = 0; i < FPV_NL; i++)
+        s[i] = _mm512_sub_epi64(_mm512_add_epi64(a->l[i], fpv_const_limb_(1, i)), b->l[i]);
+    fpv_carry_(s);
     fpv_csub_(r, s, 1);
 }
 

@@ -89,9 +89,6 @@ typedef struct {
     void *vs;     /* the IFMA flush's scratch (NULL: the scalar flush) */
 } ws_t;
 
-/* 1 when the flush can run on IFMA lanes (msm_internal.h). */
-#define FLUSH_IFMA SP_MSM_IFMA
-
 static void ws_free(ws_t *w)
 {
     free(w->xb);
@@ -132,7 +129,7 @@ static int ws_init(ws_t *w, size_t nb, int affine, size_t qcap)
         w->db = malloc(dcap * sizeof *w->db);
         w->dn = malloc(dcap);
         ok = ok && w->ab && w->qb && w->qp && w->qn && w->qd && w->qt && w->dp && w->db && w->dn;
-#if FLUSH_IFMA
+#if SP_MSM_IFMA
         size_t vb = sp_msm_ifma_scratch_bytes(qcap);
         if (ok && sp_field_ifma_active() && (w->vs = aligned_alloc(64, (vb + 63) / 64 * 64)) == NULL)
             ok = 0;
@@ -190,7 +187,7 @@ static void flush(ws_t *w)
 {
     if (w->nq == 0)
         return;
-#if FLUSH_IFMA
+#if SP_MSM_IFMA
     if (w->vs) {
         CAT_(CAT_(sp_msm_, G), _flush_ifma)(w->ab, w->qb, w->qp, w->qn, w->nq, w->vs);
         for (size_t i = 0; i < w->nq; i++)

@@ -465,6 +465,36 @@ static void test_invalid(sp_rng *rng)
         else
             CHECKF(strncmp(err, "wasm: ", 6) == 0, "prefix %zu: %s", cut, err);
     }
+    /* a module that says its elements have more words than its prime
+     * fills (every "i32.const 8; end" made 10 in turn: one is
+     * getFieldNumLen32's): the same witness or a clear error */
+    for (size_t at = 0; good && at + 3 <= len; at++) {
+        if (memcmp(good + at, "\x41\x08\x0b", 3) != 0)
+            continue;
+        uint8_t *copy = malloc(len);
+        memcpy(copy, good, len);
+        copy[at + 1] = 10;
+        for (int natives = 0; natives < 2; natives++) {
+            sp_circom *c;
+            sp_circom_opts o = sp_circom_opts_default();
+            o.natives = natives;
+            o.log_to_stderr = 0;
+            if (sp_circom_open(&c, copy, len, &o, err) == SP_OK) {
+                uint8_t *w;
+                size_t wl;
+                sp_status st = sp_circom_witness(c, "{\"a\":\"3\",\"b\":\"11\"}", 19, &w, &wl, err);
+                CHECKF(st == SP_OK || err[0], "n32 patched at %zu, natives %d: an error without a reason", at,
+                       natives);
+                if (st == SP_OK)
+                    sp_huge_free(w);
+                sp_circom_close(c);
+            } else {
+                CHECKF(strncmp(err, "circom: ", 8) == 0 || strncmp(err, "wasm: ", 6) == 0,
+                       "n32 patched at %zu: %s", at, err);
+            }
+        }
+        free(copy);
+    }
     for (int it = 0; good && it < sp_test_iters(200); it++) {
         uint8_t *copy = malloc(len);
         memcpy(copy, good, len);

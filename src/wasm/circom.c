@@ -233,7 +233,10 @@ static sp_status read_constants(sp_circom *c, char err[SP_ERR_LEN])
         snprintf(err, SP_ERR_LEN, "circom: %s", c->witness_size ? "the prime is even" : "the witness is empty");
         return SP_ERR_FORMAT;
     }
-    if (c->opts.natives && c->n32 % 2 == 0) {
+    /* circom sizes n32 from the prime's bits, so its top 64-bit word is
+     * never 0; a module that says more words than its prime fills runs
+     * without the natives, whose Montgomery constants need that word. */
+    if (c->opts.natives && c->n32 % 2 == 0 && (c->prime[c->n32 - 1] | c->prime[c->n32 - 2])) {
         sp_fn_field_init(&c->field, c->prime, c->n32);
         sp_wasm_enable_natives(c->in, 1);
     }

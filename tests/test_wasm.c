@@ -485,6 +485,7 @@ static void test_invalid(sp_rng *rng)
                 sp_status st = sp_circom_witness(c, "{\"a\":\"3\",\"b\":\"11\"}", 19, &w, &wl, err);
                 CHECKF(st == SP_OK || err[0], "n32 patched at %zu, natives %d: an error without a reason", at,
                        natives);
+                CHECKF(!sp_circom_natives_on(c), "n32 patched at %zu: the natives on with a zero top word", at);
                 if (st == SP_OK)
                     sp_huge_free(w);
                 sp_circom_close(c);
@@ -713,6 +714,8 @@ static void test_circom(sp_rng *rng, const char *dir)
                natives, st == SP_OK ? "differs" : err);
         if (st == SP_OK)
             sp_huge_free(w);
+        CHECKF(sp_circom_natives_on(c) == natives, "%s: natives %d asked, %d on", dir, natives,
+               sp_circom_natives_on(c));
         if (natives)
             check_natives(rng, c, dir);
         sp_circom_close(c);

@@ -40,6 +40,7 @@ struct sp_circom {
     sp_wasm_inst *in;
     sp_wasm_host_fn *hosts;
     int fx[N_EXPORTS];
+    int natives_on; /* the natives run (the options asked and the prime suits them) */
     uint32_t n32, prime[SP_CIRCOM_MAX_N32], witness_size, shared;
     int exc_code;              /* the last exceptionHandler code, 0 = none */
     char errstr[SP_ERR_LEN];   /* printErrorMessage's text so far */
@@ -57,6 +58,7 @@ sp_circom_opts sp_circom_opts_default(void)
 }
 
 uint32_t sp_circom_n32(const sp_circom *c) { return c->n32; }
+int sp_circom_natives_on(const sp_circom *c) { return c->natives_on; }
 const uint32_t *sp_circom_prime(const sp_circom *c) { return c->prime; }
 uint32_t sp_circom_witness_size(const sp_circom *c) { return c->witness_size; }
 
@@ -238,6 +240,7 @@ static sp_status read_constants(sp_circom *c, char err[SP_ERR_LEN])
      * without the natives, whose Montgomery constants need that word. */
     if (c->opts.natives && c->n32 % 2 == 0 && (c->prime[c->n32 - 1] | c->prime[c->n32 - 2])) {
         sp_fn_field_init(&c->field, c->prime, c->n32);
+        c->natives_on = 1;
         sp_wasm_enable_natives(c->in, 1);
     }
     return SP_OK;
@@ -627,9 +630,9 @@ sp_status sp_circom_test_op(sp_circom *c, const char *name, int natives, const u
         args[k] = base + (ch >= 'a' ? 8 : 0) + (ch == 's' ? n8 : 0);
     }
     *ret = 0;
-    sp_wasm_enable_natives(c->in, natives);
+    sp_wasm_enable_natives(c->in, natives && c->natives_on);
     sp_status st = sp_wasm_call(c->in, f, args, ret, err);
-    sp_wasm_enable_natives(c->in, c->opts.natives && c->n32 % 2 == 0);
+    sp_wasm_enable_natives(c->in, c->natives_on);
     mem = sp_wasm_memory(c->in, &len);
     memcpy(out, mem + pr, el);
     memcpy(out + el, mem + pa, 8 + n8);

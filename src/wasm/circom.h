@@ -54,6 +54,9 @@ void sp_circom_close(sp_circom *c);
 
 /* The circuit's prime: n32 32-bit words, least significant first. */
 uint32_t sp_circom_n32(const sp_circom *c);
+/* 1 when the field operations run natively (the options asked for it and
+ * the prime suits them), else 0. */
+int sp_circom_natives_on(const sp_circom *c);
 const uint32_t *sp_circom_prime(const sp_circom *c);
 /* Values in the witness (getWitnessSize). */
 uint32_t sp_circom_witness_size(const sp_circom *c);
@@ -103,7 +106,8 @@ sp_status sp_circom_set_sym_path(sp_circom *c, const char *path) SP_WARN_UNUSED;
 /* ---- for the tests: the natives against the module's own code ---- */
 
 /* Runs the module's function `name` (one of sp_circom_native_names),
- * natively or interpreted as natives says, on elements a and b (8 header
+ * natively (when natives is set and the module's natives run at all) or
+ * interpreted, on elements a and b (8 header
  * bytes, then n32 words; raw operations take their limbs), placed in
  * memory the circuit's code does not use (the top). On output: out holds
  * the result element (8 + 8 n32 bytes: a double-width product fits), then

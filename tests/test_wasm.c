@@ -812,6 +812,35 @@ static void test_folding(sp_rng *rng)
         sp_wasm_inst_free(in);
         sp_wasm_module_free(m);
     }
+    /* runs that push a value of a local each, back to back (fused into
+     * one dispatch), then combined by operators that do not fold:
+     * (p0 * 3) ^ ((p1 + 5) & (p0 << 7)) and (p1 - 9) ^ (p0 * k) */
+    for (int it = 0; it < sp_test_iters(100); it++) {
+        uint32_t p[2] = {(uint32_t)edge_or_random(rng), (uint32_t)edge_or_random(rng)};
+        uint32_t k = (uint32_t)edge_or_random(rng);
+        for (int shape = 0; shape < 2; shape++) {
+            buf body = {{0}, 0};
+            uint32_t want;
+            if (shape == 0) {
+                put(&body, "\x20\0\x41\x03\x6c\x20\1\x41\x05\x6a\x20\0\x41\x07\x74\x71\x73", 17);
+                want = (p[0] * 3) ^ ((p[1] + 5) & (p[0] << 7));
+            } else {
+                put(&body, "\x20\1\x41\x09\x6b\x20\0\x41", 8);
+                sleb(&body, (int32_t)k);
+                put(&body, "\x6c\x73", 2);
+                want = (p[1] - 9) ^ (p[0] * k);
+            }
+            u8(&body, 0x0b);
+            sp_wasm_module *m = NULL;
+            sp_wasm_inst *in = one(&m, "ii:i", &body, &lim);
+            uint64_t args[2] = {p[0], p[1]}, got = 0;
+            char err[SP_ERR_LEN];
+            CHECKF(in && sp_wasm_call(in, 0, args, &got, err) == SP_OK && got == want,
+                   "pushes back to back, shape %d: %#llx, expected %#x", shape, (unsigned long long)got, want);
+            sp_wasm_inst_free(in);
+            sp_wasm_module_free(m);
+        }
+    }
 }
 
 /* ---- random programs against a C stack machine ---- */

@@ -556,7 +556,9 @@ static void fuse(w_ins *code, uint32_t n)
  * one new value c + k L (L a local) or replaces the value under it, x, by
  * m x + c + k L, all modulo 2^32. Such a run becomes one instruction (the
  * AFF_ operations; the local and k, when there are any, in the slot after
- * it) that skips the rest of the run.
+ * it) that skips the rest of the run. AFF_PUSHL2 is an AFF_PUSHL whose
+ * run is followed by another AFF_PUSHL's, not a branch target: both
+ * values pushed, both runs skipped.
  */
 typedef struct {
     uint8_t has_x, typed; /* depends on x; the result of an i32 operator */
@@ -653,6 +655,11 @@ static void fold_affine(w_ins *code, uint32_t n, uint8_t *target)
         }
         i += len - 1;
     }
+    /* two pushes in a row (a native call's addresses): one dispatch */
+    for (uint32_t i = 0; i < n; i++)
+        if (code[i].op == W_OP_AFF_PUSHL && i + code[i].a < n && code[i + code[i].a].op == W_OP_AFF_PUSHL &&
+            !target[i + code[i].a])
+            code[i].op = W_OP_AFF_PUSHL2;
 }
 
 /* Marks in target[n] every pc a branch can reach. */

@@ -255,26 +255,35 @@ L_RETURN: {
     code = f->code;
     goto *labels[ip->op];
 }
+/* A call of native k (b: its index, parameters, results); when it
+ * declines, or the natives are off, the module's own function runs. */
+#define CALL_NATIVE_AT(k)                                                      \
+    do {                                                                       \
+        if (!in->natives_on)                                                   \
+            goto L_CALL;                                                       \
+        uint32_t np = (uint32_t)(ip->b >> 8) & 0xff, nr = (uint32_t)(ip->b >> 16) & 0xff; \
+        uint64_t ret = 0, *args = sp - np;                                     \
+        in->sp_top = sp;                                                       \
+        in->trap[0] = 0;                                                       \
+        int rc = m->natives[k].fn(in, in->ctx, args, &ret);                    \
+        if (rc == 0) {                                                         \
+            if (nr)                                                            \
+                args[0] = ret;                                                 \
+            sp = args + nr;                                                    \
+            NEXT;                                                              \
+        }                                                                      \
+        if (rc != SP_WASM_DECLINE) {                                           \
+            if (!in->trap[0])                                                  \
+                sp_wasm_trap(in, "%s trapped", func_name(m, ip->a, nb));       \
+            goto fail;                                                         \
+        }                                                                      \
+        goto L_CALL;                                                           \
+    } while (0)
+#define W_CALLN_HANDLER(n) L_##n: CALL_NATIVE_AT(W_OP_##n - W_OP_CALLN_0);
+    W_CALLN_OPS(W_CALLN_HANDLER)
+#undef W_CALLN_HANDLER
 L_CALL_NATIVE:
-    if (in->natives_on) { /* b: the native's index, parameters, results */
-        uint32_t np = (uint32_t)(ip->b >> 8) & 0xff, nr = (uint32_t)(ip->b >> 16) & 0xff;
-        uint64_t ret = 0, *args = sp - np;
-        in->sp_top = sp;
-        in->trap[0] = 0;
-        int rc = m->natives[ip->b & 0xff].fn(in, in->ctx, args, &ret);
-        if (rc == 0) {
-            if (nr)
-                args[0] = ret;
-            sp = args + nr;
-            NEXT;
-        }
-        if (rc != SP_WASM_DECLINE) {
-            if (!in->trap[0])
-                sp_wasm_trap(in, "%s trapped", func_name(m, ip->a, nb));
-            goto fail;
-        }
-    }
-    /* fall through: the module's own function */
+    CALL_NATIVE_AT(ip->b & 0xff);
 L_CALL:
     fidx = ip->a;
     fp = sp - m->types[m->funcs[fidx].type].n_params;
@@ -509,6 +518,14 @@ L_AFF_PUSHL:
     *sp++ = (uint32_t)((uint32_t)(ip->b >> 32) + (uint32_t)ip->b * (uint32_t)fp[ip[1].a]);
     ip += ip->a;
     goto *labels[ip->op];
+L_AFF_PUSHL2: { /* this run's value, then the next run's (at ip + a) */
+    const w_ins *j = ip + ip->a;
+    sp[0] = (uint32_t)((uint32_t)(ip->b >> 32) + (uint32_t)ip->b * (uint32_t)fp[ip[1].a]);
+    sp[1] = (uint32_t)((uint32_t)(j->b >> 32) + (uint32_t)j->b * (uint32_t)fp[j[1].a]);
+    sp += 2;
+    ip = j + j->a;
+    goto *labels[ip->op];
+}
 L_AFF_TOP:
     sp[-1] = (uint32_t)((uint32_t)sp[-1] * (uint32_t)ip->b + (uint32_t)(ip->b >> 32));
     ip += ip->a;

@@ -529,7 +529,8 @@ static void rebind_calls(sp_wasm_module *m)
             w_ins *in = &m->funcs[f].code[i];
             if (in->op == W_OP_CALL && in->a >= m->n_imports && m->funcs[in->a].native >= 0) {
                 const w_type *t = &m->types[m->funcs[in->a].type];
-                in->op = W_OP_CALL_NATIVE;
+                int k = m->funcs[in->a].native;
+                in->op = k < W_CALLN ? W_OP_CALLN_0 + (uint32_t)k : W_OP_CALL_NATIVE;
                 in->b = (uint64_t)m->funcs[in->a].native | (uint64_t)t->n_params << 8 | (uint64_t)t->n_results << 16;
             }
         }

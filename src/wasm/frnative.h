@@ -27,7 +27,8 @@ typedef struct {
 } sp_fn_field;
 
 /* On input: prime[0..n32), least significant word first, odd, n32 even
- * and at most 2 * SP_FN_MAX_LIMBS. */
+ * and at most 2 * SP_FN_MAX_LIMBS, its top 64-bit word (prime[n32 - 2],
+ * prime[n32 - 1]) not zero: the constants take that word's bit length. */
 void sp_fn_field_init(sp_fn_field *f, const uint32_t *prime, unsigned n32);
 
 /* r = a b / R mod q (a, b < q; r may alias them). */

@@ -353,7 +353,9 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
         SP_TRY(sp_cu_scratch(ctx, SP_SCR_STREAM1, p.chunk * per, &p.buf[1]));
     }
     typename G::jac acc;
+    ctx->in_chunks = 1;
     sp_status st = stream_chunks<G>(ctx, &acc, &p, window, split);
+    ctx->in_chunks = 0;
     if (per) { /* no copy may still write a buffer, or read the caller's memory */
         cudaError_t e = cudaStreamSynchronize(ctx->copy_stream);
         if (e != cudaSuccess && st == SP_OK) {

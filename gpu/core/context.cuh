@@ -79,7 +79,6 @@ struct sp_cuda {
     int msm_acc;           /* SP_CUDA_ACC_* */
     unsigned ba_max_group; /* batch-affine: most windows per group, 0 = memory decides */
     int msm_table_off;     /* 1: MSMs ignore kept tables */
-    int in_chunks;         /* 1 while a streamed MSM runs its chunks (msm/stream.cu) */
     /* precomputed window tables of resident bases (msm/table.cu) */
     struct sp_cu_table *tabs;
     int n_tabs, cap_tabs;

@@ -32,5 +32,8 @@ int sp_cu_msm_affine_for(const sp_cuda *ctx, size_t n);
  * queued when the rounds do not fit in half of the free device memory. */
 sp_status sp_cu_sum_g2_affine(sp_cuda *ctx, sp_g2_affine *sum, const sp_g2_affine *bases,
                               const uint32_t *idx, size_t m, uint32_t *se, char *prof, size_t prof_n);
+/* The device bytes sp_cu_sum_g2_affine's rounds take for m points (0 <
+ * m < 2^31), or 0 when they cannot be sized. */
+size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m);
 
 #endif

@@ -20,3 +20,13 @@ sp_status sp_cu_sum_g2_affine(sp_cuda *ctx, sp_g2_affine *sum, const sp_g2_affin
     typedef affine_t<b2_fp2s> A;
     return b2_sum_run<b2_fp2s>(ctx, (A *)sum, (const A *)bases, idx, m, se, prof, prof_n);
 }
+
+size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m)
+{
+    b2_bufs<b2_fp2s> B;
+    size_t bytes = 0;
+    /* with a size wanted b2_alloc only reads ctx (and asks CUB for its scan's size) */
+    if (b2_alloc<b2_fp2s>((sp_cuda *)ctx, &B, m, 1, &bytes) != SP_OK)
+        return 0;
+    return bytes;
+}

@@ -9,8 +9,8 @@
  *      window depends on how many scalars are left).
  *   2. ones: in G2 their bases summed as one bucket's batch-affine rounds
  *      (batch_affine.cuh, b2_sum_run) wherever a Pippenger over as many
- *      points would sum by rounds and the rounds fit, outside streamed
- *      chunks (split.cuh, split_ones_rounds); else a thread per
+ *      points would sum by rounds and the rounds fit (split.cuh,
+ *      split_ones_rounds); else a thread per
  *      slice of the 1-indices adds its bases (affine into XYZZ), then two
  *      tree levels add the thread sums (a block per 128 sums, then one
  *      block), so the depth is ~n1/T + 14 additions.

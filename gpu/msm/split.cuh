@@ -144,9 +144,9 @@ static inline void split_add(sp_g2_jac *r, const sp_g2_jac *p, const sp_g2_jac *
 /* The ones by one bucket's batch-affine rounds: G2 only, where an
  * addition costs 6 multiplications there against 10 for the XYZZ threads'
  * mixed one (in G1 the two ran even); from as many ones as a Pippenger
- * would sum by rounds; not inside a streamed chunk, whose scratch model
- * counts the XYZZ threads only. *done = 1 when *sum was computed, 0 when
- * the XYZZ threads are to run (also when the rounds do not fit). */
+ * would sum by rounds (the streamed MSM's model counts their buffers).
+ * *done = 1 when *sum was computed, 0 when the XYZZ threads are to run
+ * (also when the rounds do not fit). */
 static inline sp_status split_ones_rounds(sp_cuda *, sp_g1_jac *, const sp_g1_affine *,
                                           const uint32_t *, uint32_t, char *, size_t, int *done)
 {
@@ -159,7 +159,7 @@ static inline sp_status split_ones_rounds(sp_cuda *ctx, sp_g2_jac *sum, const sp
                                           size_t prof_n, int *done)
 {
     *done = 0;
-    if (ctx->in_chunks || !sp_cu_msm_affine_for(ctx, n1))
+    if (!sp_cu_msm_affine_for(ctx, n1))
         return SP_OK;
     void *buf;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, sizeof(sp_g2_affine) + 4 * sizeof(uint32_t), &buf));

@@ -137,7 +137,9 @@ sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases
 /*
  * The split MSM for witness vectors (gpu/msm/split.cu): the same contract
  * and result as sp_cuda_msm_g1/_g2, computed as: scalars 0 skipped, the
- * bases with scalar 1 summed by a parallel tree of additions, the rest
+ * bases with scalar 1 summed as one bucket (XYZZ threads and a tree; in
+ * G2 from as many as the accumulation below sums by rounds, batch-affine
+ * rounds), the rest
  * ("other" scalars) gathered and summed by the Pippenger, which gets
  * `window`. Faster than the plain call when many scalars are 0 or 1;
  * about as fast when none is. SP_ERR_NOT_CANONICAL leaves *out unchanged.

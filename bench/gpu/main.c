@@ -6,7 +6,9 @@
  *
  * The GPU timing runs, then their table. Built for one curve, the build's
  * (--curve prints it). --witness times only the plain vs split MSMs on
- * witness-like scalars; --msm-table only the modmul rates, the NTT at 2^24
+ * witness-like scalars (and in G2 at 2^24, scalars all 0 or 1, the
+ * split's ones by batch-affine rounds against the XYZZ threads);
+ * --msm-table only the modmul rates, the NTT at 2^24
  * and 2^26 in every form and the MSM accumulations side by side (G1
  * 2^22, 2^24, 2^26 unless --quick; G2 2^22) and the plain vs
  * precomputed-table MSMs; --ntt-ba the default NTT's rows and the G1

@@ -281,9 +281,15 @@ static double time_msm(chk_env *env, const chk_grp *g, int split, const void *wa
     return bench_median(t, reps) * 1e3;
 }
 
-/* Rows for one scalar distribution at 2^k: plain and (when both) split. */
+/* Which rows witness_rows makes: the plain MSM; the plain and the split;
+ * the split twice, its ones summed as the default picks (batch-affine
+ * rounds from SP_CUDA_MSM_BATCH_AFFINE_MIN of them) and by the XYZZ
+ * threads (forced), side by side. */
+enum { ROWS_PLAIN, ROWS_SPLIT, ROWS_ONES };
+
+/* Rows for one scalar distribution at 2^k. */
 static void witness_rows(chk_env *env, const chk_grp *g, const sp_fr *b0, const sp_fr *d, size_t period,
-                         uint64_t *sc, void *ds, const void *db, unsigned k, chk_wit_kind wk, int both)
+                         uint64_t *sc, void *ds, const void *db, unsigned k, chk_wit_kind wk, int rows)
 {
     size_t n = (size_t)1 << k;
     unsigned char want[sizeof(sp_g2_jac)];
@@ -291,23 +297,31 @@ static void witness_rows(chk_env *env, const chk_grp *g, const sp_fr *b0, const 
     chk_oracle(env, g, want, sc, n, NULL, b0, d, period);
     if (!chk_ok(env, sp_cuda_copy(env->cu, ds, sc, n * 32), "copy"))
         return;
-    char what[80], size[16];
+    char what[96], size[16];
     snprintf(size, sizeof size, "2^%u", k);
     int reps = k <= 20 ? 7 : 3;
-    for (int split = 0; split <= both; split++) {
-        snprintf(what, sizeof what, "%s MSM, %s scalars, %s", g->name, chk_wit_name[wk],
-                 split ? "split" : "plain");
+    for (int i = 0; i < (rows == ROWS_PLAIN ? 1 : 2); i++) {
+        int split = rows == ROWS_ONES || i == 1;
+        if (rows == ROWS_ONES) {
+            chk_msm_use(env, &chk_msm_cfgs[i]); /* 0: by size, 1: XYZZ */
+            snprintf(what, sizeof what, "%s MSM, %s scalars, split, ones %s", g->name,
+                     chk_wit_name[wk], i ? "by XYZZ threads" : "by size");
+        } else {
+            snprintf(what, sizeof what, "%s MSM, %s scalars, %s", g->name, chk_wit_name[wk],
+                     split ? "split" : "plain");
+        }
         double ms = time_msm(env, g, split, want, db, ds, n, reps, what);
         if (ms >= 0)
             bench_table_row(what, size, ms, "ms", split ? "" : "bases+scalars on device");
     }
+    chk_msm_use(env, &chk_msm_cfgs[0]);
     fflush(stdout);
 }
 
 static void witness_group(chk_env *env, const chk_grp *g, unsigned min_log, unsigned max_log,
-                          unsigned period_log)
+                          unsigned period_log, unsigned ones_log)
 {
-    size_t nmax = (size_t)1 << max_log, period = (size_t)1 << period_log;
+    size_t nmax = (size_t)1 << (ones_log > max_log ? ones_log : max_log), period = (size_t)1 << period_log;
     if (period > nmax)
         period = nmax;
     void *aff = malloc(nmax * g->aff_sz);
@@ -326,11 +340,13 @@ static void witness_group(chk_env *env, const chk_grp *g, unsigned min_log, unsi
         !chk_ok(env, sp_cuda_copy(env->cu, db, aff, nmax * g->aff_sz), "copy"))
         goto out;
     for (unsigned k = min_log; k <= max_log; k += 2)
-        witness_rows(env, g, &b0, &d, period, sc, ds, db, k, W_WITNESS, 1);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, k, W_WITNESS, ROWS_SPLIT);
     if (min_log <= 20 && 20 <= max_log) { /* crowded buckets (tree fix-up), random (no change) */
-        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_EQUAL, 0);
-        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_RANDOM, 1);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_EQUAL, ROWS_PLAIN);
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, 20, W_RANDOM, ROWS_SPLIT);
     }
+    if (ones_log) /* G2 only: G1's ones always take the XYZZ threads */
+        witness_rows(env, g, &b0, &d, period, sc, ds, db, ones_log, W_ALL01, ROWS_ONES);
 out:
     sp_cuda_dev_free(env->cu, db);
     sp_cuda_dev_free(env->cu, ds);
@@ -340,8 +356,8 @@ out:
 void bench_msm_witness(chk_env *env)
 {
     chk_msm_use(env, &chk_msm_cfgs[0]);
-    witness_group(env, &chk_grp_g1, 16, env->quick ? 18 : 22, 20);
-    witness_group(env, &chk_grp_g2, 16, env->quick ? 16 : 20, 18);
+    witness_group(env, &chk_grp_g1, 16, env->quick ? 18 : 22, 20, 0);
+    witness_group(env, &chk_grp_g2, 16, env->quick ? 16 : 20, 18, env->quick ? 16 : 24);
     chk_tally();
 }
 

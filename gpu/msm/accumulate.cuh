@@ -21,5 +21,19 @@ sp_status sp_cu_msm_g1_affine(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *
                               const sp_scalar *scalars, size_t n, unsigned window);
 sp_status sp_cu_msm_g2_affine(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                               const sp_scalar *scalars, size_t n, unsigned window);
+/* 1 when a call over n points sums its buckets by batch-affine rounds: by
+ * size (SP_CUDA_MSM_BATCH_AFFINE_MIN) unless sp_cuda_set_msm_acc forces
+ * one. */
+int sp_cu_msm_affine_for(const sp_cuda *ctx, size_t n);
+/* The split MSM's ones (split.cuh): *sum (device, affine) = the sum of
+ * bases[idx[j]], j < m, by the batch-affine rounds of one bucket (0 < m <
+ * 2^31, idx[j] < 2^31); se: 4 device words of scratch; prof: the rounds'
+ * profile text (profiling on) or "". Returns SP_ERR_NOMEM with nothing
+ * queued when the rounds do not fit in half of the free device memory. */
+sp_status sp_cu_sum_g2_affine(sp_cuda *ctx, sp_g2_affine *sum, const sp_g2_affine *bases,
+                              const uint32_t *idx, size_t m, uint32_t *se, char *prof, size_t prof_n);
+/* The device bytes sp_cu_sum_g2_affine's rounds take for m points (0 <
+ * m < 2^31), or 0 when they cannot be sized. */
+size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m);
 
 #endif

@@ -209,8 +209,10 @@ sp_status sp_cu_b2_lists_make(sp_cuda *ctx, b2_lbufs *B, unsigned r, uint32_t nb
     ba_halve<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(nlen, B->len[r % 3], nb, B->word + B2_WORD_SINK);
     SP_CU_LAUNCHED(ctx, "ba_halve");
     SP_CU(ctx, cub::DeviceScan::ExclusiveSum(B->cub, B->cub_bytes, nlen, nbeg, (int)nb, st));
-    b2_fill<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(ibkt, nbeg, nlen, nb);
-    SP_CU_LAUNCHED(ctx, "b2_fill");
+    if (nb > 1) {
+        b2_fill<<<sp_cu_blocks(nb, 256), 256, 0, st>>>(ibkt, nbeg, nlen, nb);
+        SP_CU_LAUNCHED(ctx, "b2_fill");
+    }
     return SP_OK;
 }
 

@@ -176,7 +176,9 @@ sp_status sp_cu_b2_lists_init(sp_cuda *ctx, b2_lbufs *B, const uint32_t *start, 
                               unsigned c, const b2_part &g, unsigned n[B2_WORDS]);
 /* Round r's lists from round r's lengths, on st: the next lengths
  * (halved) and their starts into slot (r + 1) % 3, each item's bucket
- * into ibkt[r & 1]. */
+ * into ibkt[r & 1]; with one bucket (nb = 1) ibkt is left alone: b2_fill
+ * gives a list to a warp, so one long list would be written by one warp,
+ * and the caller zeroes ibkt once instead. */
 sp_status sp_cu_b2_lists_make(sp_cuda *ctx, b2_lbufs *B, unsigned r, uint32_t nb, cudaStream_t st);
 /* Makes the events of R rounds; on failure none is left. */
 sp_status sp_cu_b2_times_make(sp_cuda *ctx, b2_times *tm, unsigned R);
@@ -351,6 +353,10 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     const uint32_t nb = g.nb;
     b2_bufs<F> B;
     SP_TRY(b2_alloc<F>(ctx, &B, m, nb, NULL));
+    if (nb == 1) { /* one list: every item is bucket 0 (sp_cu_b2_lists_make leaves ibkt alone) */
+        SP_CU(ctx, cudaMemsetAsync(B.ibkt[0], 0, (m + 1) / 2 * sizeof(uint32_t), ctx->stream));
+        SP_CU(ctx, cudaMemsetAsync(B.ibkt[1], 0, (m + 3) / 4 * sizeof(uint32_t), ctx->stream));
+    }
     unsigned n[B2_WORDS];
     SP_TRY(sp_cu_b2_lists_init(ctx, &B, start, end, c, g, n));
     unsigned R = 0; /* rounds: until every list holds one point at most */
@@ -384,6 +390,41 @@ static sp_status b2_group(sp_cuda *ctx, affine_t<F> *sums, const affine_t<F> *ba
     }
     b2_final<F><<<sp_cu_blocks(nb, 256), 256, 0, ctx->stream>>>(sums, in, B.len[R % 3], B.beg[R % 3], nb);
     SP_CU_LAUNCHED(ctx, "b2_final");
+    return SP_OK;
+}
+
+/* A single list [0, m) as b2_init reads it: bucket 0 of a group with c
+ * = 1 is key 1, so start[1] = se[1] = 0 and end[1] = se[3] = m. */
+static __global__ void b2_one_list(uint32_t *se, uint32_t m)
+{
+    se[0] = se[1] = se[2] = 0;
+    se[3] = m;
+}
+
+/* One bucket's rounds (the split MSM's scalars equal to 1): *sum (device,
+ * affine, (0, 0) for infinity) = the sum of bases[idx[j]] for j < m, with
+ * 0 < m < 2^31 and every idx[j] < 2^31; se: 4 device words the call
+ * writes. prof: the rounds' profile text when profiling, else "".
+ * Returns SP_ERR_NOMEM, nothing queued, when the rounds' buffers do not fit
+ * (sp_cu_b2_avail). */
+template <class F>
+static sp_status b2_sum_run(sp_cuda *ctx, affine_t<F> *sum, const affine_t<F> *bases,
+                            const uint32_t *idx, size_t m, uint32_t *se, char *prof, size_t prof_n)
+{
+    prof[0] = 0;
+    size_t bytes = 0;
+    b2_bufs<F> B;
+    SP_TRY(b2_alloc<F>(ctx, &B, m, 1, &bytes));
+    if (bytes > sp_cu_b2_avail(ctx))
+        return SP_ERR_NOMEM;
+    b2_one_list<<<1, 1, 0, ctx->stream>>>(se, (uint32_t)m);
+    SP_CU_LAUNCHED(ctx, "b2_one_list");
+    b2_prof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.on = ctx->profile;
+    SP_TRY(b2_group<F>(ctx, sum, bases, idx, se, se + 2, 1, b2_part{0, m, 0, 1}, &pf));
+    if (pf.on)
+        b2_prof_text(prof, prof_n, pf);
     return SP_OK;
 }
 

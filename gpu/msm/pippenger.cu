@@ -288,9 +288,7 @@ sp_status sp_cu_msm_profile_text(sp_cuda *ctx, int group, size_t n, unsigned c, 
     return SP_OK;
 }
 
-/* 1 when the call sums its buckets by batch-affine rounds (sp_cuda.h:
- * by size unless sp_cuda_set_msm_acc forces one). */
-static int msm_affine_for(const sp_cuda *ctx, size_t n)
+int sp_cu_msm_affine_for(const sp_cuda *ctx, size_t n)
 {
     if (ctx->msm_acc == SP_CUDA_ACC_XYZZ)
         return 0;
@@ -325,7 +323,7 @@ extern "C" sp_status sp_cuda_msm_g1(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_af
 {
     if (const sp_cu_table *t = msm_table_for(ctx, 1, bases, n, window))
         return sp_cu_msm_g1_table(ctx, out, t, scalars);
-    return msm_affine_for(ctx, n) ? sp_cu_msm_g1_affine(ctx, out, bases, scalars, n, window)
+    return sp_cu_msm_affine_for(ctx, n) ? sp_cu_msm_g1_affine(ctx, out, bases, scalars, n, window)
                                   : sp_cu_msm_g1_xyzz(ctx, out, bases, scalars, n, window);
 }
 
@@ -334,6 +332,6 @@ extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_af
 {
     if (const sp_cu_table *t = msm_table_for(ctx, 2, bases, n, window))
         return sp_cu_msm_g2_table(ctx, out, t, scalars);
-    return msm_affine_for(ctx, n) ? sp_cu_msm_g2_affine(ctx, out, bases, scalars, n, window)
+    return sp_cu_msm_affine_for(ctx, n) ? sp_cu_msm_g2_affine(ctx, out, bases, scalars, n, window)
                                   : sp_cu_msm_g2_xyzz(ctx, out, bases, scalars, n, window);
 }

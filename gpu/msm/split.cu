@@ -7,9 +7,13 @@
  *      of "other" scalars (neither 0 nor 1) and of the scalars equal to 1;
  *      zeros are dropped. The two counts are read back (the Pippenger's
  *      window depends on how many scalars are left).
- *   2. ones: a thread per slice of the 1-indices adds its bases (affine
- *      into XYZZ), then two tree levels add the thread sums (a block per
- *      128 sums, then one block), so the depth is ~n1/T + 14 additions.
+ *   2. ones: in G2 their bases summed as one bucket's batch-affine rounds
+ *      (batch_affine.cuh, b2_sum_run) wherever a Pippenger over as many
+ *      points would sum by rounds and the rounds fit (split.cuh,
+ *      split_ones_rounds); else a thread per
+ *      slice of the 1-indices adds its bases (affine into XYZZ), then two
+ *      tree levels add the thread sums (a block per 128 sums, then one
+ *      block), so the depth is ~n1/T + 14 additions.
  *   3. rest: the bases and scalars of the "other" indices are gathered
  *      into compact device arrays and go through the Pippenger of pippenger.cu.
  *      With fewer than n/8 scalars 0 or 1, steps 2 and 3 are skipped:

@@ -12,6 +12,7 @@
 #include "gpu/core/context.cuh"
 #include "gpu/curve/xyzz.cuh"
 #include "gpu/curve/xyzz_add_flat.cuh"
+#include "accumulate.cuh"
 
 #define SP_SPLIT_THREADS 128
 #define SP_SPLIT_MIN_PER 4 /* at least this many ones per thread before more threads are used */
@@ -96,11 +97,11 @@ __global__ void split_gather(A *ob, split_scalar *os, const A *b, const split_sc
 
 /* ---- host side ---- */
 
-/* Phase 2: *sum (device) = sum of bases[ones[j]], j < n1 (n1 > 0); queued
- * on the stream. */
+/* Phase 2 by XYZZ threads: *sum (device) = the sum of bases[ones[j]],
+ * j < n1 (n1 > 0), queued on the stream. */
 template <class F>
-static sp_status split_ones_phase(sp_cuda *ctx, xyzz_t<F> **sum, const affine_t<F> *bases,
-                                  const uint32_t *ones, uint32_t n1)
+static sp_status split_ones_xyzz(sp_cuda *ctx, xyzz_t<F> **sum, const affine_t<F> *bases,
+                                 const uint32_t *ones, uint32_t n1)
 {
     size_t per_blk = (size_t)SP_SPLIT_THREADS * SP_SPLIT_MIN_PER;
     size_t nblk = (n1 + per_blk - 1) / per_blk, cap = 4 * (size_t)(ctx->sm_count ? ctx->sm_count : 1);
@@ -134,22 +135,67 @@ static inline sp_status split_pippenger(sp_cuda *ctx, sp_g2_jac *out, const sp_g
     return sp_cuda_msm_g2(ctx, out, b, s, n, window);
 }
 
-static inline void split_add(sp_g1_jac *out, const sp_g1_jac *pip, const sp_g1_xyzz *ones)
+static inline void split_to_jac(sp_g1_jac *r, const sp_g1_xyzz *p) { sp_g1_xyzz_to_jac(r, p); }
+static inline void split_to_jac(sp_g2_jac *r, const sp_g2_xyzz *p) { sp_g2_xyzz_to_jac(r, p); }
+static inline void split_to_jac(sp_g2_jac *r, const sp_g2_affine *p) { sp_g2_jac_from_affine(r, p); }
+static inline void split_add(sp_g1_jac *r, const sp_g1_jac *p, const sp_g1_jac *q) { sp_g1_jac_add_var(r, p, q); }
+static inline void split_add(sp_g2_jac *r, const sp_g2_jac *p, const sp_g2_jac *q) { sp_g2_jac_add_var(r, p, q); }
+
+/* The ones by one bucket's batch-affine rounds: G2 only, where an
+ * addition costs 6 multiplications there against 10 for the XYZZ threads'
+ * mixed one (in G1 the two ran even); from as many ones as a Pippenger
+ * would sum by rounds (the streamed MSM's model counts their buffers).
+ * *done = 1 when *sum was computed, 0 when the XYZZ threads are to run
+ * (also when the rounds do not fit). */
+static inline sp_status split_ones_rounds(sp_cuda *, sp_g1_jac *, const sp_g1_affine *,
+                                          const uint32_t *, uint32_t, char *, size_t, int *done)
 {
-    sp_g1_jac t;
-    sp_g1_xyzz_to_jac(&t, ones);
-    sp_g1_jac_add_var(out, pip, &t);
+    *done = 0;
+    return SP_OK;
 }
 
-static inline void split_add(sp_g2_jac *out, const sp_g2_jac *pip, const sp_g2_xyzz *ones)
+static inline sp_status split_ones_rounds(sp_cuda *ctx, sp_g2_jac *sum, const sp_g2_affine *bases,
+                                          const uint32_t *ones, uint32_t n1, char *prof,
+                                          size_t prof_n, int *done)
 {
-    sp_g2_jac t;
-    sp_g2_xyzz_to_jac(&t, ones);
-    sp_g2_jac_add_var(out, pip, &t);
+    *done = 0;
+    if (!sp_cu_msm_affine_for(ctx, n1))
+        return SP_OK;
+    void *buf;
+    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, sizeof(sp_g2_affine) + 4 * sizeof(uint32_t), &buf));
+    sp_g2_affine *dsum = (sp_g2_affine *)buf, a;
+    const sp_status st = sp_cu_sum_g2_affine(ctx, dsum, bases, ones, n1, (uint32_t *)(dsum + 1),
+                                             prof, prof_n);
+    if (st == SP_ERR_NOMEM)
+        return SP_OK;
+    SP_TRY(st);
+    SP_CU(ctx, cudaMemcpyAsync(&a, dsum, sizeof a, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    sp_g2_jac_from_affine(sum, &a);
+    *done = 1;
+    return SP_OK;
 }
 
-static inline void split_inf(sp_g1_xyzz *r) { sp_g1_xyzz_set_inf(r); }
-static inline void split_inf(sp_g2_xyzz *r) { sp_g2_xyzz_set_inf(r); }
+/* Phase 2: *sum (host) = the sum of bases[ones[j]], j < n1 (n1 > 0): by
+ * rounds where split_ones_rounds takes them, else by the XYZZ threads and
+ * tree. prof: the rounds' profile text, or "". */
+template <class F, class HX, class HJ, class HA>
+static sp_status split_ones_phase(sp_cuda *ctx, HJ *sum, const HA *bases, const uint32_t *ones,
+                                  uint32_t n1, char *prof, size_t prof_n)
+{
+    int done;
+    prof[0] = 0;
+    SP_TRY(split_ones_rounds(ctx, sum, bases, ones, n1, prof, prof_n, &done));
+    if (done)
+        return SP_OK;
+    xyzz_t<F> *dsum;
+    HX x;
+    SP_TRY(split_ones_xyzz<F>(ctx, &dsum, (const affine_t<F> *)bases, ones, n1));
+    SP_CU(ctx, cudaMemcpyAsync(&x, dsum, sizeof x, cudaMemcpyDeviceToHost, ctx->stream));
+    SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
+    split_to_jac(sum, &x);
+    return SP_OK;
+}
 
 /* Phase 3: *pip = the Pippenger over the "other" scalars. */
 template <class HJ, class HA>
@@ -196,22 +242,20 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
         }
         return SP_OK;
     }
-    xyzz_t<F> *dsum = NULL;
+    HJ sum, pip;
+    char ones_prof[200];
+    memset(&sum, 0, sizeof sum); /* Z = 0: infinity */
+    ones_prof[0] = 0;
     if (cnt[1])
-        SP_TRY(split_ones_phase<F>(ctx, &dsum, (const affine_t<F> *)db, ones, cnt[1]));
-    HJ pip;
+        SP_TRY((split_ones_phase<F, HX>(ctx, &sum, (const HA *)db, ones, cnt[1], ones_prof,
+                                        sizeof ones_prof)));
     SP_TRY(split_rest(ctx, &pip, (const HA *)db, ds, others, cnt[0], n, window));
-    HX sum;
-    split_inf(&sum);
-    if (dsum) {
-        SP_CU(ctx, cudaMemcpyAsync(&sum, dsum, sizeof sum, cudaMemcpyDeviceToHost, ctx->stream));
-        SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
-    }
     if (ctx->profile) {
         char pp[sizeof ctx->prof];
         snprintf(pp, sizeof pp, "%s", cnt[0] ? ctx->prof : "no Pippenger");
-        snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu; %s", n,
-                 cnt[0], cnt[1], n - cnt[0] - cnt[1], pp);
+        snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu; ones by %s%s; %s", n,
+                 cnt[0], cnt[1], n - cnt[0] - cnt[1], ones_prof[0] ? "rounds: " : "XYZZ threads",
+                 ones_prof, pp);
     }
     split_add(out, &pip, &sum);
     return SP_OK;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "gpu/core/context.cuh"
 #include "table.cuh"
+#include "accumulate.cuh"
 #include "gpu/sp_cuda_backend.h"
 
 /* Largest chunk: the plain MSMs take fewer than 2^31 points. */
@@ -62,11 +63,14 @@ struct stream_g2 {
  * (two per 32 records), the reduction's scratch (the segment sums, at
  * most 64k plus 17 per window, or the split's parts: the larger), the
  * small buffer; for the split MSM also the index lists, the
- * gathered bases and scalars and the tree sums of the ones.
+ * gathered bases and scalars and the tree sums of the ones, and in G2
+ * the rounds' buffers where the ones may be summed by rounds (split.cuh,
+ * split_ones_rounds; as many as m of them).
  */
-static double msm_scratch_model(size_t m, int group, size_t aff, size_t xyzz, int split,
-                                int sm_count)
+static double msm_scratch_model(const sp_cuda *ctx, size_t m, int group, size_t aff, size_t xyzz,
+                                int split)
 {
+    const int sm_count = ctx->sm_count;
     if (m == 0)
         return 0;
     unsigned c = sp_cuda_msm_window(m, group), nwin = (256 + c - 1) / c;
@@ -80,6 +84,8 @@ static double msm_scratch_model(size_t m, int group, size_t aff, size_t xyzz, in
         if (nblk > cap)
             nblk = cap;
         b += (2.0 * m + 2) * 4 + (double)m * (aff + sizeof(sp_scalar)) + (nblk * 129 + 1) * xyzz;
+        if (group == 2 && sp_cu_msm_affine_for(ctx, m))
+            b += (double)sp_cu_sum_g2_bytes(ctx, m);
     }
     return b;
 }
@@ -97,7 +103,7 @@ extern "C" size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t
     size_t m = chunk == 0 || chunk > n ? n : chunk;
     /* one chunk: the plain call copies host data to one buffer of its own;
      * several: two chunk buffers */
-    double b = msm_scratch_model(m, group, aff, xyzz, split, ctx->sm_count) +
+    double b = msm_scratch_model(ctx, m, group, aff, xyzz, split) +
                (m == n ? 1.0 : 2.0) * (double)m * per;
     return (size_t)(b * 1.125) + ((size_t)8 << 20); /* 1/8 and 8 MiB for what the model misses */
 }

@@ -172,7 +172,10 @@ unsigned sp_cuda_msm_window(size_t n, int group);
  * pinned host memory (sp_cuda_host_malloc, or memory pinned in place by
  * sp_cuda_host_register of sp_cuda_backend.h); from pageable memory they
  * are correct but not overlapped. Device bases or scalars are read in
- * place: chunking then only bounds the MSM's scratch.
+ * place: chunking then only bounds the MSM's scratch. With split, bases
+ * and scalars both on the device and chunk = 0, the split MSM runs whole
+ * when its partition (index lists) fits, and sizes its own steps: the
+ * Pippenger over its "other" scalars in as few pieces as fit.
  * On input: bases, scalars host or device, n points (any n; each chunk is
  *   below 2^31); chunk >= 1 points per chunk, or 0 = the largest chunk
  *   whose sp_cuda_msm_stream_bytes fits the free device memory under the

@@ -36,4 +36,20 @@ sp_status sp_cu_sum_g2_affine(sp_cuda *ctx, sp_g2_affine *sum, const sp_g2_affin
  * m < 2^31), or 0 when they cannot be sized. */
 size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m);
 
+/* ---- memory inside a call (stream.cu), for the split MSM's steps ---- */
+
+/* *ok = 1 when bytes (and SP_CUDA_STREAM_MARGIN) can be had, the scratch
+ * that holds no input of the call (not the copied bases and scalars, the
+ * split's index lists, the chunk buffers) released first when they are not
+ * free without it; *ok = 0 when they cannot. */
+sp_status sp_cu_msm_room(sp_cuda *ctx, int *ok, size_t bytes);
+/* *chunk = the most points (<= n) of a plain MSM, with per bytes per point
+ * of the caller's beside it, that fit as sp_cu_msm_room counts, with the
+ * same release; SP_ERR_NOMEM (ctx->err says why) when not even min(n,
+ * SP_CUDA_STREAM_MIN_CHUNK) fit. */
+sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per);
+/* The device bytes the split MSM's partition (split.cu) takes for n
+ * scalars: its index lists and CUB's temporary storage. */
+size_t sp_cu_split_partition_bytes(size_t n);
+
 #endif

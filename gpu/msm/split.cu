@@ -15,9 +15,11 @@
  *      tree levels add the thread sums (a block per 128 sums, then one
  *      block), so the depth is ~n1/T + 14 additions.
  *   3. rest: the bases and scalars of the "other" indices are gathered
- *      into compact device arrays and go through the Pippenger of pippenger.cu.
+ *      into compact device arrays and go through the Pippenger of
+ *      pippenger.cu, in as few pieces as the device memory holds
+ *      (sp_cu_msm_fit: the partition's counts size them, not n).
  *      With fewer than n/8 scalars 0 or 1, steps 2 and 3 are skipped:
- *      the Pippenger runs over all n inputs as they are.
+ *      the Pippenger runs over all n inputs as they are, in pieces too.
  *   4. host: Pippenger result + sum of the ones (one addition).
  * Scalars >= r count as "other", so the Pippenger reports them.
  *
@@ -48,6 +50,24 @@ struct split_is_one {
         return (lo.y | hi.x | hi.y) == 0 && lo.x == 1;
     }
 };
+
+static size_t partition_tmp_bytes(uint32_t n)
+{
+    size_t tmp_bytes = 0;
+    thrust::counting_iterator<uint32_t> in(0);
+    split_is_other po = {NULL};
+    split_is_one p1 = {NULL};
+    if (cub::DevicePartition::If(NULL, tmp_bytes, in, (uint32_t *)NULL, (uint32_t *)NULL,
+                                 thrust::make_discard_iterator(), (uint32_t *)NULL, n, po, p1) !=
+        cudaSuccess)
+        return (size_t)n; /* not sized: a byte a scalar bounds CUB's tile states */
+    return tmp_bytes;
+}
+
+size_t sp_cu_split_partition_bytes(size_t n)
+{
+    return (2 * n + 2) * sizeof(uint32_t) + partition_tmp_bytes((uint32_t)n);
+}
 
 sp_status sp_cu_split_partition(sp_cuda *ctx, uint32_t **others, uint32_t **ones, uint32_t cnt[2],
                                 const void *ds, uint32_t n)

@@ -135,6 +135,9 @@ static inline sp_status split_pippenger(sp_cuda *ctx, sp_g2_jac *out, const sp_g
     return sp_cuda_msm_g2(ctx, out, b, s, n, window);
 }
 
+static inline int split_group(const sp_g1_affine *) { return 1; }
+static inline int split_group(const sp_g2_affine *) { return 2; }
+
 static inline void split_to_jac(sp_g1_jac *r, const sp_g1_xyzz *p) { sp_g1_xyzz_to_jac(r, p); }
 static inline void split_to_jac(sp_g2_jac *r, const sp_g2_xyzz *p) { sp_g2_xyzz_to_jac(r, p); }
 static inline void split_to_jac(sp_g2_jac *r, const sp_g2_affine *p) { sp_g2_jac_from_affine(r, p); }
@@ -159,7 +162,13 @@ static inline sp_status split_ones_rounds(sp_cuda *ctx, sp_g2_jac *sum, const sp
                                           size_t prof_n, int *done)
 {
     *done = 0;
+    int room = 0;
     if (!sp_cu_msm_affine_for(ctx, n1))
+        return SP_OK;
+    /* the rounds take up to half of what is free: room for twice their
+     * buffers, other scratch released first when needed */
+    SP_TRY(sp_cu_msm_room(ctx, &room, 2 * sp_cu_sum_g2_bytes(ctx, n1)));
+    if (!room)
         return SP_OK;
     void *buf;
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, sizeof(sp_g2_affine) + 4 * sizeof(uint32_t), &buf));
@@ -197,22 +206,42 @@ static sp_status split_ones_phase(sp_cuda *ctx, HJ *sum, const HA *bases, const 
     return SP_OK;
 }
 
-/* Phase 3: *pip = the Pippenger over the "other" scalars. */
+/* The Pippenger over n points, bases[idx[j]] and scalars[idx[j]] (idx:
+ * device, or NULL for j itself), in as few chunks as fit the device memory
+ * (sp_cu_msm_fit; gathered into compact arrays where idx is given): *pip =
+ * the sum, *nchunk = the chunks. */
 template <class HJ, class HA>
-static sp_status split_rest(sp_cuda *ctx, HJ *pip, const HA *db, const void *ds,
-                            const uint32_t *others, uint32_t n_o, size_t n, unsigned window)
+static sp_status split_pippenger_fit(sp_cuda *ctx, HJ *pip, size_t *nchunk, const HA *db,
+                                     const void *ds, const uint32_t *idx, size_t n, unsigned window)
 {
-    if (n_o == 0) {
-        memset(pip, 0, sizeof *pip); /* Z = 0: infinity */
+    size_t m;
+    void *gb = NULL, *gs = NULL;
+    memset(pip, 0, sizeof *pip); /* Z = 0: infinity */
+    *nchunk = 0;
+    if (n == 0)
         return SP_OK;
+    SP_TRY(sp_cu_msm_fit(ctx, &m, split_group(db), n, idx ? sizeof(HA) + sizeof(sp_scalar) : 0));
+    if (idx) {
+        SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_BASES, m * sizeof(HA), &gb));
+        SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SCALARS, m * sizeof(sp_scalar), &gs));
     }
-    void *gb, *gs;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_BASES, (size_t)n_o * sizeof(HA), &gb));
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SCALARS, (size_t)n_o * sizeof(sp_scalar), &gs));
-    split_gather<HA><<<sp_cu_blocks(n_o, 256), 256, 0, ctx->stream>>>(
-        (HA *)gb, (split_scalar *)gs, db, (const split_scalar *)ds, others, n_o);
-    SP_CU_LAUNCHED(ctx, "split_gather");
-    return split_pippenger(ctx, pip, (const HA *)gb, (const sp_scalar *)gs, n_o, window);
+    *nchunk = (n + m - 1) / m;
+    for (size_t off = 0; off < n; off += m) {
+        const uint32_t k = (uint32_t)(n - off < m ? n - off : m);
+        const HA *b = db + off;
+        const sp_scalar *sc = (const sp_scalar *)ds + off;
+        if (idx) {
+            split_gather<HA><<<sp_cu_blocks(k, 256), 256, 0, ctx->stream>>>(
+                (HA *)gb, (split_scalar *)gs, db, (const split_scalar *)ds, idx + off, k);
+            SP_CU_LAUNCHED(ctx, "split_gather");
+            b = (const HA *)gb;
+            sc = (const sp_scalar *)gs;
+        }
+        HJ part;
+        SP_TRY(split_pippenger(ctx, &part, b, sc, k, window));
+        split_add(pip, pip, &part);
+    }
+    return SP_OK;
 }
 
 template <class F, class HX, class HJ, class HA>
@@ -232,13 +261,15 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
     uint32_t *others, *ones, cnt[2];
     SP_TRY(sp_cu_split_partition(ctx, &others, &ones, cnt, ds, (uint32_t)n));
+    size_t nchunk = 0;
     if (n - cnt[0] < n / SP_SPLIT_GATHER_DEN) { /* few 0/1: the plain MSM over all, no copies */
-        SP_TRY(split_pippenger(ctx, out, (const HA *)db, (const sp_scalar *)ds, n, window));
+        SP_TRY(split_pippenger_fit(ctx, out, &nchunk, (const HA *)db, ds, NULL, n, window));
         if (ctx->profile) {
             char pp[sizeof ctx->prof];
             snprintf(pp, sizeof pp, "%s", ctx->prof);
-            snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu, no gather; %s",
-                     n, cnt[0], cnt[1], n - cnt[0] - cnt[1], pp);
+            snprintf(ctx->prof, sizeof ctx->prof,
+                     "split n=%zu: other %u, one %u, zero %zu, no gather, %zu chunk(s); %s", n, cnt[0],
+                     cnt[1], n - cnt[0] - cnt[1], nchunk, pp);
         }
         return SP_OK;
     }
@@ -249,12 +280,13 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
     if (cnt[1])
         SP_TRY((split_ones_phase<F, HX>(ctx, &sum, (const HA *)db, ones, cnt[1], ones_prof,
                                         sizeof ones_prof)));
-    SP_TRY(split_rest(ctx, &pip, (const HA *)db, ds, others, cnt[0], n, window));
+    SP_TRY(split_pippenger_fit(ctx, &pip, &nchunk, (const HA *)db, ds, others, cnt[0], window));
     if (ctx->profile) {
         char pp[sizeof ctx->prof];
         snprintf(pp, sizeof pp, "%s", cnt[0] ? ctx->prof : "no Pippenger");
-        snprintf(ctx->prof, sizeof ctx->prof, "split n=%zu: other %u, one %u, zero %zu; ones by %s%s; %s", n,
-                 cnt[0], cnt[1], n - cnt[0] - cnt[1], ones_prof[0] ? "rounds: " : "XYZZ threads",
+        snprintf(ctx->prof, sizeof ctx->prof,
+                 "split n=%zu: other %u in %zu chunk(s), one %u, zero %zu; ones by %s%s; %s", n,
+                 cnt[0], nchunk, cnt[1], n - cnt[0] - cnt[1], ones_prof[0] ? "rounds: " : "XYZZ threads",
                  ones_prof, pp);
     }
     split_add(out, &pip, &sum);

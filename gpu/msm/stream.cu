@@ -12,8 +12,12 @@
  *
  * Chunk size: given, or chosen from the free device memory under the cap
  * (core/host.cu) by sp_cuda_msm_stream_bytes, a model of what
- * pippenger.cu, batch_affine.cu and split.cu allocate; gpu_check checks that the model bounds the
- * scratch a call really holds.
+ * pippenger.cu, batch_affine.cu and split.cu allocate; gpu_check checks
+ * that the model bounds the scratch a call really holds. A split MSM over
+ * device data needs no chunks: its scratch is sized by the counts its
+ * partition finds, which the worst-case model cannot know, so it runs
+ * whole once the partition fits and asks sp_cu_msm_fit / sp_cu_msm_room
+ * (below) for each later step.
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,12 +94,23 @@ static double msm_scratch_model(const sp_cuda *ctx, size_t m, int group, size_t 
     return b;
 }
 
+/* The model's total for a chunk of m of n points, per bytes per point
+ * copied into a buffer of the call's (two when the copies are double
+ * buffered over several chunks); 1/8 and 8 MiB for what the model misses. */
+static size_t model_bytes(const sp_cuda *ctx, int group, size_t n, size_t m, size_t per, int dbl,
+                          int split)
+{
+    size_t aff = group == 2 ? sizeof(sp_g2_affine) : sizeof(sp_g1_affine);
+    size_t xyzz = group == 2 ? sizeof(sp_g2_xyzz) : sizeof(sp_g1_xyzz);
+    double b = msm_scratch_model(ctx, m, group, aff, xyzz, split) +
+               (dbl && m < n ? 2.0 : 1.0) * (double)m * per;
+    return (size_t)(b * 1.125) + ((size_t)8 << 20);
+}
+
 extern "C" size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t n, size_t chunk,
                                            unsigned flags)
 {
     size_t aff = group == 2 ? sizeof(sp_g2_affine) : sizeof(sp_g1_affine);
-    size_t xyzz = group == 2 ? sizeof(sp_g2_xyzz) : sizeof(sp_g1_xyzz);
-    int split = (flags & SP_CUDA_MSM_SPLIT) != 0;
     size_t per = ((flags & SP_CUDA_MSM_HOST_BASES) ? aff : 0) +
                  ((flags & SP_CUDA_MSM_HOST_SCALARS) ? sizeof(sp_scalar) : 0);
     if (n == 0)
@@ -103,29 +118,40 @@ extern "C" size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t
     size_t m = chunk == 0 || chunk > n ? n : chunk;
     /* one chunk: the plain call copies host data to one buffer of its own;
      * several: two chunk buffers */
-    double b = msm_scratch_model(ctx, m, group, aff, xyzz, split) +
-               (m == n ? 1.0 : 2.0) * (double)m * per;
-    return (size_t)(b * 1.125) + ((size_t)8 << 20); /* 1/8 and 8 MiB for what the model misses */
+    return model_bytes(ctx, group, n, m, per, 1, (flags & SP_CUDA_MSM_SPLIT) != 0);
 }
 
 /* ---- scratch ---- */
 
-extern "C" size_t sp_cuda_scratch_bytes(const sp_cuda *ctx)
+/* Slots whose contents a call may still read while it sizes its next step
+ * (copied inputs, the split's index lists, the chunk buffers, the test
+ * buffers): a release inside a call keeps them. */
+static int slot_live(int i)
+{
+    return i == SP_SCR_BASES || i == SP_SCR_SCALARS || i == SP_SCR_SPLIT_IDX || i == SP_SCR_A ||
+           i == SP_SCR_B || i == SP_SCR_C || i == SP_SCR_STREAM0 || i == SP_SCR_STREAM1;
+}
+
+/* The scratch held; spare: only what a release inside a call frees. */
+static size_t scratch_held(const sp_cuda *ctx, int spare)
 {
     size_t b = 0;
     for (int i = 0; i < SP_SCR_COUNT; i++)
-        b += ctx->scr_cap[i];
+        if (!spare || !slot_live(i))
+            b += ctx->scr_cap[i];
     for (int i = 0; i < SP_XSCR_COUNT; i++)
         b += ctx->xscr_cap[i];
     return b;
 }
 
-extern "C" sp_status sp_cuda_scratch_trim(sp_cuda *ctx)
+static sp_status scratch_release(sp_cuda *ctx, int spare)
 {
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     if (ctx->copy_ready)
         SP_CU(ctx, cudaStreamSynchronize(ctx->copy_stream));
     for (int i = 0; i < SP_SCR_COUNT; i++) {
+        if (spare && slot_live(i))
+            continue;
         SP_CU(ctx, cudaFree(ctx->scr[i]));
         ctx->scr[i] = NULL;
         ctx->scr_cap[i] = 0;
@@ -138,15 +164,20 @@ extern "C" sp_status sp_cuda_scratch_trim(sp_cuda *ctx)
     return SP_OK;
 }
 
+extern "C" size_t sp_cuda_scratch_bytes(const sp_cuda *ctx) { return scratch_held(ctx, 0); }
+
+extern "C" sp_status sp_cuda_scratch_trim(sp_cuda *ctx) { return scratch_release(ctx, 0); }
+
 /*
- * Device memory a call could have: what is free plus this context's
- * scratch (reusable, or released first); under the cap, no more than the
- * cap minus the growth since creation that is not this scratch. *now is
- * what is free without releasing anything (under the cap).
+ * Device memory a call could have: what is free plus the scratch it may
+ * release (all of this context's, or with spare only what scratch_release
+ * frees then); under the cap, no more than the cap minus the growth since
+ * creation that is not that scratch. *now is what is free without
+ * releasing anything (under the cap).
  */
-static sp_status stream_avail(sp_cuda *ctx, size_t *avail, size_t *now)
+static sp_status stream_avail(sp_cuda *ctx, size_t *avail, size_t *now, int spare)
 {
-    size_t real = 0, total = 0, held = sp_cuda_scratch_bytes(ctx);
+    size_t real = 0, total = 0, held = scratch_held(ctx, spare);
     SP_CU(ctx, cudaMemGetInfo(&real, &total));
     *avail = real + held;
     *now = real;
@@ -163,23 +194,43 @@ static sp_status stream_avail(sp_cuda *ctx, size_t *avail, size_t *now)
     return SP_OK;
 }
 
-/*
- * The largest chunk (<= n) whose model fits what a call could have, less
- * SP_CUDA_STREAM_MARGIN; when it needs more than is free now, the scratch
- * is released first. SP_ERR_NOMEM, with the reason in ctx->err, when not
- * even min(n, SP_CUDA_STREAM_MIN_CHUNK) points fit.
- */
-static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_t n, unsigned flags)
+/* 1 when need bytes (and SP_CUDA_STREAM_MARGIN) can be had, the scratch
+ * released first (with spare, what scratch_release frees then) when they
+ * are not free without it; 0 when they cannot. */
+static sp_status stream_room(sp_cuda *ctx, int *ok, size_t need, int spare)
 {
     size_t avail = 0, now = 0;
-    SP_TRY(stream_avail(ctx, &avail, &now));
+    *ok = 0;
+    SP_TRY(stream_avail(ctx, &avail, &now, spare));
+    if (need + SP_CUDA_STREAM_MARGIN > avail)
+        return SP_OK;
+    if (scratch_held(ctx, spare) && now < SP_CUDA_STREAM_MARGIN + need)
+        SP_TRY(scratch_release(ctx, spare));
+    *ok = 1;
+    return SP_OK;
+}
+
+sp_status sp_cu_msm_room(sp_cuda *ctx, int *ok, size_t bytes) { return stream_room(ctx, ok, bytes, 1); }
+
+/*
+ * The largest chunk (<= n) whose model (per bytes per point copied, dbl:
+ * double buffered) fits what a call could have (spare: as stream_avail),
+ * less SP_CUDA_STREAM_MARGIN; when it needs more than is free now, the
+ * scratch is released first. SP_ERR_NOMEM, with the reason in ctx->err,
+ * when not even min(n, SP_CUDA_STREAM_MIN_CHUNK) points fit.
+ */
+static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per,
+                                   int dbl, int split, int spare)
+{
+    size_t avail = 0, now = 0;
+    SP_TRY(stream_avail(ctx, &avail, &now, spare));
     size_t budget = avail > SP_CUDA_STREAM_MARGIN ? avail - SP_CUDA_STREAM_MARGIN : 0;
     size_t top = n < SP_STREAM_MAX_CHUNK ? n : SP_STREAM_MAX_CHUNK, m = top;
-    if (sp_cuda_msm_stream_bytes(ctx, group, n, m, flags) > budget) {
+    if (model_bytes(ctx, group, n, m, per, dbl, split) > budget) {
         size_t lo = 0, hi = top; /* the model grows with m: bisect */
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
-            if (sp_cuda_msm_stream_bytes(ctx, group, n, mid, flags) <= budget)
+            if (model_bytes(ctx, group, n, mid, per, dbl, split) <= budget)
                 lo = mid;
             else
                 hi = mid;
@@ -191,17 +242,22 @@ static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_
         snprintf(ctx->err, sizeof ctx->err,
                  "streamed MSM: %zu points need %.1f MiB of device memory, %.1f MiB could be had "
                  "(%.1f MiB of it this context's scratch; cap %.1f MiB, 0 = none; %.0f MiB kept free)",
-                 least, sp_cuda_msm_stream_bytes(ctx, group, n, least, flags) / 1048576.0,
-                 avail / 1048576.0, sp_cuda_scratch_bytes(ctx) / 1048576.0,
+                 least, model_bytes(ctx, group, n, least, per, dbl, split) / 1048576.0,
+                 avail / 1048576.0, scratch_held(ctx, spare) / 1048576.0,
                  ctx->mem_limit / 1048576.0, SP_CUDA_STREAM_MARGIN / 1048576.0);
         *chunk = 0;
         return SP_ERR_NOMEM;
     }
-    if (sp_cuda_scratch_bytes(ctx) &&
-        now < SP_CUDA_STREAM_MARGIN + sp_cuda_msm_stream_bytes(ctx, group, n, m, flags))
-        SP_TRY(sp_cuda_scratch_trim(ctx)); /* growth could pass what is free: start afresh */
+    if (scratch_held(ctx, spare) &&
+        now < SP_CUDA_STREAM_MARGIN + model_bytes(ctx, group, n, m, per, dbl, split))
+        SP_TRY(scratch_release(ctx, spare)); /* growth could pass what is free: start afresh */
     *chunk = m;
     return SP_OK;
+}
+
+sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per)
+{
+    return stream_pick_chunk(ctx, chunk, group, n, per, 0, 0, 1);
 }
 
 /*
@@ -227,7 +283,7 @@ static int stream_whole_table(sp_cuda *ctx, int group, const void *bases, size_t
         size_t plain = sp_cuda_msm_stream_bytes(ctx, group, n, n, flags);
         need = need > plain ? need : plain;
     }
-    if (stream_avail(ctx, &avail, &now) != SP_OK || need + SP_CUDA_STREAM_MARGIN > avail)
+    if (stream_avail(ctx, &avail, &now, 0) != SP_OK || need + SP_CUDA_STREAM_MARGIN > avail)
         return 0;
     if (sp_cuda_scratch_bytes(ctx) && now < SP_CUDA_STREAM_MARGIN + need &&
         sp_cuda_scratch_trim(ctx) != SP_OK)
@@ -323,6 +379,12 @@ static sp_status stream_chunks(sp_cuda *ctx, typename G::jac *acc, const stream_
     return SP_OK;
 }
 
+/* Bytes per point the chunks copy from the host. */
+static size_t per_host(const stream_plan *p)
+{
+    return (p->host_bases ? p->aff : 0) + (p->host_scalars ? sizeof(sp_scalar) : 0);
+}
+
 template <class G>
 static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G::aff *bases,
                             const sp_scalar *scalars, size_t n, size_t chunk, int split,
@@ -346,12 +408,18 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
                      (p.host_scalars ? SP_CUDA_MSM_HOST_SCALARS : 0);
     if (chunk == 0 && stream_whole_table(ctx, G::group, bases, n, window, flags))
         chunk = n;
+    if (chunk == 0 && split && !p.host_bases && !p.host_scalars && n < SP_STREAM_MAX_CHUNK) {
+        int ok; /* the split MSM sizes its own steps once its partition fits */
+        SP_TRY(stream_room(ctx, &ok, sp_cu_split_partition_bytes(n), 0));
+        if (ok)
+            chunk = n;
+    }
     if (chunk == 0)
-        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, flags));
+        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, per_host(&p), 1, split, 0));
     if (chunk >= n) /* one chunk: the plain call, which copies host data itself */
         return G::msm(ctx, out, bases, scalars, n, window, split);
     p.chunk = chunk < SP_STREAM_MAX_CHUNK ? chunk : SP_STREAM_MAX_CHUNK;
-    size_t per = (p.host_bases ? p.aff : 0) + (p.host_scalars ? sizeof(sp_scalar) : 0);
+    size_t per = per_host(&p);
     p.soff = p.host_bases ? p.chunk * p.aff : 0;
     if (per) {
         SP_TRY(stream_init(ctx));

@@ -13,7 +13,8 @@
  *     chunk is refused with the output untouched.
  *   - the cap, on a fresh context: chunk = 0 stays within it and is exact,
  *     also when called again with its scratch held; a cap too small gives
- *     SP_ERR_NOMEM; sp_cuda_mem_info and sp_cuda_try_malloc honour it;
+ *     SP_ERR_NOMEM; the split MSM over device data with chunk = 0 runs
+ *     whole, its "other" scalars' Pippenger in chunks under a cap; sp_cuda_mem_info and sp_cuda_try_malloc honour it;
  *     sp_cuda_host_register counts.
  *   - the backend: one random key proved with the same fixed r, s on the
  *     CPU, on cuda without a cap (all resident), with a cap that leaves
@@ -225,6 +226,90 @@ out:
     free(s);
 }
 
+/* Growth of cu's device memory since its creation (what its cap counts),
+ * its scratch released first; 0 when it cannot be read. */
+static size_t cap_grown(chk_env *env, sp_cuda *cu)
+{
+    size_t lim = (size_t)1 << 30, free_b = 0, total = 0;
+    if (!chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
+        return 0;
+    sp_cuda_set_mem_limit(cu, lim);
+    sp_status st = sp_cuda_mem_info(cu, &free_b, &total);
+    sp_cuda_set_mem_limit(cu, 0);
+    return st == SP_OK && free_b < lim ? lim - free_b : 0;
+}
+
+/* One split call over device data with chunk = 0 under cap (0: none):
+ * equal to want, or with nomem SP_ERR_NOMEM and out untouched; *nchunk =
+ * the chunks of the "other" scalars' Pippenger that the profile names. */
+static void split_whole_call(sp_cuda *cu, const chk_grp *g, const void *db, const sp_scalar *ds,
+                             size_t n, size_t cap, const void *want, int nomem, size_t *nchunk)
+{
+    unsigned char got[sizeof(sp_g2_jac)], poison[sizeof got];
+    memset(poison, 0xa5, sizeof poison);
+    memcpy(got, poison, sizeof got);
+    *nchunk = 0;
+    sp_cuda_set_mem_limit(cu, cap);
+    sp_status st = g->msm_stream(cu, got, db, ds, n, 0, 1, 0);
+    sp_cuda_set_mem_limit(cu, 0);
+    if (nomem) {
+        CHECKF(st == SP_ERR_NOMEM && !memcmp(got, poison, sizeof got) && strstr(sp_cuda_error(cu), "streamed MSM"),
+               "%s split on the device, a cap below its partition: %s (%s)", g->name, sp_status_str(st),
+               sp_cuda_error(cu));
+        return;
+    }
+    const char *o = strstr(sp_cuda_profile(cu), "other ");
+    CHECKF(st == SP_OK && g->eq(got, want), "%s split on the device n=%zu cap=%zu: %s %s", g->name, n, cap,
+           sp_status_str(st), sp_cuda_error(cu));
+    CHECKF(o && sscanf(o, "other %*u in %zu chunk", nchunk) == 1, "%s split on the device: profile \"%s\"",
+           g->name, sp_cuda_profile(cu));
+    CHECKF(sp_cuda_scratch_bytes(cu) <= sp_cuda_msm_stream_bytes(cu, g->group, n, 0, SP_CUDA_MSM_SPLIT),
+           "%s split on the device: %zu bytes of scratch, the model says %zu", g->name, sp_cuda_scratch_bytes(cu),
+           sp_cuda_msm_stream_bytes(cu, g->group, n, 0, SP_CUDA_MSM_SPLIT));
+}
+
+/* The split MSM over device bases and scalars with chunk = 0 runs whole,
+ * sizing its own steps: without a cap its "other" scalars go through one
+ * Pippenger; under a cap that holds its partition (index lists, at most
+ * 9 bytes a point with CUB's storage) and the model of half of them, in
+ * two or more; under a cap below its partition the chunked path refuses
+ * with SP_ERR_NOMEM. */
+static void split_whole(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
+{
+    void *b = malloc(n * g->aff_sz), *db = NULL;
+    sp_scalar *s = malloc(n * sizeof *s), *ds = NULL;
+    unsigned char want[sizeof(sp_g2_jac)];
+    size_t n_o = 0, k = 0;
+    if (!b || !s || !chk_ok(env, sp_cuda_malloc(cu, &db, n * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(cu, (void **)&ds, n * sizeof *s), "malloc"))
+        goto out;
+    chk_bases(env, g, b, n, NULL, NULL);
+    add_infinity(g, b, n);
+    make_scalars(env, s, n, 1);
+    for (size_t i = 0; i < n; i++)
+        n_o += (s[i].l[1] | s[i].l[2] | s[i].l[3]) != 0 || s[i].l[0] > 1;
+    CHECKF(g->cpu_msm(want, b, (const uint64_t *)s, n) == SP_OK, "CPU MSM");
+    if (!chk_ok(env, sp_cuda_copy(cu, db, b, n * g->aff_sz), "copy") ||
+        !chk_ok(env, sp_cuda_copy(cu, ds, s, n * sizeof *s), "copy"))
+        goto out;
+    sp_cuda_set_profile(cu, 1);
+    split_whole_call(cu, g, db, ds, n, 0, want, 0, &k);
+    CHECKF(k == 1, "%s split on the device, no cap: %zu chunks of \"other\" scalars", g->name, k);
+    size_t grown = cap_grown(env, cu), part = 9 * n + 8;
+    size_t half = sp_cuda_msm_stream_bytes(cu, g->group, n_o, n_o / 2, SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
+    CHECKF(grown && n_o / 2 >= SP_CUDA_STREAM_MIN_CHUNK, "%s: growth %zu, %zu \"other\" scalars", g->name, grown, n_o);
+    split_whole_call(cu, g, db, ds, n, grown + SP_CUDA_STREAM_MARGIN + part + half, want, 0, &k);
+    CHECKF(k >= 2, "%s split on the device under a cap: %zu chunks of %zu \"other\" scalars", g->name, k, n_o);
+    grown = cap_grown(env, cu);
+    split_whole_call(cu, g, db, ds, n, grown + SP_CUDA_STREAM_MARGIN + 4 * n, want, 1, &k);
+    sp_cuda_set_profile(cu, 0);
+out:
+    sp_cuda_dev_free(cu, db);
+    sp_cuda_dev_free(cu, ds);
+    free(b);
+    free(s);
+}
+
 static void cap_info(chk_env *env, sp_cuda *cu)
 {
     size_t free0 = 0, total = 0, f = 0, t = 0, cap = (size_t)100 << 20;
@@ -278,6 +363,8 @@ void chk_stream(chk_env *env, int device)
         cap_info(env, cu);
         cap_auto(env, cu, &chk_grp_g1, ((size_t)1 << 18) + 3, 1);
         cap_auto(env, cu, &chk_grp_g2, ((size_t)1 << 17) + 1, 0);
+        split_whole(env, cu, &chk_grp_g1, ((size_t)1 << 18) + 3);
+        split_whole(env, cu, &chk_grp_g2, ((size_t)1 << 18) + 1);
         sp_cuda_free(cu);
     }
     chk_stream_backend(env, device);

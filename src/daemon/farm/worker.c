@@ -279,7 +279,7 @@ static int settle(sp_dmn_farm *f, fclaim *fc, asm_list *a)
         if (st == SP_OK) {
             sp_dmn_farm_count(f, done ? &f->stored : &f->fenced, 1);
             if (!done)
-                SP_DMN_LOGW("farm: the proof of f%lld partition %u came too late (its claim was taken over): dropped",
+                SP_DMN_LOGW("farm: the proof of f%lld partition %u came too late (cancelled or taken over): dropped",
                             (long long)fc->c.job, fc->c.idx);
             if (last)
                 asm_add(a, fc->c.job);

@@ -164,24 +164,25 @@ static inline sp_status split_ones_rounds(sp_cuda *ctx, sp_g2_jac *sum, const sp
     *done = 0;
     if (!sp_cu_msm_affine_for(ctx, n1))
         return SP_OK;
-    void *buf;
-    SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, sizeof(sp_g2_affine) + 4 * sizeof(uint32_t), &buf));
-    sp_g2_affine *dsum = (sp_g2_affine *)buf, a;
-    sp_status st = sp_cu_sum_g2_affine(ctx, dsum, bases, ones, n1, (uint32_t *)(dsum + 1), prof, prof_n);
-    if (st == SP_ERR_NOMEM) {
+    sp_g2_affine *dsum = NULL, a;
+    sp_status st = SP_ERR_NOMEM;
+    for (int pass = 0; pass < 2 && st == SP_ERR_NOMEM; pass++) {
         /* the rounds take up to half of what is free, plus the batch-affine
          * scratch held (an H MSM's, reused): only when that falls short is
          * other scratch released, which a later MSM then allocates again */
-        int room = 0;
-        SP_TRY(sp_cu_msm_room(ctx, &room, 2 * sp_cu_sum_g2_bytes(ctx, n1)));
-        if (!room)
-            return SP_OK;
+        if (pass) {
+            int room = 0;
+            SP_TRY(sp_cu_msm_room(ctx, &room, 2 * sp_cu_sum_g2_bytes(ctx, n1)));
+            if (!room)
+                return SP_OK;
+        }
+        void *buf;
         SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, sizeof(sp_g2_affine) + 4 * sizeof(uint32_t), &buf));
         dsum = (sp_g2_affine *)buf;
         st = sp_cu_sum_g2_affine(ctx, dsum, bases, ones, n1, (uint32_t *)(dsum + 1), prof, prof_n);
-        if (st == SP_ERR_NOMEM)
-            return SP_OK;
     }
+    if (st == SP_ERR_NOMEM)
+        return SP_OK;
     SP_TRY(st);
     SP_CU(ctx, cudaMemcpyAsync(&a, dsum, sizeof a, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));

@@ -262,8 +262,8 @@ sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t
 
 /*
  * 1 when bases have a kept table (table.cuh) the MSM would use and
- * its scratch fits what a call could have (as stream_pick_chunk, whose
- * rule of releasing the scratch first it follows): then the MSM runs
+ * its scratch fits what a call could have (stream_room, which releases
+ * the scratch first when it is not free without it): then the MSM runs
  * whole, since chunks would lose the table and its rounds take groups of
  * records as memory allows. With split the plain MSM may run instead
  * (gathered "other" scalars), so its scratch must fit too.
@@ -276,19 +276,15 @@ static int stream_whole_table(sp_cuda *ctx, int group, const void *bases, size_t
     unsigned nwin;
     if (!t || (window && sp_cu_msm_layout(window, &lay, &nwin) != t->c))
         return 0;
-    size_t avail = 0, now = 0, need = sp_cuda_msm_table_scratch(group, n, t->c);
+    size_t need = sp_cuda_msm_table_scratch(group, n, t->c);
     if (flags & SP_CUDA_MSM_HOST_SCALARS)
         need += n * sizeof(sp_scalar);
     if (flags & SP_CUDA_MSM_SPLIT) {
         size_t plain = sp_cuda_msm_stream_bytes(ctx, group, n, n, flags);
         need = need > plain ? need : plain;
     }
-    if (stream_avail(ctx, &avail, &now, 0) != SP_OK || need + SP_CUDA_STREAM_MARGIN > avail)
-        return 0;
-    if (sp_cuda_scratch_bytes(ctx) && now < SP_CUDA_STREAM_MARGIN + need &&
-        sp_cuda_scratch_trim(ctx) != SP_OK)
-        return 0;
-    return 1;
+    int ok = 0;
+    return stream_room(ctx, &ok, need, 0) == SP_OK && ok;
 }
 
 /* ---- the copy stream ---- */

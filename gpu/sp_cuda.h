@@ -181,7 +181,10 @@ unsigned sp_cuda_msm_window(size_t n, int group);
  *   whose sp_cuda_msm_stream_bytes fits the free device memory under the
  *   cap (sp_cuda_set_mem_limit) plus the scratch this context holds, less
  *   SP_CUDA_STREAM_MARGIN (the scratch is released first when the chunk
- *   needs more than is free without it); window as
+ *   needs more than is free without it, except that without a cap a
+ *   single chunk keeps it when the scratch and what is free hold the
+ *   model: an MSM like the last one reuses its slots, and should it still
+ *   run out of memory it releases the scratch and runs again); window as
  *   for the plain calls, applied to every chunk. With chunk >= n it is the
  *   plain call.
  * On output: *out (host), unchanged on error.

@@ -81,6 +81,10 @@ sp_status sp_cuda_bench_modmul(sp_cuda *ctx, int field, double *per_s) SP_WARN_U
  * On output: *us = microseconds per inversion (median of 5 launches).
  */
 sp_status sp_cuda_bench_inv(sp_cuda *ctx, int var, double *us) SP_WARN_UNUSED;
+/* How many times ctx released scratch it held (sp_cuda_scratch_trim, or
+ * an MSM that found too little free to grow it): what a caller checks to
+ * see that scratch was kept. */
+size_t sp_cuda_scratch_releases(const sp_cuda *ctx);
 
 #ifdef __cplusplus
 }

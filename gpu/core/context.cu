@@ -99,7 +99,8 @@ extern "C" void sp_cuda_set_profile(sp_cuda *ctx, int on)
 
 extern "C" const char *sp_cuda_profile(const sp_cuda *ctx) { return ctx->prof; }
 
-/* Grows *buf (capacity *cap) to bytes, contents lost. */
+/* Grows *buf (capacity *cap) to bytes, contents lost; SP_ERR_NOMEM (the
+ * slot then empty) when the device has not that much free. */
 static sp_status scratch_grow(sp_cuda *ctx, void **buf, size_t *cap, size_t bytes, void **p)
 {
     if (bytes == 0)
@@ -109,7 +110,13 @@ static sp_status scratch_grow(sp_cuda *ctx, void **buf, size_t *cap, size_t byte
         SP_CU(ctx, cudaFree(*buf));
         *buf = NULL;
         *cap = 0;
-        SP_CU(ctx, cudaMalloc(buf, bytes));
+        cudaError_t e = cudaMalloc(buf, bytes);
+        if (e != cudaSuccess) {
+            *buf = NULL;
+            cudaGetLastError(); /* an allocation failure is not sticky: clear it for later launches */
+            sp_cu_record(ctx, "cudaMalloc (scratch)", __FILE__, __LINE__, e);
+            return e == cudaErrorMemoryAllocation ? SP_ERR_NOMEM : SP_ERR_GPU;
+        }
         *cap = bytes;
     }
     *p = *buf;

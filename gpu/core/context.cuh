@@ -88,6 +88,7 @@ struct sp_cuda {
     cudaEvent_t b2_ev[SP_B2_EVENTS];
     int b2_ready;
     unsigned ba_threads; /* the rounds' threads wanted, 0 = by the device (sp_cuda_set_ba_threads) */
+    size_t scr_releases; /* releases of held scratch (sp_cuda_scratch_releases) */
 };
 
 /* Records "what (file:line): message" in ctx->err. */

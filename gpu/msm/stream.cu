@@ -146,6 +146,8 @@ static size_t scratch_held(const sp_cuda *ctx, int spare)
 
 static sp_status scratch_release(sp_cuda *ctx, int spare)
 {
+    if (scratch_held(ctx, spare))
+        ctx->scr_releases++;
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     if (ctx->copy_ready)
         SP_CU(ctx, cudaStreamSynchronize(ctx->copy_stream));
@@ -165,6 +167,8 @@ static sp_status scratch_release(sp_cuda *ctx, int spare)
 }
 
 extern "C" size_t sp_cuda_scratch_bytes(const sp_cuda *ctx) { return scratch_held(ctx, 0); }
+
+extern "C" size_t sp_cuda_scratch_releases(const sp_cuda *ctx) { return ctx->scr_releases; }
 
 extern "C" sp_status sp_cuda_scratch_trim(sp_cuda *ctx) { return scratch_release(ctx, 0); }
 
@@ -216,12 +220,19 @@ sp_status sp_cu_msm_room(sp_cuda *ctx, int *ok, size_t bytes) { return stream_ro
  * The largest chunk (<= n) whose model (per bytes per point copied, dbl:
  * double buffered) fits what a call could have (spare: as stream_avail),
  * less SP_CUDA_STREAM_MARGIN; when it needs more than is free now, the
- * scratch is released first. SP_ERR_NOMEM, with the reason in ctx->err,
+ * scratch is released first. With kept (no cap set) and all n points in
+ * one chunk, the scratch is kept instead when what is free plus what a
+ * release inside a call would free holds the model (the same MSM again
+ * reuses its slots, and releasing them would make it allocate them anew);
+ * *kept then says so, and the caller releases and runs again should the
+ * MSM still run out of memory. SP_ERR_NOMEM, with the reason in ctx->err,
  * when not even min(n, SP_CUDA_STREAM_MIN_CHUNK) points fit.
  */
 static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per,
-                                   int dbl, int split, int spare)
+                                   int dbl, int split, int spare, int *kept)
 {
+    if (kept)
+        *kept = 0;
     size_t avail = 0, now = 0;
     SP_TRY(stream_avail(ctx, &avail, &now, spare));
     size_t budget = avail > SP_CUDA_STREAM_MARGIN ? avail - SP_CUDA_STREAM_MARGIN : 0;
@@ -248,16 +259,20 @@ static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_
         *chunk = 0;
         return SP_ERR_NOMEM;
     }
-    if (scratch_held(ctx, spare) &&
-        now < SP_CUDA_STREAM_MARGIN + model_bytes(ctx, group, n, m, per, dbl, split))
-        SP_TRY(scratch_release(ctx, spare)); /* growth could pass what is free: start afresh */
+    const size_t model = model_bytes(ctx, group, n, m, per, dbl, split);
+    if (scratch_held(ctx, spare) && now < SP_CUDA_STREAM_MARGIN + model) {
+        if (kept && m == n && !ctx->mem_limit && now + scratch_held(ctx, 1) >= SP_CUDA_STREAM_MARGIN + model)
+            *kept = 1;
+        else
+            SP_TRY(scratch_release(ctx, spare)); /* growth could pass what is free: start afresh */
+    }
     *chunk = m;
     return SP_OK;
 }
 
 sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per)
 {
-    return stream_pick_chunk(ctx, chunk, group, n, per, 0, 0, 1);
+    return stream_pick_chunk(ctx, chunk, group, n, per, 0, 0, 1, NULL);
 }
 
 /*
@@ -410,10 +425,17 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
         if (ok)
             chunk = n;
     }
+    int kept = 0;
     if (chunk == 0)
-        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, per_host(&p), 1, split, 0));
-    if (chunk >= n) /* one chunk: the plain call, which copies host data itself */
-        return G::msm(ctx, out, bases, scalars, n, window, split);
+        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, per_host(&p), 1, split, 0, &kept));
+    if (chunk >= n) { /* one chunk: the plain call, which copies host data itself */
+        sp_status st = G::msm(ctx, out, bases, scalars, n, window, split);
+        if (st == SP_ERR_NOMEM && kept) { /* the kept scratch was in the way after all */
+            SP_TRY(scratch_release(ctx, 0));
+            st = G::msm(ctx, out, bases, scalars, n, window, split);
+        }
+        return st;
+    }
     p.chunk = chunk < SP_STREAM_MAX_CHUNK ? chunk : SP_STREAM_MAX_CHUNK;
     size_t per = per_host(&p);
     p.soff = p.host_bases ? p.chunk * p.aff : 0;

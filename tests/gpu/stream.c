@@ -310,6 +310,74 @@ out:
     free(s);
 }
 
+/* One MSM over device data (no split, no cap) with the device's free
+ * memory first cut to left bytes by a block held meanwhile: equal to
+ * want; *held = the scratch held after it, *released = the scratch
+ * releases during it. */
+static void kept_call(chk_env *env, sp_cuda *cu, const chk_grp *g, const void *db, const sp_scalar *ds,
+                      size_t n, size_t left, const void *want, size_t *held, size_t *released)
+{
+    unsigned char got[sizeof(sp_g2_jac)];
+    size_t free_b = 0, total = 0, r0 = sp_cuda_scratch_releases(cu);
+    void *ballast = NULL;
+    *held = *released = 0;
+    if (!chk_ok(env, sp_cuda_mem_info(cu, &free_b, &total), "mem_info"))
+        return;
+    if (free_b > left && !chk_ok(env, sp_cuda_malloc(cu, &ballast, free_b - left), "ballast"))
+        return;
+    sp_status st = g->msm_stream(cu, got, db, ds, n, 0, 0, 0);
+    CHECKF(st == SP_OK && g->eq(got, want), "%s n=%zu with %zu bytes free: %s %s", g->name, n, left,
+           sp_status_str(st), sp_cuda_error(cu));
+    *held = sp_cuda_scratch_bytes(cu);
+    *released = sp_cuda_scratch_releases(cu) - r0;
+    sp_cuda_dev_free(cu, ballast);
+}
+
+/* Without a cap, the scratch an MSM holds is kept for the next one when it
+ * and what is free hold the next one's model, though what is free alone
+ * does not: the same MSM again, with less free than its model, runs in
+ * the slots it left (nothing released, nothing grown), while with so
+ * little free that even the held scratch does not make up the model it
+ * runs in chunks and the scratch is released first. Equal to the CPU MSM
+ * each time. */
+static void kept_scratch(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
+{
+    void *b = malloc(n * g->aff_sz), *db = NULL;
+    sp_scalar *s = malloc(n * sizeof *s), *ds = NULL;
+    unsigned char want[sizeof(sp_g2_jac)];
+    size_t held = 0, held2 = 0, rel = 0;
+    if (!b || !s || !chk_ok(env, sp_cuda_malloc(cu, &db, n * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(cu, (void **)&ds, n * sizeof *s), "malloc"))
+        goto out;
+    make_scalars(env, s, n, 0);
+    chk_bases(env, g, b, n, NULL, NULL);
+    CHECKF(g->cpu_msm(want, b, (const uint64_t *)s, n) == SP_OK, "CPU MSM");
+    if (!chk_ok(env, sp_cuda_copy(cu, db, b, n * g->aff_sz), "copy") ||
+        !chk_ok(env, sp_cuda_copy(cu, ds, s, n * sizeof *s), "copy") ||
+        !chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
+        goto out;
+    kept_call(env, cu, g, db, ds, n, (size_t)-1, want, &held, &rel);
+    const size_t model = sp_cuda_msm_stream_bytes(cu, g->group, n, n, 0), margin = SP_CUDA_STREAM_MARGIN;
+    CHECKF(held && held >= model / 2 && held < margin + model, "%s n=%zu: %zu bytes of scratch, model %zu",
+           g->name, n, held, model);
+    kept_call(env, cu, g, db, ds, n, margin + model / 2, want, &held2, &rel);
+    CHECKF(held2 == held && rel == 0, "%s n=%zu again, %zu bytes free: %zu bytes of scratch after, %zu before, "
+           "%zu releases", g->name, n, margin + model / 2, held2, held, rel);
+    /* free plus the scratch below margin + the model: chunks, whose model
+     * (about what that holds) needs more than is free, so the scratch goes */
+    const size_t least = sp_cuda_msm_stream_bytes(cu, g->group, n, SP_CUDA_STREAM_MIN_CHUNK, 0);
+    const size_t mid = margin + least / 2 + model / 2, left = mid > held ? mid - held : 0;
+    CHECKF(least < model && left, "%s n=%zu: model %zu, of a least chunk %zu, scratch %zu", g->name, n, model,
+           least, held);
+    kept_call(env, cu, g, db, ds, n, left, want, &held2, &rel);
+    CHECKF(rel == 1, "%s n=%zu in chunks, %zu bytes free: %zu releases", g->name, n, left, rel);
+out:
+    sp_cuda_dev_free(cu, db);
+    sp_cuda_dev_free(cu, ds);
+    free(b);
+    free(s);
+}
+
 static void cap_info(chk_env *env, sp_cuda *cu)
 {
     size_t free0 = 0, total = 0, f = 0, t = 0, cap = (size_t)100 << 20;
@@ -365,6 +433,8 @@ void chk_stream(chk_env *env, int device)
         cap_auto(env, cu, &chk_grp_g2, ((size_t)1 << 17) + 1, 0);
         split_whole(env, cu, &chk_grp_g1, ((size_t)1 << 18) + 3);
         split_whole(env, cu, &chk_grp_g2, ((size_t)1 << 18) + 1);
+        kept_scratch(env, cu, &chk_grp_g1, (size_t)1 << 16);
+        kept_scratch(env, cu, &chk_grp_g2, (size_t)1 << 15);
         sp_cuda_free(cu);
     }
     chk_stream_backend(env, device);

@@ -9,6 +9,17 @@ void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cu
     snprintf(ctx->err, sizeof ctx->err, "%s (%s:%d): %s", what, file, line, cudaGetErrorString(e));
 }
 
+sp_status sp_cu_malloc(sp_cuda *ctx, void **dev, size_t bytes)
+{
+    cudaError_t e = cudaMalloc(dev, bytes ? bytes : 1);
+    if (e == cudaSuccess)
+        return SP_OK;
+    *dev = NULL;
+    cudaGetLastError(); /* an allocation failure is not sticky: clear it for later launches */
+    sp_cu_record(ctx, "cudaMalloc", __FILE__, __LINE__, e);
+    return e == cudaErrorMemoryAllocation ? SP_ERR_NOMEM : SP_ERR_GPU;
+}
+
 static sp_status ctx_open(sp_cuda *ctx, int device, cudaDeviceProp *prop)
 {
     int count = 0;
@@ -110,13 +121,7 @@ static sp_status scratch_grow(sp_cuda *ctx, void **buf, size_t *cap, size_t byte
         SP_CU(ctx, cudaFree(*buf));
         *buf = NULL;
         *cap = 0;
-        cudaError_t e = cudaMalloc(buf, bytes);
-        if (e != cudaSuccess) {
-            *buf = NULL;
-            cudaGetLastError(); /* an allocation failure is not sticky: clear it for later launches */
-            sp_cu_record(ctx, "cudaMalloc (scratch)", __FILE__, __LINE__, e);
-            return e == cudaErrorMemoryAllocation ? SP_ERR_NOMEM : SP_ERR_GPU;
-        }
+        SP_TRY(sp_cu_malloc(ctx, buf, bytes));
         *cap = bytes;
     }
     *p = *buf;

@@ -94,6 +94,12 @@ struct sp_cuda {
 /* Records "what (file:line): message" in ctx->err. */
 void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cudaError_t e);
 
+/* cudaMalloc of bytes (at least 1) into *dev, with no cap check. On
+ * failure *dev = NULL, the error is cleared for later launches and
+ * recorded; returns SP_ERR_NOMEM when the device is out of memory,
+ * SP_ERR_GPU on any other failure. */
+sp_status sp_cu_malloc(sp_cuda *ctx, void **dev, size_t bytes);
+
 /* Checks a CUDA runtime call; on failure records it and returns SP_ERR_GPU. */
 #define SP_CU(ctx, call)                                                     \
     do {                                                                     \

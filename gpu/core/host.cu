@@ -47,13 +47,7 @@ extern "C" sp_status sp_cuda_try_malloc(sp_cuda *ctx, void **dev, size_t bytes)
             return SP_ERR_NOMEM;
         }
     }
-    cudaError_t e = cudaMalloc(dev, bytes ? bytes : 1);
-    if (e == cudaSuccess)
-        return SP_OK;
-    *dev = NULL;
-    cudaGetLastError(); /* an allocation failure is not sticky: clear it for later launches */
-    sp_cu_record(ctx, "cudaMalloc", __FILE__, __LINE__, e);
-    return e == cudaErrorMemoryAllocation ? SP_ERR_NOMEM : SP_ERR_GPU;
+    return sp_cu_malloc(ctx, dev, bytes);
 }
 
 extern "C" void *sp_cuda_pinned_alloc(int device, size_t bytes, int *pinned)

@@ -226,6 +226,42 @@ out:
     free(s);
 }
 
+/* n random bases of g and scalars (split: some bases at infinity and
+ * the scalars mostly 0 and 1, as a witness's) on the host and copied to
+ * the device, and their CPU MSM; returns 0 when one of those failed (the
+ * failure checked). dev_msm_free after either way. */
+typedef struct {
+    void *b, *db;
+    sp_scalar *s, *ds;
+    unsigned char want[sizeof(sp_g2_jac)];
+} dev_msm;
+
+static int dev_msm_make(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n, int split, dev_msm *m)
+{
+    memset(m, 0, sizeof *m);
+    m->b = malloc(n * g->aff_sz);
+    m->s = malloc(n * sizeof *m->s);
+    CHECKF(m->b && m->s, "host memory");
+    if (!m->b || !m->s || !chk_ok(env, sp_cuda_malloc(cu, &m->db, n * g->aff_sz), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(cu, (void **)&m->ds, n * sizeof *m->s), "malloc"))
+        return 0;
+    chk_bases(env, g, m->b, n, NULL, NULL);
+    if (split)
+        add_infinity(g, m->b, n);
+    make_scalars(env, m->s, n, split);
+    CHECKF(g->cpu_msm(m->want, m->b, (const uint64_t *)m->s, n) == SP_OK, "CPU MSM");
+    return chk_ok(env, sp_cuda_copy(cu, m->db, m->b, n * g->aff_sz), "copy") &&
+           chk_ok(env, sp_cuda_copy(cu, m->ds, m->s, n * sizeof *m->s), "copy");
+}
+
+static void dev_msm_free(sp_cuda *cu, dev_msm *m)
+{
+    sp_cuda_dev_free(cu, m->db);
+    sp_cuda_dev_free(cu, m->ds);
+    free(m->b);
+    free(m->s);
+}
+
 /* Growth of cu's device memory since its creation (what its cap counts),
  * its scratch released first; 0 when it cannot be read. */
 static size_t cap_grown(chk_env *env, sp_cuda *cu)
@@ -276,38 +312,26 @@ static void split_whole_call(sp_cuda *cu, const chk_grp *g, const void *db, cons
  * with SP_ERR_NOMEM. */
 static void split_whole(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
 {
-    void *b = malloc(n * g->aff_sz), *db = NULL;
-    sp_scalar *s = malloc(n * sizeof *s), *ds = NULL;
-    unsigned char want[sizeof(sp_g2_jac)];
+    dev_msm m;
     size_t n_o = 0, k = 0;
-    if (!b || !s || !chk_ok(env, sp_cuda_malloc(cu, &db, n * g->aff_sz), "malloc") ||
-        !chk_ok(env, sp_cuda_malloc(cu, (void **)&ds, n * sizeof *s), "malloc"))
-        goto out;
-    chk_bases(env, g, b, n, NULL, NULL);
-    add_infinity(g, b, n);
-    make_scalars(env, s, n, 1);
-    for (size_t i = 0; i < n; i++)
-        n_o += (s[i].l[1] | s[i].l[2] | s[i].l[3]) != 0 || s[i].l[0] > 1;
-    CHECKF(g->cpu_msm(want, b, (const uint64_t *)s, n) == SP_OK, "CPU MSM");
-    if (!chk_ok(env, sp_cuda_copy(cu, db, b, n * g->aff_sz), "copy") ||
-        !chk_ok(env, sp_cuda_copy(cu, ds, s, n * sizeof *s), "copy"))
-        goto out;
-    sp_cuda_set_profile(cu, 1);
-    split_whole_call(cu, g, db, ds, n, 0, want, 0, &k);
-    CHECKF(k == 1, "%s split on the device, no cap: %zu chunks of \"other\" scalars", g->name, k);
-    size_t grown = cap_grown(env, cu), part = 9 * n + 8;
-    size_t half = sp_cuda_msm_stream_bytes(cu, g->group, n_o, n_o / 2, SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
-    CHECKF(grown && n_o / 2 >= SP_CUDA_STREAM_MIN_CHUNK, "%s: growth %zu, %zu \"other\" scalars", g->name, grown, n_o);
-    split_whole_call(cu, g, db, ds, n, grown + SP_CUDA_STREAM_MARGIN + part + half, want, 0, &k);
-    CHECKF(k >= 2, "%s split on the device under a cap: %zu chunks of %zu \"other\" scalars", g->name, k, n_o);
-    grown = cap_grown(env, cu);
-    split_whole_call(cu, g, db, ds, n, grown + SP_CUDA_STREAM_MARGIN + 4 * n, want, 1, &k);
-    sp_cuda_set_profile(cu, 0);
-out:
-    sp_cuda_dev_free(cu, db);
-    sp_cuda_dev_free(cu, ds);
-    free(b);
-    free(s);
+    if (dev_msm_make(env, cu, g, n, 1, &m)) {
+        for (size_t i = 0; i < n; i++)
+            n_o += (m.s[i].l[1] | m.s[i].l[2] | m.s[i].l[3]) != 0 || m.s[i].l[0] > 1;
+        sp_cuda_set_profile(cu, 1);
+        split_whole_call(cu, g, m.db, m.ds, n, 0, m.want, 0, &k);
+        CHECKF(k == 1, "%s split on the device, no cap: %zu chunks of \"other\" scalars", g->name, k);
+        size_t grown = cap_grown(env, cu), part = 9 * n + 8;
+        size_t half = sp_cuda_msm_stream_bytes(cu, g->group, n_o, n_o / 2,
+                                               SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
+        CHECKF(grown && n_o / 2 >= SP_CUDA_STREAM_MIN_CHUNK, "%s: growth %zu, %zu \"other\" scalars", g->name,
+               grown, n_o);
+        split_whole_call(cu, g, m.db, m.ds, n, grown + SP_CUDA_STREAM_MARGIN + part + half, m.want, 0, &k);
+        CHECKF(k >= 2, "%s split on the device under a cap: %zu chunks of %zu \"other\" scalars", g->name, k, n_o);
+        grown = cap_grown(env, cu);
+        split_whole_call(cu, g, m.db, m.ds, n, grown + SP_CUDA_STREAM_MARGIN + 4 * n, m.want, 1, &k);
+        sp_cuda_set_profile(cu, 0);
+    }
+    dev_msm_free(cu, &m);
 }
 
 /* One MSM over device data (no split, no cap) with the device's free
@@ -342,25 +366,15 @@ static void kept_call(chk_env *env, sp_cuda *cu, const chk_grp *g, const void *d
  * each time. */
 static void kept_scratch(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
 {
-    void *b = malloc(n * g->aff_sz), *db = NULL;
-    sp_scalar *s = malloc(n * sizeof *s), *ds = NULL;
-    unsigned char want[sizeof(sp_g2_jac)];
+    dev_msm m;
     size_t held = 0, held2 = 0, rel = 0;
-    if (!b || !s || !chk_ok(env, sp_cuda_malloc(cu, &db, n * g->aff_sz), "malloc") ||
-        !chk_ok(env, sp_cuda_malloc(cu, (void **)&ds, n * sizeof *s), "malloc"))
+    if (!dev_msm_make(env, cu, g, n, 0, &m) || !chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
         goto out;
-    make_scalars(env, s, n, 0);
-    chk_bases(env, g, b, n, NULL, NULL);
-    CHECKF(g->cpu_msm(want, b, (const uint64_t *)s, n) == SP_OK, "CPU MSM");
-    if (!chk_ok(env, sp_cuda_copy(cu, db, b, n * g->aff_sz), "copy") ||
-        !chk_ok(env, sp_cuda_copy(cu, ds, s, n * sizeof *s), "copy") ||
-        !chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
-        goto out;
-    kept_call(env, cu, g, db, ds, n, (size_t)-1, want, &held, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, (size_t)-1, m.want, &held, &rel);
     const size_t model = sp_cuda_msm_stream_bytes(cu, g->group, n, n, 0), margin = SP_CUDA_STREAM_MARGIN;
     CHECKF(held && held >= model / 2 && held < margin + model, "%s n=%zu: %zu bytes of scratch, model %zu",
            g->name, n, held, model);
-    kept_call(env, cu, g, db, ds, n, margin + model / 2, want, &held2, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, margin + model / 2, m.want, &held2, &rel);
     CHECKF(held2 == held && rel == 0, "%s n=%zu again, %zu bytes free: %zu bytes of scratch after, %zu before, "
            "%zu releases", g->name, n, margin + model / 2, held2, held, rel);
     /* free plus the scratch below margin + the model: chunks, whose model
@@ -369,13 +383,10 @@ static void kept_scratch(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
     const size_t mid = margin + least / 2 + model / 2, left = mid > held ? mid - held : 0;
     CHECKF(least < model && left, "%s n=%zu: model %zu, of a least chunk %zu, scratch %zu", g->name, n, model,
            least, held);
-    kept_call(env, cu, g, db, ds, n, left, want, &held2, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, left, m.want, &held2, &rel);
     CHECKF(rel == 1, "%s n=%zu in chunks, %zu bytes free: %zu releases", g->name, n, left, rel);
 out:
-    sp_cuda_dev_free(cu, db);
-    sp_cuda_dev_free(cu, ds);
-    free(b);
-    free(s);
+    dev_msm_free(cu, &m);
 }
 
 static void cap_info(chk_env *env, sp_cuda *cu)

@@ -64,7 +64,8 @@ LAYERS  := util field curve pairing msm ntt r1cs wasm groth16 circuit synth engi
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # The layers compiled once for both curves (curve-neutral: "two curves" below).
-SHARED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/engine/*.c))
+SHARED_LAYERS := util wasm engine
+SHARED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(foreach d,$(SHARED_LAYERS),$(wildcard src/$(d)/*.c)))
 LIB     := $(BUILD)/libsnarkpipe.a
 
 # Test programs per curve: every tests/test_*.c is built and run for both
@@ -346,11 +347,13 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # groups; the kernels' host stubs, fat binaries and their registration
 # are local to each object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
 # CPU and says so for --backend cuda).
-# Compiled once: the engine (SHARED_OBJ, src/engine/) is curve-neutral,
-# driving a curve through the table its caller passes (synth/ops.h), so it
-# is left out of the instance: the instance's calls into it keep their
-# names (only what the instance defines is renamed) and reach the one
-# engine of this build's library. The daemon (DAEMON_OBJ) likewise: never
+# Compiled once: util/, wasm/ and the engine (SHARED_OBJ) are
+# curve-neutral (the engine drives a curve through the table its caller
+# passes, synth/ops.h; util/ and wasm/ know no field), so they are left
+# out of the instance: the instance's calls into them keep their names
+# (only what the instance defines is renamed) and reach the one copy in
+# this build's library. So does the HTTP client (WIRE_OBJ) of the CLI.
+# tools/check-layers.sh keeps them neutral. The daemon (DAEMON_OBJ) likewise: never
 # in the instance, whose `daemon` (src/cli/cmd_daemon.c) calls the one
 # sp_dmn_main of snarkpipe-daemon with its curve's table (daemon/ops.h,
 # DAEMON_CURVE_OBJ above). The BN254-only build (CURVE=bn254) still has
@@ -361,7 +364,8 @@ $(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
 $(BN_INSTANCE): FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) instance
 endif
-INSTANCE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(CLI_OBJ) $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
+INSTANCE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(filter-out $(WIRE_OBJ),$(CLI_OBJ)) \
+                $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
 instance: $(BUILD)/instance.o
 $(BUILD)/instance.o: $(INSTANCE_OBJ)
 	$(LD) -r -o $@.tmp $^

@@ -16,8 +16,11 @@
 #               A file includes its own folder's headers by name and lower
 #               folders' as "gpu/dir/file.h"; msm and ntt share a rank and
 #               may not include one another.
-# src/engine/   is compiled once for both curves (ARCHITECTURE.md,
-#               "Curves"): from below it includes only util/ and
+# src/util/, src/wasm/ are compiled once for both curves (ARCHITECTURE.md,
+#               "Curves"): wasm/ includes only util/ from below, and
+#               neither names a build's curve (SP_CURVE_ID_THIS,
+#               SP_CURVE_BN254; util/curves.h defines the first).
+# src/engine/   is compiled once for both curves too: from below it includes only util/ and
 #               synth/ops.h, the curve-neutral table through which it
 #               drives a curve; that header includes only util/; and the
 #               engine never names a curve's table (sp_synth_curve_ops:
@@ -171,7 +174,9 @@ check_file() {
 }
 
 # check_neutral FILE REL: the engine's includes from below (util/ and
-# synth/ops.h), and synth/ops.h's (util/ only).
+# synth/ops.h), synth/ops.h's and wasm/'s (util/ only); and util/, wasm/
+# and the engine, compiled once for both curves, name no build's curve
+# (util/curves.h defines SP_CURVE_ID_THIS for the layers compiled per curve).
 check_neutral() {
     local f=$1 rel=$2 lineno=0 line inc
     while IFS= read -r line; do
@@ -181,11 +186,16 @@ check_neutral() {
         [[ $inc == */* ]] || continue
         case $rel:$inc in
         src/engine/*:engine/* | src/engine/*:util/* | src/engine/*:synth/ops.h | src/synth/ops.h:util/*) ;;
+        src/util/*:util/* | src/wasm/*:util/* | src/wasm/*:wasm/*) ;;
         src/engine/*)
             report "$rel:$lineno: the engine is curve-neutral: it includes \"$inc\" (only util/ and synth/ops.h from below)" ;;
-        *) report "$rel:$lineno: synth/ops.h is curve-neutral: it includes \"$inc\" (only util/)" ;;
+        *) report "$rel:$lineno: ${rel%/*}/ is curve-neutral: it includes \"$inc\" (only util/)" ;;
         esac
     done <"$f"
+    if [[ $rel != src/synth/ops.h && $rel != src/util/curves.h ]] &&
+        grep -nE '\bSP_CURVE_(ID_THIS|BN254)\b' "$f" >/dev/null; then
+        report "$rel: names this build's curve (${rel%/*}/ is compiled once for both curves)"
+    fi
     if [[ $rel == src/engine/* ]] && grep -n 'sp_synth_curve_ops' "$f" >/dev/null; then
         report "$rel: names sp_synth_curve_ops (the engine is given its curve's table)"
     fi
@@ -310,7 +320,8 @@ while IFS= read -r -d '' f; do
         check_daemon_file "$f" "$rel"
         check_daemon_neutral "$f" "$rel"
     fi
-    [ "$layer" = engine ] || [ "$rel" = src/synth/ops.h ] && check_neutral "$f" "$rel"
+    case $layer in util | wasm | engine) check_neutral "$f" "$rel" ;; esac
+    [ "$rel" = src/synth/ops.h ] && check_neutral "$f" "$rel"
     if grep -nE '\bsp_(backend_)?cuda_' "$f" >/dev/null; then
         report "$rel: names the CUDA backend (backends register themselves: groth16/backend.h)"
     fi

@@ -143,7 +143,7 @@ int sp_cli_check_witness(const char *cmd, const char *path, const char *key_path
     }
     if (curve != SP_CURVE_ID_THIS && curve != SP_CURVE_ID_NONE) { /* NONE: the reader names the prime */
         char msg[SP_ERR_LEN];
-        sp_curve_mismatch_msg(msg, sizeof msg, "wtns", curve);
+        sp_curve_mismatch_msg(msg, sizeof msg, "wtns", curve, SP_CURVE_ID_THIS);
         fprintf(stderr,
                 "snarkpipe %s: %s: %s; the key %s is for %s: compute the witness with the circuit compiled for "
                 "the key's curve (circom --prime %s), or prove with that curve's key\n",

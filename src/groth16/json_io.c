@@ -305,7 +305,7 @@ static sp_status rd_curve(const sp_json_val *root, int required, const rd *r)
     if (c == SP_CURVE_ID_THIS)
         return SP_OK;
     if (c != SP_CURVE_ID_NONE) {
-        sp_curve_mismatch_msg(r->err, SP_ERR_LEN, r->what, c);
+        sp_curve_mismatch_msg(r->err, SP_ERR_LEN, r->what, c, SP_CURVE_ID_THIS);
     } else {
         sp_bin_errf(r->err, "%s: unknown curve \"%.20s\" (this is the %s prover)", r->what, v->text,
                     sp_curve_label(SP_CURVE_ID_THIS));

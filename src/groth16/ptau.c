@@ -84,7 +84,7 @@ static sp_status read_header(sp_ptau *p, char *err)
     sp_curve_id curve = sp_curve_from_base_prime(q, n8);
     if (curve != SP_CURVE_ID_THIS) {
         if (curve != SP_CURVE_ID_NONE)
-            sp_curve_mismatch_msg(err, SP_ERR_LEN, "ptau", curve);
+            sp_curve_mismatch_msg(err, SP_ERR_LEN, "ptau", curve, SP_CURVE_ID_THIS);
         else
             sp_bin_errf(err, "ptau section 1 (header): the base-field prime is not one of a known curve");
         return SP_ERR_UNSUPPORTED;

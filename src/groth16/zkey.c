@@ -89,7 +89,7 @@ static sp_status check_primes(sp_bin_cursor *c, char *err)
     sp_curve_id curve = sp_curve_from_base_prime(fq, n8q);
     if (curve != SP_CURVE_ID_THIS) {
         if (curve != SP_CURVE_ID_NONE)
-            sp_curve_mismatch_msg(err, SP_ERR_LEN, "zkey", curve);
+            sp_curve_mismatch_msg(err, SP_ERR_LEN, "zkey", curve, SP_CURVE_ID_THIS);
         else
             sp_bin_errf(err, "zkey: base field of no curve snarkpipe knows (this is the %s prover)",
                         sp_curve_label(SP_CURVE_ID_THIS));

@@ -14,7 +14,7 @@ sp_status sp_fmt_check_prime(const char *where, uint32_t n8, const uint8_t *prim
     if (c == SP_CURVE_ID_THIS)
         return SP_OK;
     if (c != SP_CURVE_ID_NONE) {
-        sp_curve_mismatch_msg(err, SP_ERR_LEN, where, c);
+        sp_curve_mismatch_msg(err, SP_ERR_LEN, where, c, SP_CURVE_ID_THIS);
         return SP_ERR_UNSUPPORTED;
     }
     if (n8 != SP_FR_BYTES) {

@@ -163,8 +163,9 @@ sp_curve_id sp_curve_of_file(int fd, uint64_t size)
     return j < n && head[j] == '{' ? sniff_json(fd, size) : SP_CURVE_ID_NONE; /* only an object has "curve" */
 }
 
-void sp_curve_mismatch_msg(char *out, size_t out_len, const char *what, sp_curve_id file_curve)
+void sp_curve_mismatch_msg(char *out, size_t out_len, const char *what, sp_curve_id file_curve,
+                           sp_curve_id prover)
 {
     snprintf(out, out_len, "%s is for %s but this is the %s prover", what, sp_curve_label(file_curve),
-             sp_curve_label(SP_CURVE_ID_THIS));
+             sp_curve_label(prover));
 }

@@ -69,11 +69,14 @@ size_t sp_curve_fp_bytes(sp_curve_id c);
 sp_curve_id sp_curve_of_file(int fd, uint64_t size);
 
 /*
- * The message of a file made for another curve than this build's:
+ * The message of a file made for another curve than the prover's:
  * "<what> is for bn254 (bn128) but this is the bls12-381 prover".
- * On input: what names the thing ("zkey", "proof.json"); out[0..out_len).
+ * On input: what names the thing ("zkey", "proof.json"); out[0..out_len);
+ *   prover is the caller's curve (SP_CURVE_ID_THIS: util/ itself is
+ *   compiled once for both curves).
  * On output: out holds the NUL-terminated (possibly truncated) message.
  */
-void sp_curve_mismatch_msg(char *out, size_t out_len, const char *what, sp_curve_id file_curve);
+void sp_curve_mismatch_msg(char *out, size_t out_len, const char *what, sp_curve_id file_curve,
+                           sp_curve_id prover);
 
 #endif

@@ -202,8 +202,12 @@ sp_status sp_cuda_msm_g1_stream(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine
 sp_status sp_cuda_msm_g2_stream(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
                                 const sp_scalar *scalars, size_t n, size_t chunk, int split,
                                 unsigned window) SP_WARN_UNUSED;
-/* Flags of sp_cuda_msm_stream_bytes: what the call copies from the host. */
-enum { SP_CUDA_MSM_SPLIT = 1, SP_CUDA_MSM_HOST_BASES = 2, SP_CUDA_MSM_HOST_SCALARS = 4 };
+/* Flags of sp_cuda_msm_stream_bytes: the split MSM, what the call copies
+ * from the host, and LEAN: without the scratch that the MSM takes only
+ * when there is room for it and otherwise does without (G2's ones summed
+ * by rounds; the XYZZ threads sum them then), for room that a caller
+ * keeps free for the MSM rather than what the MSM may take. */
+enum { SP_CUDA_MSM_SPLIT = 1, SP_CUDA_MSM_HOST_BASES = 2, SP_CUDA_MSM_HOST_SCALARS = 4, SP_CUDA_MSM_LEAN = 8 };
 /* Device memory (bytes, an upper estimate) that a streamed MSM of n points
  * of group 1 or 2 in chunks of `chunk` (0 or >= n: one), window = 0,
  * takes: the MSM's scratch for one chunk (a model of the allocations of

@@ -167,14 +167,16 @@ static sp_status cuda_ptau_intt_g2(sp_backend *be, sp_g2_affine *out, const sp_g
 /* Device memory to leave free for proving with pk: a, b, c, the NTT
  * twiddles of its domain, the fused NTT's scratch vector and the witness
  * (sp_cb_proof_bytes), the scratch of the largest MSM (split, scalars from
- * the host) for up to SP_RESERVE_CHUNK points, and for the CUDA runtime
- * and the model's error 1/8 of what is free, at most 1 GiB. */
+ * the host) for up to SP_RESERVE_CHUNK points, without what an MSM takes
+ * only when there is room (LEAN: a key array resident saves more than G2's
+ * ones summed by rounds), and for the CUDA runtime and the model's error
+ * 1/8 of what is free, at most 1 GiB. */
 static size_t proving_reserve(const cuda_impl *c, const sp_g16_pk *pk, size_t free_b)
 {
     size_t n = pk->n_vars > pk->n_h ? pk->n_vars : pk->n_h, n2 = pk->n_vars;
     n = n < SP_RESERVE_CHUNK ? n : SP_RESERVE_CHUNK;
     n2 = n2 < SP_RESERVE_CHUNK ? n2 : SP_RESERVE_CHUNK;
-    unsigned fl = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_SCALARS;
+    unsigned fl = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_SCALARS | SP_CUDA_MSM_LEAN;
     size_t g1 = sp_cuda_msm_stream_bytes(c->cu, 1, n, 0, fl), g2 = sp_cuda_msm_stream_bytes(c->cu, 2, n2, 0, fl);
     size_t slack = free_b / 8 < ((size_t)1 << 30) ? free_b / 8 : (size_t)1 << 30;
     return sp_cb_proof_bytes(pk) + (g1 > g2 ? g1 : g2) + slack;

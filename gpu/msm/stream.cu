@@ -69,8 +69,9 @@ struct stream_g2 {
  * small buffer; for the split MSM also the index lists, the
  * gathered bases and scalars and the tree sums of the ones, and in G2
  * the rounds' buffers where the ones may be summed by rounds (split.cuh,
- * split_ones_rounds; as many as m of them).
+ * split_ones_rounds; as many as m of them) unless split is MODEL_LEAN.
  */
+enum { MODEL_PLAIN = 0, MODEL_SPLIT = 1, MODEL_LEAN = 2 };
 static double msm_scratch_model(const sp_cuda *ctx, size_t m, int group, size_t aff, size_t xyzz,
                                 int split)
 {
@@ -88,7 +89,7 @@ static double msm_scratch_model(const sp_cuda *ctx, size_t m, int group, size_t 
         if (nblk > cap)
             nblk = cap;
         b += (2.0 * m + 2) * 4 + (double)m * (aff + sizeof(sp_scalar)) + (nblk * 129 + 1) * xyzz;
-        if (group == 2 && sp_cu_msm_affine_for(ctx, m))
+        if (group == 2 && split == MODEL_SPLIT && sp_cu_msm_affine_for(ctx, m))
             b += (double)sp_cu_sum_g2_bytes(ctx, m);
     }
     return b;
@@ -118,7 +119,8 @@ extern "C" size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t
     size_t m = chunk == 0 || chunk > n ? n : chunk;
     /* one chunk: the plain call copies host data to one buffer of its own;
      * several: two chunk buffers */
-    return model_bytes(ctx, group, n, m, per, 1, (flags & SP_CUDA_MSM_SPLIT) != 0);
+    int split = !(flags & SP_CUDA_MSM_SPLIT) ? MODEL_PLAIN : (flags & SP_CUDA_MSM_LEAN) ? MODEL_LEAN : MODEL_SPLIT;
+    return model_bytes(ctx, group, n, m, per, 1, split);
 }
 
 /* ---- scratch ---- */

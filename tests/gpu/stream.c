@@ -334,12 +334,12 @@ static void split_whole(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
     dev_msm_free(cu, &m);
 }
 
-/* One MSM over device data (no split, no cap) with the device's free
+/* One MSM over device data (split or not, no cap) with the device's free
  * memory first cut to left bytes by a block held meanwhile: equal to
  * want; *held = the scratch held after it, *released = the scratch
  * releases during it. */
 static void kept_call(chk_env *env, sp_cuda *cu, const chk_grp *g, const void *db, const sp_scalar *ds,
-                      size_t n, size_t left, const void *want, size_t *held, size_t *released)
+                      size_t n, int split, size_t left, const void *want, size_t *held, size_t *released)
 {
     unsigned char got[sizeof(sp_g2_jac)];
     size_t free_b = 0, total = 0, r0 = sp_cuda_scratch_releases(cu);
@@ -349,9 +349,9 @@ static void kept_call(chk_env *env, sp_cuda *cu, const chk_grp *g, const void *d
         return;
     if (free_b > left && !chk_ok(env, sp_cuda_malloc(cu, &ballast, free_b - left), "ballast"))
         return;
-    sp_status st = g->msm_stream(cu, got, db, ds, n, 0, 0, 0);
-    CHECKF(st == SP_OK && g->eq(got, want), "%s n=%zu with %zu bytes free: %s %s", g->name, n, left,
-           sp_status_str(st), sp_cuda_error(cu));
+    sp_status st = g->msm_stream(cu, got, db, ds, n, 0, split, 0);
+    CHECKF(st == SP_OK && g->eq(got, want), "%s n=%zu split=%d with %zu bytes free: %s %s", g->name, n, split,
+           left, sp_status_str(st), sp_cuda_error(cu));
     *held = sp_cuda_scratch_bytes(cu);
     *released = sp_cuda_scratch_releases(cu) - r0;
     sp_cuda_dev_free(cu, ballast);
@@ -370,11 +370,11 @@ static void kept_scratch(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
     size_t held = 0, held2 = 0, rel = 0;
     if (!dev_msm_make(env, cu, g, n, 0, &m) || !chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
         goto out;
-    kept_call(env, cu, g, m.db, m.ds, n, (size_t)-1, m.want, &held, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, 0, (size_t)-1, m.want, &held, &rel);
     const size_t model = sp_cuda_msm_stream_bytes(cu, g->group, n, n, 0), margin = SP_CUDA_STREAM_MARGIN;
     CHECKF(held && held >= model / 2 && held < margin + model, "%s n=%zu: %zu bytes of scratch, model %zu",
            g->name, n, held, model);
-    kept_call(env, cu, g, m.db, m.ds, n, margin + model / 2, m.want, &held2, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, 0, margin + model / 2, m.want, &held2, &rel);
     CHECKF(held2 == held && rel == 0, "%s n=%zu again, %zu bytes free: %zu bytes of scratch after, %zu before, "
            "%zu releases", g->name, n, margin + model / 2, held2, held, rel);
     /* free plus the scratch below margin + the model: chunks, whose model
@@ -383,10 +383,32 @@ static void kept_scratch(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
     const size_t mid = margin + least / 2 + model / 2, left = mid > held ? mid - held : 0;
     CHECKF(least < model && left, "%s n=%zu: model %zu, of a least chunk %zu, scratch %zu", g->name, n, model,
            least, held);
-    kept_call(env, cu, g, m.db, m.ds, n, left, m.want, &held2, &rel);
+    kept_call(env, cu, g, m.db, m.ds, n, 0, left, m.want, &held2, &rel);
     CHECKF(rel == 1, "%s n=%zu in chunks, %zu bytes free: %zu releases", g->name, n, left, rel);
 out:
     dev_msm_free(cu, &m);
+}
+
+/* The LEAN model leaves out only G2's ones summed by rounds, which the
+ * split MSM does without when they find no room: the same as the full
+ * model in G1 and where the rounds never run, smaller in G2 where they
+ * may; and a G2 split MSM left no more than the LEAN model (and the
+ * margin) still runs, equal to the CPU MSM. */
+static void lean_model(chk_env *env, sp_cuda *cu, size_t n)
+{
+    const unsigned full = SP_CUDA_MSM_SPLIT, lean = SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_LEAN;
+    int acc = sp_cuda_set_msm_acc(cu, SP_CUDA_ACC_XYZZ);
+    CHECK(sp_cuda_msm_stream_bytes(cu, 2, n, 0, lean) == sp_cuda_msm_stream_bytes(cu, 2, n, 0, full));
+    sp_cuda_set_msm_acc(cu, SP_CUDA_ACC_BATCH_AFFINE);
+    const size_t g2 = sp_cuda_msm_stream_bytes(cu, 2, n, 0, full), g2_lean = sp_cuda_msm_stream_bytes(cu, 2, n, 0, lean);
+    CHECK(sp_cuda_msm_stream_bytes(cu, 1, n, 0, lean) == sp_cuda_msm_stream_bytes(cu, 1, n, 0, full));
+    CHECKF(g2_lean < g2, "G2 n=%zu: LEAN model %zu, full %zu", n, g2_lean, g2);
+    dev_msm m;
+    size_t held = 0, rel = 0;
+    if (dev_msm_make(env, cu, &chk_grp_g2, n, 1, &m) && chk_ok(env, sp_cuda_scratch_trim(cu), "scratch_trim"))
+        kept_call(env, cu, &chk_grp_g2, m.db, m.ds, n, 1, SP_CUDA_STREAM_MARGIN + g2_lean, m.want, &held, &rel);
+    dev_msm_free(cu, &m);
+    sp_cuda_set_msm_acc(cu, acc);
 }
 
 static void cap_info(chk_env *env, sp_cuda *cu)
@@ -446,6 +468,7 @@ void chk_stream(chk_env *env, int device)
         split_whole(env, cu, &chk_grp_g2, ((size_t)1 << 18) + 1);
         kept_scratch(env, cu, &chk_grp_g1, (size_t)1 << 16);
         kept_scratch(env, cu, &chk_grp_g2, (size_t)1 << 15);
+        lean_model(env, cu, (size_t)1 << 16);
         sp_cuda_free(cu);
     }
     chk_stream_backend(env, device);

@@ -95,9 +95,10 @@ static double msm_scratch_model(const sp_cuda *ctx, size_t m, int group, size_t 
     return b;
 }
 
-/* The model's total for a chunk of m of n points, per bytes per point
- * copied into a buffer of the call's (two when the copies are double
- * buffered over several chunks); 1/8 and 8 MiB for what the model misses. */
+/* The model's total for a chunk of m of n points (split: MODEL_*), per
+ * bytes per point copied into a buffer of the call's (two when the copies
+ * are double buffered over several chunks); 1/8 and 8 MiB for what the
+ * model misses. */
 static size_t model_bytes(const sp_cuda *ctx, int group, size_t n, size_t m, size_t per, int dbl,
                           int split)
 {
@@ -219,8 +220,8 @@ static sp_status stream_room(sp_cuda *ctx, int *ok, size_t need, int spare)
 sp_status sp_cu_msm_room(sp_cuda *ctx, int *ok, size_t bytes) { return stream_room(ctx, ok, bytes, 1); }
 
 /*
- * The largest chunk (<= n) whose model (per bytes per point copied, dbl:
- * double buffered) fits what a call could have (spare: as stream_avail),
+ * The largest chunk (<= n) whose model (split: MODEL_*; per bytes per
+ * point copied, dbl: double buffered) fits what a call could have (spare: as stream_avail),
  * less SP_CUDA_STREAM_MARGIN; when it needs more than is free now, the
  * scratch is released first. With kept (no cap set) and all n points in
  * one chunk, the scratch is kept instead when what is free plus what a
@@ -274,7 +275,7 @@ static sp_status stream_pick_chunk(sp_cuda *ctx, size_t *chunk, int group, size_
 
 sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t per)
 {
-    return stream_pick_chunk(ctx, chunk, group, n, per, 0, 0, 1, NULL);
+    return stream_pick_chunk(ctx, chunk, group, n, per, 0, MODEL_PLAIN, 1, NULL);
 }
 
 /*
@@ -429,7 +430,8 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
     }
     int kept = 0;
     if (chunk == 0)
-        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, per_host(&p), 1, split, 0, &kept));
+        SP_TRY(stream_pick_chunk(ctx, &chunk, G::group, n, per_host(&p), 1, split ? MODEL_SPLIT : MODEL_PLAIN, 0,
+                                 &kept));
     if (chunk >= n) { /* one chunk: the plain call, which copies host data itself */
         sp_status st = G::msm(ctx, out, bases, scalars, n, window, split);
         if (st == SP_ERR_NOMEM && kept) { /* the kept scratch was in the way after all */

@@ -109,7 +109,11 @@ size_t sp_cuda_msm_table_bytes(int group, size_t n, unsigned window);
  * takes more when free, up to half of what is free). */
 size_t sp_cuda_msm_table_scratch(int group, size_t n, unsigned window);
 
-/* Device memory for resident data (proving keys, NTT buffers). */
+/* Device memory for resident data (proving keys, NTT buffers), not
+ * counted against the cap (sp_cuda_try_malloc of sp_cuda_backend.h is).
+ * Returns SP_ERR_NOMEM when the device has not that much free (the error
+ * cleared, so later calls are unaffected), SP_ERR_GPU on other failures;
+ * *dev = NULL on error. */
 sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
 void sp_cuda_dev_free(sp_cuda *ctx, void *dev);
 /* Pinned host memory (faster copies); free with sp_cuda_host_free. */
@@ -175,7 +179,12 @@ unsigned sp_cuda_msm_window(size_t n, int group);
  * place: chunking then only bounds the MSM's scratch. With split, bases
  * and scalars both on the device and chunk = 0, the split MSM runs whole
  * when its partition (index lists) fits, and sizes its own steps: the
- * Pippenger over its "other" scalars in as few pieces as fit.
+ * Pippenger over its "other" scalars in as few pieces as fit. So it does
+ * with split, scalars on the device, chunk = 0 and bases in host memory
+ * pinned by sp_cuda_host_register: its kernels then read in place (over
+ * the bus) only the bases of scalars that are not 0, each once, unless
+ * fewer than n / 8 scalars are 0 or 1 (then the bases are copied in
+ * chunks, as above).
  * On input: bases, scalars host or device, n points (any n; each chunk is
  *   below 2^31); chunk >= 1 points per chunk, or 0 = the largest chunk
  *   whose sp_cuda_msm_stream_bytes fits the free device memory under the

@@ -119,9 +119,8 @@ sp_status sp_cuda_ptau_intt_g2(sp_cuda *ctx, sp_g2_affine *out, const sp_g2_affi
 sp_status sp_cuda_bind(sp_cuda *ctx) SP_WARN_UNUSED;
 /* On output: free and total device memory in bytes. */
 sp_status sp_cuda_mem_info(sp_cuda *ctx, size_t *free_bytes, size_t *total_bytes) SP_WARN_UNUSED;
-/* As sp_cuda_malloc, but running out of device memory returns
- * SP_ERR_NOMEM (the error cleared, so later calls are unaffected); other
- * failures SP_ERR_GPU. */
+/* As sp_cuda_malloc, within the cap (sp_cuda_set_mem_limit): more than
+ * is left of it returns SP_ERR_NOMEM (ctx's error says so). */
 sp_status sp_cuda_try_malloc(sp_cuda *ctx, void **dev, size_t bytes) SP_WARN_UNUSED;
 /* Host memory for buffers copied to the device on every proof: pinned
  * (page-locked, usable by every device of the process) when the driver
@@ -133,8 +132,9 @@ void *sp_cuda_pinned_alloc(int device, size_t bytes, int *pinned);
 void sp_cuda_pinned_free(void *p);
 /*
  * Pins existing host memory [p, p + bytes) in place (cudaHostRegister,
- * portable: every device of the process), so that the streamed MSM copies
- * it asynchronously; nothing is copied or allocated. Counted across the
+ * portable: every device of the process; mapped where the driver allows),
+ * so that the streamed MSM copies it asynchronously, or its split form
+ * reads it in place; nothing is copied or allocated. Counted across the
  * process: a second call on the same p and bytes (another backend
  * attaching the same key) only counts, and the memory stays pinned until
  * as many sp_cuda_host_unregister calls. Thread-safe.

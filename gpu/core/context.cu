@@ -164,9 +164,7 @@ sp_status sp_cu_device_view(sp_cuda *ctx, int slot, const void *src, size_t byte
 
 extern "C" sp_status sp_cuda_malloc(sp_cuda *ctx, void **dev, size_t bytes)
 {
-    *dev = NULL;
-    SP_CU(ctx, cudaMalloc(dev, bytes ? bytes : 1));
-    return SP_OK;
+    return sp_cu_malloc(ctx, dev, bytes);
 }
 
 extern "C" void sp_cuda_dev_free(sp_cuda *ctx, void *dev)

@@ -143,6 +143,13 @@ sp_status sp_cu_xscratch(sp_cuda *ctx, int slot, size_t bytes, void **p);
 sp_status sp_cu_device_view(sp_cuda *ctx, int slot, const void *src, size_t bytes,
                             const void **view);
 
+/* The device's address of host memory [p, p + bytes) when it lies within
+ * one range pinned by sp_cuda_host_register and mapped into the current
+ * device's address space (kernels may then read it in place, each access
+ * crossing the bus); NULL otherwise (also for bytes = 0). The view is
+ * valid while the range stays registered. */
+const void *sp_cu_host_view(const void *p, size_t bytes);
+
 /* 1 when p is device (or managed) memory of the current device. */
 int sp_cu_is_device_ptr(const void *p);
 

@@ -98,7 +98,20 @@ static pinned_range *pin_find(const void *p)
     return NULL;
 }
 
-/* Registers [p, p + bytes) with the driver (portable: every device). */
+/* The range holding [p, p + bytes), or NULL. */
+static pinned_range *pin_cover(const void *p, size_t bytes)
+{
+    const char *c = (const char *)p;
+    for (size_t i = 0; i < pin_n; i++) {
+        const char *lo = (const char *)pin_tab[i].p;
+        if (c >= lo && (size_t)(c - lo) <= pin_tab[i].bytes && bytes <= pin_tab[i].bytes - (size_t)(c - lo))
+            return &pin_tab[i];
+    }
+    return NULL;
+}
+
+/* Registers [p, p + bytes) with the driver (portable: every device;
+ * mapped, so that kernels may read it in place, where the driver allows). */
 static sp_status pin_new(sp_cuda *ctx, const void *p, size_t bytes)
 {
     if (pin_n == pin_cap) {
@@ -109,7 +122,11 @@ static sp_status pin_new(sp_cuda *ctx, const void *p, size_t bytes)
         pin_tab = t;
         pin_cap = cap;
     }
-    cudaError_t e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable);
+    cudaError_t e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable);
+    }
     if (e != cudaSuccess) {
         cudaGetLastError(); /* not sticky: later calls are unaffected */
         sp_cu_record(ctx, "cudaHostRegister", __FILE__, __LINE__, e);
@@ -136,6 +153,20 @@ extern "C" sp_status sp_cuda_host_register(sp_cuda *ctx, const void *p, size_t b
         st = pin_new(ctx, p, bytes);
     pthread_mutex_unlock(&pin_mu);
     return st;
+}
+
+const void *sp_cu_host_view(const void *p, size_t bytes)
+{
+    const void *view = NULL;
+    pthread_mutex_lock(&pin_mu);
+    pinned_range *r = bytes ? pin_cover(p, bytes) : NULL;
+    void *d = NULL;
+    if (r && cudaHostGetDevicePointer(&d, (void *)r->p, 0) == cudaSuccess && d)
+        view = (const char *)d + ((const char *)p - (const char *)r->p);
+    else
+        cudaGetLastError(); /* not mapped: not sticky */
+    pthread_mutex_unlock(&pin_mu);
+    return view;
 }
 
 extern "C" void sp_cuda_host_unregister(const void *p)

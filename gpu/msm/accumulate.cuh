@@ -36,6 +36,18 @@ sp_status sp_cu_sum_g2_affine(sp_cuda *ctx, sp_g2_affine *sum, const sp_g2_affin
  * m < 2^31), or 0 when they cannot be sized. */
 size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m);
 
+/* The split MSM (sp_cuda_msm_g1_split / _g2_split; scalars on the device)
+ * over bases that kernels read in place but should read only once: host
+ * memory mapped into the device's address space (sp_cu_host_view). The
+ * zeros' bases are not read, the ones' and the others' once each. With
+ * fewer than n / 8 scalars 0 or 1 it declines: nothing is computed, *out
+ * is untouched and *declined = 1 (the caller copies the bases instead);
+ * else *declined = 0. */
+sp_status sp_cu_msm_g1_split_once(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
+                                  const sp_scalar *scalars, size_t n, unsigned window, int *declined);
+sp_status sp_cu_msm_g2_split_once(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
+                                  const sp_scalar *scalars, size_t n, unsigned window, int *declined);
+
 /* ---- memory inside a call (stream.cu), for the split MSM's steps ---- */
 
 /* *ok = 1 when bytes (and SP_CUDA_STREAM_MARGIN) can be had, the scratch

@@ -50,6 +50,39 @@ split_ones(xyzz_t<F> *part, const affine_t<F> *bases, const uint32_t *idx, uint3
     part[t] = acc;
 }
 
+/* As split_ones, over bases in host memory read across the bus: a block
+ * takes SP_SPLIT_THREADS of the indices at a time, loads their records
+ * into shared memory by 16-byte words, consecutive threads consecutive
+ * words (so each record crosses the bus as one run, not as 8-byte pieces
+ * of 32 records), then each thread adds one. part[b * SP_SPLIT_THREADS +
+ * t] gets thread t of block b's sum. */
+template <class F>
+__global__ void __launch_bounds__(SP_SPLIT_THREADS, split_occupancy<F>::MIN_BLOCKS)
+split_ones_tiled(xyzz_t<F> *part, const affine_t<F> *bases, const uint32_t *idx, uint32_t n1)
+{
+    constexpr uint32_t W = sizeof(affine_t<F>) / sizeof(uint4);
+    static_assert(sizeof(affine_t<F>) % sizeof(uint4) == 0, "records of whole words");
+    __shared__ uint4 tile[SP_SPLIT_THREADS * W];
+    const uint32_t tid = threadIdx.x, step = gridDim.x * SP_SPLIT_THREADS;
+    xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t lo = blockIdx.x * SP_SPLIT_THREADS; lo < n1; lo += step) {
+        const uint32_t m = n1 - lo < SP_SPLIT_THREADS ? n1 - lo : SP_SPLIT_THREADS;
+        for (uint32_t w = tid; w < m * W; w += SP_SPLIT_THREADS) {
+            const uint32_t r = w / W;
+            tile[w] = ((const uint4 *)(bases + idx[lo + r]))[w - r * W];
+        }
+        __syncthreads();
+        if (tid < m) {
+            affine_t<F> q = *(const affine_t<F> *)(tile + tid * W);
+            if (!aff_is_inf(q))
+                xyzz_add_affine(acc, q);
+        }
+        __syncthreads();
+    }
+    part[blockIdx.x * SP_SPLIT_THREADS + tid] = acc;
+}
+
 /* Block g: out[g] = sum of in[g per .. min((g + 1) per, count)) by a fold
  * into blockDim.x sums, then a tree; in is overwritten. */
 template <class F>
@@ -95,13 +128,34 @@ __global__ void split_gather(A *ob, split_scalar *os, const A *b, const split_sc
     os[j] = s[i];
 }
 
+/* As split_gather, over bases in host memory read across the bus: thread
+ * t copies 16-byte word t % (W + 2) of gathered record t / (W + 2), W
+ * words of the base and then 2 of the scalar (on the device), so that each
+ * base crosses the bus as one run. */
+template <class A>
+__global__ void split_gather_words(A *ob, split_scalar *os, const A *b, const split_scalar *s,
+                                   const uint32_t *idx, uint32_t m)
+{
+    constexpr uint32_t W = sizeof(A) / sizeof(uint4), R = W + 2;
+    static_assert(sizeof(A) % sizeof(uint4) == 0, "records of whole words");
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (size_t)m * R)
+        return;
+    const uint32_t j = (uint32_t)(t / R), w = (uint32_t)(t - (size_t)j * R), i = idx[j];
+    if (w < W)
+        ((uint4 *)(ob + j))[w] = ((const uint4 *)(b + i))[w];
+    else
+        ((uint4 *)(os + j))[w - W] = ((const uint4 *)(s + i))[w - W];
+}
+
 /* ---- host side ---- */
 
 /* Phase 2 by XYZZ threads: *sum (device) = the sum of bases[ones[j]],
- * j < n1 (n1 > 0), queued on the stream. */
+ * j < n1 (n1 > 0), queued on the stream; once: bases in host memory
+ * (split_ones_tiled). */
 template <class F>
 static sp_status split_ones_xyzz(sp_cuda *ctx, xyzz_t<F> **sum, const affine_t<F> *bases,
-                                 const uint32_t *ones, uint32_t n1)
+                                 const uint32_t *ones, uint32_t n1, int once)
 {
     size_t per_blk = (size_t)SP_SPLIT_THREADS * SP_SPLIT_MIN_PER;
     size_t nblk = (n1 + per_blk - 1) / per_blk, cap = 4 * (size_t)(ctx->sm_count ? ctx->sm_count : 1);
@@ -112,7 +166,10 @@ static sp_status split_ones_xyzz(sp_cuda *ctx, xyzz_t<F> **sum, const affine_t<F
     SP_TRY(sp_cu_scratch(ctx, SP_SCR_SPLIT_SUM, (nt + nblk + 1) * sizeof(xyzz_t<F>), &buf));
     xyzz_t<F> *part = (xyzz_t<F> *)buf, *mid = part + nt;
     *sum = mid + nblk;
-    split_ones<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(part, bases, ones, n1);
+    if (once)
+        split_ones_tiled<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(part, bases, ones, n1);
+    else
+        split_ones<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(part, bases, ones, n1);
     SP_CU_LAUNCHED(ctx, "split_ones");
     split_sum_groups<F><<<(unsigned)nblk, SP_SPLIT_THREADS, 0, ctx->stream>>>(mid, part, nt,
                                                                              SP_SPLIT_THREADS);
@@ -193,19 +250,21 @@ static inline sp_status split_ones_rounds(sp_cuda *ctx, sp_g2_jac *sum, const sp
 
 /* Phase 2: *sum (host) = the sum of bases[ones[j]], j < n1 (n1 > 0): by
  * rounds where split_ones_rounds takes them, else by the XYZZ threads and
- * tree. prof: the rounds' profile text, or "". */
+ * tree; once (bases in host memory): by the XYZZ threads, which read each
+ * base once. prof: the rounds' profile text, or "". */
 template <class F, class HX, class HJ, class HA>
 static sp_status split_ones_phase(sp_cuda *ctx, HJ *sum, const HA *bases, const uint32_t *ones,
-                                  uint32_t n1, char *prof, size_t prof_n)
+                                  uint32_t n1, int once, char *prof, size_t prof_n)
 {
-    int done;
+    int done = 0;
     prof[0] = 0;
-    SP_TRY(split_ones_rounds(ctx, sum, bases, ones, n1, prof, prof_n, &done));
+    if (!once)
+        SP_TRY(split_ones_rounds(ctx, sum, bases, ones, n1, prof, prof_n, &done));
     if (done)
         return SP_OK;
     xyzz_t<F> *dsum;
     HX x;
-    SP_TRY(split_ones_xyzz<F>(ctx, &dsum, (const affine_t<F> *)bases, ones, n1));
+    SP_TRY(split_ones_xyzz<F>(ctx, &dsum, (const affine_t<F> *)bases, ones, n1, once));
     SP_CU(ctx, cudaMemcpyAsync(&x, dsum, sizeof x, cudaMemcpyDeviceToHost, ctx->stream));
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     split_to_jac(sum, &x);
@@ -214,11 +273,13 @@ static sp_status split_ones_phase(sp_cuda *ctx, HJ *sum, const HA *bases, const 
 
 /* The Pippenger over n points, bases[idx[j]] and scalars[idx[j]] (idx:
  * device, or NULL for j itself), in as few chunks as fit the device memory
- * (sp_cu_msm_fit; gathered into compact arrays where idx is given): *pip =
- * the sum, *nchunk = the chunks. */
+ * (sp_cu_msm_fit; gathered into compact arrays where idx is given; once:
+ * bases in host memory, gathered by split_gather_words): *pip = the sum,
+ * *nchunk = the chunks. */
 template <class HJ, class HA>
 static sp_status split_pippenger_fit(sp_cuda *ctx, HJ *pip, size_t *nchunk, const HA *db,
-                                     const void *ds, const uint32_t *idx, size_t n, unsigned window)
+                                     const void *ds, const uint32_t *idx, size_t n, unsigned window,
+                                     int once)
 {
     size_t m;
     void *gb = NULL, *gs = NULL;
@@ -236,10 +297,17 @@ static sp_status split_pippenger_fit(sp_cuda *ctx, HJ *pip, size_t *nchunk, cons
         const uint32_t k = (uint32_t)(n - off < m ? n - off : m);
         const HA *b = db + off;
         const sp_scalar *sc = (const sp_scalar *)ds + off;
-        if (idx) {
+        if (idx && once) {
+            const size_t words = (size_t)k * (sizeof(HA) / sizeof(uint4) + 2);
+            split_gather_words<HA><<<sp_cu_blocks(words, 256), 256, 0, ctx->stream>>>(
+                (HA *)gb, (split_scalar *)gs, db, (const split_scalar *)ds, idx + off, k);
+            SP_CU_LAUNCHED(ctx, "split_gather_words");
+        } else if (idx) {
             split_gather<HA><<<sp_cu_blocks(k, 256), 256, 0, ctx->stream>>>(
                 (HA *)gb, (split_scalar *)gs, db, (const split_scalar *)ds, idx + off, k);
             SP_CU_LAUNCHED(ctx, "split_gather");
+        }
+        if (idx) {
             b = (const HA *)gb;
             sc = (const sp_scalar *)gs;
         }
@@ -250,26 +318,41 @@ static sp_status split_pippenger_fit(sp_cuda *ctx, HJ *pip, size_t *nchunk, cons
     return SP_OK;
 }
 
+/*
+ * The split MSM. once: the bases are host memory that kernels read in
+ * place over the bus (sp_cu_host_view), so each is read at most once: the
+ * zeros' never, the ones' by the XYZZ threads, the others' by their
+ * gather; with fewer than n / SP_SPLIT_GATHER_DEN scalars 0 or 1 nothing
+ * more runs and *declined = 1 (the caller copies the bases instead: the
+ * Pippenger over all of them would read each once per window).
+ */
 template <class F, class HX, class HJ, class HA>
 static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar *scalars,
-                           size_t n, unsigned window)
+                           size_t n, unsigned window, int once, int *declined)
 {
     static_assert(sizeof(HA) == sizeof(affine_t<F>) && sizeof(HX) == sizeof(xyzz_t<F>), "layouts");
     static_assert(sizeof(split_scalar) == sizeof(sp_scalar), "scalar layout");
+    if (declined)
+        *declined = 0;
     if (n >= ((size_t)1 << 31) || (window && (window < 8 || window > 24)))
         return SP_ERR_INVALID_ARG;
     if (n == 0) {
         memset(out, 0, sizeof *out);
         return SP_OK;
     }
-    const void *db, *ds;
-    SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
+    const void *db = bases, *ds;
+    if (!once)
+        SP_TRY(sp_cu_device_view(ctx, SP_SCR_BASES, bases, n * sizeof(HA), &db));
     SP_TRY(sp_cu_device_view(ctx, SP_SCR_SCALARS, scalars, n * sizeof(sp_scalar), &ds));
     uint32_t *others, *ones, cnt[2];
     SP_TRY(sp_cu_split_partition(ctx, &others, &ones, cnt, ds, (uint32_t)n));
     size_t nchunk = 0;
+    if (n - cnt[0] < n / SP_SPLIT_GATHER_DEN && once) {
+        *declined = 1;
+        return SP_OK;
+    }
     if (n - cnt[0] < n / SP_SPLIT_GATHER_DEN) { /* few 0/1: the plain MSM over all, no copies */
-        SP_TRY(split_pippenger_fit(ctx, out, &nchunk, (const HA *)db, ds, NULL, n, window));
+        SP_TRY(split_pippenger_fit(ctx, out, &nchunk, (const HA *)db, ds, NULL, n, window, 0));
         if (ctx->profile) {
             char pp[sizeof ctx->prof];
             snprintf(pp, sizeof pp, "%s", ctx->prof);
@@ -284,16 +367,16 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
     memset(&sum, 0, sizeof sum); /* Z = 0: infinity */
     ones_prof[0] = 0;
     if (cnt[1])
-        SP_TRY((split_ones_phase<F, HX>(ctx, &sum, (const HA *)db, ones, cnt[1], ones_prof,
+        SP_TRY((split_ones_phase<F, HX>(ctx, &sum, (const HA *)db, ones, cnt[1], once, ones_prof,
                                         sizeof ones_prof)));
-    SP_TRY(split_pippenger_fit(ctx, &pip, &nchunk, (const HA *)db, ds, others, cnt[0], window));
+    SP_TRY(split_pippenger_fit(ctx, &pip, &nchunk, (const HA *)db, ds, others, cnt[0], window, once));
     if (ctx->profile) {
         char pp[sizeof ctx->prof];
         snprintf(pp, sizeof pp, "%s", cnt[0] ? ctx->prof : "no Pippenger");
         snprintf(ctx->prof, sizeof ctx->prof,
-                 "split n=%zu: other %u in %zu chunk(s), one %u, zero %zu; ones by %s%s; %s", n,
-                 cnt[0], nchunk, cnt[1], n - cnt[0] - cnt[1], ones_prof[0] ? "rounds: " : "XYZZ threads",
-                 ones_prof, pp);
+                 "split n=%zu%s: other %u in %zu chunk(s), one %u, zero %zu; ones by %s%s; %s", n,
+                 once ? ", bases read in place from host memory" : "", cnt[0], nchunk, cnt[1],
+                 n - cnt[0] - cnt[1], ones_prof[0] ? "rounds: " : "XYZZ threads", ones_prof, pp);
     }
     split_add(out, &pip, &sum);
     return SP_OK;

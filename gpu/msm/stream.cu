@@ -9,6 +9,11 @@
  * buffer makes the MSM's stream wait for its copy. The MSM entry points are
  * synchronous, so when one returns its buffer is free for the copy after
  * next. The partial sums are added on the host (Jacobian, microseconds).
+ * A split MSM over host bases pinned by sp_cuda_host_register (and mapped)
+ * with its scalars on the device copies nothing: its kernels read the
+ * bases of the nonzero scalars in place, once each (split.cuh), so the
+ * bus carries only those; it declines, and the chunks run, when few
+ * scalars are 0 or 1.
  *
  * Chunk size: given, or chosen from the free device memory under the cap
  * (core/host.cu) by sp_cuda_msm_stream_bytes, a model of what
@@ -40,6 +45,11 @@ struct stream_g1 {
     {
         return split ? sp_cuda_msm_g1_split(c, o, b, s, n, w) : sp_cuda_msm_g1(c, o, b, s, n, w);
     }
+    static sp_status once(sp_cuda *c, jac *o, const aff *b, const sp_scalar *s, size_t n, unsigned w,
+                          int *declined)
+    {
+        return sp_cu_msm_g1_split_once(c, o, b, s, n, w, declined);
+    }
     static void add(jac *r, const jac *p) { sp_g1_jac_add_var(r, r, p); }
     static void inf(jac *r) { sp_g1_jac_set_inf(r); }
 };
@@ -52,6 +62,11 @@ struct stream_g2 {
                          int split)
     {
         return split ? sp_cuda_msm_g2_split(c, o, b, s, n, w) : sp_cuda_msm_g2(c, o, b, s, n, w);
+    }
+    static sp_status once(sp_cuda *c, jac *o, const aff *b, const sp_scalar *s, size_t n, unsigned w,
+                          int *declined)
+    {
+        return sp_cu_msm_g2_split_once(c, o, b, s, n, w, declined);
     }
     static void add(jac *r, const jac *p) { sp_g2_jac_add_var(r, r, p); }
     static void inf(jac *r) { sp_g2_jac_set_inf(r); }
@@ -427,6 +442,18 @@ static sp_status stream_run(sp_cuda *ctx, typename G::jac *out, const typename G
         SP_TRY(stream_room(ctx, &ok, sp_cu_split_partition_bytes(n), 0));
         if (ok)
             chunk = n;
+    }
+    if (chunk == 0 && split && p.host_bases && !p.host_scalars && n < SP_STREAM_MAX_CHUNK) {
+        /* pinned and mapped host bases: the zeros' are not copied at all */
+        const void *view = ((uintptr_t)bases | (uintptr_t)scalars) % 16 ? NULL /* read by 16-byte words */
+                                                                        : sp_cu_host_view(bases, n * p.aff);
+        int ok = 0, declined = 1;
+        if (view)
+            SP_TRY(stream_room(ctx, &ok, sp_cu_split_partition_bytes(n), 0));
+        if (ok)
+            SP_TRY(G::once(ctx, out, (const typename G::aff *)view, scalars, n, window, &declined));
+        if (!declined)
+            return SP_OK;
     }
     int kept = 0;
     if (chunk == 0)

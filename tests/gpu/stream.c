@@ -1,5 +1,5 @@
 /*
- * Keys larger than the device: the streamed MSM (gpu/msm_stream.cu), the
+ * Keys larger than the device: the streamed MSM (gpu/msm/stream.cu), the
  * device memory cap and the backend's streaming of key arrays.
  *   - sp_cuda_msm_g1_stream/_g2_stream, plain and split, against the CPU
  *     MSM (src/msm) for n in {0, 1, 2, 3, 1000, 2^16 + 3}, chunk sizes
@@ -11,10 +11,16 @@
  *     poisoned (0xa5) before each call; after each call the scratch held
  *     must lie within sp_cuda_msm_stream_bytes. A scalar >= r in the last
  *     chunk is refused with the output untouched.
+ *   - the split form with device scalars and chunk = 0 over bases pinned
+ *     by sp_cuda_host_register: read in place (whole, or from an offset
+ *     into the registration) when at least n / 8 scalars are 0 or 1, else
+ *     copied, as are pageable bases and bases only half registered; equal
+ *     to the CPU either way.
  *   - the cap, on a fresh context: chunk = 0 stays within it and is exact,
  *     also when called again with its scratch held; a cap too small gives
  *     SP_ERR_NOMEM; the split MSM over device data with chunk = 0 runs
  *     whole, its "other" scalars' Pippenger in chunks under a cap; sp_cuda_mem_info and sp_cuda_try_malloc honour it;
+ *     sp_cuda_malloc past the device reports SP_ERR_NOMEM and the context still works;
  *     sp_cuda_host_register counts.
  *   - the backend: one random key proved with the same fixed r, s on the
  *     CPU, on cuda without a cap (all resident), with a cap that leaves
@@ -180,6 +186,76 @@ static void stream_size(chk_env *env, const chk_grp *g, size_t n, int *rot)
     if (n >= 1000)
         stream_refusals(env, g, &p, n);
 out:
+    unplace(env, &p);
+}
+
+/* ---- split over registered host bases, read in place ---- */
+
+/* One split call with chunk = 0 over bases b (host) and the device scalars
+ * from off: equal to the CPU, within the model, and read in place exactly
+ * when want_view (the profile says so). */
+static void mapped_call(chk_env *env, const chk_grp *g, const placed *p, const void *b, size_t off, size_t n,
+                        int want_view, const char *what)
+{
+    unsigned char want[sizeof(sp_g2_jac)], got[sizeof want];
+    memset(got, 0xa5, sizeof got);
+    CHECKF(g->cpu_msm(want, (const char *)p->b_host + off * g->aff_sz, (const uint64_t *)(p->s_host + off), n) ==
+               SP_OK, "CPU MSM");
+    if (!chk_ok(env, sp_cuda_scratch_trim(env->cu), "scratch_trim"))
+        return;
+    sp_cuda_set_profile(env->cu, 1);
+    sp_status st = g->msm_stream(env->cu, got, b, p->s_dev + off, n, 0, 1, 0);
+    int viewed = strstr(sp_cuda_profile(env->cu), "read in place") != NULL;
+    size_t held = sp_cuda_scratch_bytes(env->cu),
+           model = sp_cuda_msm_stream_bytes(env->cu, g->group, n, 0, SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_BASES);
+    sp_cuda_set_profile(env->cu, 0);
+    CHECKF(st == SP_OK && g->eq(got, want), "%s split n=%zu from %zu, %s: %s %s", g->name, n, off, what,
+           sp_status_str(st), sp_cuda_error(env->cu));
+    CHECKF(viewed == want_view, "%s split n=%zu from %zu, %s: bases %s in place", g->name, n, off, what,
+           viewed ? "read" : "not read");
+    CHECKF(held <= model, "%s split n=%zu, %s: %zu bytes of scratch, the model says %zu", g->name, n, what, held,
+           model);
+}
+
+/* The split MSM with device scalars and chunk = 0: bases registered by
+ * sp_cuda_host_register are read in place (also from an offset into the
+ * registration) unless fewer than n / 8 scalars are 0 or 1 (then copied,
+ * as are pageable bases and bases only partly registered); always equal
+ * to the CPU. */
+static void mapped_split(chk_env *env, const chk_grp *g, size_t n)
+{
+    placed p;
+    if (!place(env, &p, g, n)) {
+        CHECKF(0, "%s n=%zu: memory for the inputs", g->name, n);
+        unplace(env, &p);
+        return;
+    }
+    chk_bases(env, g, p.b_host, n, NULL, NULL);
+    add_infinity(g, p.b_host, n);
+    void *half = malloc(n * g->aff_sz);
+    if (!half || !spread(env, &p, g, n, 1))
+        goto out;
+    memcpy(half, p.b_host, n * g->aff_sz);
+    for (int kind = 0; kind < 2; kind++) {
+        make_scalars(env, p.s_host, n, kind);
+        if (!spread(env, &p, g, n, 0))
+            goto out;
+        const size_t offs[2] = {0, n / 3};
+        for (int o = 0; o < 2; o++) {
+            size_t off = offs[o], m = n - off, zo = 0;
+            for (size_t i = off; i < n; i++)
+                zo += !(p.s_host[i].l[1] | p.s_host[i].l[2] | p.s_host[i].l[3]) && p.s_host[i].l[0] <= 1;
+            mapped_call(env, g, &p, (const char *)p.b_reg + off * g->aff_sz, off, m, zo >= m / 8,
+                        kind ? "0/1-heavy, registered" : "random, registered");
+        }
+        mapped_call(env, g, &p, p.b_host, 0, n, 0, "pageable");
+        if (n >= 2 && chk_ok(env, sp_cuda_host_register(env->cu, half, n / 2 * g->aff_sz), "host_register")) {
+            mapped_call(env, g, &p, half, 0, n, 0, "half registered");
+            sp_cuda_host_unregister(half);
+        }
+    }
+out:
+    free(half);
     unplace(env, &p);
 }
 
@@ -423,6 +499,11 @@ static void cap_info(chk_env *env, sp_cuda *cu)
     CHECK(sp_cuda_try_malloc(cu, &dev, cap + 1) == SP_ERR_NOMEM && dev == NULL);
     sp_cuda_set_mem_limit(cu, 0);
     CHECK(sp_cuda_mem_info(cu, &f, &t) == SP_OK && t == total && f > cap);
+    /* more than the device holds: SP_ERR_NOMEM, and the context still works */
+    CHECK(sp_cuda_malloc(cu, &dev, total + ((size_t)1 << 30)) == SP_ERR_NOMEM && dev == NULL);
+    CHECK(sp_cuda_malloc(cu, &dev, 4096) == SP_OK && dev != NULL &&
+          sp_cuda_copy(cu, dev, &free0, sizeof free0) == SP_OK);
+    sp_cuda_dev_free(cu, dev);
 }
 
 /* Registration counts: two registrations need two unregistrations; a
@@ -456,6 +537,10 @@ void chk_stream(chk_env *env, int device)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         stream_size(env, &chk_grp_g1, sizes[i], &rot);
         stream_size(env, &chk_grp_g2, sizes[i], &rot);
+        if (sizes[i]) {
+            mapped_split(env, &chk_grp_g1, sizes[i]);
+            mapped_split(env, &chk_grp_g2, sizes[i]);
+        }
     }
     register_counts(env);
     char err[512];

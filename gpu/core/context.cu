@@ -6,6 +6,9 @@
 
 void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cudaError_t e)
 {
+    /* taken, so that the error (unless sticky) does not stay pending and
+     * make the next launch check report it as its own */
+    cudaGetLastError();
     snprintf(ctx->err, sizeof ctx->err, "%s (%s:%d): %s", what, file, line, cudaGetErrorString(e));
 }
 
@@ -15,7 +18,6 @@ sp_status sp_cu_malloc(sp_cuda *ctx, void **dev, size_t bytes)
     if (e == cudaSuccess)
         return SP_OK;
     *dev = NULL;
-    cudaGetLastError(); /* an allocation failure is not sticky: clear it for later launches */
     sp_cu_record(ctx, "cudaMalloc", __FILE__, __LINE__, e);
     return e == cudaErrorMemoryAllocation ? SP_ERR_NOMEM : SP_ERR_GPU;
 }

@@ -91,7 +91,9 @@ struct sp_cuda {
     size_t scr_releases; /* releases of held scratch (sp_cuda_scratch_releases) */
 };
 
-/* Records "what (file:line): message" in ctx->err. */
+/* Records "what (file:line): message" in ctx->err, and takes the error
+ * from the runtime (cudaGetLastError), so that a later launch check does
+ * not report it as its own (a sticky error stays, as it must). */
 void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cudaError_t e);
 
 /* cudaMalloc of bytes (at least 1) into *dev, with no cap check. On

@@ -128,7 +128,6 @@ static sp_status pin_new(sp_cuda *ctx, const void *p, size_t bytes)
         e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable);
     }
     if (e != cudaSuccess) {
-        cudaGetLastError(); /* not sticky: later calls are unaffected */
         sp_cu_record(ctx, "cudaHostRegister", __FILE__, __LINE__, e);
         return SP_ERR_GPU;
     }
@@ -308,7 +307,6 @@ extern "C" sp_status sp_cuda_upload_create(sp_cuda *ctx, sp_cuda_upload **out, s
             st = SP_ERR_NOMEM;
     }
     if (e != cudaSuccess) {
-        cudaGetLastError();
         sp_cu_record(ctx, "sp_cuda_upload_create", __FILE__, __LINE__, e);
         u->ring = NULL;
         sp_cuda_upload_free(u);

@@ -14,8 +14,9 @@
  *   - the split form with device scalars and chunk = 0 over bases pinned
  *     by sp_cuda_host_register: read in place (whole, or from an offset
  *     into the registration) when at least n / 8 scalars are 0 or 1, else
- *     copied, as are pageable bases and bases only half registered; equal
- *     to the CPU either way.
+ *     copied, as are pageable bases; equal to the CPU either way. Bases
+ *     only half registered are not read in place (the driver may refuse
+ *     their copy: SP_ERR_GPU, and the next call is unaffected).
  *   - the cap, on a fresh context: chunk = 0 stays within it and is exact,
  *     also when called again with its scratch held; a cap too small gives
  *     SP_ERR_NOMEM; the split MSM over device data with chunk = 0 runs
@@ -192,10 +193,11 @@ out:
 /* ---- split over registered host bases, read in place ---- */
 
 /* One split call with chunk = 0 over bases b (host) and the device scalars
- * from off: equal to the CPU, within the model, and read in place exactly
- * when want_view (the profile says so). */
+ * from off: equal to the CPU (or with may_fail, refused with SP_ERR_GPU),
+ * within the model, and read in place exactly when want_view (the profile
+ * says so). */
 static void mapped_call(chk_env *env, const chk_grp *g, const placed *p, const void *b, size_t off, size_t n,
-                        int want_view, const char *what)
+                        int want_view, int may_fail, const char *what)
 {
     unsigned char want[sizeof(sp_g2_jac)], got[sizeof want];
     memset(got, 0xa5, sizeof got);
@@ -209,8 +211,8 @@ static void mapped_call(chk_env *env, const chk_grp *g, const placed *p, const v
     size_t held = sp_cuda_scratch_bytes(env->cu),
            model = sp_cuda_msm_stream_bytes(env->cu, g->group, n, 0, SP_CUDA_MSM_SPLIT | SP_CUDA_MSM_HOST_BASES);
     sp_cuda_set_profile(env->cu, 0);
-    CHECKF(st == SP_OK && g->eq(got, want), "%s split n=%zu from %zu, %s: %s %s", g->name, n, off, what,
-           sp_status_str(st), sp_cuda_error(env->cu));
+    CHECKF(st == SP_OK ? g->eq(got, want) : may_fail && st == SP_ERR_GPU, "%s split n=%zu from %zu, %s: %s %s",
+           g->name, n, off, what, sp_status_str(st), sp_cuda_error(env->cu));
     CHECKF(viewed == want_view, "%s split n=%zu from %zu, %s: bases %s in place", g->name, n, off, what,
            viewed ? "read" : "not read");
     CHECKF(held <= model, "%s split n=%zu, %s: %zu bytes of scratch, the model says %zu", g->name, n, what, held,
@@ -245,14 +247,16 @@ static void mapped_split(chk_env *env, const chk_grp *g, size_t n)
             size_t off = offs[o], m = n - off, zo = 0;
             for (size_t i = off; i < n; i++)
                 zo += !(p.s_host[i].l[1] | p.s_host[i].l[2] | p.s_host[i].l[3]) && p.s_host[i].l[0] <= 1;
-            mapped_call(env, g, &p, (const char *)p.b_reg + off * g->aff_sz, off, m, zo >= m / 8,
+            mapped_call(env, g, &p, (const char *)p.b_reg + off * g->aff_sz, off, m, zo >= m / 8, 0,
                         kind ? "0/1-heavy, registered" : "random, registered");
         }
-        mapped_call(env, g, &p, p.b_host, 0, n, 0, "pageable");
+        /* half pinned: not read in place; the driver may refuse to copy
+         * such a range, and then the next call must not see its error */
         if (n >= 2 && chk_ok(env, sp_cuda_host_register(env->cu, half, n / 2 * g->aff_sz), "host_register")) {
-            mapped_call(env, g, &p, half, 0, n, 0, "half registered");
+            mapped_call(env, g, &p, half, 0, n, 0, 1, "half registered");
             sp_cuda_host_unregister(half);
         }
+        mapped_call(env, g, &p, p.b_host, 0, n, 0, 0, "pageable");
     }
 out:
     free(half);
@@ -397,8 +401,12 @@ static void split_whole(chk_env *env, sp_cuda *cu, const chk_grp *g, size_t n)
         split_whole_call(cu, g, m.db, m.ds, n, 0, m.want, 0, &k);
         CHECKF(k == 1, "%s split on the device, no cap: %zu chunks of \"other\" scalars", g->name, k);
         size_t grown = cap_grown(env, cu), part = 9 * n + 8;
-        size_t half = sp_cuda_msm_stream_bytes(cu, g->group, n_o, n_o / 2,
-                                               SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS);
+        /* and at least the least chunk's model, below which the fit
+         * refuses */
+        const unsigned fl = SP_CUDA_MSM_HOST_BASES | SP_CUDA_MSM_HOST_SCALARS;
+        size_t half = sp_cuda_msm_stream_bytes(cu, g->group, n_o, n_o / 2, fl),
+               least = sp_cuda_msm_stream_bytes(cu, g->group, n_o, SP_CUDA_STREAM_MIN_CHUNK, fl);
+        half = half > least ? half : least;
         CHECKF(grown && n_o / 2 >= SP_CUDA_STREAM_MIN_CHUNK, "%s: growth %zu, %zu \"other\" scalars", g->name,
                grown, n_o);
         split_whole_call(cu, g, m.db, m.ds, n, grown + SP_CUDA_STREAM_MARGIN + part + half, m.want, 0, &k);

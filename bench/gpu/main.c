@@ -15,7 +15,8 @@
  * accumulations side by side with their phases; --ntt-table only the
  * modmul rates and every NTT form at 2^22, 2^24, .. --ntt (forward and
  * inverse apart); --stream only the rows of G1 MSMs with resident and
- * streamed bases; --precomp only the modmul rates and the plain vs
+ * streamed bases and of split witness MSMs (G1, G2) with bases resident,
+ * copied and read in place; --precomp only the modmul rates and the plain vs
  * precomputed-table rows (G1 2^22 to --g1, G2 2^22 to --g2: window, table
  * size, build time, phases; G2 over G1 at each size); --setup only the
  * setups' rows (fixed-base, development setup, the .ptau steps). Every timed call's

@@ -1,10 +1,14 @@
 /*
  * Keys larger than the device, timed: G1 MSMs of 2^22 and 2^24 points (as
  * far as --g1 allows) with the bases resident and streamed from pinned
- * host memory (copies included), in 1, 4 and 16 chunks
- * (gpu/msm_stream.cu; tests/gpu/stream.c checks it).
+ * host memory (copies included), in 1, 4 and 16 chunks; and the split MSM
+ * of a witness (scalars on the device) in G1 and G2 at 2^22 and 2^24 (as
+ * far as --g1 / --g2 allow) with the bases resident, copied from memory
+ * pinned by sp_cuda_host_register in 4 chunks, and read in place there
+ * (gpu/msm/stream.cu; tests/gpu/stream.c checks it).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpu/sp_cuda_backend.h"
 #include "gpu_bench.h"
@@ -79,11 +83,80 @@ out:
     fflush(stdout);
 }
 
+/* Median ms of 3 split calls (chunk = 0: as the placement allows) after a
+ * warm-up checked against want and, with in_place, for reading the bases
+ * in place (the profile says so); -1 on failure. */
+static double time_split(chk_env *env, const chk_grp *g, const void *b, const sp_scalar *s, size_t n,
+                         size_t chunk, int in_place, const void *want, const char *what)
+{
+    double t[3];
+    for (int rep = -1; rep < 3; rep++) {
+        unsigned char got[sizeof(sp_g2_jac)];
+        memset(got, 0xa5, sizeof got);
+        sp_cuda_set_profile(env->cu, rep < 0);
+        double t0 = chk_now();
+        sp_status st = g->msm_stream(env->cu, got, b, s, n, chunk, 1, 0);
+        if (rep >= 0)
+            t[rep] = chk_now() - t0;
+        if (!chk_ok(env, st, what))
+            return -1;
+        if (rep < 0) {
+            CHECKF(g->eq(got, want), "%s differs from the oracle", what);
+            CHECKF(!in_place == !strstr(sp_cuda_profile(env->cu), "read in place"), "%s: profile \"%s\"", what,
+                   sp_cuda_profile(env->cu));
+        }
+    }
+    sp_cuda_set_profile(env->cu, 0);
+    return bench_median(t, 3) * 1e3;
+}
+
+static void bench_split(chk_env *env, const chk_grp *g, unsigned k)
+{
+    size_t n = (size_t)1 << k, bb = n * g->aff_sz;
+    void *b_reg = malloc(bb), *b_dev = NULL, *s_dev = NULL;
+    uint64_t *s = malloc(n * sizeof(sp_scalar));
+    int registered = 0;
+    unsigned char want[sizeof(sp_g2_jac)];
+    sp_fr b0, d;
+    char size[16], what[96];
+    snprintf(size, sizeof size, "2^%u", k);
+    if (!b_reg || !s || !chk_ok(env, sp_cuda_malloc(env->cu, &b_dev, bb), "malloc") ||
+        !chk_ok(env, sp_cuda_malloc(env->cu, &s_dev, n * sizeof(sp_scalar)), "malloc"))
+        goto out;
+    chk_bases(env, g, b_reg, n, &b0, &d);
+    chk_witness_scalars(env, s, n, W_WITNESS);
+    chk_oracle(env, g, want, s, n, NULL, &b0, &d, n);
+    if (!chk_ok(env, sp_cuda_copy(env->cu, b_dev, b_reg, bb), "copy") ||
+        !chk_ok(env, sp_cuda_copy(env->cu, s_dev, s, n * sizeof(sp_scalar)), "copy") ||
+        !chk_ok(env, sp_cuda_host_register(env->cu, b_reg, bb), "host_register"))
+        goto out;
+    registered = 1;
+    static const char *const how[3] = {"resident", "copied from registered host, 4 chunks",
+                                       "read in place from registered host"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(what, sizeof what, "%s split MSM (witness), bases %s", g->name, how[i]);
+        double ms = time_split(env, g, i ? b_reg : b_dev, s_dev, n, i == 1 ? n / 4 : 0, i == 2, want, what);
+        bench_table_row(what, size, ms, "ms", "");
+    }
+out:
+    if (registered)
+        sp_cuda_host_unregister(b_reg);
+    sp_cuda_dev_free(env->cu, b_dev);
+    sp_cuda_dev_free(env->cu, s_dev);
+    free(b_reg);
+    free(s);
+    fflush(stdout);
+}
+
 void bench_stream(chk_env *env)
 {
-    if (env->max_g1 >= 22)
-        bench_size(env, 22);
-    if (env->max_g1 >= 24)
-        bench_size(env, 24);
+    for (unsigned k = 22; k <= 24; k += 2) {
+        if (env->max_g1 >= k) {
+            bench_size(env, k);
+            bench_split(env, &chk_grp_g1, k);
+        }
+        if (env->max_g2 >= k)
+            bench_split(env, &chk_grp_g2, k);
+    }
     chk_tally();
 }

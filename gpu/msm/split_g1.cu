@@ -1,9 +1,13 @@
 /* The split MSM in G1 (split.cuh). */
 #include "split.cuh"
 
+namespace SP_CURVE_NS {
+
 extern "C" sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                           const sp_scalar *scalars, size_t n, unsigned window)
 {
     /* the 64-bit products in the tree of ones, the Pippenger's own in the rest */
     return split_run<fp_tm<SP_MUL_WIDE>, sp_g1_xyzz>(ctx, out, bases, scalars, n, window);
 }
+
+} // namespace SP_CURVE_NS

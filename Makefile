@@ -26,10 +26,14 @@ CURVE   ?= bls12-381
 ifeq ($(CURVE),bls12-381)
 CURVE_TAG   :=
 CURVE_FLAGS :=
+GPU_CURVE_FLAGS :=
 else ifeq ($(CURVE),bn254)
 CURVE_TAG   := -bn254
 # the BN254 names of the per-curve globals ("two curves in one binary" below)
 CURVE_FLAGS := -DSP_CURVE_BN254=1 -include src/names_bn254.h
+# and those of the CUDA backend's C functions, for gpu/ and its tests
+GPU_CURVE_FLAGS := -include gpu/names_bn254.h
+GPU_CURVE_DEPS  := src/names_bn254.h gpu/names_bn254.h
 else
 $(error CURVE must be bls12-381 or bn254, not '$(CURVE)')
 endif
@@ -277,7 +281,7 @@ CUDA_SRC  += $(filter-out $(CUDA_SRC),$(wildcard gpu/*/*.cu))
 CUDA_C_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*/*.c))
 CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(CUDA_C_OBJ)
 CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
-CUDA_DEPS := $(wildcard gpu/*.h gpu/*/*.cuh gpu/*/*.h) src/field/consts.h
+CUDA_DEPS := $(filter-out gpu/names_%,$(wildcard gpu/*.h gpu/*/*.cuh gpu/*/*.h)) src/field/consts.h $(GPU_CURVE_DEPS)
 # The GPU checks (tests/gpu/) and timings (bench/gpu/); gpu_bench links the
 # harness they share, tests/gpu/common.o.
 GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu/*.c))
@@ -312,13 +316,13 @@ endif
 
 # gpu/ files include the backend's headers as "gpu/dir/file.h" (from the
 # repository root) and their own folder's by name
-$(CUDA_C_OBJ): CFLAGS += -I.
+$(CUDA_C_OBJ): CFLAGS += -I. $(GPU_CURVE_FLAGS)
 $(CUDA_C_OBJ): $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS) $(FEATURES_FILE)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -I. -Iinclude -Isrc -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) $(GPU_CURVE_FLAGS) -I. -Iinclude -Isrc -c $< -o $@
 
 $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
@@ -326,7 +330,7 @@ $(CUDA_LIB): $(CUDA_OBJ)
 
 # They include the backend's headers as "gpu/...", gpu_bench the harness as
 # "tests/gpu/gpu_check.h" (from the repository root), and "test.h" (tests/).
-$(sort $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ)): CFLAGS += -I. -Itests
+$(sort $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ)): CFLAGS += -I. -Itests $(GPU_CURVE_FLAGS)
 $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
@@ -353,16 +357,16 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # namespace) and defined by no BLS12-381 object, else the check names the
 # symbol and says to run `make curve-names`.
 # With CUDA=1 the BN254 instance gets its own CUDA backend (the kernels
-# compiled a second time, for BN254, into BN_BUILD); CUDA_BN254=0 leaves
-# it out (the BN254 prover then runs on the CPU and says so for
-# --backend cuda). Its objects, C++ included, are linked as one
-# relocatable object (instance_cuda.o, `ld -r`) whose globals not named by
-# the header are renamed with `objcopy --redefine-syms` as above, the map
-# from nm at build time (COMDAT group signatures too: C++ objects put
-# inline functions in groups that the linker keeps once per signature, and
-# a constructor's or destructor's group is named by a symbol no object
-# defines (..C5Ev/..D5Ev), so unrenamed, the BLS12-381 objects' copy would
-# be dropped for the instance's and their references left undefined).
+# compiled a second time, for BN254, into BN_BUILD, and archived with the
+# rest; its backend_cuda.o is linked as an object, BN_CUDA_OBJ, for its
+# constructor registers the provider); CUDA_BN254=0 leaves it out (the
+# BN254 prover then runs on the CPU and says so for --backend cuda). Its C
+# functions are renamed by a second header, gpu/names_bn254.h (from the
+# gpu/ objects: `make CUDA=1 curve-names`); its C++ (kernels, template
+# instantiations, inline functions) lives in a namespace per curve,
+# SP_CURVE_NS (field/consts.h), so its mangled names differ too; the weak
+# instantiations of CUB and the standard library on plain integers may be
+# the same in both curves, and are the same code.
 # Compiled once: util/, wasm/ and the engine (SHARED_OBJ) are
 # curve-neutral (the engine drives a curve through the table its caller
 # passes, synth/ops.h; util/ and wasm/ know no field), so they are left
@@ -375,36 +379,30 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # DAEMON_CURVE_OBJ above). The BN254-only build (CURVE=bn254) still has
 # the engine in its own library and its own daemon, for its tests.
 CURVE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(filter-out $(WIRE_OBJ),$(CLI_OBJ))
+CURVE_CUDA_OBJ := $(if $(filter 1,$(CUDA)),$(filter-out $(BUILD)/gpu/backend/backend_cuda.o,$(CUDA_OBJ)))
 .PHONY: FORCE instance curve-names
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
-BN_CUDA_OBJ := $(if $(filter 1,$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))),$(BN_BUILD)/instance_cuda.o)
+BN_CUDA_OBJ := $(if $(filter 1,$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))),$(BN_BUILD)/gpu/backend/backend_cuda.o)
 BN_CHECKED  := $(BN_BUILD)/instance.checked
 $(BN_INSTANCE): FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) instance
-$(BN_CHECKED): $(BN_INSTANCE) $(LIB_OBJ) $(CLI_OBJ) tools/gen-curve-names.sh src/names_bn254.h
+$(BN_CHECKED): $(BN_INSTANCE) $(LIB_OBJ) $(CLI_OBJ) $(CLI_CUDA_OBJ) tools/gen-curve-names.sh
 	@echo "check the BN254 instance's names ($(BN_CUDA_OBJ) $(BN_INSTANCE))"
-	@tools/gen-curve-names.sh --check src/names_bn254.h $(BN_CUDA_OBJ) $(BN_INSTANCE) -- $(LIB_OBJ) $(CLI_OBJ)
+	@tools/gen-curve-names.sh --check $(BN_CUDA_OBJ) $(BN_INSTANCE) -- $(LIB_OBJ) $(CLI_OBJ) $(CLI_CUDA_OBJ)
 	@touch $@
 $(CLI) $(DAEMON_BIN): $(BN_CHECKED)
 curve-names:
 	@$(MAKE) --no-print-directory $(BN_MAKE) curve-names
 else
-instance: $(BUILD)/instance.a $(if $(filter 1,$(CUDA)),$(BUILD)/instance_cuda.o)
-curve-names: $(CURVE_OBJ)
+instance: $(BUILD)/instance.a $(if $(CURVE_CUDA_OBJ),$(BUILD)/gpu/backend/backend_cuda.o)
+curve-names: $(CURVE_OBJ) $(CURVE_CUDA_OBJ)
 	tools/gen-curve-names.sh src/names_bn254.h $(CURVE_OBJ)
+	$(if $(CURVE_CUDA_OBJ),tools/gen-curve-names.sh gpu/names_bn254.h $(CUDA_OBJ))
 endif
-$(BUILD)/instance.a: $(CURVE_OBJ)
+$(BUILD)/instance.a: $(CURVE_OBJ) $(CURVE_CUDA_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
-$(BUILD)/instance_cuda.o: $(CUDA_OBJ)
-	$(LD) -r -o $@.tmp $^
-	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
-	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \
-	awk '$$0 == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
-		$$0 !~ /^sp_bn254_/ && !seen[$$0]++ { print $$0, ($$0 ~ /^sp_/ ? "sp_bn254_" substr($$0, 4) : "sp_bn254__" $$0) }' >$@.map
-	objcopy --redefine-syms=$@.map $@.tmp $@
-	@rm -f $@.tmp
 
 # libFuzzer targets for the file and string readers (tests/fuzz; needs
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part

@@ -3,8 +3,8 @@
  * Force-included by every BN254 compile (Makefile, "two curves in one
  * binary"; ARCHITECTURE.md, "Curves"): the BN254 objects are born with
  * names of their own, sp_x as sp_bn254_x, any other x as sp_bn254__x. */
-#ifndef SP_NAMES_BN254_H
-#define SP_NAMES_BN254_H
+#ifndef SP_SRC_NAMES_BN254_H
+#define SP_SRC_NAMES_BN254_H
 #define SP_FP_MODULUS sp_bn254__SP_FP_MODULUS
 #define SP_FR_MODULUS sp_bn254__SP_FR_MODULUS
 #define SP_MSM_HALF_R sp_bn254__SP_MSM_HALF_R

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# The BN254 names header: one `#define x sp_bn254_...` for every global
+# The BN254 names headers: one `#define x sp_bn254_...` for every global
 # symbol that the per-curve objects of a BN254 build define, so that a
-# BN254 compile (which force-includes the header, Makefile "two curves in
+# BN254 compile (which force-includes the headers, Makefile "two curves in
 # one binary") gives its objects their own names beside BLS12-381's in
 # one program. sp_x becomes sp_bn254_x; any other name x, sp_bn254__x.
-# C++ names (_Z...) are left out: the CUDA backend's C++ lives in a
-# namespace per curve instead.
+# src/names_bn254.h holds the names of the library's and the CLI's
+# per-curve objects, gpu/names_bn254.h those of the CUDA backend's C
+# functions. C++ names (_Z...) are left out: the CUDA backend's C++ lives
+# in a namespace per curve instead (SP_CURVE_NS); so are weak definitions
+# (below).
 #
 #   tools/gen-curve-names.sh HEADER OBJ...          write HEADER from OBJ's names
-#   tools/gen-curve-names.sh --check HEADER OBJ... [-- OTHER_OBJ...]
+#   tools/gen-curve-names.sh --check OBJ... [-- OTHER_OBJ...]
 #
 # The objects may have been compiled with the header already (their names
-# read back through it) or without. `make curve-names` runs the first form
-# with the right objects; the header is committed, and a build never
-# writes it. --check (run by the build on the BN254 objects it links)
-# fails when an OBJ defines a global that is neither renamed
-# (sp_bn254_*), in the curve's C++ namespace (sp_bn254::) nor a weak C++
-# instantiation on no curve type (CUB's, the standard library's), or when
+# are read back through it) or without. `make curve-names` (with CUDA=1
+# for gpu/'s) runs the first form with the right objects; the headers are
+# committed, and a build never writes them. --check (run by the build on
+# the BN254 objects and archive it links) fails when an OBJ defines a
+# global that is neither renamed (sp_bn254_*), in the curve's C++
+# namespace (sp_bn254::) nor weak (what CUDA's headers define inline:
+# CUB's and the standard library's instantiations on no curve type,
+# NVTX's functions; the same code for both curves, kept once), or when
 # OBJ and OTHER_OBJ (the BLS12-381 objects) define the same strong symbol.
 set -euo pipefail
 
@@ -25,26 +30,29 @@ if [ "${1:-}" = --check ]; then
     check=1
     shift
 fi
-[ $# -ge 1 ] || { echo "usage: $0 [--check] HEADER OBJ... [-- OTHER_OBJ...]" >&2; exit 2; }
-header=$1
-shift
+[ $# -ge 1 ] || { echo "usage: $0 HEADER OBJ... | $0 --check OBJ... [-- OTHER_OBJ...]" >&2; exit 2; }
+if [ $check = 0 ]; then
+    header=$1
+    shift
+fi
 objs=()
 others=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do objs+=("$1"); shift; done
 [ "${1:-}" = -- ] && { shift; others=("$@"); }
 
-# defined global symbols, "TYPE NAME" a line (nm's letter: W/V weak, u unique)
+# defined global symbols, "TYPE NAME OBJECT" a line (nm's letter: W/V weak, u unique)
 defined() {
     [ $# -gt 0 ] || return 0
-    nm -g --defined-only "$@" | awk 'NF >= 3 { print $(NF-1), $NF }'
+    nm -A -g --defined-only "$@" | awk 'NF >= 3 { o = $1; sub(/:[^:]*$/, "", o); print $(NF-1), $NF, o }'
 }
 
 if [ $check = 0 ]; then
+    guard=SP_$(echo "$header" | tr a-z A-Z | tr -c 'A-Z0-9\n' _)
     # names already renamed through the old header map back to the source's
     old=$(mktemp)
     trap 'rm -f "$old" "$header.tmp"' EXIT
     [ -f "$header" ] && sed -n 's/^#define \([A-Za-z_][A-Za-z0-9_]*\) \([A-Za-z0-9_]*\)$/\2 \1/p' "$header" >"$old"
-    defined "${objs[@]}" | awk '{ print $2 }' | grep -v '^_Z' | sort -u |
+    defined "${objs[@]}" | awk '$1 !~ /^[WVuw]$/ && $2 !~ /^_Z/ { print $2 }' | sort -u |
         awk -v old="$old" '
             BEGIN { while ((getline l < old) > 0) { split(l, f, " "); back[f[1]] = f[2] } }
             { n = ($1 in back) ? back[$1] : $1
@@ -56,8 +64,8 @@ if [ $check = 0 ]; then
         echo " * Force-included by every BN254 compile (Makefile, \"two curves in one"
         echo " * binary\"; ARCHITECTURE.md, \"Curves\"): the BN254 objects are born with"
         echo " * names of their own, sp_x as sp_bn254_x, any other x as sp_bn254__x. */"
-        echo "#ifndef SP_NAMES_BN254_H"
-        echo "#define SP_NAMES_BN254_H"
+        echo "#ifndef $guard"
+        echo "#define $guard"
         awk '{ print "#define " $1 " " ($1 ~ /^sp_/ ? "sp_bn254_" substr($1, 4) : "sp_bn254__" $1) }' "$header.names"
         echo "#endif"
     } >"$header.tmp"
@@ -68,19 +76,20 @@ if [ $check = 0 ]; then
 fi
 
 bad=0
-while read -r type name; do
+while read -r type name obj; do
     case $name in
     sp_bn254_*) continue ;;
     # C++ in the curve's namespace, at any depth of the mangling (a
     # member, a template argument, typeinfo, a guard variable)
     _Z*8sp_bn254*) continue ;;
-    _Z*) [[ $type == [WVu] ]] && continue ;; # an instantiation on no curve type
     esac
-    echo "BN254 build: $name ($type) is defined under its own name in the BN254 objects," >&2
-    echo "  so it would meet BLS12-381's: run \`make curve-names\` (tools/gen-curve-names.sh)" >&2
-    echo "  to add it to $header, and commit the header" >&2
+    [[ $type == [WVu] ]] && continue
+    echo "BN254 build: $obj defines $name ($type) under its own name, which" >&2
+    echo "  would meet BLS12-381's in one program: run \`make curve-names\` (CUDA=1 for" >&2
+    echo "  gpu/; tools/gen-curve-names.sh) to add it to src/names_bn254.h or" >&2
+    echo "  gpu/names_bn254.h, and commit the header (C++: put it in SP_CURVE_NS)" >&2
     bad=1
-done < <(defined "${objs[@]}" | sort -u)
+done < <(defined "${objs[@]}" | sort -u -k2,2)
 if [ ${#others[@]} -gt 0 ]; then
     strong() { defined "$@" | awk '$1 !~ /^[WVuw]$/ { print $2 }' | sort -u; }
     while read -r name; do

@@ -344,7 +344,7 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # objects (CURVE_OBJ: the library's and the CLI's but the layers compiled
 # once, below) go into an archive, instance.a, linked beside this build's
 # library. Its objects are born with names of their own: every BN254
-# compile force-includes src/names_bn254.h, one #define a global that the
+# compile force-includes src/names_bn254.h, one #define per global that the
 # per-curve objects define (sp_x -> sp_bn254_x, any other x ->
 # sp_bn254__x), so the two curves' globals (the field path choice, the
 # backend providers, the CLI's options) never meet and no object is

@@ -11,6 +11,9 @@
 #                   build-bn254-san/; every object gets -DSP_CURVE_BN254=1). The
 #                   default build makes that one too and links both into one
 #                   $(BUILD)/snarkpipe (ARCHITECTURE.md, "Curves").
+#   make curve-names  rewrites src/names_bn254.h, the BN254 names of the per-curve
+#                   globals, from a BN254 build's objects (the build checks it, never
+#                   writes it: "two curves" below)
 #   CUDA_BN254=0    with CUDA=1: leave the BN254 instance CPU-only (by default it gets
 #                   its own CUDA backend too, the kernels compiled a second time)
 #   make clean      removes $(BUILD) (and its BN254 instance's) only; make clean-all
@@ -23,9 +26,14 @@ CURVE   ?= bls12-381
 ifeq ($(CURVE),bls12-381)
 CURVE_TAG   :=
 CURVE_FLAGS :=
+GPU_CURVE_FLAGS :=
 else ifeq ($(CURVE),bn254)
 CURVE_TAG   := -bn254
-CURVE_FLAGS := -DSP_CURVE_BN254=1
+# the BN254 names of the per-curve globals ("two curves in one binary" below)
+CURVE_FLAGS := -DSP_CURVE_BN254=1 -include src/names_bn254.h
+# and those of the CUDA backend's C functions, for gpu/ and its tests
+GPU_CURVE_FLAGS := -include gpu/names_bn254.h
+GPU_CURVE_DEPS  := src/names_bn254.h gpu/names_bn254.h
 else
 $(error CURVE must be bls12-381 or bn254, not '$(CURVE)')
 endif
@@ -43,7 +51,7 @@ endif
 # A BLS12-381 build links the BN254 instance built here ("two curves" below).
 ifeq ($(CURVE),bls12-381)
 BN_BUILD    := $(if $(filter %-san,$(BUILD)),$(patsubst %-san,%-bn254-san,$(BUILD)),$(BUILD)-bn254)
-BN_INSTANCE := $(BN_BUILD)/instance.o
+BN_INSTANCE := $(BN_BUILD)/instance.a
 # the sub-make's arguments: CUDA for BN254 as for BLS12-381 unless CUDA_BN254=0
 CUDA_BN254  ?= 1
 BN_MAKE     := CURVE=bn254 BUILD=$(BN_BUILD) CUDA=$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))
@@ -192,9 +200,10 @@ $(BUILD)/bench/bench_field: bench/bench_field.c $(BUILD)/src/cli/cmd_bench_field
 	$(CC) $(CFLAGS) $< $(BUILD)/src/cli/cmd_bench_field.o -o $@ $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # CLI_CUDA_OBJ and CLI_CUDA_LIBS are empty unless CUDA=1 (see below);
-# BN_INSTANCE is the renamed BN254 instance of a BLS12-381 build.
+# BN_INSTANCE is the BN254 instance of a BLS12-381 build (an archive, after
+# its CUDA backend's object BN_CUDA_OBJ with CUDA=1; "two curves" below).
 $(CLI): $(DISPATCH_OBJ) $(CLI_OBJ) $(LIB) $(BN_INSTANCE)
-	$(CC) $(CFLAGS) $(DISPATCH_OBJ) $(CLI_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
+	$(CC) $(CFLAGS) $(DISPATCH_OBJ) $(CLI_OBJ) $(BN_CUDA_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # snarkpipe-daemon: the same CLI (with the same BN254 instance) plus the one
 # daemon. Only `snarkpipe daemon` runs it.
@@ -202,7 +211,7 @@ $(DISPATCH_DAEMON_OBJ): src/cli/dispatch.c $(FEATURES_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 $(DAEMON_BIN): $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(LIB) $(BN_INSTANCE)
-	$(CC) $(CFLAGS) $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
+	$(CC) $(CFLAGS) $(DISPATCH_DAEMON_OBJ) $(CLI_OBJ) $(DAEMON_OBJ) $(BN_CUDA_OBJ) $(BN_INSTANCE) $(CLI_CUDA_OBJ) -o $@ $(LIB) $(LDFLAGS) $(LDLIBS) $(CLI_CUDA_LIBS)
 
 # test_noble links the CLI's known-answer checker (src/cli/kat.h).
 $(BUILD)/tests/test_noble: tests/test_noble.c $(wildcard tests/*.h) $(BUILD)/src/cli/kat.o $(LIB)
@@ -272,7 +281,7 @@ CUDA_SRC  += $(filter-out $(CUDA_SRC),$(wildcard gpu/*/*.cu))
 CUDA_C_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard gpu/*/*.c))
 CUDA_OBJ  := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(CUDA_C_OBJ)
 CUDA_LIB  := $(BUILD)/libsnarkpipe_cuda.a
-CUDA_DEPS := $(wildcard gpu/*.h gpu/*/*.cuh gpu/*/*.h) src/field/consts.h
+CUDA_DEPS := $(filter-out gpu/names_%,$(wildcard gpu/*.h gpu/*/*.cuh gpu/*/*.h)) src/field/consts.h $(GPU_CURVE_DEPS)
 # The GPU checks (tests/gpu/) and timings (bench/gpu/); gpu_bench links the
 # harness they share, tests/gpu/common.o.
 GPU_CHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu/*.c))
@@ -307,13 +316,13 @@ endif
 
 # gpu/ files include the backend's headers as "gpu/dir/file.h" (from the
 # repository root) and their own folder's by name
-$(CUDA_C_OBJ): CFLAGS += -I.
+$(CUDA_C_OBJ): CFLAGS += -I. $(GPU_CURVE_FLAGS)
 $(CUDA_C_OBJ): $(CUDA_DEPS)
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(CUDA_DEPS) $(FEATURES_FILE)
 	@test -n "$(NVCC)" || { echo "make gpu: nvcc not found (set NVCC=/path/to/nvcc)"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) -I. -Iinclude -Isrc -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CURVE_FLAGS) $(GPU_CURVE_FLAGS) -I. -Iinclude -Isrc -c $< -o $@
 
 $(CUDA_LIB): $(CUDA_OBJ)
 	@rm -f $@
@@ -321,7 +330,7 @@ $(CUDA_LIB): $(CUDA_OBJ)
 
 # They include the backend's headers as "gpu/...", gpu_bench the harness as
 # "tests/gpu/gpu_check.h" (from the repository root), and "test.h" (tests/).
-$(sort $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ)): CFLAGS += -I. -Itests
+$(sort $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ)): CFLAGS += -I. -Itests $(GPU_CURVE_FLAGS)
 $(GPU_CHECK_OBJ) $(GPU_BENCH_OBJ): $(CUDA_DEPS)
 $(GPU_CHECK): $(GPU_CHECK_OBJ) $(CUDA_LIB) $(LIB)
 	$(NVCC) $(NVCCFLAGS) $(GPU_CHECK_OBJ) -o $@ $(CUDA_LIB) $(LIB) -lpthread -lm -lstdc++
@@ -331,50 +340,69 @@ $(GPU_BENCH): $(GPU_BENCH_OBJ) $(CUDA_LIB) $(LIB)
 # ---- two curves in one binary (ARCHITECTURE.md, "Curves") ----
 # A BLS12-381 build also builds the BN254 instance: the whole tree with
 # CURVE=bn254 in BN_BUILD (build-bn254/, build-bn254-san/ with SAN=1,
-# BUILD-bn254/ for another BUILD), made by a sub-make into one relocatable
-# object, instance.o, whose every global symbol is renamed: sp_x ->
-# sp_bn254_x, any other x -> sp_bn254__x (the map comes from nm at build
-# time; COMDAT group signatures too: C++ objects (the CUDA backend) put
-# inline functions in groups that the linker keeps once per signature, and
-# a constructor's or destructor's group is named by a symbol no object
-# defines (..C5Ev/..D5Ev), so unrenamed, the BLS12-381 objects' copy would be
-# dropped for the instance's renamed one and their references left
-# undefined). Its main.c's sp_cli_main becomes sp_bn254_cli_main, which
-# dispatch.c (compiled here with SP_WITH_BN254_INSTANCE=1) calls.
+# BUILD-bn254/ for another BUILD), made by a sub-make, whose per-curve
+# objects (CURVE_OBJ: the library's and the CLI's but the layers compiled
+# once, below) go into an archive, instance.a, linked beside this build's
+# library. Its objects are born with names of their own: every BN254
+# compile force-includes src/names_bn254.h, one #define per global that the
+# per-curve objects define (sp_x -> sp_bn254_x, any other x ->
+# sp_bn254__x), so the two curves' globals (the field path choice, the
+# backend providers, the CLI's options) never meet and no object is
+# rewritten after the compiler. Its main.c's sp_cli_main is
+# sp_bn254_cli_main, which dispatch.c (compiled here with
+# SP_WITH_BN254_INSTANCE=1) calls. The header is committed, generated by
+# tools/gen-curve-names.sh from nm of the BN254 objects (`make
+# curve-names`); a build only checks it: before linking, every global the
+# BN254 objects define must be renamed (or in the CUDA backend's BN254
+# namespace) and defined by no BLS12-381 object, else the check names the
+# symbol and says to run `make curve-names`.
 # With CUDA=1 the BN254 instance gets its own CUDA backend (the kernels
-# compiled a second time, for BN254, into BN_BUILD, and renamed with the
-# rest: its C and C++ functions, template instantiations and COMDAT
-# groups; the kernels' host stubs, fat binaries and their registration
-# are local to each object); CUDA_BN254=0 leaves it out (the BN254 prover then runs on the
-# CPU and says so for --backend cuda).
+# compiled a second time, for BN254, into BN_BUILD, and archived with the
+# rest; its backend_cuda.o is linked as an object, BN_CUDA_OBJ, for its
+# constructor registers the provider); CUDA_BN254=0 leaves it out (the
+# BN254 prover then runs on the CPU and says so for --backend cuda). Its C
+# functions are renamed by a second header, gpu/names_bn254.h (from the
+# gpu/ objects: `make CUDA=1 curve-names`); its C++ (kernels, template
+# instantiations, inline functions) lives in a namespace per curve,
+# SP_CURVE_NS (field/consts.h), so its mangled names differ too; the weak
+# instantiations of CUB and the standard library on plain integers may be
+# the same in both curves, and are the same code.
 # Compiled once: util/, wasm/ and the engine (SHARED_OBJ) are
 # curve-neutral (the engine drives a curve through the table its caller
 # passes, synth/ops.h; util/ and wasm/ know no field), so they are left
-# out of the instance: the instance's calls into them keep their names
-# (only what the instance defines is renamed) and reach the one copy in
-# this build's library. So does the HTTP client (WIRE_OBJ) of the CLI.
-# tools/check-layers.sh keeps them neutral. The daemon (DAEMON_OBJ) likewise: never
-# in the instance, whose `daemon` (src/cli/cmd_daemon.c) calls the one
+# out of the instance and out of the header: the instance's calls into
+# them keep their names and reach the one copy in this build's library.
+# So does the HTTP client (WIRE_OBJ) of the CLI. tools/check-layers.sh
+# keeps them neutral. The daemon (DAEMON_OBJ) likewise: never in the
+# instance, whose `daemon` (src/cli/cmd_daemon.c) calls the one
 # sp_dmn_main of snarkpipe-daemon with its curve's table (daemon/ops.h,
 # DAEMON_CURVE_OBJ above). The BN254-only build (CURVE=bn254) still has
 # the engine in its own library and its own daemon, for its tests.
-.PHONY: FORCE instance
+CURVE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(filter-out $(WIRE_OBJ),$(CLI_OBJ))
+CURVE_CUDA_OBJ := $(if $(filter 1,$(CUDA)),$(filter-out $(BUILD)/gpu/backend/backend_cuda.o,$(CUDA_OBJ)))
+.PHONY: FORCE instance curve-names
 ifeq ($(CURVE),bls12-381)
 $(DISPATCH_OBJ) $(DISPATCH_DAEMON_OBJ): CFLAGS += -DSP_WITH_BN254_INSTANCE=1
+BN_CUDA_OBJ := $(if $(filter 1,$(if $(filter 0,$(CUDA_BN254)),0,$(CUDA))),$(BN_BUILD)/gpu/backend/backend_cuda.o)
+BN_CHECKED  := $(BN_BUILD)/instance.checked
 $(BN_INSTANCE): FORCE
 	@$(MAKE) --no-print-directory $(BN_MAKE) instance
+$(BN_CHECKED): $(BN_INSTANCE) $(LIB_OBJ) $(CLI_OBJ) $(CLI_CUDA_OBJ) tools/gen-curve-names.sh
+	@echo "check the BN254 instance's names ($(BN_CUDA_OBJ) $(BN_INSTANCE))"
+	@tools/gen-curve-names.sh --check $(BN_CUDA_OBJ) $(BN_INSTANCE) -- $(LIB_OBJ) $(CLI_OBJ) $(CLI_CUDA_OBJ)
+	@touch $@
+$(CLI) $(DAEMON_BIN): $(BN_CHECKED)
+curve-names:
+	@$(MAKE) --no-print-directory $(BN_MAKE) curve-names
+else
+instance: $(BUILD)/instance.a $(if $(CURVE_CUDA_OBJ),$(BUILD)/gpu/backend/backend_cuda.o)
+curve-names: $(CURVE_OBJ) $(CURVE_CUDA_OBJ)
+	tools/gen-curve-names.sh src/names_bn254.h $(CURVE_OBJ)
+	$(if $(CURVE_CUDA_OBJ),tools/gen-curve-names.sh gpu/names_bn254.h $(CUDA_OBJ))
 endif
-INSTANCE_OBJ := $(filter-out $(SHARED_OBJ),$(LIB_OBJ)) $(filter-out $(WIRE_OBJ),$(CLI_OBJ)) \
-                $(if $(filter 1,$(CUDA)),$(CUDA_OBJ))
-instance: $(BUILD)/instance.o
-$(BUILD)/instance.o: $(INSTANCE_OBJ)
-	$(LD) -r -o $@.tmp $^
-	{ nm -g --defined-only $@.tmp | awk '{ print $$NF }'; \
-	  readelf -gW $@.tmp | sed -n 's/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p'; } | \
-	awk '$$0 == "main" { print "instance: defines main" > "/dev/stderr"; exit 1 } \
-		!seen[$$0]++ { print $$0, ($$0 ~ /^sp_/ ? "sp_bn254_" substr($$0, 4) : "sp_bn254__" $$0) }' >$@.map
-	objcopy --redefine-syms=$@.map $@.tmp $@
-	@rm -f $@.tmp
+$(BUILD)/instance.a: $(CURVE_OBJ) $(CURVE_CUDA_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
 
 # libFuzzer targets for the file and string readers (tests/fuzz; needs
 # clang and its fuzzer runtime, Debian: clang libclang-rt-14-dev). Not part

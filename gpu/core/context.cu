@@ -4,6 +4,8 @@
 #include <string.h>
 #include "context.cuh"
 
+namespace SP_CURVE_NS {
+
 void sp_cu_record(sp_cuda *ctx, const char *what, const char *file, int line, cudaError_t e)
 {
     /* taken, so that the error (unless sticky) does not stay pending and
@@ -196,3 +198,5 @@ extern "C" sp_status sp_cuda_copy(sp_cuda *ctx, void *dst, const void *src, size
     SP_CU(ctx, cudaStreamSynchronize(ctx->stream));
     return SP_OK;
 }
+
+} // namespace SP_CURVE_NS

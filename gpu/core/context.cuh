@@ -52,6 +52,12 @@ enum {
     SP_XSCR_COUNT
 };
 
+/* struct sp_cuda is sp_cuda.h's (global, for its C API); the rest of the
+ * backend lives in a namespace per curve (SP_CURVE_NS, field/consts.h). */
+namespace SP_CURVE_NS {
+struct sp_cu_table;
+}
+
 struct sp_cuda {
     int device;
     int sm_count;
@@ -80,7 +86,7 @@ struct sp_cuda {
     unsigned ba_max_group; /* batch-affine: most windows per group, 0 = memory decides */
     int msm_table_off;     /* 1: MSMs ignore kept tables */
     /* precomputed window tables of resident bases (msm/table.cu) */
-    struct sp_cu_table *tabs;
+    SP_CURVE_NS::sp_cu_table *tabs;
     int n_tabs, cap_tabs;
     /* batch-affine rounds (msm/batch_affine.cu): the lists' stream and the
      * inversions' stream, their events, created on first use */
@@ -90,6 +96,8 @@ struct sp_cuda {
     unsigned ba_threads; /* the rounds' threads wanted, 0 = by the device (sp_cuda_set_ba_threads) */
     size_t scr_releases; /* releases of held scratch (sp_cuda_scratch_releases) */
 };
+
+namespace SP_CURVE_NS {
 
 /* Records "what (file:line): message" in ctx->err, and takes the error
  * from the runtime (cudaGetLastError), so that a later launch check does
@@ -171,5 +179,7 @@ static inline unsigned sp_cu_blocks(size_t n, unsigned threads)
 {
     return (unsigned)((n + threads - 1) / threads);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -11,6 +11,31 @@ extern "C" {
 #include "util/par.h"
 }
 
+/* A staged upload: sp_cuda_backend.h's type, global for its C API (the
+ * rest of the file is in the curve's namespace). */
+#define SP_UPLOAD_MAX_SLOTS 8
+#define SP_UPLOAD_GRAIN ((size_t)1 << 20) /* bytes per copying thread, at least */
+
+struct sp_cuda_upload {
+    int device;
+    cudaStream_t stream;
+    cudaEvent_t ev[SP_UPLOAD_MAX_SLOTS]; /* slot k's copy to the device is done */
+    unsigned char *ring;                 /* slots x slot_bytes, pinned */
+    size_t slot_bytes;
+    int slots, n_ev;
+    /* the upload in flight */
+    pthread_t th;
+    int running, threaded, threads;
+    unsigned char *dev;
+    const unsigned char *src;
+    size_t bytes;
+    cudaError_t e;
+    const char *what; /* the call that failed */
+    double ms;
+};
+
+namespace SP_CURVE_NS {
+
 extern "C" sp_status sp_cuda_bind(sp_cuda *ctx)
 {
     SP_CU(ctx, cudaSetDevice(ctx->device));
@@ -187,28 +212,7 @@ extern "C" void sp_cuda_host_unregister(const void *p)
     pthread_mutex_unlock(&pin_mu);
 }
 
-/* ---- staged uploads (sp_cuda_upload) ---- */
-
-#define SP_UPLOAD_MAX_SLOTS 8
-#define SP_UPLOAD_GRAIN ((size_t)1 << 20) /* bytes per copying thread, at least */
-
-struct sp_cuda_upload {
-    int device;
-    cudaStream_t stream;
-    cudaEvent_t ev[SP_UPLOAD_MAX_SLOTS]; /* slot k's copy to the device is done */
-    unsigned char *ring;                 /* slots x slot_bytes, pinned */
-    size_t slot_bytes;
-    int slots, n_ev;
-    /* the upload in flight */
-    pthread_t th;
-    int running, threaded, threads;
-    unsigned char *dev;
-    const unsigned char *src;
-    size_t bytes;
-    cudaError_t e;
-    const char *what; /* the call that failed */
-    double ms;
-};
+/* ---- staged uploads (sp_cuda_upload, defined above) ---- */
 
 static double up_now_ms(void)
 {
@@ -363,3 +367,5 @@ extern "C" sp_status sp_cuda_upload_wait(sp_cuda_upload *u, double *ms, char *er
     snprintf(err, err_len, "staged upload of %zu bytes: %s: %s", u->bytes, u->what, cudaGetErrorString(u->e));
     return SP_ERR_GPU;
 }
+
+} // namespace SP_CURVE_NS

@@ -35,6 +35,8 @@ extern "C" {
 #include "util/par.h"
 }
 
+namespace SP_CURVE_NS {
+
 typedef fp_tm<SP_MUL_WIDE> fb_fp;
 typedef fp2_tm<SP_MUL_WIDE> fb_fp2;
 typedef fr_tm<SP_MUL_WIDE> fb_fr;
@@ -265,3 +267,5 @@ extern "C" sp_status sp_cuda_fixed_base_g2(sp_cuda *ctx, sp_g2_affine *out, cons
     return fb_run<fb_fp2, sp_g2_affine>(ctx, out, base, k, n, threads, FB_CHUNK_G2,
                                         sp_g2_fixed_base_table_var);
 }
+
+} // namespace SP_CURVE_NS

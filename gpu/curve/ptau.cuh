@@ -39,6 +39,8 @@
 #include "to_affine.cuh"
 #include "gpu/sp_cuda_backend.h"
 
+namespace SP_CURVE_NS {
+
 typedef fp_tm<SP_MUL_CALL> pt_fp;
 typedef fp2_tm<SP_MUL_CALL> pt_fp2;
 static_assert(sizeof(affine_t<pt_fp>) == sizeof(sp_g1_affine), "G1 affine layout");
@@ -389,5 +391,7 @@ static sp_status pt_intt(sp_cuda *ctx, HA *out, const HA *in, unsigned log_n, co
     pt_free(ctx, &b);
     return st;
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

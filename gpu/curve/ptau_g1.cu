@@ -1,6 +1,8 @@
 /* The setup from a .ptau on the device in G1 (ptau.cuh). */
 #include "ptau.cuh"
 
+namespace SP_CURVE_NS {
+
 extern "C" sp_status sp_cuda_ptau_comb_g1(sp_cuda *ctx, sp_g1_affine *out, size_t n, const sp_ptau_sparse *t, int nt)
 {
     return pt_comb<pt_fp, sp_g1_affine>(ctx, out, n, t, nt);
@@ -11,3 +13,5 @@ extern "C" sp_status sp_cuda_ptau_intt_g1(sp_cuda *ctx, sp_g1_affine *out, const
 {
     return pt_intt<pt_fp, sp_g1_affine>(ctx, out, in, log_n, tw, pre);
 }
+
+} // namespace SP_CURVE_NS

@@ -10,6 +10,8 @@
 #include "xyzz.cuh"
 #include "gpu/field/inverse.cuh"
 
+namespace SP_CURVE_NS {
+
 #define SP_CB_THREADS 128 /* the block size xyzz_to_affine_runs is launched with */
 
 /*
@@ -54,5 +56,7 @@ xyzz_to_affine_runs(affine_t<F> *out, const xyzz_t<F> *p, size_t m)
         f_mul(out[j].y, q.y, iz3);
     }
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

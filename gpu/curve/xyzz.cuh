@@ -12,6 +12,8 @@
 
 #include "gpu/field/field.cuh"
 
+namespace SP_CURVE_NS {
+
 template <class F> struct affine_t { F x, y; };
 template <class F> struct xyzz_t { F x, y, zz, zzz; };
 
@@ -161,5 +163,7 @@ static __device__ __noinline__ void xyzz_add(xyzz_t<F> &acc, const xyzz_t<F> &q)
     f_sub(acc.y, r, s1);          /* Y3 = R (Q - X3) - S1 PPP */
     acc.x = t;
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

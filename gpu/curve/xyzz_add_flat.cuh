@@ -17,6 +17,8 @@
 
 #include "xyzz.cuh"
 
+namespace SP_CURVE_NS {
+
 /* acc += q (both XYZZ); same result as xyzz_add. */
 template <class F>
 static __device__ __forceinline__ void xyzz_add_flat(xyzz_t<F> &acc, const xyzz_t<F> &q)
@@ -43,5 +45,7 @@ static __device__ __forceinline__ void xyzz_add_flat(xyzz_t<F> &acc, const xyzz_
     else
         xyzz_set_inf(acc); /* acc == -q */
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -7,6 +7,8 @@
 #include "inverse.cuh"
 #include "gpu/sp_cuda_tune.h"
 
+namespace SP_CURVE_NS {
+
 static_assert(sizeof(fp_t) == sizeof(sp_fp), "Fp layout");
 static_assert(sizeof(fr_t) == sizeof(sp_fr), "Fr layout");
 static_assert(sizeof(fp2_t) == sizeof(sp_fp2), "Fp2 layout");
@@ -282,3 +284,5 @@ extern "C" sp_status sp_cuda_bench_inv(sp_cuda *ctx, int var, double *us)
     *us = med * 1e3 / SP_BENCH_INVS;
     return SP_OK;
 }
+
+} // namespace SP_CURVE_NS

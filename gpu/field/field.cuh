@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include "field/consts.h"
 
+namespace SP_CURVE_NS {
+
 /* ---- PTX carry-chain primitives ---- */
 
 #define SP_PTX3(name, op)                                                          \
@@ -211,7 +213,10 @@ static __device__ __forceinline__ void mont_mul_wide(uint32_t *r, const uint32_t
     mont_final_sub<D>(r, t);
 }
 
+/* mont_eo.cuh uses the primitives above and opens the namespace itself */
+} // namespace SP_CURVE_NS
 #include "mont_eo.cuh"
+namespace SP_CURVE_NS {
 
 /* Multiplication algorithm, a template parameter of the field types, each
  * where it is fastest: SP_MUL_PTX (the NTT's twiddle tables), SP_MUL_WIDE
@@ -429,5 +434,7 @@ template <int M> static __device__ __forceinline__ void f_neg(fp2_tm<M> &r, cons
     f_neg(r.c0, a.c0);
     f_neg(r.c1, a.c1);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

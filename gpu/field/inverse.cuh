@@ -17,6 +17,8 @@
 
 #include "field.cuh"
 
+namespace SP_CURVE_NS {
+
 /* r = a^(p-2) = 1/a in Fp (0 for a = 0): square and multiply over the bits
  * of p - 2, most significant first. r may alias a. */
 template <int M>
@@ -165,5 +167,7 @@ static __device__ __noinline__ void f_inv_var(fp2_tm<M> &r, const fp2_tm<M> &a)
 {
     f_inv_fp2<M, f_inv_var<M> >(r, a);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

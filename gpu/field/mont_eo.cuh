@@ -32,6 +32,8 @@
 #ifndef SP_GPU_FIELD_EO_CUH
 #define SP_GPU_FIELD_EO_CUH
 
+namespace SP_CURVE_NS {
+
 /* acc[2k], acc[2k+1] = the product y[2k] * x, k < N/2 (no carries: the
  * products occupy disjoint words). */
 template <int N>
@@ -245,5 +247,7 @@ static __device__ __forceinline__ void mont_mul_eo_sum(uint32_t *r, const uint32
 {
     eo_mul_run<D, false, EO_SUM>(r, a, b, c, d, r);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -25,6 +25,8 @@
 
 #include "field.cuh"
 
+namespace SP_CURVE_NS {
+
 /* r = a * b / R mod p for a, b < p; r may alias a or b. */
 template <class D>
 static __device__ __forceinline__ void mont_mul_eox(uint32_t *r, const uint32_t *a,
@@ -66,5 +68,7 @@ static __device__ __forceinline__ void fx_mul2(fr_tm<M> &r0, const fr_tm<M> &a0,
         f_mul(r1, a1, b1);
     }
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

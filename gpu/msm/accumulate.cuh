@@ -11,6 +11,8 @@
 
 #include "gpu/sp_cuda.h"
 
+namespace SP_CURVE_NS {
+
 sp_status sp_cu_msm_g1_xyzz(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                             const sp_scalar *scalars, size_t n, unsigned window);
 sp_status sp_cu_msm_g2_xyzz(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_affine *bases,
@@ -63,5 +65,7 @@ sp_status sp_cu_msm_fit(sp_cuda *ctx, size_t *chunk, int group, size_t n, size_t
 /* The device bytes the split MSM's partition (split.cu) takes for n
  * scalars: its index lists and CUB's temporary storage. */
 size_t sp_cu_split_partition_bytes(size_t n);
+
+} // namespace SP_CURVE_NS
 
 #endif

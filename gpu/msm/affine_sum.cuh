@@ -10,6 +10,8 @@
 #include "gpu/curve/xyzz.cuh"
 #include "gpu/field/inverse.cuh"
 
+namespace SP_CURVE_NS {
+
 /* How p + q is made: copied, infinity, or lambda = num / den. */
 enum { BA_COPY_P, BA_COPY_Q, BA_INF, BA_ADD };
 template <class F>
@@ -134,5 +136,7 @@ static __global__ void __launch_bounds__(THREADS) ba_top(const F *bt, F *ibt, ui
         f_mul(r, r, bt[i]);
     }
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

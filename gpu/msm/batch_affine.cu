@@ -62,6 +62,8 @@
 #include "batch_affine.cuh"
 #include "gpu/sp_cuda_tune.h"
 
+namespace SP_CURVE_NS {
+
 /* ---- list bookkeeping ---- */
 
 /* Round 0's lists: the records of each bucket of the group that lie in
@@ -305,3 +307,5 @@ extern "C" unsigned sp_cuda_set_ba_threads(sp_cuda *ctx, unsigned threads)
     ctx->ba_threads = threads;
     return old;
 }
+
+} // namespace SP_CURVE_NS

@@ -16,6 +16,8 @@
 #include "table.cuh"
 #include "gpu/sp_cuda_backend.h"
 
+namespace SP_CURVE_NS {
+
 /* What b2_init counts for the host (B2_WORDS words): [0] the longest
  * list, [1 + r] the items of round r, [B2_WORD_SINK] a word the later
  * halvings' maxima go to (nobody reads them: the counts already say it
@@ -603,5 +605,7 @@ static sp_status b2_table_run(sp_cuda *ctx, HJ *out, const sp_cu_table *t,
             b2_side_add(out, &hside[j], (uint64_t)hsb[j] + 1);
     return SP_OK;
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -2,6 +2,8 @@
  * bucket's sum (the split MSM's ones). */
 #include "batch_affine.cuh"
 
+namespace SP_CURVE_NS {
+
 sp_status sp_cu_msm_g2_table(sp_cuda *ctx, sp_g2_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars)
 {
@@ -30,3 +32,5 @@ size_t sp_cu_sum_g2_bytes(const sp_cuda *ctx, size_t m)
         return 0;
     return bytes;
 }
+
+} // namespace SP_CURVE_NS

@@ -9,6 +9,8 @@
 
 #include "affine_sum.cuh"
 
+namespace SP_CURVE_NS {
+
 #define B2_THREADS 256 /* threads per block of the round kernels */
 /* ba_top's block: as many threads as keep the inversion out of local
  * memory (ptxas -v: 1024 threads leave 64 registers, and G1 spills) */
@@ -408,5 +410,7 @@ b2_apply(b2_src<F> src, size_t i0, size_t end, unsigned S, affine_t<F> *out, con
         k = (int)S - 1;
     b2_apply_pipe(src, out, t, T, k, inv);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -54,6 +54,8 @@
 #include "table.cuh"
 #include "gpu/sp_cuda_tune.h"
 
+namespace SP_CURVE_NS {
+
 typedef affine_t<fp_t> g1_aff_d;
 typedef affine_t<fp2_t> g2_aff_d;
 static_assert(sizeof(g1_aff_d) == sizeof(sp_g1_affine), "G1 affine layout");
@@ -335,3 +337,5 @@ extern "C" sp_status sp_cuda_msm_g2(sp_cuda *ctx, sp_g2_jac *out, const sp_g2_af
     return sp_cu_msm_affine_for(ctx, n) ? sp_cu_msm_g2_affine(ctx, out, bases, scalars, n, window)
                                   : sp_cu_msm_g2_xyzz(ctx, out, bases, scalars, n, window);
 }
+
+} // namespace SP_CURVE_NS

@@ -16,6 +16,8 @@
 #include "gpu/curve/xyzz.cuh"
 #include "gpu/curve/xyzz_add_flat.cuh"
 
+namespace SP_CURVE_NS {
+
 #define SP_MSM_THREADS 128 /* heavy kernels: up to 255 registers per thread */
 #define SP_MSM_MAX_WIN 32  /* windows for the smallest c = 8 */
 #define SP_SMALL_BYTES 16384
@@ -750,5 +752,7 @@ static sp_status msm_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scalar
     SP_TRY(sp_cu_msm_mark(ctx, 4));
     return msm_finish<HX>(ctx, out, s, group, n, NULL);
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

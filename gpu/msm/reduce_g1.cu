@@ -3,6 +3,8 @@
  * (batch_affine_g1.cu), which share their kernels. */
 #include "pippenger.cuh"
 
+namespace SP_CURVE_NS {
+
 typedef fp_tm<SP_MUL_EO> fpe_t;
 
 sp_status sp_cu_msm_reduce(sp_cuda *ctx, xyzz_t<fpe_t> *win, const xyzz_t<fpe_t> *bk, unsigned c,
@@ -16,3 +18,5 @@ sp_status sp_cu_msm_reduce_split(sp_cuda *ctx, xyzz_t<fpe_t> *win, const affine_
 {
     return msm_reduce_split<fpe_t>(ctx, win, bk, c, nwin, j);
 }
+
+} // namespace SP_CURVE_NS

@@ -3,6 +3,8 @@
  * (batch_affine_g2.cu), which share their kernels. */
 #include "pippenger.cuh"
 
+namespace SP_CURVE_NS {
+
 typedef fp2_tm<SP_MUL_EO> fp2e_t;
 
 sp_status sp_cu_msm_reduce(sp_cuda *ctx, xyzz_t<fp2e_t> *win, const xyzz_t<fp2e_t> *bk, unsigned c,
@@ -16,3 +18,5 @@ sp_status sp_cu_msm_reduce_split(sp_cuda *ctx, xyzz_t<fp2e_t> *win, const affine
 {
     return msm_reduce_split<fp2e_t>(ctx, win, bk, c, nwin, j);
 }
+
+} // namespace SP_CURVE_NS

@@ -31,6 +31,8 @@
 #include <thrust/iterator/discard_iterator.h>
 #include "split.cuh"
 
+namespace SP_CURVE_NS {
+
 /* ---- classification (scalars: 4 little-endian 64-bit limbs) ---- */
 
 struct split_is_other {
@@ -94,3 +96,4 @@ sp_status sp_cu_split_partition(sp_cuda *ctx, uint32_t **others, uint32_t **ones
     return SP_OK;
 }
 
+} // namespace SP_CURVE_NS

@@ -14,6 +14,8 @@
 #include "gpu/curve/xyzz_add_flat.cuh"
 #include "accumulate.cuh"
 
+namespace SP_CURVE_NS {
+
 #define SP_SPLIT_THREADS 128
 #define SP_SPLIT_MIN_PER 4 /* at least this many ones per thread before more threads are used */
 /* Fewer than n / SP_SPLIT_GATHER_DEN scalars 0 or 1: no split. A zero
@@ -381,5 +383,7 @@ static sp_status split_run(sp_cuda *ctx, HJ *out, const HA *bases, const sp_scal
     split_add(out, &pip, &sum);
     return SP_OK;
 }
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -1,6 +1,8 @@
 /* The split MSM in G1 (split.cuh). */
 #include "split.cuh"
 
+namespace SP_CURVE_NS {
+
 extern "C" sp_status sp_cuda_msm_g1_split(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
                                           const sp_scalar *scalars, size_t n, unsigned window)
 {
@@ -13,3 +15,5 @@ sp_status sp_cu_msm_g1_split_once(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affi
 {
     return split_run<fp_tm<SP_MUL_WIDE>, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1, declined);
 }
+
+} // namespace SP_CURVE_NS

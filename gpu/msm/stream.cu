@@ -31,6 +31,8 @@
 #include "accumulate.cuh"
 #include "gpu/sp_cuda_backend.h"
 
+namespace SP_CURVE_NS {
+
 /* Largest chunk: the plain MSMs take fewer than 2^31 points. */
 #define SP_STREAM_MAX_CHUNK (((size_t)1 << 31) - 1)
 
@@ -502,3 +504,5 @@ extern "C" sp_status sp_cuda_msm_g2_stream(sp_cuda *ctx, sp_g2_jac *out, const s
 {
     return stream_run<stream_g2>(ctx, out, bases, scalars, n, chunk, split, window);
 }
+
+} // namespace SP_CURVE_NS

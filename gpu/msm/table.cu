@@ -25,6 +25,8 @@
 #include "gpu/sp_cuda_backend.h"
 #include "gpu/sp_cuda_tune.h"
 
+namespace SP_CURVE_NS {
+
 typedef fp_tm<SP_MUL_EO> tb_fp;
 typedef fp2_tm<SP_MUL_EO> tb_fp2;
 static_assert(sizeof(affine_t<tb_fp>) == sizeof(sp_g1_affine), "G1 affine layout");
@@ -282,3 +284,5 @@ void sp_cu_table_release(sp_cuda *ctx)
     ctx->tabs = NULL;
     ctx->cap_tabs = 0;
 }
+
+} // namespace SP_CURVE_NS

@@ -9,6 +9,8 @@
 
 #include "pippenger.cuh"
 
+namespace SP_CURVE_NS {
+
 /* One kept table: row w (w < nwin) of q is [2^lay.off[w]] bases[0..n). */
 struct sp_cu_table {
     int group;         /* 1 or 2 */
@@ -42,5 +44,7 @@ sp_status sp_cu_msm_g1_table(sp_cuda *ctx, sp_g1_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars);
 sp_status sp_cu_msm_g2_table(sp_cuda *ctx, sp_g2_jac *out, const sp_cu_table *t,
                              const sp_scalar *scalars);
+
+} // namespace SP_CURVE_NS
 
 #endif

@@ -4,6 +4,8 @@
 #include "pippenger.cuh"
 #include "accumulate.cuh"
 
+namespace SP_CURVE_NS {
+
 typedef fp_tm<SP_MUL_EO> fpe_t;
 
 sp_status sp_cu_msm_g1_xyzz(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *bases,
@@ -11,3 +13,5 @@ sp_status sp_cu_msm_g1_xyzz(sp_cuda *ctx, sp_g1_jac *out, const sp_g1_affine *ba
 {
     return msm_run<fpe_t, SP_MSM_V_L2_OCC, sp_g1_xyzz>(ctx, out, bases, scalars, n, window, 1);
 }
+
+} // namespace SP_CURVE_NS

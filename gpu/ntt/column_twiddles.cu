@@ -43,6 +43,8 @@
 #include "gpu/field/mont_eo_fr.cuh"
 #include "domain.cuh"
 
+namespace SP_CURVE_NS {
+
 #define SP_NTTS_THREADS 256 /* at most, per block; four blocks per SM */
 
 /* Column position of (row j, column l) in the shared rows. */
@@ -459,3 +461,5 @@ sp_status sp_cu_ntt_columns(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_
 {
     return ntts_run(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse);
 }
+
+} // namespace SP_CURVE_NS

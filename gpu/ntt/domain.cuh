@@ -12,21 +12,25 @@
 #include "gpu/core/context.cuh"
 #include "gpu/field/field.cuh"
 
-#define SP_NTTF_MAX_STAGES 9 /* stages per fused pass */
-#define SP_NTTS_LOG_COLS 2   /* column_twiddles.cu: 4 columns per block */
-#define SP_NTTS_MIN_LOG 12   /* column_twiddles.cu: from 2^12 (smaller: radix4.cu) */
-
+/* sp_cuda.h's type, global for its C API (the rest is in the curve's
+ * namespace) */
 struct sp_cuda_ntt_domain {
     unsigned log_n;
     size_t n;
-    fr_t *tw;     /* w^j, j < n/2 (NULL when n == 1) */
-    fr_t *tw_inv; /* w^-j */
+    SP_CURVE_NS::fr_t *tw;     /* w^j, j < n/2 (NULL when n == 1) */
+    SP_CURVE_NS::fr_t *tw_inv; /* w^-j */
     sp_fr n_inv;
     /* column_twiddles.cu's factors of its second pass (from SP_NTTS_MIN_LOG; else
      * NULL): w^(i 2^sh) and w^(-i 2^sh) / n, i < 2^(k0 + k1 - 1), with k0,
      * k1 the first two passes' stages and sh = log_n - k0 - k1 */
-    fr_t *fs_tab, *fs_tab_inv;
+    SP_CURVE_NS::fr_t *fs_tab, *fs_tab_inv;
 };
+
+namespace SP_CURVE_NS {
+
+#define SP_NTTF_MAX_STAGES 9 /* stages per fused pass */
+#define SP_NTTS_LOG_COLS 2   /* column_twiddles.cu: 4 columns per block */
+#define SP_NTTS_MIN_LOG 12   /* column_twiddles.cu: from 2^12 (smaller: radix4.cu) */
 
 /* The passes' split of log_n stages: returns the number of passes, ks[i]
  * the stages of pass i, as even as possible, at most SP_NTTF_MAX_STAGES
@@ -52,5 +56,7 @@ sp_status sp_cu_ntt_radix4(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_d
 /* The passes with column twiddles (column_twiddles.cu): as
  * sp_cu_ntt_radix4, for domains with fs_tab (log_n >= SP_NTTS_MIN_LOG). */
 sp_status sp_cu_ntt_columns(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_dev, int inverse);
+
+} // namespace SP_CURVE_NS
 
 #endif

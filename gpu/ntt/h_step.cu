@@ -12,6 +12,8 @@
 #include "gpu/field/field.cuh"
 #include "gpu/sp_cuda_backend.h"
 
+namespace SP_CURVE_NS {
+
 typedef fr_tm<SP_MUL_WIDE> frw_t; /* the 64-bit products: exact like the others, fast in bulk */
 
 #define SP_H_THREADS 256
@@ -272,3 +274,5 @@ extern "C" sp_status sp_cuda_h_step(sp_cuda *ctx, sp_scalar *h, sp_fr *a, sp_fr 
     SP_TRY(sp_cuda_ntt(ctx, gd, a, 1)); /* coset inverse: iNTT, then times g^-i */
     return sp_cuda_fr_scale_powers(ctx, (sp_fr *)h, a, n, &g_inv, 1);
 }
+
+} // namespace SP_CURVE_NS

@@ -23,6 +23,8 @@ extern "C" {
 #include "ntt/ntt.h"
 }
 
+namespace SP_CURVE_NS {
+
 #define SP_NTT_SMEM_LOG 10 /* stages done by the first kernel */
 #define SP_NTT_PASS_LOG 5  /* stages per later pass */
 #define SP_NTT_COLS_LOG 5  /* contiguous columns per block in a later pass */
@@ -251,3 +253,5 @@ extern "C" int sp_cuda_set_ntt_form(sp_cuda *ctx, int form)
         ctx->ntt_form = form;
     return old;
 }
+
+} // namespace SP_CURVE_NS

@@ -34,6 +34,8 @@
 #include "gpu/field/mont_eo_fr.cuh"
 #include "domain.cuh"
 
+namespace SP_CURVE_NS {
+
 #define SP_NTTF_LOG_COLS 2   /* 2^t columns: 128-byte runs in memory */
 #define SP_NTTF_ROUND 2      /* stages per round in registers */
 #define SP_NTTF_THREADS 512
@@ -262,3 +264,5 @@ sp_status sp_cu_ntt_radix4(sp_cuda *ctx, const sp_cuda_ntt_domain *d, sp_fr *a_d
     return nttf_run<fr_tm<SP_MUL_EO>, SP_NTTF_ROUND>(ctx, d, (fr_tm<SP_MUL_EO> *)a_dev, inverse,
                                                      SP_NTTF_LOG_COLS);
 }
+
+} // namespace SP_CURVE_NS

@@ -3,9 +3,10 @@
  * command (ARCHITECTURE.md, "Curves").
  *
  * A build of the tree is for one curve. build/snarkpipe links two: the
- * BLS12-381 build's objects as they are, and the BN254 build's with every
- * global symbol renamed by the Makefile (sp_x -> sp_bn254_x), whose
- * sp_cli_main is therefore sp_bn254_cli_main here. This file is compiled
+ * BLS12-381 build's objects, and the BN254 build's, whose every global
+ * symbol has a name of its own (sp_x -> sp_bn254_x: src/names_bn254.h,
+ * which each BN254 compile force-includes), so its sp_cli_main is
+ * sp_bn254_cli_main here. This file is compiled
  * once, with the BLS12-381 build (SP_WITH_BN254_INSTANCE=1 when the other
  * instance is linked), and calls only code that is the same for both
  * curves (the file sniffing below, util/curves.h, sp_cli_detect).
@@ -47,7 +48,7 @@
 #include "util/file.h"
 
 #if SP_WITH_BN254_INSTANCE
-/* The BN254 build's sp_cli_main, renamed (Makefile, "two-curve binary"). */
+/* The BN254 build's sp_cli_main, renamed (Makefile, "two curves in one binary"). */
 int sp_bn254_cli_main(int argc, char **argv, const int *curves, int n_curves);
 #endif
 

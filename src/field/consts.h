@@ -7,6 +7,10 @@
  *
  *   SP_CURVE_NAME        "bls12-381" or "bn254" (messages, file checks)
  *   SP_CURVE_SNARKJS     the curve's name in snarkjs files ("bls12381", "bn128")
+ *   SP_CURVE_NS          the CUDA backend's C++ namespace (sp_bls12_381,
+ *                        sp_bn254): the two curves' kernels, template
+ *                        instantiations and C++ functions keep apart in one
+ *                        program (ARCHITECTURE.md, "Curves")
  *   SP_FP_LIMBS, SP_FP_BYTES, SP_FP_DEC_MAX     Fp: 64-bit limbs, bytes,
  *                        decimal buffer size (digits + NUL, rounded up)
  *   SP_FR_LIMBS, SP_FR_BYTES, SP_FR_DEC_MAX     the same for Fr

@@ -4,6 +4,7 @@
 
 #define SP_CURVE_NAME "bls12-381"
 #define SP_CURVE_SNARKJS "bls12381"
+#define SP_CURVE_NS sp_bls12_381
 
 #define SP_FP_LIMBS 6
 #define SP_FP_BYTES 48

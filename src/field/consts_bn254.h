@@ -6,6 +6,7 @@
 
 #define SP_CURVE_NAME "bn254"
 #define SP_CURVE_SNARKJS "bn128"
+#define SP_CURVE_NS sp_bn254
 
 #define SP_FP_LIMBS 4
 #define SP_FP_BYTES 32

@@ -158,22 +158,34 @@ static void stream_refusals(chk_env *env, const chk_grp *g, placed *p, size_t n)
           !memcmp(got, poison, sizeof got));
 }
 
+/* n bases (every 7th, and for n >= 1000 a run, at infinity) in every
+ * kind of memory; 0 (a check failed, p released) when memory for them
+ * could not be had. */
+static int place_bases(chk_env *env, placed *p, const chk_grp *g, size_t n)
+{
+    if (!place(env, p, g, n)) {
+        CHECKF(0, "%s n=%zu: memory for the inputs", g->name, n);
+        unplace(env, p);
+        return 0;
+    }
+    chk_bases(env, g, p->b_host, n, NULL, NULL);
+    add_infinity(g, p->b_host, n);
+    if (!spread(env, p, g, n, 1)) {
+        unplace(env, p);
+        return 0;
+    }
+    return 1;
+}
+
 /* Every chunking, split and placement for one group and size. */
 static void stream_size(chk_env *env, const chk_grp *g, size_t n, int *rot)
 {
     placed p;
     unsigned char want[sizeof(sp_g2_jac)];
-    if (!place(env, &p, g, n)) {
-        CHECKF(0, "%s n=%zu: memory for the inputs", g->name, n);
-        unplace(env, &p);
+    if (!place_bases(env, &p, g, n))
         return;
-    }
-    chk_bases(env, g, p.b_host, n, NULL, NULL);
-    add_infinity(g, p.b_host, n);
     size_t many = n / 37 ? n / 37 : 1;
     const size_t chunks[5] = {n ? n : 1, (n + 1) / 2 ? (n + 1) / 2 : 1, (n + 2) / 3 ? (n + 2) / 3 : 1, many, n + 5};
-    if (!spread(env, &p, g, n, 1))
-        goto out;
     for (int kind = 0; kind < 2; kind++) {
         make_scalars(env, p.s_host, n, kind);
         if (!spread(env, &p, g, n, 0))
@@ -222,20 +234,15 @@ static void mapped_call(chk_env *env, const chk_grp *g, const placed *p, const v
 /* The split MSM with device scalars and chunk = 0: bases registered by
  * sp_cuda_host_register are read in place (also from an offset into the
  * registration) unless fewer than n / 8 scalars are 0 or 1 (then copied,
- * as are pageable bases and bases only partly registered); always equal
- * to the CPU. */
+ * as are pageable bases; bases only half registered are not read in
+ * place either); equal to the CPU. */
 static void mapped_split(chk_env *env, const chk_grp *g, size_t n)
 {
     placed p;
-    if (!place(env, &p, g, n)) {
-        CHECKF(0, "%s n=%zu: memory for the inputs", g->name, n);
-        unplace(env, &p);
+    if (!place_bases(env, &p, g, n))
         return;
-    }
-    chk_bases(env, g, p.b_host, n, NULL, NULL);
-    add_infinity(g, p.b_host, n);
     void *half = malloc(n * g->aff_sz);
-    if (!half || !spread(env, &p, g, n, 1))
+    if (!half)
         goto out;
     memcpy(half, p.b_host, n * g->aff_sz);
     for (int kind = 0; kind < 2; kind++) {

@@ -295,6 +295,12 @@ wait "$lockplay" || lockrc=$?
 # (psql's stderr apart: run as the cluster's owner it may warn that it cannot enter the working directory)
 check "psql's side held a partition and committed" '[ "$lockrc" = 0 ] && [ "$(cat "$T/lockplay.out")" = 1 ]'
 check "n2 ran the cancel again after PostgreSQL rolled it back" 'grep -q "rolled a statement back (a deadlock); running it again" "$T"/n2*.log'
+if [ "$lockrc" != 0 ] || ! grep -q "rolled a statement back (a deadlock)" "$T"/n2*.log; then
+    # what each side saw, for a failure that only a loaded machine shows
+    echo "     | psql exit $lockrc, out '$(cat "$T/lockplay.out")'"
+    sed 's/^/     | psql: /' "$T/lockplay.err" | head -10
+    grep -h "farm\|cancel" "$T"/n2*.log | tail -15 | sed 's/^/     | n2: /'
+fi
 check "the database: the second job cancelled, none of its partitions claimed" \
     '[ "$(pg_sql "SELECT state, (SELECT count(*) FROM sp_parts WHERE job_id = ${did#f} AND state = '"'"'claimed'"'"') FROM sp_jobs WHERE id = ${did#f}")" = "cancelled|0" ]'
 

@@ -222,7 +222,9 @@ enum { SP_CUDA_MSM_SPLIT = 1, SP_CUDA_MSM_HOST_BASES = 2, SP_CUDA_MSM_HOST_SCALA
  * takes: the MSM's scratch for one chunk (a model of the allocations of
  * msm/pippenger.cu and msm/split.cu; gpu_check checks it against the scratch held)
  * and the buffers for the host data it copies (one for a single chunk,
- * two otherwise). */
+ * two otherwise). Chunks of SP_CUDA_MSM_BATCH_AFFINE_MIN points or more
+ * also take the batch-affine rounds' buffers, which the model leaves out:
+ * they size themselves to half of the memory free at the call (above). */
 size_t sp_cuda_msm_stream_bytes(const sp_cuda *ctx, int group, size_t n, size_t chunk,
                                 unsigned flags);
 

@@ -288,6 +288,7 @@ COMMIT;
 SQL
 lockplay=$!
 sleep 0.5
+fail_before=$fail
 expect 0 "cancel it while a store holds one of its partitions" cl 2 cancel "$did"
 expect_out '"cancelled":true' "cancelled after the deadlock"
 lockrc=0
@@ -295,7 +296,7 @@ wait "$lockplay" || lockrc=$?
 # (psql's stderr apart: run as the cluster's owner it may warn that it cannot enter the working directory)
 check "psql's side held a partition and committed" '[ "$lockrc" = 0 ] && [ "$(cat "$T/lockplay.out")" = 1 ]'
 check "n2 ran the cancel again after PostgreSQL rolled it back" 'grep -q "rolled a statement back (a deadlock); running it again" "$T"/n2*.log'
-if [ "$lockrc" != 0 ] || ! grep -q "rolled a statement back (a deadlock)" "$T"/n2*.log; then
+if [ "$fail" -gt "$fail_before" ]; then
     # what each side saw, for a failure that only a loaded machine shows
     echo "     | psql exit $lockrc, out '$(cat "$T/lockplay.out")'"
     sed 's/^/     | psql: /' "$T/lockplay.err" | head -10
